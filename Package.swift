@@ -1,0 +1,51 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Reel",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Reel", targets: ["Reel"]),
+        .library(name: "ReelCore", targets: ["ReelCore"]),
+        .library(name: "ReelMetadata", targets: ["ReelMetadata"]),
+        .library(name: "ReelComposition", targets: ["ReelComposition"]),
+        .library(name: "ReelTesting", targets: ["ReelTesting"]),
+        .executable(name: "reel", targets: ["ReelCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+    ],
+    targets: [
+        // The one C boundary: FFmpeg's headers plus a shim for the macros Swift cannot import.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
+        ),
+        // Pure Swift: time, pixel buffers, metadata values, errors.
+        .target(name: "ReelCore"),
+        // Pure Swift codecs for timed-metadata payloads.
+        .target(name: "ReelMetadata", dependencies: ["ReelCore"]),
+        // Everything that touches FFmpeg.
+        .target(name: "ReelIO", dependencies: ["ReelCore", "ReelMetadata", "CFFmpeg"]),
+        // Composition model, compositor protocol and render engine; no FFmpeg.
+        .target(name: "ReelComposition", dependencies: ["ReelCore"]),
+        // The umbrella users import; wires files to the engine.
+        .target(name: "Reel", dependencies: ["ReelCore", "ReelMetadata", "ReelIO", "ReelComposition"]),
+        // Test support for compositor authors; never FFmpeg.
+        .target(name: "ReelTesting", dependencies: ["ReelCore", "ReelMetadata", "ReelComposition"]),
+        .executableTarget(
+            name: "ReelCLI",
+            dependencies: ["Reel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+
+        .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "ReelMetadataTests", dependencies: ["ReelMetadata"]),
+        .testTarget(name: "ReelIOTests", dependencies: ["ReelIO"]),
+        .testTarget(name: "ReelCompositionTests", dependencies: ["ReelComposition", "ReelTesting"]),
+        .testTarget(name: "ReelTestingTests", dependencies: ["ReelTesting"]),
+        .testTarget(name: "ReelCLITests", dependencies: ["Reel"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,42 @@
+#ifndef REEL_CFFMPEG_SHIM_H
+#define REEL_CFFMPEG_SHIM_H
+
+// FFmpeg's public headers, and inline functions standing in for the macros Swift
+// cannot import (function-like macros, compound literals, casts of constants).
+#include <libavformat/avformat.h>
+#include <libavcodec/avcodec.h>
+#include <libavutil/avutil.h>
+#include <libavutil/error.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/display.h>
+#include <libavutil/dict.h>
+#include <libavutil/pixdesc.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/mathematics.h>
+#include <libswscale/swscale.h>
+#include <libswresample/swresample.h>
+#include <errno.h>
+
+/// `AVERROR(e)`: a POSIX errno as an FFmpeg error code.
+static inline int reel_averror(int e) { return AVERROR(e); }
+/// `AVERROR_EOF`.
+static inline int reel_averror_eof(void) { return AVERROR_EOF; }
+/// `AVERROR(EAGAIN)`.
+static inline int reel_averror_eagain(void) { return AVERROR(EAGAIN); }
+/// `AVERROR_INVALIDDATA`.
+static inline int reel_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+/// `AVERROR_DECODER_NOT_FOUND`.
+static inline int reel_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
+/// `AV_NOPTS_VALUE`: "no timestamp".
+static inline int64_t reel_nopts_value(void) { return AV_NOPTS_VALUE; }
+/// `AV_TIME_BASE`.
+static inline int reel_time_base(void) { return AV_TIME_BASE; }
+/// `av_err2str(e)` without the compound literal: writes into `buf`, returns `buf`.
+static inline const char *reel_err2str(int e, char *buf, size_t size) {
+    return av_make_error_string(buf, size, e);
+}
+/// `MKTAG(a,b,c,d)`.
+static inline unsigned int reel_mktag(char a, char b, char c, char d) { return MKTAG(a, b, c, d); }
+
+#endif

@@ -1,0 +1,4 @@
+@_exported import ReelCore
+@_exported import ReelMetadata
+@_exported import ReelIO
+@_exported import ReelComposition

@@ -1,0 +1,78 @@
+import Foundation
+
+/// One GPS fix, the typed view of a group's telemetry items, whatever camera wrote them.
+///
+/// Every metadata reader turns its format's GPS into these items (``metadataItems(time:duration:)``),
+/// and a compositor reads them back with ``init(_:)``.
+public struct GPSFix: Sendable, Hashable, Codable {
+    public var latitude: Double
+    public var longitude: Double
+    public var altitude: Double?
+    /// Ground speed, m/s.
+    public var speed2D: Double?
+    /// 3D speed, m/s.
+    public var speed3D: Double?
+    /// Degrees clockwise from true north.
+    public var course: Double?
+    /// UTC time of the fix.
+    public var time: Date?
+    /// 0 no fix, 2 2D, 3 3D.
+    public var fix: Int?
+    /// Dilution of precision.
+    public var dop: Double?
+
+    public init(latitude: Double, longitude: Double, altitude: Double? = nil, speed2D: Double? = nil,
+                speed3D: Double? = nil, course: Double? = nil, time: Date? = nil, fix: Int? = nil, dop: Double? = nil) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.speed2D = speed2D
+        self.speed3D = speed3D
+        self.course = course
+        self.time = time
+        self.fix = fix
+        self.dop = dop
+    }
+
+    /// The fix in a group, if the group has at least a latitude and a longitude.
+    public init?(_ group: TimedMetadataGroup) {
+        self.init(items: group.items)
+    }
+
+    /// The fix among `items`, if they hold at least a latitude and a longitude.
+    public init?(items: [MetadataItem]) {
+        func number(_ id: MetadataIdentifier) -> Double? { items.first { $0.identifier == id }?.numberValue }
+        guard let lat = number(.latitude), let lon = number(.longitude) else { return nil }
+        self.init(latitude: lat, longitude: lon, altitude: number(.altitude), speed2D: number(.speed2D),
+                  speed3D: number(.speed3D), course: number(.course),
+                  time: items.first { $0.identifier == .gpsTime }?.dateValue,
+                  fix: number(.gpsFix).map { Int($0) }, dop: number(.gpsDOP))
+    }
+
+    /// The fix as ISO 6709 (`+33.1268-117.3273-022.959/`).
+    public var iso6709: String {
+        var s = String(format: "%+08.4f%+09.4f", latitude, longitude)
+        if let altitude { s += String(format: "%+08.3f", altitude) }
+        return s + "/"
+    }
+
+    /// The items that carry this fix: the ISO 6709 location plus one typed item per known field.
+    public func metadataItems(time: MediaTime = .invalid, duration: MediaTime = .invalid) -> [MetadataItem] {
+        func item(_ id: MetadataIdentifier, _ value: MetadataValue, unit: String? = nil) -> MetadataItem {
+            MetadataItem(identifier: id, value: value, unit: unit, time: time, duration: duration)
+        }
+        var items = [
+            item(.quickTimeMetadataLocationISO6709, .string(iso6709)),
+            item(.latitude, .double(latitude), unit: "deg"),
+            item(.longitude, .double(longitude), unit: "deg"),
+        ]
+        if let altitude { items.append(item(.altitude, .double(altitude), unit: "m")) }
+        if let speed2D { items.append(item(.speed2D, .double(speed2D), unit: "m/s")) }
+        if let speed3D { items.append(item(.speed3D, .double(speed3D), unit: "m/s")) }
+        if let course { items.append(item(.course, .double(course), unit: "deg")) }
+        if let time = self.time { items.append(item(.gpsTime, .date(time))) }
+        if let fix { items.append(item(.gpsFix, .integer(Int64(fix)))) }
+        if let dop { items.append(item(.gpsDOP, .double(dop))) }
+        return items
+    }
+}

@@ -1,0 +1,93 @@
+/// Names a kind of metadata item: a key space and a key, written `keySpace/key`
+/// (AVMetadataIdentifier).
+public struct MetadataIdentifier: Sendable, Hashable, Codable, RawRepresentable, CustomStringConvertible {
+    public var keySpace: MetadataKeySpace
+    public var key: String
+
+    public init(keySpace: MetadataKeySpace, key: String) {
+        self.keySpace = keySpace
+        self.key = key
+    }
+
+    /// Parses `keySpace/key`; the key may itself contain slashes.
+    public init?(rawValue: String) {
+        guard let slash = rawValue.firstIndex(of: "/"), slash != rawValue.startIndex else { return nil }
+        self.keySpace = MetadataKeySpace(rawValue: String(rawValue[..<slash]))
+        self.key = String(rawValue[rawValue.index(after: slash)...])
+    }
+
+    public var rawValue: String { "\(keySpace.rawValue)/\(key)" }
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        let raw = try decoder.singleValueContainer().decode(String.self)
+        guard let id = MetadataIdentifier(rawValue: raw) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected keySpace/key, got \"\(raw)\""))
+        }
+        self = id
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
+}
+
+/// A namespace of metadata keys (AVMetadataKeySpace).
+public struct MetadataKeySpace: Sendable, Hashable, Codable, RawRepresentable, ExpressibleByStringLiteral {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    /// Keys common to every container (title, creationDate, location, make, model, software).
+    public static let common: MetadataKeySpace = "common"
+    /// QuickTime metadata (`mdta`, reverse-DNS keys).
+    public static let quickTimeMetadata: MetadataKeySpace = "mdta"
+    /// QuickTime user data (`udta`).
+    public static let quickTimeUserData: MetadataKeySpace = "udta"
+    /// iTunes-style MP4 tags.
+    public static let iTunes: MetadataKeySpace = "itsk"
+    /// Container tags FFmpeg reports that fit no other space.
+    public static let container: MetadataKeySpace = "container"
+    /// GoPro GPMF stream FourCCs (`gpmf/ACCL`).
+    public static let gpmf: MetadataKeySpace = "gpmf"
+    /// MISB KLV tags (`klv/0601.13`).
+    public static let klv: MetadataKeySpace = "klv"
+    /// Google CAMM record types.
+    public static let camm: MetadataKeySpace = "camm"
+    /// Reel's typed telemetry items, the same whatever the camera.
+    public static let reel: MetadataKeySpace = "reel"
+}
+
+extension MetadataIdentifier {
+    // Common key space.
+    public static let commonTitle = MetadataIdentifier(keySpace: .common, key: "title")
+    public static let commonCreationDate = MetadataIdentifier(keySpace: .common, key: "creationDate")
+    public static let commonLocation = MetadataIdentifier(keySpace: .common, key: "location")
+    public static let commonMake = MetadataIdentifier(keySpace: .common, key: "make")
+    public static let commonModel = MetadataIdentifier(keySpace: .common, key: "model")
+    public static let commonSoftware = MetadataIdentifier(keySpace: .common, key: "software")
+
+    /// Position as an ISO 6709 string: Apple's key, used for every source format.
+    public static let quickTimeMetadataLocationISO6709 = MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.apple.quicktime.location.ISO6709")
+
+    // Typed telemetry, normalised across GPMF, mebx, CAMM, KLV, GPX and CSV.
+    /// Degrees north, Double.
+    public static let latitude = MetadataIdentifier(keySpace: .reel, key: "location.latitude")
+    /// Degrees east, Double.
+    public static let longitude = MetadataIdentifier(keySpace: .reel, key: "location.longitude")
+    /// Metres above the WGS 84 ellipsoid or mean sea level (as the source gives it), Double.
+    public static let altitude = MetadataIdentifier(keySpace: .reel, key: "location.altitude")
+    /// Ground speed in m/s, Double.
+    public static let speed2D = MetadataIdentifier(keySpace: .reel, key: "speed.2d")
+    /// 3D speed in m/s, Double.
+    public static let speed3D = MetadataIdentifier(keySpace: .reel, key: "speed.3d")
+    /// Course over ground, degrees clockwise from true north, Double.
+    public static let course = MetadataIdentifier(keySpace: .reel, key: "course")
+    /// UTC time of the fix, Date.
+    public static let gpsTime = MetadataIdentifier(keySpace: .reel, key: "gps.time")
+    /// Fix type: 0 none, 2 2D, 3 3D, integer.
+    public static let gpsFix = MetadataIdentifier(keySpace: .reel, key: "gps.fix")
+    /// Dilution of precision (unitless, e.g. 1.54), Double.
+    public static let gpsDOP = MetadataIdentifier(keySpace: .reel, key: "gps.dop")
+}

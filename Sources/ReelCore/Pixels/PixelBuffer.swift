@@ -1,0 +1,198 @@
+import Synchronization
+
+/// A frame's pixels in memory: one to three planes of a ``PixelFormat``, each row aligned
+/// to 64 bytes (what libswscale's SIMD paths want).
+///
+/// A reference type, like `CVPixelBuffer`: passing one around does not copy pixels. The
+/// producer writes it, then hands it on; from then on it is read, not written (the
+/// engine never writes a buffer it has given to a compositor). Buffers made by a
+/// ``PixelBufferPool`` give their memory back to the pool when the last reference goes.
+public final class PixelBuffer: @unchecked Sendable {
+    // @unchecked: the pixel memory is written only by the one owner that made the buffer,
+    // before it publishes it; every other access is a read. The stored properties are
+    // immutable.
+    public let width: Int
+    public let height: Int
+    public let format: PixelFormat
+    /// Bytes from the start of one row to the start of the next, per plane.
+    public let bytesPerRow: [Int]
+    /// Colour properties carried through from the source, if known.
+    public var colorProperties: ColorProperties
+
+    let storage: PixelStorage
+    private let planeOffsets: [Int]
+    private weak var pool: PixelBufferPool?
+
+    /// A buffer of its own memory (not pooled), filled with zeros.
+    public convenience init(width: Int, height: Int, format: PixelFormat) {
+        let layout = PixelLayout(width: width, height: height, format: format)
+        self.init(layout: layout, storage: PixelStorage(byteCount: layout.byteCount), pool: nil)
+    }
+
+    init(layout: PixelLayout, storage: PixelStorage, pool: PixelBufferPool?) {
+        precondition(layout.width > 0 && layout.height > 0, "a pixel buffer needs a positive size")
+        self.width = layout.width
+        self.height = layout.height
+        self.format = layout.format
+        self.bytesPerRow = layout.bytesPerRow
+        self.planeOffsets = layout.planeOffsets
+        self.storage = storage
+        self.pool = pool
+        self.colorProperties = ColorProperties()
+    }
+
+    deinit {
+        pool?.recycle(storage)
+    }
+
+    public var planeCount: Int { format.planeCount }
+
+    /// The width and height of `plane` in pixels.
+    public func planeSize(_ plane: Int) -> (width: Int, height: Int) {
+        format.planeSize(plane: plane, width: width, height: height)
+    }
+
+    /// Lends the bytes of `plane` (`bytesPerRow[plane] * planeHeight` of them) for reading.
+    public func withUnsafeBytes<R, E: Error>(plane: Int, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        let count = bytesPerRow[plane] * planeSize(plane).height
+        return try body(UnsafeRawBufferPointer(start: storage.base + planeOffsets[plane], count: count))
+    }
+
+    /// Lends the bytes of `plane` for writing. Only the buffer's producer may call this.
+    public func withUnsafeMutableBytes<R, E: Error>(plane: Int, _ body: (UnsafeMutableRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        let count = bytesPerRow[plane] * planeSize(plane).height
+        return try body(UnsafeMutableRawBufferPointer(start: storage.base + planeOffsets[plane], count: count))
+    }
+
+    /// The base address of each plane, for code that hands all planes to a C function at
+    /// once (libswscale). The pointers are valid only inside `body`.
+    public func withUnsafePlanePointers<R, E: Error>(_ body: ([UnsafeMutableRawPointer]) throws(E) -> R) throws(E) -> R {
+        let pointers = planeOffsets.map { storage.base + $0 }
+        return try withExtendedLifetime(self) { () throws(E) -> R in try body(pointers) }
+    }
+
+    /// The visible pixels of each plane, row by row without padding: what two buffers are
+    /// compared by.
+    public func packedBytes() -> [UInt8] {
+        var out: [UInt8] = []
+        for p in 0..<planeCount {
+            let (w, h) = planeSize(p)
+            let rowBytes = w * format.bytesPerPixel(plane: p)
+            withUnsafeBytes(plane: p) { raw in
+                for y in 0..<h {
+                    out.append(contentsOf: raw[(y * bytesPerRow[p])..<(y * bytesPerRow[p] + rowBytes)])
+                }
+            }
+        }
+        return out
+    }
+
+    /// Whether both buffers have the same size, format and visible pixels (padding ignored).
+    public func hasSamePixels(as other: PixelBuffer) -> Bool {
+        width == other.width && height == other.height && format == other.format && packedBytes() == other.packedBytes()
+    }
+}
+
+/// Colour description carried from source to output, as FFmpeg/CoreVideo name it.
+public struct ColorProperties: Sendable, Hashable, Codable {
+    public var primaries: String?
+    public var transferFunction: String?
+    public var matrix: String?
+    /// True for full-range (JPEG) YUV, false for limited (video) range.
+    public var fullRange: Bool
+
+    public init(primaries: String? = nil, transferFunction: String? = nil, matrix: String? = nil, fullRange: Bool = false) {
+        self.primaries = primaries
+        self.transferFunction = transferFunction
+        self.matrix = matrix
+        self.fullRange = fullRange
+    }
+}
+
+/// Where each plane of a frame of some size and format lies in one allocation.
+struct PixelLayout: Hashable {
+    let width: Int
+    let height: Int
+    let format: PixelFormat
+    let bytesPerRow: [Int]
+    let planeOffsets: [Int]
+    let byteCount: Int
+
+    static let rowAlignment = 64
+
+    init(width: Int, height: Int, format: PixelFormat) {
+        self.width = width
+        self.height = height
+        self.format = format
+        var strides: [Int] = []
+        var offsets: [Int] = []
+        var offset = 0
+        for p in 0..<format.planeCount {
+            let (w, h) = format.planeSize(plane: p, width: width, height: height)
+            let raw = w * format.bytesPerPixel(plane: p)
+            let stride = (raw + Self.rowAlignment - 1) / Self.rowAlignment * Self.rowAlignment
+            strides.append(stride)
+            offsets.append(offset)
+            offset += stride * h
+        }
+        self.bytesPerRow = strides
+        self.planeOffsets = offsets
+        // Slack at the end: SIMD readers may read a little past the last row.
+        self.byteCount = offset + Self.rowAlignment
+    }
+}
+
+/// One 64-byte aligned allocation, freed when the last owner lets go.
+final class PixelStorage: @unchecked Sendable {
+    // @unchecked: `base` is set once; the memory behind it is governed by PixelBuffer's rules.
+    let base: UnsafeMutableRawPointer
+    let byteCount: Int
+
+    init(byteCount: Int) {
+        self.byteCount = byteCount
+        self.base = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: PixelLayout.rowAlignment)
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
+    }
+
+    deinit { base.deallocate() }
+}
+
+/// Recycles the memory of buffers of one size and format (`CVPixelBufferPool`): in the
+/// steady state a render allocates no frames.
+public final class PixelBufferPool: Sendable {
+    public let width: Int
+    public let height: Int
+    public let format: PixelFormat
+    /// How many idle allocations the pool keeps; more are freed.
+    public let maximumIdleCount: Int
+    private let layout: PixelLayout
+    private let idle = Mutex<[PixelStorage]>([])
+    private let allocations = Atomic<Int>(0)
+
+    public init(width: Int, height: Int, format: PixelFormat, maximumIdleCount: Int = 16) {
+        self.width = width
+        self.height = height
+        self.format = format
+        self.maximumIdleCount = maximumIdleCount
+        self.layout = PixelLayout(width: width, height: height, format: format)
+    }
+
+    /// A buffer from the pool. Its pixels are whatever the last user left: write them all.
+    public func makeBuffer() -> PixelBuffer {
+        let storage = idle.withLock { $0.popLast() } ?? {
+            allocations.add(1, ordering: .relaxed)
+            return PixelStorage(byteCount: layout.byteCount)
+        }()
+        return PixelBuffer(layout: layout, storage: storage, pool: self)
+    }
+
+    /// How many allocations the pool has made since it was created (a steady render stops
+    /// making new ones).
+    public var allocationCount: Int { allocations.load(ordering: .relaxed) }
+
+    func recycle(_ storage: PixelStorage) {
+        idle.withLock { list in
+            if list.count < maximumIdleCount { list.append(storage) }
+        }
+    }
+}

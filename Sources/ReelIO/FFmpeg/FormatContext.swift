@@ -1,0 +1,142 @@
+internal import CFFmpeg
+import Foundation
+import ReelCore
+
+/// Owns an opened input (`AVFormatContext` from `avformat_open_input`); `deinit` closes it
+/// with `avformat_close_input`.
+///
+/// Not thread-safe: one reader uses it at a time. Streams are read through this owner and
+/// never outlive it.
+final class InputFormatContext {
+    let pointer: UnsafeMutablePointer<AVFormatContext>
+    let path: String
+
+    /// Opens `url` and probes its streams (`avformat_open_input` +
+    /// `avformat_find_stream_info`). Missing files, folders and unreadable files are
+    /// reported before FFmpeg sees them, so the error says exactly what is wrong.
+    init(url: URL) throws(ReelError) {
+        let path = url.path
+        self.path = path
+        try Self.checkReadableFile(path)
+        var context: UnsafeMutablePointer<AVFormatContext>? = nil
+        let openCode = avformat_open_input(&context, path, nil, nil)
+        guard openCode >= 0, let context else {
+            let cause = FFmpegError(code: openCode, function: "avformat_open_input")
+            throw ReelError(.unsupportedFormat, "not a media file FFmpeg can read", path: path, underlying: cause)
+        }
+        self.pointer = context
+        let infoCode = avformat_find_stream_info(context, nil)
+        if infoCode < 0 {
+            var owned: UnsafeMutablePointer<AVFormatContext>? = context
+            avformat_close_input(&owned)
+            throw ReelError(.corruptData, "could not read the stream information", path: path,
+                            underlying: FFmpegError(code: infoCode, function: "avformat_find_stream_info"))
+        }
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVFormatContext>? = pointer
+        avformat_close_input(&owned)
+    }
+
+    /// Throws a clear error when `path` is missing, a folder, or cannot be opened for reading.
+    static func checkReadableFile(_ path: String) throws(ReelError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ReelError(.fileNotFound, "no such file", path: path)
+        }
+        if isDirectory.boolValue { throw ReelError(.notAFile, "is a folder, not a media file", path: path) }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw ReelError(.unreadable, "permission denied", path: path)
+        }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.intValue == 0 {
+            throw ReelError(.corruptData, "the file is empty", path: path)
+        }
+    }
+
+    var streamCount: Int { Int(pointer.pointee.nb_streams) }
+
+    /// The stream at `index` (`AVFormatContext.streams[index]`), owned by this context.
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
+        precondition(index >= 0 && index < streamCount, "stream index out of range")
+        return pointer.pointee.streams[index]!
+    }
+
+    /// The container's short format name (`mov,mp4,m4a,3gp,3g2,mj2`, `mpegts`, ...).
+    var formatName: String { String(cString: pointer.pointee.iformat.pointee.name) }
+
+    /// Reads the next packet into `packet` (`av_read_frame`); false at end of file.
+    func readPacket(into packet: Packet) throws(ReelError) -> Bool {
+        let code = av_read_frame(pointer, packet.pointer)
+        do {
+            switch try ffState(code, "av_read_frame") {
+            case .ok: return true
+            case .endOfStream: return false
+            case .again: return try readPacket(into: packet)
+            }
+        } catch {
+            throw ReelError(.corruptData, "could not read a packet", path: path, underlying: error)
+        }
+    }
+
+    /// Seeks so that the next packets of `streamIndex` start at or before `timestamp`
+    /// (in the stream's time base), on a keyframe (`avformat_seek_file`).
+    func seek(streamIndex: Int32, timestamp: Int64) throws(ReelError) {
+        let code = avformat_seek_file(pointer, streamIndex, Int64.min, timestamp, timestamp, 0)
+        if code < 0 {
+            throw ReelError(.corruptData, "could not seek", path: path, trackID: nil,
+                            underlying: FFmpegError(code: code, function: "avformat_seek_file"))
+        }
+    }
+}
+
+/// Owns an `AVPacket` (`av_packet_alloc` / `av_packet_free`).
+final class Packet {
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    init() {
+        guard let p = av_packet_alloc() else { fatalError("av_packet_alloc: out of memory") }
+        pointer = p
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&owned)
+    }
+
+    /// Drops the payload, keeping the allocation (`av_packet_unref`).
+    func unref() { av_packet_unref(pointer) }
+
+    var streamIndex: Int32 { pointer.pointee.stream_index }
+    var pts: Int64 { pointer.pointee.pts }
+    var dts: Int64 { pointer.pointee.dts }
+    var duration: Int64 { pointer.pointee.duration }
+    var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+
+    /// A copy of the payload bytes.
+    var data: Data {
+        guard let d = pointer.pointee.data, pointer.pointee.size > 0 else { return Data() }
+        return Data(bytes: d, count: Int(pointer.pointee.size))
+    }
+}
+
+/// Owns an `AVFrame` (`av_frame_alloc` / `av_frame_free`).
+final class Frame {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    init() {
+        guard let p = av_frame_alloc() else { fatalError("av_frame_alloc: out of memory") }
+        pointer = p
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&owned)
+    }
+
+    func unref() { av_frame_unref(pointer) }
+}
+
+extension AVMediaType {
+    static let video = AVMEDIA_TYPE_VIDEO
+}

@@ -1,0 +1,2 @@
+@_exported import ReelComposition
+@_exported import ReelMetadata
