@@ -1,0 +1,66 @@
+internal import CFFmpeg
+import ReelCore
+
+/// Owns an opened decoder (`AVCodecContext` from `avcodec_alloc_context3` +
+/// `avcodec_open2`); `deinit` frees it with `avcodec_free_context`.
+///
+/// Uses FFmpeg's own frame and slice threading (`thread_count = 0`: one thread per core).
+/// Not thread-safe: one reader thread drives it.
+final class Decoder {
+    let pointer: UnsafeMutablePointer<AVCodecContext>
+    /// The time base of the packets fed in and of the frames' timestamps.
+    let timeBase: AVRational
+    /// The decoder's short name (`h264`, `aac`, ...).
+    let name: String
+
+    /// Opens a decoder for the stream parameters `parameters` whose packets are timed in
+    /// `timeBase` (`avcodec_find_decoder`, `avcodec_parameters_to_context`, `avcodec_open2`).
+    init(parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational, threadCount: Int32 = 0) throws(FFmpegError) {
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw FFmpegError(code: reel_averror_decoder_not_found(), function: "avcodec_find_decoder")
+        }
+        guard let context = avcodec_alloc_context3(codec) else {
+            throw FFmpegError(code: reel_averror(ENOMEM), function: "avcodec_alloc_context3")
+        }
+        var owned: UnsafeMutablePointer<AVCodecContext>? = context
+        do {
+            try ffCheck(avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context")
+            context.pointee.pkt_timebase = timeBase
+            context.pointee.thread_count = threadCount
+            // Frame threading where the codec has it, else slices.
+            context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+            try ffCheck(avcodec_open2(context, codec, nil), "avcodec_open2")
+        } catch {
+            avcodec_free_context(&owned)
+            throw error
+        }
+        self.pointer = context
+        self.timeBase = timeBase
+        self.name = String(cString: codec.pointee.name)
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVCodecContext>? = pointer
+        avcodec_free_context(&owned)
+    }
+
+    /// Feeds one packet (`avcodec_send_packet`). `.again` means frames must be received
+    /// first; `.endOfStream` that the decoder was already drained.
+    func send(_ packet: Packet) throws(FFmpegError) -> FFmpegState {
+        try ffState(avcodec_send_packet(pointer, packet.pointer), "avcodec_send_packet")
+    }
+
+    /// Tells the decoder no more packets come, so it gives out what it holds.
+    func sendEndOfStream() throws(FFmpegError) {
+        _ = try ffState(avcodec_send_packet(pointer, nil), "avcodec_send_packet")
+    }
+
+    /// Takes the next decoded frame into `frame` (`avcodec_receive_frame`). `.again`: feed
+    /// more packets; `.endOfStream`: drained.
+    func receive(into frame: Frame) throws(FFmpegError) -> FFmpegState {
+        try ffState(avcodec_receive_frame(pointer, frame.pointer), "avcodec_receive_frame")
+    }
+
+    /// Drops everything buffered, for a seek (`avcodec_flush_buffers`).
+    func flush() { avcodec_flush_buffers(pointer) }
+}

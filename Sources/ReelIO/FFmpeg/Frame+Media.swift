@@ -1,0 +1,77 @@
+internal import CFFmpeg
+import ReelCore
+
+extension Frame {
+    var width: Int32 { pointer.pointee.width }
+    var height: Int32 { pointer.pointee.height }
+    /// The frame's pixel format (video) as FFmpeg's `AVPixelFormat`.
+    var pixelFormat: AVPixelFormat { AVPixelFormat(rawValue: pointer.pointee.format) }
+
+    /// The presentation timestamp: `best_effort_timestamp` (the decoder's guess, which
+    /// also covers streams without pts), else `pts`.
+    var presentationTimestamp: Int64 {
+        let best = pointer.pointee.best_effort_timestamp
+        return best != reel_nopts_value() ? best : pointer.pointee.pts
+    }
+
+    /// The duration the packet that made this frame gave, 0 when unknown.
+    var packetDuration: Int64 { pointer.pointee.pkt_duration }
+
+    /// The plane pointers (`AVFrame.data`), lent for the duration of `body`.
+    func withPlanes<R, E: Error>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int32>) throws(E) -> R) throws(E) -> R {
+        let base = UnsafeMutableRawPointer(pointer)
+        let data = (base + MemoryLayout<AVFrame>.offset(of: \AVFrame.data)!)
+            .assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self)
+        let linesize = (base + MemoryLayout<AVFrame>.offset(of: \AVFrame.linesize)!)
+            .assumingMemoryBound(to: Int32.self)
+        defer { withExtendedLifetime(self) {} }
+        return try body(data, linesize)
+    }
+
+    /// The colour description FFmpeg attached to the frame, in Reel's words.
+    var colorProperties: ColorProperties {
+        func name(_ c: UnsafePointer<CChar>?) -> String? { c.map { String(cString: $0) } }
+        let f = pointer.pointee
+        return ColorProperties(
+            primaries: f.color_primaries == AVCOL_PRI_UNSPECIFIED ? nil : name(av_color_primaries_name(f.color_primaries)),
+            transferFunction: f.color_trc == AVCOL_TRC_UNSPECIFIED ? nil : name(av_color_transfer_name(f.color_trc)),
+            matrix: f.colorspace == AVCOL_SPC_UNSPECIFIED ? nil : name(av_color_space_name(f.colorspace)),
+            fullRange: f.color_range == AVCOL_RANGE_JPEG || isFullRangeFormat)
+    }
+
+    /// The deprecated `yuvj*` formats are full-range YUV.
+    var isFullRangeFormat: Bool {
+        let f = pixelFormat
+        return f == AV_PIX_FMT_YUVJ420P || f == AV_PIX_FMT_YUVJ422P || f == AV_PIX_FMT_YUVJ444P
+    }
+}
+
+extension PixelFormat {
+    /// FFmpeg's name for the same layout.
+    var avPixelFormat: AVPixelFormat {
+        switch self {
+        case .bgra: AV_PIX_FMT_BGRA
+        case .rgba: AV_PIX_FMT_RGBA
+        case .yuv420p: AV_PIX_FMT_YUV420P
+        case .nv12: AV_PIX_FMT_NV12
+        case .gray8: AV_PIX_FMT_GRAY8
+        }
+    }
+
+    /// The Reel format for an FFmpeg pixel format, when Reel has one.
+    init?(_ format: AVPixelFormat) {
+        switch format {
+        case AV_PIX_FMT_BGRA: self = .bgra
+        case AV_PIX_FMT_RGBA: self = .rgba
+        case AV_PIX_FMT_YUV420P: self = .yuv420p
+        case AV_PIX_FMT_NV12: self = .nv12
+        case AV_PIX_FMT_GRAY8: self = .gray8
+        default: return nil
+        }
+    }
+}
+
+/// FFmpeg's name for a pixel format (`av_get_pix_fmt_name`), for messages.
+func pixelFormatName(_ format: AVPixelFormat) -> String {
+    av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown(\(format.rawValue))"
+}

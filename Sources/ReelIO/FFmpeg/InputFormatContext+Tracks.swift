@@ -1,0 +1,69 @@
+internal import CFFmpeg
+import ReelCore
+
+/// What kind of samples a stream holds, as the reader sees it.
+enum StreamKind: Equatable {
+    case video
+    case audio
+    /// Timed metadata, with the format name a ``SampleBuffer`` carries (`gpmd`, `mebx`,
+    /// `camm`, `klv`).
+    case metadata(String)
+    case other
+}
+
+extension InputFormatContext {
+    /// The index of the stream with track ID `trackID`: the stream whose `AVStream.id`
+    /// (the MP4/MOV track ID, the MPEG-TS PID) is `trackID`, else the stream at that
+    /// index when the container gives no IDs.
+    func streamIndex(forTrackID trackID: Int32) -> Int? {
+        for i in 0..<streamCount where stream(i).pointee.id == trackID { return i }
+        let anyIDs = (0..<streamCount).contains { stream($0).pointee.id != 0 }
+        if !anyIDs, trackID >= 0, Int(trackID) < streamCount { return Int(trackID) }
+        return nil
+    }
+
+    /// The track ID of the stream at `index` (see ``streamIndex(forTrackID:)``).
+    func trackID(ofStreamAt index: Int) -> Int32 {
+        let anyIDs = (0..<streamCount).contains { stream($0).pointee.id != 0 }
+        return anyIDs ? stream(index).pointee.id : Int32(index)
+    }
+
+    /// What the stream at `index` holds. Metadata tracks are recognised by codec tag or
+    /// codec id (FFmpeg sets no disposition on them).
+    func kind(ofStreamAt index: Int) -> StreamKind {
+        guard let par = stream(index).pointee.codecpar else { return .other }
+        switch par.pointee.codec_type {
+        case AVMEDIA_TYPE_VIDEO:
+            // Cover art is a video stream of one attached picture: not a track to decode.
+            return stream(index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 ? .other : .video
+        case AVMEDIA_TYPE_AUDIO: return .audio
+        default: break
+        }
+        if par.pointee.codec_id == AV_CODEC_ID_SMPTE_KLV { return .metadata("klv") }
+        switch fourCCString(par.pointee.codec_tag) {
+        case "gpmd": return .metadata("gpmd")
+        case "mebx": return .metadata("mebx")
+        case "camm": return .metadata("camm")
+        default: break
+        }
+        if par.pointee.codec_id == AV_CODEC_ID_BIN_DATA { return .metadata("gpmd") }
+        return .other
+    }
+
+    /// A copy of the stream's codec parameters, to describe it after the file closes.
+    func formatDescription(ofStreamAt index: Int) throws(ReelError) -> FormatDescription {
+        let s = stream(index)
+        do {
+            return FormatDescription(parameters: try CodecParameters(copying: s.pointee.codecpar, timeBase: s.pointee.time_base))
+        } catch {
+            throw ReelError(.internalError, "could not copy the codec parameters", path: path, trackID: trackID(ofStreamAt: index), underlying: error)
+        }
+    }
+
+    /// Tells the demuxer to skip every stream but `index` (`AVStream.discard`).
+    func discardAllStreams(except index: Int) {
+        for i in 0..<streamCount {
+            stream(i).pointee.discard = i == index ? AVDISCARD_DEFAULT : AVDISCARD_ALL
+        }
+    }
+}

@@ -1,0 +1,146 @@
+internal import CFFmpeg
+import ReelCore
+
+/// Owns a libswscale context (`SwsContext`, made by `sws_getCachedContext`, freed by
+/// `sws_freeContext`) and converts frames between FFmpeg's `AVFrame` and Reel's
+/// ``PixelBuffer``, scaling when the sizes differ.
+///
+/// Same size and same format is a plane copy (`av_image_copy_plane`), with no libswscale
+/// pass. The context is remade only when the input or output shape changes. Not
+/// thread-safe: one thread drives it.
+final class Scaler {
+    /// The scaling algorithm; bilinear is the least the project accepts.
+    let flags: Int32
+    private var context: OpaquePointer?
+    private var colorKey: ColorKey?
+
+    private struct ColorKey: Equatable {
+        var srcFullRange: Bool, dstFullRange: Bool, matrix: Int32, context: OpaquePointer
+    }
+
+    init(flags: Int32 = SWS_BILINEAR) {
+        self.flags = flags
+    }
+
+    deinit {
+        if let context { sws_freeContext(context) }
+    }
+
+    /// Converts (and scales) `frame` into `buffer`, whose size and format say what is wanted.
+    func convert(_ frame: Frame, into buffer: PixelBuffer) throws(ReelError) {
+        // The deprecated full-range `yuvj*` formats are their plain twins with a full range.
+        let srcFormat = Self.plainFormat(frame.pixelFormat)
+        let srcW = frame.width, srcH = frame.height
+        guard srcW > 0, srcH > 0 else { throw ReelError(.decoderFailed, "decoded frame has no size") }
+        let dstFormat = buffer.format.avPixelFormat
+        if srcFormat == dstFormat, Int(srcW) == buffer.width, Int(srcH) == buffer.height {
+            copyPlanes(from: frame, into: buffer)
+            return
+        }
+        let context = try prepare(srcW: srcW, srcH: srcH, srcFormat: srcFormat,
+                                  dstW: Int32(buffer.width), dstH: Int32(buffer.height), dstFormat: dstFormat)
+        setColorDetails(context, srcFullRange: frame.colorProperties.fullRange, dstFullRange: false,
+                        matrix: Self.matrix(for: frame.pointer.pointee.colorspace, height: srcH))
+        let strides = buffer.bytesPerRow.map { Int32($0) } + [Int32](repeating: 0, count: 4 - buffer.planeCount)
+        let height = try frame.withPlanes { (data, linesize) throws(ReelError) -> Int32 in
+            try buffer.withUnsafePlanePointers { (planes) throws(ReelError) -> Int32 in
+                var dst: [UnsafeMutablePointer<UInt8>?] = planes.map { $0.assumingMemoryBound(to: UInt8.self) }
+                dst += [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4 - dst.count)
+                return data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { src in
+                    sws_scale(context, src, linesize, 0, srcH, dst, strides)
+                }
+            }
+        }
+        if height <= 0 { throw ReelError(.decoderFailed, "libswscale could not convert \(pixelFormatName(srcFormat)) to \(buffer.format.rawValue)") }
+    }
+
+    /// Converts (and scales) `buffer` into `frame`, which already has its size, format and
+    /// planes (`av_frame_get_buffer`).
+    func convert(_ buffer: PixelBuffer, into frame: Frame) throws(ReelError) {
+        let srcFormat = buffer.format.avPixelFormat
+        let dstFormat = frame.pixelFormat
+        if srcFormat == dstFormat, Int(frame.width) == buffer.width, Int(frame.height) == buffer.height {
+            copyPlanes(from: buffer, into: frame)
+            return
+        }
+        let context = try prepare(srcW: Int32(buffer.width), srcH: Int32(buffer.height), srcFormat: srcFormat,
+                                  dstW: frame.width, dstH: frame.height, dstFormat: dstFormat)
+        setColorDetails(context, srcFullRange: buffer.colorProperties.fullRange && buffer.format.isYUV, dstFullRange: false,
+                        matrix: Self.matrix(for: AVCOL_SPC_UNSPECIFIED, height: frame.height))
+        let strides = buffer.bytesPerRow.map { Int32($0) } + [Int32](repeating: 0, count: 4 - buffer.planeCount)
+        let height = frame.withPlanes { (data, linesize) -> Int32 in
+            buffer.withUnsafePlanePointers { planes -> Int32 in
+                var src: [UnsafePointer<UInt8>?] = planes.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
+                src += [UnsafePointer<UInt8>?](repeating: nil, count: 4 - src.count)
+                return sws_scale(context, src, strides, 0, Int32(buffer.height), data, linesize)
+            }
+        }
+        if height <= 0 { throw ReelError(.encoderFailed, "libswscale could not convert \(buffer.format.rawValue) to \(pixelFormatName(dstFormat))") }
+    }
+
+    private func prepare(srcW: Int32, srcH: Int32, srcFormat: AVPixelFormat,
+                         dstW: Int32, dstH: Int32, dstFormat: AVPixelFormat) throws(ReelError) -> OpaquePointer {
+        guard let made = sws_getCachedContext(context, srcW, srcH, srcFormat, dstW, dstH, dstFormat, flags, nil, nil, nil) else {
+            throw ReelError(.invalidArgument, "libswscale cannot convert \(pixelFormatName(srcFormat)) \(srcW)x\(srcH) to \(pixelFormatName(dstFormat)) \(dstW)x\(dstH)")
+        }
+        context = made
+        return made
+    }
+
+    /// Tells libswscale the YUV matrix and ranges (`sws_setColorspaceDetails`), only when
+    /// they change.
+    private func setColorDetails(_ context: OpaquePointer, srcFullRange: Bool, dstFullRange: Bool, matrix: Int32) {
+        let key = ColorKey(srcFullRange: srcFullRange, dstFullRange: dstFullRange, matrix: matrix, context: context)
+        if key == colorKey { return }
+        colorKey = key
+        let table = sws_getCoefficients(matrix)
+        _ = sws_setColorspaceDetails(context, table, srcFullRange ? 1 : 0, table, dstFullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
+    }
+
+    /// `yuvj420p` -> `yuv420p` (and 422, 444): same memory layout, range said separately.
+    static func plainFormat(_ format: AVPixelFormat) -> AVPixelFormat {
+        switch format {
+        case AV_PIX_FMT_YUVJ420P: AV_PIX_FMT_YUV420P
+        case AV_PIX_FMT_YUVJ422P: AV_PIX_FMT_YUV422P
+        case AV_PIX_FMT_YUVJ444P: AV_PIX_FMT_YUV444P
+        default: format
+        }
+    }
+
+    /// The libswscale matrix (`SWS_CS_*`) for a stream's colour space: what it says, else
+    /// BT.709 for HD and BT.601 for SD (what players assume).
+    static func matrix(for space: AVColorSpace, height: Int32) -> Int32 {
+        switch space {
+        case AVCOL_SPC_BT709: SWS_CS_ITU709
+        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: SWS_CS_ITU601
+        case AVCOL_SPC_SMPTE240M: SWS_CS_SMPTE240M
+        case AVCOL_SPC_FCC: SWS_CS_FCC
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: SWS_CS_BT2020
+        default: height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601
+        }
+    }
+
+    private func copyPlanes(from frame: Frame, into buffer: PixelBuffer) {
+        frame.withPlanes { data, linesize in
+            buffer.withUnsafePlanePointers { planes in
+                for p in 0..<buffer.planeCount {
+                    let (w, h) = buffer.planeSize(p)
+                    av_image_copy_plane(planes[p].assumingMemoryBound(to: UInt8.self), Int32(buffer.bytesPerRow[p]),
+                                        data[p], linesize[p], Int32(w * buffer.format.bytesPerPixel(plane: p)), Int32(h))
+                }
+            }
+        }
+    }
+
+    private func copyPlanes(from buffer: PixelBuffer, into frame: Frame) {
+        frame.withPlanes { data, linesize in
+            buffer.withUnsafePlanePointers { planes in
+                for p in 0..<buffer.planeCount {
+                    let (w, h) = buffer.planeSize(p)
+                    av_image_copy_plane(data[p], linesize[p], planes[p].assumingMemoryBound(to: UInt8.self),
+                                        Int32(buffer.bytesPerRow[p]), Int32(w * buffer.format.bytesPerPixel(plane: p)), Int32(h))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import Synchronization
+import ReelCore
+
+/// Reads a media file's tracks as decoded frames, decoded audio or raw samples
+/// (AVAssetReader).
+///
+/// Add one ``AssetReaderTrackOutput`` per track to read, set ``timeRange`` if only part
+/// is wanted, then call ``startReading()``. Each output runs its own demux/decode loop on
+/// a thread of its own (never on Swift's cooperative pool), bounded by the output's
+/// buffer, so outputs read at their own pace without blocking one another.
+public final class AssetReader: Sendable {
+    /// Where the reader is in its life.
+    public enum Status: Sendable, Hashable {
+        case unknown
+        case reading
+        case completed
+        case failed
+        case cancelled
+    }
+
+    /// One track of the file, as the reader sees it.
+    public struct Track: Sendable, CustomStringConvertible {
+        /// The MP4/MOV track ID (MPEG-TS PID), or the stream index without IDs.
+        public let trackID: Int32
+        /// `video`, `audio`, `metadata` or `other`.
+        public let mediaType: String
+        /// For metadata tracks, the format of their samples (`gpmd`, `mebx`, `camm`, `klv`).
+        public let metadataFormat: String?
+        public let formatDescription: FormatDescription
+
+        public var description: String { "track \(trackID): \(mediaType) \(metadataFormat ?? formatDescription.codecName)" }
+    }
+
+    public let url: URL
+    /// The file's tracks, in stream order.
+    public let tracks: [Track]
+
+    private struct State {
+        var status: Status = .unknown
+        var error: ReelError?
+        var timeRange = TimeRange(start: .zero, duration: .positiveInfinity)
+        var outputs: [AssetReaderTrackOutput] = []
+        var running = 0
+    }
+    private let state = Mutex(State())
+
+    /// Opens `url` and lists its tracks. Throws when the file is missing, unreadable or
+    /// not a media file.
+    public init(url: URL) throws(ReelError) {
+        self.url = url
+        let input = try InputFormatContext(url: url)
+        var tracks: [Track] = []
+        for index in 0..<input.streamCount {
+            let kind = input.kind(ofStreamAt: index)
+            let (type, format): (String, String?) = switch kind {
+            case .video: ("video", nil)
+            case .audio: ("audio", nil)
+            case .metadata(let name): ("metadata", name)
+            case .other: ("other", nil)
+            }
+            tracks.append(Track(trackID: input.trackID(ofStreamAt: index), mediaType: type, metadataFormat: format,
+                                formatDescription: try input.formatDescription(ofStreamAt: index)))
+        }
+        self.tracks = tracks
+    }
+
+    /// The first track with `trackID`.
+    public func track(withID trackID: Int32) -> Track? { tracks.first { $0.trackID == trackID } }
+
+    /// The tracks of one media type (`video`, `audio`, `metadata`).
+    public func tracks(withMediaType type: String) -> [Track] { tracks.filter { $0.mediaType == type } }
+
+    public var status: Status { state.withLock { $0.status } }
+    /// Why the reader failed, when ``status`` is `.failed`.
+    public var error: ReelError? { state.withLock { $0.error } }
+    public var outputs: [AssetReaderTrackOutput] { state.withLock { $0.outputs } }
+
+    /// The part of the file to read, `[start, end)`; the whole file by default. Set it
+    /// before ``startReading()``.
+    public var timeRange: TimeRange {
+        get { state.withLock { $0.timeRange } }
+        set { state.withLock { if $0.status == .unknown { $0.timeRange = newValue } } }
+    }
+
+    /// Whether `output` can be added: the reader has not started, the track exists and
+    /// the output belongs to no reader yet.
+    public func canAdd(_ output: AssetReaderTrackOutput) -> Bool {
+        (try? check(output)) != nil
+    }
+
+    private func check(_ output: AssetReaderTrackOutput) throws(ReelError) -> Track {
+        guard status == .unknown else {
+            throw ReelError(.invalidArgument, "outputs can only be added before startReading()", path: url.path, trackID: output.trackID)
+        }
+        guard let track = track(withID: output.trackID) else {
+            let known = tracks.map { String($0.trackID) }.joined(separator: ", ")
+            throw ReelError(.invalidArgument, "the file has no such track (tracks: \(known))", path: url.path, trackID: output.trackID)
+        }
+        if output.state.withLock({ $0.attached }) {
+            throw ReelError(.invalidArgument, "the output already belongs to a reader", path: url.path, trackID: output.trackID)
+        }
+        return track
+    }
+
+    /// Adds an output; throws when ``canAdd(_:)`` would say no, saying why.
+    public func add(_ output: AssetReaderTrackOutput) throws(ReelError) {
+        let track = try check(output)
+        output.state.withLock {
+            $0.attached = true
+            $0.formatDescription = track.formatDescription
+        }
+        state.withLock { $0.outputs.append(output) }
+    }
+
+    /// Starts every output's read loop. Throws when there are no outputs, the time range
+    /// is invalid, an output's settings do not fit its track or no decoder exists for it.
+    public func startReading() throws(ReelError) {
+        let (outputs, range) = state.withLock { ($0.outputs, $0.timeRange) }
+        guard status == .unknown else {
+            throw ReelError(.invalidArgument, "startReading() was already called", path: url.path)
+        }
+        guard !outputs.isEmpty else { throw ReelError(.invalidArgument, "add an output before startReading()", path: url.path) }
+        guard range.isValid else { throw ReelError(.invalidArgument, "the time range \(range) is not valid", path: url.path) }
+        var pipelines: [TrackPipeline] = []
+        do {
+            for output in outputs {
+                let queue = SampleQueue<AssetReaderSample>(capacity: output.bufferCapacity)
+                pipelines.append(try TrackPipeline(url: url, trackID: output.trackID, settings: output.settings,
+                                                   timeRange: range, queue: queue))
+            }
+        } catch {
+            state.withLock {
+                $0.status = .failed
+                $0.error = error
+            }
+            throw error
+        }
+        state.withLock {
+            $0.status = .reading
+            $0.running = pipelines.count
+        }
+        for (output, pipeline) in zip(outputs, pipelines) {
+            output.state.withLock { $0.queue = pipeline.queue }
+            let thread = Thread { [self] in
+                let failure = pipeline.run()
+                // Status first, so a consumer that sees the end also sees `.completed`.
+                self.pipelineFinished(failure)
+                pipeline.queue.finish(error: failure)
+            }
+            thread.name = "reel.reader.track\(pipeline.trackID)"
+            thread.start()
+        }
+    }
+
+    private func pipelineFinished(_ failure: ReelError?) {
+        state.withLock {
+            $0.running -= 1
+            guard $0.status == .reading else { return }
+            if let failure {
+                $0.status = .failed
+                $0.error = failure
+            } else if $0.running == 0 {
+                $0.status = .completed
+            }
+        }
+    }
+
+    /// Stops every output: their loops end and their consumers get a `.cancelled` error.
+    public func cancelReading() {
+        let outputs = state.withLock {
+            if $0.status == .reading || $0.status == .unknown { $0.status = .cancelled }
+            return $0.outputs
+        }
+        for output in outputs { output.state.withLock { $0.queue }?.cancel() }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Synchronization
+import ReelCore
+
+/// Turns the raw samples of a timed-metadata track output into ``TimedMetadataGroup``s
+/// (AVAssetReaderOutputMetadataAdaptor).
+///
+/// The output must use `.passthrough` settings. Each sample goes through a decode
+/// function for its format (`gpmd`, `mebx`, `camm`, `klv`); one sample may give several
+/// groups (a GPMF payload holds many GPS fixes), which come out in order.
+public final class AssetReaderOutputMetadataAdaptor: AsyncSequence, Sendable {
+    /// Decodes one sample's bytes into the groups it holds.
+    public typealias Decode = @Sendable (SampleBuffer) throws -> [TimedMetadataGroup]
+
+    public typealias Element = TimedMetadataGroup
+    public typealias Failure = ReelError
+
+    public let assetReaderTrackOutput: AssetReaderTrackOutput
+    private let decode: Decode
+    private let pending = Mutex<[TimedMetadataGroup]>([])
+
+    /// An adaptor over `output`, decoding with `decode`, or, when nil, with the decoder
+    /// Reel has for the sample format (``defaultDecode(forFormat:)``).
+    public init(assetReaderTrackOutput output: AssetReaderTrackOutput, decode: Decode? = nil) throws(ReelError) {
+        guard case .passthrough = output.settings else {
+            throw ReelError(.invalidArgument, "a metadata adaptor needs an output with .passthrough settings", trackID: output.trackID)
+        }
+        self.assetReaderTrackOutput = output
+        self.decode = decode ?? Self.defaultDecode(forFormat: nil)
+    }
+
+    /// The decode function Reel uses for a sample format.
+    ///
+    /// Formats without a decoder give one group per sample, spanning the sample's time
+    /// range, holding the raw bytes as a `.data` item with identifier
+    /// `reel/sample.<format>`.
+    public static func defaultDecode(forFormat format: String?) -> Decode {
+        { sample in
+            [TimedMetadataGroup(timeRange: sample.timeRange, items: [
+                MetadataItem(identifier: MetadataIdentifier(keySpace: "reel", key: "sample.\(sample.format)"),
+                             value: .data(sample.data), dataType: sample.format,
+                             time: sample.presentationTime, duration: sample.duration),
+            ])]
+        }
+    }
+
+    private func groups(from sample: AssetReaderSample?) throws(ReelError) -> [TimedMetadataGroup]? {
+        guard let sample else { return nil }
+        guard let buffer = sample.sampleBuffer else { return [] }
+        do {
+            return try decode(buffer)
+        } catch let error as ReelError {
+            throw error
+        } catch {
+            throw ReelError(.metadataFormat, "could not decode a \(buffer.format) sample", trackID: assetReaderTrackOutput.trackID,
+                            time: buffer.presentationTime, underlying: error)
+        }
+    }
+
+    private func takePending() -> TimedMetadataGroup? {
+        pending.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+
+    private func store(_ groups: [TimedMetadataGroup]) -> TimedMetadataGroup? {
+        pending.withLock { list in
+            list.append(contentsOf: groups)
+            return list.isEmpty ? nil : list.removeFirst()
+        }
+    }
+
+    /// The next group, blocking the calling thread; nil at the end of the track.
+    @available(*, noasync, message: "blocks the thread: iterate the adaptor with for try await instead")
+    public func nextTimedMetadataGroup() throws(ReelError) -> TimedMetadataGroup? {
+        if let group = takePending() { return group }
+        while true {
+            guard let groups = try groups(from: assetReaderTrackOutput.nextSample()) else { return nil }
+            if let group = store(groups) { return group }
+        }
+    }
+
+    /// The next group, suspending until it is read; nil at the end of the track.
+    public func next(isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> TimedMetadataGroup? {
+        if let group = takePending() { return group }
+        while true {
+            guard let groups = try groups(from: await assetReaderTrackOutput.next(isolation: actor)) else { return nil }
+            if let group = store(groups) { return group }
+        }
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let adaptor: AssetReaderOutputMetadataAdaptor
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(ReelError) -> TimedMetadataGroup? {
+            try await adaptor.next(isolation: actor)
+        }
+
+        public mutating func next() async throws(ReelError) -> TimedMetadataGroup? {
+            try await adaptor.next(isolation: nil)
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(adaptor: self) }
+}

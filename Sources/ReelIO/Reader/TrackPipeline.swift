@@ -1,0 +1,216 @@
+internal import CFFmpeg
+import Foundation
+import ReelCore
+
+/// The demux/decode loop of one reader output, run on a thread of its own: reads the
+/// track's packets from its own opened file, decodes and converts them as the output's
+/// settings ask, and pushes the results into the output's bounded queue (blocking there
+/// when the consumer is behind).
+///
+/// A time range starts frame-exactly: the loop seeks to the keyframe at or before the
+/// start, decodes from there, and drops what ends before the start. A sample is
+/// delivered when `[pts, pts + duration)` overlaps the range (samples without a duration
+/// when `pts` is inside it; samples without a pts, such as asynchronous KLV, always).
+final class TrackPipeline: @unchecked Sendable {
+    // @unchecked: built by AssetReader.startReading on the caller's thread, then handed
+    // whole to the one reader thread, which alone uses it from then on.
+    let input: InputFormatContext
+    let streamIndex: Int
+    let trackID: Int32
+    let kind: StreamKind
+    let settings: AssetReaderTrackOutput.Settings
+    let start: MediaTime
+    let end: MediaTime
+    let queue: SampleQueue<AssetReaderSample>
+    private let timeBase: AVRational
+    private let formatName: String
+    private var decoder: Decoder?
+    private var scaler: Scaler?
+    private var pool: PixelBufferPool?
+    private var resampler: Resampler?
+    private let fallbackFrameDuration: MediaTime
+
+    init(url: URL, trackID: Int32, settings: AssetReaderTrackOutput.Settings, timeRange: TimeRange,
+         queue: SampleQueue<AssetReaderSample>) throws(ReelError) {
+        let input = try InputFormatContext(url: url)
+        guard let index = input.streamIndex(forTrackID: trackID) else {
+            throw ReelError(.invalidArgument, "the file has no such track", path: input.path, trackID: trackID)
+        }
+        self.input = input
+        self.streamIndex = index
+        self.trackID = trackID
+        self.kind = input.kind(ofStreamAt: index)
+        self.settings = settings
+        self.start = timeRange.start
+        self.end = timeRange.end
+        self.queue = queue
+        let stream = input.stream(index)
+        self.timeBase = stream.pointee.time_base
+        let rate = stream.pointee.avg_frame_rate
+        self.fallbackFrameDuration = rate.num > 0 && rate.den > 0 ? MediaTime(value: Int64(rate.den), timescale: rate.num) : .invalid
+        switch kind {
+        case .metadata(let name): formatName = name
+        default: formatName = fourCCString(stream.pointee.codecpar.pointee.codec_tag)
+            ?? String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id))
+        }
+        try configure()
+        input.discardAllStreams(except: index)
+    }
+
+    /// Checks the settings fit the track and opens the decoder they need.
+    private func configure() throws(ReelError) {
+        let stream = input.stream(streamIndex)
+        switch settings {
+        case .passthrough:
+            return
+        case .video(let format, let width, let height):
+            guard kind == .video else {
+                throw ReelError(.invalidArgument, "track is not a video track: use .passthrough or .audioPCM", path: input.path, trackID: trackID)
+            }
+            if let width, let height, width <= 0 || height <= 0 || width > 16384 || height > 16384 {
+                throw ReelError(.invalidArgument, "output size \(width)x\(height) is out of range", path: input.path, trackID: trackID)
+            }
+            _ = format
+            scaler = Scaler()
+        case .audioPCM:
+            guard kind == .audio else {
+                throw ReelError(.invalidArgument, "track is not an audio track: use .video or .passthrough", path: input.path, trackID: trackID)
+            }
+        }
+        do {
+            let made = try Decoder(parameters: stream.pointee.codecpar, timeBase: timeBase)
+            decoder = made
+            if case .audioPCM = settings { resampler = try Resampler(decoder: made.pointer) }
+        } catch {
+            throw ReelError(.decoderFailed, "could not open a decoder for \(String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id)))",
+                            path: input.path, trackID: trackID, underlying: error)
+        }
+    }
+
+    /// The loop: runs until the track or the range ends, the consumer cancels, or an
+    /// error, which it returns. The caller then finishes the queue.
+    func run() -> ReelError? {
+        do {
+            try seekToStart()
+            let packet = Packet()
+            let frame = Frame()
+            var done = false
+            while !done, try input.readPacket(into: packet) {
+                defer { packet.unref() }
+                if queue.isCancelled { return nil }
+                guard packet.streamIndex == Int32(streamIndex) else { continue }
+                if let decoder {
+                    done = try decode(packet, with: decoder, into: frame)
+                } else {
+                    done = try passThrough(packet)
+                }
+            }
+            if !done, let decoder {
+                do { try decoder.sendEndOfStream() } catch { throw decodeError(error) }
+                _ = try drain(decoder, into: frame)
+            }
+            return nil
+        } catch let error as ReelError {
+            return error
+        } catch {
+            return ReelError(.internalError, "\(error)", path: input.path, trackID: trackID)
+        }
+    }
+
+    private func seekToStart() throws(ReelError) {
+        guard start.isNumeric, start > .zero, let ts = start.ffmpegTimestamp(in: timeBase, method: .roundTowardNegativeInfinity) else { return }
+        let streamStart = input.stream(streamIndex).pointee.start_time
+        if streamStart != reel_nopts_value(), ts <= streamStart { return }
+        try input.seek(streamIndex: Int32(streamIndex), timestamp: ts)
+    }
+
+    private func decodeError(_ error: FFmpegError) -> ReelError {
+        ReelError(.decoderFailed, "could not decode", path: input.path, trackID: trackID, underlying: error)
+    }
+
+    /// Whether a sample at `pts` lasting `duration` overlaps the range; `.pastEnd` once it
+    /// starts at or after the end.
+    private enum Placement { case before, inside, pastEnd }
+    private func place(_ pts: MediaTime, _ duration: MediaTime) -> Placement {
+        guard pts.isNumeric else { return .inside }
+        if end.isNumeric || end.isNegativeInfinity, !(pts < end) { return .pastEnd }
+        if duration.isNumeric, duration > .zero { return pts + duration > start ? .inside : .before }
+        return pts < start ? .before : .inside
+    }
+
+    /// Feeds a packet and hands on the frames it gives; true once past the range's end.
+    private func decode(_ packet: Packet, with decoder: Decoder, into frame: Frame) throws(ReelError) -> Bool {
+        while true {
+            let state: FFmpegState
+            do { state = try decoder.send(packet) } catch { throw decodeError(error) }
+            if try drain(decoder, into: frame) { return true }
+            if state != .again { return false }
+        }
+    }
+
+    /// Receives every frame ready; true once past the range's end or cancelled.
+    private func drain(_ decoder: Decoder, into frame: Frame) throws(ReelError) -> Bool {
+        while true {
+            let state: FFmpegState
+            do { state = try decoder.receive(into: frame) } catch { throw decodeError(error) }
+            guard state == .ok else { return false }
+            defer { frame.unref() }
+            let pts = MediaTime(ffmpeg: frame.presentationTimestamp, timeBase: timeBase)
+            let sample: AssetReaderSample
+            switch settings {
+            case .video(let format, let width, let height):
+                let duration = frame.packetDuration > 0 ? MediaTime(ffmpeg: frame.packetDuration, timeBase: timeBase) : fallbackFrameDuration
+                switch place(pts, duration) {
+                case .before: continue
+                case .pastEnd: return true
+                case .inside: break
+                }
+                let buffer = makeBuffer(format: format, width: width ?? Int(frame.width), height: height ?? Int(frame.height))
+                buffer.colorProperties = frame.colorProperties
+                if format.isYUV == false || width != nil { buffer.colorProperties.fullRange = false }
+                try scaler?.convert(frame, into: buffer)
+                sample = .videoFrame(DecodedVideoFrame(pixelBuffer: buffer, presentationTime: pts, duration: duration))
+            case .audioPCM:
+                guard let resampler else { return false }
+                let rate = frame.pointer.pointee.sample_rate
+                let duration = rate > 0 ? MediaTime(value: Int64(frame.pointer.pointee.nb_samples), timescale: rate) : .invalid
+                switch place(pts, duration) {
+                case .before: continue
+                case .pastEnd: return true
+                case .inside: break
+                }
+                let samples: [Float]
+                do { samples = try resampler.convert(frame) } catch { throw decodeError(error) }
+                sample = .audio(DecodedAudio(samples: samples, channelCount: resampler.channelCount,
+                                             sampleRate: resampler.sampleRate, presentationTime: pts))
+            case .passthrough:
+                return false
+            }
+            if !queue.push(sample) { return true }
+        }
+    }
+
+    private func makeBuffer(format: PixelFormat, width: Int, height: Int) -> PixelBuffer {
+        if let pool, pool.width == width, pool.height == height, pool.format == format { return pool.makeBuffer() }
+        // Buffers out: the queue's plus the consumer's and one being filled.
+        let made = PixelBufferPool(width: width, height: height, format: format, maximumIdleCount: queue.capacity + 4)
+        pool = made
+        return made.makeBuffer()
+    }
+
+    /// Hands on a packet's bytes; true once past the range's end or cancelled.
+    private func passThrough(_ packet: Packet) throws(ReelError) -> Bool {
+        let pts = MediaTime(ffmpeg: packet.pts, timeBase: timeBase)
+        let duration = packet.duration > 0 ? MediaTime(ffmpeg: packet.duration, timeBase: timeBase) : MediaTime.invalid
+        // Packets come in decode order: stop on the decode time, filter on the presentation time.
+        let dts = MediaTime(ffmpeg: packet.dts, timeBase: timeBase)
+        if dts.isNumeric, end.isNumeric, !(dts < end) { return true }
+        switch place(pts, duration) {
+        case .before: return false
+        case .pastEnd: return kind != .video
+        case .inside: break
+        }
+        let sample = SampleBuffer(data: packet.data, presentationTime: pts, duration: duration, format: formatName)
+        return !queue.push(.sampleBuffer(sample))
+    }
+}
