@@ -9,7 +9,7 @@ struct AssetReaderOutputMetadataAdaptorTests {
 
     func gpmdOutput() throws -> (AssetReader, AssetReaderTrackOutput) {
         let reader = try AssetReader(url: ReadWriteTestMedia.shared(Self.maxFile))
-        let track = try #require(reader.tracks(withMediaType: "metadata").first { $0.metadataFormat == "gpmd" })
+        let track = try #require(reader.tracks(withMediaType: .metadata).first { $0.metadataFormat == "gpmd" })
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 64)
         try reader.add(output)
         return (reader, output)

@@ -16,7 +16,7 @@ struct AssetReaderTests {
     }
 
     func videoTrackID(_ reader: AssetReader) throws -> Int32 {
-        try #require(reader.tracks(withMediaType: "video").first).trackID
+        try #require(reader.tracks(withMediaType: .video).first).trackID
     }
 
     @Test("decodes every frame with exact timestamps", .enabled(if: hasFFmpeg, "needs ffmpeg to make the input clip"))
@@ -129,7 +129,7 @@ struct AssetReaderTests {
     func audio() async throws {
         let url = try ReadWriteTestMedia.lavfi("sine=frequency=440:sample_rate=48000:duration=1", ["-c:a", "aac", "-ac", "2"], name: "tone.mp4")
         let reader = try AssetReader(url: url)
-        let track = try #require(reader.tracks(withMediaType: "audio").first)
+        let track = try #require(reader.tracks(withMediaType: .audio).first)
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .audioPCM)
         try reader.add(output)
         try reader.startReading()
@@ -183,7 +183,7 @@ struct AssetReaderTests {
     @Test("GoPro MAX: 315 video frames and 11 gpmd samples", .enabled(if: ReadWriteTestMedia.hasShared(maxFile), "needs ../shared/media"))
     func goProMax() async throws {
         let reader = try AssetReader(url: ReadWriteTestMedia.shared(Self.maxFile))
-        let gpmd = try #require(reader.tracks(withMediaType: "metadata").first { $0.metadataFormat == "gpmd" })
+        let gpmd = try #require(reader.tracks(withMediaType: .metadata).first { $0.metadataFormat == "gpmd" })
         let video = AssetReaderTrackOutput(trackID: try videoTrackID(reader), settings: .video(pixelFormat: .yuv420p))
         let metadata = AssetReaderTrackOutput(trackID: gpmd.trackID, settings: .passthrough)
         try reader.add(video)

@@ -23,8 +23,8 @@ public final class AssetReader: Sendable {
     public struct Track: Sendable, CustomStringConvertible {
         /// The MP4/MOV track ID (MPEG-TS PID), or the stream index without IDs.
         public let trackID: Int32
-        /// `video`, `audio`, `metadata` or `other`.
-        public let mediaType: String
+        /// `.video`, `.audio`, `.metadata`, or what else the track holds (`.timecode`, ...).
+        public let mediaType: MediaType
         /// For metadata tracks, the format of their samples (`gpmd`, `mebx`, `camm`, `klv`).
         public let metadataFormat: String?
         public let formatDescription: FormatDescription
@@ -53,14 +53,19 @@ public final class AssetReader: Sendable {
         var tracks: [Track] = []
         for index in 0..<input.streamCount {
             let kind = input.kind(ofStreamAt: index)
-            let (type, format): (String, String?) = switch kind {
-            case .video: ("video", nil)
-            case .audio: ("audio", nil)
-            case .metadata(let name): ("metadata", name)
-            case .other: ("other", nil)
+            let description = try input.formatDescription(ofStreamAt: index)
+            let (type, format): (MediaType, String?) = switch kind {
+            case .video: (.video, nil)
+            case .audio: (.audio, nil)
+            case .metadata(let name): (.metadata, name)
+            case .other:
+                switch description.codecTag {
+                case "tmcd": (.timecode, nil)
+                default: (description.mediaType == "subtitle" ? .subtitle : MediaType(rawValue: description.codecTag ?? "data"), nil)
+                }
             }
             tracks.append(Track(trackID: input.trackID(ofStreamAt: index), mediaType: type, metadataFormat: format,
-                                formatDescription: try input.formatDescription(ofStreamAt: index)))
+                                formatDescription: description))
         }
         self.tracks = tracks
     }
@@ -68,8 +73,8 @@ public final class AssetReader: Sendable {
     /// The first track with `trackID`.
     public func track(withID trackID: Int32) -> Track? { tracks.first { $0.trackID == trackID } }
 
-    /// The tracks of one media type (`video`, `audio`, `metadata`).
-    public func tracks(withMediaType type: String) -> [Track] { tracks.filter { $0.mediaType == type } }
+    /// The tracks of one media type.
+    public func tracks(withMediaType type: MediaType) -> [Track] { tracks.filter { $0.mediaType == type } }
 
     public var status: Status { state.withLock { $0.status } }
     /// Why the reader failed, when ``status`` is `.failed`.
