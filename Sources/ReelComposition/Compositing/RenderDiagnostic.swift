@@ -1,0 +1,36 @@
+import Foundation
+
+/// Something the engine noticed that is worth telling but does not stop the render: a
+/// request finished twice (rule 4), a metadata group dropped because it did not hold the
+/// time (rule 2).
+public struct RenderDiagnostic: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// A request was finished again after its first finish; the second finish was ignored.
+        case requestFinishedTwice
+        /// A metadata source returned a group whose time range did not hold the time asked;
+        /// it was not delivered.
+        case metadataGroupOutOfRange
+        /// A request finished after the render stopped waiting for it (cancelled or failed).
+        case lateFinish
+    }
+
+    public var kind: Kind
+    /// The composition time of the request or frame concerned.
+    public var compositionTime: MediaTime
+    public var trackID: Int32?
+    public var message: String
+
+    public init(kind: Kind, compositionTime: MediaTime, trackID: Int32? = nil, message: String) {
+        self.kind = kind
+        self.compositionTime = compositionTime
+        self.trackID = trackID
+        self.message = message
+    }
+
+    public var description: String { "\(message) (at \(compositionTime.secondsDescription))" }
+
+    /// Writes each diagnostic as one line to standard error, prefixed `reel: warning: `.
+    public static let standardErrorLogger: @Sendable (RenderDiagnostic) -> Void = { diagnostic in
+        FileHandle.standardError.write(Data("reel: warning: \(diagnostic)\n".utf8))
+    }
+}

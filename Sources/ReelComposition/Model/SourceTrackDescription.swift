@@ -1,0 +1,58 @@
+/// What the composition layer needs to know about a source track to edit it into a
+/// composition: its identity, kind, extent and picture size (the parts of an `AssetTrack`
+/// that matter here, without the file).
+public struct SourceTrackDescription: Sendable, Hashable, Codable {
+    /// The source and track this describes.
+    public var reference: SourceTrackReference
+    public var mediaType: MediaType
+    /// The track's extent in its own media time.
+    public var timeRange: TimeRange
+    /// The picture size of a video track; `.zero` for other kinds.
+    public var naturalSize: Size
+    /// The usual duration of one frame (1001/30000 for 29.97 fps); invalid when unknown or
+    /// not a video track.
+    public var nominalFrameDuration: MediaTime
+    /// How the track's pictures should be displayed (rotation of phone footage).
+    public var preferredTransform: AffineTransform
+
+    public init(reference: SourceTrackReference, mediaType: MediaType, timeRange: TimeRange,
+                naturalSize: Size = .zero, nominalFrameDuration: MediaTime = .invalid,
+                preferredTransform: AffineTransform = .identity) {
+        self.reference = reference
+        self.mediaType = mediaType
+        self.timeRange = timeRange
+        self.naturalSize = naturalSize
+        self.nominalFrameDuration = nominalFrameDuration
+        self.preferredTransform = preferredTransform
+    }
+
+    /// The track's ID inside its source.
+    public var trackID: Int32 { reference.trackID }
+}
+
+/// A whole source: its identifier and the tracks it offers (what `insertTimeRange(_:of:at:)`
+/// on a composition takes, as AVFoundation takes an `AVAsset`).
+public struct SourceDescription: Sendable, Hashable, Codable {
+    public var identifier: String
+    public var tracks: [SourceTrackDescription]
+
+    public init(identifier: String, tracks: [SourceTrackDescription]) {
+        self.identifier = identifier
+        self.tracks = tracks
+    }
+
+    /// The tracks of one kind, in source order.
+    public func tracks(withMediaType mediaType: MediaType) -> [SourceTrackDescription] {
+        tracks.filter { $0.mediaType == mediaType }
+    }
+
+    /// The track with `trackID`, if the source has one.
+    public func track(withTrackID trackID: Int32) -> SourceTrackDescription? {
+        tracks.first { $0.trackID == trackID }
+    }
+
+    /// The longest extent of any track, from time zero.
+    public var duration: MediaTime {
+        tracks.reduce(MediaTime.zero) { MediaTime.maximum($0, $1.timeRange.end) }
+    }
+}

@@ -1,0 +1,147 @@
+/// How to turn a composition's video tracks into frames (`AVVideoComposition`): immutable.
+///
+/// Build one with ``MutableVideoComposition`` or ``init(propertiesOf:)``, then
+/// ``validate(for:timeRange:)`` it (the engine does so before rendering).
+public struct VideoComposition: Sendable {
+    /// The duration of one output frame (1/30 s for 30 fps).
+    public let frameDuration: MediaTime
+    /// The output size in composition coordinates.
+    public let renderSize: Size
+    /// A factor on `renderSize` for the pixels actually produced (0.5 for a half-size preview).
+    public let renderScale: Double
+    /// The instructions, tiling the timeline in time order.
+    public let instructions: [any VideoCompositionInstruction]
+    /// Makes the compositor for a render; the built-in ``StandardVideoCompositor`` when nil.
+    public let customVideoCompositor: (@Sendable () -> any VideoCompositing)?
+    /// When set, output frames follow this video track's own frame times instead of
+    /// `frameDuration` steps (where it has no frame, `frameDuration` steps are used).
+    public let sourceTrackIDForFrameTiming: Int32?
+    /// The metadata tracks whose groups may reach the compositor (rule 1).
+    public let sourceSampleDataTrackIDs: [Int32]
+    /// Colour description of the output (`kCVImageBufferColorPrimaries_ITU_R_709_2` style names).
+    public let colorPrimaries: String?
+    public let colorTransferFunction: String?
+    public let colorYCbCrMatrix: String?
+
+    public init(frameDuration: MediaTime, renderSize: Size, renderScale: Double = 1,
+                instructions: [any VideoCompositionInstruction],
+                customVideoCompositor: (@Sendable () -> any VideoCompositing)? = nil,
+                sourceTrackIDForFrameTiming: Int32? = nil, sourceSampleDataTrackIDs: [Int32] = [],
+                colorPrimaries: String? = nil, colorTransferFunction: String? = nil, colorYCbCrMatrix: String? = nil) {
+        self.frameDuration = frameDuration
+        self.renderSize = renderSize
+        self.renderScale = renderScale
+        self.instructions = instructions
+        self.customVideoCompositor = customVideoCompositor
+        self.sourceTrackIDForFrameTiming = sourceTrackIDForFrameTiming
+        self.sourceSampleDataTrackIDs = sourceSampleDataTrackIDs
+        self.colorPrimaries = colorPrimaries
+        self.colorTransferFunction = colorTransferFunction
+        self.colorYCbCrMatrix = colorYCbCrMatrix
+    }
+
+    /// A snapshot of a mutable video composition.
+    public init(_ m: MutableVideoComposition) {
+        self.init(frameDuration: m.frameDuration, renderSize: m.renderSize, renderScale: m.renderScale,
+                  instructions: m.instructions, customVideoCompositor: m.customVideoCompositor,
+                  sourceTrackIDForFrameTiming: m.sourceTrackIDForFrameTiming,
+                  sourceSampleDataTrackIDs: m.sourceSampleDataTrackIDs, colorPrimaries: m.colorPrimaries,
+                  colorTransferFunction: m.colorTransferFunction, colorYCbCrMatrix: m.colorYCbCrMatrix)
+    }
+
+    /// A video composition that shows `composition`'s video tracks as they are
+    /// (`videoComposition(withPropertiesOf:)`): render size from the composition's natural
+    /// size or its largest track, frame duration from the shortest nominal frame duration
+    /// (1/30 s when none is known), and one standard instruction per span where the set of
+    /// playing video tracks is the same, with a layer per playing track (the first track on top).
+    public init(propertiesOf composition: Composition) {
+        self.init(MutableVideoComposition(propertiesOf: composition))
+    }
+
+    /// A mutable copy.
+    public func mutableCopy() -> MutableVideoComposition { MutableVideoComposition(self) }
+
+    /// The size in pixels of the frames produced: `renderSize * renderScale`, rounded.
+    public var renderPixelSize: (width: Int, height: Int) {
+        let w = (renderSize.width * renderScale).rounded(), h = (renderSize.height * renderScale).rounded()
+        guard w.isFinite, h.isFinite, w >= 1, h >= 1, w <= 32768, h <= 32768 else { return (0, 0) }
+        return (Int(w), Int(h))
+    }
+
+    /// The instruction whose time range holds `time`, and its index; nil in a gap.
+    public func instruction(at time: MediaTime) -> (index: Int, instruction: any VideoCompositionInstruction)? {
+        for (i, instruction) in instructions.enumerated() where instruction.timeRange.containsTime(time) {
+            return (i, instruction)
+        }
+        return nil
+    }
+}
+
+/// A video composition being set up (`AVMutableVideoComposition`), as a value.
+public struct MutableVideoComposition: Sendable {
+    public var frameDuration: MediaTime
+    public var renderSize: Size
+    public var renderScale: Double
+    public var instructions: [any VideoCompositionInstruction]
+    public var customVideoCompositor: (@Sendable () -> any VideoCompositing)?
+    public var sourceTrackIDForFrameTiming: Int32?
+    public var sourceSampleDataTrackIDs: [Int32]
+    public var colorPrimaries: String?
+    public var colorTransferFunction: String?
+    public var colorYCbCrMatrix: String?
+
+    /// An empty video composition: 1/30 s frames, no size, no instructions.
+    public init() {
+        frameDuration = MediaTime(value: 1, timescale: 30)
+        renderSize = .zero
+        renderScale = 1
+        instructions = []
+        customVideoCompositor = nil
+        sourceTrackIDForFrameTiming = nil
+        sourceSampleDataTrackIDs = []
+    }
+
+    public init(_ v: VideoComposition) {
+        frameDuration = v.frameDuration
+        renderSize = v.renderSize
+        renderScale = v.renderScale
+        instructions = v.instructions
+        customVideoCompositor = v.customVideoCompositor
+        sourceTrackIDForFrameTiming = v.sourceTrackIDForFrameTiming
+        sourceSampleDataTrackIDs = v.sourceSampleDataTrackIDs
+        colorPrimaries = v.colorPrimaries
+        colorTransferFunction = v.colorTransferFunction
+        colorYCbCrMatrix = v.colorYCbCrMatrix
+    }
+
+    /// See ``VideoComposition/init(propertiesOf:)``.
+    public init(propertiesOf composition: Composition) {
+        self.init()
+        let videoTracks = composition.tracks(withMediaType: .video).filter(\.isEnabled)
+        if composition.naturalSize != .zero {
+            renderSize = composition.naturalSize
+        } else {
+            renderSize = Size(width: videoTracks.map(\.naturalSize.width).max() ?? 0,
+                              height: videoTracks.map(\.naturalSize.height).max() ?? 0)
+        }
+        let durations = videoTracks.map(\.nominalFrameDuration).filter { $0.isNumeric && $0 > .zero }
+        if let shortest = durations.min() { frameDuration = shortest }
+        // Cut the timeline wherever any video track's segment starts or ends.
+        var cuts: Set<MediaTime> = [.zero, composition.duration]
+        for track in videoTracks { for s in track.segments { cuts.insert(s.target.start); cuts.insert(s.target.end) } }
+        let times = cuts.sorted().filter { !($0 > composition.duration) }
+        var result: [VideoCompositionStandardInstruction] = []
+        for (start, end) in zip(times, times.dropFirst()) where start < end {
+            let playing = videoTracks.filter { $0.segment(forTrackTime: start).map { !$0.isEmpty } ?? false }.map(\.trackID)
+            if var last = result.last, last.layerInstructions.map(\.trackID) == playing {
+                last.timeRange = TimeRange(start: last.timeRange.start, end: end)
+                result[result.count - 1] = last
+            } else {
+                result.append(VideoCompositionStandardInstruction(
+                    timeRange: TimeRange(start: start, end: end),
+                    layerInstructions: playing.map { VideoCompositionLayerInstruction(trackID: $0) }))
+            }
+        }
+        instructions = result
+    }
+}

@@ -1,0 +1,33 @@
+/// The built-in instruction (`AVVideoCompositionInstruction`): a background colour and a
+/// stack of layers, each a source track with opacity, transform and crop ramps. The
+/// built-in compositor draws it; custom compositors may read it too.
+public struct VideoCompositionStandardInstruction: VideoCompositionInstruction, Hashable, Codable {
+    public var timeRange: TimeRange
+    /// Painted under every layer; opaque black when nil.
+    public var backgroundColor: Color?
+    /// The layers, top first (the first one is drawn last, over the others).
+    public var layerInstructions: [VideoCompositionLayerInstruction]
+    public var enablePostProcessing: Bool
+    public var containsTweening: Bool
+    public var passthroughTrackID: Int32?
+    public var requiredSourceSampleDataTrackIDs: [Int32]
+
+    public init(timeRange: TimeRange, backgroundColor: Color? = nil,
+                layerInstructions: [VideoCompositionLayerInstruction] = [],
+                enablePostProcessing: Bool = false, containsTweening: Bool = true,
+                passthroughTrackID: Int32? = nil, requiredSourceSampleDataTrackIDs: [Int32] = []) {
+        self.timeRange = timeRange
+        self.backgroundColor = backgroundColor
+        self.layerInstructions = layerInstructions
+        self.enablePostProcessing = enablePostProcessing
+        self.containsTweening = containsTweening
+        self.passthroughTrackID = passthroughTrackID
+        self.requiredSourceSampleDataTrackIDs = requiredSourceSampleDataTrackIDs
+    }
+
+    /// The tracks of the layer instructions, top first (each once).
+    public var requiredSourceTrackIDs: [Int32]? {
+        var seen = Set<Int32>()
+        return layerInstructions.map(\.trackID).filter { seen.insert($0).inserted }
+    }
+}
