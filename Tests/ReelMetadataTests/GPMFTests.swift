@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import ReelMetadata
+
+@Suite("GPMF: payloads to timed metadata groups")
+struct GPMFTests {
+    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    func hero6Payload() throws {
+        let groups = try GPMF.groups(payload: SharedMedia.data("gpmf-parser_hero6.raw"), timeRange: oneSecond)
+        #expect(groups.count == 17)
+        let first = try #require(GPSFix(groups[0]))
+        #expect(close(first.latitude, 33.1265542))
+        #expect(close(first.longitude, -117.3271299))
+        #expect(close(first.altitude, -18.172))
+        #expect(close(first.speed2D, 1.573))
+        #expect(close(first.speed3D, 1.57))
+        #expect(first.fix == 0)
+        #expect(close(first.dop, 99.99))
+        let expected = try Date("2018-01-24T19:28:01.699Z", strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true))
+        #expect(close(first.time?.timeIntervalSince1970, expected.timeIntervalSince1970, 1e-6))
+        // Groups tile the payload's range.
+        #expect(groups[0].timeRange.start == .zero)
+        #expect(groups.last?.timeRange.end == MediaTime(value: 1, timescale: 1))
+        for (a, b) in zip(groups, groups.dropFirst()) { #expect(a.timeRange.end == b.timeRange.start) }
+        // Every accelerometer sample is delivered once, in the group holding its time.
+        let accl = groups.flatMap { $0.items.filter { $0.identifier.rawValue == "gpmf/ACCL" } }
+        #expect(accl.count == 204)
+        #expect(accl[0].unit == "m/s²")
+        #expect(accl[0].dataType == "s")
+        for g in groups {
+            for item in g.items where item.keySpace == .gpmf { #expect(g.timeRange.containsTime(item.time)) }
+        }
+        if case .numbers(let n) = accl[0].value { #expect(n.count == 3) } else { Issue.record("ACCL should be numbers") }
+    }
+
+    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    func fusionPayload() throws {
+        let fixes = try GPMF.fixes(payload: SharedMedia.data("gpmf-parser_Fusion.raw"), timeRange: oneSecond)
+        #expect(fixes.count == 19)
+        #expect(close(fixes[0].fix.latitude, 33.1266299))
+        #expect(close(fixes[0].fix.longitude, -117.3274386))
+        #expect(close(fixes[0].fix.altitude, -18.524))
+        #expect(fixes[0].fix.fix == 3)
+        #expect(close(fixes[0].fix.dop, 6.74))
+        #expect(fixes[1].time == MediaTime(value: 1, timescale: 19))
+        let base = try #require(fixes[0].fix.time)
+        #expect(close(fixes[1].fix.time?.timeIntervalSince(base), 1.0 / 19, 1e-6))
+    }
+
+    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    func hero9Stream() throws {
+        let payloads = try GPMF.splitStream(SharedMedia.data("gopro-dashboard-overlay_rotation-example.gpmd"))
+        var total = 0
+        for (i, p) in payloads.enumerated() {
+            let range = TimeRange(start: MediaTime(value: Int64(i) * 1001, timescale: 1000), duration: MediaTime(value: 1001, timescale: 1000))
+            let groups = try GPMF.groups(payload: p, timeRange: range)
+            total += groups.filter { GPSFix($0) != nil }.count
+            #expect(groups.first?.timeRange.start == range.start)
+        }
+        #expect(total == 789)
+    }
+
+    @Test func gpsuParsingAndFormatting() throws {
+        let d = try #require(GPMF.date(fromGPSU: "191118234514.000"))
+        #expect(d.timeIntervalSince1970 == 1_574_120_714)
+        #expect(GPMF.gpsuString(from: d) == "191118234514.000")
+        #expect(GPMF.gpsuString(from: Date(timeIntervalSince1970: 951_782_400.25)) == "000229000000.250")
+        #expect(GPMF.date(fromGPSU: "191318234514.000") == nil)
+        #expect(GPMF.date(fromGPSU: "19111823451") == nil)
+        #expect(GPMF.date(fromGPSU: "1911182345xx") == nil)
+    }
+
+    @Test func payloadWithoutGPSGivesOneGroup() throws {
+        let accl = GPMFNodeTests.klv("ACCL", 0x73, 2, 3, [0, 1, 0, 2, 0, 3])
+        let strm = GPMFNodeTests.klv("STRM", 0, 1, accl.count, accl)
+        let groups = try GPMF.groups(payload: Data(GPMFNodeTests.klv("DEVC", 0, 1, strm.count, strm)), timeRange: oneSecond)
+        #expect(groups.count == 1)
+        #expect(groups[0].items.count == 3)
+        #expect(groups[0].items[1].time == MediaTime(value: 1, timescale: 3))
+    }
+
+    @Test func invalidTimeRangeIsAnArgumentError() {
+        #expect(throws: ReelError.self) { try GPMF.groups(payload: Data(), timeRange: .invalid) }
+    }
+}
