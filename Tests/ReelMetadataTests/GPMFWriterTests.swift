@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import ReelMetadata
+
+@Suite("GPMFWriter: GPS fixes to GPMF payloads")
+struct GPMFWriterTests {
+    /// 18 fixes a second for `seconds`, moving north-east, with a UTC time on each.
+    static func track(seconds: Int, rate: Int = 18) -> [TimedMetadataGroup] {
+        var rng = SeededGenerator(seed: 7)
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000.125)
+        return (0..<(seconds * rate)).map { i in
+            let fix = GPSFix(latitude: 33.1 + Double(i) * 1.3e-6 + Double.random(in: -1e-7...1e-7, using: &rng),
+                             longitude: -117.3 - Double(i) * 2.1e-6, altitude: -22.959 + Double(i) * 0.0123,
+                             speed2D: 1.046 + Double(i % 7) * 0.1, speed3D: 1.0 + Double(i % 5) * 0.01,
+                             time: t0.addingTimeInterval(Double(i) / Double(rate)), fix: 3, dop: 1.54)
+            let start = MediaTime(value: Int64(i), timescale: Int32(rate))
+            return TimedMetadataGroup(timeRange: TimeRange(start: start, duration: MediaTime(value: 1, timescale: Int32(rate))),
+                                      items: fix.metadataItems(time: start))
+        }
+    }
+
+    static func rounded(_ x: Double?, _ scale: Double) -> Double? { x.map { ($0 * scale).rounded() / scale } }
+
+    static func readBack(_ payloads: [(data: Data, timeRange: TimeRange)]) throws -> [(time: MediaTime, duration: MediaTime, fix: GPSFix)] {
+        var out: [(time: MediaTime, duration: MediaTime, fix: GPSFix)] = []
+        for p in payloads { out += try GPMF.fixes(payload: p.data, timeRange: p.timeRange) }
+        return out
+    }
+
+    @Test(arguments: GPMFWriter.GPSFormat.allCases)
+    func roundTripKeepsFixesToGPMFScaling(format: GPMFWriter.GPSFormat) throws {
+        let groups = Self.track(seconds: 3)
+        let payloads = try GPMFWriter.payloads(for: groups, payloadDuration: MediaTime(value: 1, timescale: 1), options: .init(format: format))
+        #expect(payloads.count == 3)
+        #expect(payloads.map(\.timeRange.start) == [MediaTime(value: 0, timescale: 1), MediaTime(value: 1, timescale: 1), MediaTime(value: 2, timescale: 1)])
+        let back = try Self.readBack(payloads)
+        #expect(back.count == groups.count)
+        for (i, (g, b)) in zip(groups, back).enumerated() {
+            let original = try #require(GPSFix(g))
+            #expect(b.fix.latitude == Self.rounded(original.latitude, 1e7), "fix \(i)")
+            #expect(b.fix.longitude == Self.rounded(original.longitude, 1e7), "fix \(i)")
+            #expect(b.fix.altitude == Self.rounded(original.altitude, 1000), "fix \(i)")
+            #expect(b.fix.speed2D == Self.rounded(original.speed2D, 1000), "fix \(i)")
+            #expect(b.fix.speed3D == Self.rounded(original.speed3D, 1000), "fix \(i)")
+            #expect(b.fix.fix == 3)
+            #expect(b.fix.dop == 1.54)
+            // Evenly spread samples land back on the original times here (18 per second).
+            #expect(b.time == g.timeRange.start, "fix \(i)")
+            if format == .gps9 || i % 18 == 0 {
+                #expect(close(b.fix.time?.timeIntervalSince1970, original.time!.timeIntervalSince1970, 0.0006), "fix \(i)")
+            }
+        }
+    }
+
+    @Test func payloadLayoutIsGoProLike() throws {
+        let data = try GPMFWriter.payload(fixes: [GPSFix(latitude: 33.12677, longitude: -117.3273436, altitude: -22.959,
+                                                         speed2D: 1.046, speed3D: 1.0, time: Date(timeIntervalSince1970: 1_574_120_714), fix: 3, dop: 1.54)],
+                                          options: .init(deviceName: "Reel Test"))
+        #expect(data.count % 4 == 0)
+        let tree = try GPMFNode.parse(data)
+        #expect(tree.map(\.key) == ["DEVC"])
+        #expect(tree[0].children.map(\.key) == ["DVID", "DVNM", "STRM"])
+        #expect(tree[0].children[2].children.map(\.key) == ["STNM", "UNIT", "SCAL", "GPSU", "GPSF", "GPSP", "GPS5"])
+        let series = try GPMF.series(in: tree)
+        #expect(series.first { $0.key == "GPSU" }?.samples == [[.string("191118234514.000")]])
+        #expect(series.first { $0.key == "GPSP" }?.samples == [[.uint(154)]])
+        let gps5 = try #require(series.first { $0.key == "GPS5" })
+        #expect(gps5.deviceName == "Reel Test")
+        let expected: [GPMFValue] = [.real(33.12677), .real(-117.3273436), .real(-22.959), .real(1.046), .real(1.0)]
+        #expect(gps5.samples == [expected])
+    }
+
+    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"),
+          arguments: ["gpmf-parser_hero6.raw", "gpmf-parser_Fusion.raw"])
+    func treeEncodesBackToTheSameBytes(name: String) throws {
+        let data = try SharedMedia.data(name)
+        let tree = try GPMFNode.parse(data)
+        var again = Data()
+        for node in tree { again += try node.encoded() }
+        #expect(again == data)
+    }
+
+    @Test func emptyWindowsStillGetAPayload() throws {
+        var groups = Self.track(seconds: 1, rate: 2)
+        let late = GPSFix(latitude: 1, longitude: 2)
+        groups.append(TimedMetadataGroup(timeRange: TimeRange(start: MediaTime(value: 3, timescale: 1), duration: MediaTime(value: 1, timescale: 2)),
+                                         items: late.metadataItems()))
+        let payloads = try GPMFWriter.payloads(for: groups, payloadDuration: MediaTime(value: 1, timescale: 1))
+        #expect(payloads.count == 4)
+        #expect(payloads.last?.timeRange == TimeRange(start: MediaTime(value: 3, timescale: 1), duration: MediaTime(value: 1, timescale: 2)))
+        #expect(try GPMF.fixes(payload: payloads[1].data, timeRange: payloads[1].timeRange).isEmpty)
+        let groupsBack = try GPMF.groups(payload: payloads[1].data, timeRange: payloads[1].timeRange)
+        #expect(groupsBack.count == 1)
+        #expect(try GPMF.fixes(payload: payloads[3].data, timeRange: payloads[3].timeRange).first?.fix.latitude == 1)
+    }
+
+    @Test func badInputIsAnArgumentError() {
+        let bad = GPSFix(latitude: 91, longitude: 0)
+        #expect(throws: ReelError.self) { try GPMFWriter.payload(fixes: [bad]) }
+        #expect(throws: ReelError.self) { try GPMFWriter.payload(fixes: [GPSFix(latitude: .nan, longitude: 0)]) }
+        #expect(throws: ReelError.self) { try GPMFWriter.payload(fixes: [GPSFix(latitude: 1, longitude: 2)], options: .init(format: .gps9)) }
+        #expect(throws: ReelError.self) { try GPMFWriter.payloads(for: Self.track(seconds: 1), payloadDuration: .zero) }
+        do {
+            _ = try GPMFWriter.payload(fixes: [GPSFix(latitude: 1, longitude: 2), bad])
+        } catch {
+            #expect(error.code == .invalidArgument)
+            #expect(error.message.contains("group 1") && error.message.contains("latitude"))
+        }
+    }
+}
