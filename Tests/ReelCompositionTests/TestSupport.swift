@@ -37,3 +37,30 @@ struct TestInstruction: VideoCompositionInstruction {
     var passthroughTrackID: Int32? = nil
     var requiredSourceSampleDataTrackIDs: [Int32] = []
 }
+
+/// A BGRA frame of one colour.
+func solid(_ b: UInt8, _ g: UInt8, _ r: UInt8, _ a: UInt8 = 255, width: Int = 64, height: Int = 36) -> PixelBuffer {
+    let buffer = PixelBuffer(width: width, height: height, format: .bgra)
+    buffer.withUnsafeMutableBytes(plane: 0) { raw in
+        for y in 0..<height {
+            for x in 0..<width {
+                let o = y * buffer.bytesPerRow[0] + 4 * x
+                raw[o] = b; raw[o + 1] = g; raw[o + 2] = r; raw[o + 3] = a
+            }
+        }
+    }
+    return buffer
+}
+
+/// The bytes of pixel (x, y) of `plane`.
+func pixel(_ buffer: PixelBuffer, _ x: Int, _ y: Int, plane: Int = 0) -> [UInt8] {
+    let n = buffer.format.bytesPerPixel(plane: plane)
+    return buffer.withUnsafeBytes(plane: plane) { raw in
+        Array(raw[(y * buffer.bytesPerRow[plane] + n * x)..<(y * buffer.bytesPerRow[plane] + n * x + n)])
+    }
+}
+
+/// A frame whose first byte says which frame it is (for telling frames apart).
+func numbered(_ i: Int, width: Int = 64, height: Int = 36) -> PixelBuffer {
+    solid(UInt8(truncatingIfNeeded: i), 0, 0, width: width, height: height)
+}

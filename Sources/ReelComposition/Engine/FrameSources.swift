@@ -1,0 +1,70 @@
+/// A decoded frame of a source track and the source time range it shows over
+/// (`[pts, pts + duration)`).
+public struct SourceFrame: Sendable {
+    public var pixelBuffer: PixelBuffer
+    public var timeRange: TimeRange
+
+    public init(pixelBuffer: PixelBuffer, timeRange: TimeRange) {
+        self.pixelBuffer = pixelBuffer
+        self.timeRange = timeRange
+    }
+}
+
+/// One sample of a timed-metadata track: the decoded group and, when known, its raw bytes.
+/// Both carry source times.
+public struct TimedMetadataSample: Sendable, Hashable {
+    public var group: TimedMetadataGroup
+    public var sampleBuffer: SampleBuffer?
+
+    public init(group: TimedMetadataGroup, sampleBuffer: SampleBuffer? = nil) {
+        self.group = group
+        self.sampleBuffer = sampleBuffer
+    }
+}
+
+/// Frames of one source video track, asked for by source time. The render engine asks for
+/// mostly increasing times, a few at a time; a file-backed source decodes ahead by a bounded
+/// number of frames and seeks when asked to go back.
+public protocol VideoFrameSource: Sendable {
+    /// The frame showing at `sourceTime` (whose range holds it), or nil when the track shows
+    /// nothing then (before its first frame, after its last).
+    func frame(at sourceTime: MediaTime) async throws(ReelError) -> SourceFrame?
+}
+
+/// Timed metadata of one source metadata track, asked for by source time.
+public protocol TimedMetadataSource: Sendable {
+    /// The sample whose group's time range holds `sourceTime` (half-open), or nil. A
+    /// previous sample does not carry forward: the engine drops a group that does not hold
+    /// the time.
+    func sample(at sourceTime: MediaTime) async throws(ReelError) -> TimedMetadataSample?
+}
+
+/// Finds the source for each track a composition refers to: in-memory sources in tests,
+/// file readers in the module that opens files.
+public protocol RenderSourceProvider: Sendable {
+    func videoFrameSource(for reference: SourceTrackReference) -> (any VideoFrameSource)?
+    func timedMetadataSource(for reference: SourceTrackReference) -> (any TimedMetadataSource)?
+}
+
+/// A ``RenderSourceProvider`` that is a table of sources by reference.
+public struct RenderSources: RenderSourceProvider {
+    public var videoSources: [SourceTrackReference: any VideoFrameSource]
+    public var metadataSources: [SourceTrackReference: any TimedMetadataSource]
+
+    public init(videoSources: [SourceTrackReference: any VideoFrameSource] = [:],
+                metadataSources: [SourceTrackReference: any TimedMetadataSource] = [:]) {
+        self.videoSources = videoSources
+        self.metadataSources = metadataSources
+    }
+
+    public mutating func add(_ source: any VideoFrameSource, for reference: SourceTrackReference) {
+        videoSources[reference] = source
+    }
+
+    public mutating func add(_ source: any TimedMetadataSource, for reference: SourceTrackReference) {
+        metadataSources[reference] = source
+    }
+
+    public func videoFrameSource(for reference: SourceTrackReference) -> (any VideoFrameSource)? { videoSources[reference] }
+    public func timedMetadataSource(for reference: SourceTrackReference) -> (any TimedMetadataSource)? { metadataSources[reference] }
+}

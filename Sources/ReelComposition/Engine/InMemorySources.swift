@@ -1,0 +1,57 @@
+/// A video track held in memory: frames with their time ranges, found by binary search.
+public struct InMemoryVideoFrameSource: VideoFrameSource {
+    public let frames: [SourceFrame]
+
+    /// Frames in any order; they are sorted by start time.
+    public init(frames: [SourceFrame]) {
+        self.frames = frames.sorted { $0.timeRange.start < $1.timeRange.start }
+    }
+
+    /// `count` frames of `frameDuration` each from `start`, frame `i` made by `make(i)`.
+    public init(count: Int, frameDuration: MediaTime, start: MediaTime = .zero, make: (Int) -> PixelBuffer) {
+        var frames: [SourceFrame] = []
+        var time = start
+        for i in 0..<max(count, 0) {
+            frames.append(SourceFrame(pixelBuffer: make(i), timeRange: TimeRange(start: time, duration: frameDuration)))
+            time = time + frameDuration
+        }
+        self.frames = frames
+    }
+
+    public func frame(at sourceTime: MediaTime) async throws(ReelError) -> SourceFrame? {
+        guard let i = InMemoryIndex.last(in: frames.count, notAfter: sourceTime, start: { frames[$0].timeRange.start }) else { return nil }
+        return frames[i].timeRange.containsTime(sourceTime) ? frames[i] : nil
+    }
+}
+
+/// A metadata track held in memory: samples (groups, optionally with raw bytes), found by
+/// binary search.
+public struct InMemoryTimedMetadataSource: TimedMetadataSource {
+    public let samples: [TimedMetadataSample]
+
+    public init(samples: [TimedMetadataSample]) {
+        self.samples = samples.sorted { $0.group.timeRange.start < $1.group.timeRange.start }
+    }
+
+    /// Groups without raw bytes.
+    public init(groups: [TimedMetadataGroup]) {
+        self.init(samples: groups.map { TimedMetadataSample(group: $0) })
+    }
+
+    public func sample(at sourceTime: MediaTime) async throws(ReelError) -> TimedMetadataSample? {
+        guard let i = InMemoryIndex.last(in: samples.count, notAfter: sourceTime, start: { samples[$0].group.timeRange.start }) else { return nil }
+        return samples[i].group.timeRange.containsTime(sourceTime) ? samples[i] : nil
+    }
+}
+
+enum InMemoryIndex {
+    /// The last index whose start is at or before `time`, by binary search over sorted starts.
+    static func last(in count: Int, notAfter time: MediaTime, start: (Int) -> MediaTime) -> Int? {
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if time < start(mid) { hi = mid } else { lo = mid + 1 }
+        }
+        return lo == 0 ? nil : lo - 1
+    }
+}

@@ -1,0 +1,121 @@
+/// Renders a composition with a video composition into frames, in time order
+/// (what `AVAssetReaderVideoCompositionOutput` and export do, without the files).
+///
+/// For each output time the engine finds the instruction, maps the time to each required
+/// source track through the composition's segments, takes the frame showing then and the
+/// metadata group whose range holds it, builds an ``AsynchronousVideoCompositionRequest`` and
+/// starts it on the compositor (or, for a passthrough instruction, outputs the source frame).
+/// A bounded number of requests are in flight; frames come out strictly in time order as an
+/// `AsyncSequence`, and nothing is produced faster than it is consumed.
+///
+/// ```swift
+/// let engine = RenderEngine(composition: c, videoComposition: v, sources: sources)
+/// for try await frame in try engine.frames() { try await writer.append(frame.pixelBuffer, at: frame.time) }
+/// ```
+public struct RenderEngine: Sendable {
+    /// How a render runs.
+    public struct Options: Sendable {
+        /// How many requests may be started and not yet delivered (at least 1).
+        public var maximumRequestsInFlight: Int
+        /// A request not finished this long after it started fails the render; nil waits forever.
+        public var requestTimeout: Duration?
+        /// The render format to use when the compositor accepts it.
+        public var preferredPixelFormat: PixelFormat?
+        /// The part of the composition to render; all of it by default.
+        public var timeRange: TimeRange?
+        /// Passed on to the render context.
+        public var highQualityRendering: Bool
+        /// Where warnings go (a request finished twice, a group dropped); standard error by default.
+        public var diagnostics: @Sendable (RenderDiagnostic) -> Void
+
+        public init(maximumRequestsInFlight: Int = 4, requestTimeout: Duration? = nil,
+                    preferredPixelFormat: PixelFormat? = nil, timeRange: TimeRange? = nil,
+                    highQualityRendering: Bool = true,
+                    diagnostics: @escaping @Sendable (RenderDiagnostic) -> Void = RenderDiagnostic.standardErrorLogger) {
+            self.maximumRequestsInFlight = maximumRequestsInFlight
+            self.requestTimeout = requestTimeout
+            self.preferredPixelFormat = preferredPixelFormat
+            self.timeRange = timeRange
+            self.highQualityRendering = highQualityRendering
+            self.diagnostics = diagnostics
+        }
+    }
+
+    public let composition: Composition
+    public let videoComposition: VideoComposition
+    public let sources: any RenderSourceProvider
+    public let options: Options
+
+    public init(composition: Composition, videoComposition: VideoComposition, sources: any RenderSourceProvider,
+                options: Options = Options()) {
+        self.composition = composition
+        self.videoComposition = videoComposition
+        self.sources = sources
+        self.options = options
+    }
+
+    /// The frames of the render, validated first: throws `invalidComposition` listing every
+    /// problem. Each iteration of the sequence is a render of its own, with a new compositor
+    /// from the video composition's factory (or the built-in one), unless `compositor` is
+    /// given.
+    public func frames(compositor: (any VideoCompositing)? = nil) throws(ReelError) -> RenderedFrames {
+        let range = options.timeRange ?? composition.timeRange
+        try videoComposition.validated(for: composition, timeRange: range)
+        guard options.maximumRequestsInFlight >= 1 else {
+            throw ReelError(.invalidArgument, "maximumRequestsInFlight is \(options.maximumRequestsInFlight): it must be at least 1")
+        }
+        let factory: @Sendable () -> any VideoCompositing
+        if let compositor {
+            factory = { compositor }
+        } else {
+            factory = videoComposition.customVideoCompositor ?? { StandardVideoCompositor() }
+        }
+        return RenderedFrames(engine: self, timeRange: range, makeCompositor: factory)
+    }
+
+    /// Renders everything and returns the frames (for short compositions and tests).
+    public func renderAll(compositor: (any VideoCompositing)? = nil) async throws(ReelError) -> [RenderedFrame] {
+        var out: [RenderedFrame] = []
+        var iterator = try frames(compositor: compositor).makeAsyncIterator()
+        while let frame = try await iterator.next(isolation: nil) { out.append(frame) }
+        return out
+    }
+}
+
+/// One output frame: its composition time, how long it shows, and its pixels.
+public struct RenderedFrame: Sendable {
+    public var time: MediaTime
+    public var duration: MediaTime
+    public var pixelBuffer: PixelBuffer
+    /// The index of the instruction that produced it.
+    public var instructionIndex: Int
+    /// Whether a passthrough instruction produced it without the compositor.
+    public var isPassthrough: Bool
+}
+
+/// The frames of a render, in time order (`AsyncSequence`, failing with ``ReelError``).
+/// Cancelling the task that iterates cancels the compositor's pending requests.
+public struct RenderedFrames: AsyncSequence, Sendable {
+    public typealias Element = RenderedFrame
+    public typealias Failure = ReelError
+
+    let engine: RenderEngine
+    let timeRange: TimeRange
+    let makeCompositor: @Sendable () -> any VideoCompositing
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(pipeline: RenderPipeline(engine: engine, timeRange: timeRange, makeCompositor: makeCompositor))
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let pipeline: RenderPipeline
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(ReelError) -> RenderedFrame? {
+            try await pipeline.next()
+        }
+
+        public mutating func next() async throws(ReelError) -> RenderedFrame? {
+            try await pipeline.next()
+        }
+    }
+}

@@ -1,0 +1,274 @@
+/// One render in progress: walks the output times, prepares and starts requests (at most
+/// `maximumRequestsInFlight` ahead of the consumer) and hands back frames in time order.
+actor RenderPipeline {
+    private let engine: RenderEngine
+    private let timeRange: TimeRange
+    private let makeCompositor: @Sendable () -> any VideoCompositing
+
+    private var compositor: (any VideoCompositing)?
+    private var context: VideoCompositionRenderContext?
+    private var sourceFormats: PixelBufferAttributes?
+    private var nextTime: MediaTime?
+    private var instructionIndex = 0
+    private var pending: [(slot: RequestSlot, frame: PendingFrame)] = []
+    private var done = false
+    private var converters: [ConversionKey: PixelBufferPool] = [:]
+    private let videoTrackIDs: [Int32]
+
+    struct PendingFrame {
+        var time: MediaTime
+        var duration: MediaTime
+        var instructionIndex: Int
+        var isPassthrough: Bool
+    }
+
+    struct ConversionKey: Hashable {
+        var width: Int, height: Int, format: PixelFormat
+    }
+
+    init(engine: RenderEngine, timeRange: TimeRange, makeCompositor: @escaping @Sendable () -> any VideoCompositing) {
+        self.engine = engine
+        self.timeRange = timeRange
+        self.makeCompositor = makeCompositor
+        self.videoTrackIDs = engine.composition.tracks(withMediaType: .video).filter(\.isEnabled).map(\.trackID)
+    }
+
+    private var videoComposition: VideoComposition { engine.videoComposition }
+    private var options: RenderEngine.Options { engine.options }
+
+    // MARK: Consumer side
+
+    func next() async throws(ReelError) -> RenderedFrame? {
+        guard !done else { return nil }
+        do throws(ReelError) {
+            if Task.isCancelled { throw cancelledError(at: pending.first?.frame.time ?? nextTime ?? timeRange.start) }
+            try await start()
+            try await fill()
+            guard !pending.isEmpty else {
+                done = true
+                return nil
+            }
+            let (slot, frame) = pending.removeFirst()
+            let cancelled = cancelledError(at: frame.time)
+            let result = await withTaskCancellationHandler {
+                await slot.wait()
+            } onCancel: {
+                slot.resolve(.failure(cancelled))
+            }
+            switch result {
+            case .success(let buffer):
+                try await fill()
+                return RenderedFrame(time: frame.time, duration: frame.duration, pixelBuffer: buffer,
+                                     instructionIndex: frame.instructionIndex, isPassthrough: frame.isPassthrough)
+            case .failure(let error):
+                throw error
+            }
+        } catch {
+            done = true
+            await cancelPending()
+            throw error
+        }
+    }
+
+    private func cancelledError(at time: MediaTime) -> ReelError {
+        ReelError(.cancelled, "the render was cancelled at composition time \(time.secondsDescription)", time: time)
+    }
+
+    /// Asks the compositor to finish or cancel what it has, and waits (rule 6).
+    private func cancelPending() async {
+        pending.removeAll()
+        // The request being waited for has left `pending` but may still be with the
+        // compositor, so ask it whatever the slots say.
+        if let compositor { await compositor.cancelAllPendingVideoCompositionRequests() }
+    }
+
+    // MARK: Setup
+
+    /// Makes the compositor and render context on first use (rule 7: attributes read once,
+    /// `renderContextChanged` before the first request).
+    private func start() async throws(ReelError) {
+        guard compositor == nil else { return }
+        let compositor = makeCompositor()
+        let required = compositor.requiredPixelBufferAttributesForRenderContext.pixelFormats
+        let sourceFormats = compositor.sourcePixelBufferAttributes
+        guard let first = required.first else {
+            throw ReelError(.compositorFailed, "the compositor's requiredPixelBufferAttributesForRenderContext lists no pixel format")
+        }
+        if let s = sourceFormats, s.pixelFormats.isEmpty {
+            throw ReelError(.compositorFailed, "the compositor's sourcePixelBufferAttributes lists no pixel format")
+        }
+        let format = options.preferredPixelFormat.flatMap { required.contains($0) ? $0 : nil } ?? first
+        let size = videoComposition.renderPixelSize
+        let context = VideoCompositionRenderContext(
+            width: size.width, height: size.height, pixelFormat: format, renderScale: videoComposition.renderScale,
+            highQualityRendering: options.highQualityRendering, videoComposition: videoComposition,
+            poolCapacity: options.maximumRequestsInFlight + 4)
+        self.compositor = compositor
+        self.sourceFormats = sourceFormats
+        self.context = context
+        self.nextTime = timeRange.duration > .zero ? timeRange.start : nil
+        compositor.renderContextChanged(context)
+    }
+
+    // MARK: Producer side
+
+    /// Starts requests until `maximumRequestsInFlight` are pending or the times run out.
+    private func fill() async throws(ReelError) {
+        while pending.count < options.maximumRequestsInFlight, let time = nextTime {
+            if Task.isCancelled { throw cancelledError(at: time) }
+            try await prepare(at: time)
+        }
+    }
+
+    private func prepare(at time: MediaTime) async throws(ReelError) {
+        guard let compositor, let context else { return }
+        guard let (index, instruction) = instruction(at: time) else {
+            throw ReelError(.invalidComposition, "no instruction covers composition time \(time.secondsDescription)", time: time)
+        }
+        let frameEnd = try await outputEnd(after: time)
+        nextTime = frameEnd < timeRange.end ? frameEnd : nil
+        let slot = RequestSlot(time: time)
+        let pendingFrame = PendingFrame(time: time, duration: MediaTime.minimum(frameEnd, timeRange.end) - time,
+                                        instructionIndex: index, isPassthrough: instruction.passthroughTrackID != nil)
+        pending.append((slot, pendingFrame))
+
+        if let passthrough = instruction.passthroughTrackID {
+            // Rule 8: the source frame is the output; the compositor is not called.
+            let output = try await passthroughFrame(track: passthrough, at: time, context: context)
+            slot.resolve(.success(output))
+            return
+        }
+
+        var frames: [(trackID: Int32, frame: PixelBuffer)] = []
+        for id in instruction.requiredSourceTrackIDs ?? videoTrackIDs {
+            if let frame = try await sourceFrame(track: id, at: time) {
+                frames.append((id, convertForCompositor(frame.pixelBuffer)))
+            }
+        }
+        var sampleData: [SourceSampleData] = []
+        for id in instruction.requiredSourceSampleDataTrackIDs where videoComposition.sourceSampleDataTrackIDs.contains(id) {
+            if let data = try await metadata(track: id, at: time) { sampleData.append(data) }
+        }
+        let diagnostics = options.diagnostics
+        let request = AsynchronousVideoCompositionRequest(
+            renderContext: context, compositionTime: time, videoCompositionInstruction: instruction,
+            sourceFrames: frames, sourceSampleData: sampleData, diagnostics: diagnostics) { [slot] outcome in
+            let result: RequestSlot.Result
+            switch outcome {
+            case .composed(let buffer): result = .success(buffer)
+            case .failed(let error), .abandoned(let error): result = .failure(error)
+            case .cancelled:
+                result = .failure(ReelError(.cancelled, "the compositor cancelled the request for composition time \(time.secondsDescription)", time: time))
+            }
+            if !slot.resolve(result), case .composed = outcome {
+                diagnostics(RenderDiagnostic(kind: .lateFinish, compositionTime: time,
+                                             message: "the request for composition time \(time.secondsDescription) finished after the render stopped waiting for it"))
+            }
+        }
+        if let timeout = options.requestTimeout {
+            slot.startTimeout(timeout, error: ReelError(
+                .compositorFailed, "the compositor did not finish the request for composition time \(time.secondsDescription) within \(timeout)",
+                time: time))
+        }
+        compositor.startRequest(request)
+    }
+
+    /// The instruction holding `time`, searching forward from the last one used.
+    private func instruction(at time: MediaTime) -> (Int, any VideoCompositionInstruction)? {
+        let list = videoComposition.instructions
+        if instructionIndex < list.count, list[instructionIndex].timeRange.containsTime(time) {
+            return (instructionIndex, list[instructionIndex])
+        }
+        guard let found = videoComposition.instruction(at: time) else { return nil }
+        instructionIndex = found.index
+        return found
+    }
+
+    /// The end of the output frame starting at `time`: one `frameDuration` later, or the end
+    /// of the timing track's frame showing at `time` (and no later than its segment's end).
+    private func outputEnd(after time: MediaTime) async throws(ReelError) -> MediaTime {
+        let step = time + videoComposition.frameDuration
+        guard let timingID = videoComposition.sourceTrackIDForFrameTiming,
+              let track = engine.composition.track(withTrackID: timingID),
+              let segment = track.segment(forTrackTime: time),
+              let frame = try await sourceFrame(track: timingID, at: time),
+              let end = segment.compositionTime(forSourceTime: frame.timeRange.end) else { return step }
+        let bounded = MediaTime.minimum(end, segment.target.end)
+        return time < bounded ? bounded : step
+    }
+
+    // MARK: Sources
+
+    private func sourceFrame(track id: Int32, at time: MediaTime) async throws(ReelError) -> SourceFrame? {
+        guard let track = engine.composition.track(withTrackID: id), let (ref, sourceTime) = track.sourceTime(at: time) else { return nil }
+        guard let source = engine.sources.videoFrameSource(for: ref) else {
+            throw ReelError(.invalidArgument, "no video frame source for \(ref), used by composition track \(id)", trackID: id, time: time)
+        }
+        return try await source.frame(at: sourceTime)
+    }
+
+    private func metadata(track id: Int32, at time: MediaTime) async throws(ReelError) -> SourceSampleData? {
+        guard let track = engine.composition.track(withTrackID: id), let segment = track.segment(forTrackTime: time),
+              let ref = segment.sourceTrack, let sourceTime = segment.sourceTime(forCompositionTime: time) else { return nil }
+        guard let source = engine.sources.timedMetadataSource(for: ref) else {
+            throw ReelError(.invalidArgument, "no timed metadata source for \(ref), used by composition track \(id)", trackID: id, time: time)
+        }
+        guard let sample = try await source.sample(at: sourceTime) else { return nil }
+        guard sample.group.timeRange.containsTime(sourceTime) else {
+            // Rule 2: no carry-forward, whatever the source returns.
+            options.diagnostics(RenderDiagnostic(
+                kind: .metadataGroupOutOfRange, compositionTime: time, trackID: id,
+                message: "the metadata source for \(ref) returned a group over \(sample.group.timeRange) for source time \(sourceTime.secondsDescription); it was not delivered"))
+            return nil
+        }
+        var group = sample.group
+        group.timeRange = segment.compositionTimeRange(forSourceTimeRange: group.timeRange) ?? group.timeRange
+        for i in group.items.indices where group.items[i].time.isNumeric {
+            if let mapped = segment.compositionTime(forSourceTime: group.items[i].time) { group.items[i].time = mapped }
+        }
+        var buffer = sample.sampleBuffer
+        if let b = buffer, let mapped = segment.compositionTimeRange(forSourceTimeRange: b.timeRange) {
+            buffer?.presentationTime = mapped.start
+            buffer?.duration = mapped.duration
+        }
+        return SourceSampleData(trackID: id, group: group, sampleBuffer: buffer)
+    }
+
+    // MARK: Pixels
+
+    /// The source frame in a format the compositor accepts (rule 7).
+    private func convertForCompositor(_ buffer: PixelBuffer) -> PixelBuffer {
+        guard let formats = sourceFormats, !formats.accepts(buffer.format), let target = formats.pixelFormats.first else { return buffer }
+        let out = pool(width: buffer.width, height: buffer.height, format: target).makeBuffer()
+        PixelConversion.convert(buffer, into: out)
+        return out
+    }
+
+    /// The passthrough track's frame as an output frame: as it is when it matches the render
+    /// context, else converted and scaled; the background when the track shows nothing.
+    private func passthroughFrame(track id: Int32, at time: MediaTime, context: VideoCompositionRenderContext) async throws(ReelError) -> PixelBuffer {
+        guard let frame = try await sourceFrame(track: id, at: time)?.pixelBuffer else {
+            let out = context.newPixelBuffer()
+            PixelFill.fill(out, with: .black)
+            return out
+        }
+        if frame.width == context.width, frame.height == context.height, frame.format == context.pixelFormat { return frame }
+        var converted = frame
+        if frame.format != context.pixelFormat {
+            converted = pool(width: frame.width, height: frame.height, format: context.pixelFormat).makeBuffer()
+            PixelConversion.convert(frame, into: converted)
+        }
+        if converted.width == context.width && converted.height == context.height { return converted }
+        let out = context.newPixelBuffer()
+        LayerCompositing.resize(converted, into: out)
+        return out
+    }
+
+    private func pool(width: Int, height: Int, format: PixelFormat) -> PixelBufferPool {
+        let key = ConversionKey(width: width, height: height, format: format)
+        if let pool = converters[key] { return pool }
+        let pool = PixelBufferPool(width: width, height: height, format: format, maximumIdleCount: options.maximumRequestsInFlight + 2)
+        converters[key] = pool
+        return pool
+    }
+}

@@ -1,0 +1,270 @@
+/// Draws one layer (a source frame with a transform, crop rectangle and opacity) over a
+/// frame of the same pixel format: the pixel work of the built-in compositor.
+///
+/// Per plane, the kernels pick the cheapest path that is exact for the layer:
+/// - integer translation, full opacity, opaque source: row copies;
+/// - integer translation otherwise: a blend, no resampling;
+/// - scale and translation: separable bilinear, with per-column tables;
+/// - any other affine transform: bilinear along each row with incremental coordinates.
+/// Coordinates are fixed point (16 fractional bits) and weights 8-bit: no floating point
+/// per pixel. BGRA/RGBA blend with straight alpha ("over"); YUV planes blend by opacity.
+enum LayerCompositing {
+    /// Draws `source` over `destination` (same format): source pixel coordinates are mapped
+    /// to destination pixels by `transform`, only the part inside `crop` (source pixels) is
+    /// drawn, with `opacity` 0...1.
+    static func draw(_ source: PixelBuffer, onto destination: PixelBuffer, transform: AffineTransform,
+                     crop: Rect = .infinite, opacity: Double = 1) {
+        precondition(source.format == destination.format, "a layer is drawn in the destination's format")
+        let op = Int((min(max(opacity, 0), 1) * 256).rounded())
+        guard op > 0, opacity.isFinite else { return }
+        render(source, destination, transform: transform, crop: crop, op: op, replace: false)
+    }
+
+    /// Scales `source` to fill `destination` (same format), replacing its pixels.
+    static func resize(_ source: PixelBuffer, into destination: PixelBuffer) {
+        precondition(source.format == destination.format, "resizing keeps the format")
+        let t = AffineTransform(scaleX: Double(destination.width) / Double(source.width),
+                                y: Double(destination.height) / Double(source.height))
+        render(source, destination, transform: t, crop: .infinite, op: 256, replace: true)
+    }
+
+    private static func render(_ source: PixelBuffer, _ destination: PixelBuffer, transform: AffineTransform,
+                               crop: Rect, op: Int, replace: Bool) {
+        let format = source.format
+        source.withPlaneViews { s in
+            destination.withPlaneViews { d in
+                for p in 0..<format.planeCount {
+                    let (sw, sh) = source.planeSize(p), (dw, dh) = destination.planeSize(p)
+                    let factor = p == 0 ? 1.0 : 2.0
+                    // Plane coordinates: chroma pixels cover 2x2 luma pixels.
+                    let planeTransform = factor == 1 ? transform
+                        : AffineTransform(scaleX: factor, y: factor).concatenating(transform).concatenating(AffineTransform(scaleX: 1 / factor, y: 1 / factor))
+                    var cover = Rect(x: 0, y: 0, width: Double(sw), height: Double(sh))
+                    if !crop.isInfinite {
+                        cover = cover.intersection(Rect(x: crop.minX / factor, y: crop.minY / factor,
+                                                        width: crop.width / factor, height: crop.height / factor))
+                    }
+                    guard !cover.isEmpty, let inverse = planeTransform.inverted() else { continue }
+                    let plane = PlaneJob(
+                        src: s.base[p], srcStride: s.stride[p], srcWidth: sw, srcHeight: sh,
+                        dst: d.base[p], dstStride: d.stride[p], dstWidth: dw, dstHeight: dh,
+                        channels: format.bytesPerPixel(plane: p), hasAlpha: format.hasAlpha,
+                        forward: planeTransform, inverse: inverse, cover: cover, op: op, replace: replace)
+                    plane.run()
+                }
+            }
+        }
+    }
+}
+
+/// One plane of one layer: geometry resolved, ready to run a kernel.
+struct PlaneJob {
+    let src: UnsafeMutablePointer<UInt8>, srcStride: Int, srcWidth: Int, srcHeight: Int
+    let dst: UnsafeMutablePointer<UInt8>, dstStride: Int, dstWidth: Int, dstHeight: Int
+    let channels: Int
+    let hasAlpha: Bool
+    let forward: AffineTransform
+    let inverse: AffineTransform
+    /// The drawn part of the source, in source plane pixels.
+    let cover: Rect
+    /// Opacity, 0...256.
+    let op: Int
+    /// Write samples instead of blending (resizing).
+    let replace: Bool
+
+    static let one = 1 << 16
+
+    /// Destination pixels the layer can touch: the cover's bounding box, clipped.
+    var region: (x0: Int, y0: Int, x1: Int, y1: Int)? {
+        let box = cover.applying(forward)
+        guard box.minX.isFinite, box.maxX.isFinite, box.minY.isFinite, box.maxY.isFinite else { return nil }
+        let x0 = max(0, Int(box.minX.rounded(.down))), y0 = max(0, Int(box.minY.rounded(.down)))
+        let x1 = min(dstWidth, Int(box.maxX.rounded(.up))), y1 = min(dstHeight, Int(box.maxY.rounded(.up)))
+        return x0 < x1 && y0 < y1 ? (x0, y0, x1, y1) : nil
+    }
+
+    func run() {
+        guard let region else { return }
+        let f = forward
+        if f.a == 1, f.b == 0, f.c == 0, f.d == 1, f.tx == f.tx.rounded(), f.ty == f.ty.rounded(),
+           abs(f.tx) < 1e9, abs(f.ty) < 1e9 {
+            translate(dx: Int(f.tx), dy: Int(f.ty))
+        } else if f.b == 0, f.c == 0 {
+            switch channels {
+            case 1: separable(region, ch: 1)
+            case 2: separable(region, ch: 2)
+            default: separable(region, ch: 4)
+            }
+        } else {
+            switch channels {
+            case 1: affine(region, ch: 1)
+            case 2: affine(region, ch: 2)
+            default: affine(region, ch: 4)
+            }
+        }
+    }
+
+    // MARK: Integer translation
+
+    private func translate(dx: Int, dy: Int) {
+        // Covered source pixels: centres inside the cover rectangle.
+        let sx0 = max(0, Int((cover.minX - 0.5).rounded(.up))), sx1 = min(srcWidth, Int((cover.maxX - 0.5).rounded(.up)))
+        let sy0 = max(0, Int((cover.minY - 0.5).rounded(.up))), sy1 = min(srcHeight, Int((cover.maxY - 0.5).rounded(.up)))
+        let x0 = max(sx0 + dx, 0), x1 = min(sx1 + dx, dstWidth)
+        let y0 = max(sy0 + dy, 0), y1 = min(sy1 + dy, dstHeight)
+        guard x0 < x1, y0 < y1 else { return }
+        let ch = channels, n = x1 - x0
+        var opaque = op == 256 || replace
+        if opaque && hasAlpha && !replace {
+            outer: for y in y0..<y1 {
+                let row = src + (y - dy) * srcStride + (x0 - dx) * ch
+                for i in 0..<n where row[i * ch + 3] != 255 { opaque = false; break outer }
+            }
+        }
+        if opaque {
+            for y in y0..<y1 {
+                (dst + y * dstStride + x0 * ch).update(from: src + (y - dy) * srcStride + (x0 - dx) * ch, count: n * ch)
+            }
+            return
+        }
+        for y in y0..<y1 {
+            let s = src + (y - dy) * srcStride + (x0 - dx) * ch, d = dst + y * dstStride + x0 * ch
+            if hasAlpha {
+                for i in 0..<n { Blend.over4(s + i * 4, d + i * 4, op: op) }
+            } else {
+                let keep = 256 - op
+                for i in 0..<(n * ch) { d[i] = UInt8(truncatingIfNeeded: (Int(d[i]) * keep + Int(s[i]) * op + 128) >> 8) }
+            }
+        }
+    }
+
+    // MARK: Scale and translation
+
+    @inline(__always)
+    private func separable(_ r: (x0: Int, y0: Int, x1: Int, y1: Int), ch: Int) {
+        let inv = inverse
+        // Per-column source offsets and weights (computed once per layer, not per pixel).
+        var columns: [(o0: Int32, o1: Int32, w: Int32)] = []
+        columns.reserveCapacity(r.x1 - r.x0)
+        var cx0 = r.x1, cx1 = r.x0
+        for i in r.x0..<r.x1 {
+            let u = inv.a * (Double(i) + 0.5) + inv.tx
+            if u >= cover.minX && u < cover.maxX { cx0 = min(cx0, i); cx1 = max(cx1, i + 1) }
+            let (a, b, w) = Self.tap(u - 0.5, size: srcWidth)
+            columns.append((Int32(a * ch), Int32(b * ch), Int32(w)))
+        }
+        guard cx0 < cx1 else { return }
+        columns.withUnsafeBufferPointer { table in
+            for j in r.y0..<r.y1 {
+                let v = inv.d * (Double(j) + 0.5) + inv.ty
+                guard v >= cover.minY && v < cover.maxY else { continue }
+                let (y0, y1, fy) = Self.tap(v - 0.5, size: srcHeight)
+                let row0 = src + y0 * srcStride, row1 = src + y1 * srcStride
+                let drow = dst + j * dstStride
+                for i in cx0..<cx1 {
+                    let c = table[i - r.x0]
+                    let fx = Int(c.w)
+                    put(drow + i * ch, row0 + Int(c.o0), row0 + Int(c.o1), row1 + Int(c.o0), row1 + Int(c.o1), fx: fx, fy: fy, ch: ch)
+                }
+            }
+        }
+    }
+
+    // MARK: General affine
+
+    @inline(__always)
+    private func affine(_ r: (x0: Int, y0: Int, x1: Int, y1: Int), ch: Int) {
+        let inv = inverse, one = Double(Self.one)
+        let du = Int((inv.a * one).rounded()), dv = Int((inv.b * one).rounded())
+        let minU = Int((cover.minX * one).rounded(.up)), maxU = Int((cover.maxX * one).rounded(.up))
+        let minV = Int((cover.minY * one).rounded(.up)), maxV = Int((cover.maxY * one).rounded(.up))
+        let half = Self.one / 2, lastX = srcWidth - 1, lastY = srcHeight - 1
+        for j in r.y0..<r.y1 {
+            let px = Double(r.x0) + 0.5, py = Double(j) + 0.5
+            var u = Int(((inv.a * px + inv.c * py + inv.tx) * one).rounded())
+            var v = Int(((inv.b * px + inv.d * py + inv.ty) * one).rounded())
+            let drow = dst + j * dstStride
+            for i in r.x0..<r.x1 {
+                defer { u += du; v += dv }
+                guard u >= minU && u < maxU && v >= minV && v < maxV else { continue }
+                let sx = u - half, sy = v - half
+                var x0 = sx >> 16, y0 = sy >> 16
+                let fx = (sx >> 8) & 255, fy = (sy >> 8) & 255
+                var x1 = x0 + 1, y1 = y0 + 1
+                if x0 < 0 { x0 = 0; x1 = 0 } else if x0 >= lastX { x0 = lastX; x1 = lastX }
+                if y0 < 0 { y0 = 0; y1 = 0 } else if y0 >= lastY { y0 = lastY; y1 = lastY }
+                let row0 = src + y0 * srcStride, row1 = src + y1 * srcStride
+                put(drow + i * ch, row0 + x0 * ch, row0 + x1 * ch, row1 + x0 * ch, row1 + x1 * ch, fx: fx, fy: fy, ch: ch)
+            }
+        }
+    }
+
+    /// The two source indices around position `p` (pixel-index space) and the 8-bit weight
+    /// of the second, clamped at the edges.
+    @inline(__always)
+    static func tap(_ p: Double, size: Int) -> (Int, Int, Int) {
+        let fixed = Int((p * 256).rounded(.down))
+        var i0 = fixed >> 8
+        let w = fixed & 255
+        if i0 < 0 { return (0, 0, 0) }
+        if i0 >= size - 1 { i0 = size - 1; return (i0, i0, 0) }
+        return (i0, i0 + 1, w)
+    }
+
+    /// Samples bilinearly from the four neighbours and writes or blends into `d`.
+    @inline(__always)
+    private func put(_ d: UnsafeMutablePointer<UInt8>, _ p00: UnsafeMutablePointer<UInt8>, _ p01: UnsafeMutablePointer<UInt8>,
+                     _ p10: UnsafeMutablePointer<UInt8>, _ p11: UnsafeMutablePointer<UInt8>, fx: Int, fy: Int, ch: Int) {
+        let gx = 256 - fx, gy = 256 - fy
+        if ch == 4 {
+            var s: (Int, Int, Int, Int) = (0, 0, 0, 0)
+            s.0 = ((Int(p00[0]) * gx + Int(p01[0]) * fx) * gy + (Int(p10[0]) * gx + Int(p11[0]) * fx) * fy + 32768) >> 16
+            s.1 = ((Int(p00[1]) * gx + Int(p01[1]) * fx) * gy + (Int(p10[1]) * gx + Int(p11[1]) * fx) * fy + 32768) >> 16
+            s.2 = ((Int(p00[2]) * gx + Int(p01[2]) * fx) * gy + (Int(p10[2]) * gx + Int(p11[2]) * fx) * fy + 32768) >> 16
+            s.3 = ((Int(p00[3]) * gx + Int(p01[3]) * fx) * gy + (Int(p10[3]) * gx + Int(p11[3]) * fx) * fy + 32768) >> 16
+            if replace {
+                d[0] = UInt8(truncatingIfNeeded: s.0); d[1] = UInt8(truncatingIfNeeded: s.1)
+                d[2] = UInt8(truncatingIfNeeded: s.2); d[3] = UInt8(truncatingIfNeeded: s.3)
+            } else {
+                Blend.over4(s, d, op: op)
+            }
+            return
+        }
+        for c in 0..<ch {
+            let s = ((Int(p00[c]) * gx + Int(p01[c]) * fx) * gy + (Int(p10[c]) * gx + Int(p11[c]) * fx) * fy + 32768) >> 16
+            d[c] = replace ? UInt8(truncatingIfNeeded: s) : UInt8(truncatingIfNeeded: (Int(d[c]) * (256 - op) + s * op + 128) >> 8)
+        }
+    }
+}
+
+/// Straight-alpha "over" for 4-channel pixels (alpha last), integer only.
+enum Blend {
+    /// x / 255, rounded, for 0 <= x <= 255 * 255.
+    @inline(__always) static func div255(_ x: Int) -> Int { (x + 128 + ((x + 128) >> 8)) >> 8 }
+
+    @inline(__always)
+    static func over4(_ s: UnsafeMutablePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, op: Int) {
+        over4((Int(s[0]), Int(s[1]), Int(s[2]), Int(s[3])), d, op: op)
+    }
+
+    @inline(__always)
+    static func over4(_ s: (Int, Int, Int, Int), _ d: UnsafeMutablePointer<UInt8>, op: Int) {
+        let a = (s.3 * op + 128) >> 8
+        if a == 0 { return }
+        let da = Int(d[3])
+        if da == 255 {
+            let k = 255 - a
+            d[0] = UInt8(truncatingIfNeeded: div255(Int(d[0]) * k + s.0 * a))
+            d[1] = UInt8(truncatingIfNeeded: div255(Int(d[1]) * k + s.1 * a))
+            d[2] = UInt8(truncatingIfNeeded: div255(Int(d[2]) * k + s.2 * a))
+            return
+        }
+        // General case: out alpha (scaled by 255) = a*255 + da*(255-a).
+        let outA = a * 255 + da * (255 - a)
+        let wd = da * (255 - a), ws = a * 255, halfOut = outA / 2
+        d[0] = UInt8(truncatingIfNeeded: (s.0 * ws + Int(d[0]) * wd + halfOut) / outA)
+        d[1] = UInt8(truncatingIfNeeded: (s.1 * ws + Int(d[1]) * wd + halfOut) / outA)
+        d[2] = UInt8(truncatingIfNeeded: (s.2 * ws + Int(d[2]) * wd + halfOut) / outA)
+        d[3] = UInt8(truncatingIfNeeded: (outA + 127) / 255)
+    }
+}

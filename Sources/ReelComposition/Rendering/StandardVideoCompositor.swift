@@ -1,0 +1,87 @@
+import Synchronization
+
+/// The built-in compositor, used when a video composition sets no custom one: draws a
+/// ``VideoCompositionStandardInstruction``'s background colour, then each layer from the
+/// bottom (the last layer instruction) to the top (the first), with its transform (bilinear
+/// resampling), crop rectangle and opacity at the request's time, blending with straight
+/// alpha.
+///
+/// For another instruction type it stacks the request's source frames with no transform,
+/// the first on top, over black. Renders BGRA or planar YUV 4:2:0 (the first of
+/// `pixelFormats` unless the engine prefers the other); source frames in other formats are
+/// converted first. Requests run concurrently, each in its own task.
+public final class StandardVideoCompositor: VideoCompositing {
+    private let adapter: AsyncVideoCompositorAdapter<Core>
+
+    /// A compositor rendering in one of `pixelFormats` (BGRA and/or yuv420p), the first preferred.
+    public init(pixelFormats: [PixelFormat] = [.yuv420p, .bgra]) {
+        let supported = pixelFormats.filter { $0 == .bgra || $0 == .yuv420p }
+        adapter = AsyncVideoCompositorAdapter(Core(formats: supported.isEmpty ? [.yuv420p, .bgra] : supported))
+    }
+
+    public var sourcePixelBufferAttributes: PixelBufferAttributes? { nil }
+    public var requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes { adapter.requiredPixelBufferAttributesForRenderContext }
+    public func renderContextChanged(_ newRenderContext: VideoCompositionRenderContext) { adapter.renderContextChanged(newRenderContext) }
+    public func startRequest(_ request: AsynchronousVideoCompositionRequest) { adapter.startRequest(request) }
+    public func cancelAllPendingVideoCompositionRequests() async { await adapter.cancelAllPendingVideoCompositionRequests() }
+
+    /// Composes one frame for `request` synchronously and returns it (what each request's
+    /// task runs; also handy to render a single frame).
+    public static func compose(_ request: AsynchronousVideoCompositionRequest) -> PixelBuffer {
+        Core.render(request, pools: nil)
+    }
+
+    struct Core: AsyncVideoCompositing {
+        let formats: [PixelFormat]
+        /// Pools for source frames converted to the render format, by size and format.
+        let pools = ConversionPools()
+
+        var requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes { PixelBufferAttributes(pixelFormats: formats) }
+
+        func compose(_ request: AsynchronousVideoCompositionRequest) async throws -> PixelBuffer {
+            try Task.checkCancellation()
+            return Core.render(request, pools: pools)
+        }
+
+        static func render(_ request: AsynchronousVideoCompositionRequest, pools: ConversionPools?) -> PixelBuffer {
+            let context = request.renderContext
+            let time = request.compositionTime
+            let output = context.newPixelBuffer()
+            let standard = request.videoCompositionInstruction as? VideoCompositionStandardInstruction
+            PixelFill.fill(output, with: standard?.backgroundColor ?? .black)
+            let layers = standard?.layerInstructions ?? request.sourceTrackIDs.map { VideoCompositionLayerInstruction(trackID: $0) }
+            for layer in layers.reversed() {
+                guard let frame = request.sourceFrame(byTrackID: layer.trackID) else { continue }
+                let opacity = layer.opacity(at: time)
+                guard opacity > 0 else { continue }
+                let source = converted(frame, to: output.format, pools: pools)
+                let transform = layer.transform(at: time).concatenating(context.renderTransform)
+                LayerCompositing.draw(source, onto: output, transform: transform, crop: layer.cropRectangle(at: time), opacity: opacity)
+            }
+            return output
+        }
+
+        static func converted(_ frame: PixelBuffer, to format: PixelFormat, pools: ConversionPools?) -> PixelBuffer {
+            guard frame.format != format else { return frame }
+            let key = "\(frame.width)x\(frame.height) \(format)"
+            let pool = pools?.pool(key) { PixelBufferPool(width: frame.width, height: frame.height, format: format, maximumIdleCount: 8) }
+            let out = pool?.makeBuffer() ?? PixelBuffer(width: frame.width, height: frame.height, format: format)
+            PixelConversion.convert(frame, into: out)
+            return out
+        }
+    }
+}
+
+/// Pools by name, shared by a compositor's concurrent requests.
+final class ConversionPools: Sendable {
+    private let table = Mutex<[String: PixelBufferPool]>([:])
+
+    func pool(_ key: String, make: () -> PixelBufferPool) -> PixelBufferPool {
+        table.withLock { t in
+            if let p = t[key] { return p }
+            let p = make()
+            t[key] = p
+            return p
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import ReelComposition
+import Foundation
+import Synchronization
+import Testing
+
+/// What a compositor saw in one request.
+struct SeenRequest: Sendable {
+    var time: MediaTime
+    var instructionStart: MediaTime
+    var sourceTrackIDs: [Int32]
+    var sampleDataTrackIDs: [Int32]
+    var groupRanges: [Int32: TimeRange]
+    var groupValues: [Int32: Double]
+    var sixIsNil: Bool
+}
+
+/// Records every request, then finishes it with a frame whose first byte is the request's index.
+final class RecordingCompositor: VideoCompositing {
+    let seen = Recorder<SeenRequest>()
+    let contexts = Recorder<String>()
+    let cancels = Atomic<Int>(0)
+    var sourcePixelBufferAttributes: PixelBufferAttributes? { .bgra }
+    var requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes { .bgra }
+
+    func renderContextChanged(_ c: VideoCompositionRenderContext) { contexts.append("\(c.width)x\(c.height) \(c.pixelFormat)") }
+
+    func startRequest(_ request: AsynchronousVideoCompositionRequest) {
+        var ranges: [Int32: TimeRange] = [:], values: [Int32: Double] = [:]
+        for id in request.sourceSampleDataTrackIDs {
+            ranges[id] = request.sourceTimedMetadata(byTrackID: id)?.timeRange
+            values[id] = request.sourceTimedMetadata(byTrackID: id)?.items.first?.numberValue
+        }
+        seen.append(SeenRequest(time: request.compositionTime, instructionStart: request.videoCompositionInstruction.timeRange.start,
+                                sourceTrackIDs: request.sourceTrackIDs, sampleDataTrackIDs: request.sourceSampleDataTrackIDs,
+                                groupRanges: ranges, groupValues: values, sixIsNil: request.sourceTimedMetadata(byTrackID: 6) == nil))
+        let out = request.renderContext.newPixelBuffer()
+        out.withUnsafeMutableBytes(plane: 0) { $0[0] = UInt8(truncatingIfNeeded: seen.all.count - 1) }
+        request.finish(withComposedVideoFrame: out)
+    }
+
+    func cancelAllPendingVideoCompositionRequests() async { cancels.add(1, ordering: .relaxed) }
+}
+
+/// Builds the WWDC-style source: audio 1, video 2 and 3, metadata 4, 5, 6, each of
+/// `duration` seconds; metadata groups carry their start time as value.
+struct SampleSource {
+    static let id = "wwdc.mov"
+    static func ref(_ track: Int32) -> SourceTrackReference { SourceTrackReference(sourceIdentifier: id, trackID: track) }
+
+    static func description(duration: Double = 6) -> SourceDescription {
+        SourceDescription(identifier: id, tracks: [
+            audioTrack(id, 1, duration: duration), videoTrack(id, 2, duration: duration), videoTrack(id, 3, duration: duration),
+            metadataTrack(id, 4, duration: duration), metadataTrack(id, 5, duration: duration), metadataTrack(id, 6, duration: duration),
+        ])
+    }
+
+    static func groups(_ spans: [(Double, Double)]) -> InMemoryTimedMetadataSource {
+        InMemoryTimedMetadataSource(samples: spans.map { s, e in
+            let item = MetadataItem(identifier: .speed2D, value: .double(s))
+            let group = TimedMetadataGroup(timeRange: range(s, e), items: [item])
+            return TimedMetadataSample(group: group, sampleBuffer: SampleBuffer(data: Data([1, 2, 3]), presentationTime: t(s), duration: t(e - s), format: "test"))
+        })
+    }
+
+    static func sources(frameDuration: MediaTime = MediaTime(value: 1, timescale: 10)) -> RenderSources {
+        var s = RenderSources()
+        s.add(InMemoryVideoFrameSource(count: 60, frameDuration: frameDuration) { numbered($0) }, for: ref(2))
+        s.add(InMemoryVideoFrameSource(count: 60, frameDuration: frameDuration) { numbered(100 + $0) }, for: ref(3))
+        // Track 4: half-second groups everywhere. Track 5: groups with a hole from 3 s to 4 s.
+        s.add(groups(stride(from: 0.0, to: 6, by: 0.5).map { ($0, $0 + 0.5) }), for: ref(4))
+        s.add(groups([(0, 1), (1, 2), (2, 3), (4, 6)]), for: ref(5))
+        s.add(groups([(0, 6)]), for: ref(6))
+        return s
+    }
+}
+
+@Suite struct RenderEngineTests {
+    /// The source from 1 s to 5 s, played from composition time 0: composition time t is source time t + 1.
+    func wwdcComposition() throws -> Composition {
+        var m = MutableComposition()
+        try m.insertTimeRange(range(1, 5), of: SampleSource.description(), at: .zero)
+        return Composition(m)
+    }
+
+    func wwdcVideoComposition(_ c: Composition) -> VideoComposition {
+        let video = c.tracks(withMediaType: .video).map(\.trackID)
+        let meta = c.tracks(withMediaType: .metadata).map(\.trackID)
+        #expect(video == [2, 3] && meta == [4, 5, 6])
+        return VideoComposition(
+            frameDuration: MediaTime(value: 1, timescale: 4), renderSize: Size(width: 64, height: 36),
+            instructions: [
+                TestInstruction(timeRange: range(0, 2), requiredSourceTrackIDs: [2], requiredSourceSampleDataTrackIDs: [4]),
+                TestInstruction(timeRange: range(2, 4), requiredSourceTrackIDs: [3, 2], requiredSourceSampleDataTrackIDs: [4, 5]),
+            ],
+            sourceSampleDataTrackIDs: [4, 5])
+    }
+
+    @Test func wwdcExampleDeliversMetadataOnlyForBothLists() async throws {
+        let c = try wwdcComposition()
+        let v = wwdcVideoComposition(c)
+        let compositor = RecordingCompositor()
+        let engine = RenderEngine(composition: c, videoComposition: v, sources: SampleSource.sources())
+        let frames = try await engine.renderAll(compositor: compositor)
+        #expect(frames.count == 16)
+        #expect(frames.map(\.time) == (0..<16).map { MediaTime(value: Int64($0), timescale: 4) })
+        let seen = compositor.seen.all
+        #expect(seen.count == 16)
+        #expect(compositor.contexts.all == ["64x36 bgra"])
+        for request in seen {
+            let first = request.instructionStart == .zero
+            #expect(request.sourceTrackIDs == (first ? [2] : [3, 2]))
+            // Track 6 never arrives; 4 always; 5 only in the second instruction, and not
+            // in its hole (source 3..4 s = composition 2..3 s): no carry-forward.
+            #expect(request.sixIsNil)
+            #expect(request.sampleDataTrackIDs.contains(4))
+            let hole = t(2) <= request.time && request.time < t(3)
+            #expect(request.sampleDataTrackIDs == (first || hole ? [4] : [4, 5]))
+            // Each group's range, in composition time, holds the request's time.
+            for (id, groupRange) in request.groupRanges {
+                #expect(groupRange.containsTime(request.time), "track \(id) group \(groupRange) at \(request.time)")
+            }
+            // The group is the one of source time t + 1.
+            let sourceTime = request.time.seconds + 1
+            #expect(request.groupValues[4] == (sourceTime * 2).rounded(.down) / 2)
+        }
+    }
+
+    @Test func sourceFramesFollowTheSegments() async throws {
+        let c = try wwdcComposition()
+        let frames = Recorder<(MediaTime, UInt8?)>()
+        struct Probe: AsyncVideoCompositing {
+            let frames: Recorder<(MediaTime, UInt8?)>
+            func compose(_ request: AsynchronousVideoCompositionRequest) async throws -> PixelBuffer {
+                frames.append((request.compositionTime, request.sourceFrame(byTrackID: 2).map { pixel($0, 0, 0)[0] }))
+                #expect(request.sourceFrame(byTrackID: 3) == nil, "track 3 is not required by the first instruction")
+                return request.renderContext.newPixelBuffer()
+            }
+        }
+        let v = wwdcVideoComposition(c)
+        let engine = RenderEngine(composition: c, videoComposition: v, sources: SampleSource.sources(),
+                                  options: .init(timeRange: range(0, 1)))
+        _ = try await engine.renderAll(compositor: AsyncVideoCompositorAdapter(Probe(frames: frames)))
+        // Composition 0.25 s is source 1.25 s: frame 12 of a 10 fps source.
+        #expect(frames.all.map(\.1) == [10, 12, 15, 17])
+    }
+
+    @Test func invalidCompositionFailsBeforeRendering() throws {
+        let c = try wwdcComposition()
+        var v = MutableVideoComposition(wwdcVideoComposition(c))
+        v.sourceSampleDataTrackIDs = [4]
+        let engine = RenderEngine(composition: c, videoComposition: VideoComposition(v), sources: SampleSource.sources())
+        #expect(throws: ReelError.self) { try engine.frames(compositor: RecordingCompositor()) }
+    }
+}
