@@ -29,7 +29,10 @@ final class Scaler {
     /// Converts (and scales) `frame` into `buffer`, whose size and format say what is wanted.
     func convert(_ frame: Frame, into buffer: PixelBuffer) throws(ReelError) {
         // The deprecated full-range `yuvj*` formats are their plain twins with a full range.
-        let srcFormat = Self.plainFormat(frame.pixelFormat)
+        var srcFormat = Self.plainFormat(frame.pixelFormat)
+        // gray8 is the luma plane as it is: read a YUV frame's first plane as gray of its
+        // depth, so libswscale neither expands the range nor touches chroma.
+        if buffer.format == .gray8, let luma = Self.lumaFormat(of: srcFormat) { srcFormat = luma }
         let srcW = frame.width, srcH = frame.height
         guard srcW > 0, srcH > 0 else { throw ReelError(.decoderFailed, "decoded frame has no size") }
         let dstFormat = buffer.format.avPixelFormat
@@ -95,6 +98,21 @@ final class Scaler {
         colorKey = key
         let table = sws_getCoefficients(matrix)
         _ = sws_setColorspaceDetails(context, table, srcFullRange ? 1 : 0, table, dstFullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
+    }
+
+    /// The gray format with the depth of a planar YUV format's luma plane, when it has one.
+    static func lumaFormat(of format: AVPixelFormat) -> AVPixelFormat? {
+        guard let desc = av_pix_fmt_desc_get(format) else { return nil }
+        let d = desc.pointee
+        guard d.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0, d.flags & UInt64(AV_PIX_FMT_FLAG_BE) == 0,
+              d.nb_components >= 1, d.comp.0.plane == 0, d.comp.0.step == (d.comp.0.depth > 8 ? 2 : 1) else { return nil }
+        switch d.comp.0.depth {
+        case 8: return AV_PIX_FMT_GRAY8
+        case 10: return AV_PIX_FMT_GRAY10LE
+        case 12: return AV_PIX_FMT_GRAY12LE
+        case 16: return AV_PIX_FMT_GRAY16LE
+        default: return nil
+        }
     }
 
     /// `yuvj420p` -> `yuv420p` (and 422, 444): same memory layout, range said separately.

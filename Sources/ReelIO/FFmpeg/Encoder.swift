@@ -1,0 +1,73 @@
+internal import CFFmpeg
+import ReelCore
+
+/// Owns an opened encoder (`AVCodecContext` from `avcodec_alloc_context3` +
+/// `avcodec_open2`); `deinit` frees it with `avcodec_free_context`.
+///
+/// The caller fills the context's fields in `configure` before it is opened. Uses
+/// FFmpeg's own threading (`thread_count = 0`). Not thread-safe: the writer thread
+/// alone drives it.
+final class Encoder {
+    let pointer: UnsafeMutablePointer<AVCodecContext>
+    let name: String
+
+    /// Finds encoder `name` (`libx264`, `prores_ks`, `aac`, ...), lets `configure` set its
+    /// fields and private options, and opens it.
+    init(name: String, configure: (UnsafeMutablePointer<AVCodecContext>) throws(ReelError) -> Void) throws(ReelError) {
+        guard let codec = avcodec_find_encoder_by_name(name) else {
+            throw ReelError(.encoderFailed, "this FFmpeg has no \(name) encoder")
+        }
+        guard let context = avcodec_alloc_context3(codec) else {
+            throw ReelError(.encoderFailed, "out of memory for the \(name) encoder")
+        }
+        var owned: UnsafeMutablePointer<AVCodecContext>? = context
+        do throws(ReelError) {
+            context.pointee.thread_count = 0
+            try configure(context)
+            let code = avcodec_open2(context, codec, nil)
+            if code < 0 {
+                throw ReelError(.encoderFailed, "could not open the \(name) encoder with these settings",
+                                underlying: FFmpegError(code: code, function: "avcodec_open2"))
+            }
+        } catch {
+            avcodec_free_context(&owned)
+            throw error
+        }
+        self.pointer = context
+        self.name = name
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVCodecContext>? = pointer
+        avcodec_free_context(&owned)
+    }
+
+    /// Whether FFmpeg has an encoder called `name`.
+    static func exists(_ name: String) -> Bool { avcodec_find_encoder_by_name(name) != nil }
+
+    var timeBase: AVRational { pointer.pointee.time_base }
+
+    /// Sets a private option of the encoder (`av_opt_set` on `priv_data`).
+    static func setOption(_ context: UnsafeMutablePointer<AVCodecContext>, _ key: String, _ value: String) throws(ReelError) {
+        let code = av_opt_set(context.pointee.priv_data, key, value, 0)
+        if code < 0 {
+            throw ReelError(.invalidArgument, "the encoder does not accept \(key)=\(value)",
+                            underlying: FFmpegError(code: code, function: "av_opt_set"))
+        }
+    }
+
+    /// Feeds a frame, or nil to drain (`avcodec_send_frame`).
+    func send(_ frame: Frame?) throws(FFmpegError) -> FFmpegState {
+        try ffState(avcodec_send_frame(pointer, frame?.pointer), "avcodec_send_frame")
+    }
+
+    /// Takes the next packet (`avcodec_receive_packet`): `.again` feed more, `.endOfStream` drained.
+    func receive(into packet: Packet) throws(FFmpegError) -> FFmpegState {
+        try ffState(avcodec_receive_packet(pointer, packet.pointer), "avcodec_receive_packet")
+    }
+
+    /// Copies the opened encoder's parameters to the output stream.
+    func copyParameters(to stream: UnsafeMutablePointer<AVStream>) throws(FFmpegError) {
+        try ffCheck(avcodec_parameters_from_context(stream.pointee.codecpar, pointer), "avcodec_parameters_from_context")
+    }
+}

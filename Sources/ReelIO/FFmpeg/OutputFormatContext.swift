@@ -1,0 +1,89 @@
+internal import CFFmpeg
+import Foundation
+import ReelCore
+
+/// Owns an output (`AVFormatContext` from `avformat_alloc_output_context2`, its file
+/// opened with `avio_open`); `deinit` closes the file (`avio_closep`) and frees the
+/// context (`avformat_free_context`). It writes the header, packets and trailer.
+///
+/// Not thread-safe: the writer thread alone uses it.
+final class OutputFormatContext {
+    let pointer: UnsafeMutablePointer<AVFormatContext>
+    /// The file written (the writer's temporary file).
+    let path: String
+    private var fileOpen = false
+
+    /// Makes a muxer of format `formatName` (`mp4`, `mov`, `mpegts`, `matroska`) for `path`.
+    init(formatName: String, path: String) throws(ReelError) {
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        let code = avformat_alloc_output_context2(&context, nil, formatName, path)
+        guard code >= 0, let context else {
+            throw ReelError(.outputFailed, "FFmpeg has no \(formatName) muxer", path: path,
+                            underlying: FFmpegError(code: code, function: "avformat_alloc_output_context2"))
+        }
+        self.pointer = context
+        self.path = path
+    }
+
+    deinit {
+        if fileOpen { avio_closep(&pointer.pointee.pb) }
+        avformat_free_context(pointer)
+    }
+
+    /// Whether the format wants codec headers out of band (`AVFMT_GLOBALHEADER`).
+    var wantsGlobalHeader: Bool { pointer.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
+
+    /// Adds a stream (`avformat_new_stream`), owned by this context.
+    func addStream() throws(ReelError) -> UnsafeMutablePointer<AVStream> {
+        guard let stream = avformat_new_stream(pointer, nil) else {
+            throw ReelError(.outputFailed, "could not add a stream", path: path)
+        }
+        return stream
+    }
+
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { pointer.pointee.streams[index]! }
+
+    /// Opens the file and writes the header (`avio_open`, `avformat_write_header`), with
+    /// muxer options such as `movflags`.
+    func writeHeader(options: [String: String]) throws(ReelError) {
+        if pointer.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+            let code = avio_open(&pointer.pointee.pb, path, AVIO_FLAG_WRITE)
+            if code < 0 {
+                throw ReelError(.outputFailed, "could not create the file", path: path, underlying: FFmpegError(code: code, function: "avio_open"))
+            }
+            fileOpen = true
+        }
+        var dict: OpaquePointer?
+        for (k, v) in options { av_dict_set(&dict, k, v, 0) }
+        let code = avformat_write_header(pointer, &dict)
+        av_dict_free(&dict)
+        if code < 0 {
+            throw ReelError(.outputFailed, "could not write the file header", path: path,
+                            underlying: FFmpegError(code: code, function: "avformat_write_header"))
+        }
+    }
+
+    /// Writes a packet, interleaving streams by time (`av_interleaved_write_frame`, which
+    /// takes the packet's payload).
+    func write(_ packet: Packet) throws(ReelError) {
+        let code = av_interleaved_write_frame(pointer, packet.pointer)
+        if code < 0 {
+            throw ReelError(.outputFailed, "could not write a packet", path: path,
+                            underlying: FFmpegError(code: code, function: "av_interleaved_write_frame"))
+        }
+    }
+
+    /// Flushes the interleaving queue, writes the trailer (`av_write_trailer`) and closes
+    /// the file.
+    func finish() throws(ReelError) {
+        let code = av_write_trailer(pointer)
+        if fileOpen {
+            avio_closep(&pointer.pointee.pb)
+            fileOpen = false
+        }
+        if code < 0 {
+            throw ReelError(.outputFailed, "could not finish the file", path: path,
+                            underlying: FFmpegError(code: code, function: "av_write_trailer"))
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Synchronization
+import ReelCore
+
+/// One track of an ``AssetWriter``'s file, and the way samples are appended to it
+/// (AVAssetWriterInput).
+///
+/// `append` suspends while the writer's queue is full (back-pressure), and throws at
+/// once for misuse: appending before the session started, after ``markAsFinished()``
+/// or after the writer finished, or with a timestamp not after the previous one.
+public final class AssetWriterInput: Sendable {
+    /// What the track holds and how its samples are coded.
+    public enum Settings: Sendable {
+        /// Frames encoded with `VideoEncoderSettings`.
+        case video(VideoEncoderSettings)
+        /// Interleaved float PCM encoded to AAC.
+        case audio(AudioEncoderSettings)
+        /// Packets copied unchanged from a reader's `.passthrough` output of an audio
+        /// track; `FormatDescription` is that output's ``AssetReaderTrackOutput/formatDescription``.
+        case passthrough(FormatDescription)
+        /// Timed metadata samples of `format`: `gpmd` (MP4/MOV) or `klv` (MPEG-TS).
+        case metadata(format: String)
+    }
+
+    public let settings: Settings
+
+    struct State {
+        weak var writer: AssetWriter?
+        var index = -1
+        var lastTime: MediaTime = .invalid
+        var finished = false
+    }
+    let state = Mutex(State())
+
+    public init(settings: Settings) {
+        self.settings = settings
+    }
+
+    /// The kind of track this input makes.
+    public var mediaType: MediaType {
+        switch settings {
+        case .video: .video
+        case .audio: .audio
+        case .passthrough(let description): description.mediaType == "audio" ? .audio : MediaType(rawValue: description.mediaType)
+        case .metadata: .metadata
+        }
+    }
+
+    /// Whether an append would go through without waiting.
+    public var isReadyForMoreMediaData: Bool {
+        guard let writer = state.withLock({ $0.writer }) else { return false }
+        return writer.hasRoom
+    }
+
+    /// Says no more samples come for this input.
+    public func markAsFinished() {
+        state.withLock { $0.finished = true }
+    }
+
+    /// Checks an append is allowed and records its time; returns the writer and the
+    /// input's index.
+    private func admit(_ time: MediaTime, what: String) throws(ReelError) -> (AssetWriter, Int) {
+        try state.withLock { (s) throws(ReelError) -> (AssetWriter, Int) in
+            guard let writer = s.writer else {
+                throw ReelError(.writerState, "add the input to an AssetWriter before appending")
+            }
+            if s.finished {
+                throw ReelError(.writerState, "cannot append \(what) after markAsFinished()", path: writer.outputURL.path, time: time)
+            }
+            try writer.checkAccepting()
+            guard time.isNumeric else {
+                throw ReelError(.invalidArgument, "cannot append \(what) without a valid time", path: writer.outputURL.path)
+            }
+            if s.lastTime.isValid, !(time > s.lastTime) {
+                throw ReelError(.invalidArgument, "timestamps must increase: \(what) at \(time.secondsDescription) comes after \(s.lastTime.secondsDescription)",
+                                path: writer.outputURL.path, time: time)
+            }
+            s.lastTime = time
+            return (writer, s.index)
+        }
+    }
+
+    /// Appends a video frame shown from `presentationTime`. The buffer may be in any
+    /// format and size: it is converted to the encoder's.
+    public func append(_ pixelBuffer: PixelBuffer, withPresentationTime presentationTime: MediaTime) async throws(ReelError) {
+        guard case .video = settings else { throw ReelError(.invalidArgument, "this input takes no video frames") }
+        let (writer, index) = try admit(presentationTime, what: "a frame")
+        try await writer.submit(.video(input: index, buffer: pixelBuffer, time: presentationTime))
+    }
+
+    /// Appends a decoded frame (from an ``AssetReaderTrackOutput``) at its own time.
+    public func append(_ frame: DecodedVideoFrame) async throws(ReelError) {
+        try await append(frame.pixelBuffer, withPresentationTime: frame.presentationTime)
+    }
+
+    /// Appends interleaved float PCM at its presentation time; its rate and channel
+    /// count must match the input's settings.
+    public func append(_ audio: DecodedAudio) async throws(ReelError) {
+        guard case .audio(let s) = settings else { throw ReelError(.invalidArgument, "this input takes no PCM audio") }
+        guard audio.sampleRate == s.sampleRate, audio.channelCount == s.channelCount else {
+            throw ReelError(.invalidArgument, "audio is \(audio.channelCount) ch at \(audio.sampleRate) Hz; the input encodes \(s.channelCount) ch at \(s.sampleRate) Hz")
+        }
+        let (writer, index) = try admit(audio.presentationTime, what: "audio")
+        try await writer.submit(.audio(input: index, audio: audio))
+    }
+
+    /// Appends a sample's bytes unchanged (metadata, passthrough packets).
+    public func append(_ sampleBuffer: SampleBuffer) async throws(ReelError) {
+        switch settings {
+        case .passthrough, .metadata: break
+        default: throw ReelError(.invalidArgument, "this input encodes its samples: append frames or audio")
+        }
+        let (writer, index) = try admit(sampleBuffer.presentationTime, what: "a sample")
+        try await writer.submit(.sample(input: index, sample: sampleBuffer))
+    }
+}

@@ -1,0 +1,82 @@
+import ReelCore
+
+/// How an ``AssetWriterInput`` encodes video.
+public struct VideoEncoderSettings: Sendable, Hashable {
+    /// The video codec (and the FFmpeg encoder behind it).
+    public enum Codec: Sendable, Hashable {
+        /// H.264 through libx264.
+        case h264
+        /// HEVC through libx265 (when FFmpeg was built with it).
+        case hevc
+        /// Apple ProRes through prores_ks (10-bit 4:2:2, or 4:4:4:4 for `.p4444`).
+        case proRes(ProResProfile)
+        /// FFV1, lossless.
+        case ffv1
+
+        var encoderName: String {
+            switch self {
+            case .h264: "libx264"
+            case .hevc: "libx265"
+            case .proRes: "prores_ks"
+            case .ffv1: "ffv1"
+            }
+        }
+    }
+
+    public enum ProResProfile: Int32, Sendable, Hashable {
+        case proxy = 0, lt, standard, hq, p4444
+    }
+
+    /// Constant quality or a target bit rate.
+    public enum Quality: Sendable, Hashable {
+        /// libx264/libx265 constant rate factor (lower is better; 23 is the default).
+        case crf(Int)
+        /// Average bits per second.
+        case bitRate(Int)
+    }
+
+    public var codec: Codec
+    public var width: Int
+    public var height: Int
+    /// The pixel format the encoder codes (`.yuv420p`, `.nv12` or `.gray8` for H.264,
+    /// HEVC and FFV1; ProRes always codes 10-bit YUV). Appended buffers in another format
+    /// or size are converted with libswscale.
+    public var pixelFormat: PixelFormat
+    public var quality: Quality?
+    /// The encoder's speed/size trade-off (`veryfast`, `medium`, ...) for x264/x265.
+    public var preset: String?
+    /// The nominal frame duration (1/30 s for 30 fps); the timestamps of the appended
+    /// frames give the real timing.
+    public var frameDuration: MediaTime
+    /// The timescale frames are timed in (the encoder's time base is `1/timescale`).
+    public var timescale: Int32
+    /// Frames between keyframes; nil for the encoder's default.
+    public var keyframeInterval: Int?
+
+    public init(codec: Codec, width: Int, height: Int, pixelFormat: PixelFormat = .yuv420p, quality: Quality? = nil,
+                preset: String? = nil, frameDuration: MediaTime = MediaTime(value: 1, timescale: 30),
+                timescale: Int32 = 90000, keyframeInterval: Int? = nil) {
+        self.codec = codec
+        self.width = width
+        self.height = height
+        self.pixelFormat = pixelFormat
+        self.quality = quality
+        self.preset = preset
+        self.frameDuration = frameDuration
+        self.timescale = timescale
+        self.keyframeInterval = keyframeInterval
+    }
+}
+
+/// How an ``AssetWriterInput`` encodes audio: AAC from interleaved float PCM.
+public struct AudioEncoderSettings: Sendable, Hashable {
+    public var sampleRate: Int
+    public var channelCount: Int
+    public var bitRate: Int
+
+    public init(sampleRate: Int = 48000, channelCount: Int = 2, bitRate: Int = 128_000) {
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.bitRate = bitRate
+    }
+}

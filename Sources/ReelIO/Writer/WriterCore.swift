@@ -1,0 +1,63 @@
+import Foundation
+import ReelCore
+
+/// What the writer thread is asked to do, with times relative to the session start.
+enum WriterCommand: Sendable {
+    case video(input: Int, buffer: PixelBuffer, time: MediaTime)
+    case audio(input: Int, audio: DecodedAudio)
+    case sample(input: Int, sample: SampleBuffer)
+    case finish(CheckedContinuation<ReelError?, Never>)
+
+    /// The command with its time moved by `-offset`; nil when it lies before the session.
+    func relative(to offset: MediaTime) -> WriterCommand? {
+        switch self {
+        case .video(let i, let b, let t):
+            let r = t - offset
+            return r < .zero ? nil : .video(input: i, buffer: b, time: r)
+        case .audio(let i, var a):
+            a.presentationTime = a.presentationTime - offset
+            return a.presentationTime < .zero ? nil : .audio(input: i, audio: a)
+        case .sample(let i, var s):
+            s.presentationTime = s.presentationTime - offset
+            return s.presentationTime < .zero ? nil : .sample(input: i, sample: s)
+        case .finish: return self
+        }
+    }
+}
+
+/// The muxer and the track writers of one ``AssetWriter``, driven by its writer thread.
+final class WriterCore: @unchecked Sendable {
+    // @unchecked: made and set up (header written) by startWriting on the caller's thread,
+    // then handed whole to the writer thread, which alone uses it from then on.
+    let output: OutputFormatContext
+    let tracks: [any TrackWriter]
+
+    init(output: OutputFormatContext, tracks: [any TrackWriter], options: [String: String]) throws(ReelError) {
+        self.output = output
+        self.tracks = tracks
+        try output.writeHeader(options: options)
+        for track in tracks { track.headerWritten(output) }
+    }
+
+    func handle(_ command: WriterCommand) throws(ReelError) {
+        switch command {
+        case .video(let i, let buffer, let time):
+            guard let track = tracks[i] as? VideoTrackWriter else { return }
+            try track.write(buffer, at: time, into: output)
+        case .audio(let i, let audio):
+            guard let track = tracks[i] as? AudioTrackWriter else { return }
+            try track.write(audio, at: audio.presentationTime, into: output)
+        case .sample(let i, let sample):
+            guard let track = tracks[i] as? PacketTrackWriter else { return }
+            try track.write(sample, at: sample.presentationTime, into: output)
+        case .finish:
+            break
+        }
+    }
+
+    /// Drains every encoder and writes the trailer.
+    func finish() throws(ReelError) {
+        for track in tracks { try track.finish(output) }
+        try output.finish()
+    }
+}

@@ -1,0 +1,293 @@
+internal import CFFmpeg
+import Foundation
+import ReelCore
+
+/// One output stream of a writer: turns appended media into packets for the muxer.
+/// Made on the caller's thread before the header is written, then used only on the
+/// writer thread.
+protocol TrackWriter: AnyObject {
+    var streamIndex: Int32 { get }
+    /// Called once the header is written: the muxer may have changed the stream's time base.
+    func headerWritten(_ output: OutputFormatContext)
+    /// Gives out what the encoder still holds.
+    func finish(_ output: OutputFormatContext) throws(ReelError)
+}
+
+/// Rescales an encoder's packets to the stream's time base and hands them to the muxer.
+private func drain(_ encoder: Encoder, packet: Packet, streamIndex: Int32, streamTimeBase: AVRational,
+                   into output: OutputFormatContext) throws(ReelError) {
+    while true {
+        let state: FFmpegState
+        do { state = try encoder.receive(into: packet) } catch {
+            throw ReelError(.encoderFailed, "the \(encoder.name) encoder failed", path: output.path, underlying: error)
+        }
+        guard state == .ok else { return }
+        av_packet_rescale_ts(packet.pointer, encoder.timeBase, streamTimeBase)
+        packet.pointer.pointee.stream_index = streamIndex
+        try output.write(packet)
+    }
+}
+
+private func sendFrame(_ encoder: Encoder, _ frame: Frame?, path: String) throws(ReelError) {
+    do { _ = try encoder.send(frame) } catch {
+        throw ReelError(.encoderFailed, "the \(encoder.name) encoder refused a frame", path: path, underlying: error)
+    }
+}
+
+/// Encodes pixel buffers with libx264/libx265/prores_ks/ffv1.
+final class VideoTrackWriter: TrackWriter {
+    let streamIndex: Int32
+    private let encoder: Encoder
+    private let scaler = Scaler()
+    private let frame = Frame()
+    private let packet = Packet()
+    private var streamTimeBase: AVRational
+    private var lastPTS = Int64.min
+
+    init(_ settings: VideoEncoderSettings, output: OutputFormatContext) throws(ReelError) {
+        guard settings.width > 0, settings.height > 0, settings.width <= 16384, settings.height <= 16384 else {
+            throw ReelError(.invalidArgument, "video size \(settings.width)x\(settings.height) is out of range", path: output.path)
+        }
+        guard settings.timescale > 0, settings.frameDuration.isNumeric, settings.frameDuration > .zero else {
+            throw ReelError(.invalidArgument, "the frame duration and timescale must be positive", path: output.path)
+        }
+        let codecFormat: AVPixelFormat
+        switch settings.codec {
+        case .proRes(let profile): codecFormat = profile == .p4444 ? AV_PIX_FMT_YUVA444P10LE : AV_PIX_FMT_YUV422P10LE
+        case .ffv1: codecFormat = settings.pixelFormat.avPixelFormat
+        case .h264, .hevc:
+            guard settings.pixelFormat.isYUV else {
+                throw ReelError(.invalidArgument, "H.264 and HEVC code YUV: use .yuv420p, .nv12 or .gray8", path: output.path)
+            }
+            codecFormat = settings.pixelFormat.avPixelFormat
+        }
+        let globalHeader = output.wantsGlobalHeader
+        let rate = settings.frameDuration
+        encoder = try Encoder(name: settings.codec.encoderName) { (ctx) throws(ReelError) in
+            ctx.pointee.width = Int32(settings.width)
+            ctx.pointee.height = Int32(settings.height)
+            ctx.pointee.pix_fmt = codecFormat
+            ctx.pointee.time_base = AVRational(num: 1, den: settings.timescale)
+            ctx.pointee.framerate = AVRational(num: rate.timescale, den: Int32(clamping: rate.value))
+            ctx.pointee.color_range = AVCOL_RANGE_MPEG
+            let hd = settings.height >= 720
+            ctx.pointee.colorspace = hd ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M
+            ctx.pointee.color_primaries = hd ? AVCOL_PRI_BT709 : AVCOL_PRI_SMPTE170M
+            ctx.pointee.color_trc = hd ? AVCOL_TRC_BT709 : AVCOL_TRC_SMPTE170M
+            if let gop = settings.keyframeInterval { ctx.pointee.gop_size = Int32(clamping: gop) }
+            if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+            switch settings.quality {
+            case .crf(let crf)?:
+                guard settings.codec == .h264 || settings.codec == .hevc else {
+                    throw ReelError(.invalidArgument, "crf applies to H.264 and HEVC only", path: output.path)
+                }
+                try Encoder.setOption(ctx, "crf", String(crf))
+            case .bitRate(let rate)?: ctx.pointee.bit_rate = Int64(rate)
+            case nil: break
+            }
+            if let preset = settings.preset { try Encoder.setOption(ctx, "preset", preset) }
+            if settings.codec == .hevc { try Encoder.setOption(ctx, "x265-params", "log-level=error") }
+            if case .proRes(let profile) = settings.codec { ctx.pointee.profile = profile.rawValue }
+        }
+        let stream = try output.addStream()
+        streamIndex = stream.pointee.index
+        do { try encoder.copyParameters(to: stream) } catch {
+            throw ReelError(.outputFailed, "could not describe the video stream", path: output.path, underlying: error)
+        }
+        stream.pointee.time_base = encoder.timeBase
+        stream.pointee.avg_frame_rate = encoder.pointer.pointee.framerate
+        streamTimeBase = encoder.timeBase
+    }
+
+    func headerWritten(_ output: OutputFormatContext) {
+        streamTimeBase = output.stream(Int(streamIndex)).pointee.time_base
+    }
+
+    /// Converts `buffer` into a fresh encoder frame (one copy, or the libswscale pass)
+    /// and encodes it at `time` (relative to the session start).
+    func write(_ buffer: PixelBuffer, at time: MediaTime, into output: OutputFormatContext) throws(ReelError) {
+        guard let pts = time.ffmpegTimestamp(in: encoder.timeBase), pts > lastPTS else {
+            throw ReelError(.invalidArgument, "frame time \(time.secondsDescription) does not come after the previous frame in the 1/\(encoder.timeBase.den) time base",
+                            path: output.path, time: time)
+        }
+        lastPTS = pts
+        frame.unref()
+        frame.pointer.pointee.format = encoder.pointer.pointee.pix_fmt.rawValue
+        frame.pointer.pointee.width = encoder.pointer.pointee.width
+        frame.pointer.pointee.height = encoder.pointer.pointee.height
+        let code = av_frame_get_buffer(frame.pointer, 0)
+        if code < 0 {
+            throw ReelError(.encoderFailed, "out of memory for a frame", path: output.path, underlying: FFmpegError(code: code, function: "av_frame_get_buffer"))
+        }
+        try scaler.convert(buffer, into: frame)
+        frame.pointer.pointee.pts = pts
+        try sendFrame(encoder, frame, path: output.path)
+        try drain(encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
+    }
+
+    func finish(_ output: OutputFormatContext) throws(ReelError) {
+        try sendFrame(encoder, nil, path: output.path)
+        try drain(encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
+    }
+}
+
+/// Encodes interleaved float PCM to AAC, in the encoder's frame size.
+final class AudioTrackWriter: TrackWriter {
+    let streamIndex: Int32
+    private let encoder: Encoder
+    private let frame = Frame()
+    private let packet = Packet()
+    private var streamTimeBase: AVRational
+    private let channels: Int
+    private let frameSize: Int
+    /// Samples waiting for a full frame, one array per channel.
+    private var fifo: [[Float]]
+    private var nextPTS: Int64?
+
+    init(_ settings: AudioEncoderSettings, output: OutputFormatContext) throws(ReelError) {
+        guard (1...8).contains(settings.channelCount), (8000...192_000).contains(settings.sampleRate) else {
+            throw ReelError(.invalidArgument, "audio of \(settings.channelCount) channels at \(settings.sampleRate) Hz is out of range", path: output.path)
+        }
+        let globalHeader = output.wantsGlobalHeader
+        encoder = try Encoder(name: "aac") { (ctx) throws(ReelError) in
+            ctx.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+            ctx.pointee.sample_rate = Int32(settings.sampleRate)
+            av_channel_layout_default(&ctx.pointee.ch_layout, Int32(settings.channelCount))
+            ctx.pointee.bit_rate = Int64(settings.bitRate)
+            ctx.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))
+            if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        }
+        channels = settings.channelCount
+        frameSize = max(1, Int(encoder.pointer.pointee.frame_size))
+        fifo = Array(repeating: [], count: settings.channelCount)
+        let stream = try output.addStream()
+        streamIndex = stream.pointee.index
+        do { try encoder.copyParameters(to: stream) } catch {
+            throw ReelError(.outputFailed, "could not describe the audio stream", path: output.path, underlying: error)
+        }
+        stream.pointee.time_base = encoder.timeBase
+        streamTimeBase = encoder.timeBase
+    }
+
+    func headerWritten(_ output: OutputFormatContext) {
+        streamTimeBase = output.stream(Int(streamIndex)).pointee.time_base
+    }
+
+    func write(_ audio: DecodedAudio, at time: MediaTime, into output: OutputFormatContext) throws(ReelError) {
+        if nextPTS == nil { nextPTS = time.ffmpegTimestamp(in: encoder.timeBase) ?? 0 }
+        let count = audio.frameCount
+        for c in 0..<channels {
+            fifo[c].reserveCapacity(fifo[c].count + count)
+            for i in 0..<count { fifo[c].append(audio.samples[i * channels + c]) }
+        }
+        while fifo[0].count >= frameSize { try emit(frameSize, into: output) }
+    }
+
+    private func emit(_ count: Int, into output: OutputFormatContext) throws(ReelError) {
+        frame.unref()
+        frame.pointer.pointee.nb_samples = Int32(count)
+        frame.pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+        frame.pointer.pointee.sample_rate = encoder.pointer.pointee.sample_rate
+        av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &encoder.pointer.pointee.ch_layout)
+        let code = av_frame_get_buffer(frame.pointer, 0)
+        if code < 0 {
+            throw ReelError(.encoderFailed, "out of memory for an audio frame", path: output.path, underlying: FFmpegError(code: code, function: "av_frame_get_buffer"))
+        }
+        for c in 0..<channels {
+            guard let plane = frame.pointer.pointee.extended_data[c] else { continue }
+            fifo[c].withUnsafeBytes { src in
+                plane.update(from: src.bindMemory(to: UInt8.self).baseAddress!, count: count * MemoryLayout<Float>.size)
+            }
+            fifo[c].removeFirst(count)
+        }
+        frame.pointer.pointee.pts = nextPTS ?? 0
+        nextPTS = (nextPTS ?? 0) + Int64(count)
+        try sendFrame(encoder, frame, path: output.path)
+        try drain(encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
+    }
+
+    func finish(_ output: OutputFormatContext) throws(ReelError) {
+        if let left = fifo.first?.count, left > 0 { try emit(left, into: output) }
+        try sendFrame(encoder, nil, path: output.path)
+        try drain(encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
+    }
+}
+
+/// Writes samples' bytes unchanged: timed metadata (gpmd, KLV) and passthrough packets.
+final class PacketTrackWriter: TrackWriter {
+    let streamIndex: Int32
+    private var streamTimeBase: AVRational
+    private let packet = Packet()
+    private var lastDTS = Int64.min
+
+    /// A `gpmd` track (MP4/MOV): BIN_DATA, tag `gpmd`, time base 1/1000, handler "GoPro MET".
+    /// A `klv` track (MPEG-TS): SMPTE_KLV, synchronous (KLVA, stream type 0x15), 1/90000.
+    init(metadataFormat format: String, output: OutputFormatContext) throws(ReelError) {
+        let stream = try output.addStream()
+        let par = stream.pointee.codecpar!
+        par.pointee.codec_type = AVMEDIA_TYPE_DATA
+        switch format {
+        case "gpmd":
+            par.pointee.codec_id = AV_CODEC_ID_BIN_DATA
+            par.pointee.codec_tag = fourCCTag("gpmd") ?? 0
+            stream.pointee.time_base = AVRational(num: 1, den: 1000)
+            av_dict_set(&stream.pointee.metadata, "handler_name", "GoPro MET", 0)
+        case "klv":
+            par.pointee.codec_id = AV_CODEC_ID_SMPTE_KLV
+            par.pointee.profile = FF_PROFILE_KLVA_SYNC
+            stream.pointee.time_base = AVRational(num: 1, den: 90000)
+        default:
+            throw ReelError(.invalidArgument, "no writer for \(format) metadata", path: output.path)
+        }
+        streamIndex = stream.pointee.index
+        streamTimeBase = stream.pointee.time_base
+    }
+
+    /// A copy of a reader's track: its codec parameters, its packets as they are.
+    init(passthrough description: FormatDescription, output: OutputFormatContext) throws(ReelError) {
+        let stream = try output.addStream()
+        let code = avcodec_parameters_copy(stream.pointee.codecpar, description.parameters.pointer)
+        if code < 0 {
+            throw ReelError(.outputFailed, "could not copy the track's codec parameters", path: output.path,
+                            underlying: FFmpegError(code: code, function: "avcodec_parameters_copy"))
+        }
+        // The source container's tag may mean nothing in this one: let the muxer choose.
+        stream.pointee.codecpar.pointee.codec_tag = 0
+        stream.pointee.time_base = description.parameters.timeBase
+        streamIndex = stream.pointee.index
+        streamTimeBase = stream.pointee.time_base
+    }
+
+    func headerWritten(_ output: OutputFormatContext) {
+        streamTimeBase = output.stream(Int(streamIndex)).pointee.time_base
+    }
+
+    func write(_ sample: SampleBuffer, at time: MediaTime, into output: OutputFormatContext) throws(ReelError) {
+        guard let ts = time.ffmpegTimestamp(in: streamTimeBase), ts > lastDTS else {
+            throw ReelError(.invalidArgument, "sample time \(time.secondsDescription) does not come after the previous sample in the track's time base",
+                            path: output.path, time: time)
+        }
+        guard sample.data.count <= Int(Int32.max) - 64 else {
+            throw ReelError(.invalidArgument, "a sample of \(sample.data.count) bytes is too large", path: output.path, time: time)
+        }
+        lastDTS = ts
+        packet.unref()
+        let code = av_new_packet(packet.pointer, Int32(sample.data.count))
+        if code < 0 {
+            throw ReelError(.outputFailed, "out of memory for a packet", path: output.path, underlying: FFmpegError(code: code, function: "av_new_packet"))
+        }
+        if !sample.data.isEmpty, let dst = packet.pointer.pointee.data {
+            sample.data.withUnsafeBytes { src in dst.update(from: src.bindMemory(to: UInt8.self).baseAddress!, count: sample.data.count) }
+        }
+        packet.pointer.pointee.pts = ts
+        packet.pointer.pointee.dts = ts
+        if sample.duration.isNumeric, let d = sample.duration.ffmpegTimestamp(in: streamTimeBase), d > 0 {
+            packet.pointer.pointee.duration = d
+        }
+        packet.pointer.pointee.flags |= AV_PKT_FLAG_KEY
+        packet.pointer.pointee.stream_index = streamIndex
+        try output.write(packet)
+    }
+
+    func finish(_ output: OutputFormatContext) throws(ReelError) {}
+}

@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+import ReelCore
+import ReelIO
+
+@Suite("AssetWriter")
+struct AssetWriterTests {
+    static let hasFFprobe = ReadWriteTestMedia.ffprobe != nil
+
+    /// A flat frame: luma `16 + 5 * index`, neutral chroma.
+    static func flatFrame(_ index: Int, width: Int = 160, height: Int = 120) -> PixelBuffer {
+        let buffer = PixelBuffer(width: width, height: height, format: .yuv420p)
+        for plane in 0..<3 {
+            buffer.withUnsafeMutableBytes(plane: plane) { _ = $0.initializeMemory(as: UInt8.self, repeating: plane == 0 ? UInt8(16 + 5 * index) : 128) }
+        }
+        return buffer
+    }
+
+    static func rawGroup(_ bytes: [UInt8], start: Int64, duration: Int64, format: String = "gpmd") -> TimedMetadataGroup {
+        let range = TimeRange(start: MediaTime(value: start, timescale: 1000), duration: MediaTime(value: duration, timescale: 1000))
+        return TimedMetadataGroup(timeRange: range, items: [
+            MetadataItem(identifier: MetadataIdentifier(keySpace: "reel", key: "sample.\(format)"), value: .data(Data(bytes))),
+        ])
+    }
+
+    static let payloads: [[UInt8]] = [Array("DEVC\0\0\0\0first".utf8), Array("DEVC\0\0\0\0second!!".utf8), Array("DEVC\0\0\0\0third".utf8)]
+
+    /// Writes `frames` frames at 30 fps plus three 400 ms gpmd samples.
+    func writeClip(to url: URL, fileType: AssetWriter.FileType, frames: Int = 30, codec: VideoEncoderSettings.Codec = .h264) async throws {
+        let writer = try AssetWriter(outputURL: url, fileType: fileType)
+        let video = AssetWriterInput(settings: .video(.init(codec: codec, width: 160, height: 120, preset: codec == .h264 ? "ultrafast" : nil)))
+        try writer.add(video)
+        var adaptor: AssetWriterInputMetadataAdaptor?
+        if fileType == .mp4 || fileType == .mov {
+            let gpmd = AssetWriterInput(settings: .metadata(format: "gpmd"))
+            try writer.add(gpmd)
+            adaptor = try AssetWriterInputMetadataAdaptor(assetWriterInput: gpmd)
+        }
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        for i in 0..<frames {
+            try await video.append(Self.flatFrame(i), withPresentationTime: MediaTime(value: Int64(i), timescale: 30))
+        }
+        if let adaptor {
+            for (i, bytes) in Self.payloads.enumerated() {
+                try await adaptor.append(Self.rawGroup(bytes, start: Int64(i) * 400, duration: 400))
+            }
+        }
+        try await writer.finishWriting()
+        #expect(writer.status == .completed)
+    }
+
+    @Test("round trip: frames and a gpmd track come back from the reader", arguments: [AssetWriter.FileType.mp4, .mov])
+    func roundTrip(fileType: AssetWriter.FileType) async throws {
+        let folder = try ReadWriteTestMedia.makeTemporaryFolder()
+        let url = folder.appendingPathComponent("out.\(fileType.rawValue)")
+        try await writeClip(to: url, fileType: fileType)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.\(fileType.rawValue)"])
+
+        let reader = try AssetReader(url: url)
+        let videoTrack = try #require(reader.tracks(withMediaType: .video).first)
+        let gpmdTrack = try #require(reader.tracks(withMediaType: .metadata).first)
+        #expect(gpmdTrack.metadataFormat == "gpmd")
+        let video = AssetReaderTrackOutput(trackID: videoTrack.trackID, settings: .video(pixelFormat: .yuv420p))
+        let metadata = AssetReaderTrackOutput(trackID: gpmdTrack.trackID, settings: .passthrough)
+        try reader.add(video)
+        try reader.add(metadata)
+        try reader.startReading()
+        var frames: [DecodedVideoFrame] = []
+        for try await sample in video { if let f = sample.videoFrame { frames.append(f) } }
+        #expect(frames.count == 30)
+        for (i, frame) in frames.enumerated() {
+            #expect(frame.presentationTime == MediaTime(value: Int64(i), timescale: 30))
+            let luma = frame.pixelBuffer.withUnsafeBytes(plane: 0) { Int($0[60 * frame.pixelBuffer.bytesPerRow[0] + 80]) }
+            #expect(abs(luma - (16 + 5 * i)) <= 2, "frame \(i) luma \(luma)")
+        }
+        var samples: [SampleBuffer] = []
+        for try await sample in metadata { if let s = sample.sampleBuffer { samples.append(s) } }
+        #expect(samples.map { Array($0.data) } == Self.payloads)
+        #expect(samples.map(\.presentationTime) == [0, 400, 800].map { MediaTime(value: $0, timescale: 1000) })
+        #expect(samples.allSatisfy { $0.duration == MediaTime(value: 400, timescale: 1000) && $0.format == "gpmd" })
+    }
+
+    @Test("ffprobe sees a gpmd data stream named GoPro MET", .enabled(if: hasFFprobe, "needs ffprobe"))
+    func ffprobeSeesGPMD() async throws {
+        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("probe.mp4")
+        try await writeClip(to: url, fileType: .mp4)
+        let json = try ReadWriteTestMedia.run(try #require(ReadWriteTestMedia.ffprobe),
+                                              ["-v", "error", "-show_streams", "-of", "json", url.path])
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        let streams = try #require(object?["streams"] as? [[String: Any]])
+        let data = try #require(streams.first { $0["codec_type"] as? String == "data" })
+        #expect(data["codec_tag_string"] as? String == "gpmd")
+        #expect(data["time_base"] as? String == "1/1000")
+        #expect((data["tags"] as? [String: Any])?["handler_name"] as? String == "GoPro MET")
+        #expect(data["nb_frames"] as? String == "3")
+    }
+
+    @Test("other codecs: ProRes and FFV1 into MOV", arguments: [VideoEncoderSettings.Codec.proRes(.standard), .ffv1])
+    func otherCodecs(codec: VideoEncoderSettings.Codec) async throws {
+        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("codec.mov")
+        try await writeClip(to: url, fileType: .mov, frames: 5, codec: codec)
+        let reader = try AssetReader(url: url)
+        let output = AssetReaderTrackOutput(trackID: try #require(reader.tracks(withMediaType: .video).first).trackID,
+                                            settings: .video(pixelFormat: .gray8))
+        try reader.add(output)
+        try reader.startReading()
+        var lumas: [Int] = []
+        for try await sample in output {
+            if let f = sample.videoFrame { lumas.append(f.pixelBuffer.withUnsafeBytes(plane: 0) { Int($0[10]) }) }
+        }
+        #expect(lumas.count == 5)
+        #expect(zip(lumas, 0...).allSatisfy { abs($0 - (16 + 5 * $1)) <= 2 }, "\(lumas)")
+    }
+
+    @Test("KLV goes into MPEG-TS and reads back")
+    func klvIntoTransportStream() async throws {
+        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("klv.ts")
+        let writer = try AssetWriter(outputURL: url, fileType: .mpegts)
+        let video = AssetWriterInput(settings: .video(.init(codec: .h264, width: 160, height: 120, preset: "ultrafast")))
+        let klv = AssetWriterInput(settings: .metadata(format: "klv"))
+        try writer.add(video)
+        try writer.add(klv)
+        let adaptor = try AssetWriterInputMetadataAdaptor(assetWriterInput: klv)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        let key: [UInt8] = [0x06, 0x0E, 0x2B, 0x34, 0x02, 0x0B, 0x01, 0x01, 0x0E, 0x01, 0x03, 0x01, 0x01, 0x00, 0x00, 0x00]
+        for i in 0..<10 {
+            try await video.append(Self.flatFrame(i), withPresentationTime: MediaTime(value: Int64(i), timescale: 30))
+            if i % 3 == 0 {
+                try await adaptor.append(Self.rawGroup(key + [0x03, 0x02, 0x01, UInt8(i)], start: Int64(i) * 1000 / 30, duration: 33, format: "klv"))
+            }
+        }
+        try await writer.finishWriting()
+        let reader = try AssetReader(url: url)
+        let track = try #require(reader.tracks(withMediaType: .metadata).first)
+        #expect(track.metadataFormat == "klv")
+        let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
+        try reader.add(output)
+        try reader.startReading()
+        var samples: [SampleBuffer] = []
+        for try await sample in output { if let s = sample.sampleBuffer { samples.append(s) } }
+        #expect(samples.count == 4)
+        #expect(samples.map { $0.data.last } == [0, 3, 6, 9])
+    }
+
+    @Test("AAC audio encodes and reads back")
+    func aacRoundTrip() async throws {
+        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("tone.mp4")
+        let writer = try AssetWriter(outputURL: url, fileType: .mp4)
+        let audio = AssetWriterInput(settings: .audio(.init(sampleRate: 48000, channelCount: 2)))
+        try writer.add(audio)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        for chunk in 0..<10 {
+            var samples: [Float] = []
+            for i in 0..<4800 {
+                let v = Float(sin(Double(chunk * 4800 + i) * 2 * .pi * 440 / 48000) * 0.5)
+                samples += [v, v]
+            }
+            try await audio.append(DecodedAudio(samples: samples, channelCount: 2, sampleRate: 48000,
+                                                presentationTime: MediaTime(value: Int64(chunk * 4800), timescale: 48000)))
+        }
+        try await writer.finishWriting()
+        let reader = try AssetReader(url: url)
+        let output = AssetReaderTrackOutput(trackID: try #require(reader.tracks(withMediaType: .audio).first).trackID, settings: .audioPCM)
+        try reader.add(output)
+        try reader.startReading()
+        var frames = 0
+        var peak: Float = 0
+        for try await sample in output {
+            guard let a = sample.audio else { continue }
+            frames += a.frameCount
+            peak = max(peak, a.samples.map(abs).max() ?? 0)
+        }
+        #expect(frames >= 47_000 && frames <= 50_200, "\(frames) frames")
+        #expect(peak > 0.4 && peak < 0.6)
+    }
+}
