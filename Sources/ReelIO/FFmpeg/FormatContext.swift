@@ -22,6 +22,10 @@ final class InputFormatContext {
         let openCode = avformat_open_input(&context, path, nil, nil)
         guard openCode >= 0, let context else {
             let cause = FFmpegError(code: openCode, function: "avformat_open_input")
+            if Self.looksLikeISOBMFF(path) {
+                throw ReelError(.corruptData, "an MP4/MOV file with no readable movie header (moov): damaged or cut short",
+                                path: path, underlying: cause)
+            }
             throw ReelError(.unsupportedFormat, "not a media file FFmpeg can read", path: path, underlying: cause)
         }
         self.pointer = context
@@ -52,6 +56,16 @@ final class InputFormatContext {
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.intValue == 0 {
             throw ReelError(.corruptData, "the file is empty", path: path)
         }
+    }
+
+    /// Whether the file starts like an MP4/MOV (an `ftyp`, `moov`, `mdat`, `free` or
+    /// `wide` box), so that a failed open means a damaged file rather than another format.
+    static func looksLikeISOBMFF(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 8), head.count == 8 else { return false }
+        let type = String(decoding: head.suffix(4), as: UTF8.self)
+        return ["ftyp", "moov", "mdat", "free", "wide"].contains(type)
     }
 
     var streamCount: Int { Int(pointer.pointee.nb_streams) }

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import Reel
+
+/// `reel inspect FILE [--json] [--verbose]`: the container, duration, every track (data and
+/// metadata tracks too), the container's tags and chapters.
+struct InspectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show a media file's container, tracks, metadata and chapters.",
+        discussion: "With --json, prints one JSON object (described in docs/inspect-json.md)."
+    )
+
+    @Argument(help: "The media file to inspect.")
+    var file: String
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    @Flag(help: "Let FFmpeg print its own warnings to stderr.")
+    var verbose = false
+
+    @Flag(help: "Read every packet for exact track times and frame durations (slower).")
+    var precise = false
+
+    func run() async throws {
+        if verbose { FFmpegLogging.setVerbose() } else { FFmpegLogging.setQuiet() }
+        let url = URL(fileURLWithPath: file)
+        let asset = Asset(url: url, options: .init(preferPreciseDurationAndTiming: precise))
+        let report: InspectReport
+        do {
+            let (format, duration, tracks, metadata, common, chapters) =
+                try await asset.load(.containerFormat, .duration, .tracks, .metadata, .commonMetadata, .chapters)
+            report = InspectReport(file: file, format: format, duration: duration, tracks: tracks,
+                                   metadata: metadata, commonMetadata: common, chapters: chapters)
+        } catch {
+            throw CommandFailure.report(error, userPath: file, resolvedPath: url.path)
+        }
+        print(json ? report.jsonText() : report.text(), terminator: json ? "\n" : "")
+    }
+}

@@ -1,0 +1,364 @@
+internal import CFFmpeg
+import Foundation
+import ReelCore
+
+/// Reads what an ``Asset`` needs from one opened file: container, tracks, tags and
+/// chapters. Header data only (`avformat_open_input` + `avformat_find_stream_info`);
+/// packets are read only when precise timing is asked for. Runs on the asset's I/O queue.
+enum AssetProbe {
+    static func read(_ source: AssetSource) throws(ReelError) -> AssetSnapshot {
+        let context = try source.open()
+        let path = source.url.path
+        let ctx = context.pointer
+        let family = ContainerFamily(formatName: context.formatName)
+        let fileSize: Int64? = ctx.pointee.pb.map { avio_size($0) }.flatMap { $0 > 0 ? $0 : nil }
+
+        if context.streamCount == 0 {
+            throw ReelError(.unsupportedFormat, "no audio, video or data tracks found", path: path)
+        }
+        if family == .quickTime, let fileSize { try checkNotTruncated(context, fileSize: fileSize, path: path) }
+
+        let formatStart = MediaTime(ffmpeg: ctx.pointee.start_time, timeBase: AVRational(timescale: reel_time_base()))
+        let containerDuration = MediaTime(ffmpeg: ctx.pointee.duration, timeBase: AVRational(timescale: reel_time_base()))
+        // The timeline starts at zero in MP4/MOV; elsewhere at the earliest timestamp, taken
+        // exactly from the streams (the container's own start is rounded to microseconds).
+        var origin: MediaTime = .zero
+        if family != .quickTime {
+            let starts = (0..<context.streamCount).map { i in
+                let st = context.stream(i)
+                return MediaTime(ffmpeg: st.pointee.start_time, timeBase: st.pointee.time_base)
+            }.filter(\.isNumeric)
+            origin = starts.min(by: <) ?? (formatStart.isNumeric ? formatStart : .zero)
+        }
+
+        var tracks = (0..<context.streamCount).map { index in
+            track(context.stream(index), index: index, family: family, containerDuration: containerDuration, origin: origin)
+        }
+        assignTrackIDs(&tracks, context: context)
+        if source.options.preferPreciseDurationAndTiming {
+            try refineTiming(&tracks, context: context, path: path)
+        }
+        for i in tracks.indices { tracks[i].segments = segments(for: tracks[i].timeRange, origin: origin) }
+        associate(&tracks)
+
+        let format = ContainerFormat(
+            name: context.formatName,
+            longName: ctx.pointee.iformat.pointee.long_name.map { String(cString: $0) },
+            fileSize: fileSize,
+            bitRate: ctx.pointee.bit_rate > 0 ? ctx.pointee.bit_rate : nil,
+            startTime: formatStart.isNumeric ? formatStart : .zero)
+        return AssetSnapshot(
+            format: format,
+            duration: duration(of: tracks, container: containerDuration, origin: origin,
+                                precise: source.options.preferPreciseDurationAndTiming),
+            tracks: tracks,
+            metadata: ContainerMetadata.items(from: tags(ctx.pointee.metadata), family: family),
+            chapters: chapters(ctx, family: family))
+    }
+
+    // MARK: Tracks
+
+    static func track(_ st: UnsafeMutablePointer<AVStream>, index: Int, family: ContainerFamily,
+                      containerDuration: MediaTime, origin: MediaTime) -> AssetTrack {
+        let par = st.pointee.codecpar.pointee
+        let timeBase = st.pointee.time_base
+        let streamTags = tags(st.pointee.metadata)
+        let codec = String(cString: avcodec_get_name(par.codec_id))
+        let tag = fourCC(par.codec_tag)
+        let mediaType = classify(par, tag: tag)
+        let handler = streamTags.first { $0.key == "handler_name" }?.value
+            .trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
+
+        var description = FormatDescription(mediaType: mediaType, codec: codec,
+                                            format: sampleFormat(mediaType: mediaType, tag: tag, codec: codec, codecID: par.codec_id),
+                                            handlerName: handler?.isEmpty == false ? handler : nil)
+        description.profile = avcodec_profile_name(par.codec_id, par.profile).map { String(cString: $0) }
+        var naturalSize = Size.zero
+        if par.codec_type == AVMEDIA_TYPE_VIDEO {
+            description.width = Int(par.width)
+            description.height = Int(par.height)
+            naturalSize = Size(width: Int(par.width), height: Int(par.height))
+            description.pixelFormat = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format)).map { String(cString: $0) }
+            let sar = par.sample_aspect_ratio
+            if sar.num > 0, sar.den > 0, sar.num != sar.den { description.sampleAspectRatio = "\(sar.num):\(sar.den)" }
+        } else if par.codec_type == AVMEDIA_TYPE_AUDIO {
+            description.sampleRate = Int(par.sample_rate)
+            description.channels = Int(par.ch_layout.nb_channels)
+            description.sampleFormat = av_get_sample_fmt_name(AVSampleFormat(rawValue: par.format)).map { String(cString: $0) }
+            var layout = par.ch_layout
+            var buffer = [CChar](repeating: 0, count: 64)
+            if av_channel_layout_describe(&layout, &buffer, buffer.count) > 0 {
+                description.channelLayout = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+        }
+
+        let timeRange = trackTimeRange(st, containerDuration: containerDuration, origin: origin)
+        let isVideo = mediaType == .video
+        return AssetTrack(
+            trackID: Int32(truncatingIfNeeded: st.pointee.id),
+            index: index,
+            mediaType: mediaType,
+            formatDescriptions: [description],
+            naturalSize: naturalSize,
+            preferredTransform: displayMatrix(st) ?? .identity,
+            nominalFrameRate: isVideo ? Float(rate(st.pointee.avg_frame_rate) ?? rate(st.pointee.r_frame_rate) ?? 0) : 0,
+            minFrameDuration: isVideo ? minFrameDuration(st, family: family) : .invalid,
+            timeRange: timeRange,
+            naturalTimeScale: timeBase.num == 1 ? timeBase.den : timeRange.duration.timescale,
+            segments: [],
+            estimatedDataRate: Float(par.bit_rate),
+            languageCode: streamTags.first { $0.key == "language" }?.value,
+            metadata: ContainerMetadata.items(from: streamTags, family: family),
+            isEnabled: family == .quickTime ? st.pointee.disposition & AV_DISPOSITION_DEFAULT != 0 : true,
+            sampleCount: st.pointee.nb_frames > 0 ? Int(st.pointee.nb_frames) : nil,
+            associations: [:],
+            source: nil,
+            timeBase: (timeBase.num, timeBase.den))
+    }
+
+    /// Video, audio and subtitles by codec type; data tracks by sample entry or codec:
+    /// FFmpeg marks no metadata track as such (no `AV_DISPOSITION_METADATA`).
+    static func classify(_ par: AVCodecParameters, tag: String?) -> MediaType {
+        switch par.codec_type {
+        case AVMEDIA_TYPE_VIDEO: return .video
+        case AVMEDIA_TYPE_AUDIO: return .audio
+        case AVMEDIA_TYPE_SUBTITLE:
+            return par.codec_id == AV_CODEC_ID_MOV_TEXT ? .text
+                : par.codec_id == AV_CODEC_ID_EIA_608 ? .closedCaption : .subtitle
+        case AVMEDIA_TYPE_ATTACHMENT: return .attachment
+        default:
+            if let tag, metadataSampleEntries.contains(tag) { return .metadata }
+            if par.codec_id == AV_CODEC_ID_BIN_DATA || par.codec_id == AV_CODEC_ID_SMPTE_KLV
+                || par.codec_id == AV_CODEC_ID_TIMED_ID3 { return .metadata }
+            if tag == "tmcd" { return .timecode }
+            return .data
+        }
+    }
+
+    static let metadataSampleEntries: Set<String> = ["gpmd", "mebx", "camm", "KLVA"]
+
+    /// The format a track's samples are in: the sample entry's FourCC where there is one.
+    static func sampleFormat(mediaType: MediaType, tag: String?, codec: String, codecID: AVCodecID) -> String {
+        if codecID == AV_CODEC_ID_SMPTE_KLV || tag == "KLVA" { return "klv" }
+        if let tag { return tag }
+        return codec
+    }
+
+    /// The codec tag as four printable characters (`avc1`), or nil (MPEG-TS stream types).
+    static func fourCC(_ tag: UInt32) -> String? {
+        guard tag != 0 else { return nil }
+        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: tag >> (8 * UInt32($0))) }
+        guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Start and duration in the stream's time base; a missing duration falls back to the
+    /// container's.
+    static func trackTimeRange(_ st: UnsafeMutablePointer<AVStream>, containerDuration: MediaTime, origin: MediaTime) -> TimeRange {
+        let tb = st.pointee.time_base
+        var start = MediaTime(ffmpeg: st.pointee.start_time, timeBase: tb)
+        if !start.isNumeric { start = origin }
+        var duration = MediaTime(ffmpeg: st.pointee.duration, timeBase: tb)
+        if !duration.isNumeric || duration < .zero, let tagged = taggedDuration(st) {
+            // Matroska keeps a stream's duration in its DURATION tag.
+            duration = tagged.convertScale(tb.num == 1 ? tb.den : tagged.timescale, method: .roundHalfAwayFromZero)
+        }
+        if !duration.isNumeric || duration < .zero {
+            duration = containerDuration.isNumeric ? MediaTime.maximum(.zero, containerDuration - (start - origin)) : .invalid
+        }
+        return TimeRange(start: start, duration: duration)
+    }
+
+    /// A `DURATION` tag such as `00:00:01.000000000` (Matroska), exactly, in nanoseconds.
+    static func taggedDuration(_ st: UnsafeMutablePointer<AVStream>) -> MediaTime? {
+        guard let entry = av_dict_get(st.pointee.metadata, "DURATION", nil, 0) else { return nil }
+        let text = String(cString: entry.pointee.value)
+        let parts = text.split(separator: ":")
+        guard parts.count == 3, let h = Int64(parts[0]), let m = Int64(parts[1]) else { return nil }
+        let secondParts = parts[2].split(separator: ".", omittingEmptySubsequences: false)
+        guard let s = Int64(secondParts[0]), secondParts.count <= 2 else { return nil }
+        var nanos: Int64 = 0
+        if secondParts.count == 2 {
+            let digits = String(secondParts[1].prefix(9))
+            guard let f = Int64(digits), digits.allSatisfy(\.isNumber) else { return nil }
+            nanos = f * Int64(pow(10.0, Double(9 - digits.count)))
+        }
+        guard h >= 0, h < 1_000_000, m >= 0, s >= 0 else { return nil }
+        return MediaTime(value: ((h * 60 + m) * 60 + s) * 1_000_000_000 + nanos, timescale: 1_000_000_000)
+    }
+
+    static func rate(_ r: AVRational) -> Double? {
+        r.num > 0 && r.den > 0 ? Double(r.num) / Double(r.den) : nil
+    }
+
+    /// The shortest gap between samples in the MP4/MOV sample table when it has one;
+    /// otherwise one frame at the stream's base rate (`r_frame_rate`).
+    static func minFrameDuration(_ st: UnsafeMutablePointer<AVStream>, family: ContainerFamily) -> MediaTime {
+        let tb = st.pointee.time_base
+        if family == .quickTime {
+            let count = avformat_index_get_entries_count(st)
+            if count >= 2 {
+                var previous: Int64? = nil
+                var smallest: Int64 = .max
+                for i in 0..<count {
+                    guard let entry = avformat_index_get_entry(st, i) else { continue }
+                    let ts = entry.pointee.timestamp
+                    if let previous, ts > previous { smallest = min(smallest, ts - previous) }
+                    previous = ts
+                }
+                if smallest != .max { return MediaTime(ffmpeg: smallest, timeBase: tb) }
+            }
+        }
+        let r = st.pointee.r_frame_rate
+        guard r.num > 0, r.den > 0 else { return .invalid }
+        return MediaTime(value: Int64(r.den), timescale: r.num)
+    }
+
+    /// The display matrix (`AV_PKT_DATA_DISPLAYMATRIX`, the MP4 `tkhd` matrix) as a
+    /// transform: `x' = a x + c y + tx`, `y' = b x + d y + ty`, 16.16 fixed point.
+    static func displayMatrix(_ st: UnsafeMutablePointer<AVStream>) -> ReelCore.AffineTransform? {
+        var size = 0
+        guard let raw = av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 9 * 4 else { return nil }
+        var m = [Int32](repeating: 0, count: 9)
+        m.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: raw, count: 9 * 4)) }
+        let one = 65536.0
+        return ReelCore.AffineTransform(a: Double(m[0]) / one, b: Double(m[1]) / one, c: Double(m[3]) / one,
+                               d: Double(m[4]) / one, tx: Double(m[6]) / one, ty: Double(m[7]) / one)
+    }
+
+    /// Container track ids where every stream has a distinct positive one; else `index + 1`.
+    static func assignTrackIDs(_ tracks: inout [AssetTrack], context: InputFormatContext) {
+        let ids = tracks.map(\.trackID)
+        if ids.allSatisfy({ $0 > 0 }) && Set(ids).count == ids.count { return }
+        for i in tracks.indices { tracks[i].trackID = Int32(truncatingIfNeeded: tracks[i].index + 1) }
+    }
+
+    /// An empty edit from the timeline's origin to the track's start, then the media.
+    static func segments(for range: TimeRange, origin: MediaTime) -> [TimeMapping] {
+        guard range.isValid else { return [] }
+        var result: [TimeMapping] = []
+        if origin < range.start {
+            result.append(TimeMapping(emptyTarget: TimeRange(start: origin, end: range.start)))
+        }
+        result.append(TimeMapping(source: range, target: range))
+        return result
+    }
+
+    /// FFmpeg does not expose `tref`: a metadata track is taken to describe the first video
+    /// track, and a video track's timecode is the file's timecode track.
+    static func associate(_ tracks: inout [AssetTrack]) {
+        let video = tracks.first { $0.mediaType == .video }?.trackID
+        let timecodes = tracks.filter { $0.mediaType == .timecode }.map(\.trackID)
+        for i in tracks.indices {
+            if tracks[i].mediaType == .metadata, let video { tracks[i].associations[.metadataReferent] = [video] }
+            if tracks[i].mediaType == .video, !timecodes.isEmpty { tracks[i].associations[.timecode] = timecodes }
+        }
+    }
+
+    /// The container's duration, exact when a track ends exactly there.
+    static func duration(of tracks: [AssetTrack], container: MediaTime, origin: MediaTime, precise: Bool) -> MediaTime {
+        let ends = tracks.compactMap { t -> MediaTime? in
+            let end = t.timeRange.end
+            return end.isNumeric ? end - origin : nil
+        }
+        if precise, let longest = ends.max(by: <) { return longest }
+        guard container.isNumeric else { return ends.max(by: <) ?? .invalid }
+        let tolerance = MediaTime(value: 1, timescale: 1_000_000)
+        if let exact = ends.first(where: { ($0 - container).magnitude <= tolerance }) { return exact }
+        return container
+    }
+
+    // MARK: Integrity
+
+    /// A moov-first MP4 cut short still opens: check that every sample lies inside the file.
+    static func checkNotTruncated(_ context: InputFormatContext, fileSize: Int64, path: String) throws(ReelError) {
+        for index in 0..<context.streamCount {
+            let st = context.stream(index)
+            let count = avformat_index_get_entries_count(st)
+            var end: Int64 = 0
+            for i in 0..<count {
+                guard let entry = avformat_index_get_entry(st, i) else { continue }
+                end = max(end, entry.pointee.pos + Int64(entry.pointee.size))
+            }
+            if end > fileSize {
+                throw ReelError(.corruptData,
+                                "the file is cut short: track \(st.pointee.id)'s samples run to byte \(end), the file ends at byte \(fileSize)",
+                                path: path)
+            }
+        }
+    }
+
+    // MARK: Precise timing
+
+    /// Reads every packet (no decoding) for exact start and end times, the shortest frame
+    /// gap and the data rate of each track.
+    static func refineTiming(_ tracks: inout [AssetTrack], context: InputFormatContext, path: String) throws(ReelError) {
+        struct Span { var first: Int64 = .max; var end: Int64 = .min; var pts: [Int64] = []; var bytes: Int64 = 0 }
+        var spans = [Span](repeating: Span(), count: tracks.count)
+        let packet = Packet()
+        let nopts = reel_nopts_value()
+        while try context.readPacket(into: packet) {
+            defer { packet.unref() }
+            let i = Int(packet.streamIndex)
+            guard spans.indices.contains(i) else { continue }
+            spans[i].bytes += Int64(packet.pointer.pointee.size)
+            let pts = packet.pts
+            guard pts != nopts else { continue }
+            spans[i].first = min(spans[i].first, pts)
+            spans[i].end = max(spans[i].end, pts + max(0, packet.duration))
+            if tracks[i].mediaType == .video { spans[i].pts.append(pts) }
+        }
+        for i in tracks.indices where spans[i].first != .max {
+            let tb = AVRational(num: tracks[i].timeBase.num, den: tracks[i].timeBase.den)
+            let start = MediaTime(ffmpeg: spans[i].first, timeBase: tb)
+            let end = MediaTime(ffmpeg: spans[i].end, timeBase: tb)
+            tracks[i].timeRange = TimeRange(start: start, end: end)
+            let seconds = tracks[i].timeRange.duration.seconds
+            if seconds > 0 { tracks[i].estimatedDataRate = Float(Double(spans[i].bytes * 8) / seconds) }
+            let sorted = spans[i].pts.sorted()
+            var smallest: Int64 = .max
+            for (a, b) in zip(sorted, sorted.dropFirst()) where b > a { smallest = min(smallest, b - a) }
+            if smallest != .max { tracks[i].minFrameDuration = MediaTime(ffmpeg: smallest, timeBase: tb) }
+        }
+    }
+
+    // MARK: Tags and chapters
+
+    /// The entries of an `AVDictionary`, in order (`av_dict_get` with an empty key).
+    static func tags(_ dict: OpaquePointer?) -> [(key: String, value: String)] {
+        var result: [(key: String, value: String)] = []
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>? = nil
+        while let next = av_dict_get(dict, "", entry.map { UnsafePointer($0) }, AV_DICT_IGNORE_SUFFIX) {
+            result.append((String(cString: next.pointee.key), String(cString: next.pointee.value)))
+            entry = next
+        }
+        return result
+    }
+
+    /// The container's chapters (`AVFormatContext.chapters`), each a group with a
+    /// `common/title` item plus its other tags.
+    static func chapters(_ ctx: UnsafeMutablePointer<AVFormatContext>, family: ContainerFamily) -> [TimedMetadataGroup] {
+        guard let list = ctx.pointee.chapters else { return [] }
+        var groups: [TimedMetadataGroup] = []
+        for i in 0..<Int(ctx.pointee.nb_chapters) {
+            guard let chapter = list[i] else { continue }
+            let tb = chapter.pointee.time_base
+            let start = MediaTime(ffmpeg: chapter.pointee.start, timeBase: tb)
+            let end = MediaTime(ffmpeg: chapter.pointee.end, timeBase: tb)
+            guard start.isNumeric, end.isNumeric else { continue }
+            let chapterTags = tags(chapter.pointee.metadata)
+            var items: [MetadataItem] = []
+            if let title = chapterTags.first(where: { $0.key.lowercased() == "title" })?.value {
+                items.append(MetadataItem(identifier: .commonTitle, value: .string(title), time: start, duration: end - start))
+            }
+            for item in ContainerMetadata.items(from: chapterTags, family: family) where item.key.lowercased() != "title" {
+                var timed = item
+                timed.time = start
+                timed.duration = end - start
+                items.append(timed)
+            }
+            groups.append(TimedMetadataGroup(timeRange: TimeRange(start: start, end: end), items: items))
+        }
+        return groups
+    }
+}

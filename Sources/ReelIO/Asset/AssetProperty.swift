@@ -1,0 +1,201 @@
+import Foundation
+import ReelCore
+
+/// A property of an ``Asset`` or ``AssetTrack`` that can be loaded, typed by its value
+/// (AVAsyncProperty).
+///
+/// Use the static members: `try await asset.load(.duration, .tracks)`.
+public struct AssetProperty<Root, Value: Sendable>: Sendable, CustomStringConvertible {
+    /// The property's name, also its key for ``Asset/loadValuesAsynchronously(forKeys:completionHandler:)``.
+    public let key: String
+    /// Computes the value. For an ``Asset`` it runs on the asset's I/O thread.
+    let compute: @Sendable (Root) throws(ReelError) -> Value
+
+    init(key: String, compute: @escaping @Sendable (Root) throws(ReelError) -> Value) {
+        self.key = key
+        self.compute = compute
+    }
+
+    public var description: String { key }
+}
+
+/// Where the loading of one ``AssetProperty`` stands (AVAsyncProperty.Status).
+public enum AssetPropertyStatus<Value: Sendable>: Sendable {
+    /// No load has been asked for (or the last one was cancelled with ``Asset/cancelLoading()``).
+    case notYetLoaded
+    /// A load is running.
+    case loading
+    /// Loaded; later loads return this value.
+    case loaded(Value)
+    /// The load failed; later loads throw this error.
+    case failed(ReelError)
+
+    /// Whether this is ``loading``.
+    public var isLoading: Bool { if case .loading = self { true } else { false } }
+    /// Whether this is ``notYetLoaded``.
+    public var isNotYetLoaded: Bool { if case .notYetLoaded = self { true } else { false } }
+    /// The value, when loaded.
+    public var value: Value? { if case .loaded(let v) = self { v } else { nil } }
+    /// The error, when failed.
+    public var error: ReelError? { if case .failed(let e) = self { e } else { nil } }
+}
+
+/// Where the loading of a key stands, for the key-based API (AVKeyValueStatus).
+public enum KeyValueStatus: Sendable, Hashable {
+    case unknown
+    case loading
+    case loaded
+    case failed
+    case cancelled
+}
+
+// MARK: - Asset properties
+
+extension AssetProperty where Root == Asset, Value == MediaTime {
+    /// The asset's duration: the end of its longest track on the container's timeline.
+    public static var duration: Self { .init(key: "duration") { asset throws(ReelError) in try asset.source.snapshot().duration } }
+}
+
+extension AssetProperty where Root == Asset, Value == [AssetTrack] {
+    /// Every track the container lists, in container order, data and metadata tracks included.
+    public static var tracks: Self {
+        .init(key: "tracks") { asset throws(ReelError) in
+            try asset.source.snapshot().tracks.map { $0.attached(to: asset.source) }
+        }
+    }
+}
+
+extension AssetProperty where Root == Asset, Value == [MetadataItem] {
+    /// The container's tags, each under its own key space (`mdta`, `udta`, `container`).
+    public static var metadata: Self { .init(key: "metadata") { asset throws(ReelError) in try asset.source.snapshot().metadata } }
+    /// The container's tags in the common key space: title, creationDate, location, make,
+    /// model, software, whatever the container.
+    public static var commonMetadata: Self {
+        .init(key: "commonMetadata") { asset throws(ReelError) in
+            ContainerMetadata.commonItems(from: try asset.source.snapshot().metadata)
+        }
+    }
+}
+
+extension AssetProperty where Root == Asset, Value == [MetadataKeySpace] {
+    /// The key spaces the container's tags use (AVAsset.availableMetadataFormats).
+    public static var availableMetadataFormats: Self {
+        .init(key: "availableMetadataFormats") { asset throws(ReelError) in
+            var seen: [MetadataKeySpace] = []
+            for item in try asset.source.snapshot().metadata where !seen.contains(item.keySpace) {
+                seen.append(item.keySpace)
+            }
+            return seen
+        }
+    }
+}
+
+extension AssetProperty where Root == Asset, Value == MetadataItem? {
+    /// When the media was recorded, from the container's tags (common key `creationDate`).
+    public static var creationDate: Self {
+        .init(key: "creationDate") { asset throws(ReelError) in
+            ContainerMetadata.commonItems(from: try asset.source.snapshot().metadata)
+                .first { $0.identifier == .commonCreationDate }
+        }
+    }
+}
+
+extension AssetProperty where Root == Asset, Value == Bool {
+    /// Whether the file opens and holds at least one track. A file that cannot be read
+    /// loads as `false` rather than failing.
+    public static var isReadable: Self {
+        .init(key: "isReadable") { asset throws(ReelError) in
+            guard let snapshot = try? asset.source.snapshot() else { return false }
+            return !snapshot.tracks.isEmpty
+        }
+    }
+}
+
+extension AssetProperty where Root == Asset, Value == ContainerFormat {
+    /// The container: format name, size, overall bit rate, start time.
+    public static var containerFormat: Self {
+        .init(key: "containerFormat") { asset throws(ReelError) in try asset.source.snapshot().format }
+    }
+}
+
+extension AssetProperty where Root == Asset, Value == [TimedMetadataGroup] {
+    /// The container's chapters, each a group with a `common/title` item.
+    public static var chapters: Self {
+        .init(key: "chapters") { asset throws(ReelError) in try asset.source.snapshot().chapters }
+    }
+}
+
+/// A type-erased asset property, for the key-based API.
+struct AnyAssetProperty: Sendable {
+    let key: String
+    let compute: @Sendable (Asset) throws(ReelError) -> any Sendable
+
+    init<V: Sendable>(_ property: AssetProperty<Asset, V>) {
+        key = property.key
+        let body = property.compute
+        compute = { asset throws(ReelError) in try body(asset) }
+    }
+
+    /// Every asset property, by key.
+    static let all: [String: AnyAssetProperty] = {
+        let list: [AnyAssetProperty] = [
+            .init(AssetProperty.duration), .init(AssetProperty.tracks), .init(AssetProperty.metadata),
+            .init(AssetProperty.commonMetadata), .init(AssetProperty.availableMetadataFormats),
+            .init(AssetProperty.creationDate), .init(AssetProperty.isReadable),
+            .init(AssetProperty.containerFormat), .init(AssetProperty.chapters),
+        ]
+        return Dictionary(uniqueKeysWithValues: list.map { ($0.key, $0) })
+    }()
+}
+
+// MARK: - Track properties
+
+extension AssetProperty where Root == AssetTrack, Value == Int32 {
+    public static var trackID: Self { .init(key: "trackID") { $0.trackID } }
+    public static var naturalTimeScale: Self { .init(key: "naturalTimeScale") { $0.naturalTimeScale } }
+}
+
+extension AssetProperty where Root == AssetTrack, Value == MediaType {
+    public static var mediaType: Self { .init(key: "mediaType") { $0.mediaType } }
+}
+
+extension AssetProperty where Root == AssetTrack, Value == Size {
+    public static var naturalSize: Self { .init(key: "naturalSize") { $0.naturalSize } }
+}
+
+extension AssetProperty where Root == AssetTrack, Value == ReelCore.AffineTransform {
+    public static var preferredTransform: Self { .init(key: "preferredTransform") { $0.preferredTransform } }
+}
+
+extension AssetProperty where Root == AssetTrack, Value == Float {
+    public static var nominalFrameRate: Self { .init(key: "nominalFrameRate") { $0.nominalFrameRate } }
+    public static var estimatedDataRate: Self { .init(key: "estimatedDataRate") { $0.estimatedDataRate } }
+}
+
+extension AssetProperty where Root == AssetTrack, Value == MediaTime {
+    public static var minFrameDuration: Self { .init(key: "minFrameDuration") { $0.minFrameDuration } }
+}
+
+extension AssetProperty where Root == AssetTrack, Value == TimeRange {
+    public static var timeRange: Self { .init(key: "timeRange") { $0.timeRange } }
+}
+
+extension AssetProperty where Root == AssetTrack, Value == [FormatDescription] {
+    public static var formatDescriptions: Self { .init(key: "formatDescriptions") { $0.formatDescriptions } }
+}
+
+extension AssetProperty where Root == AssetTrack, Value == [TimeMapping] {
+    public static var segments: Self { .init(key: "segments") { $0.segments } }
+}
+
+extension AssetProperty where Root == AssetTrack, Value == String? {
+    public static var languageCode: Self { .init(key: "languageCode") { $0.languageCode } }
+}
+
+extension AssetProperty where Root == AssetTrack, Value == [MetadataItem] {
+    public static var metadata: Self { .init(key: "metadata") { $0.metadata } }
+}
+
+extension AssetProperty where Root == AssetTrack, Value == Bool {
+    public static var isEnabled: Self { .init(key: "isEnabled") { $0.isEnabled } }
+}

@@ -1,0 +1,34 @@
+import ReelCore
+
+/// The container of an asset: its format and size (FFmpeg's `AVInputFormat` and
+/// `AVFormatContext` fields).
+public struct ContainerFormat: Sendable, Hashable, Codable {
+    /// FFmpeg's short format name(s): `mov,mp4,m4a,3gp,3g2,mj2`, `mpegts`, `matroska,webm`.
+    public var name: String
+    /// FFmpeg's descriptive name: `QuickTime / MOV`.
+    public var longName: String?
+    /// Size of the file in bytes, when known.
+    public var fileSize: Int64?
+    /// Overall bit rate in bits per second, when known.
+    public var bitRate: Int64?
+    /// The earliest presentation time of any track (non-zero in MPEG-TS).
+    public var startTime: MediaTime
+
+    public init(name: String, longName: String? = nil, fileSize: Int64? = nil, bitRate: Int64? = nil, startTime: MediaTime = .zero) {
+        self.name = name
+        self.longName = longName
+        self.fileSize = fileSize
+        self.bitRate = bitRate
+        self.startTime = startTime
+    }
+}
+
+/// Everything one probe of a file found: what the asset's properties are computed from.
+struct AssetSnapshot: Sendable {
+    var format: ContainerFormat
+    var duration: MediaTime
+    /// Tracks without a source; the asset attaches its source when handing them out.
+    var tracks: [AssetTrack]
+    var metadata: [MetadataItem]
+    var chapters: [TimedMetadataGroup]
+}

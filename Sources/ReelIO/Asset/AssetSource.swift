@@ -1,0 +1,59 @@
+import Dispatch
+import Foundation
+import ReelCore
+import Synchronization
+
+/// The file behind an ``Asset``: its URL and options, the thread its blocking FFmpeg
+/// work runs on, and the one cached probe of it.
+///
+/// Tracks keep a reference to their source (not to the asset), so a track can read
+/// packets of its file without keeping the asset's cache alive, and no reference cycle
+/// forms between the asset's cache and the tracks it holds.
+final class AssetSource: Sendable {
+    let url: URL
+    let options: Asset.Options
+    /// A serial queue: FFmpeg calls never run on Swift's cooperative pool, and the probe
+    /// runs at most once because only this queue runs it.
+    let queue: DispatchQueue
+    private let state = Mutex(State())
+
+    private struct State {
+        var snapshot: Result<AssetSnapshot, ReelError>?
+        var openCount = 0
+    }
+
+    init(url: URL, options: Asset.Options) {
+        self.url = url
+        self.options = options
+        self.queue = DispatchQueue(label: "reel.asset.io")
+    }
+
+    /// How many times the file has been opened (`avformat_open_input`).
+    var openCount: Int { state.withLock { $0.openCount } }
+
+    /// Runs `body` on the I/O queue and returns its result to the awaiting task.
+    func perform<T: Sendable>(_ body: @escaping @Sendable (AssetSource) throws(ReelError) -> T) async throws(ReelError) -> T {
+        let result: Result<T, ReelError> = await withCheckedContinuation { continuation in
+            queue.async {
+                continuation.resume(returning: Result { () throws(ReelError) in try body(self) })
+            }
+        }
+        return try result.get()
+    }
+
+    /// Opens the file (counted). Call on the I/O queue.
+    func open() throws(ReelError) -> InputFormatContext {
+        state.withLock { $0.openCount += 1 }
+        return try InputFormatContext(url: url)
+    }
+
+    /// The probe of the file, read on first use and cached, failures included. Call on
+    /// the I/O queue.
+    func snapshot() throws(ReelError) -> AssetSnapshot {
+        dispatchPrecondition(condition: .onQueue(queue))
+        if let cached = state.withLock({ $0.snapshot }) { return try cached.get() }
+        let result = Result { () throws(ReelError) in try AssetProbe.read(self) }
+        state.withLock { $0.snapshot = result }
+        return try result.get()
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import ReelCore
+
+/// One track of an ``Asset``: its identity, kind, format, geometry and timing (AVAssetTrack).
+///
+/// Every property is read when the asset first loads its tracks, so reading one needs no
+/// `await`; the `load...` methods that need more of the file (packets, other tracks) are
+/// asynchronous. A track keeps what it needs to reach its file, not the ``Asset`` itself.
+public struct AssetTrack: Sendable, CustomStringConvertible {
+    /// The container's own id for the track, stable across runs: the MP4/MOV `tkhd` track
+    /// id, the MPEG-TS PID, the Matroska track number; `index + 1` where a container has none.
+    public var trackID: Int32
+    /// The track's position among the container's streams (FFmpeg's stream index).
+    public var index: Int
+    /// What kind of media the track holds.
+    public var mediaType: MediaType
+    /// What the samples are; one entry in practice.
+    public var formatDescriptions: [FormatDescription]
+    /// Encoded picture size, before ``preferredTransform`` (zero for non-visual tracks).
+    public var naturalSize: Size
+    /// How to display the picture: the container's display matrix (MP4/MOV `tkhd` matrix).
+    public var preferredTransform: ReelCore.AffineTransform
+    /// Frames per second on average (0 for non-visual tracks).
+    public var nominalFrameRate: Float
+    /// The shortest frame duration: from the stream's base frame rate, or from the sample
+    /// table (or packets, with ``Asset/Options/preferPreciseDurationAndTiming``) when the
+    /// frame rate varies.
+    public var minFrameDuration: MediaTime
+    /// Where the track's media lies on the asset's timeline.
+    public var timeRange: TimeRange
+    /// The track's time base denominator (MP4 `mdhd` timescale, 90000 in MPEG-TS).
+    public var naturalTimeScale: Int32
+    /// How the media maps onto the asset's timeline: an empty edit first when the track
+    /// starts after the asset does, then the media.
+    public var segments: [TimeMapping]
+    /// Bits per second, from the container (0 when unknown).
+    public var estimatedDataRate: Float
+    /// ISO 639-2/T language code (`eng`, `und`), when the container gives one.
+    public var languageCode: String?
+    /// The track's own tags (handler name, language, creation time, encoder, timecode).
+    public var metadata: [MetadataItem]
+    /// Whether the container marks the track enabled (MP4 `tkhd` flag; true elsewhere).
+    public var isEnabled: Bool
+    /// Number of samples, when the container says (MP4 sample table).
+    public var sampleCount: Int?
+
+    /// Track IDs this track relates to, by association type.
+    var associations: [TrackAssociationType: [Int32]]
+    /// The file this track belongs to; nil only inside a probe snapshot.
+    var source: AssetSource?
+
+    /// The time base of the track, as FFmpeg gives it (`num/den`).
+    var timeBase: (num: Int32, den: Int32)
+
+    /// The first format description's codec name.
+    public var codec: String { formatDescriptions.first?.codec ?? "none" }
+    /// The first format description's sample format (`avc1`, `gpmd`, `klv`).
+    public var format: String { formatDescriptions.first?.format ?? "none" }
+    /// The handler name (`GoPro MET`), when the container has one.
+    public var handlerName: String? { formatDescriptions.first?.handlerName }
+
+    /// The display rotation in degrees, counter-clockwise as FFmpeg reports it
+    /// (`av_display_rotation_get`): 0, 90, 180, -90 for the usual matrices.
+    public var rotationDegrees: Double {
+        let degrees = -atan2(preferredTransform.b, preferredTransform.a) * 180 / Double.pi
+        return degrees == 0 ? 0 : degrees
+    }
+
+    /// Whether the track has `characteristic` (AVAssetTrack.hasMediaCharacteristic).
+    public func hasMediaCharacteristic(_ characteristic: MediaCharacteristic) -> Bool {
+        mediaType.characteristics.contains(characteristic)
+    }
+
+    /// The track's metadata items in one key space (AVAssetTrack.loadMetadata(for:)).
+    public func loadMetadata(for format: MetadataKeySpace) async throws(ReelError) -> [MetadataItem] {
+        metadata.filter { $0.keySpace == format }
+    }
+
+    /// Loads track properties by name, returning their values as a tuple:
+    /// `let (size, transform) = try await track.load(.naturalSize, .preferredTransform)`.
+    public func load<each V: Sendable>(_ property: repeat AssetProperty<AssetTrack, each V>) async throws(ReelError) -> (repeat each V) {
+        (repeat try (each property).compute(self))
+    }
+
+    /// The presentation time of the sample shown at `trackTime`: the latest sample that
+    /// starts at or before it, or the first sample for an earlier time. Reads packets of
+    /// this track only (no decoding).
+    public func loadSamplePresentationTime(forTrackTime trackTime: MediaTime) async throws(ReelError) -> MediaTime {
+        guard let source else { throw ReelError(.internalError, "the track is not attached to a file", trackID: trackID) }
+        guard trackTime.isNumeric else {
+            throw ReelError(.invalidArgument, "the track time is not a number", path: source.url.path, trackID: trackID, time: trackTime)
+        }
+        let index = self.index, trackID = self.trackID, timeBase = self.timeBase
+        return try await source.perform { (source) throws(ReelError) in
+            try source.samplePresentationTime(streamIndex: index, trackID: trackID, timeBase: timeBase, at: trackTime)
+        }
+    }
+
+    /// The tracks this one relates to (AVAssetTrack.loadAssociatedTracks(ofType:)). A
+    /// metadata track's ``TrackAssociationType/metadataReferent`` is the video track it
+    /// describes; a video track's ``TrackAssociationType/timecode`` is its timecode track.
+    public func loadAssociatedTracks(ofType type: TrackAssociationType) async throws(ReelError) -> [AssetTrack] {
+        guard let source else { return [] }
+        let ids = associations[type] ?? []
+        if ids.isEmpty { return [] }
+        let snapshot = try await source.perform { (source) throws(ReelError) in try source.snapshot() }
+        return snapshot.tracks.filter { ids.contains($0.trackID) }.map { $0.attached(to: source) }
+    }
+
+    /// This track, able to reach its file.
+    func attached(to source: AssetSource) -> AssetTrack {
+        var copy = self
+        copy.source = source
+        return copy
+    }
+
+    public var description: String {
+        "track \(trackID) (\(mediaType), \(codec), \(format))"
+    }
+}
+
+extension AssetTrack: Hashable {
+    /// Two tracks are equal when they are the same track of the same opened asset.
+    public static func == (lhs: AssetTrack, rhs: AssetTrack) -> Bool {
+        lhs.trackID == rhs.trackID && lhs.index == rhs.index
+            && lhs.source.map(ObjectIdentifier.init) == rhs.source.map(ObjectIdentifier.init)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(trackID)
+        hasher.combine(index)
+        hasher.combine(source.map(ObjectIdentifier.init))
+    }
+}
