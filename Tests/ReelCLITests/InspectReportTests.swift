@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// `reel inspect --json` agrees with `ffprobe -show_streams -show_format` on every file:
+/// same tracks, types, codecs and ids, durations within one tick of the track's timescale.
+@Suite("reel inspect --json against ffprobe")
+struct InspectReportTests {
+    struct Probe {
+        var streams: [[String: Any]]
+    }
+
+    static func ffprobe(_ file: URL) throws -> Probe {
+        let ffprobe = try #require(CLITestSupport.which("ffprobe"))
+        let result = try CLITestSupport.run(ffprobe, ["-v", "error", "-show_streams", "-show_format", "-of", "json", file.path])
+        try #require(result.status == 0, "ffprobe failed: \(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        return Probe(streams: object["streams"] as? [[String: Any]] ?? [])
+    }
+
+    static func reelJSON(_ file: URL) throws -> [String: Any] {
+        let reel = try #require(CLITestSupport.reelBinary, "the reel binary is not built: run `swift build` first")
+        let result = try CLITestSupport.run(reel, ["inspect", "--json", file.path])
+        try #require(result.status == 0, "reel inspect failed: \(result.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    }
+
+    /// ffprobe's codec_type for one of Reel's media types.
+    static func ffprobeType(_ mediaType: String) -> String {
+        switch mediaType {
+        case "video", "audio", "attachment": mediaType
+        case "subtitle", "text", "closedCaption": "subtitle"
+        default: "data"
+        }
+    }
+
+    static func compare(_ file: URL) throws {
+        let probe = try ffprobe(file)
+        let report = try reelJSON(file)
+        let tracks = try #require(report["tracks"] as? [[String: Any]])
+        #expect(tracks.count == probe.streams.count, "\(file.lastPathComponent): track count")
+        for (track, stream) in zip(tracks, probe.streams) {
+            let index = stream["index"] as? Int ?? -1
+            let name = "\(file.lastPathComponent) stream \(index)"
+            #expect(track["index"] as? Int == index, "\(name): index")
+            let mediaType = track["mediaType"] as? String ?? "?"
+            #expect(ffprobeType(mediaType) == stream["codec_type"] as? String, "\(name): \(mediaType) vs \(stream["codec_type"] ?? "-")")
+            let codec = track["codec"] as? String ?? "?"
+            let theirs = stream["codec_name"] as? String ?? "unknown"
+            #expect(codec == theirs || (codec == "none" && theirs == "unknown"), "\(name): codec \(codec) vs \(theirs)")
+            if let id = stream["id"] as? String, id.hasPrefix("0x"), let value = Int(id.dropFirst(2), radix: 16) {
+                #expect(track["trackID"] as? Int == value, "\(name): trackID")
+            }
+            if let tag = stream["codec_tag_string"] as? String, ["gpmd", "mebx", "camm", "tmcd", "fdsc"].contains(tag) {
+                #expect(track["format"] as? String == tag, "\(name): format")
+            }
+            guard let text = stream["duration"] as? String, let seconds = Double(text) else { continue }
+            let timescale = try #require(track["timescale"] as? Int, "\(name): timescale")
+            let duration = try #require(track["duration"] as? [String: Any], "\(name): duration")
+            let ours = try #require(duration["seconds"] as? Double)
+            // One tick of the track's timescale, plus ffprobe's printing to six decimals.
+            let tolerance = 1 / Double(timescale) + 5e-7
+            #expect(abs(ours - seconds) <= tolerance, "\(name): duration \(ours) vs ffprobe \(seconds)")
+            if let exact = duration["exact"] as? String, let v = duration["value"] as? Int, let t = duration["timescale"] as? Int {
+                #expect(exact == "\(v)/\(t)")
+            }
+        }
+    }
+
+    @Test("every fixture", .enabled(if: CLITestSupport.hasFFprobe, "needs ffprobe"),
+          arguments: CLITestSupport.fixtureNames)
+    func fixture(_ name: String) throws {
+        try Self.compare(CLITestSupport.fixturesFolder.appendingPathComponent(name))
+    }
+
+    @Test("every container in ../shared/media",
+          .enabled(if: CLITestSupport.hasFFprobe, "needs ffprobe"),
+          .enabled(if: CLITestSupport.isSharedMediaAvailable, "needs ../shared/media"),
+          arguments: CLITestSupport.sharedContainerNames)
+    func sharedMedia(_ name: String) throws {
+        try Self.compare(CLITestSupport.sharedMediaFolder.appendingPathComponent(name))
+    }
+
+    @Test("the fixtures are all there")
+    func fixturesPresent() {
+        let names = Set(CLITestSupport.fixtureNames)
+        for required in ["counter-320x240.mp4", "rotated-90.mp4", "vfr.mp4", "edit-list.mp4"] {
+            #expect(names.contains(required), "Fixtures/\(required) is missing: run scripts/make-fixtures")
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import ReelCore
+@testable import ReelIO
+import Testing
+
+@Suite("Container metadata mapping")
+struct ContainerMetadataTests {
+    @Test("QuickTime reverse-DNS keys go to mdta, location to udta, the rest to container")
+    func identifiers() {
+        #expect(ContainerMetadata.identifier(forTag: "com.apple.quicktime.make", family: .quickTime).rawValue
+                == "mdta/com.apple.quicktime.make")
+        #expect(ContainerMetadata.identifier(forTag: "location", family: .quickTime) == ContainerMetadata.userDataLocation)
+        #expect(ContainerMetadata.identifier(forTag: "title", family: .quickTime).rawValue == "container/title")
+        #expect(ContainerMetadata.identifier(forTag: "TITLE", family: .matroska).rawValue == "container/TITLE")
+        #expect(ContainerMetadata.identifier(forTag: "service_name", family: .mpegTS).rawValue == "container/service_name")
+    }
+
+    @Test("a language variant repeating its base tag is dropped")
+    func languageVariants() {
+        let items = ContainerMetadata.items(
+            from: [("location", "+1+2/"), ("location-eng", "+1+2/"), ("title-fra", "Bonjour")], family: .quickTime)
+        #expect(items.map(\.identifier.rawValue) == ["udta/\u{A9}xyz", "container/title-fra"])
+    }
+
+    @Test("common keys: best source first, dates parsed", arguments: [
+        ("com.apple.quicktime.creationdate", "2019-02-12T15:27:12+08:00", 1_549_956_432.0),
+        ("creation_time", "2019-11-18T15:45:32.000000Z", 1_574_091_932.0),
+        ("creation_time", "2024-01-01T00:00:00Z", 1_704_067_200.0),
+        ("date", "2024-01-01", 1_704_067_200.0),
+    ])
+    func commonDates(key: String, text: String, seconds: Double) {
+        let items = ContainerMetadata.items(from: [(key, text)], family: .quickTime)
+        let common = ContainerMetadata.commonItems(from: items)
+        #expect(common.first { $0.identifier == .commonCreationDate }?.dateValue == Date(timeIntervalSince1970: seconds))
+    }
+
+    @Test("QuickTime mdta keys win over FFmpeg's generic tags")
+    func precedence() {
+        let items = ContainerMetadata.items(from: [
+            ("title", "generic"), ("com.apple.quicktime.title", "apple"), ("encoder", "Lavf"),
+            ("com.apple.quicktime.software", "12.1.2"), ("make", "Acme"),
+        ], family: .quickTime)
+        let common = ContainerMetadata.commonItems(from: items)
+        #expect(common.first { $0.identifier == .commonTitle }?.stringValue == "apple")
+        #expect(common.first { $0.identifier == .commonSoftware }?.stringValue == "12.1.2")
+        #expect(common.first { $0.identifier == .commonMake }?.stringValue == "Acme")
+        #expect(common.first { $0.identifier == .commonModel } == nil)
+    }
+
+    @Test("the metadata fixture's QuickTime keys reach the common key space")
+    func metadataFixture() async throws {
+        let asset = Asset(url: AssetTestMedia.fixture("metadata.mov"))
+        let (common, formats) = try await asset.load(.commonMetadata, .availableMetadataFormats)
+        func value(_ id: MetadataIdentifier) -> String? { common.first { $0.identifier == id }?.stringValue }
+        #expect(value(.commonTitle) == "Reel metadata")
+        #expect(value(.commonMake) == "Reel")
+        #expect(value(.commonModel) == "Fixture Camera")
+        #expect(value(.commonSoftware) == "make-fixtures")
+        #expect(value(.commonLocation) == "+48.8584+002.2945+035.000/")
+        #expect(common.first { $0.identifier == .commonCreationDate }?.dateValue == Date(timeIntervalSince1970: 1_704_106_800))
+        #expect(formats.contains(.quickTimeMetadata) && formats.contains(.container))
+        let mdta = try await asset.loadMetadata(for: .quickTimeMetadata)
+        #expect(mdta.contains { $0.key == "com.apple.quicktime.location.ISO6709" })
+        #expect(try await asset.loadMetadata(for: .common).count == common.count)
+    }
+
+    @Test("Matroska tags: title and encoder", arguments: ["chapters.mkv"])
+    func matroska(name: String) async throws {
+        let common = try await Asset(url: AssetTestMedia.fixture(name)).load(.commonMetadata)
+        #expect(common.first { $0.identifier == .commonTitle }?.stringValue == "Reel chapters")
+    }
+
+    @Test("GoPro: udta location and firmware",
+          .enabled(if: AssetTestMedia.isSharedAvailable, "needs ../shared/media"))
+    func goPro() async throws {
+        let common = try await Asset(url: AssetTestMedia.shared("gpmf-parser_max-heromode.mp4")).load(.commonMetadata)
+        #expect(common.first { $0.identifier == .commonLocation }?.stringValue == "+33.1268-117.3273/")
+        #expect(common.first { $0.identifier == .commonSoftware }?.stringValue == "H19.03.01.30.00")
+    }
+
+    @Test("iPhone: make, model, software, location, creation date",
+          .enabled(if: AssetTestMedia.isSharedAvailable, "needs ../shared/media"))
+    func iPhone() async throws {
+        let common = try await Asset(url: AssetTestMedia.shared("nom-exif_meta.mov")).load(.commonMetadata)
+        func value(_ id: MetadataIdentifier) -> String? { common.first { $0.identifier == id }?.stringValue }
+        #expect(value(.commonMake) == "Apple")
+        #expect(value(.commonModel) == "iPhone X")
+        #expect(value(.commonSoftware) == "12.1.2")
+        #expect(value(.commonLocation) == "+27.1281+100.2508+000.000/")
+        #expect(common.first { $0.identifier == .commonCreationDate }?.dateValue == Date(timeIntervalSince1970: 1_549_956_432))
+    }
+}
