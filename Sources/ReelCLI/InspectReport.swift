@@ -85,7 +85,7 @@ struct InspectReport: Codable, Equatable {
             let fd = track.formatDescriptions.first
             trackID = track.trackID
             index = track.index
-            mediaType = track.mediaType.rawValue
+            mediaType = track.mediaType.description
             codec = track.codec
             format = track.format
             handler = track.handlerName
@@ -98,8 +98,8 @@ struct InspectReport: Codable, Equatable {
             estimatedDataRate = track.estimatedDataRate > 0 ? Double(track.estimatedDataRate) : nil
             profile = fd?.profile
             if track.mediaType == .video {
-                width = fd?.width
-                height = fd?.height
+                width = fd?.dimensions?.width
+                height = fd?.dimensions?.height
                 pixelFormat = fd?.pixelFormat
                 nominalFrameRate = Double(track.nominalFrameRate)
                 minFrameDuration = Time(track.minFrameDuration)
@@ -108,7 +108,7 @@ struct InspectReport: Codable, Equatable {
                 preferredTransform = Transform(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx, ty: t.ty)
             }
             sampleRate = fd?.sampleRate
-            channels = fd?.channels
+            channels = fd?.channelCount
             channelLayout = fd?.channelLayout
             sampleFormat = fd?.sampleFormat
             segments = track.segments.map {

@@ -28,7 +28,7 @@ struct InspectReportTests {
     static func ffprobeType(_ mediaType: String) -> String {
         switch mediaType {
         case "video", "audio", "attachment": mediaType
-        case "subtitle", "text", "closedCaption": "subtitle"
+        case "subtitle", "text": "subtitle"
         default: "data"
         }
     }

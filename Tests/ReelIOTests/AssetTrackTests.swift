@@ -30,7 +30,7 @@ struct AssetTrackTests {
         #expect(video.estimatedDataRate > 0)
         #expect(audio.trackID == 2 && audio.mediaType == .audio)
         #expect(audio.formatDescriptions.first?.sampleRate == 48000)
-        #expect(audio.formatDescriptions.first?.channels == 1)
+        #expect(audio.formatDescriptions.first?.channelCount == 1)
         #expect(audio.codec == "aac" && audio.format == "mp4a")
         #expect(audio.minFrameDuration == .invalid)
     }
@@ -80,11 +80,11 @@ struct AssetTrackTests {
         #expect(late == MediaTime(value: 59, timescale: 30))
     }
 
-    @Test("Matroska: track numbers and durations from the DURATION tag")
+    @Test("Matroska: stream indexes as track IDs, durations from the DURATION tag")
     func matroska() async throws {
         let t = try await tracks("chapters.mkv")
         #expect(t.map(\.mediaType) == [.video, .subtitle])
-        #expect(t.map(\.trackID) == [1, 2])
+        #expect(t.map(\.trackID) == [0, 1])
         #expect(t[1].timeRange.duration == MediaTime(value: 4, timescale: 5))
         #expect(t[1].languageCode == "eng")
         #expect(t[1].hasMediaCharacteristic(.legible))

@@ -31,10 +31,10 @@ enum AssetProbe {
             origin = starts.min(by: <) ?? (formatStart.isNumeric ? formatStart : .zero)
         }
 
-        var tracks = (0..<context.streamCount).map { index in
-            track(context.stream(index), index: index, family: family, containerDuration: containerDuration, origin: origin)
+        var tracks: [AssetTrack] = []
+        for index in 0..<context.streamCount {
+            tracks.append(try track(context, index: index, family: family, containerDuration: containerDuration, origin: origin))
         }
-        assignTrackIDs(&tracks, context: context)
         if source.options.preferPreciseDurationAndTiming {
             try refineTiming(&tracks, context: context, path: path)
         }
@@ -58,47 +58,26 @@ enum AssetProbe {
 
     // MARK: Tracks
 
-    static func track(_ st: UnsafeMutablePointer<AVStream>, index: Int, family: ContainerFamily,
-                      containerDuration: MediaTime, origin: MediaTime) -> AssetTrack {
+    static func track(_ context: InputFormatContext, index: Int, family: ContainerFamily,
+                      containerDuration: MediaTime, origin: MediaTime) throws(ReelError) -> AssetTrack {
+        let st = context.stream(index)
         let par = st.pointee.codecpar.pointee
         let timeBase = st.pointee.time_base
         let streamTags = tags(st.pointee.metadata)
-        let codec = String(cString: avcodec_get_name(par.codec_id))
-        let tag = fourCC(par.codec_tag)
-        let mediaType = classify(par, tag: tag)
+        let description = try context.formatDescription(ofStreamAt: index)
+        let mediaType = classify(par, tag: description.codecTag)
         let handler = streamTags.first { $0.key == "handler_name" }?.value
             .trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
-
-        var description = FormatDescription(mediaType: mediaType, codec: codec,
-                                            format: sampleFormat(mediaType: mediaType, tag: tag, codec: codec, codecID: par.codec_id),
-                                            handlerName: handler?.isEmpty == false ? handler : nil)
-        description.profile = avcodec_profile_name(par.codec_id, par.profile).map { String(cString: $0) }
-        var naturalSize = Size.zero
-        if par.codec_type == AVMEDIA_TYPE_VIDEO {
-            description.width = Int(par.width)
-            description.height = Int(par.height)
-            naturalSize = Size(width: Int(par.width), height: Int(par.height))
-            description.pixelFormat = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format)).map { String(cString: $0) }
-            let sar = par.sample_aspect_ratio
-            if sar.num > 0, sar.den > 0, sar.num != sar.den { description.sampleAspectRatio = "\(sar.num):\(sar.den)" }
-        } else if par.codec_type == AVMEDIA_TYPE_AUDIO {
-            description.sampleRate = Int(par.sample_rate)
-            description.channels = Int(par.ch_layout.nb_channels)
-            description.sampleFormat = av_get_sample_fmt_name(AVSampleFormat(rawValue: par.format)).map { String(cString: $0) }
-            var layout = par.ch_layout
-            var buffer = [CChar](repeating: 0, count: 64)
-            if av_channel_layout_describe(&layout, &buffer, buffer.count) > 0 {
-                description.channelLayout = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            }
-        }
+        let naturalSize = description.dimensions.map { Size(width: $0.width, height: $0.height) } ?? .zero
 
         let timeRange = trackTimeRange(st, containerDuration: containerDuration, origin: origin)
         let isVideo = mediaType == .video
         return AssetTrack(
-            trackID: Int32(truncatingIfNeeded: st.pointee.id),
+            trackID: context.trackID(ofStreamAt: index),
             index: index,
             mediaType: mediaType,
             formatDescriptions: [description],
+            handlerName: handler?.isEmpty == false ? handler : nil,
             naturalSize: naturalSize,
             preferredTransform: displayMatrix(st) ?? .identity,
             nominalFrameRate: isVideo ? Float(rate(st.pointee.avg_frame_rate) ?? rate(st.pointee.r_frame_rate) ?? 0) : 0,
@@ -106,7 +85,7 @@ enum AssetProbe {
             timeRange: timeRange,
             naturalTimeScale: timeBase.num == 1 ? timeBase.den : timeRange.duration.timescale,
             segments: [],
-            estimatedDataRate: Float(par.bit_rate),
+            estimatedDataRate: Float(description.bitRate),
             languageCode: streamTags.first { $0.key == "language" }?.value,
             metadata: ContainerMetadata.items(from: streamTags, family: family),
             isEnabled: family == .quickTime ? st.pointee.disposition & AV_DISPOSITION_DEFAULT != 0 : true,
@@ -123,8 +102,7 @@ enum AssetProbe {
         case AVMEDIA_TYPE_VIDEO: return .video
         case AVMEDIA_TYPE_AUDIO: return .audio
         case AVMEDIA_TYPE_SUBTITLE:
-            return par.codec_id == AV_CODEC_ID_MOV_TEXT ? .text
-                : par.codec_id == AV_CODEC_ID_EIA_608 ? .closedCaption : .subtitle
+            return par.codec_id == AV_CODEC_ID_MOV_TEXT ? .text : .subtitle
         case AVMEDIA_TYPE_ATTACHMENT: return .attachment
         default:
             if let tag, metadataSampleEntries.contains(tag) { return .metadata }
@@ -136,21 +114,6 @@ enum AssetProbe {
     }
 
     static let metadataSampleEntries: Set<String> = ["gpmd", "mebx", "camm", "KLVA"]
-
-    /// The format a track's samples are in: the sample entry's FourCC where there is one.
-    static func sampleFormat(mediaType: MediaType, tag: String?, codec: String, codecID: AVCodecID) -> String {
-        if codecID == AV_CODEC_ID_SMPTE_KLV || tag == "KLVA" { return "klv" }
-        if let tag { return tag }
-        return codec
-    }
-
-    /// The codec tag as four printable characters (`avc1`), or nil (MPEG-TS stream types).
-    static func fourCC(_ tag: UInt32) -> String? {
-        guard tag != 0 else { return nil }
-        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: tag >> (8 * UInt32($0))) }
-        guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 
     /// Start and duration in the stream's time base; a missing duration falls back to the
     /// container's.
@@ -224,13 +187,6 @@ enum AssetProbe {
         let one = 65536.0
         return ReelCore.AffineTransform(a: Double(m[0]) / one, b: Double(m[1]) / one, c: Double(m[3]) / one,
                                d: Double(m[4]) / one, tx: Double(m[6]) / one, ty: Double(m[7]) / one)
-    }
-
-    /// Container track ids where every stream has a distinct positive one; else `index + 1`.
-    static func assignTrackIDs(_ tracks: inout [AssetTrack], context: InputFormatContext) {
-        let ids = tracks.map(\.trackID)
-        if ids.allSatisfy({ $0 > 0 }) && Set(ids).count == ids.count { return }
-        for i in tracks.indices { tracks[i].trackID = Int32(truncatingIfNeeded: tracks[i].index + 1) }
     }
 
     /// An empty edit from the timeline's origin to the track's start, then the media.

@@ -8,14 +8,18 @@ import ReelCore
 /// asynchronous. A track keeps what it needs to reach its file, not the ``Asset`` itself.
 public struct AssetTrack: Sendable, CustomStringConvertible {
     /// The container's own id for the track, stable across runs: the MP4/MOV `tkhd` track
-    /// id, the MPEG-TS PID, the Matroska track number; `index + 1` where a container has none.
+    /// id, the MPEG-TS PID; the stream index where the container has none (Matroska), as
+    /// ``AssetReader`` numbers tracks.
     public var trackID: Int32
     /// The track's position among the container's streams (FFmpeg's stream index).
     public var index: Int
     /// What kind of media the track holds.
     public var mediaType: MediaType
-    /// What the samples are; one entry in practice.
+    /// What the samples are; one entry in practice. Hand one to a writer input to copy
+    /// the track's samples unchanged.
     public var formatDescriptions: [FormatDescription]
+    /// The track's handler name (MP4/MOV `hdlr`), trimmed: `GoPro MET`, `Core Media Metadata`.
+    public var handlerName: String?
     /// Encoded picture size, before ``preferredTransform`` (zero for non-visual tracks).
     public var naturalSize: Size
     /// How to display the picture: the container's display matrix (MP4/MOV `tkhd` matrix).
@@ -52,12 +56,11 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
     /// The time base of the track, as FFmpeg gives it (`num/den`).
     var timeBase: (num: Int32, den: Int32)
 
-    /// The first format description's codec name.
-    public var codec: String { formatDescriptions.first?.codec ?? "none" }
-    /// The first format description's sample format (`avc1`, `gpmd`, `klv`).
+    /// FFmpeg's codec name (`h264`, `aac`, `bin_data`, `klv`; `none` for data tracks FFmpeg
+    /// has no codec for, such as `mebx`, `camm`, `tmcd`, `fdsc`).
+    public var codec: String { formatDescriptions.first?.codecName ?? "none" }
+    /// The sample format (`avc1`, `mp4a`, `gpmd`, `mebx`, `klv`): see ``FormatDescription/format``.
     public var format: String { formatDescriptions.first?.format ?? "none" }
-    /// The handler name (`GoPro MET`), when the container has one.
-    public var handlerName: String? { formatDescriptions.first?.handlerName }
 
     /// The display rotation in degrees, counter-clockwise as FFmpeg reports it
     /// (`av_display_rotation_get`): 0, 90, 180, -90 for the usual matrices.
