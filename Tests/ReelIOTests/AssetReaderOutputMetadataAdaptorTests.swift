@@ -33,16 +33,30 @@ struct AssetReaderOutputMetadataAdaptorTests {
         #expect(groups.first?.timeRange.start == .zero)
     }
 
-    @Test("formats without a decoder give their raw bytes", .enabled(if: ReadWriteTestMedia.hasShared(maxFile), "needs ../shared/media"))
-    func rawFallback() throws {
+    @Test("gpmd samples decode to GPS groups", .enabled(if: ReadWriteTestMedia.hasShared(maxFile), "needs ../shared/media"))
+    func gpmfDecode() throws {
         let (reader, output) = try gpmdOutput()
         let adaptor = try AssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output)
         try reader.startReading()
         var groups: [TimedMetadataGroup] = []
         while let group = try adaptor.nextTimedMetadataGroup() { groups.append(group) }
-        #expect(groups.count == 11)
-        let bytes = try #require(groups.first?.items.first?.dataValue)
-        #expect(Array(bytes.prefix(4)) == Array("DEVC".utf8))
+        let fixes = groups.compactMap { GPSFix($0) }
+        // 191 GPS5 samples in the track (exiftool's 192 lines add the static moov/udta location).
+        #expect(fixes.count == 191)
+        let first = try #require(fixes.first)
+        #expect(abs(first.latitude - 33.12677) < 1e-6)
+        #expect(abs(first.longitude - -117.3273436) < 1e-6)
+        #expect(zip(groups, groups.dropFirst()).allSatisfy { !($1.timeRange.start < $0.timeRange.start) })
+    }
+
+    @Test("formats without a decoder give their raw bytes")
+    func rawFallback() throws {
+        let sample = SampleBuffer(data: Data([1, 2, 3]), presentationTime: MediaTime(value: 5, timescale: 10),
+                                  duration: MediaTime(value: 1, timescale: 10), format: "camm")
+        let groups = try AssetReaderOutputMetadataAdaptor.defaultDecode(sample)
+        #expect(groups.count == 1)
+        #expect(groups.first?.timeRange == sample.timeRange)
+        #expect(groups.first?.item(MetadataIdentifier(keySpace: "reel", key: "sample.camm"))?.dataValue == Data([1, 2, 3]))
     }
 
     @Test("a decode error names the time and the format", .enabled(if: ReadWriteTestMedia.hasShared(maxFile), "needs ../shared/media"))

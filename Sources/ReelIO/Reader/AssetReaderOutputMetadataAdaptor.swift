@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import ReelCore
+import ReelMetadata
 
 /// Turns the raw samples of a timed-metadata track output into ``TimedMetadataGroup``s
 /// (AVAssetReaderOutputMetadataAdaptor).
@@ -20,28 +21,38 @@ public final class AssetReaderOutputMetadataAdaptor: AsyncSequence, Sendable {
     private let pending = Mutex<[TimedMetadataGroup]>([])
 
     /// An adaptor over `output`, decoding with `decode`, or, when nil, with the decoder
-    /// Reel has for the sample format (``defaultDecode(forFormat:)``).
+    /// Reel has for each sample's format (``defaultDecode(_:)``).
     public init(assetReaderTrackOutput output: AssetReaderTrackOutput, decode: Decode? = nil) throws(ReelError) {
         guard case .passthrough = output.settings else {
             throw ReelError(.invalidArgument, "a metadata adaptor needs an output with .passthrough settings", trackID: output.trackID)
         }
         self.assetReaderTrackOutput = output
-        self.decode = decode ?? Self.defaultDecode(forFormat: nil)
+        self.decode = decode ?? { try Self.defaultDecode($0) }
     }
 
-    /// The decode function Reel uses for a sample format.
+    /// Reel's decoding of a sample, by its format.
     ///
-    /// Formats without a decoder give one group per sample, spanning the sample's time
-    /// range, holding the raw bytes as a `.data` item with identifier
-    /// `reel/sample.<format>`.
-    public static func defaultDecode(forFormat format: String?) -> Decode {
-        { sample in
-            [TimedMetadataGroup(timeRange: sample.timeRange, items: [
-                MetadataItem(identifier: MetadataIdentifier(keySpace: "reel", key: "sample.\(sample.format)"),
-                             value: .data(sample.data), dataType: sample.format,
-                             time: sample.presentationTime, duration: sample.duration),
-            ])]
+    /// `gpmd`: ``GPMF/groups(payload:timeRange:)``, one group per GPS fix spread across
+    /// the sample's span (a sample without a duration is read as an instant). Formats
+    /// without a decoder give ``rawGroup(_:)``.
+    public static func defaultDecode(_ sample: SampleBuffer) throws(ReelError) -> [TimedMetadataGroup] {
+        switch sample.format {
+        case "gpmd":
+            let duration = sample.duration.isNumeric ? sample.duration : .zero
+            return try GPMF.groups(payload: sample.data, timeRange: TimeRange(start: sample.presentationTime, duration: duration))
+        default:
+            return [rawGroup(sample)]
         }
+    }
+
+    /// One group spanning the sample's time range, holding its bytes as a `.data` item
+    /// with identifier `reel/sample.<format>` (what a writer's adaptor writes back as is).
+    public static func rawGroup(_ sample: SampleBuffer) -> TimedMetadataGroup {
+        TimedMetadataGroup(timeRange: sample.timeRange, items: [
+            MetadataItem(identifier: MetadataIdentifier(keySpace: "reel", key: "sample.\(sample.format)"),
+                         value: .data(sample.data), dataType: sample.format,
+                         time: sample.presentationTime, duration: sample.duration),
+        ])
     }
 
     private func groups(from sample: AssetReaderSample?) throws(ReelError) -> [TimedMetadataGroup]? {

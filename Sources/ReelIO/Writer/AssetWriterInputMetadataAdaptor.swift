@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelMetadata
 
 /// Appends ``TimedMetadataGroup``s to a metadata ``AssetWriterInput``
 /// (AVAssetWriterInputMetadataAdaptor): each group becomes one sample, timed by the
@@ -26,14 +27,35 @@ public final class AssetWriterInputMetadataAdaptor: Sendable {
 
     /// The encode function Reel uses for a sample format.
     ///
-    /// Groups read by a reader without a decoder for their format hold the raw sample as
-    /// a `reel/sample.<format>` data item: those bytes are written back unchanged. Other
-    /// groups need an encode function for the format.
+    /// A group holding a raw `reel/sample.<format>` data item (what a reader's adaptor
+    /// gives for samples it does not decode) is written back unchanged. Otherwise `gpmd`
+    /// groups with a GPS fix become a GPMF payload holding that fix
+    /// (``GPMFWriter/payload(fixes:options:)``); other formats need an encode function.
     public static func defaultEncode(forFormat format: String) -> Encode {
         { group in
             let raw = MetadataIdentifier(keySpace: "reel", key: "sample.\(format)")
             if let bytes = group.item(raw)?.dataValue { return bytes }
+            if format == "gpmd" {
+                guard let fix = GPSFix(group) else {
+                    throw ReelError(.metadataFormat, "the group has no GPS fix to write as GPMF", time: group.timeRange.start)
+                }
+                return try GPMFWriter.payload(fixes: [fix])
+            }
             throw ReelError(.metadataFormat, "no encoder for \(format) metadata: pass an encode function to the adaptor", time: group.timeRange.start)
+        }
+    }
+
+    /// Appends GPS groups as GoPro-style GPMF payloads, one sample per `payloadDuration`
+    /// (1.001 s on GoPro cameras) holding every fix that starts in it
+    /// (``GPMFWriter/payloads(for:payloadDuration:options:)``). For `gpmd` inputs only.
+    public func appendGPS(_ groups: [TimedMetadataGroup], payloadDuration: MediaTime = MediaTime(value: 1001, timescale: 1000),
+                          options: GPMFWriter.Options = GPMFWriter.Options()) async throws(ReelError) {
+        guard format == "gpmd" else {
+            throw ReelError(.invalidArgument, "GPMF payloads go into gpmd tracks; this input writes \(format)")
+        }
+        for payload in try GPMFWriter.payloads(for: groups, payloadDuration: payloadDuration, options: options) {
+            try await assetWriterInput.append(SampleBuffer(data: payload.data, presentationTime: payload.timeRange.start,
+                                                           duration: payload.timeRange.duration, format: format))
         }
     }
 
