@@ -51,6 +51,25 @@ extension RasterImage {
 }
 
 extension PixelBuffer {
+    /// A new buffer (its own memory) with the same size, format, colour properties and pixels.
+    public func copy() -> PixelBuffer {
+        let out = PixelBuffer(width: width, height: height, format: format)
+        out.colorProperties = colorProperties
+        for plane in 0..<planeCount {
+            withUnsafeBytes(plane: plane) { src in
+                out.withUnsafeMutableBytes(plane: plane) { dst in
+                    let rows = planeSize(plane).height
+                    let rowBytes = planeSize(plane).width * format.bytesPerPixel(plane: plane)
+                    for y in 0..<rows {
+                        let from = src.baseAddress! + y * bytesPerRow[plane]
+                        (dst.baseAddress! + y * out.bytesPerRow[plane]).copyMemory(from: from, byteCount: rowBytes)
+                    }
+                }
+            }
+        }
+        return out
+    }
+
     /// A frame of `format` holding `image` (its own memory, not pooled).
     ///
     /// RGB(A) formats copy the pixels (opaque when the image has no alpha); YUV formats
