@@ -80,13 +80,7 @@ extension MediaTime {
     /// CMTimeAdd and CMTimeSubtract: the special-value and epoch rules, then the exact sum.
     private static func sum(_ lhs: MediaTime, _ rhs: MediaTime, subtracting: Bool) -> MediaTime {
         guard lhs.isValid, rhs.isValid else { return .invalid }
-        let li = lhs.infinitySign
-        let ri = subtracting ? -rhs.infinitySign : rhs.infinitySign
-        if li != 0 || ri != 0 {
-            if li != 0 && ri != 0 && li != ri { return .invalid }
-            return (li != 0 ? li : ri) > 0 ? .positiveInfinity : .negativeInfinity
-        }
-        if lhs.isIndefinite || rhs.isIndefinite { return .indefinite }
+        if !(lhs.isNumeric && rhs.isNumeric) { return specialSum(lhs, rhs, subtracting: subtracting) }
         // Two numeric times. Epoch zero is a duration and adds to any epoch; the same
         // nonzero epoch on both sides gives a duration (epoch zero); different nonzero
         // epochs cannot be combined (their lengths are unknown).
@@ -95,10 +89,39 @@ extension MediaTime {
         else if lhs.epoch == 0 { epoch = rhs.epoch }
         else if rhs.epoch == 0 { epoch = lhs.epoch }
         else { return .invalid }
-        let rounded = lhs.flags.contains(.hasBeenRounded) || rhs.flags.contains(.hasBeenRounded)
-        // Exact: both over the LCM of the timescales (at most 2^62), numerator at most 2^95.
+        return numericSum(lhs, rhs, epoch: epoch, subtracting: subtracting)
+    }
+
+    /// The special-value rules of CMTimeAdd/CMTimeSubtract for valid operands, at least
+    /// one of them not numeric: an infinity wins (opposite infinities are invalid), then
+    /// indefinite.
+    private static func specialSum(_ lhs: MediaTime, _ rhs: MediaTime, subtracting: Bool) -> MediaTime {
+        let li = lhs.infinitySign
+        let ri = subtracting ? -rhs.infinitySign : rhs.infinitySign
+        if li != 0 || ri != 0 {
+            if li != 0 && ri != 0 && li != ri { return .invalid }
+            return (li != 0 ? li : ri) > 0 ? .positiveInfinity : .negativeInfinity
+        }
+        return .indefinite
+    }
+
+    /// The exact sum or difference of two numeric times, in `epoch`.
+    private static func numericSum(_ lhs: MediaTime, _ rhs: MediaTime, epoch: Int64, subtracting: Bool) -> MediaTime {
+        let rounded = (lhs.flags.rawValue | rhs.flags.rawValue) & Flags.hasBeenRounded.rawValue != 0
         let ta = Int64(lhs.timescale), tb = Int64(rhs.timescale)
-        let lcm = ta / Int64(gcd(UInt64(ta), UInt64(tb))) * tb
+        let lcm = ta == tb ? ta : ta / Int64(gcd(UInt64(ta), UInt64(tb))) * tb
+        // The common case in 64 bits: the LCM is a timescale and nothing overflows.
+        if let scale = Int32(exactly: lcm) {
+            let (x, o1) = lhs.value.multipliedReportingOverflow(by: lcm / ta)
+            let (y, o2) = rhs.value.multipliedReportingOverflow(by: lcm / tb)
+            let (v, o3) = subtracting ? x.subtractingReportingOverflow(y) : x.addingReportingOverflow(y)
+            if !o1 && !o2 && !o3 {
+                var t = MediaTime(value: v, timescale: scale, epoch: epoch)
+                if rounded { t.flags.insert(.hasBeenRounded) }
+                return t
+            }
+        }
+        // Exact in 128 bits: both over the LCM (at most 2^62), numerator at most 2^95.
         let a = Int128(lhs.value) * Int128(lcm / ta)
         let b = Int128(rhs.value) * Int128(lcm / tb)
         let numerator = subtracting ? a - b : a + b

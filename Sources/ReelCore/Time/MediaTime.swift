@@ -100,21 +100,30 @@ public struct MediaTime: Sendable {
     /// Negative infinity (`kCMTimeNegativeInfinity`).
     public static let negativeInfinity = MediaTime(value: 0, timescale: 0, flags: [.valid, .negativeInfinity], epoch: 0)
 
+    // The predicates test raw bits: they run for every frame, and OptionSet's generic
+    // algebra is slow in unoptimised builds.
+    private static let validBit = Flags.valid.rawValue
+    private static let impliedBits = Flags.impliedValueFlags.rawValue
+
     /// Whether the time is valid: flagged valid, and numeric ones have a positive timescale.
     public var isValid: Bool {
-        flags.contains(.valid) && (timescale > 0 || !flags.isDisjoint(with: .impliedValueFlags))
+        let bits = flags.rawValue
+        return bits & Self.validBit != 0 && (timescale > 0 || bits & Self.impliedBits != 0)
     }
 
     /// Valid and indefinite.
-    public var isIndefinite: Bool { isValid && flags.contains(.indefinite) }
+    public var isIndefinite: Bool { isValid && flags.rawValue & Flags.indefinite.rawValue != 0 }
     /// Valid and positive infinity.
-    public var isPositiveInfinity: Bool { isValid && flags.contains(.positiveInfinity) }
+    public var isPositiveInfinity: Bool { isValid && flags.rawValue & Flags.positiveInfinity.rawValue != 0 }
     /// Valid and negative infinity.
-    public var isNegativeInfinity: Bool { isValid && flags.contains(.negativeInfinity) }
+    public var isNegativeInfinity: Bool { isValid && flags.rawValue & Flags.negativeInfinity.rawValue != 0 }
     /// Valid and neither indefinite nor infinite: `value / timescale` is the time.
-    public var isNumeric: Bool { isValid && flags.isDisjoint(with: .impliedValueFlags) }
+    public var isNumeric: Bool {
+        let bits = flags.rawValue
+        return bits & Self.validBit != 0 && bits & Self.impliedBits == 0 && timescale > 0
+    }
     /// Numeric, and some operation that made it had to round.
-    public var hasBeenRounded: Bool { isNumeric && flags.contains(.hasBeenRounded) }
+    public var hasBeenRounded: Bool { isNumeric && flags.rawValue & Flags.hasBeenRounded.rawValue != 0 }
 
     /// The time in seconds as a Double (`CMTimeGetSeconds`): NaN for invalid or
     /// indefinite, +/- infinity for the infinities.
@@ -168,10 +177,11 @@ public struct MediaTime: Sendable {
 extension MediaTime: Comparable, Hashable {
     /// The rank of a time in CMTimeCompare's order: -inf < numeric < indefinite < +inf < invalid.
     private var orderRank: Int {
-        if !isValid { return 4 }
-        if isPositiveInfinity { return 3 }
-        if isIndefinite { return 2 }
-        if isNegativeInfinity { return 0 }
+        let bits = flags.rawValue
+        guard isValid else { return 4 }
+        if bits & Flags.positiveInfinity.rawValue != 0 { return 3 }
+        if bits & Flags.indefinite.rawValue != 0 { return 2 }
+        if bits & Flags.negativeInfinity.rawValue != 0 { return 0 }
         return 1
     }
 

@@ -2,39 +2,30 @@ internal import CFFmpeg
 import ReelCore
 
 extension MediaTime {
-    /// A timestamp in an FFmpeg time base, exactly: `ts * num / den` seconds. When `den`
-    /// is out of Int32 range or `num` is not 1, the time base is folded into the value
-    /// where that stays exact, else rounded. `AV_NOPTS_VALUE` becomes invalid.
+    /// A timestamp in an FFmpeg time base, exactly: `ts * num / den` seconds, as
+    /// ``MediaTime/init(ticks:numerator:denominator:)`` (pts 7 in 1001/30000 is
+    /// `7007/30000`; pts 3003 in 1/90000 is `3003/90000`). `AV_NOPTS_VALUE`, and a time
+    /// base that is not positive, give an invalid time.
     init(ffmpeg ts: Int64, timeBase: AVRational) {
-        if ts == reel_nopts_value() || timeBase.den <= 0 || timeBase.num <= 0 {
+        guard ts != reel_nopts_value() else {
             self = .invalid
             return
         }
-        if timeBase.num == 1 {
-            self.init(value: ts, timescale: timeBase.den)
-            return
-        }
-        let (v, overflow) = ts.multipliedReportingOverflow(by: Int64(timeBase.num))
-        if !overflow {
-            self.init(value: v, timescale: timeBase.den)
-        } else {
-            self = MediaTime(value: ts, timescale: timeBase.den).multiplied(byRatio: timeBase.num, 1)
-        }
+        self.init(ticks: ts, numerator: timeBase.num, denominator: timeBase.den)
     }
 
-    /// This time as a timestamp in `timeBase`, rounded half away from zero (as
-    /// `av_rescale_q` does); nil when not numeric.
+    /// This time as a timestamp in `timeBase`, rounded once by `method` from the exact
+    /// quotient (the default, half away from zero, is what `av_rescale_q` does). Nil when
+    /// the time is not numeric, the time base is not positive, or the timestamp would
+    /// not fit (it never returns `AV_NOPTS_VALUE` for a real time).
     func ffmpegTimestamp(in timeBase: AVRational, method: RoundingMethod = .default) -> Int64? {
-        guard isNumeric, timeBase.num > 0, timeBase.den > 0 else { return nil }
-        // t = value/timescale s; ts = t * den / num = value * den / (timescale * num).
-        if timeBase.num == 1 {
-            return convertScale(timeBase.den, method: method).value
-        }
-        let scaled = MediaTime(value: value, timescale: timescale).multiplied(byRatio: 1, timeBase.num)
-        return scaled.convertScale(timeBase.den, method: method).value
+        guard let ts = ticks(numerator: timeBase.num, denominator: timeBase.den, method: method),
+              ts != reel_nopts_value() else { return nil }
+        return ts
     }
 }
 
 extension AVRational {
+    /// The time base `1/timescale`.
     init(timescale: Int32) { self.init(num: 1, den: timescale) }
 }
