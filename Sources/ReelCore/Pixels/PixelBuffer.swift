@@ -8,15 +8,16 @@ import Synchronization
 /// engine never writes a buffer it has given to a compositor). Buffers made by a
 /// ``PixelBufferPool`` give their memory back to the pool when the last reference goes.
 public final class PixelBuffer: @unchecked Sendable {
-    // @unchecked: the pixel memory is written only by the one owner that made the buffer,
-    // before it publishes it; every other access is a read. The stored properties are
-    // immutable.
+    // @unchecked: the pixel memory and `colorProperties` are written only by the one owner
+    // that made the buffer, before it publishes it; every other access is a read. The
+    // other stored properties are immutable.
     public let width: Int
     public let height: Int
     public let format: PixelFormat
     /// Bytes from the start of one row to the start of the next, per plane.
     public let bytesPerRow: [Int]
-    /// Colour properties carried through from the source, if known.
+    /// Colour properties carried through from the source, if known. Like the pixels, only
+    /// the buffer's producer sets them, before handing the buffer on.
     public var colorProperties: ColorProperties
 
     let storage: PixelStorage
