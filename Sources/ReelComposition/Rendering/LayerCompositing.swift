@@ -12,12 +12,15 @@ enum LayerCompositing {
     /// Draws `source` over `destination` (same format): source pixel coordinates are mapped
     /// to destination pixels by `transform`, only the part inside `crop` (source pixels) is
     /// drawn, with `opacity` 0...1.
+    ///
+    /// `destinationOpaque` promises that every destination pixel has alpha 255 (an opaque
+    /// background), which lets an opaque source blend channel by channel.
     static func draw(_ source: PixelBuffer, onto destination: PixelBuffer, transform: AffineTransform,
-                     crop: Rect = .infinite, opacity: Double = 1) {
+                     crop: Rect = .infinite, opacity: Double = 1, destinationOpaque: Bool = false) {
         precondition(source.format == destination.format, "a layer is drawn in the destination's format")
         let op = Int((min(max(opacity, 0), 1) * 256).rounded())
         guard op > 0, opacity.isFinite else { return }
-        render(source, destination, transform: transform, crop: crop, op: op, replace: false)
+        render(source, destination, transform: transform, crop: crop, op: op, replace: false, destinationOpaque: destinationOpaque)
     }
 
     /// Scales `source` to fill `destination` (same format), replacing its pixels.
@@ -25,12 +28,29 @@ enum LayerCompositing {
         precondition(source.format == destination.format, "resizing keeps the format")
         let t = AffineTransform(scaleX: Double(destination.width) / Double(source.width),
                                 y: Double(destination.height) / Double(source.height))
-        render(source, destination, transform: t, crop: .infinite, op: 256, replace: true)
+        render(source, destination, transform: t, crop: .infinite, op: 256, replace: true, destinationOpaque: false)
+    }
+
+    /// Whether every pixel of a BGRA/RGBA buffer has alpha 255 (always true without alpha).
+    static func isOpaque(_ buffer: PixelBuffer) -> Bool {
+        guard buffer.format.hasAlpha else { return true }
+        let (w, h) = (buffer.width, buffer.height), stride = buffer.bytesPerRow[0]
+        return buffer.withUnsafeBytes(plane: 0) { raw -> Bool in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
+            for y in 0..<h {
+                let row = base + y * stride
+                var all: UInt8 = 255
+                for x in 0..<w { all &= row[4 * x + 3] }
+                if all != 255 { return false }
+            }
+            return true
+        }
     }
 
     private static func render(_ source: PixelBuffer, _ destination: PixelBuffer, transform: AffineTransform,
-                               crop: Rect, op: Int, replace: Bool) {
+                               crop: Rect, op: Int, replace: Bool, destinationOpaque: Bool) {
         let format = source.format
+        let sourceOpaque = replace || isOpaque(source)
         source.withPlaneViews { s in
             destination.withPlaneViews { d in
                 for p in 0..<format.planeCount {
@@ -49,7 +69,8 @@ enum LayerCompositing {
                         src: s.base[p], srcStride: s.stride[p], srcWidth: sw, srcHeight: sh,
                         dst: d.base[p], dstStride: d.stride[p], dstWidth: dw, dstHeight: dh,
                         channels: format.bytesPerPixel(plane: p), hasAlpha: format.hasAlpha,
-                        forward: planeTransform, inverse: inverse, cover: cover, op: op, replace: replace)
+                        forward: planeTransform, inverse: inverse, cover: cover, op: op, replace: replace,
+                        sourceOpaque: sourceOpaque, uniform: !format.hasAlpha || (sourceOpaque && destinationOpaque))
                     plane.run()
                 }
             }
@@ -71,6 +92,10 @@ struct PlaneJob {
     let op: Int
     /// Write samples instead of blending (resizing).
     let replace: Bool
+    /// Every source alpha is 255 (or there is no alpha).
+    let sourceOpaque: Bool
+    /// Blend every channel alike by opacity: no alpha, or opaque source over opaque destination.
+    let uniform: Bool
 
     static let one = 1 << 16
 
@@ -114,14 +139,7 @@ struct PlaneJob {
         let y0 = max(sy0 + dy, 0), y1 = min(sy1 + dy, dstHeight)
         guard x0 < x1, y0 < y1 else { return }
         let ch = channels, n = x1 - x0
-        var opaque = op == 256 || replace
-        if opaque && hasAlpha && !replace {
-            outer: for y in y0..<y1 {
-                let row = src + (y - dy) * srcStride + (x0 - dx) * ch
-                for i in 0..<n where row[i * ch + 3] != 255 { opaque = false; break outer }
-            }
-        }
-        if opaque {
+        if replace || (op == 256 && sourceOpaque) {
             for y in y0..<y1 {
                 (dst + y * dstStride + x0 * ch).update(from: src + (y - dy) * srcStride + (x0 - dx) * ch, count: n * ch)
             }
@@ -129,11 +147,14 @@ struct PlaneJob {
         }
         for y in y0..<y1 {
             let s = src + (y - dy) * srcStride + (x0 - dx) * ch, d = dst + y * dstStride + x0 * ch
-            if hasAlpha {
-                for i in 0..<n { Blend.over4(s + i * 4, d + i * 4, op: op) }
+            if uniform {
+                // 255 * 256 + 128 fits in 16 bits: the loop vectorises.
+                let keep = UInt16(256 - op), weight = UInt16(op)
+                for i in 0..<(n * ch) {
+                    d[i] = UInt8(truncatingIfNeeded: (UInt16(d[i]) &* keep &+ UInt16(s[i]) &* weight &+ 128) &>> 8)
+                }
             } else {
-                let keep = 256 - op
-                for i in 0..<(n * ch) { d[i] = UInt8(truncatingIfNeeded: (Int(d[i]) * keep + Int(s[i]) * op + 128) >> 8) }
+                for i in 0..<n { Blend.over4(s + i * 4, d + i * 4, op: op) }
             }
         }
     }
@@ -181,10 +202,16 @@ struct PlaneJob {
         let half = Self.one / 2, lastX = srcWidth - 1, lastY = srcHeight - 1
         for j in r.y0..<r.y1 {
             let px = Double(r.x0) + 0.5, py = Double(j) + 0.5
-            var u = Int(((inv.a * px + inv.c * py + inv.tx) * one).rounded())
-            var v = Int(((inv.b * px + inv.d * py + inv.ty) * one).rounded())
+            let u0 = inv.a * px + inv.c * py + inv.tx, v0 = inv.b * px + inv.d * py + inv.ty
+            // The columns whose centres map inside the cover, widened by one for rounding.
+            guard let (lo, hi) = Self.span(u0, inv.a, cover.minX, cover.maxX, r.x0, r.x1),
+                  let (lo2, hi2) = Self.span(v0, inv.b, cover.minY, cover.maxY, r.x0, r.x1) else { continue }
+            let first = max(lo, lo2), last = min(hi, hi2)
+            guard first < last else { continue }
+            var u = Int(((u0 + inv.a * Double(first - r.x0)) * one).rounded())
+            var v = Int(((v0 + inv.b * Double(first - r.x0)) * one).rounded())
             let drow = dst + j * dstStride
-            for i in r.x0..<r.x1 {
+            for i in first..<last {
                 defer { u += du; v += dv }
                 guard u >= minU && u < maxU && v >= minV && v < maxV else { continue }
                 let sx = u - half, sy = v - half
@@ -197,6 +224,18 @@ struct PlaneJob {
                 put(drow + i * ch, row0 + x0 * ch, row0 + x1 * ch, row1 + x0 * ch, row1 + x1 * ch, fx: fx, fy: fy, ch: ch)
             }
         }
+    }
+
+    /// The columns `i` in `x0..<x1` (widened by one each side) for which
+    /// `start + step * (i - x0)` lies in `[low, high)`; nil when none do.
+    static func span(_ start: Double, _ step: Double, _ low: Double, _ high: Double, _ x0: Int, _ x1: Int) -> (Int, Int)? {
+        if step == 0 { return start >= low && start < high ? (x0, x1) : nil }
+        let a = (low - start) / step, b = (high - start) / step
+        let limit = 1e9
+        let from = min(max(min(a, b), -limit), limit), to = min(max(max(a, b), -limit), limit)
+        guard from.isFinite, to.isFinite else { return (x0, x1) }
+        let lo = max(x0, x0 + Int(from.rounded(.down)) - 1), hi = min(x1, x0 + Int(to.rounded(.up)) + 1)
+        return lo < hi ? (lo, hi) : nil
     }
 
     /// The two source indices around position `p` (pixel-index space) and the 8-bit weight
@@ -217,16 +256,21 @@ struct PlaneJob {
                      _ p10: UnsafeMutablePointer<UInt8>, _ p11: UnsafeMutablePointer<UInt8>, fx: Int, fy: Int, ch: Int) {
         let gx = 256 - fx, gy = 256 - fy
         if ch == 4 {
-            var s: (Int, Int, Int, Int) = (0, 0, 0, 0)
-            s.0 = ((Int(p00[0]) * gx + Int(p01[0]) * fx) * gy + (Int(p10[0]) * gx + Int(p11[0]) * fx) * fy + 32768) >> 16
-            s.1 = ((Int(p00[1]) * gx + Int(p01[1]) * fx) * gy + (Int(p10[1]) * gx + Int(p11[1]) * fx) * fy + 32768) >> 16
-            s.2 = ((Int(p00[2]) * gx + Int(p01[2]) * fx) * gy + (Int(p10[2]) * gx + Int(p11[2]) * fx) * fy + 32768) >> 16
-            s.3 = ((Int(p00[3]) * gx + Int(p01[3]) * fx) * gy + (Int(p10[3]) * gx + Int(p11[3]) * fx) * fy + 32768) >> 16
-            if replace {
-                d[0] = UInt8(truncatingIfNeeded: s.0); d[1] = UInt8(truncatingIfNeeded: s.1)
-                d[2] = UInt8(truncatingIfNeeded: s.2); d[3] = UInt8(truncatingIfNeeded: s.3)
+            let s0 = ((Int(p00[0]) * gx + Int(p01[0]) * fx) * gy + (Int(p10[0]) * gx + Int(p11[0]) * fx) * fy + 32768) >> 16
+            let s1 = ((Int(p00[1]) * gx + Int(p01[1]) * fx) * gy + (Int(p10[1]) * gx + Int(p11[1]) * fx) * fy + 32768) >> 16
+            let s2 = ((Int(p00[2]) * gx + Int(p01[2]) * fx) * gy + (Int(p10[2]) * gx + Int(p11[2]) * fx) * fy + 32768) >> 16
+            let s3 = ((Int(p00[3]) * gx + Int(p01[3]) * fx) * gy + (Int(p10[3]) * gx + Int(p11[3]) * fx) * fy + 32768) >> 16
+            if replace || (uniform && op == 256) {
+                d[0] = UInt8(truncatingIfNeeded: s0); d[1] = UInt8(truncatingIfNeeded: s1)
+                d[2] = UInt8(truncatingIfNeeded: s2); d[3] = UInt8(truncatingIfNeeded: s3)
+            } else if uniform {
+                let keep = 256 - op
+                d[0] = UInt8(truncatingIfNeeded: (Int(d[0]) * keep + s0 * op + 128) >> 8)
+                d[1] = UInt8(truncatingIfNeeded: (Int(d[1]) * keep + s1 * op + 128) >> 8)
+                d[2] = UInt8(truncatingIfNeeded: (Int(d[2]) * keep + s2 * op + 128) >> 8)
+                d[3] = UInt8(truncatingIfNeeded: (Int(d[3]) * keep + s3 * op + 128) >> 8)
             } else {
-                Blend.over4(s, d, op: op)
+                Blend.over4((s0, s1, s2, s3), d, op: op)
             }
             return
         }

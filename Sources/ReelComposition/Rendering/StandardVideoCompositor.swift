@@ -48,7 +48,8 @@ public final class StandardVideoCompositor: VideoCompositing {
             let time = request.compositionTime
             let output = context.newPixelBuffer()
             let standard = request.videoCompositionInstruction as? VideoCompositionStandardInstruction
-            PixelFill.fill(output, with: standard?.backgroundColor ?? .black)
+            let background = standard?.backgroundColor ?? .black
+            PixelFill.fill(output, with: background)
             let layers = standard?.layerInstructions ?? request.sourceTrackIDs.map { VideoCompositionLayerInstruction(trackID: $0) }
             for layer in layers.reversed() {
                 guard let frame = request.sourceFrame(byTrackID: layer.trackID) else { continue }
@@ -56,7 +57,8 @@ public final class StandardVideoCompositor: VideoCompositing {
                 guard opacity > 0 else { continue }
                 let source = converted(frame, to: output.format, pools: pools)
                 let transform = layer.transform(at: time).concatenating(context.renderTransform)
-                LayerCompositing.draw(source, onto: output, transform: transform, crop: layer.cropRectangle(at: time), opacity: opacity)
+                LayerCompositing.draw(source, onto: output, transform: transform, crop: layer.cropRectangle(at: time), opacity: opacity,
+                                      destinationOpaque: background.alpha >= 1)
             }
             return output
         }
