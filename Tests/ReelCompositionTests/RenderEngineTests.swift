@@ -152,3 +152,82 @@ struct SampleSource {
         #expect(throws: ReelError.self) { try engine.frames(compositor: RecordingCompositor()) }
     }
 }
+
+/// Accepts only yuv420p sources and renders yuv420p; records the formats it was given and
+/// keeps the render context.
+final class YUVOnlyCompositor: VideoCompositing {
+    let formats = Recorder<PixelFormat>()
+    let events = Recorder<String>()
+    let context = Mutex<VideoCompositionRenderContext?>(nil)
+    var sourcePixelBufferAttributes: PixelBufferAttributes? { events.append("source attributes"); return .yuv420p }
+    var requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes { events.append("render attributes"); return .yuv420p }
+    func renderContextChanged(_ c: VideoCompositionRenderContext) {
+        events.append("context \(c.width)x\(c.height) \(c.pixelFormat)")
+        context.withLock { $0 = c }
+    }
+    func startRequest(_ request: AsynchronousVideoCompositionRequest) {
+        events.append("request")
+        let out = request.renderContext.newPixelBuffer()
+        for id in request.sourceTrackIDs {
+            if let f = request.sourceFrame(byTrackID: id) {
+                formats.append(f.format)
+                let y = pixel(f, 0, 0)[0]
+                out.withUnsafeMutableBytes(plane: 0) { $0[0] = y }
+            }
+        }
+        request.finish(withComposedVideoFrame: out)
+    }
+    func cancelAllPendingVideoCompositionRequests() async {}
+}
+
+@Suite struct RenderEngineTimingAndFormatTests {
+    func oneTrack(frames: [SourceFrame], duration: Double, frameTiming: Bool) throws -> RenderEngine {
+        var m = MutableComposition()
+        try m.insertTimeRange(range(0, duration), of: SourceDescription(identifier: "v", tracks: [videoTrack("v", 1, duration: duration)]), at: .zero)
+        let c = Composition(m)
+        let v = VideoComposition(frameDuration: t(0.5), renderSize: Size(width: 64, height: 36),
+                                 instructions: [TestInstruction(timeRange: range(0, duration))],
+                                 sourceTrackIDForFrameTiming: frameTiming ? 1 : nil)
+        var s = RenderSources()
+        s.add(InMemoryVideoFrameSource(frames: frames), for: SourceTrackReference(sourceIdentifier: "v", trackID: 1))
+        return RenderEngine(composition: c, videoComposition: v, sources: s)
+    }
+
+    @Test func attributesReadOnceAndSourcesConverted() async throws {
+        let frames = (0..<4).map { SourceFrame(pixelBuffer: numbered($0), timeRange: range(Double($0) * 0.5, Double($0) * 0.5 + 0.5)) }
+        let compositor = YUVOnlyCompositor()
+        let out = try await oneTrack(frames: frames, duration: 2, frameTiming: false).renderAll(compositor: compositor)
+        #expect(out.count == 4)
+        #expect(compositor.formats.all == [.yuv420p, .yuv420p, .yuv420p, .yuv420p])
+        #expect(compositor.events.all == ["render attributes", "source attributes", "context 64x36 yuv420p",
+                                          "request", "request", "request", "request"])
+        #expect(out.allSatisfy { $0.pixelBuffer.format == .yuv420p })
+    }
+
+    @Test func framesFollowTheTimingTrack() async throws {
+        // Variable frame durations: 0.1, 0.3, 0.6, then 1 s.
+        let bounds = [0, 0.1, 0.4, 1.0, 2.0]
+        let frames = (0..<4).map { SourceFrame(pixelBuffer: numbered($0), timeRange: range(bounds[$0], bounds[$0 + 1])) }
+        let out = try await oneTrack(frames: frames, duration: 2, frameTiming: true).renderAll(compositor: RecordingCompositor())
+        #expect(out.map(\.time) == [t(0), t(0.1), t(0.4), t(1)])
+        #expect(out.map(\.duration) == [t(0.1), t(0.3), t(0.6), t(1)])
+    }
+
+    @Test func poolStaysFlatAndOutputIsDeterministic() async throws {
+        let frames = (0..<120).map { SourceFrame(pixelBuffer: numbered($0), timeRange: range(Double($0) * 0.5, Double($0) * 0.5 + 0.5)) }
+        var first: [[UInt8]] = []
+        for inFlight in [1, 3, 6] {
+            let compositor = YUVOnlyCompositor()
+            var engine = try oneTrack(frames: frames, duration: 60, frameTiming: false)
+            engine = RenderEngine(composition: engine.composition, videoComposition: engine.videoComposition, sources: engine.sources,
+                                  options: .init(maximumRequestsInFlight: inFlight))
+            var hashes: [[UInt8]] = []
+            for try await frame in try engine.frames(compositor: compositor) { hashes.append(pixel(frame.pixelBuffer, 0, 0)) }
+            #expect(hashes.count == 120)
+            if first.isEmpty { first = hashes } else { #expect(hashes == first) }
+            #expect(Set(hashes.map { $0[0] }).count >= 8, "frames differ from one another")
+            let allocations = compositor.context.withLock { $0?.pixelBufferPool.allocationCount ?? -1 }
+            #expect(allocations >= 1 && allocations <= inFlight + 2, "\(allocations) output buffers for \(inFlight) in flight")
+        }
+    }
+}
