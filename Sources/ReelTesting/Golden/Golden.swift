@@ -4,7 +4,7 @@ import ReelCore
 /// Checks frames and text against golden files kept next to the tests.
 ///
 /// ```swift
-/// let goldens = Golden(nextTo: #filePath)          // Goldens/ beside this test file
+/// let goldens = Golden(packageDirectory: "Fixtures/goldens")   // under the package root
 /// try goldens.verify(frame, named: "pip-at-2s", tolerance: .init(maximumChannelDifference: 2))
 /// try goldens.verifyLines(hashLines, named: "crossfade")
 /// ```
@@ -38,6 +38,20 @@ public struct Golden: Sendable {
     public init(nextTo filePath: String, folder: String = "Goldens", isRecording: Bool = Golden.recordingRequested) {
         let dir = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent(folder).path
         self.init(directory: dir, isRecording: isRecording)
+    }
+
+    /// Goldens in `relativePath` under the package root: the nearest folder above
+    /// `filePath` (pass `#filePath`, the default) that holds a `Package.swift`.
+    ///
+    /// Keep goldens outside the test target's folder (such as `Fixtures/goldens`):
+    /// SwiftPM warns about files in a target it does not know what to do with.
+    public init(packageDirectory relativePath: String, filePath: String = #filePath,
+                isRecording: Bool = Golden.recordingRequested) {
+        var dir = URL(fileURLWithPath: filePath).deletingLastPathComponent()
+        while dir.path != "/" && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) {
+            dir = dir.deletingLastPathComponent()
+        }
+        self.init(directory: dir.appendingPathComponent(relativePath).path, isRecording: isRecording)
     }
 
     /// The path of a file in ``directory``.
