@@ -71,18 +71,22 @@ enum CounterFont {
     static func draw(_ value: Int, into image: inout RasterImage, layout: CounterLayout) {
         precondition(value >= 0 && value <= layout.maximumValue,
                      "counter \(value) does not fit \(layout.digitCount) digits")
-        let white: [UInt8] = [255, 255, 255, 255], black: [UInt8] = [0, 0, 0, 255]
         let cells = cells(value, digitCount: layout.digitCount)
-        let on = image.layout == .rgba ? white : Array(white.prefix(image.layout.channelCount))
-        let off = image.layout == .rgba ? black : Array(black.prefix(image.layout.channelCount))
-        for uy in 0..<7 {
-            for ux in 0..<(4 * layout.digitCount + 1) {
-                let lit = isLit(unitX: ux, unitY: uy, cells: cells)
-                for py in 0..<layout.scale {
-                    for px in 0..<layout.scale {
-                        let x = layout.x + ux * layout.scale + px, y = layout.y + uy * layout.scale + py
-                        guard x >= 0, y >= 0, x < image.width, y < image.height else { continue }
-                        image[x, y] = lit ? on : off
+        let channels = image.layout.channelCount
+        // White or black, opaque: every colour channel the same, alpha (the last of 2 or 4) 255.
+        let hasAlpha = image.layout == .rgba || image.layout == .grayAlpha
+        let (width, height) = (image.width, image.height)
+        image.pixels.withUnsafeMutableBufferPointer { out in
+            for uy in 0..<7 {
+                for ux in 0..<(4 * layout.digitCount + 1) {
+                    let level: UInt8 = isLit(unitX: ux, unitY: uy, cells: cells) ? 255 : 0
+                    for py in 0..<layout.scale {
+                        for px in 0..<layout.scale {
+                            let x = layout.x + ux * layout.scale + px, y = layout.y + uy * layout.scale + py
+                            guard x >= 0, y >= 0, x < width, y < height else { continue }
+                            let i = (y * width + x) * channels
+                            for c in 0..<channels { out[i + c] = hasAlpha && c == channels - 1 ? 255 : level }
+                        }
                     }
                 }
             }

@@ -13,14 +13,19 @@ extension RasterImage {
         var out: [UInt8] = []
         switch buffer.format {
         case .bgra, .rgba:
-            out.reserveCapacity(w * h * 4)
+            out = [UInt8](repeating: 0, count: w * h * 4)
             let swap = buffer.format == .bgra
             buffer.withUnsafeBytes(plane: 0) { p in
-                for y in 0..<h {
-                    let row = y * buffer.bytesPerRow[0]
-                    for x in 0..<w {
-                        let i = row + 4 * x
-                        out += swap ? [p[i + 2], p[i + 1], p[i], p[i + 3]] : [p[i], p[i + 1], p[i + 2], p[i + 3]]
+                out.withUnsafeMutableBufferPointer { dst in
+                    for y in 0..<h {
+                        let row = y * buffer.bytesPerRow[0]
+                        for x in 0..<w {
+                            let i = row + 4 * x, o = (y * w + x) * 4
+                            dst[o] = swap ? p[i + 2] : p[i]
+                            dst[o + 1] = p[i + 1]
+                            dst[o + 2] = swap ? p[i] : p[i + 2]
+                            dst[o + 3] = p[i + 3]
+                        }
                     }
                 }
             }
@@ -37,12 +42,15 @@ extension RasterImage {
             }
             self.init(width: w, height: h, layout: .gray, pixels: out)
         case .yuv420p, .nv12:
-            out.reserveCapacity(w * h * 3)
-            for y in 0..<h {
-                for x in 0..<w {
-                    let (luma, cb, cr) = buffer.ycbcr(x: x, y: y)
-                    let p = BT709.rgb(y: luma, cb: cb, cr: cr, fullRange: full)
-                    out += [p.r, p.g, p.b]
+            out = [UInt8](repeating: 0, count: w * h * 3)
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    for x in 0..<w {
+                        let (luma, cb, cr) = buffer.ycbcr(x: x, y: y)
+                        let p = BT709.rgb(y: luma, cb: cb, cr: cr, fullRange: full)
+                        let i = (y * w + x) * 3
+                        dst[i] = p.r; dst[i + 1] = p.g; dst[i + 2] = p.b
+                    }
                 }
             }
             self.init(width: w, height: h, layout: .rgb, pixels: out)
@@ -79,59 +87,57 @@ extension PixelBuffer {
     public convenience init(_ image: RasterImage, format: PixelFormat) {
         self.init(width: image.width, height: image.height, format: format)
         let w = image.width, h = image.height
-        switch format {
-        case .bgra, .rgba:
-            let swap = format == .bgra
-            withUnsafeMutableBytes(plane: 0) { p in
-                for y in 0..<h {
-                    for x in 0..<w {
-                        let c = image.rgba(x: x, y: y)
-                        let i = y * bytesPerRow[0] + 4 * x
-                        p[i] = swap ? c.b : c.r
-                        p[i + 1] = c.g
-                        p[i + 2] = swap ? c.r : c.b
-                        p[i + 3] = c.a
-                    }
-                }
-            }
-        case .gray8, .yuv420p, .nv12:
-            withUnsafeMutableBytes(plane: 0) { p in
-                for y in 0..<h {
-                    for x in 0..<w {
-                        p[y * bytesPerRow[0] + x] = BT709.ycbcr(image.rgba(x: x, y: y)).y
-                    }
-                }
-            }
-            guard format != .gray8 else { return }
-            let (cw, ch) = planeSize(1)
-            var cbPlane = [UInt8](repeating: 128, count: cw * ch), crPlane = cbPlane
-            for cy in 0..<ch {
-                for cx in 0..<cw {
-                    var r = 0.0, g = 0.0, b = 0.0, n = 0.0
-                    for y in (2 * cy)..<min(2 * cy + 2, h) {
-                        for x in (2 * cx)..<min(2 * cx + 2, w) {
-                            let c = image.rgba(x: x, y: y)
-                            r += Double(c.r); g += Double(c.g); b += Double(c.b); n += 1
+        let source = image.converted(to: .rgba)
+        source.pixels.withUnsafeBufferPointer { px in
+            switch format {
+            case .bgra, .rgba:
+                let swap = format == .bgra
+                let stride = bytesPerRow[0]
+                withUnsafeMutableBytes(plane: 0) { p in
+                    for y in 0..<h {
+                        for x in 0..<w {
+                            let s = (y * w + x) * 4, i = y * stride + 4 * x
+                            p[i] = swap ? px[s + 2] : px[s]
+                            p[i + 1] = px[s + 1]
+                            p[i + 2] = swap ? px[s] : px[s + 2]
+                            p[i + 3] = px[s + 3]
                         }
                     }
-                    let v = BT709.ycbcr(red: r / n, green: g / n, blue: b / n)
-                    cbPlane[cy * cw + cx] = BT709.clamp(v.cb)
-                    crPlane[cy * cw + cx] = BT709.clamp(v.cr)
                 }
-            }
-            if format == .yuv420p {
-                withUnsafeMutableBytes(plane: 1) { p in
-                    for cy in 0..<ch { for cx in 0..<cw { p[cy * bytesPerRow[1] + cx] = cbPlane[cy * cw + cx] } }
+            case .gray8, .yuv420p, .nv12:
+                let stride = bytesPerRow[0]
+                withUnsafeMutableBytes(plane: 0) { p in
+                    for y in 0..<h {
+                        for x in 0..<w {
+                            let s = (y * w + x) * 4
+                            let v = BT709.ycbcr(red: Double(px[s]), green: Double(px[s + 1]), blue: Double(px[s + 2]))
+                            p[y * stride + x] = BT709.clamp(v.y)
+                        }
+                    }
                 }
-                withUnsafeMutableBytes(plane: 2) { p in
-                    for cy in 0..<ch { for cx in 0..<cw { p[cy * bytesPerRow[2] + cx] = crPlane[cy * cw + cx] } }
-                }
-            } else {
-                withUnsafeMutableBytes(plane: 1) { p in
+                guard format != .gray8 else { return }
+                let (cw, ch) = planeSize(1)
+                let strides = bytesPerRow
+                let planes = format == .yuv420p ? [1, 2] : [1]
+                withUnsafePlanePointers { pointers in
                     for cy in 0..<ch {
                         for cx in 0..<cw {
-                            p[cy * bytesPerRow[1] + 2 * cx] = cbPlane[cy * cw + cx]
-                            p[cy * bytesPerRow[1] + 2 * cx + 1] = crPlane[cy * cw + cx]
+                            var r = 0.0, g = 0.0, b = 0.0, n = 0.0
+                            for y in (2 * cy)..<min(2 * cy + 2, h) {
+                                for x in (2 * cx)..<min(2 * cx + 2, w) {
+                                    let s = (y * w + x) * 4
+                                    r += Double(px[s]); g += Double(px[s + 1]); b += Double(px[s + 2]); n += 1
+                                }
+                            }
+                            let v = BT709.ycbcr(red: r / n, green: g / n, blue: b / n)
+                            let (cb, cr) = (BT709.clamp(v.cb), BT709.clamp(v.cr))
+                            if planes.count == 2 {
+                                pointers[1].storeBytes(of: cb, toByteOffset: cy * strides[1] + cx, as: UInt8.self)
+                                pointers[2].storeBytes(of: cr, toByteOffset: cy * strides[2] + cx, as: UInt8.self)
+                            } else {
+                                pointers[1].storeBytes(of: cb, toByteOffset: cy * strides[1] + 2 * cx, as: UInt8.self)
+                                pointers[1].storeBytes(of: cr, toByteOffset: cy * strides[1] + 2 * cx + 1, as: UInt8.self)
+                            }
                         }
                     }
                 }

@@ -72,16 +72,18 @@ public struct RasterImage: Sendable, Hashable {
     /// dropped alpha is discarded, an added one is opaque.
     public func converted(to target: Layout) -> RasterImage {
         if target == layout { return self }
-        var out: [UInt8] = []
-        out.reserveCapacity(width * height * target.channelCount)
-        for y in 0..<height {
-            for x in 0..<width {
-                let p = rgba(x: x, y: y)
-                switch target {
-                case .gray: out.append(p.luma)
-                case .grayAlpha: out += [p.luma, p.a]
-                case .rgb: out += [p.r, p.g, p.b]
-                case .rgba: out += [p.r, p.g, p.b, p.a]
+        let n = target.channelCount
+        var out = [UInt8](repeating: 0, count: width * height * n)
+        out.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let p = rgba(x: x, y: y), i = (y * width + x) * n
+                    switch target {
+                    case .gray: dst[i] = p.luma
+                    case .grayAlpha: dst[i] = p.luma; dst[i + 1] = p.a
+                    case .rgb: dst[i] = p.r; dst[i + 1] = p.g; dst[i + 2] = p.b
+                    case .rgba: dst[i] = p.r; dst[i + 1] = p.g; dst[i + 2] = p.b; dst[i + 3] = p.a
+                    }
                 }
             }
         }

@@ -42,12 +42,15 @@ public enum SyntheticFrame {
     /// (by default ``CounterLayout/standard(width:height:)``) when given.
     public static func image(_ pattern: FramePattern, width: Int, height: Int,
                              counter: Int? = nil, counterLayout: CounterLayout? = nil) -> RasterImage {
-        var pixels: [UInt8] = []
-        pixels.reserveCapacity(width * height * 4)
-        for y in 0..<height {
-            for x in 0..<width {
-                let c = RGBA(pattern.color(x: x, y: y, width: width, height: height))
-                pixels += [c.r, c.g, c.b, c.a]
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let solid: RGBA? = if case .solid(let c) = pattern { RGBA(c) } else { nil }
+        pixels.withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let c = solid ?? RGBA(pattern.color(x: x, y: y, width: width, height: height))
+                    let i = (y * width + x) * 4
+                    out[i] = c.r; out[i + 1] = c.g; out[i + 2] = c.b; out[i + 3] = c.a
+                }
             }
         }
         var image = RasterImage(width: width, height: height, layout: .rgba, pixels: pixels)
