@@ -29,6 +29,18 @@ public protocol VideoFrameSource: Sendable {
     /// The frame showing at `sourceTime` (whose range holds it), or nil when the track shows
     /// nothing then (before its first frame, after its last).
     func frame(at sourceTime: MediaTime) async throws(ReelError) -> SourceFrame?
+
+    /// The same, preferably in one of `acceptedFormats` (the compositor's
+    /// `sourcePixelBufferAttributes`, most preferred first; nil accepts any). A file-backed
+    /// source converts with its scaler here, off the engine's path; the default ignores the
+    /// hint, and the engine converts whatever is not accepted.
+    func frame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> SourceFrame?
+}
+
+extension VideoFrameSource {
+    public func frame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> SourceFrame? {
+        try await frame(at: sourceTime)
+    }
 }
 
 /// Timed metadata of one source metadata track, asked for by source time.

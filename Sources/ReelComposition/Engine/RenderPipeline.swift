@@ -204,7 +204,7 @@ actor RenderPipeline {
         guard let source = engine.sources.videoFrameSource(for: ref) else {
             throw ReelError(.invalidArgument, "no video frame source for \(ref), used by composition track \(id)", trackID: id, time: time)
         }
-        return try await source.frame(at: sourceTime)
+        return try await source.frame(at: sourceTime, acceptedFormats: sourceFormats?.pixelFormats)
     }
 
     private func metadata(track id: Int32, at time: MediaTime) async throws(ReelError) -> SourceSampleData? {

@@ -64,14 +64,20 @@ enum PixelConversion {
 
     private static func yuvToRGB(_ s: PlaneViews, _ d: PlaneViews, _ w: Int, _ h: Int, _ m: ColorMatrix) {
         let o = d.rgbOrder
-        for y in 0..<h {
-            let sr = s.base[0] + y * s.stride[0], dr = d.base[0] + y * d.stride[0]
-            for x in 0..<w {
-                let u = s.hasChroma ? Int(s.u(x >> 1, y >> 1)) : 128
-                let v = s.hasChroma ? Int(s.v(x >> 1, y >> 1)) : 128
-                let c = m.rgb(y: Int(sr[x]), u: u, v: v)
-                let dp = dr + 4 * x
-                dp[o.r] = c.r; dp[o.g] = c.g; dp[o.b] = c.b; dp[3] = 255
+        var grey: (UInt8, UInt8) = (128, 128)
+        withUnsafeMutableBytes(of: &grey) { neutral in
+            let mid = neutral.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            for y in 0..<h {
+                let sr = s.base[0] + y * s.stride[0], dr = d.base[0] + y * d.stride[0]
+                // Chroma row pointers and the step between samples (2 for interleaved nv12);
+                // luma only reads a constant neutral pair.
+                let (uRow, vRow, step) = s.chromaRow(y >> 1) ?? (mid, mid, 0)
+                for x in 0..<w {
+                    let c = x >> 1
+                    let rgb = m.rgb(y: Int(sr[x]), u: Int(uRow[c * step]), v: Int(vRow[c * step]))
+                    let dp = dr + 4 * x
+                    dp[o.r] = rgb.r; dp[o.g] = rgb.g; dp[o.b] = rgb.b; dp[3] = 255
+                }
             }
         }
     }
@@ -111,6 +117,16 @@ struct PlaneViews {
 
     var rgbOrder: (r: Int, g: Int, b: Int) { format == .rgba ? (0, 1, 2) : (2, 1, 0) }
     var hasChroma: Bool { format == .yuv420p || format == .nv12 }
+
+    /// The Cb and Cr sample pointers of chroma row `y` and the step between samples; nil
+    /// for luma-only formats.
+    @inline(__always) func chromaRow(_ y: Int) -> (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int)? {
+        switch format {
+        case .nv12: return (base[1] + y * stride[1], base[1] + y * stride[1] + 1, 2)
+        case .yuv420p: return (base[1] + y * stride[1], base[2] + y * stride[2], 1)
+        default: return nil
+        }
+    }
 
     @inline(__always) func u(_ x: Int, _ y: Int) -> UInt8 {
         format == .nv12 ? base[1][y * stride[1] + 2 * x] : base[1][y * stride[1] + x]
