@@ -104,7 +104,10 @@ actor RenderPipeline {
             highQualityRendering: options.highQualityRendering, videoComposition: videoComposition,
             poolCapacity: options.maximumRequestsInFlight + 4)
         self.compositor = compositor
-        self.sourceFormats = sourceFormats
+        // Sources are asked for (and converted to) the render format first when accepted.
+        self.sourceFormats = sourceFormats.map { s in
+            s.accepts(format) ? PixelBufferAttributes(pixelFormats: [format] + s.pixelFormats.filter { $0 != format }) : s
+        }
         self.context = context
         self.nextTime = timeRange.duration > .zero ? timeRange.start : nil
         compositor.renderContextChanged(context)

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// For another instruction type it stacks the request's source frames with no transform,
 /// the first on top, over black. Renders BGRA or planar YUV 4:2:0 (the first of
-/// `pixelFormats` unless the engine prefers the other); source frames in other formats are
+/// `pixelFormats` unless the engine prefers the other); source frames in another format are
 /// converted first. Requests run concurrently, each in its own task.
 public final class StandardVideoCompositor: VideoCompositing {
     private let adapter: AsyncVideoCompositorAdapter<Core>
@@ -19,7 +19,9 @@ public final class StandardVideoCompositor: VideoCompositing {
         adapter = AsyncVideoCompositorAdapter(Core(formats: supported.isEmpty ? [.yuv420p, .bgra] : supported))
     }
 
-    public var sourcePixelBufferAttributes: PixelBufferAttributes? { nil }
+    /// The render formats: sources come in the render format when the source can provide it,
+    /// else in the other one, and are converted here.
+    public var sourcePixelBufferAttributes: PixelBufferAttributes? { adapter.requiredPixelBufferAttributesForRenderContext }
     public var requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes { adapter.requiredPixelBufferAttributesForRenderContext }
     public func renderContextChanged(_ newRenderContext: VideoCompositionRenderContext) { adapter.renderContextChanged(newRenderContext) }
     public func startRequest(_ request: AsynchronousVideoCompositionRequest) { adapter.startRequest(request) }
