@@ -123,3 +123,33 @@ import Testing
         #expect(close(p, [127, 127, 255, 255]), "\(p)")
     }
 }
+
+@Suite struct LayerGeometryEdgeCaseTests {
+    @Test(arguments: [
+        AffineTransform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0),
+        AffineTransform(a: 1e-300, b: 0, c: 0, d: 1e-300, tx: 5, ty: 5),
+        AffineTransform(a: 1e300, b: 0, c: 0, d: 1e300, tx: 0, ty: 0),
+        AffineTransform(a: 1e-30, b: 1e-30, c: -1e-30, d: 1e-30, tx: 3, ty: 3),
+        AffineTransform(a: 0, b: 0, c: 0, d: 0, tx: 0, ty: 0),
+        AffineTransform(translationX: 1e30, y: -1e30),
+        AffineTransform(translationX: .infinity, y: 0),
+    ])
+    func wildTransformsDoNotTrap(transform: AffineTransform) async throws {
+        var m = MutableComposition()
+        try m.insertTimeRange(range(0, 1), of: SourceDescription(identifier: "a", tracks: [videoTrack("a", 1, duration: 1)]), at: .zero)
+        var layer = VideoCompositionLayerInstruction(trackID: 1)
+        layer.setTransform(transform, at: .zero)
+        layer.setCropRectangle(Rect(x: .nan, y: 0, width: 1e300, height: 10), at: t(0.5))
+        layer.setOpacity(.nan, at: t(0.75))
+        let v = VideoComposition(frameDuration: t(0.25), renderSize: Size(width: 16, height: 8),
+                                 instructions: [VideoCompositionStandardInstruction(timeRange: range(0, 1), layerInstructions: [layer])])
+        var s = RenderSources()
+        s.add(InMemoryVideoFrameSource(count: 4, frameDuration: t(0.25)) { _ in solid(1, 2, 3, width: 16, height: 8) },
+              for: SourceTrackReference(sourceIdentifier: "a", trackID: 1))
+        for format in [PixelFormat.bgra, .yuv420p] {
+            let frames = try await RenderEngine(composition: Composition(m), videoComposition: v, sources: s,
+                                                options: .init(preferredPixelFormat: format)).renderAll()
+            #expect(frames.count == 4)
+        }
+    }
+}

@@ -91,6 +91,14 @@ public struct RenderedFrame: Sendable {
     public var instructionIndex: Int
     /// Whether a passthrough instruction produced it without the compositor.
     public var isPassthrough: Bool
+
+    public init(time: MediaTime, duration: MediaTime, pixelBuffer: PixelBuffer, instructionIndex: Int = 0, isPassthrough: Bool = false) {
+        self.time = time
+        self.duration = duration
+        self.pixelBuffer = pixelBuffer
+        self.instructionIndex = instructionIndex
+        self.isPassthrough = isPassthrough
+    }
 }
 
 /// The frames of a render, in time order (`AsyncSequence`, failing with ``ReelError``).

@@ -137,6 +137,7 @@ public struct CompositionTrack: Sendable, Hashable, Codable {
             let start = timeRange.start + (s.target.start - timeRange.start).scaled(by: newDuration, over: oldDuration)
             let stop = timeRange.start + (s.target.end - timeRange.start).scaled(by: newDuration, over: oldDuration)
             scaled.timeMapping.target = TimeRange(start: start, end: stop)
+            if s.isEmpty { scaled.timeMapping.source.duration = scaled.target.duration }
             return scaled
         }
     }

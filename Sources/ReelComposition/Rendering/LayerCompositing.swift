@@ -18,8 +18,9 @@ enum LayerCompositing {
     static func draw(_ source: PixelBuffer, onto destination: PixelBuffer, transform: AffineTransform,
                      crop: Rect = .infinite, opacity: Double = 1, destinationOpaque: Bool = false) {
         precondition(source.format == destination.format, "a layer is drawn in the destination's format")
+        guard opacity.isFinite else { return }
         let op = Int((min(max(opacity, 0), 1) * 256).rounded())
-        guard op > 0, opacity.isFinite else { return }
+        guard op > 0 else { return }
         render(source, destination, transform: transform, crop: crop, op: op, replace: false, destinationOpaque: destinationOpaque)
     }
 
@@ -64,7 +65,9 @@ enum LayerCompositing {
                         cover = cover.intersection(Rect(x: crop.minX / factor, y: crop.minY / factor,
                                                         width: crop.width / factor, height: crop.height / factor))
                     }
-                    guard !cover.isEmpty, let inverse = planeTransform.inverted() else { continue }
+                    guard !cover.isEmpty, [cover.minX, cover.minY, cover.maxX, cover.maxY].allSatisfy(\.isFinite),
+                          let inverse = planeTransform.inverted(),
+                          [inverse.a, inverse.b, inverse.c, inverse.d, inverse.tx, inverse.ty].allSatisfy(\.isFinite) else { continue }
                     let plane = PlaneJob(
                         src: s.base[p], srcStride: s.stride[p], srcWidth: sw, srcHeight: sh,
                         dst: d.base[p], dstStride: d.stride[p], dstWidth: dw, dstHeight: dh,
@@ -99,12 +102,18 @@ struct PlaneJob {
 
     static let one = 1 << 16
 
+    /// `x` as an Int, clamped to +/- 2^40 so that no geometry, however wild, traps.
+    @inline(__always) static func int(_ x: Double) -> Int {
+        let limit = 1_099_511_627_776.0
+        return x.isNaN ? 0 : Int(min(max(x, -limit), limit))
+    }
+
     /// Destination pixels the layer can touch: the cover's bounding box, clipped.
     var region: (x0: Int, y0: Int, x1: Int, y1: Int)? {
         let box = cover.applying(forward)
         guard box.minX.isFinite, box.maxX.isFinite, box.minY.isFinite, box.maxY.isFinite else { return nil }
-        let x0 = max(0, Int(box.minX.rounded(.down))), y0 = max(0, Int(box.minY.rounded(.down)))
-        let x1 = min(dstWidth, Int(box.maxX.rounded(.up))), y1 = min(dstHeight, Int(box.maxY.rounded(.up)))
+        let x0 = max(0, Self.int(box.minX.rounded(.down))), y0 = max(0, Self.int(box.minY.rounded(.down)))
+        let x1 = min(dstWidth, Self.int(box.maxX.rounded(.up))), y1 = min(dstHeight, Self.int(box.maxY.rounded(.up)))
         return x0 < x1 && y0 < y1 ? (x0, y0, x1, y1) : nil
     }
 
@@ -133,8 +142,8 @@ struct PlaneJob {
 
     private func translate(dx: Int, dy: Int) {
         // Covered source pixels: centres inside the cover rectangle.
-        let sx0 = max(0, Int((cover.minX - 0.5).rounded(.up))), sx1 = min(srcWidth, Int((cover.maxX - 0.5).rounded(.up)))
-        let sy0 = max(0, Int((cover.minY - 0.5).rounded(.up))), sy1 = min(srcHeight, Int((cover.maxY - 0.5).rounded(.up)))
+        let sx0 = max(0, Self.int((cover.minX - 0.5).rounded(.up))), sx1 = min(srcWidth, Self.int((cover.maxX - 0.5).rounded(.up)))
+        let sy0 = max(0, Self.int((cover.minY - 0.5).rounded(.up))), sy1 = min(srcHeight, Self.int((cover.maxY - 0.5).rounded(.up)))
         let x0 = max(sx0 + dx, 0), x1 = min(sx1 + dx, dstWidth)
         let y0 = max(sy0 + dy, 0), y1 = min(sy1 + dy, dstHeight)
         guard x0 < x1, y0 < y1 else { return }
@@ -196,9 +205,9 @@ struct PlaneJob {
     @inline(__always)
     private func affine(_ r: (x0: Int, y0: Int, x1: Int, y1: Int), ch: Int) {
         let inv = inverse, one = Double(Self.one)
-        let du = Int((inv.a * one).rounded()), dv = Int((inv.b * one).rounded())
-        let minU = Int((cover.minX * one).rounded(.up)), maxU = Int((cover.maxX * one).rounded(.up))
-        let minV = Int((cover.minY * one).rounded(.up)), maxV = Int((cover.maxY * one).rounded(.up))
+        let du = Self.int((inv.a * one).rounded()), dv = Self.int((inv.b * one).rounded())
+        let minU = Self.int((cover.minX * one).rounded(.up)), maxU = Self.int((cover.maxX * one).rounded(.up))
+        let minV = Self.int((cover.minY * one).rounded(.up)), maxV = Self.int((cover.maxY * one).rounded(.up))
         let half = Self.one / 2, lastX = srcWidth - 1, lastY = srcHeight - 1
         for j in r.y0..<r.y1 {
             let px = Double(r.x0) + 0.5, py = Double(j) + 0.5
@@ -208,8 +217,8 @@ struct PlaneJob {
                   let (lo2, hi2) = Self.span(v0, inv.b, cover.minY, cover.maxY, r.x0, r.x1) else { continue }
             let first = max(lo, lo2), last = min(hi, hi2)
             guard first < last else { continue }
-            var u = Int(((u0 + inv.a * Double(first - r.x0)) * one).rounded())
-            var v = Int(((v0 + inv.b * Double(first - r.x0)) * one).rounded())
+            var u = Self.int(((u0 + inv.a * Double(first - r.x0)) * one).rounded())
+            var v = Self.int(((v0 + inv.b * Double(first - r.x0)) * one).rounded())
             let drow = dst + j * dstStride
             for i in first..<last {
                 defer { u += du; v += dv }
@@ -234,7 +243,7 @@ struct PlaneJob {
         let limit = 1e9
         let from = min(max(min(a, b), -limit), limit), to = min(max(max(a, b), -limit), limit)
         guard from.isFinite, to.isFinite else { return (x0, x1) }
-        let lo = max(x0, x0 + Int(from.rounded(.down)) - 1), hi = min(x1, x0 + Int(to.rounded(.up)) + 1)
+        let lo = max(x0, x0 + int(from.rounded(.down)) - 1), hi = min(x1, x0 + int(to.rounded(.up)) + 1)
         return lo < hi ? (lo, hi) : nil
     }
 
@@ -242,7 +251,7 @@ struct PlaneJob {
     /// of the second, clamped at the edges.
     @inline(__always)
     static func tap(_ p: Double, size: Int) -> (Int, Int, Int) {
-        let fixed = Int((p * 256).rounded(.down))
+        let fixed = int((p * 256).rounded(.down))
         var i0 = fixed >> 8
         let w = fixed & 255
         if i0 < 0 { return (0, 0, 0) }
