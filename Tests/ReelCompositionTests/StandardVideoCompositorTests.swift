@@ -116,6 +116,23 @@ import Testing
         #expect(pixel(out, 70, 10) == [0, 0, 0, 255])
     }
 
+    @Test func shrinkingAFineCheckerboardGivesGrey() async throws {
+        // One-pixel checks shrunk to a third: a prefiltered result is an even grey, not the
+        // black or white that sampling every third pixel gives.
+        let checks = solid(0, 0, 0, width: 128, height: 72)
+        checks.withUnsafeMutableBytes(plane: 0) { raw in
+            for y in 0..<72 { for x in 0..<128 where (x + y) % 2 == 0 { let o = y * checks.bytesPerRow[0] + 4 * x; raw[o] = 255; raw[o + 1] = 255; raw[o + 2] = 255 } }
+        }
+        var layer = VideoCompositionLayerInstruction(trackID: 1)
+        layer.setTransform(AffineTransform(scaleX: 1.0 / 3, y: 1.0 / 3), at: .zero)
+        let frames = try await render([layer], sourceA: checks)
+        let out = frames[0].pixelBuffer
+        for (x, y) in [(1, 1), (5, 3), (16, 9), (30, 16)] {
+            let p = pixel(out, x, y)
+            #expect(abs(Int(p[0]) - 128) <= 2 && abs(Int(p[1]) - 128) <= 2, "\(p) at \(x),\(y)")
+        }
+    }
+
     @Test func translucentSourceBlendsWithItsAlpha() async throws {
         let half = solid(0, 0, 255, 128, width: 128, height: 72)
         let frames = try await render([VideoCompositionLayerInstruction(trackID: 1)], background: .white, sourceA: half)

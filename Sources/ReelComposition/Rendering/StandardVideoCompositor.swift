@@ -3,8 +3,8 @@ import Synchronization
 /// The built-in compositor, used when a video composition sets no custom one: draws a
 /// ``VideoCompositionStandardInstruction``'s background colour, then each layer from the
 /// bottom (the last layer instruction) to the top (the first), with its transform (bilinear
-/// resampling), crop rectangle and opacity at the request's time, blending with straight
-/// alpha.
+/// resampling, after 2x2 box prefiltering when shrinking below half size), crop rectangle
+/// and opacity at the request's time, blending with straight alpha.
 ///
 /// For another instruction type it stacks the request's source frames with no transform,
 /// the first on top, over black. Renders BGRA or planar YUV 4:2:0 (the first of
@@ -57,9 +57,11 @@ public final class StandardVideoCompositor: VideoCompositing {
                 guard let frame = request.sourceFrame(byTrackID: layer.trackID) else { continue }
                 let opacity = layer.opacity(at: time)
                 guard opacity > 0 else { continue }
-                let source = converted(frame, to: output.format, pools: pools)
-                let transform = layer.transform(at: time).concatenating(context.renderTransform)
-                LayerCompositing.draw(source, onto: output, transform: transform, crop: layer.cropRectangle(at: time), opacity: opacity,
+                let (source, transform, crop) = BoxDownscale.prefilter(
+                    converted(frame, to: output.format, pools: pools),
+                    transform: layer.transform(at: time).concatenating(context.renderTransform),
+                    crop: layer.cropRectangle(at: time), pools: pools)
+                LayerCompositing.draw(source, onto: output, transform: transform, crop: crop, opacity: opacity,
                                       destinationOpaque: background.alpha >= 1)
             }
             return output

@@ -9,8 +9,8 @@ public protocol VideoCompositionInstruction: Sendable {
     var timeRange: TimeRange { get }
     /// Whether post-processing (animation layers) may run; kept for compatibility.
     var enablePostProcessing: Bool { get }
-    /// False when the output is the same for every time in the range (a still), letting the
-    /// engine reuse a frame; true otherwise.
+    /// False when the output is the same for every time in the range (a still); a hint for
+    /// the compositor; the engine still makes one request per output frame.
     var containsTweening: Bool { get }
     /// The composition video tracks whose frames the compositor needs, in the order the
     /// request lists them; nil means every video track.
