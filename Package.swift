@@ -46,6 +46,7 @@ let package = Package(
         .testTarget(name: "ReelCompositionTests", dependencies: ["ReelComposition", "ReelTesting"]),
         .testTarget(name: "ReelTestingTests", dependencies: ["ReelTesting"]),
         .testTarget(name: "ReelCLITests", dependencies: ["Reel"]),
+        .testTarget(name: "ReelTests", dependencies: ["Reel", "ReelTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

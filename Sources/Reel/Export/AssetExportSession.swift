@@ -1,0 +1,228 @@
+import Foundation
+import Synchronization
+import ReelCore
+import ReelIO
+import ReelComposition
+
+/// Renders a composition (or a whole file) into a new file (AVAssetExportSession).
+///
+/// Video frames come from the render engine (the video composition's compositor, or the
+/// built-in one) and are encoded with the preset. Audio of the first audio track is
+/// carried: packets are copied when the track plays one continuous, unscaled stretch of
+/// one source, and decoded, cut, joined and re-encoded to AAC otherwise. The metadata
+/// tracks named in the video composition's `sourceSampleDataTrackIDs` are written as
+/// `gpmd` tracks, retimed through the composition's edits.
+///
+/// ```swift
+/// let session = AssetExportSession(composition: composition, preset: .h264(crf: 20, preset: "fast"))
+/// session.videoComposition = videoComposition
+/// session.timeRange = TimeRange(start: .zero, duration: MediaTime(value: 10, timescale: 1))
+/// Task { for await p in session.progressUpdates() { print(p) } }
+/// try await session.export(to: URL(fileURLWithPath: "out.mp4"), as: .mp4)
+/// ```
+///
+/// The output is written beside the destination and moved into place when complete: a
+/// failed or cancelled export leaves nothing at the output path, and an existing file is an
+/// error unless ``overwrite`` is set.
+public final class AssetExportSession: Sendable {
+    /// Where the export is in its life.
+    public enum Status: Sendable, Hashable {
+        case waiting, exporting, completed, failed, cancelled
+    }
+
+    public let composition: Composition
+    public let preset: ExportPreset
+    /// Where the composition's frames and metadata come from (files, by default).
+    public let sources: AssetRenderSources
+
+    struct Settings: Sendable {
+        var videoComposition: VideoComposition?
+        var timeRange: TimeRange?
+        var overwrite = false
+        var outputFileType: AssetWriter.FileType = .mp4
+        var outputURL: URL?
+        var engineOptions = RenderEngine.Options(maximumRequestsInFlight: 4)
+        var metadataTrackIDs: [Int32]?
+        var audioEnabled = true
+    }
+
+    struct State {
+        var settings = Settings()
+        var status: Status = .waiting
+        var error: ReelError?
+        var progress: Double = 0
+        var task: Task<Void, Never>?
+        var cancelRequested = false
+        var observers: [UUID: AsyncStream<Double>.Continuation] = [:]
+    }
+    let state = Mutex(State())
+
+    /// A session exporting `composition` with `preset`, reading its sources with `sources`.
+    public init(composition: Composition, preset: ExportPreset, sources: AssetRenderSources = AssetRenderSources()) {
+        self.composition = composition
+        self.preset = preset
+        self.sources = sources
+    }
+
+    /// A session exporting the whole of `asset` (every track, as it is).
+    public convenience init(asset: Asset, preset: ExportPreset) async throws(ReelError) {
+        self.init(composition: try await Composition(asset: asset), preset: preset)
+        let ids = composition.tracks(withMediaType: .metadata).map(\.trackID)
+        state.withLock { $0.settings.metadataTrackIDs = ids }
+    }
+
+    // MARK: Settings
+
+    /// How frames are composed; `VideoComposition(propertiesOf:)` when nil.
+    public var videoComposition: VideoComposition? {
+        get { state.withLock { $0.settings.videoComposition } }
+        set { state.withLock { $0.settings.videoComposition = newValue } }
+    }
+
+    /// The part of the composition to export; all of it when nil.
+    public var timeRange: TimeRange? {
+        get { state.withLock { $0.settings.timeRange } }
+        set { state.withLock { $0.settings.timeRange = newValue } }
+    }
+
+    /// Replace an existing file at the output path instead of failing.
+    public var overwrite: Bool {
+        get { state.withLock { $0.settings.overwrite } }
+        set { state.withLock { $0.settings.overwrite = newValue } }
+    }
+
+    /// The container, for ``export()``.
+    public var outputFileType: AssetWriter.FileType {
+        get { state.withLock { $0.settings.outputFileType } }
+        set { state.withLock { $0.settings.outputFileType = newValue } }
+    }
+
+    /// The destination, for ``export()``.
+    public var outputURL: URL? {
+        get { state.withLock { $0.settings.outputURL } }
+        set { state.withLock { $0.settings.outputURL = newValue } }
+    }
+
+    /// How the render engine runs (requests in flight, timeout, diagnostics).
+    public var renderOptions: RenderEngine.Options {
+        get { state.withLock { $0.settings.engineOptions } }
+        set { state.withLock { $0.settings.engineOptions = newValue } }
+    }
+
+    /// The composition's metadata tracks to write; the video composition's
+    /// `sourceSampleDataTrackIDs` when nil.
+    public var metadataTrackIDs: [Int32]? {
+        get { state.withLock { $0.settings.metadataTrackIDs } }
+        set { state.withLock { $0.settings.metadataTrackIDs = newValue } }
+    }
+
+    /// Whether audio is carried into the output (it is by default).
+    public var includesAudio: Bool {
+        get { state.withLock { $0.settings.audioEnabled } }
+        set { state.withLock { $0.settings.audioEnabled = newValue } }
+    }
+
+    // MARK: Status
+
+    public var status: Status { state.withLock { $0.status } }
+    /// Why the export failed, when ``status`` is `.failed`.
+    public var error: ReelError? { state.withLock { $0.error } }
+    /// How much of the time range is written, 0...1.
+    public var progress: Double { state.withLock { $0.progress } }
+
+    /// The progress, 0...1, as it changes, ending when the export ends. Each call gives a
+    /// sequence of its own that starts with the current value.
+    public func progressUpdates() -> AsyncStream<Double> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Double.self, bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        let (current, ended) = state.withLock { s -> (Double, Bool) in
+            let ended = s.status == .completed || s.status == .failed || s.status == .cancelled
+            if !ended { s.observers[id] = continuation }
+            return (s.progress, ended)
+        }
+        continuation.yield(current)
+        if ended { continuation.finish() }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.observers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    func report(progress value: Double) {
+        let observers = state.withLock { s -> [AsyncStream<Double>.Continuation] in
+            guard value > s.progress else { return [] }
+            s.progress = value
+            return Array(s.observers.values)
+        }
+        for o in observers { o.yield(value) }
+    }
+
+    /// Stops the export: ``export(to:as:)`` throws a `.cancelled` error and nothing is
+    /// left at the output path.
+    public func cancelExport() {
+        let task = state.withLock { s -> Task<Void, Never>? in
+            s.cancelRequested = true
+            return s.task
+        }
+        task?.cancel()
+    }
+
+    // MARK: Export
+
+    /// Exports to ``outputURL`` as ``outputFileType``.
+    public func export() async throws(ReelError) {
+        guard let url = outputURL else { throw ReelError(.invalidArgument, "set outputURL before export()") }
+        try await export(to: url, as: outputFileType)
+    }
+
+    /// Exports to `url` as `fileType`. Throws `.cancelled` when ``cancelExport()`` was
+    /// called or the calling task was cancelled; whatever happens, a half-written file is
+    /// never left at `url`.
+    public func export(to url: URL, as fileType: AssetWriter.FileType) async throws(ReelError) {
+        let settings = try state.withLock { (s) throws(ReelError) -> Settings in
+            guard s.status == .waiting else {
+                throw ReelError(.writerState, "an export session exports once; this one is \(s.status)", path: url.path)
+            }
+            s.status = .exporting
+            return s.settings
+        }
+        let job = ExportJob(session: self, settings: settings, url: url, fileType: fileType)
+        let outcome = Mutex<ReelError?>(nil)
+        let task = Task {
+            do throws(ReelError) {
+                try await job.run()
+            } catch {
+                outcome.withLock { $0 = error }
+            }
+        }
+        let cancelledEarly = state.withLock { s -> Bool in
+            s.task = task
+            return s.cancelRequested
+        }
+        if cancelledEarly { task.cancel() }
+        await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
+        let failure = outcome.withLock { $0 }
+        let observers = state.withLock { s -> [AsyncStream<Double>.Continuation] in
+            s.task = nil
+            if let failure {
+                s.status = failure.code == .cancelled ? .cancelled : .failed
+                s.error = failure
+            } else {
+                s.status = .completed
+                s.progress = 1
+            }
+            let list = Array(s.observers.values)
+            s.observers.removeAll()
+            return list
+        }
+        for o in observers {
+            if failure == nil { o.yield(1) }
+            o.finish()
+        }
+        if let failure { throw failure }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import ReelCore
+import ReelIO
+import ReelComposition
+
+/// One run of an ``AssetExportSession``: plans the tracks, opens the writer, and feeds it
+/// video, audio and metadata concurrently; cancels the writer (leaving nothing behind) on
+/// any failure.
+struct ExportJob: Sendable {
+    let session: AssetExportSession
+    let settings: AssetExportSession.Settings
+    let url: URL
+    let fileType: AssetWriter.FileType
+
+    func run() async throws(ReelError) {
+        let composition = session.composition
+        let range = try exportRange()
+        let videoTracks = composition.tracks(withMediaType: .video).filter { $0.isEnabled && !$0.isEmpty }
+        let videoComposition = settings.videoComposition ?? (videoTracks.isEmpty ? nil : VideoComposition(propertiesOf: composition))
+
+        let writer = try AssetWriter(outputURL: url, fileType: fileType, overwrite: settings.overwrite)
+        var videoInput: AssetWriterInput?
+        if let videoComposition {
+            let size = videoComposition.renderPixelSize
+            guard size.width > 0, size.height > 0 else {
+                throw ReelError(.invalidComposition, "the video composition's render size is \(size.width)x\(size.height)", path: url.path)
+            }
+            let input = AssetWriterInput(settings: .video(session.preset.videoSettings(
+                width: size.width, height: size.height, frameDuration: videoComposition.frameDuration)))
+            try writer.add(input)
+            videoInput = input
+        }
+        let audio = settings.audioEnabled ? try ExportAudio.plan(composition: composition, range: range, sources: session.sources) : nil
+        if let audio { try writer.add(audio.input) }
+        let metadataIDs = settings.metadataTrackIDs ?? videoComposition?.sourceSampleDataTrackIDs ?? []
+        let metadata = try ExportMetadata.plans(trackIDs: metadataIDs, composition: composition, range: range,
+                                                sources: session.sources, fileType: fileType, path: url.path)
+        for plan in metadata { try writer.add(plan.input) }
+        guard !writer.inputs.isEmpty else {
+            throw ReelError(.invalidComposition, "the composition has nothing to export in \(range)", path: url.path)
+        }
+
+        try writer.startWriting()
+        writer.startSession(atSourceTime: range.start)
+        do throws(ReelError) {
+            try await feed(writer: writer, videoInput: videoInput, videoComposition: videoComposition,
+                           audio: audio, metadata: metadata, range: range)
+            if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled", path: url.path) }
+            try await writer.finishWriting()
+        } catch {
+            await Self.cancel(writer)
+            if Task.isCancelled, error.code != .cancelled {
+                throw ReelError(.cancelled, "the export was cancelled", path: url.path, underlying: error)
+            }
+            throw error
+        }
+    }
+
+    /// The composition's range to export: the session's, clipped to the composition.
+    private func exportRange() throws(ReelError) -> TimeRange {
+        let full = session.composition.timeRange
+        guard let asked = settings.timeRange else {
+            guard full.duration > .zero else { throw ReelError(.invalidComposition, "the composition is empty", path: url.path) }
+            return full
+        }
+        guard asked.isValid, asked.start.isNumeric else {
+            throw ReelError(.invalidArgument, "the export time range \(asked) is not valid", path: url.path)
+        }
+        let clipped = asked.intersection(full)
+        guard clipped.isValid, clipped.duration > .zero else {
+            throw ReelError(.invalidArgument, "the export time range \(asked) lies outside the composition \(full)", path: url.path)
+        }
+        return clipped
+    }
+
+    /// Runs the video, audio and metadata feeds side by side; the first failure stops all.
+    private func feed(writer: AssetWriter, videoInput: AssetWriterInput?, videoComposition: VideoComposition?,
+                      audio: ExportAudio?, metadata: [ExportMetadata], range: TimeRange) async throws(ReelError) {
+        let session = self.session
+        var options = settings.engineOptions
+        options.timeRange = range
+        let engineOptions = options
+        let path = url.path
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                if let videoInput, let videoComposition {
+                    group.addTask {
+                        let engine = RenderEngine(composition: session.composition, videoComposition: videoComposition,
+                                                  sources: session.sources, options: engineOptions)
+                        let total = range.duration.seconds
+                        for try await frame in try engine.frames() {
+                            try await videoInput.append(frame.pixelBuffer, withPresentationTime: frame.time)
+                            if total > 0 { session.report(progress: min(0.999, (frame.time + frame.duration - range.start).seconds / total)) }
+                        }
+                        videoInput.markAsFinished()
+                    }
+                }
+                if let audio {
+                    group.addTask {
+                        try await audio.write(range: range) { p in
+                            if videoInput == nil { session.report(progress: min(0.999, p)) }
+                        }
+                    }
+                }
+                for plan in metadata {
+                    group.addTask { try await plan.write() }
+                }
+                try await group.waitForAll()
+            }
+        } catch let error as ReelError {
+            throw error
+        } catch is CancellationError {
+            throw ReelError(.cancelled, "the export was cancelled", path: path)
+        } catch {
+            throw ReelError(.internalError, "\(error)", path: path)
+        }
+    }
+
+    /// Cancels the writer from a thread of its own (it waits for the writer thread to stop
+    /// and removes the partial file), off Swift's cooperative pool.
+    static func cancel(_ writer: AssetWriter) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                writer.cancelWriting()
+                continuation.resume()
+            }
+            thread.name = "reel.export.cancel"
+            thread.start()
+        }
+    }
+}

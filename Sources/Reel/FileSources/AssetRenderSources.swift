@@ -1,0 +1,66 @@
+import Foundation
+import Synchronization
+import ReelCore
+import ReelIO
+import ReelComposition
+
+/// Finds the frames and metadata a composition refers to in files: each
+/// ``SourceTrackReference``'s `sourceIdentifier` is a file path (or a name given a URL in
+/// `files`), and each referenced track gets one ``AssetVideoFrameSource`` or
+/// ``AssetTimedMetadataSource``, made on first use and kept for the render.
+///
+/// ```swift
+/// let sources = AssetRenderSources()
+/// let engine = RenderEngine(composition: c, videoComposition: v, sources: sources)
+/// ```
+public final class AssetRenderSources: RenderSourceProvider {
+    /// How video tracks are decoded.
+    public let videoOptions: AssetVideoFrameSource.Options
+    /// Files by source identifier; identifiers not listed are file paths.
+    public let files: [String: URL]
+
+    private struct Table {
+        var video: [SourceTrackReference: AssetVideoFrameSource] = [:]
+        var metadata: [SourceTrackReference: AssetTimedMetadataSource] = [:]
+    }
+    private let table = Mutex(Table())
+
+    public init(videoOptions: AssetVideoFrameSource.Options = .init(), files: [String: URL] = [:]) {
+        self.videoOptions = videoOptions
+        self.files = files
+    }
+
+    /// The file a source identifier names.
+    public func url(for sourceIdentifier: String) -> URL {
+        files[sourceIdentifier] ?? URL(fileURLWithPath: sourceIdentifier)
+    }
+
+    public func videoFrameSource(for reference: SourceTrackReference) -> (any VideoFrameSource)? {
+        table.withLock { t in
+            if let source = t.video[reference] { return source }
+            let source = AssetVideoFrameSource(url: url(for: reference.sourceIdentifier), trackID: reference.trackID, options: videoOptions)
+            t.video[reference] = source
+            return source
+        }
+    }
+
+    public func timedMetadataSource(for reference: SourceTrackReference) -> (any TimedMetadataSource)? {
+        metadataSource(for: reference)
+    }
+
+    /// The metadata source for `reference`, as its concrete type.
+    public func metadataSource(for reference: SourceTrackReference) -> AssetTimedMetadataSource {
+        table.withLock { t in
+            if let source = t.metadata[reference] { return source }
+            let source = AssetTimedMetadataSource(url: url(for: reference.sourceIdentifier), trackID: reference.trackID)
+            t.metadata[reference] = source
+            return source
+        }
+    }
+
+    /// Stops every reader opened so far (they are reopened when asked again).
+    public func close() async {
+        let videos = table.withLock { Array($0.video.values) }
+        for source in videos { await source.close() }
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import ReelCore
+import ReelIO
+import ReelComposition
+
+/// The frames of one video track of a file, for the render engine: a ``VideoFrameSource``
+/// on top of ``AssetReader``.
+///
+/// Reading is sequential: a reader thread decodes ahead of the engine by `lookahead`
+/// frames (FFmpeg's codec threading on), so decoding runs in parallel with compositing
+/// and encoding. The source seeks only when the composition jumps: backwards, or further
+/// forward than ``Options/maximumForwardSkip``. A seek opens a new reader whose time range
+/// starts at the asked time, which decodes from the keyframe before it and drops what
+/// comes earlier, so the frame returned is exact.
+///
+/// Up to ``Options/maximumCursors`` read positions are kept, so a composition that plays
+/// two parts of the same file at once (a crossfade of a clip with itself) reads each part
+/// sequentially instead of seeking on every frame.
+public actor AssetVideoFrameSource: VideoFrameSource {
+    /// How the source decodes and when it seeks.
+    public struct Options: Sendable, Hashable {
+        /// The pixel format frames are delivered in (the compositor's, to avoid a conversion).
+        public var pixelFormat: PixelFormat
+        /// Scale frames to this size when set (libswscale); the track's size otherwise.
+        public var size: (width: Int, height: Int)? {
+            get { width.flatMap { w in height.map { (w, $0) } } }
+            set { width = newValue?.width; height = newValue?.height }
+        }
+        private var width: Int?
+        private var height: Int?
+        /// Frames decoded ahead of the engine, per read position (at least 1).
+        public var lookahead: Int
+        /// A request this far past the current position seeks instead of decoding through.
+        public var maximumForwardSkip: MediaTime
+        /// Read positions kept at once (at least 1).
+        public var maximumCursors: Int
+
+        public init(pixelFormat: PixelFormat = .yuv420p, size: (width: Int, height: Int)? = nil, lookahead: Int = 4,
+                    maximumForwardSkip: MediaTime = MediaTime(value: 2, timescale: 1), maximumCursors: Int = 2) {
+            self.pixelFormat = pixelFormat
+            self.width = size?.width
+            self.height = size?.height
+            self.lookahead = max(1, lookahead)
+            self.maximumForwardSkip = maximumForwardSkip
+            self.maximumCursors = max(1, maximumCursors)
+        }
+    }
+
+    public nonisolated let url: URL
+    public nonisolated let trackID: Int32
+    public nonisolated let options: Options
+
+    private var cursors: [VideoCursor] = []
+    private var useCounter = 0
+    private let gate = AsyncGate()
+    /// How many readers were opened (the first read and each seek).
+    public private(set) var readerOpenCount = 0
+
+    /// A source for track `trackID` of the file at `url`. The file is opened on first use.
+    public init(url: URL, trackID: Int32, options: Options = Options()) {
+        self.url = url
+        self.trackID = trackID
+        self.options = options
+    }
+
+    public func frame(at sourceTime: MediaTime) async throws(ReelError) -> SourceFrame? {
+        guard sourceTime.isNumeric else { return nil }
+        // Calls are served one at a time: a cursor is never read by two callers at once.
+        await gate.enter()
+        defer { gate.leave() }
+        let cursor = try pickCursor(for: sourceTime)
+        useCounter += 1
+        cursor.lastUse = useCounter
+        do {
+            return try await cursor.frame(at: sourceTime)
+        } catch {
+            cursor.close()
+            cursors.removeAll { $0 === cursor }
+            throw error
+        }
+    }
+
+    /// Stops every reader; the next request opens the file again.
+    public func close() {
+        for cursor in cursors { cursor.close() }
+        cursors.removeAll()
+    }
+
+    /// The cursor that reaches `time` by reading forward the least, or a new one.
+    private func pickCursor(for time: MediaTime) throws(ReelError) -> VideoCursor {
+        var best: VideoCursor?
+        for cursor in cursors where cursor.canReach(time, maximumSkip: options.maximumForwardSkip) {
+            if best.map({ $0.position < cursor.position }) ?? true { best = cursor }
+        }
+        if let best { return best }
+        if cursors.count >= options.maximumCursors, let oldest = cursors.min(by: { $0.lastUse < $1.lastUse }) {
+            oldest.close()
+            cursors.removeAll { $0 === oldest }
+        }
+        let cursor = try VideoCursor(url: url, trackID: trackID, start: time, options: options)
+        readerOpenCount += 1
+        cursors.append(cursor)
+        return cursor
+    }
+}
+
+/// One read position in a video track: a reader started at some time, the frame last
+/// returned and the frame read past it.
+final class VideoCursor {
+    private let reader: AssetReader
+    private let output: AssetReaderTrackOutput
+    private let nominalDuration: MediaTime
+    /// Where the reader's range starts.
+    let start: MediaTime
+    /// The last frame taken from the reader (returned or skipped).
+    private var current: SourceFrame?
+    /// A frame read ahead, not yet current.
+    private var pending: DecodedVideoFrame?
+    private var ended = false
+    var lastUse = 0
+
+    init(url: URL, trackID: Int32, start: MediaTime, options: AssetVideoFrameSource.Options) throws(ReelError) {
+        let reader = try AssetReader(url: url)
+        guard let track = reader.track(withID: trackID) else {
+            let known = reader.tracks.map { String($0.trackID) }.joined(separator: ", ")
+            throw ReelError(.invalidArgument, "the file has no track \(trackID) (tracks: \(known))", path: url.path, trackID: trackID)
+        }
+        guard track.mediaType == .video else {
+            throw ReelError(.invalidArgument, "track \(trackID) is \(track.mediaType), not video", path: url.path, trackID: trackID)
+        }
+        let output = AssetReaderTrackOutput(trackID: trackID,
+                                            settings: .video(pixelFormat: options.pixelFormat, width: options.size?.width, height: options.size?.height),
+                                            bufferCapacity: options.lookahead)
+        try reader.add(output)
+        if start > .zero { reader.timeRange = TimeRange(start: start, duration: .positiveInfinity) }
+        try reader.startReading()
+        self.reader = reader
+        self.output = output
+        self.start = start
+        let timescale = track.formatDescription.timescale
+        self.nominalDuration = timescale > 0 ? MediaTime(value: 1, timescale: 30).convertScale(timescale) : MediaTime(value: 1, timescale: 30)
+    }
+
+    deinit { reader.cancelReading() }
+
+    func close() { reader.cancelReading() }
+
+    /// How far the cursor has read: the end of its current frame, or where it started.
+    var position: MediaTime { current?.timeRange.start ?? start }
+
+    /// Whether `time` is at or after the current frame and at most `maximumSkip` ahead.
+    func canReach(_ time: MediaTime, maximumSkip: MediaTime) -> Bool {
+        if let current {
+            if current.timeRange.containsTime(time) { return true }
+            if time < current.timeRange.start { return false }
+            return !(current.timeRange.end + maximumSkip < time)
+        }
+        if let pending, time < pending.presentationTime { return !(time < start) }
+        return !(time < start) && !(start + maximumSkip < time)
+    }
+
+    /// The frame whose range holds `time`, reading forward as needed; nil when the track
+    /// shows nothing then.
+    func frame(at time: MediaTime, isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> SourceFrame? {
+        while true {
+            if let current, current.timeRange.containsTime(time) { return current }
+            if let current, time < current.timeRange.start { return nil }
+            guard let next = try await take() else { return nil }
+            if time < next.presentationTime {
+                // A gap (or a time before the first frame): keep it for later.
+                pending = next
+                return nil
+            }
+            let frame = try await complete(next)
+            current = frame
+            if frame.timeRange.containsTime(time) { return frame }
+        }
+    }
+
+    /// The next decoded frame: the one kept back, else the reader's.
+    private func take(isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> DecodedVideoFrame? {
+        if let pending {
+            self.pending = nil
+            return pending
+        }
+        guard !ended else { return nil }
+        while let sample = try await output.next(isolation: actor) {
+            if let frame = sample.videoFrame { return frame }
+        }
+        ended = true
+        return nil
+    }
+
+    /// The frame with its range: until the next frame starts (what a player shows,
+    /// whatever the packet durations say), or for its own duration when it is the last.
+    private func complete(_ frame: DecodedVideoFrame, isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> SourceFrame {
+        var duration = MediaTime.invalid
+        if let next = try await take(isolation: actor) {
+            pending = next
+            duration = next.presentationTime - frame.presentationTime
+        }
+        if !(duration.isNumeric && duration > .zero) { duration = frame.duration }
+        if !(duration.isNumeric && duration > .zero) { duration = nominalDuration }
+        return SourceFrame(pixelBuffer: frame.pixelBuffer, timeRange: TimeRange(start: frame.presentationTime, duration: duration))
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import ReelCore
+import ReelIO
+import ReelComposition
+
+extension SourceTrackDescription {
+    /// What the composition layer needs of a file's track; `sourceIdentifier` names the
+    /// file (its path by default, which ``AssetRenderSources`` opens).
+    public init(_ track: AssetTrack, sourceIdentifier: String) {
+        var frameDuration = MediaTime.invalid
+        if track.mediaType == .video {
+            if track.minFrameDuration.isNumeric, track.minFrameDuration > .zero {
+                frameDuration = track.minFrameDuration
+            } else if track.nominalFrameRate > 0 {
+                frameDuration = MediaTime(seconds: 1 / Double(track.nominalFrameRate), preferredTimescale: 90000)
+            }
+        }
+        self.init(reference: SourceTrackReference(sourceIdentifier: sourceIdentifier, trackID: track.trackID),
+                  mediaType: track.mediaType, timeRange: track.timeRange, naturalSize: track.naturalSize,
+                  nominalFrameDuration: frameDuration, preferredTransform: track.preferredTransform)
+    }
+}
+
+extension SourceDescription {
+    /// A file's tracks as the composition layer sees them, loading them first. The
+    /// identifier is the file's path unless given.
+    public init(asset: Asset, identifier: String? = nil) async throws(ReelError) {
+        let id = identifier ?? asset.url.path
+        let tracks = try await asset.load(.tracks)
+        self.init(identifier: id, tracks: tracks.map { SourceTrackDescription($0, sourceIdentifier: id) })
+    }
+}
+
+extension MutableComposition {
+    /// Inserts `timeRange` of every track of `asset` at `startTime` (AVMutableComposition's
+    /// `insertTimeRange(_:of:at:)`), loading the asset's tracks first. The source is
+    /// named by the file's path, which ``AssetRenderSources`` opens.
+    public mutating func insertTimeRange(_ timeRange: TimeRange, of asset: Asset, at startTime: MediaTime) async throws(ReelError) {
+        let source = try await SourceDescription(asset: asset)
+        try insertTimeRange(timeRange, of: source, at: startTime)
+    }
+}
+
+extension Composition {
+    /// A composition playing the whole of `asset` (every track, from time zero).
+    public init(asset: Asset) async throws(ReelError) {
+        let source = try await SourceDescription(asset: asset)
+        var composition = MutableComposition()
+        let duration = source.duration
+        if duration > .zero {
+            try composition.insertTimeRange(TimeRange(start: .zero, duration: duration), of: source, at: .zero)
+        }
+        self.init(composition)
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import Testing
+import Reel
+
+@Suite struct AssetExportSessionTests {
+    let counter = TestMedia.fixture("counter-320x240.mp4")
+
+    static func seconds(_ s: Double) -> MediaTime { MediaTime(seconds: s, preferredTimescale: 15360) }
+
+    /// Exports lossless (FFV1 in MOV) so the output frames can be compared exactly.
+    func exportLossless(_ composition: Composition, videoComposition: VideoComposition? = nil,
+                        timeRange: TimeRange? = nil, in folder: URL) async throws -> [DecodedVideoFrame] {
+        let session = AssetExportSession(composition: composition, preset: .lossless)
+        session.videoComposition = videoComposition
+        session.timeRange = timeRange
+        let out = folder.appendingPathComponent("out.mov")
+        try await session.export(to: out, as: .mov)
+        #expect(session.status == .completed)
+        #expect(session.progress == 1)
+        return try await TestFrames.decodeAll(out)
+    }
+
+    @Test func joiningClipsGivesTheSourceFramesAtTheMappedTimes() async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let reference = try await TestFrames.decodeAll(counter)
+        let source = try await SourceDescription(asset: Asset(url: counter))
+        var composition = MutableComposition()
+        // Frames 30..<60, then frames 5..<20 (a jump back into the same file).
+        try composition.insertTimeRange(TimeRange(start: .ratio(1, 1), duration: .ratio(1, 1)), of: source, at: .zero)
+        try composition.insertTimeRange(TimeRange(start: .ratio(5, 30), duration: .ratio(15, 30)), of: source, at: .ratio(1, 1))
+        let frames = try await exportLossless(Composition(composition), in: folder)
+        let expected = Array(30..<60) + Array(5..<20)
+        try #require(frames.count == expected.count)
+        for (n, frame) in frames.enumerated() {
+            #expect(frame.presentationTime == MediaTime.ratio(Int64(n), 30), "output frame \(n) time")
+            let want = reference[expected[n]].pixelBuffer
+            #expect(frame.pixelBuffer.hasSamePixels(as: want), "output frame \(n) should be source frame \(expected[n]), closest is \(TestFrames.closest(frame.pixelBuffer, in: reference).index)")
+        }
+    }
+
+    @Test func aCrossfadeBlendsTheExpectedFramesEveryFrame() async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let reference = try await TestFrames.decodeAll(counter)
+        let source = try await SourceDescription(asset: Asset(url: counter))
+        let video = try #require(source.tracks(withMediaType: .video).first)
+        var composition = MutableComposition()
+        let a = composition.addMutableTrack(withMediaType: .video)
+        let b = composition.addMutableTrack(withMediaType: .video)
+        // A: source [0, 1.5) at 0. B: source [0.5, 2) at 1. They overlap over [1, 1.5).
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: .ratio(3, 2)), of: video, intoTrackWithID: a, at: .zero)
+        try composition.insertTimeRange(TimeRange(start: .ratio(1, 2), duration: .ratio(3, 2)), of: video, intoTrackWithID: b, at: .ratio(1, 1))
+        let fade = TimeRange(start: .ratio(1, 1), duration: .ratio(1, 2))
+        var fadeOut = VideoCompositionLayerInstruction(trackID: a)
+        fadeOut.setOpacityRamp(fromStartOpacity: 1, toEndOpacity: 0, timeRange: fade)
+        var v = MutableVideoComposition(propertiesOf: Composition(composition))
+        v.instructions = [
+            VideoCompositionStandardInstruction(timeRange: TimeRange(start: .zero, duration: .ratio(1, 1)), layerInstructions: [.init(trackID: a)]),
+            VideoCompositionStandardInstruction(timeRange: fade, layerInstructions: [fadeOut, .init(trackID: b)]),
+            VideoCompositionStandardInstruction(timeRange: TimeRange(start: .ratio(3, 2), duration: .ratio(1, 1)), layerInstructions: [.init(trackID: b)]),
+        ]
+        let frames = try await exportLossless(Composition(composition), videoComposition: VideoComposition(v), in: folder)
+        try #require(frames.count == 75)
+        for (n, frame) in frames.enumerated() {
+            let pixels = frame.pixelBuffer
+            if n < 30 {
+                #expect(pixels.hasSamePixels(as: reference[n].pixelBuffer), "frame \(n) is A's frame \(n)")
+            } else if n >= 45 {
+                #expect(pixels.hasSamePixels(as: reference[n - 15].pixelBuffer), "frame \(n) is B's frame \(n - 15)")
+            } else {
+                let opacity = fadeOut.opacity(at: .ratio(Int64(n), 30))
+                let want = Self.blend(top: reference[n].pixelBuffer, bottom: reference[n - 15].pixelBuffer, opacity: opacity)
+                let diff = TestFrames.maximumDifference(pixels, want)
+                #expect(diff <= 2, "frame \(n): A \(n) over B \(n - 15) at opacity \(opacity) differs by \(diff)")
+                // A neighbouring pair of source frames would not match.
+                let wrong = Self.blend(top: reference[n + 1].pixelBuffer, bottom: reference[n - 14].pixelBuffer, opacity: opacity)
+                #expect(TestFrames.maximumDifference(pixels, wrong) > 2)
+            }
+        }
+    }
+
+    @Test func variableFrameRateAndEditListSourcesRenderTheFrameShowingAtEachTime() async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let vfr = TestMedia.fixture("vfr.mp4"), edited = TestMedia.fixture("edit-list.mp4")
+        let vfrFrames = try await TestFrames.decodeAll(vfr)
+        let editFrames = try await TestFrames.decodeAll(edited)
+        var composition = MutableComposition()
+        try await composition.insertTimeRange(TimeRange(start: .zero, duration: .ratio(19, 10)), of: Asset(url: vfr), at: .zero)
+        try await composition.insertTimeRange(TimeRange(start: .zero, duration: .ratio(5, 2)), of: Asset(url: edited), at: .ratio(19, 10))
+        var v = MutableVideoComposition(propertiesOf: Composition(composition))
+        v.renderSize = Size(width: 320, height: 240)
+        v.frameDuration = .ratio(1, 30)
+        // The vfr clip is 160x120: show it scaled up to the render size.
+        var scaled = VideoCompositionLayerInstruction(trackID: 1)
+        scaled.setTransform(AffineTransform(scaleX: 2, y: 2), at: .zero)
+        v.instructions = [
+            VideoCompositionStandardInstruction(timeRange: TimeRange(start: .zero, duration: .ratio(19, 10)), layerInstructions: [scaled]),
+            VideoCompositionStandardInstruction(timeRange: TimeRange(start: .ratio(19, 10), duration: .ratio(5, 2)), layerInstructions: [.init(trackID: 1)]),
+        ]
+        let frames = try await exportLossless(Composition(composition), videoComposition: VideoComposition(v), in: folder)
+        try #require(frames.count == 132)
+        var vfrMatched = 0
+        for (n, frame) in frames.enumerated() {
+            let t = MediaTime.ratio(Int64(n), 30)
+            if n < 57 {
+                // Scaled 160x120 frames: compare with the vfr frame scaled the same way, by
+                // picking the closest among the source frames (downscaled output).
+                let expected = try #require(TestFrames.index(in: vfrFrames, at: t))
+                let small = Self.halve(frame.pixelBuffer)
+                let best = TestFrames.closest(small, in: vfrFrames)
+                if best.index == expected { vfrMatched += 1 }
+                let same = best.index == expected || vfrFrames[best.index].pixelBuffer.hasSamePixels(as: vfrFrames[expected].pixelBuffer)
+                #expect(same, "output frame \(n) at \(t) should be vfr frame \(expected), closest is \(best.index)")
+            } else if n < 57 + 15 {
+                // The edit-list clip's empty edit: black.
+                #expect(Self.isBlack(frame.pixelBuffer), "frame \(n) is in the empty edit")
+            } else {
+                let k = n - 72
+                #expect(frame.pixelBuffer.hasSamePixels(as: editFrames[k].pixelBuffer), "frame \(n) should be edit-list frame \(k)")
+            }
+        }
+        #expect(vfrMatched > 50)
+    }
+
+    @Test func anExistingOutputIsAnErrorUnlessOverwriting() async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("exists.mp4")
+        try Data("keep".utf8).write(to: out)
+        let composition = try await Composition(asset: Asset(url: counter))
+        let session = AssetExportSession(composition: composition, preset: .h264(crf: 30, preset: "ultrafast"))
+        let error = await #expect(throws: ReelError.self) { try await session.export(to: out, as: .mp4) }
+        #expect(error?.code == .outputExists)
+        #expect(try Data(contentsOf: out) == Data("keep".utf8))
+        #expect(session.status == .failed)
+
+        let again = AssetExportSession(composition: composition, preset: .h264(crf: 30, preset: "ultrafast"))
+        again.overwrite = true
+        again.timeRange = TimeRange(start: .ratio(1, 2), duration: .ratio(1, 2))
+        try await again.export(to: out, as: .mp4)
+        let frames = try await TestFrames.decodeAll(out)
+        #expect(frames.count == 15)
+        let tracks = try await Asset(url: out).load(.tracks)
+        let kinds: [MediaType] = tracks.map(\.mediaType)
+        #expect(kinds.contains(.audio) && kinds.contains(.video) && kinds.count == 2)
+    }
+
+    @Test func cancellingInTheMiddleLeavesNothing() async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try await SourceDescription(asset: Asset(url: counter))
+        var composition = MutableComposition()
+        for i in 0..<20 {
+            try composition.insertTimeRange(TimeRange(start: .zero, duration: .ratio(2, 1)), of: source, at: .ratio(Int64(2 * i), 1))
+        }
+        let session = AssetExportSession(composition: Composition(composition), preset: .h264(crf: 23, preset: "medium"))
+        let out = folder.appendingPathComponent("cancelled.mp4")
+        let export = Task { try await session.export(to: out, as: .mp4) }
+        for await p in session.progressUpdates() where p > 0.1 {
+            session.cancelExport()
+            break
+        }
+        let result = await export.result
+        #expect(throws: ReelError.self) { try result.get() }
+        if case .failure(let error as ReelError) = result { #expect(error.code == .cancelled) }
+        #expect(session.status == .cancelled)
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    // MARK: Helpers
+
+    /// `top` over `bottom` at `opacity`, per plane (how YUV layers blend).
+    static func blend(top: PixelBuffer, bottom: PixelBuffer, opacity: Double) -> PixelBuffer {
+        let out = PixelBuffer(width: top.width, height: top.height, format: top.format)
+        let op = Int((opacity * 256).rounded())
+        for p in 0..<top.planeCount {
+            let (w, h) = top.planeSize(p)
+            top.withUnsafeBytes(plane: p) { t in
+                bottom.withUnsafeBytes(plane: p) { b in
+                    out.withUnsafeMutableBytes(plane: p) { o in
+                        for y in 0..<h {
+                            for x in 0..<w {
+                                let tv = Int(t[y * top.bytesPerRow[p] + x]), bv = Int(b[y * bottom.bytesPerRow[p] + x])
+                                o[y * out.bytesPerRow[p] + x] = UInt8((tv * op + bv * (256 - op) + 128) >> 8)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// A half-size copy (2x2 averages) of a yuv420p frame.
+    static func halve(_ frame: PixelBuffer) -> PixelBuffer {
+        let out = PixelBuffer(width: frame.width / 2, height: frame.height / 2, format: frame.format)
+        for p in 0..<frame.planeCount {
+            let (w, h) = out.planeSize(p)
+            frame.withUnsafeBytes(plane: p) { s in
+                out.withUnsafeMutableBytes(plane: p) { o in
+                    let ss = frame.bytesPerRow[p]
+                    for y in 0..<h {
+                        for x in 0..<w {
+                            let sum = Int(s[2 * y * ss + 2 * x]) + Int(s[2 * y * ss + 2 * x + 1]) + Int(s[(2 * y + 1) * ss + 2 * x]) + Int(s[(2 * y + 1) * ss + 2 * x + 1])
+                            o[y * out.bytesPerRow[p] + x] = UInt8((sum + 2) / 4)
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    static func isBlack(_ frame: PixelBuffer) -> Bool {
+        frame.withUnsafeBytes(plane: 0) { y in
+            for row in 0..<frame.height {
+                for x in 0..<frame.width where y[row * frame.bytesPerRow[0] + x] > 17 { return false }
+            }
+            return true
+        }
+    }
+}

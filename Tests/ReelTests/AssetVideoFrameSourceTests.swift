@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import Reel
+
+@Suite struct AssetVideoFrameSourceTests {
+    let counter = TestMedia.fixture("counter-320x240.mp4")
+
+    @Test func sequentialReadGivesEveryFrameExactly() async throws {
+        let reference = try await TestFrames.decodeAll(counter)
+        try #require(reference.count == 60)
+        let source = AssetVideoFrameSource(url: counter, trackID: 1)
+        for k in 0..<60 {
+            // Ask in the middle of each frame, and at its start.
+            for t in [MediaTime.ratio(Int64(k * 512 + 256), 15360), MediaTime.ratio(Int64(k * 512), 15360)] {
+                let frame = try #require(try await source.frame(at: t), "no frame at \(t)")
+                #expect(frame.timeRange.start == reference[k].presentationTime)
+                #expect(frame.pixelBuffer.hasSamePixels(as: reference[k].pixelBuffer), "frame \(k) at \(t)")
+            }
+        }
+        #expect(await source.readerOpenCount == 1)
+        #expect(try await source.frame(at: .ratio(2, 1)) == nil)
+    }
+
+    @Test func jumpsBackAndFarAheadAreFrameExact() async throws {
+        let reference = try await TestFrames.decodeAll(counter)
+        let source = AssetVideoFrameSource(url: counter, trackID: 1, options: .init(maximumForwardSkip: .ratio(1, 5), maximumCursors: 1))
+        let order = [45, 3, 59, 0, 31, 30, 29, 12, 50, 1]
+        for k in order {
+            let frame = try #require(try await source.frame(at: .ratio(Int64(k * 512 + 100), 15360)))
+            #expect(frame.pixelBuffer.hasSamePixels(as: reference[k].pixelBuffer), "frame \(k)")
+            #expect(frame.timeRange == reference[k].timeRange)
+        }
+        #expect(await source.readerOpenCount > 1)
+    }
+
+    @Test func twoInterleavedPositionsKeepTheirOwnReaders() async throws {
+        let reference = try await TestFrames.decodeAll(counter)
+        let source = AssetVideoFrameSource(url: counter, trackID: 1)
+        for k in 0..<20 {
+            for base in [0, 35] {
+                let i = base + k
+                let frame = try #require(try await source.frame(at: .ratio(Int64(i * 512), 15360)))
+                #expect(frame.pixelBuffer.hasSamePixels(as: reference[i].pixelBuffer), "frame \(i)")
+            }
+        }
+        #expect(await source.readerOpenCount == 2)
+    }
+
+    @Test func variableFrameRateFramesShowOverTheirOwnDurations() async throws {
+        let vfr = TestMedia.fixture("vfr.mp4")
+        let reference = try await TestFrames.decodeAll(vfr)
+        try #require(reference.count == 45)
+        let source = AssetVideoFrameSource(url: vfr, trackID: 1)
+        // Every 1/60 s: each time shows the frame whose range holds it.
+        for n in 0..<114 {
+            let t = MediaTime.ratio(Int64(n * 500), 30000)
+            let expected = try #require(TestFrames.index(in: reference, at: t))
+            let frame = try #require(try await source.frame(at: t), "at \(t), reference \(reference[expected].timeRange)")
+            #expect(frame.timeRange.start == reference[expected].presentationTime, "at \(t)")
+            #expect(frame.timeRange.containsTime(t))
+            #expect(frame.pixelBuffer.hasSamePixels(as: reference[expected].pixelBuffer))
+        }
+    }
+
+    @Test func anEmptyEditShowsNothing() async throws {
+        let source = AssetVideoFrameSource(url: TestMedia.fixture("edit-list.mp4"), trackID: 1)
+        #expect(try await source.frame(at: .ratio(1, 4)) == nil)
+        let first = try #require(try await source.frame(at: .ratio(1, 2)))
+        #expect(first.timeRange.start == .ratio(7680, 15360))
+        #expect(try await source.frame(at: .ratio(5, 2)) == nil)
+    }
+
+    @Test func aMissingTrackIsAClearError() async throws {
+        let source = AssetVideoFrameSource(url: counter, trackID: 9)
+        let error = await #expect(throws: ReelError.self) { try await source.frame(at: .zero) }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message.contains("no track 9") == true)
+        let audio = AssetVideoFrameSource(url: counter, trackID: 2)
+        await #expect(throws: ReelError.self) { try await audio.frame(at: .zero) }
+    }
+}
