@@ -13,10 +13,13 @@ enum CLITestSupport {
         FileManager.default.fileExists(atPath: sharedMediaFolder.appendingPathComponent("README.md").path)
     }
 
-    /// Every media file in Fixtures/ (not the README).
+    /// The container extensions the fixture checks cover.
+    static let mediaExtensions: Set<String> = ["mp4", "mov", "m4v", "ts", "mkv"]
+
+    /// Every media file in Fixtures/ (not the README, golden files, GPX or CSV tracks).
     static var fixtureNames: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: fixturesFolder.path)) ?? []
-        return names.filter { !$0.hasSuffix(".md") && !$0.hasPrefix(".") }.sorted()
+        return names.filter { mediaExtensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
     }
 
     /// The containers in ../shared/media (mp4, mov, ts).
