@@ -265,27 +265,27 @@ struct PlaneJob {
                      _ p10: UnsafeMutablePointer<UInt8>, _ p11: UnsafeMutablePointer<UInt8>, fx: Int, fy: Int, ch: Int) {
         let gx = 256 - fx, gy = 256 - fy
         if ch == 4 {
-            let s0 = ((Int(p00[0]) * gx + Int(p01[0]) * fx) * gy + (Int(p10[0]) * gx + Int(p11[0]) * fx) * fy + 32768) >> 16
-            let s1 = ((Int(p00[1]) * gx + Int(p01[1]) * fx) * gy + (Int(p10[1]) * gx + Int(p11[1]) * fx) * fy + 32768) >> 16
-            let s2 = ((Int(p00[2]) * gx + Int(p01[2]) * fx) * gy + (Int(p10[2]) * gx + Int(p11[2]) * fx) * fy + 32768) >> 16
-            let s3 = ((Int(p00[3]) * gx + Int(p01[3]) * fx) * gy + (Int(p10[3]) * gx + Int(p11[3]) * fx) * fy + 32768) >> 16
+            let s0 = ((Int(p00[0]) &* gx &+ Int(p01[0]) &* fx) &* gy &+ (Int(p10[0]) &* gx &+ Int(p11[0]) &* fx) &* fy &+ 32768) &>> 16
+            let s1 = ((Int(p00[1]) &* gx &+ Int(p01[1]) &* fx) &* gy &+ (Int(p10[1]) &* gx &+ Int(p11[1]) &* fx) &* fy &+ 32768) &>> 16
+            let s2 = ((Int(p00[2]) &* gx &+ Int(p01[2]) &* fx) &* gy &+ (Int(p10[2]) &* gx &+ Int(p11[2]) &* fx) &* fy &+ 32768) &>> 16
+            let s3 = ((Int(p00[3]) &* gx &+ Int(p01[3]) &* fx) &* gy &+ (Int(p10[3]) &* gx &+ Int(p11[3]) &* fx) &* fy &+ 32768) &>> 16
             if replace || (uniform && op == 256) {
                 d[0] = UInt8(truncatingIfNeeded: s0); d[1] = UInt8(truncatingIfNeeded: s1)
                 d[2] = UInt8(truncatingIfNeeded: s2); d[3] = UInt8(truncatingIfNeeded: s3)
             } else if uniform {
                 let keep = 256 - op
-                d[0] = UInt8(truncatingIfNeeded: (Int(d[0]) * keep + s0 * op + 128) >> 8)
-                d[1] = UInt8(truncatingIfNeeded: (Int(d[1]) * keep + s1 * op + 128) >> 8)
-                d[2] = UInt8(truncatingIfNeeded: (Int(d[2]) * keep + s2 * op + 128) >> 8)
-                d[3] = UInt8(truncatingIfNeeded: (Int(d[3]) * keep + s3 * op + 128) >> 8)
+                d[0] = UInt8(truncatingIfNeeded: (Int(d[0]) &* keep &+ s0 &* op &+ 128) &>> 8)
+                d[1] = UInt8(truncatingIfNeeded: (Int(d[1]) &* keep &+ s1 &* op &+ 128) &>> 8)
+                d[2] = UInt8(truncatingIfNeeded: (Int(d[2]) &* keep &+ s2 &* op &+ 128) &>> 8)
+                d[3] = UInt8(truncatingIfNeeded: (Int(d[3]) &* keep &+ s3 &* op &+ 128) &>> 8)
             } else {
                 Blend.over4((s0, s1, s2, s3), d, op: op)
             }
             return
         }
         for c in 0..<ch {
-            let s = ((Int(p00[c]) * gx + Int(p01[c]) * fx) * gy + (Int(p10[c]) * gx + Int(p11[c]) * fx) * fy + 32768) >> 16
-            d[c] = replace ? UInt8(truncatingIfNeeded: s) : UInt8(truncatingIfNeeded: (Int(d[c]) * (256 - op) + s * op + 128) >> 8)
+            let s = ((Int(p00[c]) &* gx &+ Int(p01[c]) &* fx) &* gy &+ (Int(p10[c]) &* gx &+ Int(p11[c]) &* fx) &* fy &+ 32768) &>> 16
+            d[c] = replace ? UInt8(truncatingIfNeeded: s) : UInt8(truncatingIfNeeded: (Int(d[c]) &* (256 &- op) &+ s &* op &+ 128) &>> 8)
         }
     }
 }
