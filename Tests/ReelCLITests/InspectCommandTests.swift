@@ -59,6 +59,24 @@ struct InspectCommandTests {
         }
     }
 
+    @Test("every fixture cut short: exit 0 or 1 with one line, never a crash",
+          arguments: CLITestSupport.fixtureNames)
+    func cutShort(_ name: String) throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = try Data(contentsOf: CLITestSupport.fixturesFolder.appendingPathComponent(name))
+        for percent in [2, 30, 70, 98] {
+            let cut = "cut-\(percent)-\(name)"
+            try whole.prefix(whole.count * percent / 100).write(to: folder.appendingPathComponent(cut))
+            let result = try CLITestSupport.run(try reel(), ["inspect", cut], in: folder)
+            #expect(result.status == 0 || result.status == 1, "\(cut): status \(result.status): \(result.stderr)")
+            if result.status == 1 {
+                #expect(result.stderr.split(separator: "\n").count == 1, "\(cut): \(result.stderr)")
+                #expect(result.stderr.hasPrefix("reel: \(cut): "))
+            }
+        }
+    }
+
     @Test("--verbose lets FFmpeg speak; the last line is still Reel's")
     func verbose() throws {
         let folder = try Self.scratchFolder()

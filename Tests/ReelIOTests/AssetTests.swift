@@ -145,6 +145,27 @@ struct AssetTests {
         #expect(asset.openCount == 1)
     }
 
+    @Test("a file whose stream information cannot be read fails with an error, not a crash")
+    func unreadableStreamInfo() async throws {
+        // metadata.mov with one byte of its sample data changed: the header opens, but
+        // avformat_find_stream_info fails.
+        var bytes = try Data(contentsOf: AssetTestMedia.fixture("metadata.mov"))
+        try #require(bytes.count > 17107)
+        bytes[17107] = 130
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-asset-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let damaged = folder.appendingPathComponent("damaged.mov")
+        try bytes.write(to: damaged)
+        let asset = Asset(url: damaged)
+        var thrown: ReelError?
+        do { _ = try await asset.load(.tracks) } catch { thrown = error }
+        let error = try #require(thrown)
+        #expect(error.code == .corruptData)
+        #expect(error.description.contains("damaged.mov"))
+        #expect(error.description.contains("stream information"))
+    }
+
     @Test("the key-based API reports loaded, failed and unknown keys")
     func keyValueLoading() async throws {
         let asset = Asset(url: counter)

@@ -146,7 +146,8 @@ enum AssetProbe {
             guard let f = Int64(digits), digits.allSatisfy(\.isNumber) else { return nil }
             nanos = f * Int64(pow(10.0, Double(9 - digits.count)))
         }
-        guard h >= 0, h < 1_000_000, m >= 0, s >= 0 else { return nil }
+        // Bounded so the sum below cannot overflow whatever the tag says.
+        guard (0..<100_000).contains(h), (0..<100_000).contains(m), (0..<10_000_000).contains(s) else { return nil }
         return MediaTime(value: ((h * 60 + m) * 60 + s) * 1_000_000_000 + nanos, timescale: 1_000_000_000)
     }
 
@@ -166,7 +167,10 @@ enum AssetProbe {
                 for i in 0..<count {
                     guard let entry = avformat_index_get_entry(st, i) else { continue }
                     let ts = entry.pointee.timestamp
-                    if let previous, ts > previous { smallest = min(smallest, ts - previous) }
+                    if let previous, ts > previous {
+                        let (gap, overflow) = ts.subtractingReportingOverflow(previous)
+                        if !overflow { smallest = min(smallest, gap) }
+                    }
                     previous = ts
                 }
                 if smallest != .max { return MediaTime(ffmpeg: smallest, timeBase: tb) }
@@ -234,7 +238,8 @@ enum AssetProbe {
             var end: Int64 = 0
             for i in 0..<count {
                 guard let entry = avformat_index_get_entry(st, i) else { continue }
-                end = max(end, entry.pointee.pos + Int64(entry.pointee.size))
+                let (sampleEnd, overflow) = entry.pointee.pos.addingReportingOverflow(Int64(entry.pointee.size))
+                end = max(end, overflow ? .max : sampleEnd)
             }
             if end > fileSize {
                 throw ReelError(.corruptData,
@@ -261,7 +266,8 @@ enum AssetProbe {
             let pts = packet.pts
             guard pts != nopts else { continue }
             spans[i].first = min(spans[i].first, pts)
-            spans[i].end = max(spans[i].end, pts + max(0, packet.duration))
+            let (end, overflow) = pts.addingReportingOverflow(max(0, packet.duration))
+            spans[i].end = max(spans[i].end, overflow ? pts : end)
             if tracks[i].mediaType == .video { spans[i].pts.append(pts) }
         }
         for i in tracks.indices where spans[i].first != .max {
@@ -273,7 +279,10 @@ enum AssetProbe {
             if seconds > 0 { tracks[i].estimatedDataRate = Float(Double(spans[i].bytes * 8) / seconds) }
             let sorted = spans[i].pts.sorted()
             var smallest: Int64 = .max
-            for (a, b) in zip(sorted, sorted.dropFirst()) where b > a { smallest = min(smallest, b - a) }
+            for (a, b) in zip(sorted, sorted.dropFirst()) where b > a {
+                let (gap, overflow) = b.subtractingReportingOverflow(a)
+                if !overflow { smallest = min(smallest, gap) }
+            }
             if smallest != .max { tracks[i].minFrameDuration = MediaTime(ffmpeg: smallest, timeBase: tb) }
         }
     }

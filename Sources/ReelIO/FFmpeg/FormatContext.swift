@@ -28,7 +28,8 @@ final class InputFormatContext {
             }
             throw ReelError(.unsupportedFormat, "not a media file FFmpeg can read", path: path, underlying: cause)
         }
-        self.pointer = context
+        // Probe before `pointer` is set: a throw after every stored property is set runs
+        // `deinit`, which would close the context a second time.
         let infoCode = avformat_find_stream_info(context, nil)
         if infoCode < 0 {
             var owned: UnsafeMutablePointer<AVFormatContext>? = context
@@ -36,6 +37,7 @@ final class InputFormatContext {
             throw ReelError(.corruptData, "could not read the stream information", path: path,
                             underlying: FFmpegError(code: infoCode, function: "avformat_find_stream_info"))
         }
+        self.pointer = context
     }
 
     deinit {
