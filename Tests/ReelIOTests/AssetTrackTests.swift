@@ -109,6 +109,9 @@ struct AssetTrackTests {
         #expect(described.map(\.trackID) == [1])
         let timecode = try await t[0].loadAssociatedTracks(ofType: .timecode)
         #expect(timecode.map(\.trackID) == [3])
+        // Only the file's `tref` says that the audio track has a timecode track too.
+        #expect(try await t[1].loadAssociatedTracks(ofType: .timecode).map(\.trackID) == [3])
+        #expect(try await t[3].loadAssociatedTracks(ofType: .timecode).isEmpty)
         let metadataTracks = try await asset.loadTracks(withMediaCharacteristic: .containsTimedMetadata)
         #expect(metadataTracks.map(\.trackID) == [4])
         #expect(asset.openCount == 1)
@@ -121,6 +124,10 @@ struct AssetTrackTests {
         #expect(t.map(\.mediaType) == [.video, .audio, .metadata, .metadata])
         #expect(t[2].format == "mebx" && t[3].format == "mebx")
         #expect(t[2].handlerName == "Core Media Metadata")
+        // The file has no `tref`: each metadata track is taken to describe the video track.
+        #expect(try await t[2].loadAssociatedTracks(ofType: .metadataReferent).map(\.trackID) == [1])
+        #expect(try await t[3].loadAssociatedTracks(ofType: .metadataReferent).map(\.trackID) == [1])
+        #expect(try await t[0].loadAssociatedTracks(ofType: .metadataReferent).isEmpty)
     }
 
     @Test("MPEG-TS with KLV: PIDs as track IDs, klv format",

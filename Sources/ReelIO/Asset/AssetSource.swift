@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ReelCore
+import ReelMetadata
 import Synchronization
 
 /// The file behind an ``Asset``: its URL and options, the thread its blocking FFmpeg
@@ -19,6 +20,7 @@ final class AssetSource: Sendable {
 
     private struct State {
         var snapshot: Result<AssetSnapshot, ReelError>?
+        var trackReferences: [Int32: [String: [Int32]]]?
         var openCount = 0
     }
 
@@ -55,5 +57,26 @@ final class AssetSource: Sendable {
         let result = Result { () throws(ReelError) in try AssetProbe.read(self) }
         state.withLock { $0.snapshot = result }
         return try result.get()
+    }
+
+    /// The MP4/MOV track references (`tref`: `cdsc`, `tmcd`, `chap`, ...) by track ID
+    /// and type, which FFmpeg does not expose; read from the `moov` on first use and
+    /// cached. Empty for other containers or when the boxes cannot be read. Call on the
+    /// I/O queue.
+    func trackReferences() -> [Int32: [String: [Int32]]] {
+        dispatchPrecondition(condition: .onQueue(queue))
+        if let cached = state.withLock({ $0.trackReferences }) { return cached }
+        var references: [Int32: [String: [Int32]]] = [:]
+        if let snapshot = try? snapshot(), ContainerFamily(formatName: snapshot.format.name) == .quickTime,
+           let tracks = try? MP4File(contentsOf: url).tracks() {
+            for track in tracks {
+                guard let id = Int32(exactly: track.trackID) else { continue }
+                for (type, ids) in track.references {
+                    references[id, default: [:]][type.description] = ids.compactMap { Int32(exactly: $0) }
+                }
+            }
+        }
+        state.withLock { $0.trackReferences = references }
+        return references
     }
 }

@@ -99,15 +99,22 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The tracks this one relates to (AVAssetTrack.loadAssociatedTracks(ofType:)). A
-    /// metadata track's ``TrackAssociationType/metadataReferent`` is the video track it
-    /// describes; a video track's ``TrackAssociationType/timecode`` is its timecode track.
+    /// The tracks this one relates to (AVAssetTrack.loadAssociatedTracks(ofType:)): a
+    /// metadata track's ``TrackAssociationType/metadataReferent`` is the track it
+    /// describes, a video track's ``TrackAssociationType/timecode`` its timecode track.
+    ///
+    /// In MP4/MOV the file's track references (`tref`) say so. Where the file has none of
+    /// that type (and in other containers) a metadata track is taken to describe the first
+    /// video track, and a video track's timecode is the file's timecode track.
     public func loadAssociatedTracks(ofType type: TrackAssociationType) async throws(ReelError) -> [AssetTrack] {
         guard let source else { return [] }
-        let ids = associations[type] ?? []
-        if ids.isEmpty { return [] }
-        let snapshot = try await source.perform { (source) throws(ReelError) in try source.snapshot() }
-        return snapshot.tracks.filter { ids.contains($0.trackID) }.map { $0.attached(to: source) }
+        let trackID = self.trackID
+        let (snapshot, references) = try await source.perform { (source) throws(ReelError) in
+            (try source.snapshot(), source.trackReferences())
+        }
+        var ids = references[trackID]?[type.rawValue] ?? []
+        if ids.isEmpty { ids = associations[type] ?? [] }
+        return ids.compactMap { id in snapshot.tracks.first { $0.trackID == id }?.attached(to: source) }
     }
 
     /// This track, able to reach its file.
