@@ -114,12 +114,20 @@ public struct SampleBuffer: Sendable, Hashable {
     public var duration: MediaTime
     /// The track's format (`gpmd`, `mebx`, `camm`, `klv`, ...).
     public var format: String
+    /// When the sample is decoded, for codecs that reorder frames (B-frames); invalid when
+    /// it is the presentation time.
+    public var decodeTime: MediaTime
+    /// Whether the sample decodes without earlier ones (a keyframe); true for metadata.
+    public var isSync: Bool
 
-    public init(data: Data, presentationTime: MediaTime, duration: MediaTime, format: String) {
+    public init(data: Data, presentationTime: MediaTime, duration: MediaTime, format: String,
+                decodeTime: MediaTime = .invalid, isSync: Bool = true) {
         self.data = data
         self.presentationTime = presentationTime
         self.duration = duration
         self.format = format
+        self.decodeTime = decodeTime
+        self.isSync = isSync
     }
 
     public var timeRange: TimeRange { TimeRange(start: presentationTime, duration: duration) }

@@ -210,7 +210,8 @@ final class TrackPipeline: @unchecked Sendable {
         case .pastEnd: return kind != .video
         case .inside: break
         }
-        let sample = SampleBuffer(data: packet.data, presentationTime: pts, duration: duration, format: formatName)
+        let sample = SampleBuffer(data: packet.data, presentationTime: pts, duration: duration, format: formatName,
+                                  decodeTime: dts, isSync: packet.isKeyframe)
         return !queue.push(.sampleBuffer(sample))
     }
 }

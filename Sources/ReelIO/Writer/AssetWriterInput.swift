@@ -14,8 +14,8 @@ public final class AssetWriterInput: Sendable {
         case video(VideoEncoderSettings)
         /// Interleaved float PCM encoded to AAC.
         case audio(AudioEncoderSettings)
-        /// Packets copied unchanged from a reader's `.passthrough` output of an audio
-        /// track; `FormatDescription` is that output's ``AssetReaderTrackOutput/formatDescription``.
+        /// Packets copied unchanged from a reader's `.passthrough` output of an audio or
+        /// video track; `FormatDescription` is that output's ``AssetReaderTrackOutput/formatDescription``.
         case passthrough(FormatDescription)
         /// Timed metadata samples of `format`: `gpmd` (MP4/MOV) or `klv` (MPEG-TS).
         case metadata(format: String)
@@ -104,12 +104,21 @@ public final class AssetWriterInput: Sendable {
     }
 
     /// Appends a sample's bytes unchanged (metadata, passthrough packets).
+    ///
+    /// Passthrough packets come in decode order: their decode times (or, without one,
+    /// their presentation times) must increase, and each keeps its keyframe flag. None is
+    /// dropped for lying before the session start: a stream copy needs them to decode
+    /// what follows (a GOP's keyframe, AAC priming), and the MP4/MOV muxer hides the
+    /// negative times with an edit list.
     public func append(_ sampleBuffer: SampleBuffer) async throws(ReelError) {
+        let copiesPackets: Bool
         switch settings {
-        case .passthrough, .metadata: break
+        case .passthrough: copiesPackets = true
+        case .metadata: copiesPackets = false
         default: throw ReelError(.invalidArgument, "this input encodes its samples: append frames or audio")
         }
-        let (writer, index) = try admit(sampleBuffer.presentationTime, what: "a sample")
-        try await writer.submit(.sample(input: index, sample: sampleBuffer))
+        let order = copiesPackets && sampleBuffer.decodeTime.isNumeric ? sampleBuffer.decodeTime : sampleBuffer.presentationTime
+        let (writer, index) = try admit(order, what: "a sample")
+        try await writer.submit(copiesPackets ? .packet(input: index, sample: sampleBuffer) : .sample(input: index, sample: sampleBuffer))
     }
 }

@@ -6,6 +6,8 @@ enum WriterCommand: Sendable {
     case video(input: Int, buffer: PixelBuffer, time: MediaTime)
     case audio(input: Int, audio: DecodedAudio)
     case sample(input: Int, sample: SampleBuffer)
+    /// A passthrough packet: decode time and keyframe flag kept, never dropped.
+    case packet(input: Int, sample: SampleBuffer)
     case finish(CheckedContinuation<ReelError?, Never>)
 
     /// The command with its time moved by `-offset`; nil when it lies before the session.
@@ -19,7 +21,12 @@ enum WriterCommand: Sendable {
             return a.presentationTime < .zero ? nil : .audio(input: i, audio: a)
         case .sample(let i, var s):
             s.presentationTime = s.presentationTime - offset
+            if s.decodeTime.isNumeric { s.decodeTime = s.decodeTime - offset }
             return s.presentationTime < .zero ? nil : .sample(input: i, sample: s)
+        case .packet(let i, var s):
+            s.presentationTime = s.presentationTime - offset
+            if s.decodeTime.isNumeric { s.decodeTime = s.decodeTime - offset }
+            return .packet(input: i, sample: s)
         case .finish: return self
         }
     }
@@ -47,7 +54,7 @@ final class WriterCore: @unchecked Sendable {
         case .audio(let i, let audio):
             guard let track = tracks[i] as? AudioTrackWriter else { return }
             try track.write(audio, at: audio.presentationTime, into: output)
-        case .sample(let i, let sample):
+        case .sample(let i, let sample), .packet(let i, let sample):
             guard let track = tracks[i] as? PacketTrackWriter else { return }
             try track.write(sample, at: sample.presentationTime, into: output)
         case .finish:

@@ -219,6 +219,9 @@ final class PacketTrackWriter: TrackWriter {
     private var streamTimeBase: AVRational
     private let packet = Packet()
     private var lastDTS = Int64.min
+    /// Whether packets are copied from another file: they keep their decode times and
+    /// keyframe flags. Metadata samples are all keyframes, decoded when presented.
+    private let copiesPackets: Bool
 
     /// A `gpmd` track (MP4/MOV): BIN_DATA, tag `gpmd`, time base 1/1000, handler "GoPro MET".
     /// A `klv` track (MPEG-TS): SMPTE_KLV, synchronous (KLVA, stream type 0x15), 1/90000.
@@ -241,6 +244,7 @@ final class PacketTrackWriter: TrackWriter {
         }
         streamIndex = stream.pointee.index
         streamTimeBase = stream.pointee.time_base
+        copiesPackets = false
     }
 
     /// A copy of a reader's track: its codec parameters, its packets as they are.
@@ -256,6 +260,7 @@ final class PacketTrackWriter: TrackWriter {
         stream.pointee.time_base = description.parameters.timeBase
         streamIndex = stream.pointee.index
         streamTimeBase = stream.pointee.time_base
+        copiesPackets = true
     }
 
     func headerWritten(_ output: OutputFormatContext) {
@@ -263,14 +268,15 @@ final class PacketTrackWriter: TrackWriter {
     }
 
     func write(_ sample: SampleBuffer, at time: MediaTime, into output: OutputFormatContext) throws(ReelError) {
-        guard let ts = time.ffmpegTimestamp(in: streamTimeBase), ts > lastDTS else {
-            throw ReelError(.invalidArgument, "sample time \(time.secondsDescription) does not come after the previous sample in the track's time base",
+        let decodeTime = copiesPackets && sample.decodeTime.isNumeric ? sample.decodeTime : time
+        guard let ts = time.ffmpegTimestamp(in: streamTimeBase), let dts = decodeTime.ffmpegTimestamp(in: streamTimeBase), dts > lastDTS else {
+            throw ReelError(.invalidArgument, "sample time \(decodeTime.secondsDescription) does not come after the previous sample in the track's time base",
                             path: output.path, time: time)
         }
         guard sample.data.count <= Int(Int32.max) - 64 else {
             throw ReelError(.invalidArgument, "a sample of \(sample.data.count) bytes is too large", path: output.path, time: time)
         }
-        lastDTS = ts
+        lastDTS = dts
         packet.unref()
         let code = av_new_packet(packet.pointer, Int32(sample.data.count))
         if code < 0 {
@@ -280,11 +286,11 @@ final class PacketTrackWriter: TrackWriter {
             sample.data.withUnsafeBytes { src in dst.update(from: src.bindMemory(to: UInt8.self).baseAddress!, count: sample.data.count) }
         }
         packet.pointer.pointee.pts = ts
-        packet.pointer.pointee.dts = ts
+        packet.pointer.pointee.dts = dts
         if sample.duration.isNumeric, let d = sample.duration.ffmpegTimestamp(in: streamTimeBase), d > 0 {
             packet.pointer.pointee.duration = d
         }
-        packet.pointer.pointee.flags |= AV_PKT_FLAG_KEY
+        if !copiesPackets || sample.isSync { packet.pointer.pointee.flags |= AV_PKT_FLAG_KEY }
         packet.pointer.pointee.stream_index = streamIndex
         try output.write(packet)
     }

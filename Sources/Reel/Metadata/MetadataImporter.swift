@@ -1,0 +1,251 @@
+import Foundation
+
+/// Adds a GPS track from a GPX or CSV file to a video as a GPMF (`gpmd`) track, copying
+/// the video and audio without re-encoding: what `reel metadata import` does.
+///
+/// ```swift
+/// let importer = MetadataImporter(trackURL: gpx, videoURL: clip)
+/// let result = try await importer.write(to: out, options: .init(offset: 0.5))
+/// ```
+///
+/// Placing the points on the video's timeline: a GPX point's time (UTC) minus the
+/// video's creation time, plus ``Options/offset``; a CSV row's `time` (media seconds)
+/// plus the offset (a row with only `gps_time` is placed like a GPX point). Points
+/// outside `[0, duration)` are left out. Each point becomes a group lasting until the
+/// next one; GPS fixes go into GPMF payloads of ``Options/payloadDuration`` through
+/// ``AssetWriterInputMetadataAdaptor/appendGPS(_:payloadDuration:options:)``. Points
+/// without a speed get the speed between them and the next point.
+public struct MetadataImporter: Sendable {
+    public struct Options: Sendable, Hashable {
+        /// Seconds added to every point's media time.
+        public var offset: Double
+        /// Replace an existing output file.
+        public var overwrite: Bool
+        /// The span of one GPMF payload (one sample of the track).
+        public var payloadDuration: MediaTime
+        /// GPS5 (every GoPro reader) or GPS9 (a UTC time per fix).
+        public var gpsFormat: GPMFWriter.GPSFormat
+
+        public init(offset: Double = 0, overwrite: Bool = false, payloadDuration: MediaTime = MediaTime(value: 1, timescale: 1),
+                    gpsFormat: GPMFWriter.GPSFormat = .gps5) {
+            self.offset = offset
+            self.overwrite = overwrite
+            self.payloadDuration = payloadDuration
+            self.gpsFormat = gpsFormat
+        }
+    }
+
+    /// What an import wrote.
+    public struct Result: Sendable {
+        /// The fixes written.
+        public var fixCount: Int
+        /// The points of the track file left out because they fall outside the video.
+        public var omittedCount: Int
+        /// The span of the GPS track on the video's timeline.
+        public var timeRange: TimeRange
+        /// Things the caller may want to tell the user (tracks not copied, how points were placed).
+        public var notes: [String]
+    }
+
+    public let trackURL: URL
+    public let videoURL: URL
+
+    public init(trackURL: URL, videoURL: URL) {
+        self.trackURL = trackURL
+        self.videoURL = videoURL
+    }
+
+    /// The points of the track file, GPX or CSV by its extension.
+    func readPoints() throws(ReelError) -> (points: [GPSTrackPoint], isGPX: Bool) {
+        let path = trackURL.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ReelError(.fileNotFound, "no such file", path: path)
+        }
+        guard !isDirectory.boolValue else { throw ReelError(.notAFile, "this is a folder, not a GPX or CSV file", path: path) }
+        let isGPX: Bool
+        switch trackURL.pathExtension.lowercased() {
+        case "gpx": isGPX = true
+        case "csv": isGPX = false
+        default: throw ReelError(.unsupportedFormat, "not a track file Reel reads: use a .gpx or .csv file", path: path)
+        }
+        let data: Data
+        do { data = try Data(contentsOf: trackURL) } catch {
+            throw ReelError(.unreadable, "could not read the file", path: path, underlying: error)
+        }
+        guard !data.isEmpty else { throw ReelError(.metadataFormat, "the file is empty", path: path) }
+        let points = isGPX ? try GPSTrackGPX.points(data, path: path) : try GPSTrackCSV.points(data, path: path)
+        guard !points.isEmpty else {
+            throw ReelError(.metadataFormat, isGPX ? "no track or route points (<trkpt>, <rtept>)" : "no rows after the header", path: path)
+        }
+        return (points, isGPX)
+    }
+
+    /// The GPS groups on the video's timeline (`[0, duration)`), with what was left out
+    /// and notes on how points were placed.
+    func groups(points: [GPSTrackPoint], duration: MediaTime, creationDate: Date?, options: Options)
+        throws(ReelError) -> (groups: [TimedMetadataGroup], omitted: Int, notes: [String]) {
+        var notes: [String] = []
+        guard options.offset.isFinite, abs(options.offset) < 1e9 else {
+            throw ReelError(.invalidArgument, "the offset \(options.offset) s is not a usable number of seconds")
+        }
+        let firstGPSTime = points.compactMap(\.fix.time).min()
+        if creationDate == nil, points.contains(where: { $0.mediaTime == nil }) {
+            notes.append("\(videoURL.lastPathComponent) has no creation time: the track's first point is placed at 0 s (plus --offset)")
+        }
+        let origin = creationDate ?? firstGPSTime
+        func seconds(_ p: GPSTrackPoint) -> Double? {
+            if let t = p.mediaTime { return t + options.offset }
+            guard let time = p.fix.time, let origin else { return nil }
+            return time.timeIntervalSince(origin) + options.offset
+        }
+        var placed: [(seconds: Double, point: GPSTrackPoint)] = []
+        for p in points {
+            guard let s = seconds(p), s.isFinite, abs(s) < 1e9 else {
+                throw ReelError(.metadataFormat, "the point has no time to place it on the video's timeline", path: trackURL.path, field: "line \(p.line)")
+            }
+            placed.append((s, p))
+        }
+        placed.sort { $0.seconds < $1.seconds }
+        let filled = GPSTrackPoint.fillingSpeeds(placed.map(\.point), times: placed.map(\.seconds))
+        // Media times in milliseconds: the gpmd track's time base.
+        var timed: [(time: MediaTime, fix: GPSFix)] = []
+        var omitted = 0
+        for (i, point) in filled.enumerated() {
+            let time = MediaTime(value: Int64((placed[i].seconds * 1000).rounded()), timescale: 1000)
+            guard !(time < .zero), time < duration else {
+                omitted += 1
+                continue
+            }
+            if let last = timed.last, !(last.time < time) {
+                omitted += 1
+                continue
+            }
+            timed.append((time, point.fix))
+        }
+        guard !timed.isEmpty else {
+            let span = "\(DecimalText.seconds(placed.first?.seconds ?? 0)) s to \(DecimalText.seconds(placed.last?.seconds ?? 0)) s"
+            let basis = points.contains { $0.mediaTime == nil }
+                ? creationDate.map { "point times against the video's creation time \(UTCTimestamp.string(from: $0))" } ?? "the first point at 0 s"
+                : "the time column as media seconds"
+            throw ReelError(.invalidArgument, "no point falls within the video (0 s to \(duration.secondsDescription)): the track runs from \(span) on the video's timeline (\(basis), plus --offset \(DecimalText.string(options.offset)) s)",
+                            path: trackURL.path)
+        }
+        var groups: [TimedMetadataGroup] = []
+        for (i, entry) in timed.enumerated() {
+            var end: MediaTime
+            if i + 1 < timed.count {
+                end = timed[i + 1].time
+            } else if i > 0 {
+                end = entry.time + (entry.time - timed[i - 1].time)
+            } else {
+                end = entry.time + options.payloadDuration
+            }
+            end = MediaTime.minimum(end, duration)
+            if !(entry.time < end) { end = entry.time + MediaTime(value: 1, timescale: 1000) }
+            let range = TimeRange(start: entry.time, end: end)
+            groups.append(TimedMetadataGroup(timeRange: range, items: entry.fix.metadataItems(time: range.start, duration: range.duration)))
+        }
+        return (groups, omitted, notes)
+    }
+
+    /// Writes the video with the GPS track added to `outputURL` (`.mp4` or `.mov`),
+    /// written beside it and moved into place when complete.
+    ///
+    /// - Throws: `.fileNotFound`, `.metadataFormat` (bad GPX/CSV, naming the line),
+    ///   `.unsupportedFormat` (the video has no video track), `.invalidArgument` (no
+    ///   point within the video, a bad output type), `.outputExists` (the output exists
+    ///   and `overwrite` is false), and the reader's and writer's errors.
+    public func write(to outputURL: URL, options: Options = Options()) async throws(ReelError) -> Result {
+        let fileType: AssetWriter.FileType
+        switch outputURL.pathExtension.lowercased() {
+        case "mp4", "m4v": fileType = .mp4
+        case "mov": fileType = .mov
+        default:
+            throw ReelError(.invalidArgument, "the output must be an .mp4 or .mov file (GPMF tracks go into MP4 or MOV)", path: outputURL.path)
+        }
+        if outputURL.standardizedFileURL.path == videoURL.standardizedFileURL.path {
+            throw ReelError(.invalidArgument, "the output would replace the video it is made from: write another file", path: outputURL.path)
+        }
+        if !options.overwrite, FileManager.default.fileExists(atPath: outputURL.path) {
+            throw ReelError(.outputExists, "the output file exists", path: outputURL.path)
+        }
+        let (points, _) = try readPoints()
+        let asset = Asset(url: videoURL)
+        let (duration, tracks, common) = try await asset.load(.duration, .tracks, .commonMetadata)
+        guard tracks.contains(where: { $0.mediaType == .video }) else {
+            throw ReelError(.unsupportedFormat, "the file has no video track to add a GPS track to", path: videoURL.path)
+        }
+        guard duration.isNumeric, duration > .zero else {
+            throw ReelError(.unsupportedFormat, "the video has no duration", path: videoURL.path)
+        }
+        let creation = common.first { $0.identifier == .commonCreationDate }?.dateValue
+        var (groups, omitted, notes) = try groups(points: points, duration: duration, creationDate: creation, options: options)
+
+        let reader = try AssetReader(url: videoURL)
+        // From long before zero: keep packets a stream copy needs that come before the
+        // media's start (AAC priming).
+        reader.timeRange = TimeRange(start: MediaTime(value: -1_000_000, timescale: 1), duration: .positiveInfinity)
+        let writer = try AssetWriter(outputURL: outputURL, fileType: fileType, overwrite: options.overwrite)
+        var copies: [(output: AssetReaderTrackOutput, input: AssetWriterInput)] = []
+        for track in reader.tracks {
+            guard track.mediaType == .video || track.mediaType == .audio else {
+                notes.append("track \(track.trackID) (\(track.metadataFormat ?? track.formatDescription.codecName)) of \(videoURL.lastPathComponent) is not copied: only video and audio are")
+                continue
+            }
+            let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 32)
+            try reader.add(output)
+            guard let description = output.formatDescription else { continue }
+            let input = AssetWriterInput(settings: .passthrough(description))
+            try writer.add(input)
+            copies.append((output, input))
+        }
+        let gps = AssetWriterInput(settings: .metadata(format: "gpmd"))
+        try writer.add(gps)
+        let adaptor = try AssetWriterInputMetadataAdaptor(assetWriterInput: gps)
+        do {
+            try reader.startReading()
+            try writer.startWriting()
+            writer.startSession(atSourceTime: .zero)
+            try await adaptor.appendGPS(groups, payloadDuration: options.payloadDuration, options: GPMFWriter.Options(format: options.gpsFormat))
+            gps.markAsFinished()
+            try await copyInterleaved(copies)
+            try await writer.finishWriting()
+        } catch {
+            reader.cancelReading()
+            writer.cancelWriting()
+            var located = error
+            if located.path == nil { located.path = outputURL.path }
+            throw located
+        }
+        let range = TimeRange(start: groups.first?.timeRange.start ?? .zero, end: groups.last?.timeRange.end ?? .zero)
+        groups.removeAll()
+        return Result(fixCount: points.count - omitted, omittedCount: omitted, timeRange: range, notes: notes)
+    }
+
+    /// Copies every track's packets, always appending the one that decodes first, so the
+    /// muxer gets them interleaved.
+    private func copyInterleaved(_ copies: [(output: AssetReaderTrackOutput, input: AssetWriterInput)]) async throws(ReelError) {
+        func next(_ output: AssetReaderTrackOutput) async throws(ReelError) -> SampleBuffer? {
+            while let sample = try await output.next() {
+                if let buffer = sample.sampleBuffer { return buffer }
+            }
+            return nil
+        }
+        func order(_ s: SampleBuffer) -> MediaTime { s.decodeTime.isNumeric ? s.decodeTime : s.presentationTime }
+        var heads: [SampleBuffer?] = []
+        for copy in copies { heads.append(try await next(copy.output)) }
+        while true {
+            var best: Int?
+            for (i, head) in heads.enumerated() {
+                guard let head else { continue }
+                if let b = best, let current = heads[b], !(order(head) < order(current)) { continue }
+                best = i
+            }
+            guard let i = best, let sample = heads[i] else { break }
+            try await copies[i].input.append(sample)
+            heads[i] = try await next(copies[i].output)
+        }
+        for copy in copies { copy.input.markAsFinished() }
+    }
+}
