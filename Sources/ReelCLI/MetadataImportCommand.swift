@@ -23,7 +23,7 @@ struct MetadataImportCommand: AsyncParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "The file to write (.mp4 or .mov).")
     var output: String
 
-    @Option(help: "Seconds added to every point's media time.")
+    @Option(parsing: .unconditional, help: "Seconds added to every point's media time (negative: earlier).")
     var offset: Double = 0
 
     @Flag(help: "Replace the output file if it exists.")

@@ -13,8 +13,14 @@ import Foundation
 /// plus the offset (a row with only `gps_time` is placed like a GPX point). Points
 /// outside `[0, duration)` are left out. Each point becomes a group lasting until the
 /// next one; GPS fixes go into GPMF payloads of ``Options/payloadDuration`` through
-/// ``AssetWriterInputMetadataAdaptor/appendGPS(_:payloadDuration:options:)``. Points
+/// ``AssetWriterInputMetadataAdaptor/appendGPS(_:payloadDuration:options:)``, the first
+/// starting at the first fix (an empty payload covers the time before it). Points
 /// without a speed get the speed between them and the next point.
+///
+/// GPMF readers spread a payload's fixes evenly across its span, so fixes read back at
+/// their own times when they are evenly spaced and a payload holds a whole number of
+/// intervals. The last payload ends with the video, so the fixes in it read back at
+/// times off by up to one interval when the track runs past the video's end.
 public struct MetadataImporter: Sendable {
     public struct Options: Sendable, Hashable {
         /// Seconds added to every point's media time.
@@ -207,6 +213,12 @@ public struct MetadataImporter: Sendable {
             try reader.startReading()
             try writer.startWriting()
             writer.startSession(atSourceTime: .zero)
+            // The track starts with the video: a payload without fixes until the first one
+            // (FFmpeg's MP4 muxer loses the last sample's duration of a track that starts late).
+            if let first = groups.first?.timeRange.start, first > .zero {
+                let empty = try GPMFWriter.payload(fixes: [], options: GPMFWriter.Options(format: options.gpsFormat))
+                try await gps.append(SampleBuffer(data: empty, presentationTime: .zero, duration: first, format: "gpmd"))
+            }
             try await adaptor.appendGPS(groups, payloadDuration: options.payloadDuration, options: GPMFWriter.Options(format: options.gpsFormat))
             gps.markAsFinished()
             try await copyInterleaved(copies)

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+/// `reel metadata export` run as a user runs it: the built binary, its output, exit status.
+@Suite("reel metadata export")
+struct MetadataExportCommandTests {
+    typealias Support = MetadataTestSupport
+
+    /// The GoPro MAX sample holds 191 GPS5 samples in 11 payloads (17, 18, 19, 18, 18, 19,
+    /// 18, 18, 18, 18, 10). exiftool also lists one `[Main]` position (the file's static
+    /// udta location): that one is not a fix.
+    static let maxFixCount = 191
+
+    @Test("GoPro MAX: CSV header, one row per GPS5 sample, the known first fixes",
+          .enabled(if: MetadataTestSupport.hasMaxSample, "needs ../shared/media/gpmf-parser_max-heromode.mp4"))
+    func maxCSV() throws {
+        let text = try Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "csv"])
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first == "time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time")
+        #expect(text.hasSuffix("\n"))
+        let (_, rows) = Support.csvRows(text)
+        #expect(rows.count == Self.maxFixCount)
+        let first = try #require(rows.first)
+        #expect(first["time"] == "0")
+        #expect(first["latitude"] == "33.12677")
+        #expect(first["longitude"] == "-117.3273436")
+        #expect(first["altitude"] == "-22.959")
+        #expect(first["speed2d"] == "1.046")
+        #expect(first["speed3d"] == "1")
+        #expect(first["fix"] == "3")
+        #expect(first["dop"] == "1.54")
+        #expect(first["gps_time"] == "2019-11-18T23:45:14.000Z")
+        let second = try #require(rows.dropFirst().first)
+        #expect(second["latitude"] == "33.1267696")
+        #expect(second["longitude"] == "-117.3273433")
+        #expect(second["altitude"] == "-22.941")
+        // Times increase and stay within the 10.51 s clip.
+        let times = rows.compactMap { $0["time"].flatMap(Double.init) }
+        #expect(times.count == rows.count)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        #expect((times.last ?? 0) < 10.51)
+    }
+
+    @Test("GoPro MAX: every fix agrees with exiftool -ee",
+          .enabled(if: MetadataTestSupport.hasMaxSample, "needs ../shared/media/gpmf-parser_max-heromode.mp4"),
+          .enabled(if: MetadataTestSupport.hasExifTool, "needs exiftool (libimage-exiftool-perl)"))
+    func maxAgreesWithExifTool() throws {
+        let (_, rows) = Support.csvRows(try Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "csv"]))
+        let exif = try Support.exiftoolFixes(Support.maxSample)
+        #expect(exif.count == Self.maxFixCount)
+        try #require(rows.count == exif.count, "reel \(rows.count) fixes, exiftool \(exif.count)")
+        for (i, (row, theirs)) in zip(rows, exif).enumerated() {
+            func value(_ key: String) -> Double? { row[key].flatMap(Double.init) }
+            #expect(value("latitude") == theirs.latitude, "fix \(i): latitude")
+            #expect(value("longitude") == theirs.longitude, "fix \(i): longitude")
+            #expect(value("altitude") == theirs.altitude, "fix \(i): altitude")
+            #expect(value("speed2d") == theirs.speed, "fix \(i): 2D speed")
+            #expect(value("speed3d") == theirs.speed3D, "fix \(i): 3D speed")
+            #expect(value("fix").map { Int($0) } == theirs.measureMode, "fix \(i): fix type")
+            #expect(value("dop") == theirs.positioningError, "fix \(i): DOP")
+            if theirs.indexInDocument == 0, let time = theirs.documentTime {
+                #expect(row["gps_time"] == Support.isoTime(fromExifTool: time), "fix \(i): first GPS time of \(theirs.document)")
+            }
+        }
+    }
+
+    @Test("GoPro MAX: JSON names the track and holds one group per fix",
+          .enabled(if: MetadataTestSupport.hasMaxSample, "needs ../shared/media/gpmf-parser_max-heromode.mp4"))
+    func maxJSON() throws {
+        let text = try Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(object["file"] as? String == "gpmf-parser_max-heromode.mp4")
+        #expect(object["fixCount"] as? Int == Self.maxFixCount)
+        let track = try #require(object["track"] as? [String: Any])
+        #expect(track["format"] as? String == "gpmd")
+        let groups = try #require(object["groups"] as? [[String: Any]])
+        #expect(groups.count == Self.maxFixCount)
+        let first = try #require(groups.first)
+        #expect(first["start"] as? Double == 0)
+        #expect(first["startExact"] as? String != nil)
+        let fix = try #require(first["fix"] as? [String: Any])
+        #expect(fix["latitude"] as? Double == 33.12677)
+        #expect(fix["gpsTime"] as? String == "2019-11-18T23:45:14.000Z")
+        let items = try #require(first["items"] as? [[String: Any]])
+        let ids = Set(items.compactMap { $0["identifier"] as? String })
+        #expect(ids.contains("reel/location.latitude"))
+        #expect(ids.contains("mdta/com.apple.quicktime.location.ISO6709"))
+        #expect(ids.contains("gpmf/ACCL"), "the other GPMF streams are in the groups too")
+        // --track with the ID the default chose gives the same document.
+        let trackID = try #require(track["trackID"] as? Int)
+        let again = try Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "json", "--track", String(trackID)])
+        #expect(again == text)
+    }
+
+    @Test("GoPro MAX: GPX 1.1 with one track point per fix, to a file with -o",
+          .enabled(if: MetadataTestSupport.hasMaxSample, "needs ../shared/media/gpmf-parser_max-heromode.mp4"))
+    func maxGPX() throws {
+        let folder = try Support.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stdout = try Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "gpx", "-o", "max.gpx"], in: folder)
+        #expect(stdout.isEmpty)
+        let text = try String(contentsOf: folder.appendingPathComponent("max.gpx"), encoding: .utf8)
+        #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\""))
+        #expect(text.contains("xmlns=\"http://www.topografix.com/GPX/1/1\""))
+        let points = Support.gpxPoints(text)
+        #expect(points.count == Self.maxFixCount)
+        #expect(points.first == Support.GPXPoint(lat: "33.12677", lon: "-117.3273436", ele: "-22.959",
+                                                 time: "2019-11-18T23:45:14.000Z", speed: "1.046"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["max.gpx"], "no partial file left")
+    }
+
+    @Test("the GPS fixture: CSV gives back Fixtures/track.gpx")
+    func fixtureCSV() throws {
+        let (_, rows) = Support.csvRows(try Support.reelOK(["metadata", "export", "Fixtures/counter-gps.mp4", "--format", "csv"],
+                                                           in: CLITestSupport.packageRoot))
+        let points = Support.gpxPoints(try String(contentsOf: Support.trackGPX, encoding: .utf8))
+        #expect(points.count == 10)
+        #expect(rows.count == points.count)
+        for (i, (row, point)) in zip(rows, points).enumerated() {
+            #expect(Support.scaled(row["latitude"], 1e7) == Support.scaled(point.lat, 1e7), "point \(i)")
+            #expect(Support.scaled(row["longitude"], 1e7) == Support.scaled(point.lon, 1e7), "point \(i)")
+            #expect(Support.scaled(row["altitude"], 1e3) == Support.scaled(point.ele, 1e3), "point \(i)")
+            #expect(Support.scaled(row["speed2d"], 1e3) == Support.scaled(point.speed, 1e3), "point \(i)")
+            #expect(row["gps_time"] == point.time, "point \(i)")
+            #expect(row["time"].flatMap(Double.init) == Double(i) / 5, "point \(i): 5 points per second from 0")
+        }
+    }
+
+    enum BadInput: String, CaseIterable, CustomTestStringConvertible {
+        case missingFile, noMetadataTrack, videoTrackChosen, unknownTrack
+        var testDescription: String { rawValue }
+
+        var arguments: (args: [String], file: String, words: String) {
+            switch self {
+            case .missingFile: (["missing.mp4", "--format", "csv"], "missing.mp4", "no such file")
+            case .noMetadataTrack: (["Fixtures/counter-320x240.mp4", "--format", "csv"], "Fixtures/counter-320x240.mp4", "no timed-metadata track")
+            case .videoTrackChosen: (["Fixtures/counter-gps.mp4", "--format", "json", "--track", "1"], "Fixtures/counter-gps.mp4", "not a timed-metadata track")
+            case .unknownTrack: (["Fixtures/counter-gps.mp4", "--format", "gpx", "--track", "99"], "Fixtures/counter-gps.mp4", "no track 99")
+            }
+        }
+    }
+
+    @Test("bad input: one line on stderr naming the file and the problem, exit status 1", arguments: BadInput.allCases)
+    func badInput(_ input: BadInput) throws {
+        let (args, file, words) = input.arguments
+        let result = try CLITestSupport.run(try Support.reel(), ["metadata", "export"] + args, in: CLITestSupport.packageRoot)
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "stderr: \(result.stderr)")
+        #expect(lines.first?.hasPrefix("reel: \(file): ") == true, "stderr: \(result.stderr)")
+        #expect(lines.first?.contains(words) == true, "stderr: \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+}

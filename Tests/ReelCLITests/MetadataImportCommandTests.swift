@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+
+/// `reel metadata import` run as a user runs it: the built binary, the file it writes,
+/// and what ffprobe, ffmpeg and exiftool find in that file.
+@Suite("reel metadata import")
+struct MetadataImportCommandTests {
+    typealias Support = MetadataTestSupport
+
+    /// Imports `track` into `video` as `out` in a scratch folder; returns the folder.
+    static func imported(_ extra: [String] = [], track: URL = MetadataTestSupport.trackGPX,
+                         video: URL = MetadataTestSupport.counter, out: String = "out.mp4") throws -> URL {
+        let folder = try Support.scratchFolder()
+        let stdout = try Support.reelOK(["metadata", "import", track.path, "--into", video.path, "-o", out] + extra, in: folder)
+        #expect(stdout.isEmpty)
+        return folder
+    }
+
+    @Test("round trip: GPX in, the same points out (to GPMF's scaling), at their times")
+    func roundTrip() throws {
+        let folder = try Self.imported()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out.mp4")
+        let points = Support.gpxPoints(try String(contentsOf: Support.trackGPX, encoding: .utf8))
+        let (_, rows) = Support.csvRows(try Support.reelOK(["metadata", "export", out.path, "--format", "csv"]))
+        try #require(rows.count == points.count)
+        for (i, (row, point)) in zip(rows, points).enumerated() {
+            #expect(Support.scaled(row["latitude"], 1e7) == Support.scaled(point.lat, 1e7), "point \(i)")
+            #expect(Support.scaled(row["longitude"], 1e7) == Support.scaled(point.lon, 1e7), "point \(i)")
+            #expect(Support.scaled(row["altitude"], 1e3) == Support.scaled(point.ele, 1e3), "point \(i)")
+            #expect(Support.scaled(row["speed2d"], 1e3) == Support.scaled(point.speed, 1e3), "point \(i)")
+            #expect(row["gps_time"] == point.time, "point \(i)")
+            #expect(row["fix"] == "3" && row["dop"] == "1.2", "point \(i)")
+            #expect(row["time"].flatMap(Double.init) == Double(i) / 5, "point \(i): the GPX time against the video's creation time")
+        }
+        // GPX out gives the same points as the GPX that went in.
+        let gpx = Support.gpxPoints(try Support.reelOK(["metadata", "export", out.path, "--format", "gpx"]))
+        #expect(gpx.map(\.lat) == points.map(\.lat))
+        #expect(gpx.map(\.lon) == points.map(\.lon))
+        #expect(gpx.map(\.time) == points.map(\.time))
+    }
+
+    @Test("ffprobe sees a data track with codec tag gpmd", .enabled(if: CLITestSupport.hasFFprobe, "needs ffprobe"))
+    func ffprobeSeesGPMD() throws {
+        let folder = try Self.imported()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let streams = try Support.probeStreams(folder.appendingPathComponent("out.mp4"))
+        #expect(streams.map { $0["codec_type"] as? String } == ["video", "audio", "data"])
+        let data = try #require(streams.last)
+        #expect(data["codec_tag_string"] as? String == "gpmd")
+        #expect(data["codec_name"] as? String == "bin_data")
+        #expect((data["tags"] as? [String: Any])?["handler_name"] as? String == "GoPro MET")
+    }
+
+    @Test("exiftool -ee reads the same coordinates", .enabled(if: MetadataTestSupport.hasExifTool, "needs exiftool (libimage-exiftool-perl)"))
+    func exiftoolReadsIt() throws {
+        let folder = try Self.imported()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let exif = try Support.exiftoolFixes(folder.appendingPathComponent("out.mp4"))
+        let points = Support.gpxPoints(try String(contentsOf: Support.trackGPX, encoding: .utf8))
+        try #require(exif.count == points.count, "exiftool found \(exif.count) fixes")
+        for (i, (theirs, point)) in zip(exif, points).enumerated() {
+            #expect(Support.scaled(String(theirs.latitude), 1e7) == Support.scaled(point.lat, 1e7), "point \(i)")
+            #expect(theirs.longitude.flatMap { Support.scaled(String($0), 1e7) } == Support.scaled(point.lon, 1e7), "point \(i)")
+            #expect(theirs.altitude.flatMap { Support.scaled(String($0), 1e3) } == Support.scaled(point.ele, 1e3), "point \(i)")
+        }
+        #expect(exif.first?.documentTime.map(Support.isoTime(fromExifTool:)) == points.first?.time)
+    }
+
+    @Test("video and audio packets are bit-identical to the source's (framemd5)", .enabled(if: MetadataTestSupport.hasFFmpeg, "needs ffmpeg"))
+    func packetsCopied() throws {
+        let folder = try Self.imported()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try Support.packetHashes(Support.counter)
+        let copied = try Support.packetHashes(folder.appendingPathComponent("out.mp4"))
+        #expect(source.count == 60 + 95, "60 video packets, 95 audio packets (priming included): \(source.count)")
+        #expect(copied == source)
+    }
+
+    @Test("the committed fixture is what the script makes", .enabled(if: CLITestSupport.hasFFprobe, "needs ffprobe"))
+    func fixtureIsCurrent() throws {
+        let folder = try Self.imported(out: "counter-gps.mp4")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let made = try Data(contentsOf: folder.appendingPathComponent("counter-gps.mp4"))
+        #expect(made == (try Data(contentsOf: Support.counterGPS)), "Fixtures/counter-gps.mp4 is stale: run scripts/make-fixtures")
+    }
+
+    @Test("CSV in: the time column is media seconds, plus --offset; points past the end are left out")
+    func csvWithOffset() throws {
+        let folder = try Support.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let csv = try Support.reelOK(["metadata", "export", Support.counterGPS.path, "--format", "csv", "-o", "track.csv"], in: folder)
+        #expect(csv.isEmpty)
+        _ = try Support.reelOK(["metadata", "import", "track.csv", "--into", Support.counter.path, "-o", "same.mp4"], in: folder)
+        _ = try Support.reelOK(["metadata", "import", "track.csv", "--into", Support.counter.path, "-o", "later.mov", "--offset", "0.5"], in: folder)
+        let original = Support.csvRows(try String(contentsOf: folder.appendingPathComponent("track.csv"), encoding: .utf8)).rows
+        let same = Support.csvRows(try Support.reelOK(["metadata", "export", "same.mp4", "--format", "csv"], in: folder)).rows
+        #expect(same == original)
+        let later = Support.csvRows(try Support.reelOK(["metadata", "export", "later.mov", "--format", "csv"], in: folder)).rows
+        #expect(later.count == 8, "points at 1.6 s and 1.8 s move past the 2 s video")
+        #expect(later.first?["time"] == "0.5")
+        #expect(later.first?["latitude"] == original.first?["latitude"])
+        // The first payload [0.5 s, 1.5 s) holds five whole intervals: exact times. The last
+        // one is cut at the video's end, 2 s: its three fixes spread over 0.5 s.
+        #expect(later.prefix(5).map { $0["time"] } == ["0.5", "0.7", "0.9", "1.1", "1.3"])
+        #expect(later.prefix(5).map { $0["gps_time"] } == original.prefix(5).map { $0["gps_time"] })
+        #expect(later.map { $0["latitude"] } == original.prefix(8).map { $0["latitude"] })
+        #expect(later.dropFirst(5).map { $0["time"] } == ["1.5", "1.666667", "1.833333"])
+    }
+
+    @Test("an existing output is an error unless --overwrite")
+    func overwrite() throws {
+        let folder = try Self.imported()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out.mp4")
+        try Data("keep me".utf8).write(to: out)
+        let refused = try CLITestSupport.run(try Support.reel(), ["metadata", "import", Support.trackGPX.path, "--into", Support.counter.path,
+                                                                  "-o", "out.mp4"], in: folder)
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "reel: out.mp4: the output file exists (use --overwrite to replace it)\n")
+        #expect(try Data(contentsOf: out) == Data("keep me".utf8))
+        _ = try Support.reelOK(["metadata", "import", Support.trackGPX.path, "--into", Support.counter.path, "-o", "out.mp4", "--overwrite"], in: folder)
+        #expect(try Data(contentsOf: out) == (try Data(contentsOf: Support.counterGPS)))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.mp4"], "no partial file left")
+    }
+
+    enum BadInput: String, CaseIterable, CustomTestStringConvertible {
+        case missingTrack, notXML, notGPX, badLatitude, pointWithoutTime, noPoints, unknownTrackType
+        case missingVideo, noVideoTrack, noOverlap, badOutputType
+        var testDescription: String { rawValue }
+
+        /// Makes the inputs in `folder`; returns the arguments after `metadata import`, the
+        /// file the error must name, and words it must contain.
+        func make(in folder: URL) throws -> (args: [String], file: String, words: String) {
+            let video = MetadataTestSupport.counter.path
+            func gpx(_ name: String, _ text: String) throws -> [String] {
+                try Data(text.utf8).write(to: folder.appendingPathComponent(name))
+                return [name, "--into", video, "-o", "out.mp4"]
+            }
+            let head = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
+            switch self {
+            case .missingTrack:
+                return (["gone.gpx", "--into", video, "-o", "out.mp4"], "gone.gpx", "no such file")
+            case .notXML:
+                return (try gpx("bad.gpx", "this is not XML <"), "bad.gpx", "not valid XML")
+            case .notGPX:
+                return (try gpx("map.gpx", "<?xml version=\"1.0\"?>\n<kml><Placemark/></kml>\n"), "map.gpx", "not a GPX file")
+            case .badLatitude:
+                return (try gpx("lat.gpx", head + "<trkpt lat=\"95\" lon=\"6\"><time>2024-01-01T00:00:00Z</time></trkpt>\n</trkseg></trk></gpx>\n"),
+                        "lat.gpx", "line 3")
+            case .pointWithoutTime:
+                return (try gpx("untimed.gpx", head + "<trkpt lat=\"46\" lon=\"6\"><ele>1</ele></trkpt>\n</trkseg></trk></gpx>\n"),
+                        "untimed.gpx", "no time")
+            case .noPoints:
+                return (try gpx("empty.gpx", head + "</trkseg></trk></gpx>\n"), "empty.gpx", "no track or route points")
+            case .unknownTrackType:
+                return (try gpx("track.txt", "time,latitude,longitude\n0,46,6\n"), "track.txt", "use a .gpx or .csv file")
+            case .missingVideo:
+                return ([MetadataTestSupport.trackGPX.path, "--into", "nothing.mp4", "-o", "out.mp4"], "nothing.mp4", "no such file")
+            case .noVideoTrack:
+                let ffmpeg = try #require(CLITestSupport.which("ffmpeg"))
+                let made = try CLITestSupport.run(ffmpeg, ["-v", "error", "-i", video, "-map", "0:a", "-c", "copy", "sound.m4a"], in: folder)
+                try #require(made.status == 0, "ffmpeg: \(made.stderr)")
+                return ([MetadataTestSupport.trackGPX.path, "--into", "sound.m4a", "-o", "out.mp4"], "sound.m4a", "no video track")
+            case .noOverlap:
+                return ([MetadataTestSupport.trackGPX.path, "--into", video, "-o", "out.mp4", "--offset", "-30"],
+                        MetadataTestSupport.trackGPX.path, "no point falls within the video")
+            case .badOutputType:
+                return ([MetadataTestSupport.trackGPX.path, "--into", video, "-o", "out.mkv"], "out.mkv", ".mp4 or .mov")
+            }
+        }
+    }
+
+    @Test("bad input: one line on stderr naming the file and the problem, exit status 1, nothing written",
+          .enabled(if: MetadataTestSupport.hasFFmpeg, "needs ffmpeg (to make an audio-only file)"),
+          arguments: BadInput.allCases)
+    func badInput(_ input: BadInput) throws {
+        let folder = try Support.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (args, file, words) = try input.make(in: folder)
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+        let result = try CLITestSupport.run(try Support.reel(), ["metadata", "import"] + args, in: folder)
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "stderr: \(result.stderr)")
+        #expect(lines.first?.hasPrefix("reel: \(file): ") == true, "stderr: \(result.stderr)")
+        #expect(lines.first?.contains(words) == true, "stderr: \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)) == before, "nothing written")
+    }
+}
