@@ -40,6 +40,9 @@ let package = Package(
             dependencies: ["Reel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
+        // Decode benchmark against the ffmpeg CLI (Benchmarks/decode/run.sh runs both).
+        .executableTarget(name: "ReelBenchDecode", dependencies: ["ReelIO"], path: "Benchmarks/decode", exclude: ["run.sh"]),
+
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ReelMetadataTests", dependencies: ["ReelMetadata"]),
         .testTarget(name: "ReelIOTests", dependencies: ["ReelIO"]),

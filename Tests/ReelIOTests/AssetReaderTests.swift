@@ -180,6 +180,17 @@ struct AssetReaderTests {
         #expect { try audioOnVideo.nextAudio() } throws: { ($0 as? ReelError)?.code == .invalidArgument }
     }
 
+    @Test("reads an Asset's track", .enabled(if: hasFFmpeg, "needs ffmpeg to make the input clip"))
+    func fromAsset() async throws {
+        let asset = Asset(url: try ReadWriteTestMedia.testPatternClip())
+        let track = try #require(try await asset.loadTracks(withMediaType: .video).first)
+        let reader = try AssetReader(asset: asset)
+        let output = AssetReaderTrackOutput(track: track, settings: .video(pixelFormat: .rgba))
+        try reader.add(output)
+        try reader.startReading()
+        #expect(try await readAll(output).count == 60)
+    }
+
     @Test("GoPro MAX: 315 video frames and 11 gpmd samples", .enabled(if: ReadWriteTestMedia.hasShared(maxFile), "needs ../shared/media"))
     func goProMax() async throws {
         let reader = try AssetReader(url: ReadWriteTestMedia.shared(Self.maxFile))

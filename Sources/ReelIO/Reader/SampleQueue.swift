@@ -11,7 +11,8 @@ import ReelCore
 final class SampleQueue<Element: Sendable>: @unchecked Sendable {
     // @unchecked: every stored var is read and written only while `condition` is locked.
     private let condition = NSCondition()
-    private var items: [Element] = []
+    /// Slots before `head` are taken (nil), so a taken item is not kept alive.
+    private var items: [Element?] = []
     private var head = 0
     private var finished = false
     private var failure: ReelError?
@@ -83,9 +84,10 @@ final class SampleQueue<Element: Sendable>: @unchecked Sendable {
     /// Must be called with the lock held.
     private func pollLocked() -> Poll {
         if count > 0 {
-            let item = items[head]
+            guard let item = items[head] else { preconditionFailure("queue slot taken twice") }
+            items[head] = nil
             head += 1
-            if head > 64 && head * 2 > items.count {
+            if head >= 16 && head * 2 >= items.count {
                 items.removeFirst(head)
                 head = 0
             }

@@ -9,7 +9,8 @@ import ReelCore
 final class WriterQueue<Element: Sendable>: @unchecked Sendable {
     // @unchecked: every stored var is read and written only while `condition` is locked.
     private let condition = NSCondition()
-    private var items: [Element] = []
+    /// Slots before `head` are taken (nil), so a taken item is not kept alive.
+    private var items: [Element?] = []
     private var head = 0
     private var senders: [CheckedContinuation<Void, Never>] = []
     private var closedError: ReelError?
@@ -76,9 +77,10 @@ final class WriterQueue<Element: Sendable>: @unchecked Sendable {
             condition.unlock()
             return nil
         }
-        let item = items[head]
+        guard let item = items[head] else { preconditionFailure("queue slot taken twice") }
+        items[head] = nil
         head += 1
-        if head > 64 && head * 2 > items.count {
+        if head >= 16 && head * 2 >= items.count {
             items.removeFirst(head)
             head = 0
         }
@@ -97,7 +99,7 @@ final class WriterQueue<Element: Sendable>: @unchecked Sendable {
             closed = true
             closedError = error
         }
-        let dropped = Array(items[head...])
+        let dropped = items[head...].compactMap { $0 }
         items.removeAll()
         head = 0
         let woken = senders
