@@ -236,6 +236,9 @@ struct AssetTests {
         let (tracks, duration, format) = try await asset.load(.tracks, .duration, .containerFormat)
         #expect(tracks.map(\.trackID) == [0x100, 0x101])
         #expect(format.name == "mpegts")
+        let metadata = try await asset.load(.metadata)
+        #expect(metadata.map(\.identifier.rawValue) == ["container/service_name", "container/service_provider"])
+        #expect(metadata.first?.stringValue == "Service01")
         #expect(duration.isNumeric && duration.seconds > 0.9 && duration.seconds < 1.1)
     }
 }

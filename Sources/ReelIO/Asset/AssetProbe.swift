@@ -52,7 +52,7 @@ enum AssetProbe {
             duration: duration(of: tracks, container: containerDuration, origin: origin,
                                 precise: source.options.preferPreciseDurationAndTiming),
             tracks: tracks,
-            metadata: ContainerMetadata.items(from: tags(ctx.pointee.metadata), family: family),
+            metadata: ContainerMetadata.items(from: containerTags(ctx), family: family),
             chapters: chapters(ctx, family: family))
     }
 
@@ -155,7 +155,7 @@ enum AssetProbe {
         r.num > 0 && r.den > 0 ? Double(r.num) / Double(r.den) : nil
     }
 
-    /// The shortest gap between samples in the MP4/MOV sample table when it has one;
+    /// The shortest gap between shown samples in the MP4/MOV sample table when it has one;
     /// otherwise one frame at the stream's base rate (`r_frame_rate`).
     static func minFrameDuration(_ st: UnsafeMutablePointer<AVStream>, family: ContainerFamily) -> MediaTime {
         let tb = st.pointee.time_base
@@ -165,7 +165,9 @@ enum AssetProbe {
                 var previous: Int64? = nil
                 var smallest: Int64 = .max
                 for i in 0..<count {
-                    guard let entry = avformat_index_get_entry(st, i) else { continue }
+                    // Samples an edit list cuts away (AVINDEX_DISCARD_FRAME) are not shown.
+                    guard let entry = avformat_index_get_entry(st, i), entry.pointee.flags & AVINDEX_DISCARD_FRAME == 0
+                    else { continue }
                     let ts = entry.pointee.timestamp
                     if let previous, ts > previous {
                         let (gap, overflow) = ts.subtractingReportingOverflow(previous)
@@ -288,6 +290,20 @@ enum AssetProbe {
     }
 
     // MARK: Tags and chapters
+
+    /// The container's tags, then its programs' tags not already there (MPEG-TS keeps
+    /// `service_name` and `service_provider` on the program).
+    static func containerTags(_ ctx: UnsafeMutablePointer<AVFormatContext>) -> [(key: String, value: String)] {
+        var result = tags(ctx.pointee.metadata)
+        guard let programs = ctx.pointee.programs else { return result }
+        for i in 0..<Int(ctx.pointee.nb_programs) {
+            guard let program = programs[i] else { continue }
+            for tag in tags(program.pointee.metadata) where !result.contains(where: { $0.key == tag.key }) {
+                result.append(tag)
+            }
+        }
+        return result
+    }
 
     /// The entries of an `AVDictionary`, in order (`av_dict_get` with an empty key).
     static func tags(_ dict: OpaquePointer?) -> [(key: String, value: String)] {
