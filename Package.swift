@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ReelMetadata", targets: ["ReelMetadata"]),
         .library(name: "ReelComposition", targets: ["ReelComposition"]),
         .library(name: "ReelTesting", targets: ["ReelTesting"]),
+        .library(name: "ReelText", targets: ["ReelText"]),
         .executable(name: "reel", targets: ["ReelCLI"]),
     ],
     dependencies: [
@@ -23,6 +24,8 @@ let package = Package(
             pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
         ),
+        // FreeType, for text in compositors (glyphs rasterised once, then cached).
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // Pure Swift: time, pixel buffers, metadata values, errors.
         .target(name: "ReelCore"),
         // Pure Swift codecs for timed-metadata payloads.
@@ -33,11 +36,15 @@ let package = Package(
         .target(name: "ReelComposition", dependencies: ["ReelCore"]),
         // The umbrella users import; wires files to the engine.
         .target(name: "Reel", dependencies: ["ReelCore", "ReelMetadata", "ReelIO", "ReelComposition"]),
+        // Text and shapes drawn straight into BGRA or YUV frames, with FreeType glyphs.
+        .target(name: "ReelText", dependencies: ["ReelCore", "CFreeType"]),
+        // The GPS dashboard example's compositor (Examples/gps-dashboard), built into `reel`.
+        .target(name: "GPSDashboard", dependencies: ["Reel", "ReelText"], path: "Examples/gps-dashboard/Sources/GPSDashboard"),
         // Test support for compositor authors; never FFmpeg.
         .target(name: "ReelTesting", dependencies: ["ReelCore", "ReelMetadata", "ReelComposition"]),
         .executableTarget(
             name: "ReelCLI",
-            dependencies: ["Reel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Reel", "GPSDashboard", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Decode benchmark against the ffmpeg CLI (Benchmarks/decode/run.sh runs both).
@@ -50,6 +57,8 @@ let package = Package(
         .testTarget(name: "ReelTestingTests", dependencies: ["ReelTesting"]),
         .testTarget(name: "ReelCLITests", dependencies: ["Reel"]),
         .testTarget(name: "ReelTests", dependencies: ["Reel", "ReelTesting"]),
+        .testTarget(name: "ReelTextTests", dependencies: ["ReelText", "ReelTesting"]),
+        .testTarget(name: "ReelRenderTests", dependencies: ["Reel", "ReelText", "GPSDashboard", "ReelTesting"], exclude: ["Goldens"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,101 @@
+import Foundation
+
+extension CompositionFile {
+    /// How the render is written: the container, the video encoder settings, and which
+    /// metadata tracks are carried into the output (as GoPro `gpmd` tracks).
+    public struct Output: Sendable, Hashable, Codable {
+        /// `mp4` (default), `mov`, `mkv` or `mpegts`; by default from the output file's extension.
+        public var container: String?
+        public var video: Video?
+        /// The composition metadata tracks to write into the output; every metadata track
+        /// when absent, none for `[]`.
+        public var metadataTrackIDs: [Int32]?
+
+        public init(container: String? = nil, video: Video? = nil, metadataTrackIDs: [Int32]? = nil) {
+            self.container = container
+            self.video = video
+            self.metadataTrackIDs = metadataTrackIDs
+        }
+
+        /// Video encoder settings.
+        public struct Video: Sendable, Hashable, Codable {
+            /// `h264` (default), `hevc`, `prores` or `ffv1`.
+            public var codec: String?
+            /// Constant rate factor for h264/hevc (23 by default).
+            public var crf: Int?
+            /// Average bits per second, instead of `crf`.
+            public var bitRate: Int?
+            /// x264/x265 preset (`veryfast` by default).
+            public var preset: String?
+            /// Frames between keyframes (the GOP size); 2 s worth by default. `reel render
+            /// --range` cuts on these.
+            public var keyframeInterval: Int?
+
+            public init(codec: String? = nil, crf: Int? = nil, bitRate: Int? = nil, preset: String? = nil, keyframeInterval: Int? = nil) {
+                self.codec = codec
+                self.crf = crf
+                self.bitRate = bitRate
+                self.preset = preset
+                self.keyframeInterval = keyframeInterval
+            }
+        }
+    }
+}
+
+extension CompositionFile.Output {
+    /// The container for an output path: this setting, else the extension (`.mov`, `.mkv`,
+    /// `.ts`), else MP4.
+    public func fileType(forOutputPath path: String) throws(ReelError) -> AssetWriter.FileType {
+        if let name = container {
+            guard let t = AssetWriter.FileType(rawValue: name.lowercased()) else {
+                throw ReelError(.invalidComposition, "is \"\(name)\": expected one of mp4, mov, mkv, mpegts", field: "output.container")
+            }
+            return t
+        }
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "mov": return .mov
+        case "mkv": return .mkv
+        case "ts", "m2ts": return .mpegts
+        default: return .mp4
+        }
+    }
+
+    /// The encoder settings for frames of `width` x `height` every `frameDuration`.
+    public func videoSettings(width: Int, height: Int, frameDuration: MediaTime) throws(ReelError) -> VideoEncoderSettings {
+        let v = video ?? Video()
+        let codec: VideoEncoderSettings.Codec
+        switch (v.codec ?? "h264").lowercased() {
+        case "h264", "avc", "libx264": codec = .h264
+        case "hevc", "h265", "libx265": codec = .hevc
+        case "prores": codec = .proRes(.standard)
+        case "ffv1": codec = .ffv1
+        case let other:
+            throw ReelError(.invalidComposition, "is \"\(other)\": expected one of h264, hevc, prores, ffv1", field: "output.video.codec")
+        }
+        if let crf = v.crf, !(0...51).contains(crf) {
+            throw ReelError(.invalidComposition, "is \(crf): expected 0 to 51", field: "output.video.crf")
+        }
+        if let rate = v.bitRate, rate <= 0 {
+            throw ReelError(.invalidComposition, "is \(rate): expected a positive number of bits per second", field: "output.video.bitRate")
+        }
+        if let gop = v.keyframeInterval, gop < 1 {
+            throw ReelError(.invalidComposition, "is \(gop): expected 1 or more frames", field: "output.video.keyframeInterval")
+        }
+        let quality: VideoEncoderSettings.Quality? = v.bitRate.map { .bitRate($0) } ?? ((codec == .h264 || codec == .hevc) ? .crf(v.crf ?? 23) : nil)
+        let fps = frameDuration.isNumeric && frameDuration > .zero ? 1 / frameDuration.seconds : 30
+        let gop = v.keyframeInterval ?? max(Int((2 * fps).rounded()), 1)
+        return VideoEncoderSettings(codec: codec, width: width, height: height, pixelFormat: .yuv420p, quality: quality,
+                                    preset: (codec == .h264 || codec == .hevc) ? (v.preset ?? "veryfast") : nil,
+                                    frameDuration: frameDuration, timescale: Self.timescale(for: frameDuration),
+                                    keyframeInterval: gop)
+    }
+
+    /// A timescale in which every frame time is exact: the frame duration's own (30000 for
+    /// 1001/30000), at least 1000.
+    static func timescale(for frameDuration: MediaTime) -> Int32 {
+        guard frameDuration.isNumeric, frameDuration.timescale > 0 else { return 90000 }
+        var t = frameDuration.timescale
+        while t < 1000, t <= Int32.max / 10 { t *= 10 }
+        return t
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// A composition file opened against its media: the files found and probed, the
+/// composition and video composition built and validated, the compositor made, and the
+/// timed metadata of the sample-data tracks read (for the compositor and for the output).
+///
+/// ```swift
+/// var registry = CompositorRegistry()
+/// registry.register(MyCompositor.registration)
+/// let loaded = try await LoadedComposition.load(path: "composition.json", registry: registry)
+/// ```
+public struct LoadedComposition: Sendable {
+    /// The file as decoded.
+    public var file: CompositionFile
+    /// The path the file was read from, as given.
+    public var path: String
+    /// Each source's file, by source name.
+    public var sourceURLs: [String: URL]
+    public var composition: Composition
+    public var videoComposition: VideoComposition
+    /// The groups of every metadata track of the composition, in composition time.
+    public var timedMetadata: [Int32: [TimedMetadataGroup]]
+    /// The compositor's registry name.
+    public var compositorName: String
+
+    /// Opens the composition file at `path`.
+    ///
+    /// - Parameters:
+    ///   - overrides: `--source` replacements.
+    ///   - registry: where the file's compositor is looked up.
+    ///   - timeRange: the part to be rendered (validation checks the instructions cover it);
+    ///     the whole composition when nil.
+    /// - Throws: `invalidComposition` or `fileNotFound` whose `field` is the JSON path at
+    ///   fault, or the source file's own error when it cannot be read.
+    public static func load(path: String, overrides: [CompositionFile.SourceOverride] = [],
+                            registry: CompositorRegistry = CompositorRegistry(),
+                            timeRange: TimeRange? = nil) async throws(ReelError) -> LoadedComposition {
+        let file = try CompositionFile.load(path: path)
+        let base = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let files = try file.sourceFiles(relativeTo: base, overrides: overrides, path: path)
+        var descriptions: [String: SourceDescription] = [:]
+        for (i, source) in files.enumerated() {
+            do {
+                descriptions[source.name] = try await Self.describe(name: source.name, url: source.url)
+            } catch {
+                var e = error
+                if e.field == nil { e.field = "sources[\(i)].path" }
+                if e.path == source.url.path || e.path == nil { e.path = source.shownPath }
+                throw e
+            }
+        }
+        let composition = try file.makeComposition(sources: descriptions, path: path)
+        let urls = Dictionary(files.map { ($0.name, $0.url) }, uniquingKeysWith: { a, _ in a })
+        var metadata: [Int32: [TimedMetadataGroup]] = [:]
+        for track in composition.tracks(withMediaType: .metadata) {
+            metadata[track.trackID] = try await Self.timedMetadata(of: track, urls: urls)
+        }
+        let name = file.compositor?.name ?? "standard"
+        let sampleDataIDs = Set(file.sourceSampleDataTrackIDs ?? [])
+        let configuration = CompositorConfiguration(
+            name: name, parameters: file.compositor?.parameters ?? .object([:]), composition: composition,
+            renderSize: file.renderSize ?? composition.tracks(withMediaType: .video).first?.naturalSize ?? .zero,
+            timedMetadata: metadata.filter { sampleDataIDs.contains($0.key) }, baseDirectory: base)
+        let compositor: any VideoCompositing
+        do {
+            compositor = try registry.makeCompositor(configuration)
+        } catch {
+            var e = error
+            if e.path == nil { e.path = path }
+            if e.code != .fileNotFound { e.code = .invalidComposition }
+            throw e
+        }
+        let video = try file.makeVideoComposition(for: composition, compositor: compositor, timeRange: timeRange, path: path)
+        return LoadedComposition(file: file, path: path, sourceURLs: urls, composition: composition, videoComposition: video,
+                                 timedMetadata: metadata, compositorName: name)
+    }
+
+    /// What a media file holds, as the composition layer sees it; tracks refer to the
+    /// source by `name`.
+    public static func describe(name: String, url: URL) async throws(ReelError) -> SourceDescription {
+        let tracks = try await Asset(url: url).load(.tracks)
+        return SourceDescription(identifier: name, tracks: tracks.map { t in
+            let frame: MediaTime
+            if t.minFrameDuration.isNumeric, t.minFrameDuration > .zero {
+                frame = t.minFrameDuration
+            } else if t.nominalFrameRate > 0 {
+                frame = MediaTime(seconds: 1 / Double(t.nominalFrameRate), preferredTimescale: 90000)
+            } else {
+                frame = .invalid
+            }
+            return SourceTrackDescription(reference: SourceTrackReference(sourceIdentifier: name, trackID: t.trackID),
+                                          mediaType: t.mediaType, timeRange: t.timeRange, naturalSize: t.naturalSize,
+                                          nominalFrameDuration: t.mediaType == .video ? frame : .invalid,
+                                          preferredTransform: t.preferredTransform)
+        })
+    }
+
+    /// Every group of a metadata composition track, read from its sources and moved to
+    /// composition time (a group is kept when it starts inside its segment).
+    static func timedMetadata(of track: CompositionTrack, urls: [String: URL]) async throws(ReelError) -> [TimedMetadataGroup] {
+        var out: [TimedMetadataGroup] = []
+        var cache: [SourceTrackReference: [TimedMetadataGroup]] = [:]
+        for segment in track.segments {
+            guard let ref = segment.sourceTrack, !segment.isEmpty, let url = urls[ref.sourceIdentifier] else { continue }
+            let groups: [TimedMetadataGroup]
+            if let cached = cache[ref] {
+                groups = cached
+            } else {
+                groups = try await readGroups(url: url, trackID: ref.trackID)
+                cache[ref] = groups
+            }
+            let source = segment.timeMapping.source
+            for var g in groups where source.containsTime(g.timeRange.start) {
+                guard let range = segment.compositionTimeRange(forSourceTimeRange: g.timeRange) else { continue }
+                g.timeRange = range
+                for i in g.items.indices where g.items[i].time.isNumeric {
+                    if let t = segment.compositionTime(forSourceTime: g.items[i].time) { g.items[i].time = t }
+                }
+                out.append(g)
+            }
+        }
+        return out
+    }
+
+    /// All groups of metadata track `trackID` of a file, in its own time.
+    public static func readGroups(url: URL, trackID: Int32) async throws(ReelError) -> [TimedMetadataGroup] {
+        let reader = try AssetReader(url: url)
+        let output = AssetReaderTrackOutput(trackID: trackID, settings: .passthrough, bufferCapacity: 64)
+        try reader.add(output)
+        let adaptor = try AssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output)
+        try reader.startReading()
+        var groups: [TimedMetadataGroup] = []
+        while let g = try await adaptor.next(isolation: nil) { groups.append(g) }
+        return groups
+    }
+}

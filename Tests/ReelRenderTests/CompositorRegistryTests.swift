@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import Reel
+import GPSDashboard
+
+@Suite("CompositorRegistry")
+struct CompositorRegistryTests {
+    @Test func standardIsBuiltIn() throws {
+        let registry = CompositorRegistry()
+        #expect(registry.names == ["standard"])
+        let compositor = try registry.makeCompositor(CompositorConfiguration(name: "standard"))
+        #expect(compositor is StandardVideoCompositor)
+    }
+
+    @Test func unknownNamesListTheKnownOnes() {
+        var registry = CompositorRegistry()
+        registry.register(GPSDashboardCompositor.registration)
+        do {
+            _ = try registry.makeCompositor(CompositorConfiguration(name: "gps-dashbaord"))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .invalidComposition)
+            #expect(error.field == "compositor.name")
+            #expect(error.message == "no compositor named \"gps-dashbaord\" (known: gps-dashboard, standard)")
+        }
+    }
+
+    @Test func registeredFactoriesGetTheirParameters() throws {
+        var registry = CompositorRegistry()
+        registry.register(name: "probe", summary: "test") { config throws(ReelError) in
+            guard config.parameters["level"]?.doubleValue == 3 else {
+                throw ReelError(.invalidComposition, "level must be 3", field: "compositor.parameters.level")
+            }
+            return StandardVideoCompositor()
+        }
+        _ = try registry.makeCompositor(CompositorConfiguration(name: "probe", parameters: .object(["level": .number(3)])))
+        #expect(throws: ReelError.self) {
+            try registry.makeCompositor(CompositorConfiguration(name: "probe", parameters: .object(["level": .number(4)])))
+        }
+    }
+
+    @Test func parameterErrorsNameTheParameter() {
+        let parameters = JSONValue.object(["units": .string("furlongs")])
+        do {
+            _ = try parameters.decode(DashboardParameters.self)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.field == "compositor.parameters.units", "\(error)")
+        }
+    }
+}
