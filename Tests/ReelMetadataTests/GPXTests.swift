@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import ReelMetadata
+
+@Suite("GPX import and export")
+struct GPXTests {
+    static let sample = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <!-- exported by a phone -->
+    <gpx version="1.1" creator="Test &amp; Co" xmlns="http://www.topografix.com/GPX/1/1"
+         xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">
+      <metadata><time>2020-01-01T00:00:00Z</time></metadata>
+      <trk><name>Ride &lt;1&gt;</name><trkseg>
+        <trkpt lat="47.0" lon="8.0"><ele>400.5</ele><time>2020-05-01T10:00:00Z</time></trkpt>
+        <trkpt lat='47.001' lon="8.002">
+          <ele>401</ele><time>2020-05-01T10:00:01.500Z</time><fix>3d</fix><hdop>0.9</hdop>
+          <extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>5.5</gpxtpx:speed><gpxtpx:course>90</gpxtpx:course></gpxtpx:TrackPointExtension></extensions>
+        </trkpt>
+        <trkpt lat="47.002" lon="8.004"><time>2020-05-01T12:00:03+02:00</time><![CDATA[ignored]]></trkpt>
+      </trkseg></trk>
+    </gpx>
+    """
+
+    static let start = Date(timeIntervalSince1970: 1_588_327_200) // 2020-05-01T10:00:00Z
+
+    @Test func importsPointsAlignedToMediaStart() throws {
+        let groups = try GPX.groups(from: Data(Self.sample.utf8), mediaStartTime: Self.start)
+        #expect(groups.count == 3)
+        #expect(groups.map(\.timeRange.start) == [MediaTime(value: 0, timescale: 1), MediaTime(value: 3, timescale: 2), MediaTime(value: 3, timescale: 1)])
+        #expect(groups[0].timeRange.duration == MediaTime(value: 3, timescale: 2))
+        #expect(groups[2].timeRange.duration == MediaTime(value: 3, timescale: 2))
+        let second = try #require(GPSFix(groups[1]))
+        #expect(second.latitude == 47.001 && second.longitude == 8.002 && second.altitude == 401)
+        #expect(second.speed2D == 5.5 && second.course == 90 && second.fix == 3 && second.dop == 0.9)
+        #expect(second.time == Self.start.addingTimeInterval(1.5))
+        #expect(groups[0].item(.quickTimeMetadataLocationISO6709)?.stringValue == "+47.0000+008.0000+400.500/")
+        // Points before media start are dropped.
+        #expect(try GPX.groups(from: Data(Self.sample.utf8), mediaStartTime: Self.start.addingTimeInterval(1)).count == 2)
+    }
+
+    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    func exportThenImportKeepsTheFixes() throws {
+        let file = try MP4File(contentsOf: SharedMedia.url("gpmf-parser_max-heromode.mp4"))
+        let gpmd = try #require(try file.tracks().first { $0.format == "gpmd" })
+        let sample = try #require(try gpmd.samples().first)
+        let groups = try GPMF.groups(payload: file.data(of: sample), timeRange: sample.timeRange)
+        let gpx = GPX.document(for: groups, name: "MAX")
+        let text = try #require(String(data: gpx, encoding: .utf8))
+        #expect(text.contains("<trkpt lat=\"33.12677\" lon=\"-117.3273436\"><ele>-22.959</ele><time>2019-11-18T23:45:14.000Z</time><fix>3d</fix><hdop>1.54</hdop>"))
+        let mediaStart = Date(timeIntervalSince1970: 1_574_120_714)
+        let back = try GPX.groups(from: gpx, mediaStartTime: mediaStart)
+        #expect(back.count == groups.count)
+        for (a, b) in zip(groups, back) {
+            let fa = try #require(GPSFix(a)), fb = try #require(GPSFix(b))
+            #expect(fa.latitude == fb.latitude && fa.longitude == fb.longitude && fa.altitude == fb.altitude)
+            #expect(fa.speed2D == fb.speed2D && fa.fix == fb.fix && fa.dop == fb.dop)
+            #expect(close(fa.time?.timeIntervalSince1970, fb.time!.timeIntervalSince1970, 0.0005))
+            #expect(abs(a.timeRange.start.seconds - b.timeRange.start.seconds) < 0.001)
+        }
+    }
+
+    @Test(arguments: [
+        ("<gpx><trk><trkseg><trkpt lon=\"1\"></trkpt></trkseg></trk></gpx>", "no lat"),
+        ("<gpx><trkpt lat=\"91\" lon=\"1\"/></gpx>", "out of range"),
+        ("<gpx><trkpt lat=\"x\" lon=\"1\"/></gpx>", "not a number"),
+        ("<gpx><trkpt lat=\"1\" lon=\"1\"><time>yesterday</time></trkpt></gpx>", "ISO 8601"),
+        ("<gpx><trkpt lat=\"1\" lon=\"1\"><ele>high</ele></trkpt></gpx>", "ele"),
+        ("<gpx><trkpt lat=\"1\" lon=\"1\"></trkpt>", "ends inside 1 open"),
+        ("<gpx><trkpt lat=\"1\" lon=\"1\"/></gpx>", "no <time>"),
+        ("<gpx><trkpt lat=\"1 lon=\"1\"/></gpx>", "XML"),
+        ("<kml></kml>", "not a GPX document"),
+        ("<gpx>&bogus;</gpx>", "entity"),
+        ("</gpx>", "closes nothing"),
+    ])
+    func errors(text: String, expected: String) {
+        do {
+            _ = try GPX.groups(from: Data(text.utf8), mediaStartTime: Self.start)
+            Issue.record("\(text) should not import")
+        } catch {
+            #expect(error.code == .metadataFormat)
+            #expect(error.message.contains(expected), "\(error)")
+        }
+    }
+
+    @Test func damagedDocumentsNeverCrash() {
+        let data = Data(Self.sample.utf8)
+        for cut in 0..<data.count {
+            survives { () throws(ReelError) in try GPX.groups(from: data.prefix(cut), mediaStartTime: Self.start) }
+        }
+        var rng = SeededGenerator(seed: 21)
+        for _ in 0..<2000 {
+            var copy = data
+            copy[Int.random(in: 0..<copy.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            survives { () throws(ReelError) in try GPX.groups(from: copy, mediaStartTime: Self.start) }
+            let random = rng.bytes(Int.random(in: 0...100, using: &rng))
+            survives { () throws(ReelError) in try GPX.fixes(from: random) }
+        }
+    }
+
+    @Test func iso8601() {
+        #expect(ISO8601.date("2019-11-18T23:45:14Z")?.timeIntervalSince1970 == 1_574_120_714)
+        #expect(ISO8601.date("2019-11-18T23:45:14.250Z")?.timeIntervalSince1970 == 1_574_120_714.25)
+        #expect(ISO8601.date("2019-11-19T01:45:14+02:00")?.timeIntervalSince1970 == 1_574_120_714)
+        #expect(ISO8601.date("2019-11-18T23:45:14")?.timeIntervalSince1970 == 1_574_120_714)
+        #expect(ISO8601.date("2019-13-18T23:45:14Z") == nil)
+        #expect(ISO8601.date("2019-11-18T23:45:14Zjunk") == nil)
+        #expect(ISO8601.string(Date(timeIntervalSince1970: 1_574_120_714.0004)) == "2019-11-18T23:45:14.000Z")
+        #expect(ISO8601.string(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500Z")
+    }
+}
