@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ReelTesting", targets: ["ReelTesting"]),
         .library(name: "ReelText", targets: ["ReelText"]),
         .executable(name: "reel", targets: ["ReelCLI"]),
+        .executable(name: "reel-bench", targets: ["ReelBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -49,6 +50,8 @@ let package = Package(
 
         // Decode benchmark against the ffmpeg CLI (Benchmarks/decode/run.sh runs both).
         .executableTarget(name: "ReelBenchDecode", dependencies: ["ReelIO"], path: "Benchmarks/decode", exclude: ["run.sh"]),
+        // The Reel side of Benchmarks/run.
+        .executableTarget(name: "ReelBench", dependencies: ["Reel"], path: "Benchmarks/ReelBench"),
 
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ReelMetadataTests", dependencies: ["ReelMetadata"]),

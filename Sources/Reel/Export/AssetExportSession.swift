@@ -44,6 +44,7 @@ public final class AssetExportSession: Sendable {
         var engineOptions = RenderEngine.Options(maximumRequestsInFlight: 4)
         var metadataTrackIDs: [Int32]?
         var audioEnabled = true
+        var optimizeForNetworkUse = true
     }
 
     struct State {
@@ -120,6 +121,12 @@ public final class AssetExportSession: Sendable {
     public var includesAudio: Bool {
         get { state.withLock { $0.settings.audioEnabled } }
         set { state.withLock { $0.settings.audioEnabled = newValue } }
+    }
+
+    /// Put the MP4/MOV index at the front of the file (`+faststart`); on by default.
+    public var shouldOptimizeForNetworkUse: Bool {
+        get { state.withLock { $0.settings.optimizeForNetworkUse } }
+        set { state.withLock { $0.settings.optimizeForNetworkUse = newValue } }
     }
 
     // MARK: Status

@@ -19,6 +19,7 @@ struct ExportJob: Sendable {
         let videoComposition = settings.videoComposition ?? (videoTracks.isEmpty ? nil : VideoComposition(propertiesOf: composition))
 
         let writer = try AssetWriter(outputURL: url, fileType: fileType, overwrite: settings.overwrite)
+        writer.shouldOptimizeForNetworkUse = settings.optimizeForNetworkUse
         var videoInput: AssetWriterInput?
         if let videoComposition {
             let size = videoComposition.renderPixelSize

@@ -104,10 +104,15 @@ struct ExportMetadata: Sendable {
             return out
         }
         guard inside.isValid, inside.duration > .zero else { return nil }
-        let fixes = groups.filter { inside.containsTime($0.timeRange.start) }.compactMap { GPSFix($0) }
-        guard !fixes.isEmpty else { return nil }
+        let kept = groups.filter { inside.containsTime($0.timeRange.start) }
+        let fixes = kept.compactMap { GPSFix($0) }
+        guard !fixes.isEmpty, let first = kept.first, let last = kept.last else { return nil }
         let data = try GPMFWriter.payload(fixes: fixes)
-        let start = map(inside.start)
-        return SampleBuffer(data: data, presentationTime: start, duration: map(inside.end) - start, format: buffer.format)
+        // Span the kept fixes themselves (the last one's end may pass the cut), so a reader
+        // spreading them evenly across the sample puts each close to where it was.
+        let start = map(MediaTime.maximum(inside.start, first.timeRange.start))
+        var end = map(last.timeRange.end)
+        if !(start < end) { end = map(inside.end) }
+        return SampleBuffer(data: data, presentationTime: start, duration: end - start, format: buffer.format)
     }
 }

@@ -64,11 +64,22 @@ public actor AssetVideoFrameSource: VideoFrameSource {
     }
 
     public func frame(at sourceTime: MediaTime) async throws(ReelError) -> SourceFrame? {
+        try await frame(at: sourceTime, format: options.pixelFormat)
+    }
+
+    /// The frame in ``Options/pixelFormat`` when `acceptedFormats` holds it, else in the
+    /// first accepted format, converted by the reader's scaler on its own thread.
+    public func frame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> SourceFrame? {
+        let format = acceptedFormats.flatMap { $0.contains(options.pixelFormat) ? nil : $0.first } ?? options.pixelFormat
+        return try await frame(at: sourceTime, format: format)
+    }
+
+    private func frame(at sourceTime: MediaTime, format: PixelFormat) async throws(ReelError) -> SourceFrame? {
         guard sourceTime.isNumeric else { return nil }
         // Calls are served one at a time: a cursor is never read by two callers at once.
         await gate.enter()
         defer { gate.leave() }
-        let cursor = try pickCursor(for: sourceTime)
+        let cursor = try pickCursor(for: sourceTime, format: format)
         useCounter += 1
         cursor.lastUse = useCounter
         do {
@@ -87,9 +98,9 @@ public actor AssetVideoFrameSource: VideoFrameSource {
     }
 
     /// The cursor that reaches `time` by reading forward the least, or a new one.
-    private func pickCursor(for time: MediaTime) throws(ReelError) -> VideoCursor {
+    private func pickCursor(for time: MediaTime, format: PixelFormat) throws(ReelError) -> VideoCursor {
         var best: VideoCursor?
-        for cursor in cursors where cursor.canReach(time, maximumSkip: options.maximumForwardSkip) {
+        for cursor in cursors where cursor.format == format && cursor.canReach(time, maximumSkip: options.maximumForwardSkip) {
             if best.map({ $0.position < cursor.position }) ?? true { best = cursor }
         }
         if let best { return best }
@@ -97,7 +108,7 @@ public actor AssetVideoFrameSource: VideoFrameSource {
             oldest.close()
             cursors.removeAll { $0 === oldest }
         }
-        let cursor = try VideoCursor(url: url, trackID: trackID, start: time, options: options)
+        let cursor = try VideoCursor(url: url, trackID: trackID, start: time, format: format, options: options)
         readerOpenCount += 1
         cursors.append(cursor)
         return cursor
@@ -112,6 +123,8 @@ final class VideoCursor {
     private let nominalDuration: MediaTime
     /// Where the reader's range starts.
     let start: MediaTime
+    /// The pixel format of the frames.
+    let format: PixelFormat
     /// The last frame taken from the reader (returned or skipped).
     private var current: SourceFrame?
     /// A frame read ahead, not yet current.
@@ -119,7 +132,7 @@ final class VideoCursor {
     private var ended = false
     var lastUse = 0
 
-    init(url: URL, trackID: Int32, start: MediaTime, options: AssetVideoFrameSource.Options) throws(ReelError) {
+    init(url: URL, trackID: Int32, start: MediaTime, format: PixelFormat, options: AssetVideoFrameSource.Options) throws(ReelError) {
         let reader = try AssetReader(url: url)
         guard let track = reader.track(withID: trackID) else {
             let known = reader.tracks.map { String($0.trackID) }.joined(separator: ", ")
@@ -129,7 +142,7 @@ final class VideoCursor {
             throw ReelError(.invalidArgument, "track \(trackID) is \(track.mediaType), not video", path: url.path, trackID: trackID)
         }
         let output = AssetReaderTrackOutput(trackID: trackID,
-                                            settings: .video(pixelFormat: options.pixelFormat, width: options.size?.width, height: options.size?.height),
+                                            settings: .video(pixelFormat: format, width: options.size?.width, height: options.size?.height),
                                             bufferCapacity: options.lookahead)
         try reader.add(output)
         if start > .zero { reader.timeRange = TimeRange(start: start, duration: .positiveInfinity) }
@@ -137,6 +150,7 @@ final class VideoCursor {
         self.reader = reader
         self.output = output
         self.start = start
+        self.format = format
         let timescale = track.formatDescription.timescale
         self.nominalDuration = timescale > 0 ? MediaTime(value: 1, timescale: 30).convertScale(timescale) : MediaTime(value: 1, timescale: 30)
     }

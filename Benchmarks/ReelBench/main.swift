@@ -1,0 +1,193 @@
+import Foundation
+import Reel
+
+/// The Reel side of the benchmarks: each case renders through ``AssetExportSession`` with
+/// the peer's encoder settings (libx264 veryfast, CRF 23, yuv420p, no audio) and prints
+/// `frames=N seconds=S`.
+///
+///     reel-bench transcode A OUT
+///     reel-bench pip A B OUT
+///     reel-bench crossfade A B OUT
+///     reel-bench gps A_GPS OUT
+///     reel-bench long A OUT REPEAT
+///     reel-bench make-gps A OUT      (A re-encoded like the inputs, plus a 30 Hz gpmd track)
+enum Bench {
+    static let preset = ExportPreset.h264(crf: 23, preset: "veryfast")
+
+    static func main() async {
+        let args = Array(CommandLine.arguments.dropFirst())
+        do {
+            guard let command = args.first else { throw usage() }
+            let started = ContinuousClock.now
+            let frames: Int
+            switch command {
+            case "transcode" where args.count == 3:
+                frames = try await transcode(url(args[1]), out: url(args[2]), repeat: 1)
+            case "long" where args.count == 4:
+                frames = try await transcode(url(args[1]), out: url(args[2]), repeat: Int(args[3]) ?? 6)
+            case "pip" where args.count == 4:
+                frames = try await pip(url(args[1]), url(args[2]), out: url(args[3]))
+            case "crossfade" where args.count == 4:
+                frames = try await crossfade(url(args[1]), url(args[2]), out: url(args[3]))
+            case "gps" where args.count == 3:
+                frames = try await gps(url(args[1]), out: url(args[2]))
+            case "make-gps" where args.count == 3:
+                frames = try await makeGPSInput(url(args[1]), out: url(args[2]))
+            default:
+                throw usage()
+            }
+            let elapsed = ContinuousClock.now - started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            print("frames=\(frames) seconds=\(String(format: "%.3f", seconds))")
+        } catch {
+            FileHandle.standardError.write(Data("reel-bench: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func usage() -> ReelError {
+        ReelError(.invalidArgument, "usage: reel-bench transcode|pip|crossfade|gps|long|make-gps FILES... OUT")
+    }
+
+    static func url(_ path: String) -> URL { URL(fileURLWithPath: path) }
+
+    static let oneSecond = MediaTime(value: 1, timescale: 1)
+    static func seconds(_ s: Int64) -> MediaTime { MediaTime(value: s, timescale: 1) }
+
+    /// The video track of `url` as the composition layer sees it.
+    static func videoTrack(_ url: URL) async throws -> SourceTrackDescription {
+        let source = try await SourceDescription(asset: Asset(url: url))
+        guard let track = source.tracks(withMediaType: .video).first else {
+            throw ReelError(.invalidArgument, "no video track", path: url.path)
+        }
+        return track
+    }
+
+    /// Exports and returns the number of frames written.
+    static func export(_ composition: Composition, _ videoComposition: VideoComposition, to out: URL) async throws -> Int {
+        let session = AssetExportSession(composition: composition, preset: preset)
+        session.videoComposition = videoComposition
+        session.overwrite = true
+        session.includesAudio = false
+        session.shouldOptimizeForNetworkUse = false
+        try await session.export(to: out, as: .mp4)
+        let d = composition.duration
+        return Int((d.seconds / videoComposition.frameDuration.seconds).rounded())
+    }
+
+    static func transcode(_ a: URL, out: URL, repeat count: Int) async throws -> Int {
+        let track = try await videoTrack(a)
+        var composition = MutableComposition()
+        let id = composition.addMutableTrack(withMediaType: .video)
+        for i in 0..<max(1, count) {
+            try composition.insertTimeRange(track.timeRange, of: track, intoTrackWithID: id, at: track.timeRange.duration * Int32(i))
+        }
+        let c = Composition(composition)
+        return try await export(c, VideoComposition(propertiesOf: c), to: out)
+    }
+
+    static func pip(_ a: URL, _ b: URL, out: URL) async throws -> Int {
+        let ta = try await videoTrack(a), tb = try await videoTrack(b)
+        var composition = MutableComposition()
+        let main = composition.addMutableTrack(withMediaType: .video)
+        let inset = composition.addMutableTrack(withMediaType: .video)
+        try composition.insertTimeRange(ta.timeRange, of: ta, intoTrackWithID: main, at: .zero)
+        try composition.insertTimeRange(tb.timeRange, of: tb, intoTrackWithID: inset, at: .zero)
+        let c = Composition(composition)
+        var v = MutableVideoComposition(propertiesOf: c)
+        let w = 1920.0, h = 1080.0, pw = 960.0
+        var small = VideoCompositionLayerInstruction(trackID: inset)
+        small.setTransform(AffineTransform(scaleX: 0.5, y: 0.5).concatenating(AffineTransform(translationX: w - pw - 48, y: 48)), at: .zero)
+        v.renderSize = Size(width: w, height: h)
+        v.instructions = [VideoCompositionStandardInstruction(timeRange: c.timeRange, layerInstructions: [small, .init(trackID: main)])]
+        return try await export(c, VideoComposition(v), to: out)
+    }
+
+    static func crossfade(_ a: URL, _ b: URL, out: URL) async throws -> Int {
+        let ta = try await videoTrack(a), tb = try await videoTrack(b)
+        var composition = MutableComposition()
+        let first = composition.addMutableTrack(withMediaType: .video)
+        let second = composition.addMutableTrack(withMediaType: .video)
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: seconds(6)), of: ta, intoTrackWithID: first, at: .zero)
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: seconds(10)), of: tb, intoTrackWithID: second, at: seconds(4))
+        let c = Composition(composition)
+        let fade = TimeRange(start: seconds(4), duration: seconds(2))
+        var fadeOut = VideoCompositionLayerInstruction(trackID: first)
+        fadeOut.setOpacityRamp(fromStartOpacity: 1, toEndOpacity: 0, timeRange: fade)
+        var v = MutableVideoComposition(propertiesOf: c)
+        v.instructions = [
+            VideoCompositionStandardInstruction(timeRange: TimeRange(start: .zero, duration: seconds(4)), layerInstructions: [.init(trackID: first)]),
+            VideoCompositionStandardInstruction(timeRange: fade, layerInstructions: [fadeOut, .init(trackID: second)]),
+            VideoCompositionStandardInstruction(timeRange: TimeRange(start: seconds(6), duration: seconds(8)), layerInstructions: [.init(trackID: second)]),
+        ]
+        return try await export(c, VideoComposition(v), to: out)
+    }
+
+    static func gps(_ input: URL, out: URL) async throws -> Int {
+        let source = try await SourceDescription(asset: Asset(url: input))
+        guard let video = source.tracks(withMediaType: .video).first, let gps = source.tracks(withMediaType: .metadata).first else {
+            throw ReelError(.invalidArgument, "the input needs a video and a gpmd track (make it with make-gps)", path: input.path)
+        }
+        var composition = MutableComposition()
+        try composition.insertTimeRange(video.timeRange, of: source, at: .zero)
+        let c = Composition(composition)
+        guard let videoID = c.tracks(withMediaType: .video).first?.trackID, let gpsID = c.tracks(withMediaType: .metadata).first?.trackID else {
+            throw ReelError(.invalidComposition, "tracks missing")
+        }
+        _ = gps
+        var v = MutableVideoComposition(propertiesOf: c)
+        v.sourceSampleDataTrackIDs = [gpsID]
+        v.instructions = [VideoCompositionStandardInstruction(timeRange: c.timeRange, layerInstructions: [.init(trackID: videoID)],
+                                                              requiredSourceSampleDataTrackIDs: [gpsID])]
+        v.customVideoCompositor = { AsyncVideoCompositorAdapter(GPSOverlayCompositor(videoTrackID: videoID, metadataTrackID: gpsID)) }
+        let session = AssetExportSession(composition: c, preset: preset)
+        session.videoComposition = VideoComposition(v)
+        session.metadataTrackIDs = []
+        session.overwrite = true
+        session.includesAudio = false
+        session.shouldOptimizeForNetworkUse = false
+        try await session.export(to: out, as: .mp4)
+        return Int((c.duration.seconds * 30).rounded())
+    }
+
+    /// `a` re-encoded with the inputs' settings (libx264 medium, CRF 20, GOP 60) plus a
+    /// gpmd track of 30 fixes a second: speed, altitude and position changing every frame.
+    static func makeGPSInput(_ a: URL, out: URL) async throws -> Int {
+        let reader = try AssetReader(url: a)
+        guard let track = reader.tracks(withMediaType: .video).first, let size = track.formatDescription.dimensions else {
+            throw ReelError(.invalidArgument, "no video track", path: a.path)
+        }
+        let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .video(pixelFormat: .yuv420p))
+        try reader.add(output)
+        try reader.startReading()
+        let writer = try AssetWriter(outputURL: out, fileType: .mp4, overwrite: true)
+        let video = AssetWriterInput(settings: .video(VideoEncoderSettings(
+            codec: .h264, width: size.width, height: size.height, quality: .crf(20), preset: "medium",
+            frameDuration: MediaTime(value: 1, timescale: 30), timescale: 15360, keyframeInterval: 60)))
+        let meta = AssetWriterInput(settings: .metadata(format: "gpmd"))
+        try writer.add(video)
+        try writer.add(meta)
+        let adaptor = try AssetWriterInputMetadataAdaptor(assetWriterInput: meta)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        var frames = 0
+        var groups: [TimedMetadataGroup] = []
+        for try await sample in output {
+            guard let frame = sample.videoFrame else { continue }
+            try await video.append(frame)
+            let i = Double(frames)
+            let fix = GPSFix(latitude: 48.8584 + i * 0.000012, longitude: 2.2945 + i * 0.000017, altitude: 35 + i * 0.05,
+                             speed2D: 8 + 3 * sin(i / 20), speed3D: 8 + 3 * sin(i / 20))
+            groups.append(TimedMetadataGroup(timeRange: TimeRange(start: MediaTime(value: Int64(frames), timescale: 30), duration: MediaTime(value: 1, timescale: 30)),
+                                             items: fix.metadataItems(time: MediaTime(value: Int64(frames), timescale: 30), duration: MediaTime(value: 1, timescale: 30))))
+            frames += 1
+        }
+        video.markAsFinished()
+        try await adaptor.appendGPS(groups)
+        meta.markAsFinished()
+        try await writer.finishWriting()
+        return frames
+    }
+}
+
+await Bench.main()

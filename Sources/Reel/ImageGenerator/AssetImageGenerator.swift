@@ -1,0 +1,210 @@
+import Foundation
+import Synchronization
+import ReelCore
+import ReelIO
+import ReelComposition
+
+/// Pictures of a file or a composition at given times (AVAssetImageGenerator), as
+/// ``PixelBuffer``s (yuv420p), or written as PNG or JPEG.
+///
+/// ```swift
+/// let generator = try await AssetImageGenerator(asset: Asset(url: url))
+/// generator.requestedTimeToleranceBefore = .zero
+/// generator.requestedTimeToleranceAfter = .zero
+/// let (image, actual) = try await generator.image(at: MediaTime(value: 3, timescale: 2))
+/// try ImageEncoder.write(image, to: png, as: .png)
+/// ```
+///
+/// The picture is always the one showing at the requested time (decoded from the keyframe
+/// before it, frame-exactly). The tolerances say which time may be reported and rendered:
+/// with a tolerance the frame's own start (or the video composition's frame-grid time) is
+/// used when it lies within `[time - before, time + after]`; with zero tolerances the
+/// picture is rendered for, and reported at, exactly the requested time.
+public final class AssetImageGenerator: Sendable {
+    public let composition: Composition
+    /// Where frames come from; kept between calls, so times in order decode sequentially.
+    public let sources: AssetRenderSources
+
+    struct Settings: Sendable {
+        var before: MediaTime = .positiveInfinity
+        var after: MediaTime = .positiveInfinity
+        var maximumSize: Size = .zero
+        var appliesPreferredTrackTransform = false
+        var videoComposition: VideoComposition?
+    }
+    private let settings = Mutex(Settings())
+
+    /// A generator over `composition`, reading its sources with `sources`.
+    public init(composition: Composition, sources: AssetRenderSources = AssetRenderSources()) {
+        self.composition = composition
+        self.sources = sources
+    }
+
+    /// A generator over every track of `asset`.
+    public convenience init(asset: Asset) async throws(ReelError) {
+        self.init(composition: try await Composition(asset: asset))
+    }
+
+    /// How much earlier than asked the reported time may be; infinite by default.
+    public var requestedTimeToleranceBefore: MediaTime {
+        get { settings.withLock { $0.before } }
+        set { settings.withLock { $0.before = newValue } }
+    }
+
+    /// How much later than asked the reported time may be; infinite by default.
+    public var requestedTimeToleranceAfter: MediaTime {
+        get { settings.withLock { $0.after } }
+        set { settings.withLock { $0.after = newValue } }
+    }
+
+    /// The largest picture wanted; the aspect ratio is kept. `.zero` (the default) means the
+    /// render size.
+    public var maximumSize: Size {
+        get { settings.withLock { $0.maximumSize } }
+        set { settings.withLock { $0.maximumSize = newValue } }
+    }
+
+    /// Turn pictures as the track's preferred transform says (phone footage shot upright).
+    /// Used when no ``videoComposition`` is set.
+    public var appliesPreferredTrackTransform: Bool {
+        get { settings.withLock { $0.appliesPreferredTrackTransform } }
+        set { settings.withLock { $0.appliesPreferredTrackTransform = newValue } }
+    }
+
+    /// How pictures are composed; the composition's properties when nil.
+    public var videoComposition: VideoComposition? {
+        get { settings.withLock { $0.videoComposition } }
+        set { settings.withLock { $0.videoComposition = newValue } }
+    }
+
+    /// The picture at `time` and the time it stands for.
+    public func image(at time: MediaTime) async throws(ReelError) -> (image: PixelBuffer, actualTime: MediaTime) {
+        let s = settings.withLock { $0 }
+        guard time.isNumeric else { throw ReelError(.invalidArgument, "cannot make a picture at \(time): the time must be a number", time: time) }
+        guard !(time < .zero), time < composition.duration else {
+            throw ReelError(.invalidArgument, "\(time.secondsDescription) is outside the composition (0 to \(composition.duration.secondsDescription))", time: time)
+        }
+        let video = s.videoComposition ?? defaultVideoComposition(applyingTransform: s.appliesPreferredTrackTransform)
+        let renderTime = try await chooseTime(for: time, video: video, settings: s)
+        var options = RenderEngine.Options(maximumRequestsInFlight: 1)
+        let end = MediaTime.minimum(renderTime + video.frameDuration, composition.duration)
+        options.timeRange = TimeRange(start: renderTime, end: end)
+        let engine = RenderEngine(composition: composition, videoComposition: video, sources: sources, options: options)
+        var iterator = try engine.frames().makeAsyncIterator()
+        guard let frame = try await iterator.next() else {
+            throw ReelError(.internalError, "the render gave no frame at \(renderTime.secondsDescription)", time: time)
+        }
+        let image = try fit(frame.pixelBuffer, within: s.maximumSize)
+        return (image, renderTime)
+    }
+
+    /// Writes the picture at `time` to `url` as PNG or JPEG; returns the time it stands for.
+    @discardableResult
+    public func writeImage(at time: MediaTime, to url: URL, as type: ImageFileType, overwrite: Bool = false) async throws(ReelError) -> MediaTime {
+        let (image, actual) = try await self.image(at: time)
+        try ImageEncoder.write(image, to: url, as: type, overwrite: overwrite)
+        return actual
+    }
+
+    /// The pictures at `times`, in the order given, one at a time (AVAssetImageGenerator's
+    /// `images(for:)`); the sequence throws at the first time that fails.
+    public func images(for times: [MediaTime]) -> Images { Images(generator: self, times: times) }
+
+    /// One picture of ``images(for:)``.
+    public struct Image: Sendable {
+        public var requestedTime: MediaTime
+        public var image: PixelBuffer
+        public var actualTime: MediaTime
+    }
+
+    /// The pictures of ``images(for:)``, as an `AsyncSequence`.
+    public struct Images: AsyncSequence, Sendable {
+        public typealias Element = Image
+        public typealias Failure = ReelError
+        let generator: AssetImageGenerator
+        let times: [MediaTime]
+
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            let generator: AssetImageGenerator
+            let times: [MediaTime]
+            var index = 0
+
+            public mutating func next(isolation actor: isolated (any Actor)?) async throws(ReelError) -> Image? {
+                guard index < times.count else { return nil }
+                let time = times[index]
+                index += 1
+                if Task.isCancelled { throw ReelError(.cancelled, "picture generation was cancelled", time: time) }
+                let (image, actual) = try await generator.image(at: time)
+                return Image(requestedTime: time, image: image, actualTime: actual)
+            }
+
+            public mutating func next() async throws(ReelError) -> Image? { try await next(isolation: nil) }
+        }
+
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(generator: generator, times: times) }
+    }
+
+    // MARK: Internals
+
+    /// The time to render: the start of the frame showing at `time` (or the video
+    /// composition's grid time before it) when the tolerances allow, else `time` itself.
+    private func chooseTime(for time: MediaTime, video: VideoComposition, settings s: Settings) async throws(ReelError) -> MediaTime {
+        let earliest = s.before.isPositiveInfinity ? MediaTime.negativeInfinity : time - s.before
+        let latest = s.after.isPositiveInfinity ? MediaTime.positiveInfinity : time + s.after
+        func allowed(_ t: MediaTime) -> Bool { !(t < earliest) && !(latest < t) && !(t < .zero) }
+        // A single video track: its frame's own start.
+        let tracks = composition.tracks(withMediaType: .video).filter(\.isEnabled)
+        if tracks.count == 1, let track = tracks.first, let segment = track.segment(forTrackTime: time),
+           let ref = segment.sourceTrack, let sourceTime = segment.sourceTime(forCompositionTime: time),
+           let source = sources.videoFrameSource(for: ref),
+           let frame = try await source.frame(at: sourceTime),
+           let start = segment.compositionTime(forSourceTime: frame.timeRange.start) {
+            let clamped = MediaTime.maximum(start, segment.target.start)
+            if allowed(clamped) { return clamped }
+            return time
+        }
+        // Otherwise the frame grid of the video composition.
+        let fd = video.frameDuration
+        if fd.isNumeric, fd > .zero {
+            let n = Int64((time.seconds / fd.seconds).rounded(.down))
+            let grid = fd * Int32(clamping: n)
+            if !(time < grid), allowed(grid) { return grid }
+        }
+        return time
+    }
+
+    /// The composition's own video composition, turned upright when asked.
+    private func defaultVideoComposition(applyingTransform: Bool) -> VideoComposition {
+        var v = MutableVideoComposition(propertiesOf: composition)
+        guard applyingTransform else { return VideoComposition(v) }
+        let tracks = composition.tracks(withMediaType: .video).filter(\.isEnabled)
+        guard let first = tracks.first, !first.preferredTransform.isIdentity else { return VideoComposition(v) }
+        // Turn each layer by its track's transform, moved back into view.
+        let bounds = Rect(x: 0, y: 0, width: first.naturalSize.width, height: first.naturalSize.height).applying(first.preferredTransform)
+        let shift = AffineTransform(translationX: -bounds.minX, y: -bounds.minY)
+        v.renderSize = Size(width: bounds.width, height: bounds.height)
+        v.instructions = v.instructions.map { instruction in
+            guard var standard = instruction as? VideoCompositionStandardInstruction else { return instruction }
+            standard.layerInstructions = standard.layerInstructions.map { layer in
+                var turned = layer
+                let transform = tracks.first { $0.trackID == layer.trackID }?.preferredTransform ?? .identity
+                turned.setTransform(transform.concatenating(shift), at: .zero)
+                return turned
+            }
+            return standard
+        }
+        return VideoComposition(v)
+    }
+
+    /// `image` scaled down to fit `maximum` (aspect kept, even sizes), or as it is.
+    private func fit(_ image: PixelBuffer, within maximum: Size) throws(ReelError) -> PixelBuffer {
+        guard maximum.width > 0 || maximum.height > 0 else { return image }
+        let w = Double(image.width), h = Double(image.height)
+        let sx = maximum.width > 0 ? maximum.width / w : .infinity
+        let sy = maximum.height > 0 ? maximum.height / h : .infinity
+        let scale = min(sx, sy)
+        guard scale < 1 else { return image }
+        let width = max(2, Int((w * scale).rounded()) & ~1), height = max(2, Int((h * scale).rounded()) & ~1)
+        return try ImageEncoder.scaled(image, width: width, height: height)
+    }
+}
