@@ -47,6 +47,27 @@ enum TestFrames {
         return worst
     }
 
+    /// A limited-range copy of a frame whose colour properties say full range (a JPEG read
+    /// back); the frame itself otherwise.
+    static func limitedRange(_ frame: PixelBuffer) -> PixelBuffer {
+        guard frame.colorProperties.fullRange, frame.format == .yuv420p else { return frame }
+        let out = PixelBuffer(width: frame.width, height: frame.height, format: frame.format)
+        for p in 0..<3 {
+            let (w, h) = frame.planeSize(p)
+            frame.withUnsafeBytes(plane: p) { s in
+                out.withUnsafeMutableBytes(plane: p) { o in
+                    for y in 0..<h {
+                        for x in 0..<w {
+                            let v = Int(s[y * frame.bytesPerRow[p] + x])
+                            o[y * out.bytesPerRow[p] + x] = UInt8(p == 0 ? 16 + (v * 219 + 127) / 255 : 128 + ((v - 128) * 224 + (v >= 128 ? 127 : -127)) / 255)
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
     /// Peak signal-to-noise ratio of the luma planes, in dB (infinity when identical).
     static func psnr(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
         let (w, h) = a.planeSize(0)

@@ -34,15 +34,19 @@ public actor AssetVideoFrameSource: VideoFrameSource {
         public var maximumForwardSkip: MediaTime
         /// Read positions kept at once (at least 1).
         public var maximumCursors: Int
+        /// How much earlier than the asked time a seek starts delivering frames.
+        public var seekPreroll: MediaTime
 
         public init(pixelFormat: PixelFormat = .yuv420p, size: (width: Int, height: Int)? = nil, lookahead: Int = 4,
-                    maximumForwardSkip: MediaTime = MediaTime(value: 2, timescale: 1), maximumCursors: Int = 2) {
+                    maximumForwardSkip: MediaTime = MediaTime(value: 2, timescale: 1), maximumCursors: Int = 2,
+                    seekPreroll: MediaTime = MediaTime(value: 1, timescale: 2)) {
             self.pixelFormat = pixelFormat
             self.width = size?.width
             self.height = size?.height
             self.lookahead = max(1, lookahead)
             self.maximumForwardSkip = maximumForwardSkip
             self.maximumCursors = max(1, maximumCursors)
+            self.seekPreroll = seekPreroll.isNumeric && seekPreroll > .zero ? seekPreroll : .zero
         }
     }
 
@@ -145,7 +149,11 @@ final class VideoCursor {
                                             settings: .video(pixelFormat: format, width: options.size?.width, height: options.size?.height),
                                             bufferCapacity: options.lookahead)
         try reader.add(output)
-        if start > .zero { reader.timeRange = TimeRange(start: start, duration: .positiveInfinity) }
+        // The reader drops frames that end (by their packet duration) before its range;
+        // packet durations of variable-frame-rate files can be shorter than the time a
+        // frame shows, so start a little early and let the cursor pick.
+        let early = start - options.seekPreroll
+        if early > .zero { reader.timeRange = TimeRange(start: early, duration: .positiveInfinity) }
         try reader.startReading()
         self.reader = reader
         self.output = output

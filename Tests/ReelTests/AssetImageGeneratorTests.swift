@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import Reel
+
+@Suite struct AssetImageGeneratorTests {
+    let counter = TestMedia.fixture("counter-320x240.mp4")
+
+    @Test func zeroToleranceGivesTheExactFrameAtTheAskedTime() async throws {
+        let reference = try await TestFrames.decodeAll(counter)
+        let generator = try await AssetImageGenerator(asset: Asset(url: counter))
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        for k in [0, 17, 3, 42, 59, 30] {
+            let t = MediaTime.ratio(Int64(k * 512 + 300), 15360)
+            let (image, actual) = try await generator.image(at: t)
+            #expect(actual == t)
+            #expect(image.width == 320 && image.height == 240)
+            #expect(image.hasSamePixels(as: reference[k].pixelBuffer), "picture at \(t) should be frame \(k), closest is \(TestFrames.closest(image, in: reference).index)")
+        }
+    }
+
+    @Test func aToleranceReportsTheFramesOwnTime() async throws {
+        let reference = try await TestFrames.decodeAll(TestMedia.fixture("vfr.mp4"))
+        let generator = try await AssetImageGenerator(asset: Asset(url: TestMedia.fixture("vfr.mp4")))
+        // 1.5 s lies inside a 1/15 s frame starting at 1.4667 s.
+        let t = MediaTime.ratio(3, 2)
+        let k = try #require(TestFrames.index(in: reference, at: t))
+        let (image, actual) = try await generator.image(at: t)
+        #expect(actual == reference[k].presentationTime)
+        #expect(image.hasSamePixels(as: reference[k].pixelBuffer))
+        // A tolerance too small for the frame's start: the asked time is reported.
+        generator.requestedTimeToleranceBefore = .ratio(1, 100)
+        let (_, exact) = try await generator.image(at: t)
+        #expect(exact == t)
+    }
+
+    @Test func picturesFitTheMaximumSizeAndTurnUpright() async throws {
+        let generator = try await AssetImageGenerator(asset: Asset(url: counter))
+        generator.maximumSize = Size(width: 160, height: 160)
+        let (small, _) = try await generator.image(at: .ratio(1, 2))
+        #expect(small.width == 160 && small.height == 120)
+
+        let rotated = try await AssetImageGenerator(asset: Asset(url: TestMedia.fixture("rotated-90.mp4")))
+        let (plain, _) = try await rotated.image(at: .ratio(1, 2))
+        #expect(plain.width == 320 && plain.height == 240)
+        rotated.appliesPreferredTrackTransform = true
+        let (upright, _) = try await rotated.image(at: .ratio(1, 2))
+        #expect(upright.width == 240 && upright.height == 320)
+    }
+
+    @Test func imagesForTimesComeInOrder() async throws {
+        let reference = try await TestFrames.decodeAll(counter)
+        let generator = try await AssetImageGenerator(asset: Asset(url: counter))
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        let times = [5, 6, 40, 2].map { MediaTime.ratio(Int64($0), 30) }
+        var seen: [Int] = []
+        for try await picture in generator.images(for: times) {
+            #expect(picture.actualTime == picture.requestedTime)
+            seen.append(TestFrames.closest(picture.image, in: reference).index)
+        }
+        #expect(seen == [5, 6, 40, 2])
+        let late = generator.images(for: [.ratio(3, 1)])
+        await #expect(throws: ReelError.self) { for try await _ in late {} }
+    }
+
+    @Test(arguments: [ImageFileType.png, .jpeg(quality: 95)])
+    func writtenFilesReadBackAsTheSamePicture(_ type: ImageFileType) async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let generator = try await AssetImageGenerator(asset: Asset(url: counter))
+        let url = folder.appendingPathComponent("still.\(type.fileExtension)")
+        let actual = try await generator.writeImage(at: .ratio(1, 1), to: url, as: type)
+        let (image, _) = try await generator.image(at: actual)
+        let back = try await TestFrames.decodeAll(url)
+        try #require(back.count == 1)
+        // A JPEG decodes to full-range YUV, which the reader passes on as it is.
+        let decoded = type == .png ? back[0].pixelBuffer : TestFrames.limitedRange(back[0].pixelBuffer)
+        let psnr = TestFrames.psnr(decoded, image)
+        #expect(psnr > 35, "\(type) read back at \(psnr) dB")
+        await #expect(throws: ReelError.self) { try await generator.writeImage(at: .zero, to: url, as: type) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [url.lastPathComponent])
+    }
+}
