@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import ReelMetadata
+
+@Suite("Google CAMM records")
+struct CAMMTests {
+    static let gps = CAMM.GPS(timeGPSEpoch: 1_577_836_800 - 315_964_800 + 18, fixType: 3, latitude: 37.422, longitude: -122.084,
+                              altitude: 12.5, horizontalAccuracy: 3, verticalAccuracy: 5, velocityEast: 3, velocityNorth: 4,
+                              velocityUp: 0, speedAccuracy: 0.5)
+    static let all: [CAMM.Record] = [
+        .angleAxis(x: 0.1, y: 0.2, z: 0.3), .exposure(pixelExposureTime: 1_000_000, rollingShutterSkewTime: -5),
+        .gyro(x: 1, y: 2, z: 3), .acceleration(x: 0, y: 9.81, z: 0), .position(x: 1, y: 1, z: 1),
+        .location(latitude: 48.8584, longitude: 2.2945, altitude: 35), .gps(gps), .magneticField(x: 20, y: -5, z: 40),
+    ]
+
+    @Test func everyTypeHasItsSizeAndRoundTrips() throws {
+        for record in Self.all {
+            #expect(CAMM.encode([record]).count == CAMM.recordSizes[record.type], "type \(record.type)")
+        }
+        let sample = CAMM.encode(Self.all)
+        #expect(try CAMM.records(sample: sample) == Self.all)
+        #expect(sample.count == CAMM.recordSizes.reduce(0, +))
+    }
+
+    @Test func gpsRecordGivesATypedFix() throws {
+        let range = TimeRange(start: MediaTime(value: 2, timescale: 1), duration: MediaTime(value: 1, timescale: 10))
+        let group = try CAMM.group(sample: CAMM.encode([.gps(Self.gps)]), timeRange: range)
+        let fix = try #require(GPSFix(group))
+        #expect(fix.latitude == 37.422 && fix.longitude == -122.084 && fix.altitude == 12.5)
+        #expect(fix.speed2D == 5 && fix.speed3D == 5)
+        #expect(close(fix.course, 36.86989764584402, 1e-9))
+        #expect(fix.fix == 3)
+        #expect(fix.time == Date(timeIntervalSince1970: 1_577_836_800)) // 2020-01-01 UTC: GPS is 18 s ahead
+        #expect(group.item(MetadataIdentifier(keySpace: .camm, key: "6"))?.value == .numbers(CAMM.Record.gps(Self.gps).numbers))
+        #expect(group.timeRange == range)
+    }
+
+    @Test func locationRecordGivesAFixAndOthersItems() throws {
+        let items = try CAMM.items(sample: CAMM.encode([.gyro(x: 1, y: 2, z: 3), .location(latitude: 48.8584, longitude: 2.2945, altitude: 35)]),
+                                   timeRange: .zero)
+        #expect(items.first?.identifier.rawValue == "camm/2")
+        #expect(items.first?.unit == "rad/s")
+        #expect(items.first?.value == .numbers([1, 2, 3]))
+        let fix = try #require(GPSFix(items: items))
+        #expect(fix.latitude == 48.8584 && fix.altitude == 35)
+    }
+
+    @Test func leapSeconds() {
+        #expect(CAMM.leapSeconds(atGPSTime: 315_964_800) == 0)
+        #expect(CAMM.leapSeconds(atGPSTime: 1_483_228_800 + 18) == 18)
+        #expect(CAMM.leapSeconds(atGPSTime: 1_483_228_800 + 16) == 17)
+        let utc2017 = GPMF.daysFromCivil(year: 2017, month: 1, day: 1) * 86_400
+        #expect(utc2017 == 1_483_228_800)
+        #expect(GPMF.daysFromCivil(year: 1980, month: 1, day: 6) * 86_400 == Int(CAMM.gpsEpoch))
+    }
+
+    @Test func errorsNameTheOffset() {
+        let good = CAMM.encode([.gyro(x: 1, y: 2, z: 3)])
+        let cases: [(Data, String)] = [
+            (good + Data([1, 0, 2, 0]), "reserved"),
+            (good + Data([0, 0, 8, 0]), "unknown record type 8"),
+            (good.prefix(10), "type 2 record"),
+            (good + Data([0, 0]), "record type"),
+        ]
+        for (data, text) in cases {
+            do {
+                _ = try CAMM.records(sample: data)
+                Issue.record("expected an error for \(text)")
+            } catch {
+                #expect(error.message.contains(text), "\(error)")
+                #expect(error.message.contains("offset"), "\(error)")
+            }
+        }
+    }
+
+    @Test func damagedSamplesNeverCrash() {
+        let sample = CAMM.encode(Self.all)
+        for cut in 0..<sample.count {
+            survives { () throws(ReelError) in try CAMM.items(sample: sample.prefix(cut), timeRange: .zero) }
+        }
+        var rng = SeededGenerator(seed: 77)
+        for _ in 0..<3000 {
+            var copy = sample
+            copy[Int.random(in: 0..<copy.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            survives { () throws(ReelError) in try CAMM.items(sample: copy, timeRange: .zero) }
+            survives { () throws(ReelError) in try CAMM.items(sample: rng.bytes(Int.random(in: 0...64, using: &rng)), timeRange: .zero) }
+        }
+    }
+}
