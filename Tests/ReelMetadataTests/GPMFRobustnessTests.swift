@@ -31,6 +31,31 @@ struct GPMFRobustnessTests {
     }
 
     @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    func everyTruncationOfEveryMaxPayload() throws {
+        let file = try MP4File(contentsOf: SharedMedia.url("gpmf-parser_max-heromode.mp4"))
+        let gpmd = try #require(try file.tracks().first { $0.format == "gpmd" })
+        for sample in try gpmd.samples() {
+            let data = try file.data(of: sample)
+            var thrown = 0
+            for cut in 0..<data.count {
+                if survives({ () throws(ReelError) in try GPMF.groups(payload: data.prefix(cut), timeRange: sample.timeRange) }) { thrown += 1 }
+            }
+            #expect(thrown == data.count - 1)
+        }
+    }
+
+    @Test func hostileNumbersInModifiers() throws {
+        // A float DVID of NaN, a NaN SCAL and a huge repeat of nothing must not trap.
+        let dvid = GPMFNodeTests.klv("DVID", 0x66, 4, 1, [0x7F, 0xC0, 0, 0])
+        let scal = GPMFNodeTests.klv("SCAL", 0x66, 4, 1, [0x7F, 0xC0, 0, 0])
+        let gps = GPMFNodeTests.klv("GPS5", 0x6C, 20, 1, [UInt8](repeating: 0xFF, count: 20))
+        let strm = GPMFNodeTests.klv("STRM", 0, 1, scal.count + gps.count, scal + gps)
+        let devc = GPMFNodeTests.klv("DEVC", 0, 1, dvid.count + strm.count, dvid + strm)
+        let groups = try GPMF.groups(payload: Data(devc), timeRange: oneSecond)
+        #expect(groups.count == 1)
+    }
+
+    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
     func corruptedBytes() throws {
         let data = try SharedMedia.data("gpmf-parser_hero6.raw")
         var rng = SeededGenerator(seed: 6)

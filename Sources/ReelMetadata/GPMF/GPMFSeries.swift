@@ -130,7 +130,13 @@ extension GPMF {
             }
             switch node.key {
             case "DVID":
-                state.deviceID = try node.values().first?.first.flatMap { $0.doubleValue }.map { UInt64(max(0, min($0, 1.8e19))) }
+                state.deviceID = try node.values().first?.first.flatMap { v -> UInt64? in
+                    switch v {
+                    case .uint(let u): return u
+                    case .int(let i): return i >= 0 ? UInt64(i) : nil
+                    default: return v.doubleValue.flatMap { $0.isFinite && $0 >= 0 && $0 < 1.8e19 ? UInt64($0) : nil }
+                    }
+                }
             case "DVNM":
                 state.deviceName = try strings(node).first
             case "STNM":

@@ -72,8 +72,8 @@ public enum GPMFWriter {
         for (index, group) in timed {
             guard let fix = GPSFix(group) else { continue }
             let offset = group.timeRange.start - start
-            var k = Int((offset.seconds / payloadDuration.seconds).rounded(.down))
-            k = max(0, min(ranges.count - 1, k))
+            let q = (offset.seconds / payloadDuration.seconds).rounded(.down)
+            var k = q.isFinite ? Int(max(0, min(q, Double(ranges.count - 1)))) : 0
             // Correct any floating-point edge so the window really holds the start.
             while k > 0, group.timeRange.start < ranges[k].start { k -= 1 }
             while k < ranges.count - 1, !(group.timeRange.start < ranges[k].end) { k += 1 }

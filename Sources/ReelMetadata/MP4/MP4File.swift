@@ -99,7 +99,11 @@ public struct MP4File: Sendable {
 
     /// The bytes of one sample.
     public func data(of sample: MP4Sample) throws(ReelError) -> Data {
-        try read(sample.offset..<(sample.offset + Int64(sample.size)))
+        let (end, overflow) = sample.offset.addingReportingOverflow(Int64(sample.size))
+        guard !overflow, sample.offset >= 0, sample.size >= 0 else {
+            throw ReelError(.corruptData, "MP4: sample \(sample.index) at offset \(sample.offset) (\(sample.size) bytes) is outside any file", path: path)
+        }
+        return try read(sample.offset..<end)
     }
 }
 

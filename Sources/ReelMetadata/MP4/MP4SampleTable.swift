@@ -159,7 +159,9 @@ public struct MP4SampleTable: Sendable, Hashable {
                 while k < run.samplesPerChunk, offsets.count < count {
                     offsets.append(offset)
                     descriptions.append(run.descriptionIndex)
-                    offset += Int64(size(ofSample: offsets.count - 1))
+                    let (next, overflow) = offset.addingReportingOverflow(Int64(size(ofSample: offsets.count - 1)))
+                    guard !overflow else { throw ReelError(.corruptData, "MP4: sample \(offsets.count - 1) ends past any file") }
+                    offset = next
                     k += 1
                 }
                 chunk += 1
@@ -182,7 +184,7 @@ public struct MP4SampleTable: Sendable, Hashable {
             cttsUsed += 1
             out.append(MP4Sample(index: i, offset: offsets[i], size: Int(size(ofSample: i)), decodeTime: decodeTime, duration: delta,
                                  compositionOffset: cto, descriptionIndex: descriptions[i], timescale: Int32(timescale)))
-            decodeTime += delta
+            decodeTime &+= delta
         }
         return out
     }
@@ -217,7 +219,7 @@ public struct MP4Sample: Sendable, Hashable {
     }
 
     /// Presentation time (no edit list applied).
-    public var presentationTime: MediaTime { MediaTime(value: decodeTime + compositionOffset, timescale: timescale) }
+    public var presentationTime: MediaTime { MediaTime(value: decodeTime &+ compositionOffset, timescale: timescale) }
     public var durationTime: MediaTime { MediaTime(value: duration, timescale: timescale) }
     public var timeRange: TimeRange { TimeRange(start: presentationTime, duration: durationTime) }
 }
