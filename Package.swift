@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ReelComposition", targets: ["ReelComposition"]),
         .library(name: "ReelTesting", targets: ["ReelTesting"]),
         .library(name: "ReelText", targets: ["ReelText"]),
+        .library(name: "ReelCommandLine", targets: ["ReelCommandLine"]),
         .executable(name: "reel", targets: ["ReelCLI"]),
         .executable(name: "reel-bench", targets: ["ReelBench"]),
     ],
@@ -43,9 +44,15 @@ let package = Package(
         .target(name: "GPSDashboard", dependencies: ["Reel", "ReelText"], path: "Examples/gps-dashboard/Sources/GPSDashboard"),
         // Test support for compositor authors; never FFmpeg.
         .target(name: "ReelTesting", dependencies: ["ReelCore", "ReelMetadata", "ReelComposition"]),
+        // The render, export and thumbnail commands as a library, so a package with its own
+        // compositors builds its own `reel` (docs/plugins.md).
+        .target(
+            name: "ReelCommandLine",
+            dependencies: ["Reel", "ReelTesting", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "ReelCLI",
-            dependencies: ["Reel", "GPSDashboard", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Reel", "ReelCommandLine", "GPSDashboard", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Decode benchmark against the ffmpeg CLI (Benchmarks/decode/run.sh runs both).

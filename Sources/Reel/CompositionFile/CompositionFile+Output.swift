@@ -23,6 +23,10 @@ extension CompositionFile {
             public var codec: String?
             /// Constant rate factor for h264/hevc (23 by default).
             public var crf: Int?
+            /// A constant quantizer (0...51) instead of `crf`: every frame coded with the same
+            /// quantizer and no B-frames, so that `reel render --range` pieces decode to
+            /// exactly the frames of the whole render.
+            public var qp: Int?
             /// Average bits per second, instead of `crf`.
             public var bitRate: Int?
             /// x264/x265 preset (`veryfast` by default).
@@ -31,9 +35,11 @@ extension CompositionFile {
             /// --range` cuts on these.
             public var keyframeInterval: Int?
 
-            public init(codec: String? = nil, crf: Int? = nil, bitRate: Int? = nil, preset: String? = nil, keyframeInterval: Int? = nil) {
+            public init(codec: String? = nil, crf: Int? = nil, qp: Int? = nil, bitRate: Int? = nil, preset: String? = nil,
+                        keyframeInterval: Int? = nil) {
                 self.codec = codec
                 self.crf = crf
+                self.qp = qp
                 self.bitRate = bitRate
                 self.preset = preset
                 self.keyframeInterval = keyframeInterval
@@ -75,6 +81,12 @@ extension CompositionFile.Output {
         if let crf = v.crf, !(0...51).contains(crf) {
             throw ReelError(.invalidComposition, "is \(crf): expected 0 to 51", field: "output.video.crf")
         }
+        if let qp = v.qp, !(0...51).contains(qp) {
+            throw ReelError(.invalidComposition, "is \(qp): expected 0 to 51", field: "output.video.qp")
+        }
+        if v.qp != nil, codec != .h264 {
+            throw ReelError(.invalidComposition, "applies to h264 only", field: "output.video.qp")
+        }
         if let rate = v.bitRate, rate <= 0 {
             throw ReelError(.invalidComposition, "is \(rate): expected a positive number of bits per second", field: "output.video.bitRate")
         }
@@ -84,10 +96,23 @@ extension CompositionFile.Output {
         let quality: VideoEncoderSettings.Quality? = v.bitRate.map { .bitRate($0) } ?? ((codec == .h264 || codec == .hevc) ? .crf(v.crf ?? 23) : nil)
         let fps = frameDuration.isNumeric && frameDuration > .zero ? 1 / frameDuration.seconds : 30
         let gop = v.keyframeInterval ?? max(Int((2 * fps).rounded()), 1)
-        return VideoEncoderSettings(codec: codec, width: width, height: height, pixelFormat: .yuv420p, quality: quality,
-                                    preset: (codec == .h264 || codec == .hevc) ? (v.preset ?? "veryfast") : nil,
-                                    frameDuration: frameDuration, timescale: Self.timescale(for: frameDuration),
-                                    keyframeInterval: gop)
+        var settings = VideoEncoderSettings(codec: codec, width: width, height: height, pixelFormat: .yuv420p,
+                                            quality: v.qp == nil ? quality : nil,
+                                            preset: (codec == .h264 || codec == .hevc) ? (v.preset ?? "veryfast") : nil,
+                                            frameDuration: frameDuration, timescale: Self.timescale(for: frameDuration),
+                                            keyframeInterval: gop)
+        // Keyframes exactly every `gop` frames and nowhere else: what --range cuts on.
+        switch codec {
+        case .h264:
+            var params = "keyint=\(gop):min-keyint=\(gop):scenecut=0"
+            if let qp = v.qp { params += ":bframes=0:qp=\(qp)" }
+            settings.encoderOptions["x264-params"] = params
+        case .hevc:
+            settings.encoderOptions["x265-params"] = "log-level=error:keyint=\(gop):min-keyint=\(gop):scenecut=0:open-gop=0"
+        default:
+            break
+        }
+        return settings
     }
 
     /// A timescale in which every frame time is exact: the frame duration's own (30000 for

@@ -23,6 +23,15 @@ public struct LoadedComposition: Sendable {
     /// The compositor's registry name.
     public var compositorName: String
 
+    /// What a render covers: from zero to the end of the longest video track (a metadata
+    /// track running a little past the pictures adds no frames), or the whole composition
+    /// when it has no video.
+    public var renderRange: TimeRange {
+        let videoEnd = composition.tracks(withMediaType: .video).map(\.timeRange.end).max()
+        guard let end = videoEnd, end > .zero else { return composition.timeRange }
+        return TimeRange(start: .zero, end: end)
+    }
+
     /// Opens the composition file at `path`.
     ///
     /// - Parameters:
@@ -70,9 +79,12 @@ public struct LoadedComposition: Sendable {
             if e.code != .fileNotFound { e.code = .invalidComposition }
             throw e
         }
-        let video = try file.makeVideoComposition(for: composition, compositor: compositor, timeRange: timeRange, path: path)
-        return LoadedComposition(file: file, path: path, sourceURLs: urls, composition: composition, videoComposition: video,
-                                 timedMetadata: metadata, compositorName: name)
+        var loaded = LoadedComposition(file: file, path: path, sourceURLs: urls, composition: composition,
+                                       videoComposition: VideoComposition(frameDuration: .zero, renderSize: .zero, instructions: []),
+                                       timedMetadata: metadata, compositorName: name)
+        loaded.videoComposition = try file.makeVideoComposition(for: composition, compositor: compositor,
+                                                                timeRange: timeRange ?? loaded.renderRange, path: path)
+        return loaded
     }
 
     /// What a media file holds, as the composition layer sees it; tracks refer to the

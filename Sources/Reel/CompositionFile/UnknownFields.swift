@@ -37,7 +37,7 @@ enum UnknownFields {
         "compositor": .object(["name": .any, "parameters": .any]),
         "output": .object([
             "container": .any, "metadataTrackIDs": .any, "audio": .any,
-            "video": .object(["codec": .any, "crf": .any, "bitRate": .any, "preset": .any, "keyframeInterval": .any,
+            "video": .object(["codec": .any, "crf": .any, "qp": .any, "bitRate": .any, "preset": .any, "keyframeInterval": .any,
                               "pixelFormat": .any]),
         ]),
     ])

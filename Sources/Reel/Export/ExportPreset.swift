@@ -14,6 +14,8 @@ public enum ExportPreset: Sendable, Hashable, CustomStringConvertible {
     case prores(VideoEncoderSettings.ProResProfile = .hq)
     /// FFV1, lossless (Matroska or MOV).
     case lossless
+    /// These encoder settings; the export fills in the size, frame duration and timescale.
+    case custom(VideoEncoderSettings)
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum ExportPreset: Sendable, Hashable, CustomStringConvertible {
         case .hevc(let crf, let preset): "hevc crf \(crf) \(preset)"
         case .prores(let profile): "prores \(profile)"
         case .lossless: "ffv1"
+        case .custom(let settings): "custom \(settings.codec)"
         }
     }
 
@@ -42,6 +45,12 @@ public enum ExportPreset: Sendable, Hashable, CustomStringConvertible {
             return VideoEncoderSettings(codec: .proRes(profile), width: width, height: height, frameDuration: frameDuration, timescale: timescale)
         case .lossless:
             return VideoEncoderSettings(codec: .ffv1, width: width, height: height, frameDuration: frameDuration, timescale: timescale)
+        case .custom(var settings):
+            settings.width = width
+            settings.height = height
+            settings.frameDuration = frameDuration
+            settings.timescale = timescale
+            return settings
         }
     }
 

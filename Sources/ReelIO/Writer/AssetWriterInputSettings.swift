@@ -52,6 +52,9 @@ public struct VideoEncoderSettings: Sendable, Hashable {
     public var timescale: Int32
     /// Frames between keyframes; nil for the encoder's default.
     public var keyframeInterval: Int?
+    /// Extra private options of the FFmpeg encoder, set by name after the others
+    /// (`["x264-params": "keyint=60:min-keyint=60:scenecut=0"]`).
+    public var encoderOptions: [String: String] = [:]
 
     public init(codec: Codec, width: Int, height: Int, pixelFormat: PixelFormat = .yuv420p, quality: Quality? = nil,
                 preset: String? = nil, frameDuration: MediaTime = MediaTime(value: 1, timescale: 30),

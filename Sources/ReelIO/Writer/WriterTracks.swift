@@ -86,6 +86,7 @@ final class VideoTrackWriter: TrackWriter {
             case nil: break
             }
             if let preset = settings.preset { try Encoder.setOption(ctx, "preset", preset) }
+            for key in settings.encoderOptions.keys.sorted() { try Encoder.setOption(ctx, key, settings.encoderOptions[key] ?? "") }
             if settings.codec == .hevc { try Encoder.setOption(ctx, "x265-params", "log-level=error") }
             if case .proRes(let profile) = settings.codec { ctx.pointee.profile = profile.rawValue }
         }

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import Reel
+
+/// `reel export IN -o OUT [--start T] [--duration T] [--preset NAME]`: re-encodes or copies
+/// (part of) a file with an ``AssetExportSession``; metadata tracks come along.
+public struct ExportCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export (part of) a video with a preset, keeping its GPS metadata tracks.",
+        discussion: "Presets: passthrough, h264 (default), hevc, prores, lossless."
+    )
+
+    @Argument(help: "The video to export.")
+    var input: String
+
+    @Option(name: [.short, .customLong("output")], help: "The file to write.")
+    var output: String
+
+    @Option(help: "Where to start: seconds or a rational.")
+    var start: String?
+
+    @Option(help: "How long: seconds or a rational.")
+    var duration: String?
+
+    @Option(help: "passthrough, h264, hevc, prores or lossless.")
+    var preset: String = "h264"
+
+    @Flag(help: "Replace the output file if it exists.")
+    var overwrite = false
+
+    public init() {}
+
+    static func preset(named name: String) -> ExportPreset? {
+        switch name.lowercased() {
+        case "passthrough": .passthrough
+        case "h264": .h264()
+        case "hevc": .hevc()
+        case "prores": .prores()
+        case "lossless", "ffv1": .lossless
+        default: nil
+        }
+    }
+
+    public func run() async throws {
+        FFmpegLogging.setQuiet()
+        guard let exportPreset = Self.preset(named: preset) else {
+            CLIOutput.line("--preset \(preset): expected passthrough, h264, hevc, prores or lossless")
+            throw ExitCode(2)
+        }
+        var startTime = MediaTime.zero
+        if let start {
+            guard let t = MediaTime(parsing: start), t.isNumeric, !(t < .zero) else {
+                CLIOutput.line("--start \(start): expected a time such as 2.5 or 1001/500")
+                throw ExitCode(2)
+            }
+            startTime = t
+        }
+        var length: MediaTime?
+        if let duration {
+            guard let t = MediaTime(parsing: duration), t.isNumeric, t > .zero else {
+                CLIOutput.line("--duration \(duration): expected a positive time such as 2.5")
+                throw ExitCode(2)
+            }
+            length = t
+        }
+        let outputURL = URL(fileURLWithPath: output)
+        let ext = outputURL.pathExtension.lowercased()
+        let fileType: AssetWriter.FileType = ext == "mov" ? .mov : ext == "mkv" ? .mkv : ext == "ts" ? .mpegts : .mp4
+        do {
+            let session = try await AssetExportSession(asset: Asset(url: URL(fileURLWithPath: input)), preset: exportPreset)
+            if start != nil || length != nil {
+                let end = length.map { startTime + $0 } ?? session.composition.duration
+                session.timeRange = TimeRange(start: startTime, end: end)
+            }
+            session.overwrite = overwrite
+            let interrupts = InterruptHandler { session.cancelExport() }
+            defer { interrupts.remove() }
+            try await session.export(to: outputURL, as: fileType)
+        } catch {
+            if error.code == .cancelled {
+                CLIOutput.line("interrupted: the export was cancelled and \(output) was not written")
+                throw ExitCode(130)
+            }
+            var shown = error
+            if shown.path == URL(fileURLWithPath: input).path { shown.path = input }
+            if shown.path == outputURL.path { shown.path = output }
+            CLIOutput.line(shown.description)
+            throw ExitCode(1)
+        }
+    }
+}

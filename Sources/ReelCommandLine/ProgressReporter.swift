@@ -1,0 +1,61 @@
+import Foundation
+
+/// Shows how a render is going: on a terminal a bar redrawn in place (frames, fps, ETA);
+/// otherwise a plain line every few seconds, for logs.
+final class ProgressReporter: @unchecked Sendable {
+    // @unchecked: the mutable fields are touched only from the one task that calls
+    // `update` and `finish` in turn.
+    let totalFrames: Int
+    let isTerminal: Bool
+    private let started = Date()
+    private var lastPrint = Date.distantPast
+    private var lastFrames = -1
+
+    init(totalFrames: Int, isTerminal: Bool = CLIOutput.standardErrorIsTerminal) {
+        self.totalFrames = max(totalFrames, 1)
+        self.isTerminal = isTerminal
+    }
+
+    /// Reports `progress` (0...1 of the range).
+    func update(_ progress: Double) {
+        let frames = min(Int((progress * Double(totalFrames)).rounded()), totalFrames)
+        let now = Date()
+        let interval = isTerminal ? 0.2 : 2.0
+        guard frames != lastFrames, now.timeIntervalSince(lastPrint) >= interval || frames == totalFrames else { return }
+        lastPrint = now
+        lastFrames = frames
+        write(line(frames: frames, elapsed: now.timeIntervalSince(started)))
+    }
+
+    /// Ends the display (a newline after the bar on a terminal).
+    func finish() {
+        if isTerminal, lastFrames >= 0 { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+
+    /// Seconds since the render started.
+    var elapsed: TimeInterval { Date().timeIntervalSince(started) }
+
+    func line(frames: Int, elapsed: TimeInterval) -> String {
+        let fps = elapsed > 0 ? Double(frames) / elapsed : 0
+        let remaining = fps > 0 ? Double(totalFrames - frames) / fps : 0
+        let eta = fps > 0 ? Self.clock(remaining) : "--:--"
+        let percent = Int((Double(frames) / Double(totalFrames) * 100).rounded(.down))
+        if isTerminal {
+            let width = 30
+            let filled = min(width, frames * width / totalFrames)
+            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+            return "\r[\(bar)] \(frames)/\(totalFrames) frames \(String(format: "%.1f", fps)) fps ETA \(eta) "
+        }
+        return "reel: rendered \(frames)/\(totalFrames) frames (\(percent)%), \(String(format: "%.1f", fps)) fps, ETA \(eta)\n"
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// `m:ss`, or `h:mm:ss` past an hour.
+    static func clock(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import Synchronization
+import Reel
+
+/// The `reel` command line as a library: the render, export and thumbnail commands, and the
+/// compositor registry they use.
+///
+/// A package with its own compositors builds its own `reel` in a few lines (see
+/// docs/plugins.md):
+///
+/// ```swift
+/// import ReelCommandLine
+///
+/// @main enum Main {
+///     static func main() async { await ReelCLI.main(registering: [Sepia.registration]) }
+/// }
+/// ```
+public enum ReelCLI {
+    private static let store = Mutex(CompositorRegistry())
+
+    /// The compositors `reel render` knows: the built-in ones plus every registration added.
+    public static var registry: CompositorRegistry { store.withLock { $0 } }
+
+    /// Adds compositors to ``registry``.
+    public static func register(_ registrations: [CompositorRegistry.Registration]) {
+        store.withLock { registry in
+            for r in registrations { registry.register(r) }
+        }
+    }
+
+    /// The subcommands this library provides.
+    public static let commands: [any ParsableCommand.Type] = [RenderCommand.self, ExportCommand.self, ThumbnailCommand.self]
+
+    /// Registers `registrations` and runs `reel` with the process's arguments (render, export,
+    /// thumbnail); exits when done.
+    public static func main(registering registrations: [CompositorRegistry.Registration]) async {
+        register(registrations)
+        await PluginCommand.main()
+    }
+}
+
+/// The root command of a `reel` built with ``ReelCLI/main(registering:)``.
+struct PluginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reel",
+        abstract: "Render compositions with your own compositors.",
+        subcommands: ReelCLI.commands
+    )
+}
+
+/// One-line errors on standard error, and the exit codes: 2 for a composition file (or
+/// command line) that cannot be used, 1 for a failure while working, 130 when interrupted.
+enum CLIOutput {
+    static func line(_ message: String) {
+        let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+        FileHandle.standardError.write(Data("reel: \(oneLine)\n".utf8))
+    }
+
+    static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import Reel
+import ReelTesting
+
+/// `reel thumbnail IN --at T -o OUT.png [--exact]`: one frame of a video as a PNG.
+public struct ThumbnailCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "thumbnail",
+        abstract: "Write the frame of a video at a time as a PNG.",
+        discussion: """
+        By default the time may move by up to half a frame, to the nearest frame start at \
+        the video's nominal rate; with --exact the picture is the frame showing at exactly \
+        that time.
+        """
+    )
+
+    @Argument(help: "The video.")
+    var input: String
+
+    @Option(help: "The time: seconds (2.5) or a rational (1001/500).")
+    var at: String
+
+    @Option(name: [.short, .customLong("output")], help: "The PNG to write.")
+    var output: String
+
+    @Flag(help: "The frame showing at exactly --at, not the nearest frame start.")
+    var exact = false
+
+    @Flag(help: "Replace the output file if it exists.")
+    var overwrite = false
+
+    public init() {}
+
+    public func run() async throws {
+        FFmpegLogging.setQuiet()
+        guard let requested = MediaTime(parsing: at), requested.isNumeric, !(requested < .zero) else {
+            CLIOutput.line("--at \(at): expected a time such as 2.5 or 1001/500")
+            throw ExitCode(2)
+        }
+        let outputURL = URL(fileURLWithPath: output)
+        if FileManager.default.fileExists(atPath: outputURL.path), !overwrite {
+            CLIOutput.line("\(output): the output file exists (use --overwrite to replace it)")
+            throw ExitCode(1)
+        }
+        do {
+            let url = URL(fileURLWithPath: input)
+            let composition = try await Composition(asset: Asset(url: url))
+            let video = VideoComposition(propertiesOf: composition)
+            guard !composition.tracks(withMediaType: .video).isEmpty else {
+                throw ReelError(.unsupportedFormat, "has no video track", path: input)
+            }
+            var time = requested
+            if !exact {
+                // The nearest frame start on the nominal frame grid.
+                let d = video.frameDuration
+                let n = (requested.seconds / d.seconds).rounded()
+                time = d * Int32(clamping: Int64(n))
+            }
+            guard time < composition.duration else {
+                throw ReelError(.invalidArgument, "--at \(requested.secondsDescription) is past the end of the video (\(composition.duration.secondsDescription))", path: input)
+            }
+            var options = RenderEngine.Options(maximumRequestsInFlight: 1)
+            options.timeRange = TimeRange(start: time, duration: video.frameDuration)
+            options.preferredPixelFormat = .bgra
+            let engine = RenderEngine(composition: composition, videoComposition: video, sources: AssetRenderSources(), options: options)
+            guard let frame = try await engine.renderAll().first else {
+                throw ReelError(.decoderFailed, "no frame at \(time.secondsDescription)", path: input)
+            }
+            let png = Data(PNG.encode(RasterImage(frame.pixelBuffer)))
+            let temporary = outputURL.deletingLastPathComponent().appendingPathComponent(".\(outputURL.lastPathComponent).\(UUID().uuidString).tmp")
+            do {
+                try png.write(to: temporary)
+                if FileManager.default.fileExists(atPath: outputURL.path) { try FileManager.default.removeItem(at: outputURL) }
+                try FileManager.default.moveItem(at: temporary, to: outputURL)
+            } catch {
+                try? FileManager.default.removeItem(at: temporary)
+                throw ReelError(.outputFailed, "could not write the PNG", path: output, underlying: error)
+            }
+        } catch let error as ReelError {
+            var shown = error
+            if shown.path == URL(fileURLWithPath: input).path { shown.path = input }
+            CLIOutput.line(shown.description)
+            throw ExitCode(1)
+        }
+    }
+}
