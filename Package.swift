@@ -68,6 +68,8 @@ let package = Package(
         .testTarget(name: "ReelCLITests", dependencies: ["Reel"]),
         .testTarget(name: "ReelTests", dependencies: ["Reel", "ReelTesting"]),
         .testTarget(name: "ReelTextTests", dependencies: ["ReelText", "ReelTesting"]),
+        .testTarget(name: "ReelCommandLineTests", dependencies: ["ReelCommandLine"]),
+        .testTarget(name: "ExamplesTests", dependencies: ["Reel", "GPSDashboard", "ReelTesting"], exclude: ["Goldens"]),
         .testTarget(name: "ReelRenderTests", dependencies: ["Reel", "ReelText", "GPSDashboard", "ReelTesting"], exclude: ["Goldens"]),
     ],
     swiftLanguageModes: [.v6]

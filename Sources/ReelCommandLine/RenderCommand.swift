@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import Reel
 
 /// `reel render COMPOSITION.json -o OUT [--source NAME=PATH | --source PATH] [--overwrite]
@@ -50,6 +51,17 @@ public struct RenderCommand: AsyncParsableCommand {
             for r in registry.registrations { print("\(r.name)\t\(r.summary)") }
             return
         }
+        // Ctrl-C from here on cancels cleanly: before the export starts nothing is written;
+        // once it runs the session removes its partial file.
+        let current = Mutex<AssetExportSession?>(nil)
+        let interrupts = InterruptHandler { current.withLock { $0 }?.cancelExport() }
+        defer { interrupts.remove() }
+        func checkInterrupted() throws {
+            if interrupts.wasInterrupted {
+                CLIOutput.line("interrupted: nothing was written")
+                throw ExitCode(130)
+            }
+        }
         // 1. The composition: any problem here is the file's (or the command line's): exit 2.
         let loaded: LoadedComposition
         let settings: VideoEncoderSettings
@@ -72,6 +84,7 @@ public struct RenderCommand: AsyncParsableCommand {
             CLIOutput.line(error.description)
             throw ExitCode(2)
         }
+        try checkInterrupted()
         let outputURL = URL(fileURLWithPath: output)
         if FileManager.default.fileExists(atPath: outputURL.path), !overwrite {
             CLIOutput.line("\(output): the output file exists (use --overwrite to replace it)")
@@ -103,8 +116,8 @@ public struct RenderCommand: AsyncParsableCommand {
         session.metadataTrackIDs = loaded.file.output?.metadataTrackIDs ?? loaded.composition.tracks(withMediaType: .metadata).map(\.trackID)
         let frameCount = Int((renderRange.duration.seconds / video.frameDuration.seconds).rounded(.up))
         let progress = ProgressReporter(totalFrames: frameCount)
-        let interrupts = InterruptHandler { session.cancelExport() }
-        defer { interrupts.remove() }
+        current.withLock { $0 = session }
+        try checkInterrupted()
         let watcher = Task {
             for await p in session.progressUpdates() { progress.update(p) }
         }

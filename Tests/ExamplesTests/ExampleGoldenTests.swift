@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import Reel
+import ReelTesting
+
+/// Each example composition, rendered on the fixtures, against golden frames.
+@Suite("Examples")
+struct ExampleGoldenTests {
+    /// Decoding is exact, compositing deterministic: a small tolerance covers only
+    /// rounding differences between machines' FFmpeg builds.
+    static let tolerance = ImageTolerance(maximumChannelDifference: 3)
+
+    static let cases: [(example: String, frames: [Int])] = [
+        ("gps-dashboard", [0, 45]),
+        ("picture-in-picture", [0, 15, 40]),
+        ("crossfade", [10, 30, 50]),
+        ("multi-camera", [10, 40]),
+    ]
+
+    @Test(.enabled(if: ExampleSupport.hasFont, "needs fonts-dejavu-core"), arguments: cases.indices)
+    func rendersTheGoldenFrames(_ index: Int) async throws {
+        let c = Self.cases[index]
+        let frames = try await ExampleSupport.frames(c.example, at: c.frames)
+        let goldens = Golden(nextTo: #filePath)
+        for i in c.frames {
+            let frame = try #require(frames[i], "\(c.example) has no frame \(i)")
+            // Every frame is checked (and, when recording, recorded) before failing.
+            do {
+                try goldens.verify(frame, named: "\(c.example)-\(String(format: "%04d", i))", tolerance: Self.tolerance)
+            } catch {
+                Issue.record(error)
+            }
+        }
+    }
+
+    /// The main job: the dashboard over real GoPro footage with its own GPS track.
+    @Test(.enabled(if: ExampleSupport.hasSharedMedia && ExampleSupport.hasFont, "needs ../shared/media and fonts-dejavu-core"))
+    func gpsDashboardOnGoProFootage() async throws {
+        let clip = ExampleSupport.sharedMedia.appendingPathComponent("gpmf-parser_max-heromode.mp4").path
+        let frames = try await ExampleSupport.frames("gps-dashboard", at: [150], overrides: [.init(name: nil, path: clip)])
+        let frame = try #require(frames[150])
+        #expect(frame.width == 848 && frame.height == 480)
+        try Golden(nextTo: #filePath).verify(frame, named: "gps-dashboard-gopro-0150", tolerance: Self.tolerance)
+    }
+
+    @Test func everyExampleIsAValidCompositionFile() throws {
+        let folder = ExampleSupport.packageRoot.appendingPathComponent("Examples")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        var checked = 0
+        for name in names {
+            let path = folder.appendingPathComponent(name).appendingPathComponent("composition.json").path
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            _ = try CompositionFile.load(path: path)
+            checked += 1
+        }
+        #expect(checked >= 4)
+    }
+}

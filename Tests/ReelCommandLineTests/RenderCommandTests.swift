@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+@Suite("reel render", .serialized)
+struct RenderCommandTests {
+    static let root = ReelProcess.packageRoot
+
+    /// Writes `json` as `c.json` in `folder`, with paths relative to the package root made absolute.
+    static func write(_ json: String, in folder: URL) throws -> String {
+        let fixed = json.replacingOccurrences(of: "../../Fixtures/", with: root.appendingPathComponent("Fixtures").path + "/")
+        try Data(fixed.utf8).write(to: folder.appendingPathComponent("c.json"))
+        return "c.json"
+    }
+
+    static var dashboard: String {
+        (try? String(contentsOf: root.appendingPathComponent("Examples/gps-dashboard/composition.json"), encoding: .utf8)) ?? ""
+    }
+
+    @Test(.enabled(if: ReelProcess.hasReelAndFFmpeg, "needs the reel binary and ffmpeg"))
+    func rendersTheDashboardAndKeepsTheGPSTrack() throws {
+        let folder = try ReelProcess.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let c = try Self.write(Self.dashboard, in: folder)
+        let out = try ReelProcess.reel(["render", c, "-o", "out.mp4"], in: folder)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(ReelProcess.hashesCount(folder, "out.mp4") == 60)
+        let csv = try ReelProcess.reel(["metadata", "export", "out.mp4", "--format", "csv"], in: folder)
+        #expect(csv.status == 0)
+        // Header plus the fixture's 10 fixes.
+        #expect(csv.stdout.split(separator: "\n").count == 11, "\(csv.stdout)")
+        // Rendering again without --overwrite fails and leaves the file alone.
+        let again = try ReelProcess.reel(["render", c, "-o", "out.mp4"], in: folder)
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("--overwrite"))
+    }
+
+    @Test(.enabled(if: ReelProcess.hasReelAndFFmpeg && ReelProcess.hasSharedMedia, "needs the reel binary, ffmpeg and ../shared/media"))
+    func theMainJobKeepsEveryGoProFix() throws {
+        let folder = try ReelProcess.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = ReelProcess.sharedMedia.appendingPathComponent("gpmf-parser_max-heromode.mp4").path
+        let out = try ReelProcess.reel(["render", Self.root.appendingPathComponent("Examples/gps-dashboard/composition.json").path,
+                                        "--source", clip, "-o", "out.mp4"], in: folder)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(ReelProcess.hashesCount(folder, "out.mp4") == 315)
+        let source = try ReelProcess.reel(["metadata", "export", clip, "--format", "csv"], in: folder)
+        let rendered = try ReelProcess.reel(["metadata", "export", "out.mp4", "--format", "csv"], in: folder)
+        let fixes = rendered.stdout.split(separator: "\n").count - 1
+        #expect(fixes == source.stdout.split(separator: "\n").count - 1)
+        #expect(fixes >= 190)
+        // The same GPS values, fix for fix. (The last payload, cut where the video ends,
+        // is rewritten, so its fixes' times are spread over the shorter span.)
+        func values(_ csv: String) -> [String] {
+            csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).dropFirst().dropLast().joined(separator: ",") }
+        }
+        #expect(values(rendered.stdout) == values(source.stdout))
+    }
+
+    // MARK: Broken composition files
+
+    static let broken: [(name: String, from: String, to: String, mentions: String)] = [
+        ("a gap", "\"timeRange\": {\"start\": 0, \"end\": \"end\"},", "\"timeRange\": {\"start\": 0, \"end\": 1}, \"layerInstructions\": [{\"trackID\": 1}], \"requiredSourceSampleDataTrackIDs\": [2]},\n    {\"timeRange\": {\"start\": 1.5, \"end\": \"end\"},",
+         "instructions[1].timeRange: starts at 1.5 s but instructions[0] ends at 1 s"),
+        ("an unknown compositor", "\"name\": \"gps-dashboard\"", "\"name\": \"gps-dashbord\"", "compositor.name: no compositor named \"gps-dashbord\""),
+        ("a missing source", "../../Fixtures/counter-gps.mp4", "../../Fixtures/no-such-clip.mp4", "sources[0].path: no such file"),
+        ("a wrong type", "\"units\": \"metric\"", "\"units\": 3", "compositor.parameters.units"),
+        ("a wrong type in the file", "\"sourceSampleDataTrackIDs\": [2]", "\"sourceSampleDataTrackIDs\": [\"abc\"]", "sourceSampleDataTrackIDs[0]: expected an integer, got \"abc\""),
+        ("bad JSON", "\"tracks\": [", "\"tracks\" [", "line 7, column 12: expected ':'"),
+    ]
+
+    @Test(.enabled(if: ReelProcess.reel != nil, "needs the reel binary"), arguments: broken.indices)
+    func aBrokenFileIsOneLineAndExitStatus2(_ index: Int) throws {
+        let b = Self.broken[index]
+        let folder = try ReelProcess.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let json = Self.dashboard.replacingOccurrences(of: b.from, with: b.to)
+        #expect(json != Self.dashboard, "\(b.name): the edit did not apply")
+        let c = try Self.write(json, in: folder)
+        let out = try ReelProcess.reel(["render", c, "-o", "out.mp4"], in: folder)
+        #expect(out.status == 2, "\(b.name): \(out.stderr)")
+        #expect(out.stderrLines.count == 1, "\(b.name): \(out.stderr)")
+        #expect(out.stderr.hasPrefix("reel: c.json: "), "\(b.name): \(out.stderr)")
+        #expect(out.stderr.contains(b.mentions), "\(b.name): \(out.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.mp4").path), "\(b.name)")
+    }
+
+    // MARK: --range
+
+    @Test(.enabled(if: ReelProcess.hasReelAndFFmpeg, "needs the reel binary and ffmpeg"))
+    func rangePiecesJoinIntoTheWholeRender() throws {
+        let folder = try ReelProcess.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Constant quantizer and a keyframe every 10 frames (1/3 s).
+        let json = Self.dashboard.replacingOccurrences(of: "\"video\": {\"codec\": \"h264\", \"crf\": 23, \"preset\": \"veryfast\"}",
+                                                       with: "\"video\": {\"codec\": \"h264\", \"qp\": 24, \"preset\": \"veryfast\", \"keyframeInterval\": 10}")
+        #expect(json != Self.dashboard)
+        let c = try Self.write(json, in: folder)
+        #expect(try ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
+        let pieces = [("..0.7", "p1.mp4"), ("0.7..1.4", "p2.mp4"), ("1.4..", "p3.mp4")]
+        for (range, name) in pieces {
+            let out = try ReelProcess.reel(["render", c, "-o", name, "--range", range], in: folder)
+            #expect(out.status == 0, "\(range): \(out.stderr)")
+        }
+        let list = pieces.map { "file '\($0.1)'" }.joined(separator: "\n") + "\n"
+        try Data(list.utf8).write(to: folder.appendingPathComponent("list.txt"))
+        let ffmpeg = try #require(ReelProcess.which("ffmpeg"))
+        let concat = try ReelProcess.run(ffmpeg, ["-v", "error", "-f", "concat", "-safe", "0", "-i", "list.txt", "-map", "0:v", "-c", "copy", "joined.mp4"], in: folder)
+        #expect(concat.status == 0, "\(concat.stderr)")
+        let whole = try ReelProcess.frameHashes("whole.mp4", in: folder)
+        let joined = try ReelProcess.frameHashes("joined.mp4", in: folder)
+        #expect(whole.count == 60)
+        #expect(joined == whole)
+        // Each piece was moved onto keyframes: 20 + 20 + 20 frames.
+        #expect(try ReelProcess.frameHashes("p1.mp4", in: folder).count == 20)
+    }
+
+    // MARK: Ctrl-C
+
+    @Test(.enabled(if: ReelProcess.reel != nil, "needs the reel binary"))
+    func interruptingLeavesNoOutput() throws {
+        let folder = try ReelProcess.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The 2 s clip slowed down to 60 s: long enough to interrupt.
+        let json = Self.dashboard.replacingOccurrences(of: "\"segments\": [{\"source\": \"camera\"}]}", with: "\"segments\": [{\"source\": \"camera\", \"scaledDuration\": 60}]}")
+        let c = try Self.write(json, in: folder)
+        let (process, o, e) = try ReelProcess.start(try #require(ReelProcess.reel), ["render", c, "-o", "out.mp4"], in: folder)
+        Thread.sleep(forTimeInterval: 1.5)
+        kill(process.processIdentifier, SIGINT)
+        let out = try ReelProcess.finish(process, o, e)
+        #expect(out.status == 130, "\(out.stderr)")
+        #expect(out.stderr.contains("interrupted"))
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".std") }
+        #expect(left.sorted() == ["c.json"], "left behind: \(left)")
+    }
+}
+
+extension ReelProcess {
+    static func hashesCount(_ folder: URL, _ file: String) -> Int {
+        (try? frameHashes(file, in: folder).count) ?? -1
+    }
+}
