@@ -9,9 +9,17 @@ public struct FourCC: Sendable, Hashable, Comparable, RawRepresentable, Expressi
 
     /// The code of the first four bytes of `string` (Latin-1); shorter strings are padded with spaces.
     public init(_ string: String) {
-        var bytes = string.unicodeScalars.prefix(4).map { UInt8(truncatingIfNeeded: $0.value) }
-        while bytes.count < 4 { bytes.append(0x20) }
-        self.rawValue = bytes.reduce(0) { $0 << 8 | UInt32($1) }
+        var v: UInt32 = 0
+        var n = 0
+        for scalar in string.unicodeScalars.prefix(4) {
+            v = v << 8 | (scalar.value & 0xFF)
+            n += 1
+        }
+        while n < 4 {
+            v = v << 8 | 0x20
+            n += 1
+        }
+        self.rawValue = v
     }
 
     public init(stringLiteral value: String) { self.init(value) }

@@ -45,12 +45,14 @@ public enum GPMF {
             let m = s.samples.count
             guard m > 0 else { continue }
             let duration = sampleDuration(timeRange, count: m)
+            let identifier = MetadataIdentifier(keySpace: .gpmf, key: s.key.description)
+            let dataType = s.typeDescription
+            let unit = s.unitDescription
             for (j, sample) in s.samples.enumerated() {
                 let time = sampleTime(timeRange, index: j, count: m)
                 let g = min(groupCount - 1, j * groupCount / m)
-                groups[g].items.append(MetadataItem(identifier: MetadataIdentifier(keySpace: .gpmf, key: s.key.description),
-                                                    value: itemValue(sample), dataType: s.typeDescription,
-                                                    unit: s.unitDescription, time: time, duration: duration))
+                groups[g].items.append(MetadataItem(identifier: identifier, value: itemValue(sample), dataType: dataType,
+                                                    unit: unit, time: time, duration: duration))
             }
         }
         return groups

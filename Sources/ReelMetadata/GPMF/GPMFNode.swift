@@ -64,8 +64,8 @@ public struct GPMFNode: Sendable, Hashable {
                 throw .metadataFormat("GPMF", "null key\(path.isEmpty ? "" : " in \(path)") followed by data", offset: offset)
             }
             let key = FourCC(bytes: bytes[offset..<(offset + 4)])
-            let name = path.isEmpty ? key.description : "\(path)/\(key)"
-            guard key.bytes.allSatisfy(isKeyCharacter) else {
+            var name: String { path.isEmpty ? key.description : "\(path)/\(key)" }
+            guard bytes[offset..<(offset + 4)].allSatisfy(isKeyCharacter) else {
                 throw .metadataFormat("GPMF", "key \"\(key)\" is not a FourCC of letters, digits and spaces", offset: offset)
             }
             guard let type = GPMFType(rawValue: bytes[offset + 4]) else {
