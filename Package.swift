@@ -56,7 +56,7 @@ let package = Package(
         ),
 
         // Decode benchmark against the ffmpeg CLI (Benchmarks/decode/run.sh runs both).
-        .executableTarget(name: "ReelBenchDecode", dependencies: ["ReelIO"], path: "Benchmarks/decode", exclude: ["run.sh"]),
+        .executableTarget(name: "ReelBenchDecode", dependencies: ["ReelIO"], path: "Benchmarks/decode", exclude: ["run.sh", "README.md"]),
         // The Reel side of Benchmarks/run.
         .executableTarget(name: "ReelBench", dependencies: ["Reel"], path: "Benchmarks/ReelBench"),
 

@@ -6,24 +6,37 @@ import ReelCore
 /// ``PixelBuffer``, scaling when the sizes differ.
 ///
 /// Same size and same format is a plane copy (`av_image_copy_plane`), with no libswscale
-/// pass. The context is remade only when the input or output shape changes. Not
-/// thread-safe: one thread drives it.
+/// pass. The context is remade only when the input or output shape changes. With
+/// `threads` other than 1, frame-to-buffer conversions use libswscale's slice threads
+/// (`sws_scale_frame`). Not thread-safe: one thread drives it.
 final class Scaler {
     /// The scaling algorithm; bilinear is the least the project accepts.
     let flags: Int32
+    /// libswscale slice threads for frame-to-buffer conversions: 1 for none, 0 for one per core.
+    let threads: Int32
     private var context: OpaquePointer?
     private var colorKey: ColorKey?
+    private var threaded: OpaquePointer?
+    private var threadedShape: Shape?
+    private let sourceView = Frame()
+    private let destinationView = Frame()
 
     private struct ColorKey: Equatable {
         var srcFullRange: Bool, dstFullRange: Bool, matrix: Int32, context: OpaquePointer
     }
 
-    init(flags: Int32 = SWS_BILINEAR) {
+    private struct Shape: Equatable {
+        var srcW: Int32, srcH: Int32, srcFormat: Int32, dstW: Int32, dstH: Int32, dstFormat: Int32
+    }
+
+    init(flags: Int32 = SWS_BILINEAR, threads: Int32 = 1) {
         self.flags = flags
+        self.threads = threads
     }
 
     deinit {
         if let context { sws_freeContext(context) }
+        if let threaded { sws_freeContext(threaded) }
     }
 
     /// Converts (and scales) `frame` into `buffer`, whose size and format say what is wanted.
@@ -38,6 +51,15 @@ final class Scaler {
         let dstFormat = buffer.format.avPixelFormat
         if srcFormat == dstFormat, Int(srcW) == buffer.width, Int(srcH) == buffer.height {
             copyPlanes(from: frame, into: buffer)
+            return
+        }
+        if threads != 1 {
+            let shape = Shape(srcW: srcW, srcH: srcH, srcFormat: srcFormat.rawValue,
+                              dstW: Int32(buffer.width), dstH: Int32(buffer.height), dstFormat: dstFormat.rawValue)
+            let context = try threadedContext(shape)
+            setColorDetails(context, srcFullRange: frame.colorProperties.fullRange, dstFullRange: false,
+                            matrix: Self.matrix(for: frame.pointer.pointee.colorspace, height: srcH))
+            try scaleThreaded(context, frame, as: srcFormat, into: buffer)
             return
         }
         let context = try prepare(srcW: srcW, srcH: srcH, srcFormat: srcFormat,
@@ -79,6 +101,69 @@ final class Scaler {
             }
         }
         if height <= 0 { throw ReelError(.encoderFailed, "libswscale could not convert \(buffer.format.rawValue) to \(pixelFormatName(dstFormat))") }
+    }
+
+    /// A context with slice threads for `shape` (`sws_alloc_context`, options,
+    /// `sws_init_context`), remade when the shape changes.
+    private func threadedContext(_ shape: Shape) throws(ReelError) -> OpaquePointer {
+        if let threaded, threadedShape == shape { return threaded }
+        if let threaded { sws_freeContext(threaded) }
+        threaded = nil
+        threadedShape = nil
+        guard let made = sws_alloc_context() else { throw ReelError(.internalError, "out of memory for a libswscale context") }
+        let object = UnsafeMutableRawPointer(made)
+        let options: [(String, Int64)] = [
+            ("srcw", Int64(shape.srcW)), ("srch", Int64(shape.srcH)), ("src_format", Int64(shape.srcFormat)),
+            ("dstw", Int64(shape.dstW)), ("dsth", Int64(shape.dstH)), ("dst_format", Int64(shape.dstFormat)),
+            ("sws_flags", Int64(flags)), ("threads", Int64(threads)),
+        ]
+        var code: Int32 = 0
+        for (key, value) in options where code >= 0 { code = av_opt_set_int(object, key, value, 0) }
+        if code >= 0 { code = sws_init_context(made, nil, nil) }
+        if code < 0 {
+            sws_freeContext(made)
+            throw ReelError(.invalidArgument, "libswscale cannot convert \(pixelFormatName(AVPixelFormat(rawValue: shape.srcFormat))) \(shape.srcW)x\(shape.srcH) to \(pixelFormatName(AVPixelFormat(rawValue: shape.dstFormat))) \(shape.dstW)x\(shape.dstH)",
+                            underlying: FFmpegError(code: code, function: "sws_init_context"))
+        }
+        threaded = made
+        threadedShape = shape
+        return made
+    }
+
+    /// `sws_scale_frame` from a view of `frame` (read as `format`) into a frame view of
+    /// `buffer`'s planes. The view's buffer reference does not own the memory (its free
+    /// function does nothing); it lives only for this call.
+    private func scaleThreaded(_ context: OpaquePointer, _ frame: Frame, as format: AVPixelFormat, into buffer: PixelBuffer) throws(ReelError) {
+        sourceView.unref()
+        defer { sourceView.unref() }
+        var code = av_frame_ref(sourceView.pointer, frame.pointer)
+        if code < 0 { throw ReelError(.decoderFailed, "could not reference a frame", underlying: FFmpegError(code: code, function: "av_frame_ref")) }
+        sourceView.pointer.pointee.format = format.rawValue
+        code = buffer.withUnsafePlanePointers { planes -> Int32 in
+            let dst = destinationView
+            dst.unref()
+            defer { dst.unref() }
+            dst.pointer.pointee.format = buffer.format.avPixelFormat.rawValue
+            dst.pointer.pointee.width = Int32(buffer.width)
+            dst.pointer.pointee.height = Int32(buffer.height)
+            let last = buffer.planeCount - 1
+            let size = (planes[last] - planes[0]) + buffer.bytesPerRow[last] * buffer.planeSize(last).height
+            dst.withPlanes { data, linesize in
+                for p in 0..<buffer.planeCount {
+                    data[p] = planes[p].assumingMemoryBound(to: UInt8.self)
+                    linesize[p] = Int32(buffer.bytesPerRow[p])
+                }
+            }
+            guard let reference = av_buffer_create(planes[0].assumingMemoryBound(to: UInt8.self), size, { _, _ in }, nil, 0) else {
+                return reel_averror(ENOMEM)
+            }
+            dst.pointer.pointee.buf.0 = reference
+            return sws_scale_frame(context, dst.pointer, sourceView.pointer)
+        }
+        if code < 0 {
+            throw ReelError(.decoderFailed, "libswscale could not convert \(pixelFormatName(format)) to \(buffer.format.rawValue)",
+                            underlying: FFmpegError(code: code, function: "sws_scale_frame"))
+        }
     }
 
     private func prepare(srcW: Int32, srcH: Int32, srcFormat: AVPixelFormat,

@@ -71,7 +71,8 @@ final class TrackPipeline: @unchecked Sendable {
                 throw ReelError(.invalidArgument, "output size \(width)x\(height) is out of range", path: input.path, trackID: trackID)
             }
             _ = format
-            scaler = Scaler()
+            // Slice threads for the conversion: it then overlaps the decoder's frame threads.
+            scaler = Scaler(threads: 0)
         case .audioPCM:
             guard kind == .audio else {
                 throw ReelError(.invalidArgument, "track is not an audio track: use .video or .passthrough", path: input.path, trackID: trackID)
