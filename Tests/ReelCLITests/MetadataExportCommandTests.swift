@@ -109,6 +109,28 @@ struct MetadataExportCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["max.gpx"], "no partial file left")
     }
 
+    @Test("MPEG-TS KLV: MISB ST 0601 (asynchronous) and EG 0104 sensor positions, one row per packet",
+          .enabled(if: CLITestSupport.isSharedMediaAvailable, "needs ../shared/media"),
+          arguments: [("kwiver_mpeg2_klv.ts", 30), ("kwiver_aphill_short.ts", 48)])
+    func klv(_ name: String, _ count: Int) throws {
+        let file = CLITestSupport.sharedMediaFolder.appendingPathComponent(name)
+        let (_, rows) = Support.csvRows(try Support.reelOK(["metadata", "export", file.path, "--format", "csv"]))
+        #expect(rows.count == count)
+        let times = rows.compactMap { $0["time"].flatMap(Double.init) }
+        #expect(times.count == count)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "\(times)")
+        #expect(rows.allSatisfy { !($0["gps_time"] ?? "").isEmpty })
+        if name == "kwiver_aphill_short.ts" {
+            // Fort A.P. Hill, Virginia.
+            let lat = rows.compactMap { $0["latitude"].flatMap(Double.init) }, lon = rows.compactMap { $0["longitude"].flatMap(Double.init) }
+            #expect(lat.allSatisfy { (38.0...38.5).contains($0) })
+            #expect(lon.allSatisfy { (-77.5 ... -77.2).contains($0) })
+            #expect(rows.first?["gps_time"]?.hasPrefix("2008-") == true)
+        }
+        let json = try Support.reelOK(["metadata", "export", file.path, "--format", "json"])
+        #expect(json.contains("\"format\" : \"klv\""))
+    }
+
     @Test("the GPS fixture: CSV gives back Fixtures/track.gpx")
     func fixtureCSV() throws {
         let (_, rows) = Support.csvRows(try Support.reelOK(["metadata", "export", "Fixtures/counter-gps.mp4", "--format", "csv"],

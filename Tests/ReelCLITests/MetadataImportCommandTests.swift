@@ -40,12 +40,15 @@ struct MetadataImportCommandTests {
         #expect(gpx.map(\.time) == points.map(\.time))
     }
 
-    @Test("ffprobe sees a data track with codec tag gpmd", .enabled(if: CLITestSupport.hasFFprobe, "needs ffprobe"))
+    @Test("ffprobe sees a data track with codec tag gpmd; the container tags are kept", .enabled(if: CLITestSupport.hasFFprobe, "needs ffprobe"))
     func ffprobeSeesGPMD() throws {
         let folder = try Self.imported()
         defer { try? FileManager.default.removeItem(at: folder) }
         let streams = try Support.probeStreams(folder.appendingPathComponent("out.mp4"))
         #expect(streams.map { $0["codec_type"] as? String } == ["video", "audio", "data"])
+        let format = try Support.probeFormat(folder.appendingPathComponent("out.mp4"))
+        #expect(format["creation_time"] as? String == "2024-01-01T00:00:00.000000Z", "the video's creation time is kept")
+        #expect(format["title"] as? String == "Reel counter")
         let data = try #require(streams.last)
         #expect(data["codec_tag_string"] as? String == "gpmd")
         #expect(data["codec_name"] as? String == "bin_data")

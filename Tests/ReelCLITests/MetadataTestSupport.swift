@@ -165,6 +165,15 @@ enum MetadataTestSupport {
         return object?["streams"] as? [[String: Any]] ?? []
     }
 
+    /// ffprobe's container tags.
+    static func probeFormat(_ file: URL) throws -> [String: Any] {
+        let ffprobe = try #require(CLITestSupport.which("ffprobe"))
+        let result = try CLITestSupport.run(ffprobe, ["-v", "error", "-show_format", "-of", "json", file.path])
+        try #require(result.status == 0, "ffprobe: \(result.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        return (object?["format"] as? [String: Any])?["tags"] as? [String: Any] ?? [:]
+    }
+
     /// The scaled integer GPMF stores for a value (degrees x 1e7, metres x 1000).
     static func scaled(_ text: String?, _ scale: Double) -> Int64? {
         guard let text, let v = Double(text) else { return nil }

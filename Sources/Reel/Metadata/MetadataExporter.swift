@@ -9,8 +9,10 @@ import Foundation
 /// let csv = try exporter.document(track, format: .csv)
 /// ```
 ///
-/// Samples are decoded by ``AssetReaderOutputMetadataAdaptor/defaultDecode(_:)``: a
-/// `gpmd` payload gives one group per GPS fix, spread evenly across the sample's span.
+/// Samples are decoded by ``AssetReaderOutputMetadataAdaptor/defaultDecode(_:)`` (a
+/// `gpmd` payload gives one group per GPS fix, spread evenly across the sample's span),
+/// KLV tracks by ``KLV/groups(packets:)`` (MISB ST 0601 and EG 0104 sets, asynchronous
+/// packets timed by their own time stamps).
 public struct MetadataExporter: Sendable {
     /// The document to write.
     public enum Format: String, Sendable, Hashable, CaseIterable {
@@ -94,11 +96,23 @@ public struct MetadataExporter: Sendable {
             let reader = try AssetReader(url: url)
             let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 64)
             try reader.add(output)
-            let adaptor = try AssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output)
-            try reader.startReading()
+            let format = track.metadataFormat ?? track.formatDescription.codecName
             var groups: [TimedMetadataGroup] = []
-            while let group = try await adaptor.next() { groups.append(group) }
-            return Track(trackID: track.trackID, format: track.metadataFormat ?? track.formatDescription.codecName, groups: groups)
+            if format == "klv" {
+                // KLV is decoded as a whole: asynchronous packets are timed by their neighbours.
+                try reader.startReading()
+                var packets: [(data: Data, presentationTime: MediaTime?)] = []
+                while let sample = try await output.next() {
+                    guard let buffer = sample.sampleBuffer else { continue }
+                    packets.append((buffer.data, buffer.presentationTime.isNumeric ? buffer.presentationTime : nil))
+                }
+                groups = try KLV.groups(packets: packets)
+            } else {
+                let adaptor = try AssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output)
+                try reader.startReading()
+                while let group = try await adaptor.next() { groups.append(group) }
+            }
+            return Track(trackID: track.trackID, format: format, groups: groups)
         } catch {
             var located = error
             if located.path == nil { located.path = url.path }

@@ -193,6 +193,7 @@ public struct MetadataImporter: Sendable {
         // media's start (AAC priming).
         reader.timeRange = TimeRange(start: MediaTime(value: -1_000_000, timescale: 1), duration: .positiveInfinity)
         let writer = try AssetWriter(outputURL: outputURL, fileType: fileType, overwrite: options.overwrite)
+        writer.metadata = common
         var copies: [(output: AssetReaderTrackOutput, input: AssetWriterInput)] = []
         for track in reader.tracks {
             guard track.mediaType == .video || track.mediaType == .audio else {

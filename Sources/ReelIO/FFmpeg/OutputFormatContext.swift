@@ -43,6 +43,12 @@ final class OutputFormatContext {
 
     func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { pointer.pointee.streams[index]! }
 
+    /// Sets container tags (`title`, `creation_time`, ...) before the header is written
+    /// (`av_dict_set` on the context's metadata).
+    func setMetadata(_ tags: [(key: String, value: String)]) {
+        for (key, value) in tags { av_dict_set(&pointer.pointee.metadata, key, value, 0) }
+    }
+
     /// Opens the file and writes the header (`avio_open`, `avformat_write_header`), with
     /// muxer options such as `movflags`.
     func writeHeader(options: [String: String]) throws(ReelError) {

@@ -61,6 +61,7 @@ public final class AssetWriter: Sendable {
         var temporaryURL: URL?
         var threadDone: ThreadLatch?
         var optimizeForNetworkUse = true
+        var metadata: [MetadataItem] = []
     }
     private let state = Mutex(State())
 
@@ -95,6 +96,42 @@ public final class AssetWriter: Sendable {
     public var shouldOptimizeForNetworkUse: Bool {
         get { state.withLock { $0.optimizeForNetworkUse } }
         set { state.withLock { $0.optimizeForNetworkUse = newValue } }
+    }
+
+    /// The file's own tags, written into the header (AVAssetWriter.metadata); set before
+    /// ``startWriting()``. Common keys become FFmpeg's container tags (title →
+    /// `title`, creationDate → `creation_time`, location → `location`, make, model,
+    /// software → `encoder`), `container/KEY` items are written as `KEY`; others are
+    /// left out.
+    public var metadata: [MetadataItem] {
+        get { state.withLock { $0.metadata } }
+        set { state.withLock { if $0.status == .unknown { $0.metadata = newValue } } }
+    }
+
+    /// The FFmpeg container tags for `items`, in order, one per key.
+    static func containerTags(_ items: [MetadataItem]) -> [(key: String, value: String)] {
+        var tags: [(key: String, value: String)] = []
+        for item in items {
+            let key: String?
+            switch item.identifier {
+            case .commonTitle: key = "title"
+            case .commonCreationDate: key = "creation_time"
+            case .commonLocation: key = "location"
+            case .commonMake: key = "make"
+            case .commonModel: key = "model"
+            case .commonSoftware: key = "encoder"
+            default: key = item.keySpace == .container ? item.key : nil
+            }
+            guard let key, !tags.contains(where: { $0.key == key }) else { continue }
+            let value: String?
+            if case .date(let date) = item.value {
+                value = date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            } else {
+                value = item.stringValue
+            }
+            if let value { tags.append((key, value)) }
+        }
+        return tags
     }
 
     // MARK: Inputs
@@ -160,7 +197,7 @@ public final class AssetWriter: Sendable {
 
     /// Opens the encoders, creates the temporary file and writes the header.
     public func startWriting() throws(ReelError) {
-        let (inputs, optimize) = state.withLock { ($0.inputs, $0.optimizeForNetworkUse) }
+        let (inputs, optimize, metadata) = state.withLock { ($0.inputs, $0.optimizeForNetworkUse, $0.metadata) }
         guard status == .unknown else { throw ReelError(.writerState, "startWriting() was already called", path: outputURL.path) }
         guard !inputs.isEmpty else { throw ReelError(.writerState, "add an input before startWriting()", path: outputURL.path) }
         do {
@@ -174,6 +211,7 @@ public final class AssetWriter: Sendable {
         let core: WriterCore
         do {
             let output = try OutputFormatContext(formatName: fileType.muxerName, path: temporary.path)
+            output.setMetadata(Self.containerTags(metadata))
             var tracks: [any TrackWriter] = []
             for input in inputs {
                 switch input.settings {
