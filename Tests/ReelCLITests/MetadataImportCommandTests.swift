@@ -145,17 +145,17 @@ struct MetadataImportCommandTests {
             case .missingTrack:
                 return (["gone.gpx", "--into", video, "-o", "out.mp4"], "gone.gpx", "no such file")
             case .notXML:
-                return (try gpx("bad.gpx", "this is not XML <"), "bad.gpx", "not valid XML")
+                return (try gpx("bad.gpx", "this is not XML <"), "bad.gpx", "XML")
             case .notGPX:
-                return (try gpx("map.gpx", "<?xml version=\"1.0\"?>\n<kml><Placemark/></kml>\n"), "map.gpx", "not a GPX file")
+                return (try gpx("map.gpx", "<?xml version=\"1.0\"?>\n<kml><Placemark/></kml>\n"), "map.gpx", "not a GPX document")
             case .badLatitude:
                 return (try gpx("lat.gpx", head + "<trkpt lat=\"95\" lon=\"6\"><time>2024-01-01T00:00:00Z</time></trkpt>\n</trkseg></trk></gpx>\n"),
-                        "lat.gpx", "line 3")
+                        "lat.gpx", "trkpt 1")
             case .pointWithoutTime:
                 return (try gpx("untimed.gpx", head + "<trkpt lat=\"46\" lon=\"6\"><ele>1</ele></trkpt>\n</trkseg></trk></gpx>\n"),
-                        "untimed.gpx", "no time")
+                        "untimed.gpx", "trkpt 1 has no time")
             case .noPoints:
-                return (try gpx("empty.gpx", head + "</trkseg></trk></gpx>\n"), "empty.gpx", "no track or route points")
+                return (try gpx("empty.gpx", head + "</trkseg></trk></gpx>\n"), "empty.gpx", "no track points")
             case .unknownTrackType:
                 return (try gpx("track.txt", "time,latitude,longitude\n0,46,6\n"), "track.txt", "use a .gpx or .csv file")
             case .missingVideo:

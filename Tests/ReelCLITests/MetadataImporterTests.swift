@@ -14,7 +14,7 @@ struct MetadataImporterTests {
         (0..<count).map { i in
             GPSTrackPoint(fix: GPSFix(latitude: 46 + Double(i) * 1e-4, longitude: 6, altitude: 100 + Double(i),
                                       speed2D: speeds ? 5 : nil, time: creation.addingTimeInterval(start + Double(i) * spacing)),
-                          mediaTime: nil, line: i + 2)
+                          mediaTime: nil, label: "trkpt \(i + 1)")
         }
     }
 

@@ -1,13 +1,13 @@
 import Foundation
 
-/// One fix of a GPS track as a text file (GPX, CSV) gives it: the fix, and, for CSV, its
-/// time in media seconds.
+/// One fix of a GPS track file (GPX, CSV) on its way into a video: the fix, and, for
+/// CSV, its time in media seconds.
 struct GPSTrackPoint: Sendable, Hashable {
     var fix: GPSFix
     /// Seconds from the start of the media (CSV `time`); nil when the file does not say.
     var mediaTime: Double?
-    /// Where the point is in its file (line number), for error messages.
-    var line: Int
+    /// Which point of its file this is (`trkpt 3`, `row 3`), for error messages.
+    var label: String
 
     /// Speeds the file does not give, from each point to the next (the last from the one
     /// before): 2D from the ground distance, 3D from the 2D speed and the climb rate.

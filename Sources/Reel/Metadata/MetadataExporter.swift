@@ -12,7 +12,8 @@ import Foundation
 /// Samples are decoded by ``AssetReaderOutputMetadataAdaptor/defaultDecode(_:)`` (a
 /// `gpmd` payload gives one group per GPS fix, spread evenly across the sample's span),
 /// KLV tracks by ``KLV/groups(packets:)`` (MISB ST 0601 and EG 0104 sets, asynchronous
-/// packets timed by their own time stamps).
+/// packets timed by their own time stamps). CSV and GPX are ReelMetadata's
+/// ``TelemetryCSV`` and ``GPX`` documents.
 public struct MetadataExporter: Sendable {
     /// The document to write.
     public enum Format: String, Sendable, Hashable, CaseIterable {
@@ -131,12 +132,12 @@ public struct MetadataExporter: Sendable {
         case .json:
             return try MetadataJSONDocument(file: label, track: track).text()
         case .csv, .gpx:
-            let fixes = track.fixes
-            guard !fixes.isEmpty else {
+            guard track.groups.contains(where: { GPSFix($0) != nil }) else {
                 throw ReelError(.metadataFormat, "track \(track.trackID) (\(track.format)) holds no GPS fixes to write as \(format.rawValue.uppercased()); try --format json",
                                 path: url.path)
             }
-            return format == .csv ? GPSTrackCSV.text(fixes) : GPSTrackGPX.text(fixes, name: "\(label) track \(track.trackID)")
+            if format == .csv { return TelemetryCSV.document(for: track.groups) }
+            return String(decoding: GPX.document(for: track.groups, name: "\(label) track \(track.trackID)"), as: UTF8.self)
         }
     }
 

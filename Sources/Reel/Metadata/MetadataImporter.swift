@@ -8,9 +8,10 @@ import Foundation
 /// let result = try await importer.write(to: out, options: .init(offset: 0.5))
 /// ```
 ///
-/// Placing the points on the video's timeline: a GPX point's time (UTC) minus the
-/// video's creation time, plus ``Options/offset``; a CSV row's `time` (media seconds)
-/// plus the offset (a row with only `gps_time` is placed like a GPX point). Points
+/// The file is read with ReelMetadata's ``GPX/fixes(from:)`` or
+/// ``TelemetryCSV/groups(from:)``. Placing the points on the video's timeline: a GPX
+/// point's time (UTC) minus the video's creation time, plus ``Options/offset``; a CSV
+/// row's `time` (media seconds) plus the offset. Points
 /// outside `[0, duration)` are left out. Each point becomes a group lasting until the
 /// next one; GPS fixes go into GPMF payloads of ``Options/payloadDuration`` through
 /// ``AssetWriterInputMetadataAdaptor/appendGPS(_:payloadDuration:options:)``, the first
@@ -80,9 +81,25 @@ public struct MetadataImporter: Sendable {
             throw ReelError(.unreadable, "could not read the file", path: path, underlying: error)
         }
         guard !data.isEmpty else { throw ReelError(.metadataFormat, "the file is empty", path: path) }
-        let points = isGPX ? try GPSTrackGPX.points(data, path: path) : try GPSTrackCSV.points(data, path: path)
+        var points: [GPSTrackPoint] = []
+        do {
+            if isGPX {
+                for (i, fix) in try GPX.fixes(from: data).enumerated() {
+                    points.append(GPSTrackPoint(fix: fix, mediaTime: nil, label: "trkpt \(i + 1)"))
+                }
+            } else {
+                for (i, group) in try TelemetryCSV.groups(from: data).enumerated() {
+                    guard let fix = GPSFix(group) else { continue }
+                    points.append(GPSTrackPoint(fix: fix, mediaTime: group.timeRange.start.seconds, label: "row \(i + 1)"))
+                }
+            }
+        } catch {
+            var located = error
+            if located.path == nil { located.path = path }
+            throw located
+        }
         guard !points.isEmpty else {
-            throw ReelError(.metadataFormat, isGPX ? "no track or route points (<trkpt>, <rtept>)" : "no rows after the header", path: path)
+            throw ReelError(.metadataFormat, isGPX ? "no track points (<trkpt>)" : "no rows after the header", path: path)
         }
         return (points, isGPX)
     }
@@ -108,7 +125,7 @@ public struct MetadataImporter: Sendable {
         var placed: [(seconds: Double, point: GPSTrackPoint)] = []
         for p in points {
             guard let s = seconds(p), s.isFinite, abs(s) < 1e9 else {
-                throw ReelError(.metadataFormat, "the point has no time to place it on the video's timeline", path: trackURL.path, field: "line \(p.line)")
+                throw ReelError(.metadataFormat, "\(p.label) has no time, so it cannot be placed on the video's timeline", path: trackURL.path)
             }
             placed.append((s, p))
         }
@@ -132,7 +149,7 @@ public struct MetadataImporter: Sendable {
         guard !timed.isEmpty else {
             let span = "\(DecimalText.seconds(placed.first?.seconds ?? 0)) s to \(DecimalText.seconds(placed.last?.seconds ?? 0)) s"
             let basis = points.contains { $0.mediaTime == nil }
-                ? creationDate.map { "point times against the video's creation time \(UTCTimestamp.string(from: $0))" } ?? "the first point at 0 s"
+                ? creationDate.map { "point times against the video's creation time \(MetadataJSONDocument.utc($0))" } ?? "the first point at 0 s"
                 : "the time column as media seconds"
             throw ReelError(.invalidArgument, "no point falls within the video (0 s to \(duration.secondsDescription)): the track runs from \(span) on the video's timeline (\(basis), plus --offset \(DecimalText.string(options.offset)) s)",
                             path: trackURL.path)

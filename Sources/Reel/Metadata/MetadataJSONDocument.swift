@@ -28,7 +28,7 @@ struct MetadataJSONDocument: Encodable {
             course = fix.course
             self.fix = fix.fix
             dop = fix.dop
-            gpsTime = fix.time.map(UTCTimestamp.string(from:))
+            gpsTime = fix.time.map(MetadataJSONDocument.utc)
         }
     }
 
@@ -62,7 +62,7 @@ struct MetadataJSONDocument: Encodable {
             case .string(let s): (type, value) = ("string", .string(s))
             case .integer(let i): (type, value) = ("integer", .integer(i))
             case .double(let d): (type, value) = ("double", .double(d))
-            case .date(let d): (type, value) = ("date", .string(UTCTimestamp.string(from: d)))
+            case .date(let d): (type, value) = ("date", .string(MetadataJSONDocument.utc(d)))
             case .data(let d): (type, value) = ("data", .string(d.base64EncodedString()))
             case .numbers(let n): (type, value) = ("numbers", .numbers(n))
             }
@@ -88,6 +88,11 @@ struct MetadataJSONDocument: Encodable {
             fix = GPSFix(group).map(Fix.init)
             items = group.items.map(Item.init)
         }
+    }
+
+    /// ISO 8601 UTC with milliseconds: `2019-11-18T23:45:14.000Z`.
+    static func utc(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
     var file: String
