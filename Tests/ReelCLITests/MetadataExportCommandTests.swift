@@ -131,6 +131,21 @@ struct MetadataExportCommandTests {
         #expect(json.contains("\"format\" : \"klv\""))
     }
 
+    @Test("iPhone mebx without GPS: JSON has the decoded track; CSV says there are no fixes",
+          .enabled(if: CLITestSupport.isSharedMediaAvailable, "needs ../shared/media"))
+    func mebxWithoutGPS() throws {
+        let file = CLITestSupport.sharedMediaFolder.appendingPathComponent("nom-exif_meta.mov")
+        let json = try Support.reelOK(["metadata", "export", file.path, "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect((object["track"] as? [String: Any])?["format"] as? String == "mebx")
+        #expect(object["fixCount"] as? Int == 0)
+        let csv = try CLITestSupport.run(try Support.reel(), ["metadata", "export", file.path, "--format", "csv"])
+        #expect(csv.status == 1)
+        #expect(csv.stderr.hasPrefix("reel: \(file.path): track "), "stderr: \(csv.stderr)")
+        #expect(csv.stderr.contains("holds no GPS fixes"))
+        #expect(csv.stderr.split(separator: "\n").count == 1)
+    }
+
     @Test("the GPS fixture: CSV gives back Fixtures/track.gpx")
     func fixtureCSV() throws {
         let (_, rows) = Support.csvRows(try Support.reelOK(["metadata", "export", "Fixtures/counter-gps.mp4", "--format", "csv"],

@@ -9,10 +9,10 @@ import Foundation
 /// let csv = try exporter.document(track, format: .csv)
 /// ```
 ///
-/// Samples are decoded by ``AssetReaderOutputMetadataAdaptor/defaultDecode(_:)`` (a
-/// `gpmd` payload gives one group per GPS fix, spread evenly across the sample's span),
-/// KLV tracks by ``KLV/groups(packets:)`` (MISB ST 0601 and EG 0104 sets, asynchronous
-/// packets timed by their own time stamps). CSV and GPX are ReelMetadata's
+/// Samples are decoded by ReelMetadata's ``TimedMetadataDecoder`` (`gpmd`: one group per
+/// GPS fix, spread evenly across the sample's span; `mebx` with the keys of the track's
+/// sample entry; `camm`; KLV, asynchronous packets timed by their own time stamps), other
+/// formats by ``AssetReaderOutputMetadataAdaptor/defaultDecode(_:)`` (raw bytes). CSV and GPX are ReelMetadata's
 /// ``TelemetryCSV`` and ``GPX`` documents.
 public struct MetadataExporter: Sendable {
     /// The document to write.
@@ -93,21 +93,25 @@ public struct MetadataExporter: Sendable {
     }
 
     private func read(_ track: AssetReader.Track) async throws(ReelError) -> Track {
-        do {
+        do throws(ReelError) {
             let reader = try AssetReader(url: url)
             let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 64)
             try reader.add(output)
             let format = track.metadataFormat ?? track.formatDescription.codecName
             var groups: [TimedMetadataGroup] = []
-            if format == "klv" {
-                // KLV is decoded as a whole: asynchronous packets are timed by their neighbours.
+            if TimedMetadataDecoder.canDecode(format: format) {
+                var decoder = TimedMetadataDecoder(format: format, keys: format == "mebx" ? try metadataKeys(trackID: track.trackID) : [])
                 try reader.startReading()
-                var packets: [(data: Data, presentationTime: MediaTime?)] = []
                 while let sample = try await output.next() {
                     guard let buffer = sample.sampleBuffer else { continue }
-                    packets.append((buffer.data, buffer.presentationTime.isNumeric ? buffer.presentationTime : nil))
+                    do throws(ReelError) {
+                        groups += try decoder.groups(for: buffer)
+                    } catch {
+                        var located = error
+                        if located.time == nil { located.time = buffer.presentationTime }
+                        throw located
+                    }
                 }
-                groups = try KLV.groups(packets: packets)
             } else {
                 let adaptor = try AssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output)
                 try reader.startReading()
@@ -120,6 +124,12 @@ public struct MetadataExporter: Sendable {
             if located.trackID == nil { located.trackID = track.trackID }
             throw located
         }
+    }
+
+    /// The `mebx` keys of a track, from its sample entry (FFmpeg does not expose them).
+    private func metadataKeys(trackID: Int32) throws(ReelError) -> [QuickTimeMetadataKey] {
+        let tracks = try MP4File(contentsOf: url).tracks()
+        return tracks.first { Int64($0.trackID) == Int64(trackID) }?.sampleEntries.first?.metadataKeys ?? []
     }
 
     /// The document for `track`. `name` labels it (the GPX track name, the JSON `file`);
