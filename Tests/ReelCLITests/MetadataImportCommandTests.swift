@@ -80,6 +80,24 @@ struct MetadataImportCommandTests {
         #expect(copied == source)
     }
 
+    @Test("a rotated video keeps its display matrix and its packets", .enabled(if: MetadataTestSupport.hasFFmpeg, "needs ffmpeg"))
+    func rotated() throws {
+        let source = CLITestSupport.fixturesFolder.appendingPathComponent("rotated-90.mp4")
+        let folder = try Self.imported(video: source)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out.mp4")
+        func transform(_ file: URL) throws -> [String: Double]? {
+            let json = try Support.reelOK(["inspect", "--json", file.path])
+            let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+            let video = (object?["tracks"] as? [[String: Any]])?.first { $0["mediaType"] as? String == "video" }
+            return video?["preferredTransform"] as? [String: Double]
+        }
+        let expected = try #require(try transform(source))
+        #expect(expected["b"] == -1 && expected["c"] == 1)
+        #expect(try transform(out) == expected)
+        #expect(try Support.packetHashes(out) == (try Support.packetHashes(source)))
+    }
+
     @Test("the committed fixture is what the script makes", .enabled(if: CLITestSupport.hasFFprobe, "needs ffprobe"))
     func fixtureIsCurrent() throws {
         let folder = try Self.imported(out: "counter-gps.mp4")

@@ -221,6 +221,9 @@ public struct MetadataImporter: Sendable {
             try reader.add(output)
             guard let description = output.formatDescription else { continue }
             let input = AssetWriterInput(settings: .passthrough(description))
+            if let source = tracks.first(where: { $0.trackID == track.trackID }), track.mediaType == .video {
+                input.transform = source.preferredTransform
+            }
             try writer.add(input)
             copies.append((output, input))
         }

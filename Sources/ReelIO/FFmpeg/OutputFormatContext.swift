@@ -43,6 +43,19 @@ final class OutputFormatContext {
 
     func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { pointer.pointee.streams[index]! }
 
+    /// Gives a stream a display matrix (`av_stream_new_side_data`,
+    /// `AV_PKT_DATA_DISPLAYMATRIX`): `x' = a x + c y + tx`, `y' = b x + d y + ty`, in
+    /// 16.16 fixed point, the last column 0, 0, 1 in 2.30.
+    func setDisplayMatrix(_ t: ReelCore.AffineTransform, streamIndex: Int) throws(ReelError) {
+        func fixed(_ v: Double) -> Int32 { Int32(clamping: Int64((v * 65536).rounded())) }
+        let values: [Int32] = [fixed(t.a), fixed(t.b), 0, fixed(t.c), fixed(t.d), 0, fixed(t.tx), fixed(t.ty), 1 << 30]
+        guard [t.a, t.b, t.c, t.d, t.tx, t.ty].allSatisfy(\.isFinite),
+              let raw = av_stream_new_side_data(stream(streamIndex), AV_PKT_DATA_DISPLAYMATRIX, 9 * 4) else {
+            throw ReelError(.outputFailed, "could not give the video track its display matrix", path: path)
+        }
+        values.withUnsafeBytes { UnsafeMutableRawPointer(raw).copyMemory(from: $0.baseAddress!, byteCount: 9 * 4) }
+    }
+
     /// Sets container tags (`title`, `creation_time`, ...) before the header is written
     /// (`av_dict_set` on the context's metadata).
     func setMetadata(_ tags: [(key: String, value: String)]) {

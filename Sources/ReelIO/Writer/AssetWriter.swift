@@ -220,6 +220,10 @@ public final class AssetWriter: Sendable {
                 case .passthrough(let d): tracks.append(try PacketTrackWriter(passthrough: d, output: output))
                 case .metadata(let f): tracks.append(try PacketTrackWriter(metadataFormat: f, output: output))
                 }
+                let transform = input.transform
+                if transform != .identity, input.mediaType == .video, let track = tracks.last {
+                    try output.setDisplayMatrix(transform, streamIndex: Int(track.streamIndex))
+                }
             }
             var options: [String: String] = [:]
             if optimize && (fileType == .mp4 || fileType == .mov) { options["movflags"] = "+faststart" }

@@ -28,8 +28,17 @@ public final class AssetWriterInput: Sendable {
         var index = -1
         var lastTime: MediaTime = .invalid
         var finished = false
+        var transform: ReelCore.AffineTransform = .identity
     }
     let state = Mutex(State())
+
+    /// How the video is to be displayed (AVAssetWriterInput.transform): written as the
+    /// track's display matrix (MP4/MOV `tkhd`) when not the identity. Set it before the
+    /// writer's `startWriting()`; video and passthrough video inputs only.
+    public var transform: ReelCore.AffineTransform {
+        get { state.withLock { $0.transform } }
+        set { state.withLock { $0.transform = newValue } }
+    }
 
     public init(settings: Settings) {
         self.settings = settings
@@ -40,7 +49,12 @@ public final class AssetWriterInput: Sendable {
         switch settings {
         case .video: .video
         case .audio: .audio
-        case .passthrough(let description): description.mediaType == "audio" ? .audio : MediaType(rawValue: description.mediaType)
+        case .passthrough(let description):
+            switch description.mediaType {
+            case "audio": .audio
+            case "video": .video
+            default: MediaType(rawValue: description.mediaType)
+            }
         case .metadata: .metadata
         }
     }
