@@ -96,7 +96,7 @@ struct AssetWriterTests {
         #expect(data["nb_frames"] as? String == "3")
     }
 
-    @Test("other codecs: ProRes and FFV1 into MOV", arguments: [VideoEncoderSettings.Codec.proRes(.standard), .ffv1])
+    @Test("other codecs: ProRes, FFV1 and HEVC into MOV", arguments: [VideoEncoderSettings.Codec.proRes(.standard), .ffv1, .hevc])
     func otherCodecs(codec: VideoEncoderSettings.Codec) async throws {
         let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("codec.mov")
         try await writeClip(to: url, fileType: .mov, frames: 5, codec: codec)
@@ -144,9 +144,8 @@ struct AssetWriterTests {
         #expect(samples.map { $0.data.last } == [0, 3, 6, 9])
     }
 
-    @Test("AAC audio encodes and reads back")
-    func aacRoundTrip() async throws {
-        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("tone.mp4")
+    /// Writes one second of a 440 Hz tone, amplitude 0.5, as AAC.
+    func writeTone(to url: URL) async throws {
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
         let audio = AssetWriterInput(settings: .audio(.init(sampleRate: 48000, channelCount: 2)))
         try writer.add(audio)
@@ -162,6 +161,10 @@ struct AssetWriterTests {
                                                 presentationTime: MediaTime(value: Int64(chunk * 4800), timescale: 48000)))
         }
         try await writer.finishWriting()
+    }
+
+    /// The sample frames and the peak of a file's audio track.
+    func readTone(_ url: URL) async throws -> (frames: Int, peak: Float) {
         let reader = try AssetReader(url: url)
         let output = AssetReaderTrackOutput(trackID: try #require(reader.tracks(withMediaType: .audio).first).trackID, settings: .audioPCM)
         try reader.add(output)
@@ -173,7 +176,43 @@ struct AssetWriterTests {
             frames += a.frameCount
             peak = max(peak, a.samples.map(abs).max() ?? 0)
         }
+        return (frames, peak)
+    }
+
+    @Test("AAC audio encodes and reads back")
+    func aacRoundTrip() async throws {
+        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("tone.mp4")
+        try await writeTone(to: url)
+        let (frames, peak) = try await readTone(url)
         #expect(frames >= 47_000 && frames <= 50_200, "\(frames) frames")
+        #expect(peak > 0.4 && peak < 0.6)
+    }
+
+    @Test("audio packets pass through from a reader into another container")
+    func audioPassthrough() async throws {
+        let folder = try ReadWriteTestMedia.makeTemporaryFolder()
+        let source = folder.appendingPathComponent("tone.mp4")
+        try await writeTone(to: source)
+        let reader = try AssetReader(url: source)
+        let output = AssetReaderTrackOutput(trackID: try #require(reader.tracks(withMediaType: .audio).first).trackID, settings: .passthrough)
+        try reader.add(output)
+        let copy = folder.appendingPathComponent("copy.mov")
+        let writer = try AssetWriter(outputURL: copy, fileType: .mov)
+        let input = AssetWriterInput(settings: .passthrough(try #require(output.formatDescription)))
+        try writer.add(input)
+        try reader.startReading()
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        var packets = 0
+        for try await sample in output {
+            guard let s = sample.sampleBuffer, !(s.presentationTime < .zero) else { continue }
+            try await input.append(s)
+            packets += 1
+        }
+        try await writer.finishWriting()
+        #expect(packets >= 46)
+        let (frames, peak) = try await readTone(copy)
+        #expect(frames >= 46_000 && frames <= 50_200, "\(frames) frames")
         #expect(peak > 0.4 && peak < 0.6)
     }
 }

@@ -75,3 +75,19 @@ extension PixelFormat {
 func pixelFormatName(_ format: AVPixelFormat) -> String {
     av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown(\(format.rawValue))"
 }
+
+extension Frame {
+    /// A video frame with planes of its own (`av_frame_get_buffer`) for `format`.
+    static func video(width: Int, height: Int, format: PixelFormat) throws(ReelError) -> Frame {
+        let frame = Frame()
+        frame.pointer.pointee.format = format.avPixelFormat.rawValue
+        frame.pointer.pointee.width = Int32(width)
+        frame.pointer.pointee.height = Int32(height)
+        let code = av_frame_get_buffer(frame.pointer, 0)
+        if code < 0 {
+            throw ReelError(.internalError, "could not allocate a \(width)x\(height) \(format.rawValue) frame",
+                            underlying: FFmpegError(code: code, function: "av_frame_get_buffer"))
+        }
+        return frame
+    }
+}
