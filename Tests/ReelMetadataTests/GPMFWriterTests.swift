@@ -52,6 +52,19 @@ struct GPMFWriterTests {
         }
     }
 
+    @Test func gps9IsPreferredOverGPS5InOnePayload() throws {
+        // HERO11 writes GPS5 and GPS9 side by side; the GPS9 stream carries per-sample time.
+        let t = Date(timeIntervalSince1970: 1_700_000_000)
+        let gps5 = try GPMFNode.parse(GPMFWriter.payload(fixes: [GPSFix(latitude: 1, longitude: 1)]))[0]
+        let gps9 = try GPMFNode.parse(GPMFWriter.payload(fixes: [GPSFix(latitude: 2, longitude: 2, time: t, fix: 2, dop: 3)],
+                                                          options: .init(format: .gps9)))[0]
+        var devc = gps5
+        devc.children.append(gps9.children[2])
+        let fixes = try GPMF.fixes(payload: devc.encoded(), timeRange: oneSecond)
+        #expect(fixes.count == 1)
+        #expect(fixes[0].fix.latitude == 2 && fixes[0].fix.time == t && fixes[0].fix.fix == 2 && fixes[0].fix.dop == 3)
+    }
+
     @Test func payloadLayoutIsGoProLike() throws {
         let data = try GPMFWriter.payload(fixes: [GPSFix(latitude: 33.12677, longitude: -117.3273436, altitude: -22.959,
                                                          speed2D: 1.046, speed3D: 1.0, time: Date(timeIntervalSince1970: 1_574_120_714), fix: 3, dop: 1.54)],

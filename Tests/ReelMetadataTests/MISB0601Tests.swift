@@ -61,6 +61,20 @@ struct MISB0601Tests {
         #expect(throws: ReelError.self) { try MISB0601.decode(Data(w.prefix(20))) }
     }
 
+    @Test func encodesAFix() throws {
+        let fix = GPSFix(latitude: 60.176822967, longitude: 128.426759042, altitude: 14190.7195, speed2D: 140,
+                         time: Date(timeIntervalSince1970: 1_224_807_209.913))
+        let set = try MISB0601.decode(MISB0601.encode(fix: fix))
+        let back = try #require(set.sensorFix)
+        #expect(close(back.latitude, fix.latitude, 1e-7))
+        #expect(close(back.longitude, fix.longitude, 1e-7))
+        #expect(close(back.altitude, 14190.7195, 0.2))
+        #expect(back.speed2D == 140)
+        #expect(set.unixTimeMicroseconds == 1_224_807_209_913_000)
+        #expect(set.version == 19)
+        #expect(throws: ReelError.self) { try MISB0601.encode(fix: GPSFix(latitude: 1, longitude: 2, altitude: 30_000)) }
+    }
+
     @Test func mappingsAndOutOfRange() throws {
         let packet = MISB0601.encode([
             .init(tag: 13, value: Data([0x80, 0, 0, 0])),      // out-of-range indicator

@@ -12,7 +12,8 @@ public enum GPMF {
     /// The keys of GPS position streams.
     public static let gpsKeys: Set<FourCC> = ["GPS5", "GPS9"]
 
-    /// The GPS fixes of a payload with their times: GPS5 (with GPSU/GPSF/GPSP) or GPS9.
+    /// The GPS fixes of a payload with their times: GPS9 when there is one, else GPS5
+    /// (with GPSU/GPSF/GPSP).
     public static func fixes(payload: Data, timeRange: TimeRange) throws(ReelError) -> [(time: MediaTime, duration: MediaTime, fix: GPSFix)] {
         try fixes(series: series(payload: payload), timeRange: timeRange)
     }
@@ -131,7 +132,9 @@ public enum GPMF {
     /// The fixes of the first GPS5/GPS9 series with samples.
     static func fixes(series all: [GPMFSeries], timeRange: TimeRange) throws(ReelError) -> [(time: MediaTime, duration: MediaTime, fix: GPSFix)] {
         try checkTimeRange(timeRange)
-        guard let gps = all.first(where: { gpsKeys.contains($0.key) && !$0.samples.isEmpty }) else { return [] }
+        // GPS9 (HERO11+, written next to GPS5) has a time, fix and DOP per sample: prefer it.
+        guard let gps = all.first(where: { $0.key == "GPS9" && !$0.samples.isEmpty })
+            ?? all.first(where: { $0.key == "GPS5" && !$0.samples.isEmpty }) else { return [] }
         let n = gps.samples.count
         let duration = sampleDuration(timeRange, count: n)
         let payloadFix = gps.context["GPSF"]?.doubleValue.map { Int($0) }

@@ -217,3 +217,40 @@ public enum MISB0601 {
         }
     }
 }
+
+extension MISB0601 {
+    /// A local set packet for one fix: precision time stamp (2, when the fix has a time),
+    /// sensor latitude, longitude and true altitude (13, 14, 15), platform ground speed
+    /// (56, whole m/s) and the LS version (65, 19), then the checksum.
+    /// - Throws: `.invalidArgument` when a value is outside what ST 0601 can carry.
+    public static func encode(fix: GPSFix, version: UInt8 = 19) throws(ReelError) -> Data {
+        func bytes(_ v: UInt64, _ n: Int) -> Data {
+            var w = ByteWriter()
+            w.appendBE(v, n)
+            return Data(w.bytes)
+        }
+        func mappedSigned(_ value: Double, range: Double, _ n: Int, _ name: String) throws(ReelError) -> Data {
+            guard value.isFinite, abs(value) <= range else { throw ReelError(.invalidArgument, "MISB ST 0601: \(name) \(value) is outside ±\(range)") }
+            let span = Double((UInt64(1) << UInt64(8 * n)) - 2)
+            let raw = Int64((value * span / (2 * range)).rounded())
+            return bytes(UInt64(bitPattern: raw), n)
+        }
+        var items: [Item] = []
+        if let time = fix.time {
+            let micros = (time.timeIntervalSince1970 * 1_000_000).rounded()
+            guard micros >= 0, micros < 9.2e18 else { throw ReelError(.invalidArgument, "MISB ST 0601: time \(time) is before 1970") }
+            items.append(Item(tag: 2, value: bytes(UInt64(micros), 8)))
+        }
+        items.append(Item(tag: 13, value: try mappedSigned(fix.latitude, range: 90, 4, "latitude")))
+        items.append(Item(tag: 14, value: try mappedSigned(fix.longitude, range: 180, 4, "longitude")))
+        if let alt = fix.altitude {
+            guard alt.isFinite, (-900...19000).contains(alt) else { throw ReelError(.invalidArgument, "MISB ST 0601: altitude \(alt) m is outside -900...19000") }
+            items.append(Item(tag: 15, value: bytes(UInt64(((alt + 900) * 65535 / 19900).rounded()), 2)))
+        }
+        if let speed = fix.speed2D, speed.isFinite, speed >= 0 {
+            items.append(Item(tag: 56, value: bytes(UInt64(min(255, speed.rounded())), 1)))
+        }
+        items.append(Item(tag: 65, value: Data([version])))
+        return encode(items)
+    }
+}
