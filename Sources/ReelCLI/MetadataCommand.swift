@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
 import Reel
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `reel metadata export|import`: timed metadata (GPS) out of a file as JSON, CSV or GPX,
 /// and a GPX or CSV track into a video as a GPMF track.
@@ -32,17 +37,22 @@ struct MetadataCommand: AsyncParsableCommand {
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw ReelError(.notAFile, "the output path is a folder", path: path)
         }
-        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).reel-partial")
+        let folder = url.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ReelError(.fileNotFound, "the output folder does not exist", path: path)
+        }
+        let partial = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).reel-partial")
         do {
             try Data(text.utf8).write(to: partial)
-            if FileManager.default.fileExists(atPath: url.path) {
-                _ = try FileManager.default.replaceItemAt(url, withItemAt: partial)
-            } else {
-                try FileManager.default.moveItem(at: partial, to: url)
-            }
         } catch {
             try? FileManager.default.removeItem(at: partial)
             throw ReelError(.outputFailed, "could not write the file (\((error as NSError).localizedDescription))", path: path)
+        }
+        // rename(2) replaces an existing file in one step.
+        if rename(partial.path, url.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: partial)
+            throw ReelError(.outputFailed, "could not move the written file into place (\(reason))", path: path)
         }
     }
 }

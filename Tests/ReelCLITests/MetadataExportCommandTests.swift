@@ -163,8 +163,19 @@ struct MetadataExportCommandTests {
         }
     }
 
+    @Test("-o replaces an existing file whole and leaves nothing beside it")
+    func replacesOutput() throws {
+        let folder = try Support.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("old contents\n".utf8).write(to: folder.appendingPathComponent("track.csv"))
+        _ = try Support.reelOK(["metadata", "export", Support.counterGPS.path, "--format", "csv", "-o", "track.csv"], in: folder)
+        let text = try String(contentsOf: folder.appendingPathComponent("track.csv"), encoding: .utf8)
+        #expect(text == (try Support.reelOK(["metadata", "export", Support.counterGPS.path, "--format", "csv"])))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["track.csv"])
+    }
+
     enum BadInput: String, CaseIterable, CustomTestStringConvertible {
-        case missingFile, noMetadataTrack, videoTrackChosen, unknownTrack
+        case missingFile, noMetadataTrack, videoTrackChosen, unknownTrack, missingOutputFolder
         var testDescription: String { rawValue }
 
         var arguments: (args: [String], file: String, words: String) {
@@ -173,6 +184,8 @@ struct MetadataExportCommandTests {
             case .noMetadataTrack: (["Fixtures/counter-320x240.mp4", "--format", "csv"], "Fixtures/counter-320x240.mp4", "no timed-metadata track")
             case .videoTrackChosen: (["Fixtures/counter-gps.mp4", "--format", "json", "--track", "1"], "Fixtures/counter-gps.mp4", "not a timed-metadata track")
             case .unknownTrack: (["Fixtures/counter-gps.mp4", "--format", "gpx", "--track", "99"], "Fixtures/counter-gps.mp4", "no track 99")
+            case .missingOutputFolder: (["Fixtures/counter-gps.mp4", "--format", "gpx", "-o", "no/such/folder/t.gpx"], "no/such/folder/t.gpx",
+                                        "the output folder does not exist")
             }
         }
     }
