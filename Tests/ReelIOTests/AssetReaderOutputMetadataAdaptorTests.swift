@@ -49,14 +49,30 @@ struct AssetReaderOutputMetadataAdaptorTests {
         #expect(zip(groups, groups.dropFirst()).allSatisfy { !($1.timeRange.start < $0.timeRange.start) })
     }
 
+    @Test("KLV samples in MPEG-TS decode to located groups", .enabled(if: ReadWriteTestMedia.hasShared("kwiver_aphill_short.ts"), "needs ../shared/media"))
+    func klvDecode() async throws {
+        let reader = try AssetReader(url: ReadWriteTestMedia.shared("kwiver_aphill_short.ts"))
+        let track = try #require(reader.tracks(withMediaType: .metadata).first { $0.metadataFormat == "klv" })
+        let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 64)
+        try reader.add(output)
+        let adaptor = try AssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output)
+        try reader.startReading()
+        var groups: [TimedMetadataGroup] = []
+        for try await group in adaptor { groups.append(group) }
+        #expect(groups.count == 48)
+        let latitudes = groups.compactMap { $0.number(.latitude) }
+        #expect(!latitudes.isEmpty && latitudes.allSatisfy { abs($0 - 38.16) < 0.1 }, "\(latitudes.prefix(3))")
+        #expect(zip(groups, groups.dropFirst()).allSatisfy { $0.timeRange.start < $1.timeRange.start })
+    }
+
     @Test("formats without a decoder give their raw bytes")
     func rawFallback() throws {
         let sample = SampleBuffer(data: Data([1, 2, 3]), presentationTime: MediaTime(value: 5, timescale: 10),
-                                  duration: MediaTime(value: 1, timescale: 10), format: "camm")
+                                  duration: MediaTime(value: 1, timescale: 10), format: "mebx")
         let groups = try AssetReaderOutputMetadataAdaptor.defaultDecode(sample)
         #expect(groups.count == 1)
         #expect(groups.first?.timeRange == sample.timeRange)
-        #expect(groups.first?.item(MetadataIdentifier(keySpace: "reel", key: "sample.camm"))?.dataValue == Data([1, 2, 3]))
+        #expect(groups.first?.item(MetadataIdentifier(keySpace: "reel", key: "sample.mebx"))?.dataValue == Data([1, 2, 3]))
     }
 
     @Test("a decode error names the time and the format", .enabled(if: ReadWriteTestMedia.hasShared(maxFile), "needs ../shared/media"))

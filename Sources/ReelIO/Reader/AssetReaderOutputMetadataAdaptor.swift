@@ -32,14 +32,31 @@ public final class AssetReaderOutputMetadataAdaptor: AsyncSequence, Sendable {
 
     /// Reel's decoding of a sample, by its format.
     ///
-    /// `gpmd`: ``GPMF/groups(payload:timeRange:)``, one group per GPS fix spread across
-    /// the sample's span (a sample without a duration is read as an instant). Formats
-    /// without a decoder give ``rawGroup(_:)``.
+    /// - `gpmd`: ``GPMF/groups(payload:timeRange:)``, one group per GPS fix spread across
+    ///   the sample's span (a sample without a duration is read as an instant).
+    /// - `klv`: ``KLV/groups(packets:)`` (MISB ST 0601 local sets, EG 0104 universal
+    ///   sets), a group per KLV packet, lasting the sample's duration when it has one.
+    ///   Asynchronous KLV (samples without a time) is placed by each packet's own UNIX
+    ///   time stamp relative to itself, so every group starts at zero: decode such a
+    ///   track as a whole with `KLV.groups(packets:)` to place its packets.
+    /// - `camm`: ``CAMM/group(sample:timeRange:)``.
+    /// - `mebx` needs the track's key table (in the sample description, which FFmpeg
+    ///   hides): pass a decode function using `QuickTimeMetadataSample.group(sample:keys:timeRange:)`.
+    ///   Without one, and for other formats, each sample gives ``rawGroup(_:)``.
     public static func defaultDecode(_ sample: SampleBuffer) throws(ReelError) -> [TimedMetadataGroup] {
+        let duration = sample.duration.isNumeric ? sample.duration : .zero
+        let range = TimeRange(start: sample.presentationTime, duration: duration)
         switch sample.format {
         case "gpmd":
-            let duration = sample.duration.isNumeric ? sample.duration : .zero
-            return try GPMF.groups(payload: sample.data, timeRange: TimeRange(start: sample.presentationTime, duration: duration))
+            return try GPMF.groups(payload: sample.data, timeRange: range)
+        case "klv":
+            var groups = try KLV.groups(packets: [(sample.data, sample.presentationTime.isNumeric ? sample.presentationTime : nil)])
+            if groups.count == 1, duration > .zero, groups[0].timeRange.start == sample.presentationTime {
+                groups[0].timeRange.duration = duration
+            }
+            return groups
+        case "camm" where sample.presentationTime.isNumeric:
+            return [try CAMM.group(sample: sample.data, timeRange: range)]
         default:
             return [rawGroup(sample)]
         }
