@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReelCore
 
 /// Inputs for the reader and writer tests: the shared camera files (when the folder is
@@ -30,9 +33,23 @@ enum ReadWriteTestMedia {
         return nil
     }
 
+    /// The folder this test process keeps its files in: `reel-rw-tests/<pid>` in the
+    /// temporary directory. Folders left by test processes that are gone are removed the
+    /// first time it is asked for.
+    static let processFolder: URL = {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("reel-rw-tests")
+        let own = getpid()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] {
+            if let pid = Int32(name), pid != own, kill(pid, 0) != 0, errno == ESRCH {
+                try? FileManager.default.removeItem(at: root.appendingPathComponent(name))
+            }
+        }
+        return root.appendingPathComponent(String(own))
+    }()
+
     /// A fresh empty folder for one test's files.
     static func makeTemporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("reel-rw-\(UUID().uuidString)")
+        let url = processFolder.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
