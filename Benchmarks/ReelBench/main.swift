@@ -15,6 +15,7 @@ enum Bench {
     static let preset = ExportPreset.h264(crf: 23, preset: "veryfast")
 
     static func main() async {
+        FFmpegLogging.setQuiet()
         let args = Array(CommandLine.arguments.dropFirst())
         do {
             guard let command = args.first else { throw usage() }

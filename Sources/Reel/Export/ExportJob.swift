@@ -16,7 +16,8 @@ struct ExportJob: Sendable {
         let composition = session.composition
         let range = try exportRange()
         let videoTracks = composition.tracks(withMediaType: .video).filter { $0.isEnabled && !$0.isEmpty }
-        let videoComposition = settings.videoComposition ?? (videoTracks.isEmpty ? nil : VideoComposition(propertiesOf: composition))
+        let videoComposition = (settings.videoComposition ?? (videoTracks.isEmpty ? nil : VideoComposition(propertiesOf: composition)))?
+            .passingThroughPlainSpans(of: composition)
 
         let writer = try AssetWriter(outputURL: url, fileType: fileType, overwrite: settings.overwrite)
         writer.shouldOptimizeForNetworkUse = settings.optimizeForNetworkUse
