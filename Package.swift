@@ -60,6 +60,10 @@ let package = Package(
         // The Reel side of Benchmarks/run.
         .executableTarget(name: "ReelBench", dependencies: ["Reel"], path: "Benchmarks/ReelBench"),
 
+        // Examples/custom-compositor's `reel` (its own package), also built here so the tests
+        // run it without building a second copy of Reel.
+        .executableTarget(name: "reel-sepia", dependencies: ["Reel", "ReelCommandLine"], path: "Examples/custom-compositor/Sources/reel-sepia"),
+
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ReelMetadataTests", dependencies: ["ReelMetadata"]),
         .testTarget(name: "ReelIOTests", dependencies: ["ReelIO"]),
