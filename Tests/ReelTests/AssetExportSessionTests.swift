@@ -223,3 +223,33 @@ import Reel
         }
     }
 }
+
+@Suite struct AssetExportSessionPassthroughTests {
+    @Test func passthroughCopiesTheVideoPacketsUnchanged() async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let counter = TestMedia.fixture("counter-320x240.mp4")
+        let reference = try await TestFrames.decodeAll(counter)
+        let session = try await AssetExportSession(asset: Asset(url: counter), preset: .passthrough)
+        let out = folder.appendingPathComponent("copy.mp4")
+        try await session.export(to: out, as: .mp4)
+        let frames = try await TestFrames.decodeAll(out)
+        // A re-encode would not give the decoded pixels back bit for bit.
+        try #require(frames.count == 60)
+        for (k, frame) in frames.enumerated() {
+            #expect(frame.presentationTime == reference[k].presentationTime)
+            #expect(frame.pixelBuffer.hasSamePixels(as: reference[k].pixelBuffer), "frame \(k)")
+        }
+
+        // A cut would lose frames that B-frames before it need: the frames are rendered.
+        let trimmed = try await AssetExportSession(asset: Asset(url: counter), preset: .passthrough)
+        trimmed.timeRange = TimeRange(start: .zero, duration: .ratio(3, 2))
+        let cut = folder.appendingPathComponent("cut.mp4")
+        try await trimmed.export(to: cut, as: .mp4)
+        let cutFrames = try await TestFrames.decodeAll(cut)
+        try #require(cutFrames.count == 45)
+        for (k, frame) in cutFrames.enumerated() {
+            #expect(TestFrames.psnr(frame.pixelBuffer, reference[k].pixelBuffer) > 35, "frame \(k)")
+        }
+    }
+}

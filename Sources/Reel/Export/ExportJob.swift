@@ -22,7 +22,12 @@ struct ExportJob: Sendable {
         let writer = try AssetWriter(outputURL: url, fileType: fileType, overwrite: settings.overwrite)
         writer.shouldOptimizeForNetworkUse = settings.optimizeForNetworkUse
         var videoInput: AssetWriterInput?
-        if let videoComposition {
+        var videoCopy: ExportVideoCopy?
+        if session.preset == .passthrough, settings.videoComposition == nil,
+           let copy = try await ExportVideoCopy.plan(composition: composition, range: range, sources: session.sources) {
+            try writer.add(copy.input)
+            videoCopy = copy
+        } else if let videoComposition {
             let size = videoComposition.renderPixelSize
             guard size.width > 0, size.height > 0 else {
                 throw ReelError(.invalidComposition, "the video composition's render size is \(size.width)x\(size.height)", path: url.path)
@@ -45,7 +50,7 @@ struct ExportJob: Sendable {
         try writer.startWriting()
         writer.startSession(atSourceTime: range.start)
         do throws(ReelError) {
-            try await feed(writer: writer, videoInput: videoInput, videoComposition: videoComposition,
+            try await feed(writer: writer, videoInput: videoInput, videoComposition: videoComposition, videoCopy: videoCopy,
                            audio: audio, metadata: metadata, range: range)
             if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled", path: url.path) }
             try await writer.finishWriting()
@@ -76,7 +81,7 @@ struct ExportJob: Sendable {
     }
 
     /// Runs the video, audio and metadata feeds side by side; the first failure stops all.
-    private func feed(writer: AssetWriter, videoInput: AssetWriterInput?, videoComposition: VideoComposition?,
+    private func feed(writer: AssetWriter, videoInput: AssetWriterInput?, videoComposition: VideoComposition?, videoCopy: ExportVideoCopy?,
                       audio: ExportAudio?, metadata: [ExportMetadata], range: TimeRange) async throws(ReelError) {
         let session = self.session
         var options = settings.engineOptions
@@ -97,10 +102,18 @@ struct ExportJob: Sendable {
                         videoInput.markAsFinished()
                     }
                 }
+                if let videoCopy {
+                    group.addTask {
+                        let total = range.duration.seconds
+                        try await videoCopy.write { time in
+                            if total > 0 { session.report(progress: min(0.999, max(0, (time - range.start).seconds / total))) }
+                        }
+                    }
+                }
                 if let audio {
                     group.addTask {
                         try await audio.write(range: range) { p in
-                            if videoInput == nil { session.report(progress: min(0.999, p)) }
+                            if videoInput == nil && videoCopy == nil { session.report(progress: min(0.999, p)) }
                         }
                     }
                 }
