@@ -80,11 +80,11 @@ struct AssetTrackTests {
         #expect(late == MediaTime(value: 59, timescale: 30))
     }
 
-    @Test("Matroska: stream indexes as track IDs, durations from the DURATION tag")
+    @Test("Matroska: track IDs count from 1 in stream order, durations from the DURATION tag")
     func matroska() async throws {
         let t = try await tracks("chapters.mkv")
         #expect(t.map(\.mediaType) == [.video, .subtitle])
-        #expect(t.map(\.trackID) == [0, 1])
+        #expect(t.map(\.trackID) == [1, 2])
         #expect(t[1].timeRange.duration == MediaTime(value: 4, timescale: 5))
         #expect(t[1].languageCode == "eng")
         #expect(t[1].hasMediaCharacteristic(.legible))

@@ -12,20 +12,25 @@ enum StreamKind: Equatable {
 }
 
 extension InputFormatContext {
+    /// Whether the container numbers its tracks (MP4/MOV track IDs, MPEG-TS PIDs).
+    private var hasContainerTrackIDs: Bool {
+        (0..<streamCount).contains { stream($0).pointee.id != 0 }
+    }
+
     /// The index of the stream with track ID `trackID`: the stream whose `AVStream.id`
-    /// (the MP4/MOV track ID, the MPEG-TS PID) is `trackID`, else the stream at that
-    /// index when the container gives no IDs.
+    /// (the MP4/MOV track ID, the MPEG-TS PID) is `trackID`; when the container gives no
+    /// IDs (Matroska), track IDs count from 1 in stream order, as 0 is never a valid
+    /// track ID.
     func streamIndex(forTrackID trackID: Int32) -> Int? {
-        for i in 0..<streamCount where stream(i).pointee.id == trackID { return i }
-        let anyIDs = (0..<streamCount).contains { stream($0).pointee.id != 0 }
-        if !anyIDs, trackID >= 0, Int(trackID) < streamCount { return Int(trackID) }
-        return nil
+        if hasContainerTrackIDs {
+            return (0..<streamCount).first { stream($0).pointee.id == trackID }
+        }
+        return trackID >= 1 && Int(trackID) <= streamCount ? Int(trackID) - 1 : nil
     }
 
     /// The track ID of the stream at `index` (see ``streamIndex(forTrackID:)``).
     func trackID(ofStreamAt index: Int) -> Int32 {
-        let anyIDs = (0..<streamCount).contains { stream($0).pointee.id != 0 }
-        return anyIDs ? stream(index).pointee.id : Int32(index)
+        hasContainerTrackIDs ? stream(index).pointee.id : Int32(index + 1)
     }
 
     /// What the stream at `index` holds. Metadata tracks are recognised by codec tag or
