@@ -109,8 +109,13 @@ public struct RenderCommand: AsyncParsableCommand {
 
         // 3. The export.
         let session = AssetExportSession(composition: loaded.composition, preset: .custom(settings),
-                                         sources: AssetRenderSources(files: loaded.sourceURLs))
+                                         sources: AssetRenderSources(videoOptions: .init(lookahead: 8), files: loaded.sourceURLs))
         session.videoComposition = video
+        // Deeper buffers between decoding, compositing and encoding keep each busy when
+        // another stalls for a moment.
+        var engineOptions = session.renderOptions
+        engineOptions.maximumRequestsInFlight = 6
+        session.renderOptions = engineOptions
         session.timeRange = renderRange
         session.overwrite = overwrite
         session.metadataTrackIDs = loaded.file.output?.metadataTrackIDs ?? loaded.composition.tracks(withMediaType: .metadata).map(\.trackID)
