@@ -139,7 +139,10 @@ import Reel
         let again = AssetExportSession(composition: composition, preset: .h264(crf: 30, preset: "ultrafast"))
         again.overwrite = true
         again.timeRange = TimeRange(start: .ratio(1, 2), duration: .ratio(1, 2))
+        again.metadata = [MetadataItem(identifier: .commonTitle, value: .string("Exported"))]
         try await again.export(to: out, as: .mp4)
+        let tags = try await Asset(url: out).load(.commonMetadata)
+        #expect(tags.contains { $0.stringValue == "Exported" })
         let frames = try await TestFrames.decodeAll(out)
         #expect(frames.count == 15)
         let tracks = try await Asset(url: out).load(.tracks)

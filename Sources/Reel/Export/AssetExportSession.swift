@@ -45,6 +45,7 @@ public final class AssetExportSession: Sendable {
         var metadataTrackIDs: [Int32]?
         var audioEnabled = true
         var optimizeForNetworkUse = true
+        var metadata: [MetadataItem] = []
     }
 
     struct State {
@@ -121,6 +122,13 @@ public final class AssetExportSession: Sendable {
     public var includesAudio: Bool {
         get { state.withLock { $0.settings.audioEnabled } }
         set { state.withLock { $0.settings.audioEnabled = newValue } }
+    }
+
+    /// Container metadata for the output (title, creation date, location, make, model,
+    /// software; see ``AssetWriter/metadata``). Nothing by default.
+    public var metadata: [MetadataItem] {
+        get { state.withLock { $0.settings.metadata } }
+        set { state.withLock { $0.settings.metadata = newValue } }
     }
 
     /// Put the MP4/MOV index at the front of the file (`+faststart`); on by default.

@@ -21,6 +21,7 @@ struct ExportJob: Sendable {
 
         let writer = try AssetWriter(outputURL: url, fileType: fileType, overwrite: settings.overwrite)
         writer.shouldOptimizeForNetworkUse = settings.optimizeForNetworkUse
+        writer.metadata = settings.metadata
         var videoInput: AssetWriterInput?
         var videoCopy: ExportVideoCopy?
         if session.preset == .passthrough, settings.videoComposition == nil,
