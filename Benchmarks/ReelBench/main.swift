@@ -98,7 +98,7 @@ enum Bench {
         var v = MutableVideoComposition(propertiesOf: c)
         let w = 1920.0, h = 1080.0, pw = 960.0
         var small = VideoCompositionLayerInstruction(trackID: inset)
-        small.setTransform(AffineTransform(scaleX: 0.5, y: 0.5).concatenating(AffineTransform(translationX: w - pw - 48, y: 48)), at: .zero)
+        small.setTransform(Transform2D(scaleX: 0.5, y: 0.5).concatenating(Transform2D(translationX: w - pw - 48, y: 48)), at: .zero)
         v.renderSize = Size(width: w, height: h)
         v.instructions = [VideoCompositionStandardInstruction(timeRange: c.timeRange, layerInstructions: [small, .init(trackID: main)])]
         return try await export(c, VideoComposition(v), to: out)

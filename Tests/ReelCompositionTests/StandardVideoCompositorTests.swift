@@ -60,7 +60,7 @@ import Testing
     func pictureInPicturePlacement(format: PixelFormat) async throws {
         // A at a quarter size, its top-left corner at (80, 40): it covers x 80..<112, y 40..<58.
         var pip = VideoCompositionLayerInstruction(trackID: 1)
-        pip.setTransform(AffineTransform(scaleX: 0.25, y: 0.25).concatenating(AffineTransform(translationX: 80, y: 40)), at: .zero)
+        pip.setTransform(Transform2D(scaleX: 0.25, y: 0.25).concatenating(Transform2D(translationX: 80, y: 40)), at: .zero)
         let frames = try await render([pip, VideoCompositionLayerInstruction(trackID: 2)], format: format)
         let out = frames[0].pixelBuffer
         let a = pixel(out, 96, 48), b = pixel(out, 10, 10)
@@ -105,8 +105,8 @@ import Testing
         }
         var layer = VideoCompositionLayerInstruction(trackID: 1)
         // Scale to 0.5 (64x36), rotate 90 degrees (x' = -y, y' = x), move into view.
-        let t = AffineTransform(scaleX: 0.5, y: 0.5).concatenating(AffineTransform(rotationAngle: .pi / 2))
-            .concatenating(AffineTransform(translationX: 60, y: 0))
+        let t = Transform2D(scaleX: 0.5, y: 0.5).concatenating(Transform2D(rotationAngle: .pi / 2))
+            .concatenating(Transform2D(translationX: 60, y: 0))
         layer.setTransform(t, at: .zero)
         let frames = try await render([layer], background: .black, sourceA: source)
         let out = frames[0].pixelBuffer
@@ -124,7 +124,7 @@ import Testing
             for y in 0..<72 { for x in 0..<128 where (x + y) % 2 == 0 { let o = y * checks.bytesPerRow[0] + 4 * x; raw[o] = 255; raw[o + 1] = 255; raw[o + 2] = 255 } }
         }
         var layer = VideoCompositionLayerInstruction(trackID: 1)
-        layer.setTransform(AffineTransform(scaleX: 1.0 / 3, y: 1.0 / 3), at: .zero)
+        layer.setTransform(Transform2D(scaleX: 1.0 / 3, y: 1.0 / 3), at: .zero)
         let frames = try await render([layer], sourceA: checks)
         let out = frames[0].pixelBuffer
         for (x, y) in [(1, 1), (5, 3), (16, 9), (30, 16)] {
@@ -143,15 +143,15 @@ import Testing
 
 @Suite struct LayerGeometryEdgeCaseTests {
     @Test(arguments: [
-        AffineTransform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0),
-        AffineTransform(a: 1e-300, b: 0, c: 0, d: 1e-300, tx: 5, ty: 5),
-        AffineTransform(a: 1e300, b: 0, c: 0, d: 1e300, tx: 0, ty: 0),
-        AffineTransform(a: 1e-30, b: 1e-30, c: -1e-30, d: 1e-30, tx: 3, ty: 3),
-        AffineTransform(a: 0, b: 0, c: 0, d: 0, tx: 0, ty: 0),
-        AffineTransform(translationX: 1e30, y: -1e30),
-        AffineTransform(translationX: .infinity, y: 0),
+        Transform2D(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0),
+        Transform2D(a: 1e-300, b: 0, c: 0, d: 1e-300, tx: 5, ty: 5),
+        Transform2D(a: 1e300, b: 0, c: 0, d: 1e300, tx: 0, ty: 0),
+        Transform2D(a: 1e-30, b: 1e-30, c: -1e-30, d: 1e-30, tx: 3, ty: 3),
+        Transform2D(a: 0, b: 0, c: 0, d: 0, tx: 0, ty: 0),
+        Transform2D(translationX: 1e30, y: -1e30),
+        Transform2D(translationX: .infinity, y: 0),
     ])
-    func wildTransformsDoNotTrap(transform: AffineTransform) async throws {
+    func wildTransformsDoNotTrap(transform: Transform2D) async throws {
         var m = MutableComposition()
         try m.insertTimeRange(range(0, 1), of: SourceDescription(identifier: "a", tracks: [videoTrack("a", 1, duration: 1)]), at: .zero)
         var layer = VideoCompositionLayerInstruction(trackID: 1)

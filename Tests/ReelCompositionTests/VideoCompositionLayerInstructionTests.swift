@@ -52,15 +52,15 @@ import Testing
 
     @Test func transformAndCropRampsInterpolate() {
         var layer = VideoCompositionLayerInstruction(trackID: 1)
-        layer.setTransformRamp(fromStart: .identity, toEnd: AffineTransform(translationX: 100, y: 40), timeRange: range(0, 2))
-        #expect(layer.transform(at: t(1)) == AffineTransform(translationX: 50, y: 20))
-        #expect(layer.transform(at: t(5)) == AffineTransform(translationX: 100, y: 40))
+        layer.setTransformRamp(fromStart: .identity, toEnd: Transform2D(translationX: 100, y: 40), timeRange: range(0, 2))
+        #expect(layer.transform(at: t(1)) == Transform2D(translationX: 50, y: 20))
+        #expect(layer.transform(at: t(5)) == Transform2D(translationX: 100, y: 40))
         layer.setCropRectangleRamp(fromStartCropRectangle: Rect(x: 0, y: 0, width: 100, height: 100),
                                    toEndCropRectangle: Rect(x: 50, y: 0, width: 50, height: 100), timeRange: range(1, 2))
         #expect(layer.cropRectangle(at: t(0.5)).isInfinite)
         #expect(layer.cropRectangle(at: t(1.5)) == Rect(x: 25, y: 0, width: 75, height: 100))
         #expect(layer.cropRectangle(at: t(3)) == Rect(x: 50, y: 0, width: 50, height: 100))
-        #expect(layer.transformRamp(for: t(1))?.end == AffineTransform(translationX: 100, y: 40))
+        #expect(layer.transformRamp(for: t(1))?.end == Transform2D(translationX: 100, y: 40))
         #expect(layer.cropRectangleRamp(for: t(1.2)) != nil)
     }
 }

@@ -38,7 +38,7 @@ struct AssetTrackTests {
     @Test("the display matrix becomes the preferred transform")
     func rotated() async throws {
         let video = try #require(try await tracks("rotated-90.mp4").first)
-        #expect(video.preferredTransform == ReelCore.AffineTransform(a: 0, b: -1, c: 1, d: 0, tx: 0, ty: 0))
+        #expect(video.preferredTransform == Transform2D(a: 0, b: -1, c: 1, d: 0, tx: 0, ty: 0))
         #expect(video.rotationDegrees == 90)
         #expect(video.naturalSize == Size(width: 320, height: 240))
         let (transform, size) = try await video.load(.preferredTransform, .naturalSize)

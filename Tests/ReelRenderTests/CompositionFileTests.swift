@@ -47,9 +47,9 @@ struct CompositionFileTests {
 
     @Test func transformsAsStepsOrMatrix() throws {
         let steps = try JSONDecoder().decode(CompositionFile.TransformValue.self, from: Data(#"{"scale": 0.5, "translate": [100, 50]}"#.utf8))
-        #expect(steps.transform == AffineTransform(a: 0.5, b: 0, c: 0, d: 0.5, tx: 100, ty: 50))
+        #expect(steps.transform == Transform2D(a: 0.5, b: 0, c: 0, d: 0.5, tx: 100, ty: 50))
         let matrix = try JSONDecoder().decode(CompositionFile.TransformValue.self, from: Data(#"{"a": 2, "d": 3, "tx": 1}"#.utf8))
-        #expect(matrix.transform == AffineTransform(a: 2, b: 0, c: 0, d: 3, tx: 1, ty: 0))
+        #expect(matrix.transform == Transform2D(a: 2, b: 0, c: 0, d: 3, tx: 1, ty: 0))
         let color = try JSONDecoder().decode(CompositionFile.ColorValue.self, from: Data(##""#FF000080""##.utf8))
         #expect(color.color.red == 1 && color.color.green == 0 && abs(color.color.alpha - 128.0 / 255) < 1e-9)
     }

@@ -11,7 +11,7 @@ import ReelTesting
         var top = VideoCompositionLayerInstruction(trackID: 2)
         top.setOpacityRamp(fromStartOpacity: 0, toEndOpacity: 1, timeRange: range)
         top.setTransformRamp(fromStart: .identity,
-                             toEnd: AffineTransform(scaleX: 0.5, y: 0.5).translatedBy(x: 16, y: 8), timeRange: range)
+                             toEnd: Transform2D(scaleX: 0.5, y: 0.5).translatedBy(x: 16, y: 8), timeRange: range)
         let bottom = VideoCompositionLayerInstruction(trackID: 1)
         return VideoCompositionStandardInstruction(timeRange: range, backgroundColor: .black, layerInstructions: [top, bottom])
     }

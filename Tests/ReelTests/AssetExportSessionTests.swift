@@ -94,7 +94,7 @@ import Reel
         v.frameDuration = .ratio(1, 30)
         // The vfr clip is 160x120: show it scaled up to the render size.
         var scaled = VideoCompositionLayerInstruction(trackID: 1)
-        scaled.setTransform(AffineTransform(scaleX: 2, y: 2), at: .zero)
+        scaled.setTransform(Transform2D(scaleX: 2, y: 2), at: .zero)
         v.instructions = [
             VideoCompositionStandardInstruction(timeRange: TimeRange(start: .zero, duration: .ratio(19, 10)), layerInstructions: [scaled]),
             VideoCompositionStandardInstruction(timeRange: TimeRange(start: .ratio(19, 10), duration: .ratio(5, 2)), layerInstructions: [.init(trackID: 1)]),

@@ -133,35 +133,35 @@ extension CompositionFile {
     /// steps `{"scale": 0.5, "rotate": 90, "translate": [100, 50]}` (scale, then rotate by
     /// degrees, then translate; `scale` may be `[sx, sy]`).
     public struct TransformValue: Sendable, Hashable, Codable {
-        public var transform: ReelCore.AffineTransform
+        public var transform: Transform2D
 
-        public init(_ transform: ReelCore.AffineTransform) { self.transform = transform }
+        public init(_ transform: Transform2D) { self.transform = transform }
 
         enum CodingKeys: String, CodingKey { case a, b, c, d, tx, ty, scale, rotate, translate }
 
         public init(from decoder: any Decoder) throws {
             let k = try decoder.container(keyedBy: CodingKeys.self)
             if k.contains(.a) || k.contains(.tx) {
-                transform = ReelCore.AffineTransform(a: try k.decodeIfPresent(Double.self, forKey: .a) ?? 1, b: try k.decodeIfPresent(Double.self, forKey: .b) ?? 0,
+                transform = Transform2D(a: try k.decodeIfPresent(Double.self, forKey: .a) ?? 1, b: try k.decodeIfPresent(Double.self, forKey: .b) ?? 0,
                                             c: try k.decodeIfPresent(Double.self, forKey: .c) ?? 0, d: try k.decodeIfPresent(Double.self, forKey: .d) ?? 1,
                                             tx: try k.decodeIfPresent(Double.self, forKey: .tx) ?? 0, ty: try k.decodeIfPresent(Double.self, forKey: .ty) ?? 0)
                 return
             }
-            var t = ReelCore.AffineTransform.identity
+            var t = Transform2D.identity
             if k.contains(.scale) {
                 if let s = try? k.decode(Double.self, forKey: .scale) {
-                    t = t.concatenating(ReelCore.AffineTransform(scaleX: s, y: s))
+                    t = t.concatenating(Transform2D(scaleX: s, y: s))
                 } else {
                     let pair = try Self.pair(k, .scale)
-                    t = t.concatenating(ReelCore.AffineTransform(scaleX: pair.0, y: pair.1))
+                    t = t.concatenating(Transform2D(scaleX: pair.0, y: pair.1))
                 }
             }
             if let degrees = try k.decodeIfPresent(Double.self, forKey: .rotate) {
-                t = t.concatenating(ReelCore.AffineTransform(rotationAngle: degrees * .pi / 180))
+                t = t.concatenating(Transform2D(rotationAngle: degrees * .pi / 180))
             }
             if k.contains(.translate) {
                 let pair = try Self.pair(k, .translate)
-                t = t.concatenating(ReelCore.AffineTransform(translationX: pair.0, y: pair.1))
+                t = t.concatenating(Transform2D(translationX: pair.0, y: pair.1))
             }
             transform = t
         }

@@ -181,7 +181,7 @@ public final class AssetImageGenerator: Sendable {
         guard let first = tracks.first, !first.preferredTransform.isIdentity else { return VideoComposition(v) }
         // Turn each layer by its track's transform, moved back into view.
         let bounds = Rect(x: 0, y: 0, width: first.naturalSize.width, height: first.naturalSize.height).applying(first.preferredTransform)
-        let shift = AffineTransform(translationX: -bounds.minX, y: -bounds.minY)
+        let shift = Transform2D(translationX: -bounds.minX, y: -bounds.minY)
         v.renderSize = Size(width: bounds.width, height: bounds.height)
         v.instructions = v.instructions.map { instruction in
             guard var standard = instruction as? VideoCompositionStandardInstruction else { return instruction }

@@ -5,7 +5,7 @@ public final class VideoCompositionRenderContext: Sendable {
     /// The size of the output frames in pixels (`renderSize * renderScale`).
     public let size: Size
     /// Composition coordinates to output pixels (a scale by `renderScale`).
-    public let renderTransform: AffineTransform
+    public let renderTransform: Transform2D
     public let renderScale: Double
     /// The shape of one pixel; 1:1 for square pixels.
     public let pixelAspectRatio: PixelAspectRatio
@@ -28,7 +28,7 @@ public final class VideoCompositionRenderContext: Sendable {
         precondition(width > 0 && height > 0, "a render context needs a positive size")
         self.size = Size(width: width, height: height)
         self.renderScale = renderScale
-        self.renderTransform = AffineTransform(scaleX: renderScale, y: renderScale)
+        self.renderTransform = Transform2D(scaleX: renderScale, y: renderScale)
         self.pixelAspectRatio = pixelAspectRatio
         self.edgeWidths = edgeWidths
         self.highQualityRendering = highQualityRendering

@@ -14,13 +14,13 @@ public struct CompositionTrack: Sendable, Hashable, Codable {
     /// The usual frame duration (from the first video inserted, unless set); invalid when unknown.
     public var nominalFrameDuration: MediaTime
     /// How the pictures should be displayed.
-    public var preferredTransform: AffineTransform
+    public var preferredTransform: Transform2D
     /// A disabled track is ignored when the composition is rendered with default settings.
     public var isEnabled: Bool
 
     public init(trackID: Int32, mediaType: MediaType, segments: [CompositionTrackSegment] = [],
                 naturalSize: Size = .zero, nominalFrameDuration: MediaTime = .invalid,
-                preferredTransform: AffineTransform = .identity, isEnabled: Bool = true) {
+                preferredTransform: Transform2D = .identity, isEnabled: Bool = true) {
         self.trackID = trackID
         self.mediaType = mediaType
         self.segments = segments

@@ -13,11 +13,11 @@ public struct SourceTrackDescription: Sendable, Hashable, Codable {
     /// not a video track.
     public var nominalFrameDuration: MediaTime
     /// How the track's pictures should be displayed (rotation of phone footage).
-    public var preferredTransform: AffineTransform
+    public var preferredTransform: Transform2D
 
     public init(reference: SourceTrackReference, mediaType: MediaType, timeRange: TimeRange,
                 naturalSize: Size = .zero, nominalFrameDuration: MediaTime = .invalid,
-                preferredTransform: AffineTransform = .identity) {
+                preferredTransform: Transform2D = .identity) {
         self.reference = reference
         self.mediaType = mediaType
         self.timeRange = timeRange

@@ -4,19 +4,19 @@
 /// skips source pixels.
 enum BoxDownscale {
     /// The largest scale factor of `transform` along either source axis.
-    static func largestScale(of t: AffineTransform) -> Double {
+    static func largestScale(of t: Transform2D) -> Double {
         max((t.a * t.a + t.b * t.b).squareRoot(), (t.c * t.c + t.d * t.d).squareRoot())
     }
 
     /// Halves `source` (into a buffer from `pools`, or a new one) until drawing it with
     /// `transform` scales by at least one half, adjusting `transform` and `crop` to match.
-    static func prefilter(_ source: PixelBuffer, transform: AffineTransform, crop: Rect,
-                          pools: ConversionPools?) -> (PixelBuffer, AffineTransform, Rect) {
+    static func prefilter(_ source: PixelBuffer, transform: Transform2D, crop: Rect,
+                          pools: ConversionPools?) -> (PixelBuffer, Transform2D, Rect) {
         var (buffer, t, c) = (source, transform, crop)
         while largestScale(of: t) < 0.5, buffer.width >= 4, buffer.height >= 4 {
             let half = makeBuffer(width: (buffer.width + 1) / 2, height: (buffer.height + 1) / 2, format: buffer.format, pools: pools)
             halve(buffer, into: half)
-            t = AffineTransform(scaleX: 2, y: 2).concatenating(t)
+            t = Transform2D(scaleX: 2, y: 2).concatenating(t)
             if !c.isInfinite { c = Rect(x: c.minX / 2, y: c.minY / 2, width: c.width / 2, height: c.height / 2) }
             buffer = half
         }

@@ -15,7 +15,7 @@ enum LayerCompositing {
     ///
     /// `destinationOpaque` promises that every destination pixel has alpha 255 (an opaque
     /// background), which lets an opaque source blend channel by channel.
-    static func draw(_ source: PixelBuffer, onto destination: PixelBuffer, transform: AffineTransform,
+    static func draw(_ source: PixelBuffer, onto destination: PixelBuffer, transform: Transform2D,
                      crop: Rect = .infinite, opacity: Double = 1, destinationOpaque: Bool = false) {
         precondition(source.format == destination.format, "a layer is drawn in the destination's format")
         guard opacity.isFinite else { return }
@@ -27,7 +27,7 @@ enum LayerCompositing {
     /// Scales `source` to fill `destination` (same format), replacing its pixels.
     static func resize(_ source: PixelBuffer, into destination: PixelBuffer) {
         precondition(source.format == destination.format, "resizing keeps the format")
-        let t = AffineTransform(scaleX: Double(destination.width) / Double(source.width),
+        let t = Transform2D(scaleX: Double(destination.width) / Double(source.width),
                                 y: Double(destination.height) / Double(source.height))
         render(source, destination, transform: t, crop: .infinite, op: 256, replace: true, destinationOpaque: false)
     }
@@ -48,7 +48,7 @@ enum LayerCompositing {
         }
     }
 
-    private static func render(_ source: PixelBuffer, _ destination: PixelBuffer, transform: AffineTransform,
+    private static func render(_ source: PixelBuffer, _ destination: PixelBuffer, transform: Transform2D,
                                crop: Rect, op: Int, replace: Bool, destinationOpaque: Bool) {
         let format = source.format
         let sourceOpaque = replace || isOpaque(source)
@@ -59,7 +59,7 @@ enum LayerCompositing {
                     let factor = p == 0 ? 1.0 : 2.0
                     // Plane coordinates: chroma pixels cover 2x2 luma pixels.
                     let planeTransform = factor == 1 ? transform
-                        : AffineTransform(scaleX: factor, y: factor).concatenating(transform).concatenating(AffineTransform(scaleX: 1 / factor, y: 1 / factor))
+                        : Transform2D(scaleX: factor, y: factor).concatenating(transform).concatenating(Transform2D(scaleX: 1 / factor, y: 1 / factor))
                     var cover = Rect(x: 0, y: 0, width: Double(sw), height: Double(sh))
                     if !crop.isInfinite {
                         cover = cover.intersection(Rect(x: crop.minX / factor, y: crop.minY / factor,
@@ -87,8 +87,8 @@ struct PlaneJob {
     let dst: UnsafeMutablePointer<UInt8>, dstStride: Int, dstWidth: Int, dstHeight: Int
     let channels: Int
     let hasAlpha: Bool
-    let forward: AffineTransform
-    let inverse: AffineTransform
+    let forward: Transform2D
+    let inverse: Transform2D
     /// The drawn part of the source, in source plane pixels.
     let cover: Rect
     /// Opacity, 0...256.

@@ -23,7 +23,7 @@ public struct VideoCompositionLayerInstruction: Sendable, Hashable, Codable {
     /// Opacity ramps in time order (0 transparent ... 1 opaque).
     public private(set) var opacityRamps: [Ramp<Double>]
     /// Transform ramps in time order: source pixels to render coordinates.
-    public private(set) var transformRamps: [Ramp<AffineTransform>]
+    public private(set) var transformRamps: [Ramp<Transform2D>]
     /// Crop rectangle ramps in time order, in source pixel coordinates.
     public private(set) var cropRectangleRamps: [Ramp<Rect>]
 
@@ -46,11 +46,11 @@ public struct VideoCompositionLayerInstruction: Sendable, Hashable, Codable {
         setOpacityRamp(fromStartOpacity: opacity, toEndOpacity: opacity, timeRange: TimeRange(start: time, duration: .zero))
     }
 
-    public mutating func setTransformRamp(fromStart start: AffineTransform, toEnd end: AffineTransform, timeRange: TimeRange) {
+    public mutating func setTransformRamp(fromStart start: Transform2D, toEnd end: Transform2D, timeRange: TimeRange) {
         Self.place(Ramp(start: start, end: end, timeRange: timeRange), in: &transformRamps)
     }
 
-    public mutating func setTransform(_ transform: AffineTransform, at time: MediaTime) {
+    public mutating func setTransform(_ transform: Transform2D, at time: MediaTime) {
         setTransformRamp(fromStart: transform, toEnd: transform, timeRange: TimeRange(start: time, duration: .zero))
     }
 
@@ -66,7 +66,7 @@ public struct VideoCompositionLayerInstruction: Sendable, Hashable, Codable {
 
     /// The opacity ramp whose time range holds `time` (a zero-length one holds its own start), if any.
     public func opacityRamp(for time: MediaTime) -> Ramp<Double>? { Self.ramp(in: opacityRamps, at: time) }
-    public func transformRamp(for time: MediaTime) -> Ramp<AffineTransform>? { Self.ramp(in: transformRamps, at: time) }
+    public func transformRamp(for time: MediaTime) -> Ramp<Transform2D>? { Self.ramp(in: transformRamps, at: time) }
     public func cropRectangleRamp(for time: MediaTime) -> Ramp<Rect>? { Self.ramp(in: cropRectangleRamps, at: time) }
 
     /// The opacity at `time`, 0...1.
@@ -75,8 +75,8 @@ public struct VideoCompositionLayerInstruction: Sendable, Hashable, Codable {
     }
 
     /// The transform at `time`.
-    public func transform(at time: MediaTime) -> AffineTransform {
-        Self.value(in: transformRamps, at: time, default: .identity) { AffineTransform.interpolate($0, $1, $2) }
+    public func transform(at time: MediaTime) -> Transform2D {
+        Self.value(in: transformRamps, at: time, default: .identity) { Transform2D.interpolate($0, $1, $2) }
     }
 
     /// The crop rectangle at `time`; `Rect.infinite` (no crop) by default.

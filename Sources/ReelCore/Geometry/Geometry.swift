@@ -8,7 +8,7 @@ public struct Point: Sendable, Hashable, Codable {
     public static let zero = Point(x: 0, y: 0)
 
     /// The point moved by `transform`.
-    public func applying(_ t: AffineTransform) -> Point {
+    public func applying(_ t: Transform2D) -> Point {
         Point(x: t.a * x + t.c * y + t.tx, y: t.b * x + t.d * y + t.ty)
     }
 }
@@ -54,7 +54,7 @@ public struct Rect: Sendable, Hashable, Codable {
     }
 
     /// The bounding box of the rectangle's four corners moved by `transform`.
-    public func applying(_ t: AffineTransform) -> Rect {
+    public func applying(_ t: Transform2D) -> Rect {
         if isInfinite { return self }
         let corners = [Point(x: minX, y: minY), Point(x: maxX, y: minY), Point(x: minX, y: maxY), Point(x: maxX, y: maxY)]
             .map { $0.applying(t) }
@@ -64,14 +64,17 @@ public struct Rect: Sendable, Hashable, Codable {
 }
 
 /// A 2D affine transform (CGAffineTransform): `x' = a x + c y + tx`, `y' = b x + d y + ty`.
-public struct AffineTransform: Sendable, Hashable, Codable {
+///
+/// Not named `AffineTransform`: Foundation has a type of that name, and code importing
+/// both Foundation and Reel would have to qualify every use.
+public struct Transform2D: Sendable, Hashable, Codable {
     public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
 
     public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
         self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
     }
 
-    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+    public static let identity = Transform2D(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
     public init(translationX tx: Double, y ty: Double) { self.init(a: 1, b: 0, c: 0, d: 1, tx: tx, ty: ty) }
     public init(scaleX sx: Double, y sy: Double) { self.init(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0) }
@@ -84,30 +87,30 @@ public struct AffineTransform: Sendable, Hashable, Codable {
     public var isIdentity: Bool { self == .identity }
 
     /// `self` then `other` (CGAffineTransformConcat(self, other)).
-    public func concatenating(_ t2: AffineTransform) -> AffineTransform {
-        AffineTransform(a: a * t2.a + b * t2.c, b: a * t2.b + b * t2.d,
+    public func concatenating(_ t2: Transform2D) -> Transform2D {
+        Transform2D(a: a * t2.a + b * t2.c, b: a * t2.b + b * t2.d,
                         c: c * t2.a + d * t2.c, d: c * t2.b + d * t2.d,
                         tx: tx * t2.a + ty * t2.c + t2.tx, ty: tx * t2.b + ty * t2.d + t2.ty)
     }
 
-    public func translatedBy(x: Double, y: Double) -> AffineTransform { AffineTransform(translationX: x, y: y).concatenating(self) }
-    public func scaledBy(x: Double, y: Double) -> AffineTransform { AffineTransform(scaleX: x, y: y).concatenating(self) }
-    public func rotated(by angle: Double) -> AffineTransform { AffineTransform(rotationAngle: angle).concatenating(self) }
+    public func translatedBy(x: Double, y: Double) -> Transform2D { Transform2D(translationX: x, y: y).concatenating(self) }
+    public func scaledBy(x: Double, y: Double) -> Transform2D { Transform2D(scaleX: x, y: y).concatenating(self) }
+    public func rotated(by angle: Double) -> Transform2D { Transform2D(rotationAngle: angle).concatenating(self) }
 
     public var determinant: Double { a * d - b * c }
 
     /// The inverse, or nil when the transform is singular.
-    public func inverted() -> AffineTransform? {
+    public func inverted() -> Transform2D? {
         let det = determinant
         guard det != 0, det.isFinite else { return nil }
-        return AffineTransform(a: d / det, b: -b / det, c: -c / det, d: a / det,
+        return Transform2D(a: d / det, b: -b / det, c: -c / det, d: a / det,
                                tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
     }
 
     /// Linear interpolation of each component, `t` in 0...1 (what a transform ramp does).
-    public static func interpolate(_ from: AffineTransform, _ to: AffineTransform, _ t: Double) -> AffineTransform {
+    public static func interpolate(_ from: Transform2D, _ to: Transform2D, _ t: Double) -> Transform2D {
         func mix(_ x: Double, _ y: Double) -> Double { x + (y - x) * t }
-        return AffineTransform(a: mix(from.a, to.a), b: mix(from.b, to.b), c: mix(from.c, to.c),
+        return Transform2D(a: mix(from.a, to.a), b: mix(from.b, to.b), c: mix(from.c, to.c),
                                d: mix(from.d, to.d), tx: mix(from.tx, to.tx), ty: mix(from.ty, to.ty))
     }
 }

@@ -185,13 +185,13 @@ enum AssetProbe {
 
     /// The display matrix (`AV_PKT_DATA_DISPLAYMATRIX`, the MP4 `tkhd` matrix) as a
     /// transform: `x' = a x + c y + tx`, `y' = b x + d y + ty`, 16.16 fixed point.
-    static func displayMatrix(_ st: UnsafeMutablePointer<AVStream>) -> ReelCore.AffineTransform? {
+    static func displayMatrix(_ st: UnsafeMutablePointer<AVStream>) -> Transform2D? {
         var size = 0
         guard let raw = av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 9 * 4 else { return nil }
         var m = [Int32](repeating: 0, count: 9)
         m.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: raw, count: 9 * 4)) }
         let one = 65536.0
-        return ReelCore.AffineTransform(a: Double(m[0]) / one, b: Double(m[1]) / one, c: Double(m[3]) / one,
+        return Transform2D(a: Double(m[0]) / one, b: Double(m[1]) / one, c: Double(m[3]) / one,
                                d: Double(m[4]) / one, tx: Double(m[6]) / one, ty: Double(m[7]) / one)
     }
 

@@ -163,7 +163,7 @@ extension AssetProperty where Root == AssetTrack, Value == Size {
     public static var naturalSize: Self { .init(key: "naturalSize") { $0.naturalSize } }
 }
 
-extension AssetProperty where Root == AssetTrack, Value == ReelCore.AffineTransform {
+extension AssetProperty where Root == AssetTrack, Value == Transform2D {
     public static var preferredTransform: Self { .init(key: "preferredTransform") { $0.preferredTransform } }
 }
 

@@ -23,7 +23,7 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
     /// Encoded picture size, before ``preferredTransform`` (zero for non-visual tracks).
     public var naturalSize: Size
     /// How to display the picture: the container's display matrix (MP4/MOV `tkhd` matrix).
-    public var preferredTransform: ReelCore.AffineTransform
+    public var preferredTransform: Transform2D
     /// Frames per second on average (0 for non-visual tracks).
     public var nominalFrameRate: Float
     /// The shortest frame duration: from the stream's base frame rate, or from the sample

@@ -46,7 +46,7 @@ final class OutputFormatContext {
     /// Gives a stream a display matrix (`av_stream_new_side_data`,
     /// `AV_PKT_DATA_DISPLAYMATRIX`): `x' = a x + c y + tx`, `y' = b x + d y + ty`, in
     /// 16.16 fixed point, the last column 0, 0, 1 in 2.30.
-    func setDisplayMatrix(_ t: ReelCore.AffineTransform, streamIndex: Int) throws(ReelError) {
+    func setDisplayMatrix(_ t: Transform2D, streamIndex: Int) throws(ReelError) {
         func fixed(_ v: Double) -> Int32 { Int32(clamping: Int64((v * 65536).rounded())) }
         let values: [Int32] = [fixed(t.a), fixed(t.b), 0, fixed(t.c), fixed(t.d), 0, fixed(t.tx), fixed(t.ty), 1 << 30]
         guard [t.a, t.b, t.c, t.d, t.tx, t.ty].allSatisfy(\.isFinite),

@@ -28,14 +28,14 @@ public final class AssetWriterInput: Sendable {
         var index = -1
         var lastTime: MediaTime = .invalid
         var finished = false
-        var transform: ReelCore.AffineTransform = .identity
+        var transform: Transform2D = .identity
     }
     let state = Mutex(State())
 
     /// How the video is to be displayed (AVAssetWriterInput.transform): written as the
     /// track's display matrix (MP4/MOV `tkhd`) when not the identity. Set it before the
     /// writer's `startWriting()`; video and passthrough video inputs only.
-    public var transform: ReelCore.AffineTransform {
+    public var transform: Transform2D {
         get { state.withLock { $0.transform } }
         set { state.withLock { $0.transform = newValue } }
     }
