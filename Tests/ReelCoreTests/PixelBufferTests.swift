@@ -83,6 +83,22 @@ struct PixelBufferTests {
         #expect(!packed.contains(0xEE))
     }
 
+    @Test("copyPixels copies every visible pixel and the colour properties", arguments: PixelFormat.allCases)
+    func copyPixels(format: PixelFormat) {
+        let source = PixelBuffer(width: 33, height: 9, format: format)
+        for p in 0..<source.planeCount {
+            source.withUnsafeMutableBytes(plane: p) { bytes in
+                for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: i &* 31 &+ p &* 7 &+ 1) }
+            }
+        }
+        source.colorProperties = ColorProperties(matrix: "bt709", fullRange: true)
+        let destination = PixelBuffer(width: 33, height: 9, format: format)
+        #expect(!destination.hasSamePixels(as: source))
+        source.copyPixels(into: destination)
+        #expect(destination.hasSamePixels(as: source))
+        #expect(destination.colorProperties == source.colorProperties)
+    }
+
     @Test func samePixelsIgnoresPaddingOnly() {
         let a = PixelBuffer(width: 3, height: 2, format: .rgba)
         let b = PixelBuffer(width: 3, height: 2, format: .rgba)

@@ -8,7 +8,7 @@ enum PixelConversion {
         let matrix = ColorMatrix.matrix(for: source.format.isYUV ? source.colorProperties : destination.colorProperties)
         let from = source.format, to = destination.format
         if from == to {
-            copyPlanes(source, destination)
+            source.copyPixels(into: destination)
         } else if !from.isYUV && !to.isYUV {
             source.withPlaneViews { s in destination.withPlaneViews { d in rgbToRGB(s, d, source.width, source.height) } }
         } else if from.isYUV && to.isYUV {
@@ -21,19 +21,6 @@ enum PixelConversion {
         destination.colorProperties = source.colorProperties
     }
 
-    static func copyPlanes(_ source: PixelBuffer, _ destination: PixelBuffer) {
-        for p in 0..<source.planeCount {
-            let (w, h) = source.planeSize(p)
-            let rowBytes = w * source.format.bytesPerPixel(plane: p)
-            let ss = source.bytesPerRow[p], ds = destination.bytesPerRow[p]
-            source.withUnsafeBytes(plane: p) { s in
-                destination.withUnsafeMutableBytes(plane: p) { d in
-                    guard let sb = s.baseAddress, let db = d.baseAddress else { return }
-                    for y in 0..<h { (db + y * ds).copyMemory(from: sb + y * ss, byteCount: rowBytes) }
-                }
-            }
-        }
-    }
 
     private static func rgbToRGB(_ s: PlaneViews, _ d: PlaneViews, _ w: Int, _ h: Int) {
         let so = s.rgbOrder, dO = d.rgbOrder

@@ -72,6 +72,30 @@ public final class PixelBuffer: @unchecked Sendable {
         return try withExtendedLifetime(self) { () throws(E) -> R in try body(pointers) }
     }
 
+    /// Copies the visible pixels of every plane, and the colour properties, into
+    /// `destination`, which must have the same size and format. Padding is not copied,
+    /// except when both buffers have the same row stride, where one block copy is cheapest.
+    public func copyPixels(into destination: PixelBuffer) {
+        precondition(width == destination.width && height == destination.height && format == destination.format,
+                     "copyPixels needs buffers of the same size and format")
+        for p in 0..<planeCount {
+            let (w, h) = planeSize(p)
+            let rowBytes = w * format.bytesPerPixel(plane: p)
+            let ss = bytesPerRow[p], ds = destination.bytesPerRow[p]
+            withUnsafeBytes(plane: p) { s in
+                destination.withUnsafeMutableBytes(plane: p) { d in
+                    guard let sb = s.baseAddress, let db = d.baseAddress else { return }
+                    if ss == ds {
+                        db.copyMemory(from: sb, byteCount: ss * (h - 1) + rowBytes)
+                    } else {
+                        for y in 0..<h { (db + y * ds).copyMemory(from: sb + y * ss, byteCount: rowBytes) }
+                    }
+                }
+            }
+        }
+        destination.colorProperties = colorProperties
+    }
+
     /// The visible pixels of each plane, row by row without padding: what two buffers are
     /// compared by.
     public func packedBytes() -> [UInt8] {

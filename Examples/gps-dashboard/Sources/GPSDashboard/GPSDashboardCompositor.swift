@@ -78,30 +78,10 @@ public struct GPSDashboardCompositor: AsyncVideoCompositing {
            context.renderScale == 1, layer.opacity(at: time) >= 1, layer.transform(at: time).isIdentity,
            layer.cropRectangle(at: time).isInfinite {
             let output = context.newPixelBuffer()
-            copyPixels(frame, into: output)
+            frame.copyPixels(into: output)
             return output
         }
         return StandardVideoCompositor.compose(request)
-    }
-
-    /// Copies the visible rows of every plane (same size and format).
-    static func copyPixels(_ source: PixelBuffer, into destination: PixelBuffer) {
-        for p in 0..<source.planeCount {
-            let (w, h) = source.planeSize(p)
-            let rowBytes = w * source.format.bytesPerPixel(plane: p)
-            let ss = source.bytesPerRow[p], ds = destination.bytesPerRow[p]
-            source.withUnsafeBytes(plane: p) { s in
-                destination.withUnsafeMutableBytes(plane: p) { d in
-                    guard let sb = s.baseAddress, let db = d.baseAddress else { return }
-                    if ss == ds {
-                        db.copyMemory(from: sb, byteCount: ss * (h - 1) + rowBytes)
-                    } else {
-                        for y in 0..<h { (db + y * ds).copyMemory(from: sb + y * ss, byteCount: rowBytes) }
-                    }
-                }
-            }
-        }
-        destination.colorProperties = source.colorProperties
     }
 }
 
