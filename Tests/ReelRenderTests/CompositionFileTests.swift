@@ -50,6 +50,12 @@ struct CompositionFileTests {
         #expect(steps.transform == Transform2D(a: 0.5, b: 0, c: 0, d: 0.5, tx: 100, ty: 50))
         let matrix = try JSONDecoder().decode(CompositionFile.TransformValue.self, from: Data(#"{"a": 2, "d": 3, "tx": 1}"#.utf8))
         #expect(matrix.transform == Transform2D(a: 2, b: 0, c: 0, d: 3, tx: 1, ty: 0))
+        // Written back as the matrix form, which reads back to the same transform.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let written = String(decoding: try encoder.encode(steps), as: UTF8.self)
+        #expect(written == #"{"a":0.5,"b":0,"c":0,"d":0.5,"tx":100,"ty":50}"#)
+        #expect(try JSONDecoder().decode(CompositionFile.TransformValue.self, from: Data(written.utf8)) == steps)
         let color = try JSONDecoder().decode(CompositionFile.ColorValue.self, from: Data(##""#FF000080""##.utf8))
         #expect(color.color.red == 1 && color.color.green == 0 && abs(color.color.alpha - 128.0 / 255) < 1e-9)
     }

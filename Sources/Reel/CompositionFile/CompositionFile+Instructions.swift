@@ -174,14 +174,10 @@ extension CompositionFile {
             return (values[0], values[1])
         }
 
+        /// Writes the matrix form, `{"a": 1, "b": 0, "c": 0, "d": 1, "tx": 0, "ty": 0}`:
+        /// `Transform2D`'s own encoding.
         public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(transform.a, forKey: .a)
-            try c.encode(transform.b, forKey: .b)
-            try c.encode(transform.c, forKey: .c)
-            try c.encode(transform.d, forKey: .d)
-            try c.encode(transform.tx, forKey: .tx)
-            try c.encode(transform.ty, forKey: .ty)
+            try transform.encode(to: encoder)
         }
     }
 
