@@ -140,8 +140,9 @@ struct SampleSource {
         let engine = RenderEngine(composition: c, videoComposition: v, sources: SampleSource.sources(),
                                   options: .init(timeRange: range(0, 1)))
         _ = try await engine.renderAll(compositor: AsyncVideoCompositorAdapter(Probe(frames: frames)))
+        // Requests run concurrently, so compose calls may come in any order: compare by time.
         // Composition 0.25 s is source 1.25 s: frame 12 of a 10 fps source.
-        #expect(frames.all.map(\.1) == [10, 12, 15, 17])
+        #expect(frames.all.sorted { $0.0 < $1.0 }.map(\.1) == [10, 12, 15, 17])
     }
 
     @Test func invalidCompositionFailsBeforeRendering() throws {
