@@ -83,7 +83,8 @@ struct InspectReportTests {
     @Test("the fixtures are all there")
     func fixturesPresent() {
         let names = Set(CLITestSupport.fixtureNames)
-        for required in ["counter-320x240.mp4", "rotated-90.mp4", "vfr.mp4", "edit-list.mp4"] {
+        for required in ["counter-320x240.mp4", "rotated-90.mp4", "vfr.mp4", "edit-list.mp4",
+                         "counter-gps.mp4", "counter-bars-320x240.mp4", "counter-gps-b.mp4"] {
             #expect(names.contains(required), "Fixtures/\(required) is missing: run scripts/make-fixtures")
         }
     }

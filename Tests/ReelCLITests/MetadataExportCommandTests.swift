@@ -146,11 +146,11 @@ struct MetadataExportCommandTests {
         #expect(csv.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test("the GPS fixture: CSV gives back Fixtures/track.gpx")
-    func fixtureCSV() throws {
-        let (_, rows) = Support.csvRows(try Support.reelOK(["metadata", "export", "Fixtures/counter-gps.mp4", "--format", "csv"],
+    @Test("the GPS fixtures: CSV gives back their GPX tracks", arguments: MetadataTestSupport.gpsFixtures)
+    func fixtureCSV(_ fixture: MetadataTestSupport.GPSFixture) throws {
+        let (_, rows) = Support.csvRows(try Support.reelOK(["metadata", "export", "Fixtures/\(fixture.video)", "--format", "csv"],
                                                            in: CLITestSupport.packageRoot))
-        let points = Support.gpxPoints(try String(contentsOf: Support.trackGPX, encoding: .utf8))
+        let points = Support.gpxPoints(try String(contentsOf: CLITestSupport.fixturesFolder.appendingPathComponent(fixture.track), encoding: .utf8))
         #expect(points.count == 10)
         #expect(rows.count == points.count)
         for (i, (row, point)) in zip(rows, points).enumerated() {

@@ -98,12 +98,30 @@ struct MetadataImportCommandTests {
         #expect(try Support.packetHashes(out) == (try Support.packetHashes(source)))
     }
 
-    @Test("the committed fixture is what the script makes", .enabled(if: CLITestSupport.hasFFprobe, "needs ffprobe"))
-    func fixtureIsCurrent() throws {
-        let folder = try Self.imported(out: "counter-gps.mp4")
+    @Test("the committed fixtures are what the script makes", .enabled(if: CLITestSupport.hasFFprobe, "needs ffprobe"),
+          arguments: MetadataTestSupport.gpsFixtures)
+    func fixtureIsCurrent(_ fixture: MetadataTestSupport.GPSFixture) throws {
+        let fixtures = CLITestSupport.fixturesFolder
+        let folder = try Self.imported(track: fixtures.appendingPathComponent(fixture.track),
+                                       video: fixtures.appendingPathComponent(fixture.source), out: fixture.video)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let made = try Data(contentsOf: folder.appendingPathComponent("counter-gps.mp4"))
-        #expect(made == (try Data(contentsOf: Support.counterGPS)), "Fixtures/counter-gps.mp4 is stale: run scripts/make-fixtures")
+        let made = try Data(contentsOf: folder.appendingPathComponent(fixture.video))
+        #expect(made == (try Data(contentsOf: fixtures.appendingPathComponent(fixture.video))),
+                "Fixtures/\(fixture.video) is stale: run scripts/make-fixtures")
+    }
+
+    @Test("the two cameras' fixtures carry different routes")
+    func fixturesDiffer() throws {
+        let tracks = try MetadataTestSupport.gpsFixtures.map { fixture in
+            Support.csvRows(try Support.reelOK(["metadata", "export", "Fixtures/\(fixture.video)", "--format", "csv"],
+                                               in: CLITestSupport.packageRoot)).rows
+        }
+        try #require(tracks.count == 2 && tracks[0].count == 10 && tracks[1].count == 10)
+        for (i, (a, b)) in zip(tracks[0], tracks[1]).enumerated() {
+            #expect(a["time"] == b["time"] && a["gps_time"] == b["gps_time"], "point \(i): the same times")
+            #expect(a["latitude"] != b["latitude"] && a["longitude"] != b["longitude"], "point \(i)")
+            #expect(a["altitude"] != b["altitude"] && a["speed2d"] != b["speed2d"], "point \(i)")
+        }
     }
 
     @Test("CSV in: the time column is media seconds, plus --offset; points past the end are left out")

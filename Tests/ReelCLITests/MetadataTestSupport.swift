@@ -9,6 +9,20 @@ enum MetadataTestSupport {
     static let counterGPS = CLITestSupport.fixturesFolder.appendingPathComponent("counter-gps.mp4")
     static let trackGPX = CLITestSupport.fixturesFolder.appendingPathComponent("track.gpx")
 
+    /// A GPS fixture of Fixtures/: `track` imported into `source` by scripts/make-fixtures gives `video`.
+    struct GPSFixture: Sendable, CustomTestStringConvertible {
+        var track: String
+        var source: String
+        var video: String
+        var testDescription: String { video }
+    }
+
+    /// Both cameras of the multi-camera example.
+    static let gpsFixtures = [
+        GPSFixture(track: "track.gpx", source: "counter-320x240.mp4", video: "counter-gps.mp4"),
+        GPSFixture(track: "track-b.gpx", source: "counter-bars-320x240.mp4", video: "counter-gps-b.mp4"),
+    ]
+
     static var hasMaxSample: Bool { FileManager.default.fileExists(atPath: maxSample.path) }
     static var hasExifTool: Bool { CLITestSupport.which("exiftool") != nil }
     static var hasFFmpeg: Bool { CLITestSupport.which("ffmpeg") != nil }
