@@ -73,6 +73,36 @@ import Testing
         }
     }
 
+    @Test(arguments: [(0.0, 1.0, false), (2.0, 1.0, true), (1.0, 1.0, true), (-2.0, 1.0, true), (0.0, 0.5, true)])
+    func backgroundShowsWhereTheBottomLayerLeavesIt(shift: Double, opacity: Double, backgroundVisible: Bool) async throws {
+        // YUV: the fill under an opaque layer covering the frame is skipped; anything else
+        // (moved, translucent) must still show the background, never a recycled frame.
+        let red = Color(red: 1, green: 0, blue: 0, alpha: 1)
+        let empty = try await render([], background: red, format: .yuv420p)
+        let plain = try await render([VideoCompositionLayerInstruction(trackID: 2)], background: red, format: .yuv420p)
+        var layer = VideoCompositionLayerInstruction(trackID: 2)
+        layer.setTransform(Transform2D(translationX: shift, y: 0), at: .zero)
+        layer.setOpacity(opacity, at: .zero)
+        let frames = try await render([layer], background: red, format: .yuv420p)
+        let edge = shift < 0 ? 127 : 0
+        for (frame, time) in zip(frames, [0, 1, 2, 3]) {
+            let seen = pixel(frame.pixelBuffer, edge, 10), u = pixel(frame.pixelBuffer, edge / 2, 5, plane: 1)
+            let layerPixel = pixel(plain[0].pixelBuffer, edge, 10), backgroundPixel = pixel(empty[0].pixelBuffer, edge, 10)
+            #expect(layerPixel != backgroundPixel)
+            if backgroundVisible && opacity == 1 {
+                #expect(seen == backgroundPixel, "frame \(time)")
+                if shift.truncatingRemainder(dividingBy: 2) == 0 {
+                    // An odd shift moves chroma by half a sample: its edge column is still drawn.
+                    #expect(u == pixel(empty[0].pixelBuffer, edge / 2, 5, plane: 1), "frame \(time)")
+                }
+            } else if backgroundVisible {
+                #expect(seen != backgroundPixel && seen != layerPixel, "frame \(time): a blend of both")
+            } else {
+                #expect(seen == layerPixel, "frame \(time)")
+            }
+        }
+    }
+
     @Test func cropShowsOnlyTheRectangle() async throws {
         var layer = VideoCompositionLayerInstruction(trackID: 1)
         layer.setCropRectangle(Rect(x: 16, y: 8, width: 32, height: 20), at: .zero)

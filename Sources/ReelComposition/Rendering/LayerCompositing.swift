@@ -4,7 +4,7 @@
 /// Per plane, the kernels pick the cheapest path that is exact for the layer:
 /// - integer translation, full opacity, opaque source: row copies;
 /// - integer translation otherwise: a blend, no resampling;
-/// - scale and translation: separable bilinear, with per-column tables;
+/// - scale and translation: separable bilinear, a vertical pass then a horizontal one;
 /// - any other affine transform: bilinear along each row with incremental coordinates.
 /// Coordinates are fixed point (16 fractional bits) and weights 8-bit: no floating point
 /// per pixel. BGRA/RGBA blend with straight alpha ("over"); YUV planes blend by opacity.
@@ -170,6 +170,9 @@ struct PlaneJob {
 
     // MARK: Scale and translation
 
+    /// Two passes per destination row, exact to the four-tap formula of ``put``: the two
+    /// source rows are first mixed vertically into 16-bit sums (a loop the compiler
+    /// vectorises), then each destination pixel mixes two of those sums horizontally.
     @inline(__always)
     private func separable(_ r: (x0: Int, y0: Int, x1: Int, y1: Int), ch: Int) {
         let inv = inverse
@@ -184,20 +187,67 @@ struct PlaneJob {
             columns.append((Int32(a * ch), Int32(b * ch), Int32(w)))
         }
         guard cx0 < cx1 else { return }
+        // The source bytes the drawn columns read.
+        var lo = Int.max, hi = 0
+        for c in columns[(cx0 - r.x0)..<(cx1 - r.x0)] { lo = min(lo, Int(c.o0)); hi = max(hi, Int(c.o1) + ch) }
+        let span = hi - lo
+        let mix = UnsafeMutablePointer<UInt16>.allocate(capacity: span)
+        defer { mix.deallocate() }
+        // Samples written as they are (for one or two channels, blending at full opacity
+        // gives the same bytes).
+        let direct = replace || op == 256
+        // An exact halving of a single-channel plane: every destination sample is the mean
+        // of two neighbouring sums (weights 128/128), a loop the compiler vectorises.
+        let first = columns[cx0 - r.x0]
+        let halving = ch == 1 && direct && columns[(cx0 - r.x0)..<(cx1 - r.x0)].enumerated().allSatisfy { k, c in
+            c.w == 128 && c.o1 == c.o0 + 1 && Int(c.o0) == Int(first.o0) + 2 * k
+        }
         columns.withUnsafeBufferPointer { table in
             for j in r.y0..<r.y1 {
                 let v = inv.d * (Double(j) + 0.5) + inv.ty
                 guard v >= cover.minY && v < cover.maxY else { continue }
                 let (y0, y1, fy) = Self.tap(v - 0.5, size: srcHeight)
-                let row0 = src + y0 * srcStride, row1 = src + y1 * srcStride
-                let drow = dst + j * dstStride
+                Self.mixRows(src + y0 * srcStride + lo, src + y1 * srcStride + lo, weight: fy, into: mix, count: span)
+                let m = mix - lo, drow = dst + j * dstStride
+                if halving {
+                    let pairs = m + Int(first.o0), d = drow + cx0
+                    for i in 0..<(cx1 - cx0) {
+                        d[i] = UInt8(truncatingIfNeeded: (UInt32(pairs[2 * i]) &+ UInt32(pairs[2 * i + 1]) &+ 256) &>> 9)
+                    }
+                    continue
+                }
                 for i in cx0..<cx1 {
                     let c = table[i - r.x0]
-                    let fx = Int(c.w)
-                    put(drow + i * ch, row0 + Int(c.o0), row0 + Int(c.o1), row1 + Int(c.o0), row1 + Int(c.o1), fx: fx, fy: fy, ch: ch)
+                    let fx = Int(c.w), gx = 256 - fx
+                    let a = m + Int(c.o0), b = m + Int(c.o1), d = drow + i * ch
+                    switch ch {
+                    case 1:
+                        let s = (Int(a[0]) &* gx &+ Int(b[0]) &* fx &+ 32768) &>> 16
+                        d[0] = direct ? UInt8(truncatingIfNeeded: s) : blend(d[0], s)
+                    case 2:
+                        let s0 = (Int(a[0]) &* gx &+ Int(b[0]) &* fx &+ 32768) &>> 16
+                        let s1 = (Int(a[1]) &* gx &+ Int(b[1]) &* fx &+ 32768) &>> 16
+                        d[0] = direct ? UInt8(truncatingIfNeeded: s0) : blend(d[0], s0)
+                        d[1] = direct ? UInt8(truncatingIfNeeded: s1) : blend(d[1], s1)
+                    default:
+                        let s0 = (Int(a[0]) &* gx &+ Int(b[0]) &* fx &+ 32768) &>> 16
+                        let s1 = (Int(a[1]) &* gx &+ Int(b[1]) &* fx &+ 32768) &>> 16
+                        let s2 = (Int(a[2]) &* gx &+ Int(b[2]) &* fx &+ 32768) &>> 16
+                        let s3 = (Int(a[3]) &* gx &+ Int(b[3]) &* fx &+ 32768) &>> 16
+                        store4(d, (s0, s1, s2, s3))
+                    }
                 }
             }
         }
+    }
+
+    /// `out[k] = top[k] * (256 - weight) + bottom[k] * weight`: at most 255 * 256, so
+    /// 16 bits hold it.
+    @inline(__always)
+    static func mixRows(_ top: UnsafePointer<UInt8>, _ bottom: UnsafePointer<UInt8>, weight: Int,
+                        into out: UnsafeMutablePointer<UInt16>, count: Int) {
+        let w = UInt16(weight), g = UInt16(256 - weight)
+        for k in 0..<count { out[k] = UInt16(top[k]) &* g &+ UInt16(bottom[k]) &* w }
     }
 
     // MARK: General affine
@@ -264,28 +314,42 @@ struct PlaneJob {
     private func put(_ d: UnsafeMutablePointer<UInt8>, _ p00: UnsafeMutablePointer<UInt8>, _ p01: UnsafeMutablePointer<UInt8>,
                      _ p10: UnsafeMutablePointer<UInt8>, _ p11: UnsafeMutablePointer<UInt8>, fx: Int, fy: Int, ch: Int) {
         let gx = 256 - fx, gy = 256 - fy
-        if ch == 4 {
-            let s0 = ((Int(p00[0]) &* gx &+ Int(p01[0]) &* fx) &* gy &+ (Int(p10[0]) &* gx &+ Int(p11[0]) &* fx) &* fy &+ 32768) &>> 16
-            let s1 = ((Int(p00[1]) &* gx &+ Int(p01[1]) &* fx) &* gy &+ (Int(p10[1]) &* gx &+ Int(p11[1]) &* fx) &* fy &+ 32768) &>> 16
-            let s2 = ((Int(p00[2]) &* gx &+ Int(p01[2]) &* fx) &* gy &+ (Int(p10[2]) &* gx &+ Int(p11[2]) &* fx) &* fy &+ 32768) &>> 16
-            let s3 = ((Int(p00[3]) &* gx &+ Int(p01[3]) &* fx) &* gy &+ (Int(p10[3]) &* gx &+ Int(p11[3]) &* fx) &* fy &+ 32768) &>> 16
-            if replace || (uniform && op == 256) {
-                d[0] = UInt8(truncatingIfNeeded: s0); d[1] = UInt8(truncatingIfNeeded: s1)
-                d[2] = UInt8(truncatingIfNeeded: s2); d[3] = UInt8(truncatingIfNeeded: s3)
-            } else if uniform {
-                let keep = 256 - op
-                d[0] = UInt8(truncatingIfNeeded: (Int(d[0]) &* keep &+ s0 &* op &+ 128) &>> 8)
-                d[1] = UInt8(truncatingIfNeeded: (Int(d[1]) &* keep &+ s1 &* op &+ 128) &>> 8)
-                d[2] = UInt8(truncatingIfNeeded: (Int(d[2]) &* keep &+ s2 &* op &+ 128) &>> 8)
-                d[3] = UInt8(truncatingIfNeeded: (Int(d[3]) &* keep &+ s3 &* op &+ 128) &>> 8)
-            } else {
-                Blend.over4((s0, s1, s2, s3), d, op: op)
-            }
-            return
+        @inline(__always) func sample(_ c: Int) -> Int {
+            ((Int(p00[c]) &* gx &+ Int(p01[c]) &* fx) &* gy &+ (Int(p10[c]) &* gx &+ Int(p11[c]) &* fx) &* fy &+ 32768) &>> 16
         }
-        for c in 0..<ch {
-            let s = ((Int(p00[c]) &* gx &+ Int(p01[c]) &* fx) &* gy &+ (Int(p10[c]) &* gx &+ Int(p11[c]) &* fx) &* fy &+ 32768) &>> 16
-            d[c] = replace ? UInt8(truncatingIfNeeded: s) : UInt8(truncatingIfNeeded: (Int(d[c]) &* (256 &- op) &+ s &* op &+ 128) &>> 8)
+        if ch == 4 {
+            store4(d, (sample(0), sample(1), sample(2), sample(3)))
+        } else {
+            for c in 0..<ch { store(d + c, sample(c)) }
+        }
+    }
+
+    /// Writes or blends one sample of a 1- or 2-channel plane.
+    @inline(__always)
+    private func store(_ d: UnsafeMutablePointer<UInt8>, _ s: Int) {
+        d[0] = replace ? UInt8(truncatingIfNeeded: s) : blend(d[0], s)
+    }
+
+    /// `s` over `d` at the layer's opacity.
+    @inline(__always)
+    private func blend(_ d: UInt8, _ s: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: (Int(d) &* (256 &- op) &+ s &* op &+ 128) &>> 8)
+    }
+
+    /// Writes or blends one 4-channel pixel (alpha last).
+    @inline(__always)
+    private func store4(_ d: UnsafeMutablePointer<UInt8>, _ s: (Int, Int, Int, Int)) {
+        if replace || (uniform && op == 256) {
+            d[0] = UInt8(truncatingIfNeeded: s.0); d[1] = UInt8(truncatingIfNeeded: s.1)
+            d[2] = UInt8(truncatingIfNeeded: s.2); d[3] = UInt8(truncatingIfNeeded: s.3)
+        } else if uniform {
+            let keep = 256 - op
+            d[0] = UInt8(truncatingIfNeeded: (Int(d[0]) &* keep &+ s.0 &* op &+ 128) &>> 8)
+            d[1] = UInt8(truncatingIfNeeded: (Int(d[1]) &* keep &+ s.1 &* op &+ 128) &>> 8)
+            d[2] = UInt8(truncatingIfNeeded: (Int(d[2]) &* keep &+ s.2 &* op &+ 128) &>> 8)
+            d[3] = UInt8(truncatingIfNeeded: (Int(d[3]) &* keep &+ s.3 &* op &+ 128) &>> 8)
+        } else {
+            Blend.over4(s, d, op: op)
         }
     }
 }

@@ -1,7 +1,8 @@
 import Synchronization
 
 /// The built-in compositor, used when a video composition sets no custom one: draws a
-/// ``VideoCompositionStandardInstruction``'s background colour, then each layer from the
+/// ``VideoCompositionStandardInstruction``'s background colour (skipped where an opaque
+/// bottom layer covers the whole frame), then each layer from the
 /// bottom (the last layer instruction) to the top (the first), with its transform (bilinear
 /// resampling, after 2x2 box prefiltering when shrinking below half size), crop rectangle
 /// and opacity at the request's time, blending with straight alpha.
@@ -51,20 +52,40 @@ public final class StandardVideoCompositor: VideoCompositing {
             let output = context.newPixelBuffer()
             let standard = request.videoCompositionInstruction as? VideoCompositionStandardInstruction
             let background = standard?.backgroundColor ?? .black
-            PixelFill.fill(output, with: background)
             let layers = standard?.layerInstructions ?? request.sourceTrackIDs.map { VideoCompositionLayerInstruction(trackID: $0) }
+            var bottom = true
             for layer in layers.reversed() {
                 guard let frame = request.sourceFrame(byTrackID: layer.trackID) else { continue }
                 let opacity = layer.opacity(at: time)
                 guard opacity > 0 else { continue }
+                let layerTransform = layer.transform(at: time).concatenating(context.renderTransform)
+                let layerCrop = layer.cropRectangle(at: time)
+                let frameInFormat = converted(frame, to: output.format, pools: pools)
+                if bottom {
+                    // The background shows only where the bottom layer leaves gaps.
+                    if !covers(output, frame: frameInFormat, transform: layerTransform, crop: layerCrop, opacity: opacity) {
+                        PixelFill.fill(output, with: background)
+                    }
+                    bottom = false
+                }
                 let (source, transform, crop) = BoxDownscale.prefilter(
-                    converted(frame, to: output.format, pools: pools),
-                    transform: layer.transform(at: time).concatenating(context.renderTransform),
-                    crop: layer.cropRectangle(at: time), pools: pools)
+                    frameInFormat, transform: layerTransform, crop: layerCrop, pools: pools)
                 LayerCompositing.draw(source, onto: output, transform: transform, crop: crop, opacity: opacity,
                                       destinationOpaque: background.alpha >= 1)
             }
+            if bottom { PixelFill.fill(output, with: background) }
             return output
+        }
+
+        /// Whether drawing `frame` (in the render format) with `transform` replaces every
+        /// pixel of `output`: a format without alpha (YUV), full opacity, no crop, moved by
+        /// whole chroma pixels and covering the frame. Then no background fill is needed.
+        static func covers(_ output: PixelBuffer, frame: PixelBuffer, transform t: Transform2D, crop: Rect, opacity: Double) -> Bool {
+            guard !output.format.hasAlpha, frame.format == output.format, opacity >= 1, crop.isInfinite,
+                  t.a == 1, t.b == 0, t.c == 0, t.d == 1,
+                  t.tx == (t.tx / 2).rounded() * 2, t.ty == (t.ty / 2).rounded() * 2,
+                  t.tx <= 0, t.ty <= 0 else { return false }
+            return t.tx + Double(frame.width) >= Double(output.width) && t.ty + Double(frame.height) >= Double(output.height)
         }
 
         static func converted(_ frame: PixelBuffer, to format: PixelFormat, pools: ConversionPools?) -> PixelBuffer {

@@ -1,0 +1,101 @@
+@testable import ReelComposition
+import Testing
+
+/// The scale-and-translate kernel against a plain per-pixel statement of bilinear sampling:
+/// the kernel's two passes (and its halving shortcut) must give exactly these bytes.
+@Suite struct LayerCompositingTests {
+    /// A buffer of pseudo-random bytes (alpha 255 where there is alpha).
+    static func noise(width: Int, height: Int, format: PixelFormat, seed: UInt64) -> PixelBuffer {
+        let buffer = PixelBuffer(width: width, height: height, format: format)
+        var state = seed
+        buffer.withPlaneViews { v in
+            for p in 0..<format.planeCount {
+                let (w, h) = buffer.planeSize(p), ch = format.bytesPerPixel(plane: p)
+                for y in 0..<h {
+                    for x in 0..<(w * ch) {
+                        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                        let opaque = format.hasAlpha && x % 4 == 3
+                        v.base[p][y * v.stride[p] + x] = opaque ? 255 : UInt8(truncatingIfNeeded: state >> 56)
+                    }
+                }
+            }
+        }
+        return buffer
+    }
+
+    /// Bytes of every plane, row padding left out.
+    static func bytes(_ b: PixelBuffer) -> [[UInt8]] {
+        b.withPlaneViews { v in
+            (0..<b.format.planeCount).map { p in
+                let (w, h) = b.planeSize(p), ch = b.format.bytesPerPixel(plane: p)
+                return (0..<h).flatMap { y in (0..<(w * ch)).map { v.base[p][y * v.stride[p] + $0] } }
+            }
+        }
+    }
+
+    /// The two neighbours of position `p` and the 8-bit weight of the second, clamped at
+    /// the edges.
+    static func taps(_ p: Double, _ size: Int) -> (Int, Int, Int) {
+        let fixed = Int((p * 256).rounded(.down))
+        let i = fixed >> 8
+        if i < 0 { return (0, 0, 0) }
+        if i >= size - 1 { return (size - 1, size - 1, 0) }
+        return (i, i + 1, fixed & 255)
+    }
+
+    /// `source` drawn over `destination` by `transform` at opacity `op` (0...256), pixel by
+    /// pixel: every destination pixel whose centre maps inside the source takes the
+    /// bilinear mix of the four source pixels around that point.
+    static func reference(_ source: PixelBuffer, over destination: PixelBuffer, transform: Transform2D, op: Int) -> [[UInt8]] {
+        var out = bytes(destination)
+        let src = bytes(source)
+        for p in 0..<source.format.planeCount {
+            let (sw, sh) = source.planeSize(p), (dw, dh) = destination.planeSize(p)
+            let ch = source.format.bytesPerPixel(plane: p)
+            let t = p == 0 ? transform
+                : Transform2D(scaleX: 2, y: 2).concatenating(transform).concatenating(Transform2D(scaleX: 0.5, y: 0.5))
+            let inv = t.inverted()!
+            for j in 0..<dh {
+                for i in 0..<dw {
+                    let u = inv.a * (Double(i) + 0.5) + inv.tx, v = inv.d * (Double(j) + 0.5) + inv.ty
+                    guard u >= 0, u < Double(sw), v >= 0, v < Double(sh) else { continue }
+                    let (x0, x1, fx) = taps(u - 0.5, sw), (y0, y1, fy) = taps(v - 0.5, sh)
+                    for c in 0..<ch {
+                        func s(_ x: Int, _ y: Int) -> Int { Int(src[p][(y * sw + x) * ch + c]) }
+                        let top = s(x0, y0) * (256 - fx) + s(x1, y0) * fx, bottom = s(x0, y1) * (256 - fx) + s(x1, y1) * fx
+                        let sample = (top * (256 - fy) + bottom * fy + 32768) >> 16
+                        let k = (j * dw + i) * ch + c
+                        out[p][k] = UInt8((Int(out[p][k]) * (256 - op) + sample * op + 128) >> 8)
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Where two buffers' bytes first differ, or nil.
+    static func firstDifference(_ got: [[UInt8]], _ expected: [[UInt8]]) -> String? {
+        for (p, (g, e)) in zip(got, expected).enumerated() {
+            if let k = g.indices.first(where: { g[$0] != e[$0] }) { return "plane \(p), byte \(k): \(g[k]), expected \(e[k])" }
+        }
+        return nil
+    }
+
+    static let transforms: [Transform2D] = [
+        Transform2D(scaleX: 0.5, y: 0.5).concatenating(Transform2D(translationX: 10, y: 6)),      // halving
+        Transform2D(scaleX: 0.5, y: 0.5).concatenating(Transform2D(translationX: 3.5, y: 1.25)),  // half, off the grid
+        Transform2D(scaleX: 0.75, y: 0.6).concatenating(Transform2D(translationX: 2, y: 3)),
+        Transform2D(scaleX: 1.6, y: 1.3).concatenating(Transform2D(translationX: -7, y: -4)),     // larger, clipped
+    ]
+
+    @Test(arguments: [PixelFormat.gray8, .bgra, .yuv420p, .nv12], [1.0, 0.6])
+    func scaledLayersMatchPerPixelBilinear(format: PixelFormat, opacity: Double) {
+        for (n, transform) in Self.transforms.enumerated() {
+            let source = Self.noise(width: 38, height: 24, format: format, seed: 7)
+            let destination = Self.noise(width: 40, height: 30, format: format, seed: 11)
+            let expected = Self.reference(source, over: destination, transform: transform, op: Int((opacity * 256).rounded()))
+            LayerCompositing.draw(source, onto: destination, transform: transform, opacity: opacity, destinationOpaque: true)
+            #expect(Self.firstDifference(Self.bytes(destination), expected) == nil, "transform \(n)")
+        }
+    }
+}
