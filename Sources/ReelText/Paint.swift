@@ -22,13 +22,15 @@ struct Paint: Sendable, Hashable {
         cr = Int((128 + 224 * (rr - luma) / (2 * (1 - kr))).rounded())
     }
 
-    /// `d` moved toward `s` by `alpha`/255, rounded.
+    /// `x / 255` rounded to nearest, for `0...65535`, without a division. (255 is odd, so
+    /// no quotient ends in exactly one half: there are no ties to break.)
+    @inline(__always) static func div255(_ x: Int) -> Int { (x &+ 128 &+ ((x &+ 128) &>> 8)) &>> 8 }
+
+    /// `d` moved toward `s` by `alpha`/255: `(d * (255 - alpha) + s * alpha) / 255`, rounded.
     @inline(__always) static func mix(_ d: UInt8, _ s: Int, _ alpha: Int) -> UInt8 {
-        let dv = Int(d)
-        let t = (s - dv) * alpha
-        return UInt8(truncatingIfNeeded: dv + (t + (t >= 0 ? 127 : -127)) / 255)
+        UInt8(truncatingIfNeeded: div255(Int(d) &* (255 &- alpha) &+ s &* alpha))
     }
 
     /// Coverage (0...255) times this paint's alpha, 0...255.
-    @inline(__always) func alpha(coverage: Int) -> Int { (coverage * a + 127) / 255 }
+    @inline(__always) func alpha(coverage: Int) -> Int { Paint.div255(coverage &* a) }
 }
