@@ -37,6 +37,35 @@ struct AssetReaderTests {
         #expect(reader.status == .completed)
     }
 
+    @Test("frames in the decoder's own format stay intact while held", .enabled(if: hasFFmpeg, "needs ffmpeg to make the input clip"))
+    func heldFramesStayIntact() async throws {
+        // yuv420p from an H.264 clip: the buffers show the decoder's frames without a copy.
+        // Holding all of them must not let the decoder reuse their memory.
+        func read(copyingEach: Bool) async throws -> [PixelBuffer] {
+            let url = try ReadWriteTestMedia.testPatternClip()
+            let reader = try AssetReader(url: url)
+            let output = AssetReaderTrackOutput(trackID: try videoTrackID(reader), settings: .video(pixelFormat: .yuv420p))
+            try reader.add(output)
+            try reader.startReading()
+            var frames: [PixelBuffer] = []
+            for try await sample in output {
+                guard let buffer = sample.videoFrame?.pixelBuffer else { continue }
+                if copyingEach {
+                    let copy = PixelBuffer(width: buffer.width, height: buffer.height, format: buffer.format)
+                    buffer.copyPixels(into: copy)
+                    frames.append(copy)
+                } else {
+                    frames.append(buffer)
+                }
+            }
+            return frames
+        }
+        let held = try await read(copyingEach: false), copied = try await read(copyingEach: true)
+        #expect(held.count == 60 && copied.count == 60)
+        for (i, (a, b)) in zip(held, copied).enumerated() { #expect(a.hasSamePixels(as: b), "frame \(i)") }
+        #expect(!held[0].hasSamePixels(as: held[1]))
+    }
+
     @Test("converts to each pixel format with the right values", .enabled(if: hasFFmpeg, "needs ffmpeg to make the input clip"),
           arguments: PixelFormat.allCases)
     func pixelValues(format: PixelFormat) throws {

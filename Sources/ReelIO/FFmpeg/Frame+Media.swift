@@ -28,6 +28,56 @@ extension Frame {
         return try body(data, linesize)
     }
 
+    /// Makes this frame show `buffer`'s planes without copying them (an unreferenced frame
+    /// first): one read-only `AVBufferRef` per plane, each keeping the buffer alive until
+    /// FFmpeg lets go of it. False when FFmpeg is out of memory.
+    func reference(_ buffer: PixelBuffer) -> Bool {
+        unref()
+        let f = pointer
+        f.pointee.format = buffer.format.avPixelFormat.rawValue
+        f.pointee.width = Int32(buffer.width)
+        f.pointee.height = Int32(buffer.height)
+        return buffer.withUnsafePlanePointers { planes -> Bool in
+            withPlanes { data, linesize -> Bool in
+                let refs = UnsafeMutableRawPointer(f) + MemoryLayout<AVFrame>.offset(of: \AVFrame.buf)!
+                let buf = refs.assumingMemoryBound(to: UnsafeMutablePointer<AVBufferRef>?.self)
+                for p in 0..<buffer.planeCount {
+                    let retained = Unmanaged.passRetained(buffer)
+                    let base = planes[p].assumingMemoryBound(to: UInt8.self)
+                    guard let ref = av_buffer_create(base, buffer.bytesPerRow[p] * buffer.planeSize(p).height, { opaque, _ in
+                        if let opaque { Unmanaged<PixelBuffer>.fromOpaque(opaque).release() }
+                    }, retained.toOpaque(), Int32(AV_BUFFER_FLAG_READONLY)) else {
+                        retained.release()
+                        unref()
+                        return false
+                    }
+                    buf[p] = ref
+                    data[p] = base
+                    linesize[p] = Int32(buffer.bytesPerRow[p])
+                }
+                return true
+            }
+        }
+    }
+
+    /// The frame's planes as a ``PixelBuffer`` without copying, when it has exactly
+    /// `format`, `width` and `height` and reference-counted planes: the buffer holds a
+    /// reference to the frame's memory until it goes. Nil otherwise (convert instead).
+    func sharedPixelBuffer(format: PixelFormat, width: Int, height: Int) -> PixelBuffer? {
+        guard pixelFormat == format.avPixelFormat, Int(self.width) == width, Int(self.height) == height,
+              pointer.pointee.buf.0 != nil, let clone = av_frame_clone(pointer) else { return nil }
+        let held = HeldFrame(clone)
+        return held.frame.withPlanes { data, linesize -> PixelBuffer? in
+            var planes: [UnsafeMutableRawPointer] = [], strides: [Int] = []
+            for p in 0..<format.planeCount {
+                guard let d = data[p], linesize[p] > 0 else { return nil }
+                planes.append(UnsafeMutableRawPointer(d))
+                strides.append(Int(linesize[p]))
+            }
+            return PixelBuffer(width: width, height: height, format: format, planes: planes, bytesPerRow: strides) { held.free() }
+        }
+    }
+
     /// The colour description FFmpeg attached to the frame, in Reel's words.
     var colorProperties: ColorProperties {
         func name(_ c: UnsafePointer<CChar>?) -> String? { c.map { String(cString: $0) } }
@@ -90,4 +140,15 @@ extension Frame {
         }
         return frame
     }
+}
+
+/// A cloned decoder frame owned by the ``PixelBuffer`` that shows it; freed once.
+final class HeldFrame: @unchecked Sendable {
+    // @unchecked: `frame` is read by the buffer's readers and freed once, by the buffer's
+    // release, after every reader has let go.
+    let frame: Frame
+
+    init(_ pointer: UnsafeMutablePointer<AVFrame>) { frame = Frame(adopting: pointer) }
+
+    func free() { frame.unref() }
 }

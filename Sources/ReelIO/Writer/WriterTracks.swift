@@ -104,14 +104,25 @@ final class VideoTrackWriter: TrackWriter {
         streamTimeBase = output.stream(Int(streamIndex)).pointee.time_base
     }
 
-    /// Converts `buffer` into a fresh encoder frame (one copy, or the libswscale pass)
-    /// and encodes it at `time` (relative to the session start).
+    /// Encodes `buffer` at `time` (relative to the session start): its own planes when it
+    /// has the encoder's format and size, else converted into an encoder frame by libswscale.
     func write(_ buffer: PixelBuffer, at time: MediaTime, into output: OutputFormatContext) throws(ReelError) {
         guard let pts = time.ffmpegTimestamp(in: encoder.timeBase), pts > lastPTS else {
             throw ReelError(.invalidArgument, "frame time \(time.secondsDescription) does not come after the previous frame in the 1/\(encoder.timeBase.den) time base",
                             path: output.path, time: time)
         }
         lastPTS = pts
+        let e = encoder.pointer.pointee
+        if buffer.format.avPixelFormat == e.pix_fmt, buffer.width == Int(e.width), buffer.height == Int(e.height) {
+            // The encoder reads the buffer's own planes: no copy.
+            guard frame.reference(buffer) else {
+                throw ReelError(.encoderFailed, "out of memory for a frame", path: output.path)
+            }
+            frame.pointer.pointee.pts = pts
+            try sendFrame(encoder, frame, path: output.path)
+            try drain(encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
+            return
+        }
         // Reuse the frame's planes when the encoder no longer holds them (libx264 copies
         // its input): no 3 MB allocation, page faults and zeroing per 1080p frame.
         if av_frame_is_writable(frame.pointer) == 0 {
