@@ -103,6 +103,19 @@ import Testing
         }
     }
 
+    @Test func aSingleLayerThatIsTheFrameIsReturnedAsItIs() async throws {
+        let yuv = PixelBuffer(width: 128, height: 72, format: .yuv420p)
+        let same = try await render([VideoCompositionLayerInstruction(trackID: 1)], format: .yuv420p, sourceA: yuv)
+        #expect(same.count == 4 && same.allSatisfy { $0.pixelBuffer === yuv })
+        var moved = VideoCompositionLayerInstruction(trackID: 1)
+        moved.setTransform(Transform2D(translationX: 2, y: 0), at: .zero)
+        let drawn = try await render([moved], format: .yuv420p, sourceA: yuv)
+        #expect(drawn.allSatisfy { $0.pixelBuffer !== yuv })
+        let stacked = try await render([VideoCompositionLayerInstruction(trackID: 2), VideoCompositionLayerInstruction(trackID: 1)],
+                                       format: .yuv420p, sourceA: yuv)
+        #expect(stacked.allSatisfy { $0.pixelBuffer !== yuv })
+    }
+
     @Test func cropShowsOnlyTheRectangle() async throws {
         var layer = VideoCompositionLayerInstruction(trackID: 1)
         layer.setCropRectangle(Rect(x: 16, y: 8, width: 32, height: 20), at: .zero)

@@ -2,7 +2,8 @@ import Synchronization
 
 /// The built-in compositor, used when a video composition sets no custom one: draws a
 /// ``VideoCompositionStandardInstruction``'s background colour (skipped where an opaque
-/// bottom layer covers the whole frame), then each layer from the
+/// bottom layer covers the whole frame; a single layer that is exactly the output frame is
+/// returned as it is), then each layer from the
 /// bottom (the last layer instruction) to the top (the first), with its transform (bilinear
 /// resampling, after 2x2 box prefiltering when shrinking below half size), crop rectangle
 /// and opacity at the request's time, blending with straight alpha.
@@ -49,45 +50,53 @@ public final class StandardVideoCompositor: VideoCompositing {
         static func render(_ request: AsynchronousVideoCompositionRequest, pools: ConversionPools?) -> PixelBuffer {
             let context = request.renderContext
             let time = request.compositionTime
-            let output = context.newPixelBuffer()
             let standard = request.videoCompositionInstruction as? VideoCompositionStandardInstruction
             let background = standard?.backgroundColor ?? .black
-            let layers = standard?.layerInstructions ?? request.sourceTrackIDs.map { VideoCompositionLayerInstruction(trackID: $0) }
-            var bottom = true
-            for layer in layers.reversed() {
-                guard let frame = request.sourceFrame(byTrackID: layer.trackID) else { continue }
+            let instructions = standard?.layerInstructions ?? request.sourceTrackIDs.map { VideoCompositionLayerInstruction(trackID: $0) }
+            // The layers that draw anything, bottom first, with their values at this time.
+            let layers = instructions.reversed().compactMap { layer -> Layer? in
+                guard let frame = request.sourceFrame(byTrackID: layer.trackID) else { return nil }
                 let opacity = layer.opacity(at: time)
-                guard opacity > 0 else { continue }
-                let layerTransform = layer.transform(at: time).concatenating(context.renderTransform)
-                let layerCrop = layer.cropRectangle(at: time)
-                let frameInFormat = converted(frame, to: output.format, pools: pools)
-                if bottom {
-                    // The background shows only where the bottom layer leaves gaps.
-                    if !covers(output, frame: frameInFormat, transform: layerTransform, crop: layerCrop, opacity: opacity) {
-                        PixelFill.fill(output, with: background)
-                    }
-                    bottom = false
-                }
-                let (source, transform, crop) = BoxDownscale.prefilter(
-                    frameInFormat, transform: layerTransform, crop: layerCrop, pools: pools)
-                LayerCompositing.draw(source, onto: output, transform: transform, crop: crop, opacity: opacity,
+                guard opacity > 0 else { return nil }
+                return Layer(frame: converted(frame, to: context.pixelFormat, pools: pools), opacity: opacity,
+                             transform: layer.transform(at: time).concatenating(context.renderTransform),
+                             crop: layer.cropRectangle(at: time))
+            }
+            // One layer that is exactly the output frame: the source frame is the output, as it is.
+            if layers.count == 1, let only = layers.first, only.frame.width == context.width, only.frame.height == context.height,
+               only.transform.isIdentity, covers(context, only) {
+                return only.frame
+            }
+            let output = context.newPixelBuffer()
+            // The background shows only where the bottom layer leaves gaps.
+            if let bottom = layers.first, covers(context, bottom) {} else { PixelFill.fill(output, with: background) }
+            for layer in layers {
+                let (source, transform, crop) = BoxDownscale.prefilter(layer.frame, transform: layer.transform, crop: layer.crop, pools: pools)
+                LayerCompositing.draw(source, onto: output, transform: transform, crop: crop, opacity: layer.opacity,
                                       destinationOpaque: background.alpha >= 1)
             }
-            if bottom { PixelFill.fill(output, with: background) }
             return output
         }
 
-        /// Whether drawing `frame` (in the render format) with `transform` replaces every
-        /// pixel of `output`: a format without alpha (YUV), full opacity, no crop, moved by
-        /// whole chroma pixels and covering the frame. Then no background fill is needed.
-        static func covers(_ output: PixelBuffer, frame: PixelBuffer, transform t: Transform2D, crop: Rect, opacity: Double) -> Bool {
-            guard !output.format.hasAlpha, frame.format == output.format, opacity >= 1, crop.isInfinite,
+        /// A layer that draws at this time: its frame in the render format and its values.
+        struct Layer {
+            var frame: PixelBuffer
+            var opacity: Double
+            var transform: Transform2D
+            var crop: Rect
+        }
+
+        /// Whether drawing `layer` replaces every pixel of a frame of `context`: a format
+        /// without alpha (YUV), full opacity, no crop, moved by whole chroma pixels and
+        /// covering the frame. Then no background fill is needed.
+        static func covers(_ context: VideoCompositionRenderContext, _ layer: Layer) -> Bool {
+            let t = layer.transform, frame = layer.frame
+            guard !context.pixelFormat.hasAlpha, frame.format == context.pixelFormat, layer.opacity >= 1, layer.crop.isInfinite,
                   t.a == 1, t.b == 0, t.c == 0, t.d == 1,
                   t.tx == (t.tx / 2).rounded() * 2, t.ty == (t.ty / 2).rounded() * 2,
                   t.tx <= 0, t.ty <= 0 else { return false }
-            return t.tx + Double(frame.width) >= Double(output.width) && t.ty + Double(frame.height) >= Double(output.height)
+            return t.tx + Double(frame.width) >= Double(context.width) && t.ty + Double(frame.height) >= Double(context.height)
         }
-
         static func converted(_ frame: PixelBuffer, to format: PixelFormat, pools: ConversionPools?) -> PixelBuffer {
             guard frame.format != format else { return frame }
             let key = "\(frame.width)x\(frame.height) \(format)"
