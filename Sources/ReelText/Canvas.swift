@@ -82,8 +82,17 @@ public struct Canvas {
 
     private func blendCoverage(_ cov: UnsafePointer<UInt8>, stride: Int, width w: Int, height h: Int,
                                x: Int, y: Int, paint: Paint) {
-        let x0 = max(x, 0), y0 = max(y, 0), x1 = min(x + w, width), y1 = min(y + h, height)
+        var x0 = max(x, 0), y0 = max(y, 0), x1 = min(x + w, width), y1 = min(y + h, height)
         guard x0 < x1, y0 < y1, paint.a > 0 else { return }
+        // Blend only the mask's covered box: a route on a map or a glyph's bitmap is mostly
+        // empty, and empty coverage changes nothing.
+        func rowEmpty(_ py: Int) -> Bool { UnsafeBufferPointer(start: cov + (py - y) * stride + (x0 - x), count: x1 - x0).allSatisfy { $0 == 0 } }
+        while y0 < y1 && rowEmpty(y0) { y0 += 1 }
+        while y1 > y0 && rowEmpty(y1 - 1) { y1 -= 1 }
+        guard y0 < y1 else { return }
+        func columnEmpty(_ px: Int) -> Bool { (y0..<y1).allSatisfy { cov[($0 - y) * stride + (px - x)] == 0 } }
+        while x0 < x1 && columnEmpty(x0) { x0 += 1 }
+        while x1 > x0 && columnEmpty(x1 - 1) { x1 -= 1 }
         blend(x0: x0, y0: y0, x1: x1, y1: y1, paint: paint) { px, py in Int(cov[(py - y) * stride + (px - x)]) }
     }
 

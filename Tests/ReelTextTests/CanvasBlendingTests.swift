@@ -53,19 +53,15 @@ struct CanvasBlendingTests {
         return b
     }
 
-    @Test(arguments: [(0, 0, 21, 13), (1, 1, 5, 4), (2, 3, 6, 6), (3, 2, 1, 1), (4, 4, 1, 3), (-3, 5, 9, 20), (7, 0, 14, 2)])
-    func yuvFillIsPerSampleCoverage(x: Int, y: Int, w: Int, h: Int) throws {
-        let color = Color(red: 0.9, green: 0.4, blue: 0.1, alpha: 0.6)
-        let buffer = Self.frame(), expected = Self.frame()
-        try Canvas(buffer).fill(x: x, y: y, width: w, height: h, color: color)
-        let paint = Paint(color, matrix: nil)
-        let x0 = max(x, 0), y0 = max(y, 0), x1 = min(x + w, 21), y1 = min(y + h, 13)
-        func inside(_ px: Int, _ py: Int) -> Bool { px >= x0 && px < x1 && py >= y0 && py < y1 }
+    /// `frame()` with `paint` blended by per-pixel `coverage` (0...255; 0 outside the
+    /// frame), each chroma sample by the mean coverage of its four luma pixels.
+    static func expected(paint: Paint, coverage: (Int, Int) -> Int) -> PixelBuffer {
+        let expected = frame()
         expected.withUnsafeMutableBytes(plane: 0) { raw in
-            for py in y0..<y1 {
-                for px in x0..<x1 {
+            for py in 0..<13 {
+                for px in 0..<21 {
                     let i = py * expected.bytesPerRow[0] + px
-                    raw[i] = UInt8(Self.reference(Int(raw[i]), paint.y, paint.a))
+                    raw[i] = UInt8(reference(Int(raw[i]), paint.y, (coverage(px, py) * paint.a + 127) / 255))
                 }
             }
         }
@@ -73,17 +69,43 @@ struct CanvasBlendingTests {
             expected.withUnsafeMutableBytes(plane: plane) { raw in
                 for cy in 0..<7 {
                     for cx in 0..<11 {
-                        let n = [(0, 0), (1, 0), (0, 1), (1, 1)].filter { inside(2 * cx + $0.0, 2 * cy + $0.1) }.count
-                        let alpha = ((255 * n + 2) / 4 * paint.a + 127) / 255
+                        let sum = [(0, 0), (1, 0), (0, 1), (1, 1)].map { coverage(2 * cx + $0.0, 2 * cy + $0.1) }.reduce(0, +)
+                        let alpha = ((sum + 2) / 4 * paint.a + 127) / 255
                         let i = cy * expected.bytesPerRow[plane] + cx
-                        raw[i] = UInt8(Self.reference(Int(raw[i]), value, alpha))
+                        raw[i] = UInt8(reference(Int(raw[i]), value, alpha))
                     }
                 }
             }
         }
-        for p in 0..<3 {
-            let got = buffer.withUnsafeBytes(plane: p) { Array($0) }, want = expected.withUnsafeBytes(plane: p) { Array($0) }
-            #expect(got == want, "plane \(p)")
+        return expected
+    }
+
+    static func samePlanes(_ a: PixelBuffer, _ b: PixelBuffer) -> Bool {
+        (0..<3).allSatisfy { p in a.withUnsafeBytes(plane: p) { Array($0) } == b.withUnsafeBytes(plane: p) { Array($0) } }
+    }
+
+    static let color = Color(red: 0.9, green: 0.4, blue: 0.1, alpha: 0.6)
+
+    @Test(arguments: [(0, 0, 21, 13), (1, 1, 5, 4), (2, 3, 6, 6), (3, 2, 1, 1), (4, 4, 1, 3), (-3, 5, 9, 20), (7, 0, 14, 2)])
+    func yuvFillIsPerSampleCoverage(x: Int, y: Int, w: Int, h: Int) throws {
+        let buffer = Self.frame()
+        try Canvas(buffer).fill(x: x, y: y, width: w, height: h, color: Self.color)
+        let expected = Self.expected(paint: Paint(Self.color, matrix: nil)) { px, py in
+            px >= max(x, 0) && px < min(x + w, 21) && py >= max(y, 0) && py < min(y + h, 13) ? 255 : 0
         }
+        #expect(Self.samePlanes(buffer, expected))
+    }
+
+    @Test(arguments: [(0, 0), (5, 3), (-4, -2), (15, 9)])
+    func yuvMaskIsPerSampleCoverage(x: Int, y: Int) throws {
+        // A mostly empty mask: a small disc off centre, wide empty margins.
+        var mask = CoverageMask(width: 12, height: 9)
+        mask.fillCircle(center: Point(x: 7.3, y: 4.6), radius: 2.2)
+        let buffer = Self.frame()
+        try Canvas(buffer).draw(mask, x: x, y: y, color: Self.color)
+        let expected = Self.expected(paint: Paint(Self.color, matrix: nil)) { px, py in
+            px < 21 && py < 13 ? Int(mask.value(x: px - x, y: py - y)) : 0
+        }
+        #expect(Self.samePlanes(buffer, expected))
     }
 }
