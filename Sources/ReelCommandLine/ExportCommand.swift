@@ -64,7 +64,7 @@ public struct ExportCommand: AsyncParsableCommand {
             }
             length = t
         }
-        let outputURL = URL(fileURLWithPath: output)
+        let outputURL = try CLIOutput.checkOutput(output, overwrite: overwrite)
         let ext = outputURL.pathExtension.lowercased()
         let fileType: AssetWriter.FileType = ext == "mov" ? .mov : ext == "mkv" ? .mkv : ext == "ts" ? .mpegts : .mp4
         do {

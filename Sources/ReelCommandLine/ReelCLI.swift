@@ -58,4 +58,27 @@ enum CLIOutput {
     }
 
     static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// Checks, before any work, that `path` can be written: its folder exists, it is not a
+    /// folder, and it does not exist unless `overwrite`. Prints the problem and exits 1.
+    static func checkOutput(_ path: String, overwrite: Bool) throws(ExitCode) -> URL {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue {
+            line("\(path): the folder \(folder) does not exist")
+            throw ExitCode(1)
+        }
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
+            if isFolder.boolValue {
+                line("\(path): is a folder, not a file")
+                throw ExitCode(1)
+            }
+            if !overwrite {
+                line("\(path): the output file exists (use --overwrite to replace it)")
+                throw ExitCode(1)
+            }
+        }
+        return url
+    }
 }

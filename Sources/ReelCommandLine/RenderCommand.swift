@@ -85,11 +85,7 @@ public struct RenderCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         try checkInterrupted()
-        let outputURL = URL(fileURLWithPath: output)
-        if FileManager.default.fileExists(atPath: outputURL.path), !overwrite {
-            CLIOutput.line("\(output): the output file exists (use --overwrite to replace it)")
-            throw ExitCode(1)
-        }
+        let outputURL = try CLIOutput.checkOutput(output, overwrite: overwrite)
 
         // 2. The range, on keyframe boundaries.
         let video = loaded.videoComposition

@@ -38,11 +38,7 @@ public struct ThumbnailCommand: AsyncParsableCommand {
             CLIOutput.line("--at \(at): expected a time such as 2.5 or 1001/500")
             throw ExitCode(2)
         }
-        let outputURL = URL(fileURLWithPath: output)
-        if FileManager.default.fileExists(atPath: outputURL.path), !overwrite {
-            CLIOutput.line("\(output): the output file exists (use --overwrite to replace it)")
-            throw ExitCode(1)
-        }
+        let outputURL = try CLIOutput.checkOutput(output, overwrite: overwrite)
         do {
             let url = URL(fileURLWithPath: input)
             let composition = try await Composition(asset: Asset(url: url))

@@ -114,6 +114,24 @@ struct RenderCommandTests {
         #expect(try ReelProcess.frameHashes("p1.mp4", in: folder).count == 20)
     }
 
+    // MARK: Where the output goes
+
+    @Test(.enabled(if: ReelProcess.reel != nil, "needs the reel binary"),
+          arguments: [("missing/out.mp4", "the folder"), ("existing.mp4", "exists (use --overwrite"), ("folder", "is a folder")])
+    func unwritableOutputsAreRefusedBeforeRendering(output: String, problem: String) throws {
+        let folder = try ReelProcess.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let c = try Self.write(Self.dashboard, in: folder)
+        try Data("keep me".utf8).write(to: folder.appendingPathComponent("existing.mp4"))
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("folder"), withIntermediateDirectories: false)
+        let out = try ReelProcess.reel(["render", c, "-o", output], in: folder)
+        #expect(out.status == 1)
+        // One line, the problem named, and no render started (no progress printed).
+        #expect(out.stderr.split(separator: "\n").count == 1, "\(out.stderr)")
+        #expect(out.stderr.contains(output) && out.stderr.contains(problem), "\(out.stderr)")
+        #expect(try String(contentsOf: folder.appendingPathComponent("existing.mp4"), encoding: .utf8) == "keep me")
+    }
+
     // MARK: Ctrl-C
 
     @Test(.enabled(if: ReelProcess.reel != nil, "needs the reel binary"))
