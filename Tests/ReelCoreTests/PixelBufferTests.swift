@@ -1,5 +1,4 @@
 import ReelCore
-import Synchronization
 import Testing
 
 /// Sizes that hit the alignment edges: odd, one under/over 64 bytes, HD.
@@ -114,28 +113,6 @@ struct PixelBufferTests {
         #expect(!a.hasSamePixels(as: PixelBuffer(width: 2, height: 3, format: .rgba)))
     }
 
-    @Test func externalMemoryIsShownAndReleasedOnce() {
-        // A 5x3 yuv420p frame in someone else's memory, strides wider than the rows.
-        let strides = [8, 4, 4], heights = [3, 2, 2]
-        let memory = (0..<3).map { p in UnsafeMutableRawPointer.allocate(byteCount: strides[p] * heights[p], alignment: 16) }
-        for p in 0..<3 {
-            for i in 0..<(strides[p] * heights[p]) { memory[p].storeBytes(of: UInt8(p * 100 + i), toByteOffset: i, as: UInt8.self) }
-        }
-        let releases = Counter()
-        do {
-            let buffer = PixelBuffer(width: 5, height: 3, format: .yuv420p, planes: memory, bytesPerRow: strides) { releases.add() }
-            #expect(buffer.bytesPerRow == strides)
-            buffer.withUnsafeBytes(plane: 1) { #expect($0.baseAddress == UnsafeRawPointer(memory[1]) && $0.count == 8) }
-            let copy = PixelBuffer(width: 5, height: 3, format: .yuv420p)
-            buffer.copyPixels(into: copy)
-            #expect(copy.hasSamePixels(as: buffer))
-            copy.withUnsafeBytes(plane: 2) { #expect($0[copy.bytesPerRow[2] + 2] == UInt8(200 + 4 + 2)) }
-            #expect(releases.value == 0)
-        }
-        #expect(releases.value == 1)
-        memory.forEach { $0.deallocate() }
-    }
-
     @Test func colorPropertiesDefaultToLimitedRangeAndUnknown() {
         let buffer = PixelBuffer(width: 2, height: 2, format: .nv12)
         #expect(buffer.colorProperties == ColorProperties())
@@ -219,11 +196,4 @@ struct PixelBufferPoolTests {
         }
         #expect(pool.allocationCount >= 1 && pool.allocationCount <= 4)
     }
-}
-
-/// A thread-safe count, for release callbacks.
-final class Counter: Sendable {
-    private let count = Mutex(0)
-    func add() { count.withLock { $0 += 1 } }
-    var value: Int { count.withLock { $0 } }
 }

@@ -37,10 +37,9 @@ struct AssetReaderTests {
         #expect(reader.status == .completed)
     }
 
-    @Test("frames in the decoder's own format stay intact while held", .enabled(if: hasFFmpeg, "needs ffmpeg to make the input clip"))
+    @Test("frames stay intact while held", .enabled(if: hasFFmpeg, "needs ffmpeg to make the input clip"))
     func heldFramesStayIntact() async throws {
-        // yuv420p from an H.264 clip: the buffers show the decoder's frames without a copy.
-        // Holding all of them must not let the decoder reuse their memory.
+        // Holding every frame must not let the reader reuse their memory for later ones.
         func read(copyingEach: Bool) async throws -> [PixelBuffer] {
             let url = try ReadWriteTestMedia.testPatternClip()
             let reader = try AssetReader(url: url)

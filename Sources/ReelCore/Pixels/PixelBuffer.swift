@@ -1,8 +1,7 @@
 import Synchronization
 
-/// A frame's pixels in memory: one to three planes of a ``PixelFormat``. Buffers Reel
-/// allocates align each row to 64 bytes (what libswscale's SIMD paths want); a buffer can
-/// also show memory someone else owns, such as a decoder's frame, with its own strides.
+/// A frame's pixels in memory: one to three planes of a ``PixelFormat``, each row aligned
+/// to 64 bytes (what libswscale's SIMD paths want).
 ///
 /// A reference type, like `CVPixelBuffer`: passing one around does not copy pixels. The
 /// producer writes it, then hands it on; from then on it is read, not written (the
@@ -21,12 +20,9 @@ public final class PixelBuffer: @unchecked Sendable {
     /// the buffer's producer sets them, before handing the buffer on.
     public var colorProperties: ColorProperties
 
-    /// The allocation behind the planes, or nil for memory someone else owns.
-    let storage: PixelStorage?
-    private let planeBases: [UnsafeMutableRawPointer]
+    let storage: PixelStorage
+    private let planeOffsets: [Int]
     private weak var pool: PixelBufferPool?
-    /// Runs once, when the last reference goes, for memory someone else owns.
-    private let release: (@Sendable () -> Void)?
 
     /// A buffer of its own memory (not pooled), filled with zeros.
     public convenience init(width: Int, height: Int, format: PixelFormat) {
@@ -40,37 +36,14 @@ public final class PixelBuffer: @unchecked Sendable {
         self.height = layout.height
         self.format = layout.format
         self.bytesPerRow = layout.bytesPerRow
-        self.planeBases = layout.planeOffsets.map { storage.base + $0 }
+        self.planeOffsets = layout.planeOffsets
         self.storage = storage
         self.pool = pool
-        self.release = nil
-        self.colorProperties = ColorProperties()
-    }
-
-    /// A buffer showing memory someone else owns (a decoder's frame, say) without copying
-    /// it: plane `p` starts at `planes[p]`, its rows `bytesPerRow[p]` apart. The memory must
-    /// stay valid, and unchanged, until `release` runs, once, when the last reference to
-    /// the buffer goes.
-    public init(width: Int, height: Int, format: PixelFormat, planes: [UnsafeMutableRawPointer], bytesPerRow: [Int],
-                release: @escaping @Sendable () -> Void) {
-        precondition(width > 0 && height > 0, "a pixel buffer needs a positive size")
-        precondition(planes.count == format.planeCount && bytesPerRow.count == format.planeCount, "one pointer and stride per plane")
-        precondition((0..<format.planeCount).allSatisfy { bytesPerRow[$0] >= format.planeSize(plane: $0, width: width, height: height).width * format.bytesPerPixel(plane: $0) },
-                     "each row stride holds a row")
-        self.width = width
-        self.height = height
-        self.format = format
-        self.bytesPerRow = bytesPerRow
-        self.planeBases = planes
-        self.storage = nil
-        self.pool = nil
-        self.release = release
         self.colorProperties = ColorProperties()
     }
 
     deinit {
-        if let storage { pool?.recycle(storage) }
-        release?()
+        pool?.recycle(storage)
     }
 
     public var planeCount: Int { format.planeCount }
@@ -83,19 +56,20 @@ public final class PixelBuffer: @unchecked Sendable {
     /// Lends the bytes of `plane` (`bytesPerRow[plane] * planeHeight` of them) for reading.
     public func withUnsafeBytes<R, E: Error>(plane: Int, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         let count = bytesPerRow[plane] * planeSize(plane).height
-        return try body(UnsafeRawBufferPointer(start: planeBases[plane], count: count))
+        return try body(UnsafeRawBufferPointer(start: storage.base + planeOffsets[plane], count: count))
     }
 
     /// Lends the bytes of `plane` for writing. Only the buffer's producer may call this.
     public func withUnsafeMutableBytes<R, E: Error>(plane: Int, _ body: (UnsafeMutableRawBufferPointer) throws(E) -> R) throws(E) -> R {
         let count = bytesPerRow[plane] * planeSize(plane).height
-        return try body(UnsafeMutableRawBufferPointer(start: planeBases[plane], count: count))
+        return try body(UnsafeMutableRawBufferPointer(start: storage.base + planeOffsets[plane], count: count))
     }
 
     /// The base address of each plane, for code that hands all planes to a C function at
     /// once (libswscale). The pointers are valid only inside `body`.
     public func withUnsafePlanePointers<R, E: Error>(_ body: ([UnsafeMutableRawPointer]) throws(E) -> R) throws(E) -> R {
-        try withExtendedLifetime(self) { () throws(E) -> R in try body(planeBases) }
+        let pointers = planeOffsets.map { storage.base + $0 }
+        return try withExtendedLifetime(self) { () throws(E) -> R in try body(pointers) }
     }
 
     /// Copies the visible pixels of every plane, and the colour properties, into

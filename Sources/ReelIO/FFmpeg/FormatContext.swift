@@ -145,11 +145,6 @@ final class Frame {
         pointer = p
     }
 
-    /// Owns `pointer` (from `av_frame_clone`, say): freed with this object.
-    init(adopting pointer: UnsafeMutablePointer<AVFrame>) {
-        self.pointer = pointer
-    }
-
     deinit {
         var owned: UnsafeMutablePointer<AVFrame>? = pointer
         av_frame_free(&owned)

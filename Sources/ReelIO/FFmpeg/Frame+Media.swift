@@ -60,24 +60,6 @@ extension Frame {
         }
     }
 
-    /// The frame's planes as a ``PixelBuffer`` without copying, when it has exactly
-    /// `format`, `width` and `height` and reference-counted planes: the buffer holds a
-    /// reference to the frame's memory until it goes. Nil otherwise (convert instead).
-    func sharedPixelBuffer(format: PixelFormat, width: Int, height: Int) -> PixelBuffer? {
-        guard pixelFormat == format.avPixelFormat, Int(self.width) == width, Int(self.height) == height,
-              pointer.pointee.buf.0 != nil, let clone = av_frame_clone(pointer) else { return nil }
-        let held = HeldFrame(clone)
-        return held.frame.withPlanes { data, linesize -> PixelBuffer? in
-            var planes: [UnsafeMutableRawPointer] = [], strides: [Int] = []
-            for p in 0..<format.planeCount {
-                guard let d = data[p], linesize[p] > 0 else { return nil }
-                planes.append(UnsafeMutableRawPointer(d))
-                strides.append(Int(linesize[p]))
-            }
-            return PixelBuffer(width: width, height: height, format: format, planes: planes, bytesPerRow: strides) { held.free() }
-        }
-    }
-
     /// The colour description FFmpeg attached to the frame, in Reel's words.
     var colorProperties: ColorProperties {
         func name(_ c: UnsafePointer<CChar>?) -> String? { c.map { String(cString: $0) } }
@@ -140,15 +122,4 @@ extension Frame {
         }
         return frame
     }
-}
-
-/// A cloned decoder frame owned by the ``PixelBuffer`` that shows it; freed once.
-final class HeldFrame: @unchecked Sendable {
-    // @unchecked: `frame` is read by the buffer's readers and freed once, by the buffer's
-    // release, after every reader has let go.
-    let frame: Frame
-
-    init(_ pointer: UnsafeMutablePointer<AVFrame>) { frame = Frame(adopting: pointer) }
-
-    func free() { frame.unref() }
 }

@@ -166,18 +166,10 @@ final class TrackPipeline: @unchecked Sendable {
                 case .pastEnd: return true
                 case .inside: break
                 }
-                let w = width ?? Int(frame.width), h = height ?? Int(frame.height)
-                let buffer: PixelBuffer
-                if let shared = frame.sharedPixelBuffer(format: format, width: w, height: h) {
-                    // The decoder's own planes, already in the wanted form: no copy.
-                    buffer = shared
-                    buffer.colorProperties = frame.colorProperties
-                } else {
-                    buffer = makeBuffer(format: format, width: w, height: h)
-                    buffer.colorProperties = frame.colorProperties
-                    if format.isYUV == false || width != nil { buffer.colorProperties.fullRange = false }
-                    try scaler?.convert(frame, into: buffer)
-                }
+                let buffer = makeBuffer(format: format, width: width ?? Int(frame.width), height: height ?? Int(frame.height))
+                buffer.colorProperties = frame.colorProperties
+                if format.isYUV == false || width != nil { buffer.colorProperties.fullRange = false }
+                try scaler?.convert(frame, into: buffer)
                 sample = .videoFrame(DecodedVideoFrame(pixelBuffer: buffer, presentationTime: pts, duration: duration))
             case .audioPCM:
                 guard let resampler else { return false }
