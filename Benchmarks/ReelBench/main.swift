@@ -16,6 +16,7 @@ enum Bench {
 
     static func main() async {
         FFmpegLogging.setQuiet()
+        FrameMemory.returnFreedFramesToTheSystem()
         let args = Array(CommandLine.arguments.dropFirst())
         do {
             guard let command = args.first else { throw usage() }

@@ -39,4 +39,13 @@ static inline const char *reel_err2str(int e, char *buf, size_t size) {
 /// `MKTAG(a,b,c,d)`.
 static inline unsigned int reel_mktag(char a, char b, char c, char d) { return MKTAG(a, b, c, d); }
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+/// glibc: blocks of `bytes` and more come from mmap and go back on free (a fixed threshold,
+/// no longer raised when such a block is freed). Returns mallopt's result (1 on success).
+static inline int reel_set_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
+#else
+static inline int reel_set_mmap_threshold(int bytes) { (void)bytes; return 0; }
+#endif
+
 #endif

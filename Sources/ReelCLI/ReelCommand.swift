@@ -13,6 +13,7 @@ struct ReelCommand: AsyncParsableCommand {
 
     /// Registers the example compositors built into `reel`, then runs the command.
     static func main() async {
+        FrameMemory.returnFreedFramesToTheSystem()
         ReelCommandLine.ReelCLI.register([GPSDashboardCompositor.registration])
         await main(nil)
     }

@@ -35,6 +35,7 @@ public enum ReelCLI {
     /// Registers `registrations` and runs `reel` with the process's arguments (render, export,
     /// thumbnail); exits when done.
     public static func main(registering registrations: [CompositorRegistry.Registration]) async {
+        FrameMemory.returnFreedFramesToTheSystem()
         register(registrations)
         await PluginCommand.main()
     }
