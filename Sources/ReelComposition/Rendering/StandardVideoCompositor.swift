@@ -97,6 +97,7 @@ public final class StandardVideoCompositor: VideoCompositing {
                   t.tx <= 0, t.ty <= 0 else { return false }
             return t.tx + Double(frame.width) >= Double(context.width) && t.ty + Double(frame.height) >= Double(context.height)
         }
+
         static func converted(_ frame: PixelBuffer, to format: PixelFormat, pools: ConversionPools?) -> PixelBuffer {
             guard frame.format != format else { return frame }
             let key = "\(frame.width)x\(frame.height) \(format)"
