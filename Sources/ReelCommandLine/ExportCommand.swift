@@ -7,7 +7,7 @@ import Reel
 public struct ExportCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export (part of) a video with a preset, keeping its GPS metadata tracks.",
+        abstract: "Export (part of) a video with a preset, keeping its timed-metadata tracks.",
         discussion: "Presets: passthrough, h264 (default), hevc, prores, lossless."
     )
 
@@ -25,6 +25,9 @@ public struct ExportCommand: AsyncParsableCommand {
 
     @Option(help: "passthrough, h264, hevc, prores or lossless.")
     var preset: String = "h264"
+
+    @Option(help: "The format of the metadata tracks written: auto (default: each track's own where the container holds it), gpmd, mebx, camm or klv.")
+    var metadataFormat: String = "auto"
 
     @Flag(help: "Replace the output file if it exists.")
     var overwrite = false
@@ -46,6 +49,10 @@ public struct ExportCommand: AsyncParsableCommand {
         FFmpegLogging.setQuiet()
         guard let exportPreset = Self.preset(named: preset) else {
             CLIOutput.line("--preset \(preset): expected passthrough, h264, hevc, prores or lossless")
+            throw ExitCode(2)
+        }
+        guard let metadataOutputFormat = MetadataOutputFormat(rawValue: metadataFormat.lowercased()) else {
+            CLIOutput.line("--metadata-format \(metadataFormat): expected one of \(MetadataOutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
             throw ExitCode(2)
         }
         var startTime = MediaTime.zero
@@ -74,6 +81,7 @@ public struct ExportCommand: AsyncParsableCommand {
                 session.timeRange = TimeRange(start: startTime, end: end)
             }
             session.overwrite = overwrite
+            session.metadataFormat = metadataOutputFormat
             let interrupts = InterruptHandler { session.cancelExport() }
             defer { interrupts.remove() }
             try await session.export(to: outputURL, as: fileType)

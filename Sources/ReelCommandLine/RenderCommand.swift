@@ -33,6 +33,9 @@ public struct RenderCommand: AsyncParsableCommand {
     @Option(help: "Render only START..END (seconds or rationals; either may be empty), moved onto keyframe boundaries.")
     var range: String?
 
+    @Option(help: "The format of the metadata tracks written: auto (default), gpmd, mebx, camm or klv; overrides output.metadataFormat.")
+    var metadataFormat: String?
+
     @Flag(help: "List the compositors this reel knows, and exit.")
     var listCompositors = false
 
@@ -66,6 +69,7 @@ public struct RenderCommand: AsyncParsableCommand {
         let loaded: LoadedComposition
         let settings: VideoEncoderSettings
         let fileType: AssetWriter.FileType
+        let metadataOutputFormat: MetadataOutputFormat
         do throws(ReelError) {
             loaded = try await LoadedComposition.load(path: composition, overrides: sources.map(CompositionFile.SourceOverride.init(argument:)),
                                                       registry: registry)
@@ -75,6 +79,7 @@ public struct RenderCommand: AsyncParsableCommand {
             do {
                 settings = try out.videoSettings(width: size.width, height: size.height, frameDuration: video.frameDuration)
                 fileType = try out.fileType(forOutputPath: output)
+                metadataOutputFormat = try out.metadataOutputFormat()
             } catch {
                 var e = error
                 e.path = composition
@@ -83,6 +88,16 @@ public struct RenderCommand: AsyncParsableCommand {
         } catch {
             CLIOutput.line(error.description)
             throw ExitCode(2)
+        }
+        let metadataFormatChoice: MetadataOutputFormat
+        if let name = metadataFormat {
+            guard let parsed = MetadataOutputFormat(rawValue: name.lowercased()) else {
+                CLIOutput.line("--metadata-format \(name): expected one of \(MetadataOutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ExitCode(2)
+            }
+            metadataFormatChoice = parsed
+        } else {
+            metadataFormatChoice = metadataOutputFormat
         }
         try checkInterrupted()
         let outputURL = try CLIOutput.checkOutput(output, overwrite: overwrite)
@@ -115,6 +130,7 @@ public struct RenderCommand: AsyncParsableCommand {
         session.timeRange = renderRange
         session.overwrite = overwrite
         session.metadataTrackIDs = loaded.file.output?.metadataTrackIDs ?? loaded.composition.tracks(withMediaType: .metadata).map(\.trackID)
+        session.metadataFormat = metadataFormatChoice
         let frameCount = Int((renderRange.duration.seconds / video.frameDuration.seconds).rounded(.up))
         let progress = ProgressReporter(totalFrames: frameCount)
         current.withLock { $0 = session }

@@ -2,7 +2,7 @@ import Foundation
 
 extension CompositionFile {
     /// How the render is written: the container, the video encoder settings, and which
-    /// metadata tracks are carried into the output (as GoPro `gpmd` tracks).
+    /// metadata tracks are carried into the output, in which format.
     public struct Output: Sendable, Hashable, Codable {
         /// `mp4` (default), `mov`, `mkv` or `mpegts`; by default from the output file's extension.
         public var container: String?
@@ -10,11 +10,16 @@ extension CompositionFile {
         /// The composition metadata tracks to write into the output; every metadata track
         /// when absent, none for `[]`.
         public var metadataTrackIDs: [Int32]?
+        /// The format of the metadata tracks written: `auto` (default: each track's own where
+        /// the container holds it, else the container's natural one), `gpmd`, `mebx`, `camm`
+        /// or `klv` (see ``MetadataOutputFormat``).
+        public var metadataFormat: String?
 
-        public init(container: String? = nil, video: Video? = nil, metadataTrackIDs: [Int32]? = nil) {
+        public init(container: String? = nil, video: Video? = nil, metadataTrackIDs: [Int32]? = nil, metadataFormat: String? = nil) {
             self.container = container
             self.video = video
             self.metadataTrackIDs = metadataTrackIDs
+            self.metadataFormat = metadataFormat
         }
 
         /// Video encoder settings.
@@ -64,6 +69,16 @@ extension CompositionFile.Output {
         case "ts", "m2ts": return .mpegts
         default: return .mp4
         }
+    }
+
+    /// The metadata format asked for: ``metadataFormat`` parsed, `auto` when absent.
+    public func metadataOutputFormat() throws(ReelError) -> MetadataOutputFormat {
+        guard let name = metadataFormat else { return .auto }
+        guard let format = MetadataOutputFormat(rawValue: name.lowercased()) else {
+            let names = MetadataOutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ReelError(.invalidComposition, "is \"\(name)\": expected one of \(names)", field: "output.metadataFormat")
+        }
+        return format
     }
 
     /// The encoder settings for frames of `width` x `height` every `frameDuration`.

@@ -36,7 +36,7 @@ enum UnknownFields {
         ])),
         "compositor": .object(["name": .any, "parameters": .any]),
         "output": .object([
-            "container": .any, "metadataTrackIDs": .any, "audio": .any,
+            "container": .any, "metadataTrackIDs": .any, "metadataFormat": .any, "audio": .any,
             "video": .object(["codec": .any, "crf": .any, "qp": .any, "bitRate": .any, "preset": .any, "keyframeInterval": .any,
                               "pixelFormat": .any]),
         ]),

@@ -10,8 +10,9 @@ import ReelComposition
 /// built-in one) and are encoded with the preset. Audio of the first audio track is
 /// carried: packets are copied when the track plays one continuous, unscaled stretch of
 /// one source, and decoded, cut, joined and re-encoded to AAC otherwise. The metadata
-/// tracks named in the video composition's `sourceSampleDataTrackIDs` are written as
-/// `gpmd` tracks, retimed through the composition's edits.
+/// tracks named in the video composition's `sourceSampleDataTrackIDs` are written in
+/// their own format where the container holds it (``metadataFormat``), retimed through the
+/// composition's edits.
 ///
 /// ```swift
 /// let session = AssetExportSession(composition: composition, preset: .h264(crf: 20, preset: "fast"))
@@ -43,6 +44,7 @@ public final class AssetExportSession: Sendable {
         var outputURL: URL?
         var engineOptions = RenderEngine.Options(maximumRequestsInFlight: 4)
         var metadataTrackIDs: [Int32]?
+        var metadataFormat = MetadataOutputFormat.auto
         var audioEnabled = true
         var optimizeForNetworkUse = true
         var metadata: [MetadataItem] = []
@@ -116,6 +118,15 @@ public final class AssetExportSession: Sendable {
     public var metadataTrackIDs: [Int32]? {
         get { state.withLock { $0.settings.metadataTrackIDs } }
         set { state.withLock { $0.settings.metadataTrackIDs = newValue } }
+    }
+
+    /// The format the metadata tracks are written in: by default each track keeps its own
+    /// where the container can hold it, and is converted to the container's natural format
+    /// where it cannot (``MetadataOutputFormat``). What a conversion cannot carry is said
+    /// once, through ``renderOptions``' diagnostics, before the first frame.
+    public var metadataFormat: MetadataOutputFormat {
+        get { state.withLock { $0.settings.metadataFormat } }
+        set { state.withLock { $0.settings.metadataFormat = newValue } }
     }
 
     /// Whether audio is carried into the output (it is by default).

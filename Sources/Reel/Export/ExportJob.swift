@@ -41,8 +41,12 @@ struct ExportJob: Sendable {
         let audio = settings.audioEnabled ? try ExportAudio.plan(composition: composition, range: range, sources: session.sources) : nil
         if let audio { try writer.add(audio.input) }
         let metadataIDs = settings.metadataTrackIDs ?? videoComposition?.sourceSampleDataTrackIDs ?? []
-        let metadata = try ExportMetadata.plans(trackIDs: metadataIDs, composition: composition, range: range,
-                                                sources: session.sources, fileType: fileType, path: url.path)
+        let diagnostics = settings.engineOptions.diagnostics
+        let metadata = try await ExportMetadata.plans(trackIDs: metadataIDs, composition: composition, range: range,
+                                                      sources: session.sources, fileType: fileType, format: settings.metadataFormat,
+                                                      path: url.path) { message in
+            diagnostics(RenderDiagnostic(kind: .metadataNotCarried, compositionTime: range.start, message: message))
+        }
         for plan in metadata { try writer.add(plan.input) }
         guard !writer.inputs.isEmpty else {
             throw ReelError(.invalidComposition, "the composition has nothing to export in \(range)", path: url.path)

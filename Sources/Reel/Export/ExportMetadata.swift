@@ -4,10 +4,16 @@ import ReelIO
 import ReelMetadata
 import ReelComposition
 
-/// How an export writes one composition metadata track: a `gpmd` track whose samples are
-/// the sources' samples retimed through the composition's edits. A sample wholly inside
-/// an edit is copied byte for byte; one cut by an edit or by the exported range is
-/// rewritten as a GPMF payload holding the GPS fixes inside the cut.
+/// How an export writes one composition metadata track, decided and encoded before the
+/// first frame: the sources' samples retimed through the composition's edits, in the
+/// format ``MetadataOutputFormat`` chooses for the container.
+///
+/// When the track keeps its format, a sample wholly inside an edit is copied byte for
+/// byte, and one cut by an edit or by the exported range is kept for the part inside
+/// (GPMF payloads rebuilt from the groups inside the cut, every item kept; a `mebx` or
+/// `camm` sample, one reading, kept whole over the shorter span; a KLV packet kept when
+/// it starts inside). When it converts, every group inside is encoded again in the new
+/// format, and what the new format cannot carry is said in one warning.
 struct ExportMetadata: Sendable {
     struct Piece: Sendable {
         var source: AssetTimedMetadataSource
@@ -15,66 +21,137 @@ struct ExportMetadata: Sendable {
         var sourceRange: TimeRange
         /// Where it plays in the composition.
         var target: TimeRange
+        /// The format of the source track's samples.
+        var format: String
     }
 
     let trackID: Int32
     let input: AssetWriterInput
-    let pieces: [Piece]
+    /// The samples to write, in time order, on the composition's timeline.
+    let samples: [SampleBuffer]
 
+    /// The plans for the metadata tracks `trackIDs` of an export of `range` into a
+    /// `fileType` file, each track's samples read, cut and encoded. A track with nothing
+    /// the output format can carry is left out with a warning.
+    ///
+    /// - Throws: before any frame is written: a track ID that is not a metadata track of
+    ///   the composition, a container that cannot hold the format (naming the way out), a
+    ///   source that cannot be read.
     static func plans(trackIDs: [Int32], composition: Composition, range: TimeRange, sources: AssetRenderSources,
-                      fileType: AssetWriter.FileType, path: String) throws(ReelError) -> [ExportMetadata] {
+                      fileType: AssetWriter.FileType, format requested: MetadataOutputFormat, path: String,
+                      warn: @Sendable (String) -> Void) async throws(ReelError) -> [ExportMetadata] {
         var plans: [ExportMetadata] = []
-        var formats: [URL: AssetReader] = [:]
+        var readers: [URL: AssetReader] = [:]
         for id in trackIDs {
-            guard let track = composition.track(withTrackID: id) else {
-                throw ReelError(.invalidComposition, "sourceSampleDataTrackIDs names track \(id), which the composition does not have", trackID: id)
+            let pieces: [Piece]
+            do {
+                pieces = try Self.pieces(ofTrack: id, composition: composition, range: range, sources: sources, readers: &readers)
+            } catch where error.code == .unsupportedFormat {
+                warn("metadata track \(id): \(error.message); the track is left out")
+                continue
             }
-            guard track.mediaType == .metadata else {
-                throw ReelError(.invalidComposition, "sourceSampleDataTrackIDs names track \(id), a \(track.mediaType) track: only metadata tracks can be written as timed metadata", trackID: id)
-            }
-            guard fileType == .mp4 || fileType == .mov else {
-                throw ReelError(.invalidArgument, "timed metadata (gpmd) goes into MP4 or MOV; choose one of them or leave the metadata out", path: path, trackID: id)
-            }
-            var pieces: [Piece] = []
-            for segment in track.segments where !segment.isEmpty {
-                guard let ref = segment.sourceTrack else { continue }
-                let target = segment.target.intersection(range)
-                guard target.isValid, target.duration > .zero else { continue }
-                let url = sources.url(for: ref.sourceIdentifier)
-                let reader: AssetReader
-                if let known = formats[url] { reader = known } else {
-                    reader = try AssetReader(url: url)
-                    formats[url] = reader
+            guard !pieces.isEmpty else { continue }
+            let (format, converts) = try requested.resolve(sourceFormats: pieces.map(\.format), fileType: fileType, trackID: id, path: path)
+            var groups: [TimedMetadataGroup] = []
+            var copied: [SampleBuffer] = []
+            for piece in pieces {
+                let read = try await piece.source.samples(in: piece.sourceRange)
+                if converts {
+                    groups += read.compactMap { retimed($0.group, piece: piece) }
+                } else {
+                    copied += try Self.copied(read, piece: piece)
                 }
-                let format = reader.track(withID: ref.trackID)?.metadataFormat
-                guard format == "gpmd" else {
-                    throw ReelError(.unsupportedFormat, "metadata track \(ref.trackID) holds \(format ?? "no known") samples; an export writes gpmd (GoPro GPMF) tracks only",
-                                    path: url.path, trackID: ref.trackID)
-                }
-                let m = segment.timeMapping
-                let sourceRange = TimeRange(start: TimeRange.mapTime(target.start, from: m.target, to: m.source),
-                                            end: TimeRange.mapTime(target.end, from: m.target, to: m.source))
-                pieces.append(Piece(source: sources.metadataSource(for: ref), sourceRange: sourceRange, target: target))
             }
-            plans.append(ExportMetadata(trackID: id, input: AssetWriterInput(settings: .metadata(format: "gpmd")), pieces: pieces))
+            var samples = converts ? [] : copied
+            if converts {
+                let conversion = try MetadataConversion(groups: groups, to: format)
+                samples = conversion.samples
+                let from = Set(pieces.map { MetadataOutputFormat.canonical($0.format) }).sorted().joined(separator: "+")
+                if let lost = conversion.lossDescription {
+                    warn("metadata track \(id): written as \(format) (converted from \(from) for .\(fileType.rawValue)): \(lost)")
+                }
+            }
+            samples = inTimeOrder(samples)
+            guard !samples.isEmpty else {
+                warn("metadata track \(id): nothing in \(range) that \(format) can carry; the track is left out")
+                continue
+            }
+            plans.append(ExportMetadata(trackID: id, input: AssetWriterInput(settings: .metadata(format: format)), samples: samples))
         }
         return plans
     }
 
-    /// Appends every retimed sample, then marks the input finished.
+    /// Appends every sample, then marks the input finished.
     func write() async throws(ReelError) {
-        var last = MediaTime.negativeInfinity
-        for piece in pieces {
-            let samples = try await piece.source.samples(in: piece.sourceRange)
-            for (buffer, groups) in Self.bySample(samples) {
-                if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled") }
-                guard let out = try Self.retimed(buffer, groups: groups, piece: piece), last < out.presentationTime else { continue }
-                last = out.presentationTime
-                try await input.append(out)
-            }
+        for sample in samples {
+            if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled") }
+            try await input.append(sample)
         }
         input.markAsFinished()
     }
+
+    // MARK: Planning
+
+    /// The played stretches of metadata track `id` inside `range`, with their formats.
+    static func pieces(ofTrack id: Int32, composition: Composition, range: TimeRange, sources: AssetRenderSources,
+                       readers: inout [URL: AssetReader]) throws(ReelError) -> [Piece] {
+        guard let track = composition.track(withTrackID: id) else {
+            throw ReelError(.invalidComposition, "sourceSampleDataTrackIDs names track \(id), which the composition does not have", trackID: id)
+        }
+        guard track.mediaType == .metadata else {
+            throw ReelError(.invalidComposition, "sourceSampleDataTrackIDs names track \(id), a \(track.mediaType) track: only metadata tracks can be written as timed metadata", trackID: id)
+        }
+        var pieces: [Piece] = []
+        for segment in track.segments where !segment.isEmpty {
+            guard let ref = segment.sourceTrack else { continue }
+            let target = segment.target.intersection(range)
+            guard target.isValid, target.duration > .zero else { continue }
+            let url = sources.url(for: ref.sourceIdentifier)
+            let reader: AssetReader
+            if let known = readers[url] { reader = known } else {
+                reader = try AssetReader(url: url)
+                readers[url] = reader
+            }
+            guard let format = reader.track(withID: ref.trackID)?.metadataFormat, TimedMetadataDecoder.canDecode(format: format) else {
+                let what = reader.track(withID: ref.trackID).map { $0.metadataFormat ?? $0.formatDescription.codecName } ?? "no such track"
+                throw ReelError(.unsupportedFormat, "its source track \(ref.trackID) holds \(what) samples, which Reel cannot carry (it carries \(TimedMetadataDecoder.supportedFormats.sorted().joined(separator: ", ")))",
+                                path: url.path, trackID: ref.trackID)
+            }
+            let m = segment.timeMapping
+            let sourceRange = TimeRange(start: TimeRange.mapTime(target.start, from: m.target, to: m.source),
+                                        end: TimeRange.mapTime(target.end, from: m.target, to: m.source))
+            pieces.append(Piece(source: sources.metadataSource(for: ref), sourceRange: sourceRange, target: target, format: format))
+        }
+        return pieces
+    }
+
+    /// `samples` with any that does not start after the one before dropped (pieces that
+    /// meet at an edit can both hold the sample across it).
+    static func inTimeOrder(_ samples: [SampleBuffer]) -> [SampleBuffer] {
+        var out: [SampleBuffer] = []
+        out.reserveCapacity(samples.count)
+        for sample in samples where out.last.map({ $0.presentationTime < sample.presentationTime }) ?? true {
+            out.append(sample)
+        }
+        return out
+    }
+
+    /// `group` on the composition timeline of `piece`, when it starts inside the piece. Its
+    /// end is mapped too, even past the piece's end: a group lasts as long as it did.
+    static func retimed(_ group: TimedMetadataGroup, piece: Piece) -> TimedMetadataGroup? {
+        guard piece.sourceRange.containsTime(group.timeRange.start) else { return nil }
+        let map = { (t: MediaTime) in TimeRange.mapTime(t, from: piece.sourceRange, to: piece.target) }
+        var out = group
+        out.timeRange = TimeRange(start: map(group.timeRange.start), end: map(group.timeRange.end))
+        for i in out.items.indices where out.items[i].time.isNumeric {
+            let time = out.items[i].time
+            out.items[i].time = map(time)
+            if out.items[i].duration.isNumeric { out.items[i].duration = map(time + out.items[i].duration) - out.items[i].time }
+        }
+        return out
+    }
+
+    // MARK: Copying
 
     /// The decoded groups gathered back under the raw sample they came from, in order.
     static func bySample(_ samples: [TimedMetadataSample]) -> [(SampleBuffer, [TimedMetadataGroup])] {
@@ -90,8 +167,35 @@ struct ExportMetadata: Sendable {
         return out
     }
 
+    /// The samples of one piece in their own format, on the composition timeline.
+    static func copied(_ samples: [TimedMetadataSample], piece: Piece) throws(ReelError) -> [SampleBuffer] {
+        var out: [SampleBuffer] = []
+        for (buffer, groups) in bySample(samples) {
+            if MetadataOutputFormat.canonical(buffer.format) == "klv" {
+                out += klvPackets(buffer, groups: groups, piece: piece)
+            } else if let sample = try retimed(buffer, groups: groups, piece: piece) {
+                out.append(sample)
+            }
+        }
+        return out
+    }
+
+    /// KLV packets are instants (an asynchronous one has no time of its own: the decoder
+    /// placed it by its UNIX time stamp): each packet that starts inside the piece, at its
+    /// group's time.
+    static func klvPackets(_ buffer: SampleBuffer, groups: [TimedMetadataGroup], piece: Piece) -> [SampleBuffer] {
+        let packets = (try? KLV.packets(in: buffer.data)) ?? []
+        var out: [SampleBuffer] = []
+        for (i, group) in groups.enumerated() {
+            guard let placed = retimed(group, piece: piece) else { continue }
+            let data = groups.count == 1 || packets.count != groups.count ? buffer.data : packets[i].bytes
+            out.append(SampleBuffer(data: data, presentationTime: placed.timeRange.start, duration: placed.timeRange.duration, format: buffer.format))
+        }
+        return out
+    }
+
     /// `buffer` on the composition timeline of `piece`: as it is when wholly inside, else
-    /// the fixes inside the piece rewritten as one payload; nil when nothing is inside.
+    /// the part inside; nil when nothing is inside.
     static func retimed(_ buffer: SampleBuffer, groups: [TimedMetadataGroup], piece: Piece) throws(ReelError) -> SampleBuffer? {
         let span = buffer.duration.isNumeric && buffer.duration > .zero ? buffer.timeRange
             : TimeRange(start: buffer.presentationTime, duration: .zero)
@@ -104,15 +208,21 @@ struct ExportMetadata: Sendable {
             return out
         }
         guard inside.isValid, inside.duration > .zero else { return nil }
-        let kept = groups.filter { inside.containsTime($0.timeRange.start) }
-        let fixes = kept.compactMap { GPSFix($0) }
-        guard !fixes.isEmpty, let first = kept.first, let last = kept.last else { return nil }
-        let data = try GPMFWriter.payload(fixes: fixes)
-        // Span the kept fixes themselves (the last one's end may pass the cut), so a reader
+        guard buffer.format == "gpmd" else {
+            // One reading over the sample's span (mebx, camm): the same bytes over the part inside.
+            var out = buffer
+            out.presentationTime = map(inside.start)
+            out.duration = map(inside.end) - out.presentationTime
+            return out
+        }
+        let kept = groups.compactMap { retimed($0, piece: piece) }
+        guard let first = kept.first, let last = kept.last else { return nil }
+        // Span the kept groups themselves (the last one's end may pass the cut), so a reader
         // spreading them evenly across the sample puts each close to where it was.
-        let start = map(MediaTime.maximum(inside.start, first.timeRange.start))
-        var end = map(last.timeRange.end)
+        let start = MediaTime.maximum(map(inside.start), first.timeRange.start)
+        var end = last.timeRange.end
         if !(start < end) { end = map(inside.end) }
+        let data = try MetadataConversion.gpmfPayload(groups: kept, timeRange: TimeRange(start: start, end: end))
         return SampleBuffer(data: data, presentationTime: start, duration: end - start, format: buffer.format)
     }
 }

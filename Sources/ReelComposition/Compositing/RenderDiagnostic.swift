@@ -2,7 +2,7 @@ import Foundation
 
 /// Something the engine noticed that is worth telling but does not stop the render: a
 /// request finished twice (rule 4), a metadata group dropped because it did not hold the
-/// time (rule 2).
+/// time (rule 2), a metadata track that the output's format cannot carry whole.
 public struct RenderDiagnostic: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable, Codable {
         /// A request was finished again after its first finish; the second finish was ignored.
@@ -12,6 +12,9 @@ public struct RenderDiagnostic: Sendable, Hashable, CustomStringConvertible {
         case metadataGroupOutOfRange
         /// A request finished after the render stopped waiting for it (cancelled or failed).
         case lateFinish
+        /// A metadata track is written in another format than its source's, or left out,
+        /// and not everything it held is carried (said before the first frame).
+        case metadataNotCarried
     }
 
     public var kind: Kind

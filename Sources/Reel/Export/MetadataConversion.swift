@@ -1,0 +1,111 @@
+import Foundation
+import ReelCore
+import ReelIO
+import ReelMetadata
+
+/// Timed metadata groups encoded in another track format, and what that format could
+/// not carry.
+///
+/// `gpmd` gathers the groups into GoPro-style payloads of 1.001 s; `mebx`, `camm` and
+/// `klv` write one sample per group (``AssetWriterInputMetadataAdaptor/defaultEncode(forFormat:)``).
+/// What is lost is found by decoding the written samples again and comparing the item
+/// identifiers with the groups', so the warning is true of the bytes, not of a table.
+struct MetadataConversion: Sendable {
+    let format: String
+    /// The encoded samples, in time order.
+    private(set) var samples: [SampleBuffer] = []
+    /// Groups the format could not hold at all (no GPS fix for `camm` or `klv`, say).
+    private(set) var droppedGroups = 0
+    /// Item identifiers of the groups that no written sample gives back.
+    private(set) var lostIdentifiers: [MetadataIdentifier] = []
+
+    /// One GPMF payload for groups spanning `timeRange`.
+    static func gpmfPayload(groups: [TimedMetadataGroup], timeRange: TimeRange) throws(ReelError) -> Data {
+        let fixes = groups.compactMap { GPSFix($0) }
+        guard !fixes.isEmpty else { throw ReelError(.metadataFormat, "no GPS fix to write as GPMF", time: timeRange.start) }
+        return try GPMFWriter.payload(fixes: fixes)
+    }
+
+    /// GoPro's payload length.
+    static let gpmfPayloadDuration = MediaTime(value: 1001, timescale: 1000)
+
+    init(groups: [TimedMetadataGroup], to format: String) throws(ReelError) {
+        self.format = format
+        if format == "gpmd" {
+            encodeGPMF(groups)
+        } else {
+            let encode = AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: format)
+            for group in groups {
+                guard let data = try? encode(group) else {
+                    droppedGroups += 1
+                    continue
+                }
+                samples.append(SampleBuffer(data: data, presentationTime: group.timeRange.start, duration: group.timeRange.duration, format: format))
+            }
+        }
+        lostIdentifiers = Self.lost(from: groups, in: samples, format: format)
+    }
+
+    /// One payload per 1.001 s window holding the groups that start in it.
+    private mutating func encodeGPMF(_ groups: [TimedMetadataGroup]) {
+        var window: [TimedMetadataGroup] = []
+        func flush(_ samples: inout [SampleBuffer], _ dropped: inout Int) {
+            defer { window.removeAll() }
+            guard let first = window.first, let last = window.last else { return }
+            var end = last.timeRange.end
+            if !(first.timeRange.start < end) { end = first.timeRange.start + Self.gpmfPayloadDuration }
+            let range = TimeRange(start: first.timeRange.start, end: end)
+            guard let data = try? Self.gpmfPayload(groups: window, timeRange: range) else {
+                dropped += window.count
+                return
+            }
+            samples.append(SampleBuffer(data: data, presentationTime: range.start, duration: range.duration, format: "gpmd"))
+        }
+        for group in groups {
+            if let first = window.first, !(group.timeRange.start < first.timeRange.start + Self.gpmfPayloadDuration) {
+                flush(&samples, &droppedGroups)
+            }
+            window.append(group)
+        }
+        flush(&samples, &droppedGroups)
+    }
+
+    /// Identifiers the groups hold and the decoded samples do not. Raw GPS records whose
+    /// content the samples carry as a fix (GPMF's GPS5, GPSU, ...; the ISO 6709 string)
+    /// are not counted, nor Reel's raw-sample items.
+    static func lost(from groups: [TimedMetadataGroup], in samples: [SampleBuffer], format: String) -> [MetadataIdentifier] {
+        var decoder = TimedMetadataDecoder(format: format)
+        var kept = Set<MetadataIdentifier>()
+        for sample in samples {
+            for group in (try? decoder.groups(for: sample)) ?? [] { kept.formUnion(group.items.map(\.identifier)) }
+        }
+        let carriesFix = kept.contains(.latitude)
+        var lost = Set<MetadataIdentifier>()
+        for group in groups {
+            for item in group.items where !kept.contains(item.identifier) {
+                let id = item.identifier
+                if id.keySpace == .reel, id.key.hasPrefix("sample.") { continue }
+                if carriesFix, id == .quickTimeMetadataLocationISO6709 || (id.keySpace == .gpmf && gpsRecordKeys.contains(id.key)) { continue }
+                lost.insert(id)
+            }
+        }
+        return lost.sorted { $0.description < $1.description }
+    }
+
+    /// GPMF keys whose content is the GPS fix.
+    static let gpsRecordKeys: Set<String> = ["GPS5", "GPS9", "GPRI", "GLPI", "GPSU", "GPSF", "GPSP", "GPSA"]
+
+    /// What was not carried, in one clause; nil when everything was.
+    var lossDescription: String? {
+        var parts: [String] = []
+        if !lostIdentifiers.isEmpty {
+            let names = lostIdentifiers.map(\.description)
+            let shown = names.prefix(8).joined(separator: ", ")
+            parts.append("not carried: \(shown)" + (names.count > 8 ? " and \(names.count - 8) more" : ""))
+        }
+        if droppedGroups > 0 {
+            parts.append("\(droppedGroups) group\(droppedGroups == 1 ? "" : "s") with nothing \(format) can hold left out")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+}

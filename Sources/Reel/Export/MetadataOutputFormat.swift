@@ -1,0 +1,55 @@
+import Foundation
+import ReelCore
+import ReelIO
+
+/// The sample format an export writes its timed-metadata tracks in.
+///
+/// `auto` keeps each track's own format when the container can hold it, and otherwise
+/// converts the track's telemetry into the container's natural format: in MP4 and MOV the
+/// QuickTime `mebx` format for tracks that come from Apple devices and GoPro `gpmd` for the
+/// rest; in MPEG-TS, KLV (MISB ST 0601). Matroska holds no timed metadata.
+public enum MetadataOutputFormat: String, Sendable, Hashable, Codable, CaseIterable {
+    case auto, gpmd, mebx, camm, klv
+
+    /// The track formats `fileType` can hold, in the order `auto` prefers them.
+    public static func writableFormats(in fileType: AssetWriter.FileType) -> [String] {
+        switch fileType {
+        case .mp4, .mov: ["gpmd", "mebx", "camm"]
+        case .mpegts: ["klv"]
+        case .mkv: []
+        }
+    }
+
+    /// The one spelling of a track format: `KLVA` (the MPEG-TS registration) is `klv`.
+    static func canonical(_ format: String) -> String { format == "KLVA" ? "klv" : format }
+
+    /// The format to write a track whose sources hold samples of `sourceFormats` in,
+    /// and whether its samples must be converted (decoded and encoded again).
+    ///
+    /// - Throws: `.invalidArgument` naming the track and the way out when the container
+    ///   holds no timed metadata, or cannot hold the asked format.
+    func resolve(sourceFormats: [String], fileType: AssetWriter.FileType, trackID: Int32, path: String) throws(ReelError) -> (format: String, converts: Bool) {
+        let sources = Set(sourceFormats.map(Self.canonical))
+        let writable = Self.writableFormats(in: fileType)
+        let described = sources.sorted().joined(separator: "+")
+        guard !writable.isEmpty else {
+            throw ReelError(.invalidArgument, "track \(trackID) holds \(described) timed metadata, and \(fileType.rawValue) files hold none: write .mp4, .mov or .ts, or leave the metadata out (output.metadataTrackIDs: [])",
+                            path: path, trackID: trackID)
+        }
+        let target: String
+        if self != .auto {
+            guard writable.contains(rawValue) else {
+                throw ReelError(.invalidArgument, "track \(trackID): \(rawValue) metadata does not go into \(fileType.rawValue) files (they hold \(writable.joined(separator: ", "))): choose one of those or auto",
+                                path: path, trackID: trackID)
+            }
+            target = rawValue
+        } else if sources.count == 1, let only = sources.first, writable.contains(only) {
+            target = only
+        } else if writable.contains("mebx"), sources.contains("mebx") {
+            target = "mebx"
+        } else {
+            target = writable[0]
+        }
+        return (target, sources != [target])
+    }
+}
