@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Reel
 
@@ -104,5 +105,107 @@ import Reel
         let error = await #expect(throws: ReelError.self) { try await session.export(to: out, as: .mp4) }
         #expect(error?.code == .invalidComposition)
         #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    // MARK: Formats and containers
+
+    static let sharedMedia = TestMedia.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/media")
+    static var hasSharedMedia: Bool { FileManager.default.fileExists(atPath: sharedMedia.appendingPathComponent("README.md").path) }
+
+    /// Every group of the first metadata track of `url`, the whole track decoded in order.
+    static func allGroups(_ url: URL) async throws -> [TimedMetadataGroup] {
+        let reader = try AssetReader(url: url)
+        let track = try #require(reader.tracks(withMediaType: .metadata).first)
+        let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 16)
+        try reader.add(output)
+        try reader.startReading()
+        var decoder = TimedMetadataDecoder(format: try #require(track.metadataFormat))
+        var groups: [TimedMetadataGroup] = []
+        for try await sample in output {
+            if let buffer = sample.sampleBuffer { groups += try decoder.groups(for: buffer) }
+        }
+        return groups
+    }
+
+    /// Exports the whole of `input` into `name`, collecting the warnings.
+    static func export(_ input: URL, to name: String, in folder: URL, as fileType: AssetWriter.FileType,
+                       format: MetadataOutputFormat = .auto) async throws -> (URL, [String]) {
+        let session = try await AssetExportSession(asset: Asset(url: input), preset: .h264(crf: 35, preset: "ultrafast"))
+        session.metadataFormat = format
+        let warnings = Mutex<[String]>([])
+        var options = session.renderOptions
+        options.diagnostics = { d in warnings.withLock { $0.append(d.message) } }
+        session.renderOptions = options
+        let out = folder.appendingPathComponent(name)
+        try await session.export(to: out, as: fileType)
+        return (out, warnings.withLock { $0 })
+    }
+
+    static func expectSameFixes(_ a: [TimedMetadataGroup], _ b: [TimedMetadataGroup], degrees: Double, seconds: Double,
+                                sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let (x, y) = (a.compactMap { g in GPSFix(g).map { (g.timeRange.start, $0) } }, b.compactMap { g in GPSFix(g).map { (g.timeRange.start, $0) } })
+        try #require(x.count == y.count, "fixes: \(x.count) in, \(y.count) out", sourceLocation: sourceLocation)
+        for ((t0, f0), (t1, f1)) in zip(x, y) {
+            #expect(abs(f0.latitude - f1.latitude) < degrees, sourceLocation: sourceLocation)
+            #expect(abs(f0.longitude - f1.longitude) < degrees, sourceLocation: sourceLocation)
+            #expect(abs((t0 - t1).seconds) < seconds, "fix at \(t1.seconds) s, was at \(t0.seconds) s", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test(.enabled(if: hasSharedMedia, "needs ../shared/media"))
+    func aDroneKLVTrackStaysKLVInMPEGTS() async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = Self.sharedMedia.appendingPathComponent("kwiver_aphill_short.ts")
+        let (out, warnings) = try await Self.export(input, to: "out.ts", in: folder, as: .mpegts)
+        #expect(warnings.isEmpty, "\(warnings)")
+        let track = try #require(try AssetReader(url: out).tracks(withMediaType: .metadata).first)
+        #expect(track.metadataFormat == "klv" || track.metadataFormat == "KLVA")
+        // The source's clock starts at 1.4 s; the export's at zero, the offsets between tracks kept.
+        let source = try await Self.allGroups(input), written = try await Self.allGroups(out)
+        let shift = try #require(written.first).timeRange.start - (try #require(source.first).timeRange.start)
+        try Self.expectSameFixes(source.map { g in var g = g; g.timeRange.start = g.timeRange.start + shift; return g }, written,
+                                 degrees: 1e-9, seconds: 1e-6)
+    }
+
+    @Test(.enabled(if: hasSharedMedia, "needs ../shared/media"))
+    func aDroneKLVTrackBecomesGPMFInMP4WithAWarning() async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = Self.sharedMedia.appendingPathComponent("kwiver_mpeg2_klv.ts")
+        let (out, warnings) = try await Self.export(input, to: "out.mp4", in: folder, as: .mp4)
+        let track = try #require(try AssetReader(url: out).tracks(withMediaType: .metadata).first)
+        #expect(track.metadataFormat == "gpmd")
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("converted from klv") == true, "\(warnings)")
+        let source = try await Self.allGroups(input), written = try await Self.allGroups(out)
+        #expect(source.compactMap { GPSFix($0) }.count == 30)
+        // GPMF holds latitude and longitude to 1e-7 degrees and spreads a payload's fixes evenly.
+        try Self.expectSameFixes(source, written, degrees: 2e-7, seconds: 0.02)
+    }
+
+    @Test func aGoProTrackBecomesKLVInMPEGTS() async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = TestMedia.fixture("counter-gps.mp4")
+        let (out, _) = try await Self.export(input, to: "out.ts", in: folder, as: .mpegts)
+        let track = try #require(try AssetReader(url: out).tracks(withMediaType: .metadata).first)
+        #expect(track.metadataFormat == "klv" || track.metadataFormat == "KLVA")
+        let source = try await Self.allGroups(input), written = try await Self.allGroups(out)
+        #expect(!source.isEmpty)
+        // ST 0601 maps latitude onto 32 bits (about 4e-8 degrees).
+        let shift = try #require(written.first).timeRange.start - (try #require(source.first).timeRange.start)
+        try Self.expectSameFixes(source.map { g in var g = g; g.timeRange.start = g.timeRange.start + shift; return g }, written,
+                                 degrees: 1e-7, seconds: 1e-3)
+    }
+
+    @Test func matroskaIsRefusedBeforeAnythingIsWritten() async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let error = await #expect(throws: ReelError.self) {
+            _ = try await Self.export(TestMedia.fixture("counter-gps.mp4"), to: "out.mkv", in: folder, as: .mkv)
+        }
+        #expect(error?.message.contains("mkv files hold none") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 }

@@ -42,13 +42,17 @@ extension MutableComposition {
 }
 
 extension Composition {
-    /// A composition playing the whole of `asset` (every track, from time zero).
+    /// A composition playing the whole of `asset`, every track, from where the earliest
+    /// track starts: an MPEG-TS file whose clock starts at 1.4 s plays from composition
+    /// time zero, its tracks keeping their offsets to each other.
     public init(asset: Asset) async throws(ReelError) {
         let source = try await SourceDescription(asset: asset)
         var composition = MutableComposition()
-        let duration = source.duration
-        if duration > .zero {
-            try composition.insertTimeRange(TimeRange(start: .zero, duration: duration), of: source, at: .zero)
+        let starts = source.tracks.map(\.timeRange.start).filter(\.isNumeric)
+        let start = MediaTime.maximum(.zero, starts.min() ?? .zero)
+        let end = source.duration
+        if start < end {
+            try composition.insertTimeRange(TimeRange(start: start, end: end), of: source, at: .zero)
         }
         self.init(composition)
     }

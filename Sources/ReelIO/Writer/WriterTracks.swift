@@ -236,7 +236,10 @@ final class PacketTrackWriter: TrackWriter {
     private let copiesPackets: Bool
 
     /// A `gpmd` track (MP4/MOV): BIN_DATA, tag `gpmd`, time base 1/1000, handler "GoPro MET".
-    /// A `klv` track (MPEG-TS): SMPTE_KLV, synchronous (KLVA, stream type 0x15), 1/90000.
+    /// A `klv` track (MPEG-TS): SMPTE_KLV in private-data PES with a KLVA registration and a
+    /// time stamp on every packet, 1/90000. Not the synchronous form (stream type 0x15):
+    /// FFmpeg 5.1's muxer writes its packets without the 5-byte metadata AU cell header its
+    /// demuxer then strips, so each packet would lose its first five bytes.
     init(metadataFormat format: String, output: OutputFormatContext) throws(ReelError) {
         let stream = try output.addStream()
         let par = stream.pointee.codecpar!
@@ -249,7 +252,6 @@ final class PacketTrackWriter: TrackWriter {
             av_dict_set(&stream.pointee.metadata, "handler_name", "GoPro MET", 0)
         case "klv":
             par.pointee.codec_id = AV_CODEC_ID_SMPTE_KLV
-            par.pointee.profile = FF_PROFILE_KLVA_SYNC
             stream.pointee.time_base = AVRational(num: 1, den: 90000)
         default:
             throw ReelError(.invalidArgument, "no writer for \(format) metadata", path: output.path)

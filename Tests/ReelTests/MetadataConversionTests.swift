@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import Reel
+
+@Suite struct MetadataConversionTests {
+    /// Ten fixes a second over two seconds, each with an accelerometer reading beside it.
+    static func groups(withAccelerometer: Bool) -> [TimedMetadataGroup] {
+        (0..<20).map { i in
+            let t = MediaTime(value: Int64(i), timescale: 10), d = MediaTime(value: 1, timescale: 10)
+            let fix = GPSFix(latitude: 47 + Double(i) * 0.0001, longitude: 8.5, altitude: 420, speed2D: 3,
+                             time: Date(timeIntervalSince1970: 1_700_000_000 + Double(i) / 10))
+            var items = fix.metadataItems(time: t, duration: d)
+            if withAccelerometer {
+                items.append(MetadataItem(identifier: MetadataIdentifier(keySpace: .gpmf, key: "ACCL"), value: .numbers([9.8, 0, 0.1]),
+                                          unit: "m/s²", time: t, duration: d))
+            }
+            return TimedMetadataGroup(timeRange: TimeRange(start: t, duration: d), items: items)
+        }
+    }
+
+    @Test func klvCarriesEveryFixAndSaysWhatItCannotCarry() throws {
+        let groups = Self.groups(withAccelerometer: true)
+        let conversion = try MetadataConversion(groups: groups, to: "klv")
+        #expect(conversion.samples.count == 20)
+        #expect(conversion.droppedGroups == 0)
+        var decoder = TimedMetadataDecoder(format: "klv")
+        let back = try conversion.samples.flatMap { try decoder.groups(for: $0) }
+        #expect(back.count == 20)
+        for (a, b) in zip(groups, back) {
+            let (x, y) = (try #require(GPSFix(a)), try #require(GPSFix(b)))
+            #expect(abs(x.latitude - y.latitude) < 1e-6)
+            #expect(abs(x.longitude - y.longitude) < 1e-6)
+            #expect(abs(a.timeRange.start.seconds - b.timeRange.start.seconds) < 1e-9)
+        }
+        #expect(conversion.lostIdentifiers.contains(MetadataIdentifier(keySpace: .gpmf, key: "ACCL")))
+        #expect(conversion.lossDescription?.contains("gpmf/ACCL") == true)
+    }
+
+    @Test func gpmdGathersGroupsIntoPayloadsOfAboutASecond() throws {
+        let conversion = try MetadataConversion(groups: Self.groups(withAccelerometer: false), to: "gpmd")
+        #expect(conversion.samples.count == 2)
+        var decoder = TimedMetadataDecoder(format: "gpmd")
+        let back = try conversion.samples.flatMap { try decoder.groups(for: $0) }
+        #expect(back.compactMap { GPSFix($0) }.count == 20)
+    }
+
+    @Test func groupsWithNothingTheFormatHoldsAreCountedNotLostSilently() throws {
+        let orientation = TimedMetadataGroup(timeRange: TimeRange(start: .zero, duration: .ratio(1, 2)), items: [
+            MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.apple.quicktime.video-orientation"), value: .integer(6)),
+        ])
+        let conversion = try MetadataConversion(groups: [orientation], to: "klv")
+        #expect(conversion.samples.isEmpty)
+        #expect(conversion.droppedGroups == 1)
+        let text = try #require(conversion.lossDescription)
+        #expect(text.contains("video-orientation"))
+        #expect(text.contains("1 group"))
+    }
+}
