@@ -30,7 +30,10 @@ public struct RenderDiagnostic: Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { "\(message) (at \(compositionTime.secondsDescription))" }
+    /// The message, with the composition time for what happened at one time.
+    public var description: String {
+        kind == .metadataNotCarried ? message : "\(message) (at \(compositionTime.secondsDescription))"
+    }
 
     /// Writes each diagnostic as one line to standard error, prefixed `reel: warning: `.
     public static let standardErrorLogger: @Sendable (RenderDiagnostic) -> Void = { diagnostic in
