@@ -3,7 +3,8 @@ import Foundation
 import Reel
 import ReelTesting
 
-/// `reel thumbnail IN --at T -o OUT.png [--exact]`: one frame of a video as a PNG.
+/// `reel thumbnail IN --at T -o OUT.png [--exact] [--no-transform]`: one frame of a video
+/// as a PNG, upright as players show it.
 public struct ThumbnailCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "thumbnail",
@@ -11,7 +12,9 @@ public struct ThumbnailCommand: AsyncParsableCommand {
         discussion: """
         By default the time may move by up to half a frame, to the nearest frame start at \
         the video's nominal rate; with --exact the picture is the frame showing at exactly \
-        that time.
+        that time. The picture is turned as the video's display matrix says (phone \
+        footage comes out upright, as players show it); --no-transform gives the picture \
+        as it is stored.
         """
     )
 
@@ -26,6 +29,9 @@ public struct ThumbnailCommand: AsyncParsableCommand {
 
     @Flag(help: "The frame showing at exactly --at, not the nearest frame start.")
     var exact = false
+
+    @Flag(name: .customLong("no-transform"), help: "Ignore the display matrix: the picture as stored, not as shown.")
+    var noTransform = false
 
     @Flag(help: "Replace the output file if it exists.")
     var overwrite = false
@@ -63,7 +69,9 @@ public struct ThumbnailCommand: AsyncParsableCommand {
             guard let frame = try await engine.renderAll().first else {
                 throw ReelError(.decoderFailed, "no frame at \(time.secondsDescription)", path: input)
             }
-            let png = Data(PNG.encode(RasterImage(frame.pixelBuffer)))
+            let orientation = noTransform ? nil : composition.videoOrientation
+            let picture = orientation.map { frame.pixelBuffer.oriented($0) } ?? frame.pixelBuffer
+            let png = Data(PNG.encode(RasterImage(picture)))
             let temporary = outputURL.deletingLastPathComponent().appendingPathComponent(".\(outputURL.lastPathComponent).\(UUID().uuidString).tmp")
             do {
                 try png.write(to: temporary)

@@ -21,6 +21,38 @@ struct ExportThumbnailCommandTests {
         #expect(bad.stderr.contains("--preset fast"))
     }
 
+    @Test(.enabled(if: ReelProcess.hasReelAndFFmpeg, "needs the reel binary and ffmpeg"), arguments: ["h264", "passthrough"])
+    func exportKeepsAPhonesDisplayMatrix(preset: String) throws {
+        let folder = try ReelProcess.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = Self.fixtures.appendingPathComponent("portrait.mp4").path
+        let out = try ReelProcess.reel(["export", input, "-o", "out.mp4", "--preset", preset], in: folder)
+        #expect(out.status == 0, "\(out.stderr)")
+        let geometry = try ReelProcess.videoGeometry("out.mp4", in: folder)
+        #expect(geometry.width == 160 && geometry.height == 120 && geometry.rotation == -90, "\(geometry)")
+        // Players turn it upright: the stored top-left block shows top right.
+        let shown = try ReelProcess.shownPicture("out.mp4", in: folder)
+        #expect(shown.width == 120 && shown.height == 160)
+        #expect(shown.gray(110, 10) > 200 && shown.gray(10, 10) < 50 && shown.gray(110, 150) < 50)
+    }
+
+    @Test(.enabled(if: ReelProcess.hasReelAndFFmpeg, "needs the reel binary and ffmpeg"))
+    func thumbnailsAreUprightUnlessAskedNotToBe() throws {
+        let folder = try ReelProcess.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = Self.fixtures.appendingPathComponent("portrait.mp4").path
+        let out = try ReelProcess.reel(["thumbnail", input, "--at", "0.5", "-o", "up.png"], in: folder)
+        #expect(out.status == 0, "\(out.stderr)")
+        let up = try ReelProcess.shownPicture("up.png", in: folder)
+        #expect(up.width == 120 && up.height == 160)
+        #expect(up.gray(110, 10) > 200 && up.gray(10, 10) < 50 && up.gray(110, 150) < 50)
+        let stored = try ReelProcess.reel(["thumbnail", input, "--at", "0.5", "-o", "stored.png", "--no-transform"], in: folder)
+        #expect(stored.status == 0, "\(stored.stderr)")
+        let raw = try ReelProcess.shownPicture("stored.png", in: folder)
+        #expect(raw.width == 160 && raw.height == 120)
+        #expect(raw.gray(10, 10) > 200 && raw.gray(150, 10) < 50)
+    }
+
     @Test(.enabled(if: ReelProcess.reel != nil, "needs the reel binary"))
     func thumbnailWritesThePNGOfTheFrame() throws {
         let folder = try ReelProcess.scratch()
@@ -37,5 +69,40 @@ struct ExportThumbnailCommandTests {
         #expect(late.status == 1)
         #expect(late.stderr.contains("past the end"))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("late.png").path))
+    }
+}
+
+extension ReelProcess {
+    /// ffprobe's width, height and display-matrix rotation (0 when none) of the first video stream.
+    static func videoGeometry(_ file: String, in folder: URL) throws -> (width: Int, height: Int, rotation: Int) {
+        guard let ffprobe = which("ffprobe") else { throw CocoaError(.fileNoSuchFile) }
+        let out = try run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height:stream_side_data=rotation",
+                                    "-of", "default=nw=1", file], in: folder)
+        var values: [String: Int] = [:]
+        for line in out.stdout.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, let v = Int(parts[1]) { values[String(parts[0])] = v }
+        }
+        return (values["width"] ?? 0, values["height"] ?? 0, values["rotation"] ?? 0)
+    }
+
+    /// A picture as players show it: the first frame, turned by its display matrix (what
+    /// ffmpeg does by default), as 8-bit grey.
+    struct Picture {
+        var width: Int, height: Int, bytes: [UInt8]
+        func gray(_ x: Int, _ y: Int) -> UInt8 { bytes[y * width + x] }
+    }
+
+    static func shownPicture(_ file: String, in folder: URL) throws -> Picture {
+        guard let ffmpeg = which("ffmpeg") else { throw CocoaError(.fileNoSuchFile) }
+        let g = try videoGeometry(file, in: folder)
+        let turned = abs(g.rotation) % 180 == 90
+        let name = "\(file).gray"
+        let out = try run(ffmpeg, ["-v", "error", "-y", "-i", file, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", name], in: folder)
+        guard out.status == 0 else { throw CocoaError(.fileReadCorruptFile) }
+        let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+        let picture = Picture(width: turned ? g.height : g.width, height: turned ? g.width : g.height, bytes: bytes)
+        guard bytes.count == picture.width * picture.height else { throw CocoaError(.fileReadCorruptFile) }
+        return picture
     }
 }

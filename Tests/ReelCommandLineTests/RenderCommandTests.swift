@@ -34,6 +34,24 @@ struct RenderCommandTests {
         #expect(again.stderr.contains("--overwrite"))
     }
 
+    @Test(.enabled(if: ReelProcess.hasReelAndFFmpeg, "needs the reel binary and ffmpeg"))
+    func phoneFootageRendersUpright() throws {
+        let folder = try ReelProcess.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let c = try Self.write("""
+        {"version": 1, "sources": [{"name": "phone", "path": "../../Fixtures/portrait.mp4"}],
+         "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "phone"}]}],
+         "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}]}
+        """, in: folder)
+        let out = try ReelProcess.reel(["render", c, "-o", "out.mp4"], in: folder)
+        #expect(out.status == 0, "\(out.stderr)")
+        // Drawn upright (the picture as shown), with no display matrix left to apply.
+        let geometry = try ReelProcess.videoGeometry("out.mp4", in: folder)
+        #expect(geometry.width == 120 && geometry.height == 160 && geometry.rotation == 0, "\(geometry)")
+        let shown = try ReelProcess.shownPicture("out.mp4", in: folder)
+        #expect(shown.gray(110, 10) > 200 && shown.gray(10, 10) < 50 && shown.gray(110, 150) < 50)
+    }
+
     @Test(.enabled(if: ReelProcess.hasReelAndFFmpeg && ReelProcess.hasSharedMedia, "needs the reel binary, ffmpeg and ../shared/media"))
     func theMainJobKeepsEveryGoProFix() throws {
         let folder = try ReelProcess.scratch()

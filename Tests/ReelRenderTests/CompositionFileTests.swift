@@ -39,6 +39,34 @@ struct CompositionFileTests {
         #expect(video.frameDuration == MediaTime(value: 1, timescale: 30))
     }
 
+    @Test func phoneFootageRendersUprightUnlessALayerSaysOtherwise() throws {
+        let json = """
+        {"version": 1, "sources": [{"name": "phone", "path": "p.mp4"}],
+         "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "phone"}]}],
+         "frameDuration": "1/25",
+         "instructions": [{"timeRange": {"start": 0, "end": 0.5}, "layerInstructions": [{"trackID": 1}]},
+                          {"timeRange": {"start": 0.5, "end": "end"}, "layerInstructions": [{"trackID": 1, "transform": {"scale": 1}}]}]}
+        """
+        // Stored 160x120, shown turned clockwise (a phone held upright).
+        let phone = SourceDescription(identifier: "phone", tracks: [
+            SourceTrackDescription(reference: SourceTrackReference(sourceIdentifier: "phone", trackID: 1), mediaType: .video,
+                                   timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1)), naturalSize: Size(width: 160, height: 120),
+                                   nominalFrameDuration: MediaTime(value: 1, timescale: 25), preferredTransform: Transform2D(a: 0, b: 1, c: -1, d: 0, tx: 120, ty: 0)),
+        ])
+        let file = try CompositionFile.decode(Data(json.utf8))
+        let composition = try file.makeComposition(sources: ["phone": phone])
+        let video = try file.makeVideoComposition(for: composition)
+        #expect(video.renderSize == Size(width: 120, height: 160))
+        let layers = video.instructions.compactMap { ($0 as? VideoCompositionStandardInstruction)?.layerInstructions.first }
+        try #require(layers.count == 2)
+        // No transform: upright, at the origin (the stored top-left corner lands top right).
+        let upright = layers[0].transform(at: MediaTime.zero)
+        #expect(upright == Transform2D(a: 0, b: 1, c: -1, d: 0, tx: 120, ty: 0))
+        #expect(Point(x: 0, y: 0).applying(upright) == Point(x: 120, y: 0))
+        // A transform given applies to the picture as stored.
+        #expect(layers[1].transform(at: MediaTime(value: 1, timescale: 2)) == .identity)
+    }
+
     @Test func encodesAndDecodesBackTheSame() throws {
         let file = try CompositionFile.decode(Data(RenderTestSupport.dashboardJSON.utf8))
         let again = try CompositionFile.decode(try file.encoded())

@@ -39,6 +39,34 @@ import Reel
         }
     }
 
+    @Test(arguments: [ExportPreset.h264(crf: 23, preset: "veryfast"), .passthrough])
+    func phoneFootageKeepsItsDisplayMatrix(preset: ExportPreset) async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = TestMedia.fixture("portrait.mp4")
+        let source = try #require(try await Asset(url: url).load(.tracks).first { $0.mediaType == .video })
+        #expect(source.preferredTransform == Transform2D(a: 0, b: 1, c: -1, d: 0, tx: 0, ty: 0))
+        let session = AssetExportSession(composition: try await Composition(asset: Asset(url: url)), preset: preset)
+        let out = folder.appendingPathComponent("out.mp4")
+        try await session.export(to: out, as: .mp4)
+        let track = try #require(try await Asset(url: out).load(.tracks).first { $0.mediaType == .video })
+        #expect(track.preferredTransform == source.preferredTransform)
+        #expect(track.naturalSize == Size(width: 160, height: 120))
+    }
+
+    @Test func aVideoCompositionsOutputHasNoDisplayMatrix() async throws {
+        // As in AVFoundation: a video composition draws the picture as it is to be shown.
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let composition = try await Composition(asset: Asset(url: TestMedia.fixture("portrait.mp4")))
+        let session = AssetExportSession(composition: composition, preset: .h264(crf: 23, preset: "veryfast"))
+        session.videoComposition = VideoComposition(propertiesOf: composition)
+        let out = folder.appendingPathComponent("out.mp4")
+        try await session.export(to: out, as: .mp4)
+        let track = try #require(try await Asset(url: out).load(.tracks).first { $0.mediaType == .video })
+        #expect(track.preferredTransform == .identity)
+    }
+
     @Test func aCrossfadeBlendsTheExpectedFramesEveryFrame() async throws {
         let folder = try TestMedia.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -48,6 +48,34 @@ import Reel
         #expect(upright.width == 240 && upright.height == 320)
     }
 
+    /// The luma at (x, y) of a yuv420p picture.
+    static func luma(_ image: PixelBuffer, _ x: Int, _ y: Int) -> UInt8 {
+        image.withUnsafeBytes(plane: 0) { $0[y * image.bytesPerRow[0] + x] }
+    }
+
+    @Test func phoneFootageTurnsUprightExactlyAndThenFits() async throws {
+        // Stored 160x120 with a white block top left; the phone's matrix turns it clockwise.
+        let generator = try await AssetImageGenerator(asset: Asset(url: TestMedia.fixture("portrait.mp4")))
+        let (stored, _) = try await generator.image(at: .ratio(1, 2))
+        #expect(stored.width == 160 && stored.height == 120)
+        #expect(Self.luma(stored, 10, 10) > 200 && Self.luma(stored, 150, 10) < 50)
+
+        generator.appliesPreferredTrackTransform = true
+        let (upright, _) = try await generator.image(at: .ratio(1, 2))
+        #expect(upright.width == 120 && upright.height == 160)
+        // The block is shown top right, 30 wide and 40 high.
+        #expect(Self.luma(upright, 110, 10) > 200 && Self.luma(upright, 92, 36) > 200)
+        #expect(Self.luma(upright, 10, 10) < 50 && Self.luma(upright, 110, 150) < 50 && Self.luma(upright, 84, 10) < 50)
+        let phone = try #require(PixelOrientation(Transform2D(a: 0, b: 1, c: -1, d: 0, tx: 0, ty: 0)))
+        #expect(upright.hasSamePixels(as: stored.oriented(phone)), "turned by moving pixels, not resampled")
+
+        // The maximum size bounds the picture as shown.
+        generator.maximumSize = Size(width: 60, height: 60)
+        let (small, _) = try await generator.image(at: .ratio(1, 2))
+        #expect(small.width == 44 && small.height == 60)
+        #expect(Self.luma(small, 40, 4) > 200 && Self.luma(small, 4, 4) < 50)
+    }
+
     @Test func imagesForTimesComeInOrder() async throws {
         let reference = try await TestFrames.decodeAll(counter)
         let generator = try await AssetImageGenerator(asset: Asset(url: counter))

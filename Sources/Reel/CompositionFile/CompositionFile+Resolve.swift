@@ -88,8 +88,8 @@ extension CompositionFile {
         let size: Size
         if let renderSize {
             size = renderSize
-        } else if let natural = firstVideo?.naturalSize, natural.width >= 1, natural.height >= 1 {
-            size = natural
+        } else if let firstVideo, firstVideo.naturalSize.width >= 1, firstVideo.naturalSize.height >= 1 {
+            size = firstVideo.uprightSize
         } else {
             throw fail("renderSize", "is missing and the first video track has no known size: give renderSize")
         }
@@ -120,7 +120,12 @@ extension CompositionFile {
                     guard o.isFinite, (0...1).contains(o) else { throw fail(lf + ".opacity", "is \(o): expected 0 to 1") }
                     l.setOpacity(o, at: .zero)
                 }
-                if let t = layer.transform { l.setTransform(t.transform, at: .zero) }
+                if let t = layer.transform {
+                    l.setTransform(t.transform, at: .zero)
+                } else if layer.transformRamps == nil, !track.preferredTransform.isIdentity {
+                    // No transform given: drawn as its display matrix shows it (upright).
+                    l.setTransform(track.uprightTransform, at: .zero)
+                }
                 if let c = layer.cropRectangle { l.setCropRectangle(c.rect, at: .zero) }
                 for (r, ramp) in (layer.opacityRamps ?? []).enumerated() {
                     guard ramp.from.isFinite, ramp.to.isFinite, (0...1).contains(ramp.from), (0...1).contains(ramp.to) else {

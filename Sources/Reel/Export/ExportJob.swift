@@ -35,6 +35,9 @@ struct ExportJob: Sendable {
             }
             let input = AssetWriterInput(settings: .video(session.preset.videoSettings(
                 width: size.width, height: size.height, frameDuration: videoComposition.frameDuration)))
+            // Frames rendered as stored keep the tracks' display matrix (as AVAssetExportSession
+            // does); a caller's video composition draws the picture as it is to be shown.
+            if settings.videoComposition == nil { input.transform = composition.sharedVideoTransform }
             try writer.add(input)
             videoInput = input
         }

@@ -32,8 +32,9 @@ struct ExportVideoCopy: Sendable {
               !(source.end < sourceTrack.timeRange.end) else { return nil }
         let reader = try AssetReader(url: url)
         guard let description = reader.track(withID: ref.trackID)?.formatDescription else { return nil }
-        return ExportVideoCopy(input: AssetWriterInput(settings: .passthrough(description)), url: url, trackID: ref.trackID,
-                               source: source, offset: offset)
+        let input = AssetWriterInput(settings: .passthrough(description))
+        input.transform = track.preferredTransform
+        return ExportVideoCopy(input: input, url: url, trackID: ref.trackID, source: source, offset: offset)
     }
 
     /// Appends every packet of the range, moved onto the composition timeline.

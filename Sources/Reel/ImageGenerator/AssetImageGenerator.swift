@@ -58,14 +58,18 @@ public final class AssetImageGenerator: Sendable {
     }
 
     /// The largest picture wanted; the aspect ratio is kept. `.zero` (the default) means the
-    /// render size.
+    /// render size. It bounds the picture as returned, after any turn by the track's
+    /// preferred transform.
     public var maximumSize: Size {
         get { settings.withLock { $0.maximumSize } }
         set { settings.withLock { $0.maximumSize = newValue } }
     }
 
-    /// Turn pictures as the track's preferred transform says (phone footage shot upright).
-    /// Used when no ``videoComposition`` is set.
+    /// Turn pictures as the track's preferred transform (its display matrix) says, so that
+    /// phone footage comes out upright; false by default, as in AVFoundation. Used when no
+    /// ``videoComposition`` is set. A single video track turned by a multiple of 90°,
+    /// mirrored or not, is turned exactly (``PixelOrientation``, no resampling); other
+    /// transforms are drawn by the built-in compositor.
     public var appliesPreferredTrackTransform: Bool {
         get { settings.withLock { $0.appliesPreferredTrackTransform } }
         set { settings.withLock { $0.appliesPreferredTrackTransform = newValue } }
@@ -84,7 +88,8 @@ public final class AssetImageGenerator: Sendable {
         guard !(time < .zero), time < composition.duration else {
             throw ReelError(.invalidArgument, "\(time.secondsDescription) is outside the composition (0 to \(composition.duration.secondsDescription))", time: time)
         }
-        let video = s.videoComposition ?? defaultVideoComposition(applyingTransform: s.appliesPreferredTrackTransform)
+        let orientation = s.videoComposition == nil && s.appliesPreferredTrackTransform ? composition.videoOrientation : nil
+        let video = s.videoComposition ?? defaultVideoComposition(applyingTransform: s.appliesPreferredTrackTransform && orientation == nil)
         let renderTime = try await chooseTime(for: time, video: video, settings: s)
         var options = RenderEngine.Options(maximumRequestsInFlight: 1)
         let end = MediaTime.minimum(renderTime + video.frameDuration, composition.duration)
@@ -94,7 +99,8 @@ public final class AssetImageGenerator: Sendable {
         guard let frame = try await iterator.next() else {
             throw ReelError(.internalError, "the render gave no frame at \(renderTime.secondsDescription)", time: time)
         }
-        let image = try fit(frame.pixelBuffer, within: s.maximumSize)
+        let shown = orientation.map { frame.pixelBuffer.oriented($0) } ?? frame.pixelBuffer
+        let image = try fit(shown, within: s.maximumSize)
         return (image, renderTime)
     }
 
@@ -180,15 +186,13 @@ public final class AssetImageGenerator: Sendable {
         let tracks = composition.tracks(withMediaType: .video).filter(\.isEnabled)
         guard let first = tracks.first, !first.preferredTransform.isIdentity else { return VideoComposition(v) }
         // Turn each layer by its track's transform, moved back into view.
-        let bounds = Rect(x: 0, y: 0, width: first.naturalSize.width, height: first.naturalSize.height).applying(first.preferredTransform)
-        let shift = Transform2D(translationX: -bounds.minX, y: -bounds.minY)
-        v.renderSize = Size(width: bounds.width, height: bounds.height)
+        v.renderSize = first.uprightSize
         v.instructions = v.instructions.map { instruction in
             guard var standard = instruction as? VideoCompositionStandardInstruction else { return instruction }
             standard.layerInstructions = standard.layerInstructions.map { layer in
                 var turned = layer
-                let transform = tracks.first { $0.trackID == layer.trackID }?.preferredTransform ?? .identity
-                turned.setTransform(transform.concatenating(shift), at: .zero)
+                let transform = tracks.first { $0.trackID == layer.trackID }?.uprightTransform ?? .identity
+                turned.setTransform(transform, at: .zero)
                 return turned
             }
             return standard

@@ -1,0 +1,29 @@
+import ReelCore
+import ReelComposition
+
+extension CompositionTrack {
+    /// The preferred transform (display matrix) moved so that the picture as shown starts
+    /// at (0, 0): the layer transform that draws the track upright, as AVFoundation's
+    /// `videoComposition(withPropertiesOf:)` gives each layer.
+    public var uprightTransform: Transform2D {
+        let shown = Rect(x: 0, y: 0, width: naturalSize.width, height: naturalSize.height).applying(preferredTransform)
+        return preferredTransform.concatenating(Transform2D(translationX: -shown.minX, y: -shown.minY))
+    }
+
+    /// The size of the picture as shown: the natural size turned by the preferred transform.
+    public var uprightSize: Size {
+        let shown = Rect(x: 0, y: 0, width: naturalSize.width, height: naturalSize.height).applying(preferredTransform)
+        return Size(width: shown.width, height: shown.height)
+    }
+}
+
+extension Composition {
+    /// How the picture of the composition's one enabled video track is shown, when its
+    /// preferred transform (display matrix) turns or mirrors it by whole pixels; nil when
+    /// there is not exactly one enabled video track or the transform turns by another angle.
+    public var videoOrientation: PixelOrientation? {
+        let tracks = tracks(withMediaType: .video).filter(\.isEnabled)
+        guard tracks.count == 1, let track = tracks.first else { return nil }
+        return PixelOrientation(track.preferredTransform)
+    }
+}
