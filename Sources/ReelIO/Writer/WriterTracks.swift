@@ -86,8 +86,9 @@ final class VideoTrackWriter: TrackWriter {
             case nil: break
             }
             if let preset = settings.preset { try Encoder.setOption(ctx, "preset", preset) }
-            for key in settings.encoderOptions.keys.sorted() { try Encoder.setOption(ctx, key, settings.encoderOptions[key] ?? "") }
-            if settings.codec == .hevc { try Encoder.setOption(ctx, "x265-params", "log-level=error") }
+            var options = settings.encoderOptions
+            if settings.codec == .hevc { options["x265-params"] = Self.x265Parameters(options["x265-params"]) }
+            for key in options.keys.sorted() { try Encoder.setOption(ctx, key, options[key] ?? "") }
             if case .proRes(let profile) = settings.codec { ctx.pointee.profile = profile.rawValue }
         }
         let stream = try output.addStream()
@@ -98,6 +99,12 @@ final class VideoTrackWriter: TrackWriter {
         stream.pointee.time_base = encoder.timeBase
         stream.pointee.avg_frame_rate = encoder.pointer.pointee.framerate
         streamTimeBase = encoder.timeBase
+    }
+
+    /// libx265's parameters: quiet logging, then the caller's (later ones win). One string,
+    /// because each `av_opt_set` of `x265-params` replaces the one before.
+    static func x265Parameters(_ caller: String?) -> String {
+        ["log-level=error", caller].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ":")
     }
 
     func headerWritten(_ output: OutputFormatContext) {
