@@ -52,6 +52,10 @@ public struct ThumbnailCommand: AsyncParsableCommand {
                 let d = video.frameDuration
                 let n = (requested.seconds / d.seconds).rounded()
                 time = d * Int32(clamping: Int64(n))
+                // Within half a frame of the end the nearest start is the end: the last frame.
+                if !(time < composition.duration), requested < composition.duration {
+                    time = d * Int32(clamping: Int64((requested.seconds / d.seconds).rounded(.down)))
+                }
             }
             guard time < composition.duration else {
                 throw ReelError(.invalidArgument, "--at \(requested.secondsDescription) is past the end of the video (\(composition.duration.secondsDescription))", path: input)
