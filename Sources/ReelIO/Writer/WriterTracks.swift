@@ -13,24 +13,13 @@ protocol TrackWriter: AnyObject {
     func finish(_ output: OutputFormatContext) throws(ReelError)
 }
 
-/// Rescales an encoder's packets to the stream's time base and hands them to the muxer.
-private func drain(_ encoder: Encoder, packet: Packet, streamIndex: Int32, streamTimeBase: AVRational,
-                   into output: OutputFormatContext) throws(ReelError) {
-    while true {
-        let state: FFmpegState
-        do { state = try encoder.receive(into: packet) } catch {
-            throw ReelError(.encoderFailed, "the \(encoder.name) encoder failed", path: output.path, underlying: error)
-        }
-        guard state == .ok else { return }
+/// Encodes `frame` (nil: the end) and hands the packets, in the stream's time base, to the muxer.
+private func encode(_ frame: Frame?, with encoder: Encoder, packet: Packet, streamIndex: Int32, streamTimeBase: AVRational,
+                    into output: OutputFormatContext) throws(ReelError) {
+    try encoder.encode(frame, into: packet, path: output.path) { (packet) throws(ReelError) in
         av_packet_rescale_ts(packet.pointer, encoder.timeBase, streamTimeBase)
         packet.pointer.pointee.stream_index = streamIndex
         try output.write(packet)
-    }
-}
-
-private func sendFrame(_ encoder: Encoder, _ frame: Frame?, path: String) throws(ReelError) {
-    do { _ = try encoder.send(frame) } catch {
-        throw ReelError(.encoderFailed, "the \(encoder.name) encoder refused a frame", path: path, underlying: error)
     }
 }
 
@@ -140,13 +129,11 @@ final class VideoTrackWriter: TrackWriter {
             try scaler.convert(buffer, into: frame)
         }
         frame.pointer.pointee.pts = pts
-        try sendFrame(encoder, frame, path: output.path)
-        try drain(encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
+        try encode(frame, with: encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
     }
 
     func finish(_ output: OutputFormatContext) throws(ReelError) {
-        try sendFrame(encoder, nil, path: output.path)
-        try drain(encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
+        try encode(nil, with: encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
     }
 }
 
@@ -221,14 +208,12 @@ final class AudioTrackWriter: TrackWriter {
         }
         frame.pointer.pointee.pts = nextPTS ?? 0
         nextPTS = (nextPTS ?? 0) + Int64(count)
-        try sendFrame(encoder, frame, path: output.path)
-        try drain(encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
+        try encode(frame, with: encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
     }
 
     func finish(_ output: OutputFormatContext) throws(ReelError) {
         if let left = fifo.first?.count, left > 0 { try emit(left, into: output) }
-        try sendFrame(encoder, nil, path: output.path)
-        try drain(encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
+        try encode(nil, with: encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
     }
 }
 
