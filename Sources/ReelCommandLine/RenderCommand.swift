@@ -119,16 +119,12 @@ public struct RenderCommand: AsyncParsableCommand {
         let progress = ProgressReporter(totalFrames: frameCount)
         current.withLock { $0 = session }
         try checkInterrupted()
-        let watcher = Task {
-            for await p in session.progressUpdates() { progress.update(p) }
-        }
+        progress.watch(session.progressUpdates())
         do {
             try await session.export(to: outputURL, as: fileType)
-            await watcher.value
-            progress.finish()
+            await progress.finish()
         } catch {
-            watcher.cancel()
-            progress.finish()
+            await progress.finish(cancelling: true)
             if error.code == .cancelled || interrupts.wasInterrupted {
                 CLIOutput.line("interrupted: the render was cancelled and \(output) was not written")
                 throw ExitCode(130)
