@@ -59,7 +59,7 @@ public struct RenderCommand: AsyncParsableCommand {
         func checkInterrupted() throws {
             if interrupts.wasInterrupted {
                 CLIOutput.line("interrupted: nothing was written")
-                throw ExitCode(130)
+                throw ExitStatus.interrupted
             }
         }
         // 1. The composition: any problem here is the file's (or the command line's): exit 2.
@@ -82,7 +82,7 @@ public struct RenderCommand: AsyncParsableCommand {
             }
         } catch {
             CLIOutput.line(error.description)
-            throw ExitCode(2)
+            throw ExitStatus.usage
         }
         try checkInterrupted()
         let outputURL = try CLIOutput.checkOutput(output, overwrite: overwrite)
@@ -96,7 +96,7 @@ public struct RenderCommand: AsyncParsableCommand {
             renderRange = asked.aligned(gop: gop, total: total)
             guard renderRange.duration > .zero else {
                 CLIOutput.line("--range \(text): nothing to render between keyframes at \(renderRange.start.secondsDescription) (keyframes every \(gop.secondsDescription))")
-                throw ExitCode(2)
+                throw ExitStatus.usage
             }
             if renderRange.start != (asked.start ?? .zero) || (asked.end.map { $0 < total.end } ?? false && renderRange.end != asked.end) {
                 CLIOutput.line("rendering \(renderRange.start.secondsDescription) to \(renderRange.end.secondsDescription): --range is moved onto keyframes, every \(gop.secondsDescription)")
@@ -127,12 +127,12 @@ public struct RenderCommand: AsyncParsableCommand {
             await progress.finish(cancelling: true)
             if error.code == .cancelled || interrupts.wasInterrupted {
                 CLIOutput.line("interrupted: the render was cancelled and \(output) was not written")
-                throw ExitCode(130)
+                throw ExitStatus.interrupted
             }
             var shown = error
             if shown.path == outputURL.path { shown.path = output }
             CLIOutput.line(shown.description)
-            throw ExitCode(1)
+            throw ExitStatus.failure
         }
         let seconds = progress.elapsed
         CLIOutput.line("wrote \(output): \(frameCount) frames in \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", seconds > 0 ? Double(frameCount) / seconds : 0)) fps)")
