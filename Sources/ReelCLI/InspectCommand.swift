@@ -36,6 +36,10 @@ struct InspectCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure.report(error, userPath: file, resolvedPath: url.path)
         }
-        print(json ? report.jsonText() : report.text(), terminator: json ? "\n" : "")
+        let text: String
+        do { text = json ? try report.jsonText() : report.text() } catch {
+            throw CommandFailure.report(error)
+        }
+        print(text, terminator: json ? "\n" : "")
     }
 }

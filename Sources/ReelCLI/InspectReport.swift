@@ -1,5 +1,6 @@
 import Foundation
 import Reel
+import ReelCommandLine
 
 /// What `reel inspect` prints: a stable, documented shape (docs/inspect-json.md) built
 /// from an asset's loaded properties, rendered as JSON or as text.
@@ -149,11 +150,8 @@ struct InspectReport: Codable, Equatable {
     }
 
     /// Pretty-printed JSON with sorted keys: the same input always prints the same text.
-    func jsonText() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+    func jsonText() throws(ReelError) -> String {
+        try JSONOutput.text(self, describing: "the report", path: file)
     }
 
     /// The readable form: a header, one line per track, then metadata and chapters.

@@ -15,6 +15,6 @@ struct ReelCommand: AsyncParsableCommand {
     static func main() async {
         FrameMemory.returnFreedFramesToTheSystem()
         ReelCommandLine.ReelCLI.register([GPSDashboardCompositor.registration])
-        await main(nil)
+        await ExitStatus.main(Self.self)
     }
 }

@@ -49,17 +49,17 @@ public struct ExportCommand: AsyncParsableCommand {
         FFmpegLogging.setQuiet()
         guard let exportPreset = Self.preset(named: preset) else {
             CLIOutput.line("--preset \(preset): expected passthrough, h264, hevc, prores or lossless")
-            throw ExitCode(2)
+            throw ExitStatus.usage
         }
         guard let metadataOutputFormat = MetadataOutputFormat(rawValue: metadataFormat.lowercased()) else {
             CLIOutput.line("--metadata-format \(metadataFormat): expected one of \(MetadataOutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
-            throw ExitCode(2)
+            throw ExitStatus.usage
         }
         var startTime = MediaTime.zero
         if let start {
             guard let t = MediaTime(parsing: start), t.isNumeric, !(t < .zero) else {
                 CLIOutput.line("--start \(start): expected a time such as 2.5 or 1001/500")
-                throw ExitCode(2)
+                throw ExitStatus.usage
             }
             startTime = t
         }
@@ -67,7 +67,7 @@ public struct ExportCommand: AsyncParsableCommand {
         if let duration {
             guard let t = MediaTime(parsing: duration), t.isNumeric, t > .zero else {
                 CLIOutput.line("--duration \(duration): expected a positive time such as 2.5")
-                throw ExitCode(2)
+                throw ExitStatus.usage
             }
             length = t
         }
@@ -88,13 +88,13 @@ public struct ExportCommand: AsyncParsableCommand {
         } catch {
             if error.code == .cancelled {
                 CLIOutput.line("interrupted: the export was cancelled and \(output) was not written")
-                throw ExitCode(130)
+                throw ExitStatus.interrupted
             }
             var shown = error
             if shown.path == URL(fileURLWithPath: input).path { shown.path = input }
             if shown.path == outputURL.path { shown.path = output }
             CLIOutput.line(shown.description)
-            throw ExitCode(1)
+            throw ExitStatus.failure
         }
     }
 }

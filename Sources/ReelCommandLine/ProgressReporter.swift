@@ -3,13 +3,15 @@ import Foundation
 /// Shows how a render is going: on a terminal a bar redrawn in place (frames, fps, ETA);
 /// otherwise a plain line every few seconds, for logs.
 final class ProgressReporter: @unchecked Sendable {
-    // @unchecked: the mutable fields are touched only from the one task that calls
-    // `update` and `finish` in turn.
+    // @unchecked: `lastPrint` and `lastFrames` are touched by one task at a time: the
+    // watcher while it runs, then the caller of `finish`, which waits for the watcher to end
+    // first. `watcher` is touched only by the caller of `watch` and `finish`.
     let totalFrames: Int
     let isTerminal: Bool
     private let started = Date()
     private var lastPrint = Date.distantPast
     private var lastFrames = -1
+    private var watcher: Task<Void, Never>?
 
     init(totalFrames: Int, isTerminal: Bool = CLIOutput.standardErrorIsTerminal) {
         self.totalFrames = max(totalFrames, 1)
@@ -27,8 +29,24 @@ final class ProgressReporter: @unchecked Sendable {
         write(line(frames: frames, elapsed: now.timeIntervalSince(started)))
     }
 
-    /// Ends the display (a newline after the bar on a terminal).
-    func finish() {
+    /// Shows `updates` (0...1 of the range) as they come, on a task of its own, until they
+    /// end or ``finish(cancelling:)``.
+    func watch(_ updates: AsyncStream<Double>) {
+        watcher = Task { [self] in
+            for await progress in updates { update(progress) }
+        }
+    }
+
+    /// The frames the display last showed; -1 before the first.
+    var shownFrames: Int { lastFrames }
+
+    /// Ends the display: waits until the watcher has shown its last update (`cancelling`
+    /// stops it first, for a render that failed), then ends the bar with a newline on a
+    /// terminal.
+    func finish(cancelling: Bool = false) async {
+        if cancelling { watcher?.cancel() }
+        await watcher?.value
+        watcher = nil
         if isTerminal, lastFrames >= 0 { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 

@@ -37,7 +37,7 @@ public enum ReelCLI {
     public static func main(registering registrations: [CompositorRegistry.Registration]) async {
         FrameMemory.returnFreedFramesToTheSystem()
         register(registrations)
-        await PluginCommand.main()
+        await ExitStatus.main(PluginCommand.self)
     }
 }
 
@@ -50,8 +50,8 @@ struct PluginCommand: AsyncParsableCommand {
     )
 }
 
-/// One-line errors on standard error, and the exit codes: 2 for a composition file (or
-/// command line) that cannot be used, 1 for a failure while working, 130 when interrupted.
+/// One-line errors on standard error, and the checks that end a command with
+/// ``ExitStatus/failure`` before any work.
 enum CLIOutput {
     static func line(_ message: String) {
         let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: " ")
@@ -68,16 +68,16 @@ enum CLIOutput {
         var isFolder: ObjCBool = false
         if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue {
             line("\(path): the folder \(folder) does not exist")
-            throw ExitCode(1)
+            throw ExitStatus.failure
         }
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
             if isFolder.boolValue {
                 line("\(path): is a folder, not a file")
-                throw ExitCode(1)
+                throw ExitStatus.failure
             }
             if !overwrite {
                 line("\(path): the output file exists (use --overwrite to replace it)")
-                throw ExitCode(1)
+                throw ExitStatus.failure
             }
         }
         return url

@@ -62,7 +62,7 @@ public struct RenderCommand: AsyncParsableCommand {
         func checkInterrupted() throws {
             if interrupts.wasInterrupted {
                 CLIOutput.line("interrupted: nothing was written")
-                throw ExitCode(130)
+                throw ExitStatus.interrupted
             }
         }
         // 1. The composition: any problem here is the file's (or the command line's): exit 2.
@@ -87,13 +87,13 @@ public struct RenderCommand: AsyncParsableCommand {
             }
         } catch {
             CLIOutput.line(error.description)
-            throw ExitCode(2)
+            throw ExitStatus.usage
         }
         let metadataFormatChoice: MetadataOutputFormat
         if let name = metadataFormat {
             guard let parsed = MetadataOutputFormat(rawValue: name.lowercased()) else {
                 CLIOutput.line("--metadata-format \(name): expected one of \(MetadataOutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
-                throw ExitCode(2)
+                throw ExitStatus.usage
             }
             metadataFormatChoice = parsed
         } else {
@@ -111,7 +111,7 @@ public struct RenderCommand: AsyncParsableCommand {
             renderRange = asked.aligned(gop: gop, total: total)
             guard renderRange.duration > .zero else {
                 CLIOutput.line("--range \(text): nothing to render between keyframes at \(renderRange.start.secondsDescription) (keyframes every \(gop.secondsDescription))")
-                throw ExitCode(2)
+                throw ExitStatus.usage
             }
             if renderRange.start != (asked.start ?? .zero) || (asked.end.map { $0 < total.end } ?? false && renderRange.end != asked.end) {
                 CLIOutput.line("rendering \(renderRange.start.secondsDescription) to \(renderRange.end.secondsDescription): --range is moved onto keyframes, every \(gop.secondsDescription)")
@@ -135,24 +135,20 @@ public struct RenderCommand: AsyncParsableCommand {
         let progress = ProgressReporter(totalFrames: frameCount)
         current.withLock { $0 = session }
         try checkInterrupted()
-        let watcher = Task {
-            for await p in session.progressUpdates() { progress.update(p) }
-        }
+        progress.watch(session.progressUpdates())
         do {
             try await session.export(to: outputURL, as: fileType)
-            await watcher.value
-            progress.finish()
+            await progress.finish()
         } catch {
-            watcher.cancel()
-            progress.finish()
+            await progress.finish(cancelling: true)
             if error.code == .cancelled || interrupts.wasInterrupted {
                 CLIOutput.line("interrupted: the render was cancelled and \(output) was not written")
-                throw ExitCode(130)
+                throw ExitStatus.interrupted
             }
             var shown = error
             if shown.path == outputURL.path { shown.path = output }
             CLIOutput.line(shown.description)
-            throw ExitCode(1)
+            throw ExitStatus.failure
         }
         let seconds = progress.elapsed
         CLIOutput.line("wrote \(output): \(frameCount) frames in \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", seconds > 0 ? Double(frameCount) / seconds : 0)) fps)")

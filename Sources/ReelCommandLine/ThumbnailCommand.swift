@@ -42,7 +42,7 @@ public struct ThumbnailCommand: AsyncParsableCommand {
         FFmpegLogging.setQuiet()
         guard let requested = MediaTime(parsing: at), requested.isNumeric, !(requested < .zero) else {
             CLIOutput.line("--at \(at): expected a time such as 2.5 or 1001/500")
-            throw ExitCode(2)
+            throw ExitStatus.usage
         }
         let outputURL = try CLIOutput.checkOutput(output, overwrite: overwrite)
         do {
@@ -58,6 +58,10 @@ public struct ThumbnailCommand: AsyncParsableCommand {
                 let d = video.frameDuration
                 let n = (requested.seconds / d.seconds).rounded()
                 time = d * Int32(clamping: Int64(n))
+                // Within half a frame of the end the nearest start is the end: the last frame.
+                if !(time < composition.duration), requested < composition.duration {
+                    time = d * Int32(clamping: Int64((requested.seconds / d.seconds).rounded(.down)))
+                }
             }
             guard time < composition.duration else {
                 throw ReelError(.invalidArgument, "--at \(requested.secondsDescription) is past the end of the video (\(composition.duration.secondsDescription))", path: input)
@@ -85,7 +89,7 @@ public struct ThumbnailCommand: AsyncParsableCommand {
             var shown = error
             if shown.path == URL(fileURLWithPath: input).path { shown.path = input }
             CLIOutput.line(shown.description)
-            throw ExitCode(1)
+            throw ExitStatus.failure
         }
     }
 }

@@ -53,6 +53,23 @@ struct ExportThumbnailCommandTests {
         #expect(raw.gray(10, 10) > 200 && raw.gray(150, 10) < 50)
     }
 
+    @Test("--at within half a frame of the end is the last frame", .enabled(if: ReelProcess.reel != nil, "needs the reel binary"))
+    func thumbnailNearTheEndIsTheLastFrame() throws {
+        let folder = try ReelProcess.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 60 frames at 30 fps: 1.99 rounds to 2.0, the end; the frame showing is the last.
+        let input = Self.fixtures.appendingPathComponent("counter-320x240.mp4").path
+        let near = try ReelProcess.reel(["thumbnail", input, "--at", "1.99", "-o", "near.png"], in: folder)
+        #expect(near.status == 0, "\(near.stderr)")
+        let last = try ReelProcess.reel(["thumbnail", input, "--at", "59/30", "-o", "last.png", "--exact"], in: folder)
+        #expect(last.status == 0, "\(last.stderr)")
+        let nearPNG = try? Data(contentsOf: folder.appendingPathComponent("near.png"))
+        #expect(nearPNG != nil && nearPNG == (try? Data(contentsOf: folder.appendingPathComponent("last.png"))))
+        let end = try ReelProcess.reel(["thumbnail", input, "--at", "2", "-o", "end.png"], in: folder)
+        #expect(end.status == 1)
+        #expect(end.stderr.contains("past the end"))
+    }
+
     @Test(.enabled(if: ReelProcess.reel != nil, "needs the reel binary"))
     func thumbnailWritesThePNGOfTheFrame() throws {
         let folder = try ReelProcess.scratch()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import ReelCore
 @testable import ReelIO
@@ -182,6 +183,38 @@ struct AssetReaderTests {
         await #expect(throws: ReelError.self) {
             while try await output.next() != nil {}
         }
+    }
+
+    @Test("concurrent startReading calls start exactly one read", .enabled(if: hasFFmpeg, "needs ffmpeg to make the input clip"))
+    func concurrentStarts() async throws {
+        let url = try ReadWriteTestMedia.testPatternClip()
+        let reader = try AssetReader(url: url)
+        let output = AssetReaderTrackOutput(trackID: try videoTrackID(reader), settings: .video(pixelFormat: .gray8))
+        try reader.add(output)
+        let started = Atomic<Int>(0)
+        let refused = Atomic<Int>(0)
+        // Sixteen threads released together, so the calls overlap.
+        let gate = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        for _ in 0..<16 {
+            done.enter()
+            Thread {
+                gate.wait()
+                do {
+                    try reader.startReading()
+                    started.add(1, ordering: .relaxed)
+                } catch {
+                    if (error as? ReelError)?.message.contains("already") == true { refused.add(1, ordering: .relaxed) }
+                }
+                done.leave()
+            }.start()
+        }
+        for _ in 0..<16 { gate.signal() }
+        done.wait()
+        #expect(started.load(ordering: .relaxed) == 1)
+        #expect(refused.load(ordering: .relaxed) == 15)
+        #expect(try await readAll(output).count == 60)
+        #expect(reader.status == .completed)
     }
 
     @Test("bad input gives clear errors")

@@ -28,7 +28,7 @@ struct DecoderTests {
                 frame.unref()
             }
         }
-        try decoder.sendEndOfStream()
+        #expect(try decoder.sendEndOfStream() == .ok)
         var last: FFmpegState = .ok
         while last == .ok {
             last = try decoder.receive(into: frame)

@@ -75,4 +75,29 @@ struct ScalerTests {
         #expect(bytes.count == 17 * 9 * 4)
         #expect(stride(from: 0, to: bytes.count, by: 4).allSatisfy { bytes[$0] == 10 && bytes[$0 + 1] == 200 && bytes[$0 + 2] == 90 })
     }
+
+    /// A flat yuv420p frame with no colour tags.
+    static func flatYUV(width: Int, height: Int, y: UInt8, u: UInt8, v: UInt8) throws -> Frame {
+        let frame = try Frame.video(width: width, height: height, format: .yuv420p)
+        let buffer = PixelBuffer(width: width, height: height, format: .yuv420p)
+        for (plane, value) in [y, u, v].enumerated() {
+            buffer.withUnsafeMutableBytes(plane: plane) { _ = $0.initializeMemory(as: UInt8.self, repeating: value) }
+        }
+        try Scaler().convert(buffer, into: frame)
+        return frame
+    }
+
+    @Test("every new context gets the colour details, even at a freed context's address", arguments: [Int32(1), 0])
+    func colourDetailsOnEveryContext(threads: Int32) throws {
+        // Limited-range Y 81, U 90, V 240: green is about 24 with BT.709 (20 after a 1080p
+        // downscale) and 0 with BT.601, which a context keeps when it is not told.
+        let scaler = Scaler(threads: threads)
+        for (width, height) in [(1280, 720), (1920, 1080), (1280, 720), (1920, 1080)] {
+            let frame = try Self.flatYUV(width: width, height: height, y: 81, u: 90, v: 240)
+            let out = PixelBuffer(width: 64, height: 36, format: .bgra)
+            try scaler.convert(frame, into: out)
+            let pixel = out.withUnsafeBytes(plane: 0) { raw in (0..<3).map { Int(raw[10 * out.bytesPerRow[0] + 10 * 4 + $0]) } }
+            #expect(abs(pixel[1] - 24) <= 6 && pixel[2] >= 250, "\(width)x\(height): BGR \(pixel)")
+        }
+    }
 }

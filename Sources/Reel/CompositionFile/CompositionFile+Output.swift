@@ -123,7 +123,7 @@ extension CompositionFile.Output {
             if let qp = v.qp { params += ":bframes=0:qp=\(qp)" }
             settings.encoderOptions["x264-params"] = params
         case .hevc:
-            settings.encoderOptions["x265-params"] = "log-level=error:keyint=\(gop):min-keyint=\(gop):scenecut=0:open-gop=0"
+            settings.encoderOptions["x265-params"] = "keyint=\(gop):min-keyint=\(gop):scenecut=0:open-gop=0"
         default:
             break
         }

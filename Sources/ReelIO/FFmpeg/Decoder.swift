@@ -51,8 +51,8 @@ final class Decoder {
     }
 
     /// Tells the decoder no more packets come, so it gives out what it holds.
-    func sendEndOfStream() throws(FFmpegError) {
-        _ = try ffState(avcodec_send_packet(pointer, nil), "avcodec_send_packet")
+    func sendEndOfStream() throws(FFmpegError) -> FFmpegState {
+        try ffState(avcodec_send_packet(pointer, nil), "avcodec_send_packet")
     }
 
     /// Takes the next decoded frame into `frame` (`avcodec_receive_frame`). `.again`: feed

@@ -66,6 +66,28 @@ final class Encoder {
         try ffState(avcodec_receive_packet(pointer, packet.pointer), "avcodec_receive_packet")
     }
 
+    /// Sends `frame` (nil: the end of the stream) and hands every packet the encoder gives
+    /// to `write`, in the encoder's time base; `path` names the output in errors. When the
+    /// encoder answers `EAGAIN`, its packets are taken and the frame is sent again.
+    func encode(_ frame: Frame?, into packet: Packet, path: String, write: (Packet) throws(ReelError) -> Void) throws(ReelError) {
+        _ = try CodecExchange.feed(
+            send: { () throws(ReelError) -> FFmpegState in
+                do { return try send(frame) } catch {
+                    throw ReelError(.encoderFailed, "the \(name) encoder refused a frame", path: path, underlying: error)
+                }
+            },
+            receive: { () throws(ReelError) -> FFmpegState in
+                do { return try receive(into: packet) } catch {
+                    throw ReelError(.encoderFailed, "the \(name) encoder failed", path: path, underlying: error)
+                }
+            },
+            take: { () throws(ReelError) -> Bool in
+                try write(packet)
+                return true
+            },
+            stuck: { ReelError(.encoderFailed, "the \(name) encoder took no frame and gave no packet", path: path) })
+    }
+
     /// Copies the opened encoder's parameters to the output stream.
     func copyParameters(to stream: UnsafeMutablePointer<AVStream>) throws(FFmpegError) {
         try ffCheck(avcodec_parameters_from_context(stream.pointee.codecpar, pointer), "avcodec_parameters_from_context")

@@ -1,8 +1,7 @@
 internal import CFFmpeg
 import ReelCore
 
-/// Owns a libswscale context (`SwsContext`, made by `sws_getCachedContext`, freed by
-/// `sws_freeContext`) and converts frames between FFmpeg's `AVFrame` and Reel's
+/// Owns libswscale contexts (``Scaler/Context``) and converts frames between FFmpeg's `AVFrame` and Reel's
 /// ``PixelBuffer``, scaling when the sizes differ.
 ///
 /// Same size and same format is a plane copy (`av_image_copy_plane`), with no libswscale
@@ -14,29 +13,65 @@ final class Scaler {
     let flags: Int32
     /// libswscale slice threads for frame-to-buffer conversions: 1 for none, 0 for one per core.
     let threads: Int32
-    private var context: OpaquePointer?
-    private var colorKey: ColorKey?
-    private var threaded: OpaquePointer?
-    private var threadedShape: Shape?
+    /// The context for `sws_scale` (one thread), and the one with slice threads.
+    private var context: Context?
+    private var threaded: Context?
     private let sourceView = Frame()
     private let destinationView = Frame()
 
-    private struct ColorKey: Equatable {
-        var srcFullRange: Bool, dstFullRange: Bool, matrix: Int32, context: OpaquePointer
+    struct Shape: Equatable {
+        var srcW: Int32, srcH: Int32, srcFormat: Int32, dstW: Int32, dstH: Int32, dstFormat: Int32
     }
 
-    private struct Shape: Equatable {
-        var srcW: Int32, srcH: Int32, srcFormat: Int32, dstW: Int32, dstH: Int32, dstFormat: Int32
+    /// The YUV matrix and ranges libswscale is told (`sws_setColorspaceDetails`).
+    struct ColorDetails: Equatable {
+        var srcFullRange: Bool, dstFullRange: Bool, matrix: Int32
+    }
+
+    /// Owns one libswscale context for one shape (`sws_alloc_context`, options,
+    /// `sws_init_context`; `deinit` frees it with `sws_freeContext`), with the colour
+    /// details last told to it. A new context starts with none, so it is always told: its
+    /// address may be a freed context's, but its details are its own.
+    final class Context {
+        let pointer: OpaquePointer
+        let shape: Shape
+        private var colorDetails: ColorDetails?
+
+        init(_ shape: Shape, flags: Int32, threads: Int32) throws(ReelError) {
+            guard let made = sws_alloc_context() else { throw ReelError(.internalError, "out of memory for a libswscale context") }
+            let object = UnsafeMutableRawPointer(made)
+            let options: [(String, Int64)] = [
+                ("srcw", Int64(shape.srcW)), ("srch", Int64(shape.srcH)), ("src_format", Int64(shape.srcFormat)),
+                ("dstw", Int64(shape.dstW)), ("dsth", Int64(shape.dstH)), ("dst_format", Int64(shape.dstFormat)),
+                ("sws_flags", Int64(flags)), ("threads", Int64(threads)),
+            ]
+            var code: Int32 = 0
+            for (key, value) in options where code >= 0 { code = av_opt_set_int(object, key, value, 0) }
+            if code >= 0 { code = sws_init_context(made, nil, nil) }
+            if code < 0 {
+                sws_freeContext(made)
+                throw ReelError(.invalidArgument, "libswscale cannot convert \(pixelFormatName(AVPixelFormat(rawValue: shape.srcFormat))) \(shape.srcW)x\(shape.srcH) to \(pixelFormatName(AVPixelFormat(rawValue: shape.dstFormat))) \(shape.dstW)x\(shape.dstH)",
+                                underlying: FFmpegError(code: code, function: "sws_init_context"))
+            }
+            pointer = made
+            self.shape = shape
+        }
+
+        deinit { sws_freeContext(pointer) }
+
+        /// Tells libswscale the YUV matrix and ranges (`sws_setColorspaceDetails`), only
+        /// when they differ from what this context was last told.
+        func setColorDetails(_ details: ColorDetails) {
+            if details == colorDetails { return }
+            colorDetails = details
+            let table = sws_getCoefficients(details.matrix)
+            _ = sws_setColorspaceDetails(pointer, table, details.srcFullRange ? 1 : 0, table, details.dstFullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
+        }
     }
 
     init(flags: Int32 = SWS_BILINEAR, threads: Int32 = 1) {
         self.flags = flags
         self.threads = threads
-    }
-
-    deinit {
-        if let context { sws_freeContext(context) }
-        if let threaded { sws_freeContext(threaded) }
     }
 
     /// Converts (and scales) `frame` into `buffer`, whose size and format say what is wanted.
@@ -53,19 +88,19 @@ final class Scaler {
             copyPlanes(from: frame, into: buffer)
             return
         }
+        let shape = Shape(srcW: srcW, srcH: srcH, srcFormat: srcFormat.rawValue,
+                          dstW: Int32(buffer.width), dstH: Int32(buffer.height), dstFormat: dstFormat.rawValue)
+        let details = ColorDetails(srcFullRange: frame.colorProperties.fullRange, dstFullRange: false,
+                                   matrix: Self.matrix(for: frame.pointer.pointee.colorspace, height: srcH))
         if threads != 1 {
-            let shape = Shape(srcW: srcW, srcH: srcH, srcFormat: srcFormat.rawValue,
-                              dstW: Int32(buffer.width), dstH: Int32(buffer.height), dstFormat: dstFormat.rawValue)
-            let context = try threadedContext(shape)
-            setColorDetails(context, srcFullRange: frame.colorProperties.fullRange, dstFullRange: false,
-                            matrix: Self.matrix(for: frame.pointer.pointee.colorspace, height: srcH))
-            try scaleThreaded(context, frame, as: srcFormat, into: buffer)
+            let made = try Self.context(&threaded, for: shape, flags: flags, threads: threads)
+            made.setColorDetails(details)
+            try scaleThreaded(made.pointer, frame, as: srcFormat, into: buffer)
             return
         }
-        let context = try prepare(srcW: srcW, srcH: srcH, srcFormat: srcFormat,
-                                  dstW: Int32(buffer.width), dstH: Int32(buffer.height), dstFormat: dstFormat)
-        setColorDetails(context, srcFullRange: frame.colorProperties.fullRange, dstFullRange: false,
-                        matrix: Self.matrix(for: frame.pointer.pointee.colorspace, height: srcH))
+        let made = try Self.context(&context, for: shape, flags: flags, threads: 1)
+        made.setColorDetails(details)
+        let context = made.pointer
         let strides = buffer.bytesPerRow.map { Int32($0) } + [Int32](repeating: 0, count: 4 - buffer.planeCount)
         let height = try frame.withPlanes { (data, linesize) throws(ReelError) -> Int32 in
             try buffer.withUnsafePlanePointers { (planes) throws(ReelError) -> Int32 in
@@ -88,10 +123,12 @@ final class Scaler {
             copyPlanes(from: buffer, into: frame)
             return
         }
-        let context = try prepare(srcW: Int32(buffer.width), srcH: Int32(buffer.height), srcFormat: srcFormat,
-                                  dstW: frame.width, dstH: frame.height, dstFormat: dstFormat)
-        setColorDetails(context, srcFullRange: buffer.colorProperties.fullRange && buffer.format.isYUV, dstFullRange: false,
-                        matrix: Self.matrix(for: AVCOL_SPC_UNSPECIFIED, height: frame.height))
+        let shape = Shape(srcW: Int32(buffer.width), srcH: Int32(buffer.height), srcFormat: srcFormat.rawValue,
+                          dstW: frame.width, dstH: frame.height, dstFormat: dstFormat.rawValue)
+        let made = try Self.context(&context, for: shape, flags: flags, threads: 1)
+        made.setColorDetails(ColorDetails(srcFullRange: buffer.colorProperties.fullRange && buffer.format.isYUV, dstFullRange: false,
+                                          matrix: Self.matrix(for: AVCOL_SPC_UNSPECIFIED, height: frame.height)))
+        let context = made.pointer
         let strides = buffer.bytesPerRow.map { Int32($0) } + [Int32](repeating: 0, count: 4 - buffer.planeCount)
         let height = frame.withPlanes { (data, linesize) -> Int32 in
             buffer.withUnsafePlanePointers { planes -> Int32 in
@@ -103,30 +140,12 @@ final class Scaler {
         if height <= 0 { throw ReelError(.encoderFailed, "libswscale could not convert \(buffer.format.rawValue) to \(pixelFormatName(dstFormat))") }
     }
 
-    /// A context with slice threads for `shape` (`sws_alloc_context`, options,
-    /// `sws_init_context`), remade when the shape changes.
-    private func threadedContext(_ shape: Shape) throws(ReelError) -> OpaquePointer {
-        if let threaded, threadedShape == shape { return threaded }
-        if let threaded { sws_freeContext(threaded) }
-        threaded = nil
-        threadedShape = nil
-        guard let made = sws_alloc_context() else { throw ReelError(.internalError, "out of memory for a libswscale context") }
-        let object = UnsafeMutableRawPointer(made)
-        let options: [(String, Int64)] = [
-            ("srcw", Int64(shape.srcW)), ("srch", Int64(shape.srcH)), ("src_format", Int64(shape.srcFormat)),
-            ("dstw", Int64(shape.dstW)), ("dsth", Int64(shape.dstH)), ("dst_format", Int64(shape.dstFormat)),
-            ("sws_flags", Int64(flags)), ("threads", Int64(threads)),
-        ]
-        var code: Int32 = 0
-        for (key, value) in options where code >= 0 { code = av_opt_set_int(object, key, value, 0) }
-        if code >= 0 { code = sws_init_context(made, nil, nil) }
-        if code < 0 {
-            sws_freeContext(made)
-            throw ReelError(.invalidArgument, "libswscale cannot convert \(pixelFormatName(AVPixelFormat(rawValue: shape.srcFormat))) \(shape.srcW)x\(shape.srcH) to \(pixelFormatName(AVPixelFormat(rawValue: shape.dstFormat))) \(shape.dstW)x\(shape.dstH)",
-                            underlying: FFmpegError(code: code, function: "sws_init_context"))
-        }
-        threaded = made
-        threadedShape = shape
+    /// The context in `slot` when it has `shape`, else a new one put there (the old one is freed).
+    private static func context(_ slot: inout Context?, for shape: Shape, flags: Int32, threads: Int32) throws(ReelError) -> Context {
+        if let slot, slot.shape == shape { return slot }
+        slot = nil
+        let made = try Context(shape, flags: flags, threads: threads)
+        slot = made
         return made
     }
 
@@ -164,25 +183,6 @@ final class Scaler {
             throw ReelError(.decoderFailed, "libswscale could not convert \(pixelFormatName(format)) to \(buffer.format.rawValue)",
                             underlying: FFmpegError(code: code, function: "sws_scale_frame"))
         }
-    }
-
-    private func prepare(srcW: Int32, srcH: Int32, srcFormat: AVPixelFormat,
-                         dstW: Int32, dstH: Int32, dstFormat: AVPixelFormat) throws(ReelError) -> OpaquePointer {
-        guard let made = sws_getCachedContext(context, srcW, srcH, srcFormat, dstW, dstH, dstFormat, flags, nil, nil, nil) else {
-            throw ReelError(.invalidArgument, "libswscale cannot convert \(pixelFormatName(srcFormat)) \(srcW)x\(srcH) to \(pixelFormatName(dstFormat)) \(dstW)x\(dstH)")
-        }
-        context = made
-        return made
-    }
-
-    /// Tells libswscale the YUV matrix and ranges (`sws_setColorspaceDetails`), only when
-    /// they change.
-    private func setColorDetails(_ context: OpaquePointer, srcFullRange: Bool, dstFullRange: Bool, matrix: Int32) {
-        let key = ColorKey(srcFullRange: srcFullRange, dstFullRange: dstFullRange, matrix: matrix, context: context)
-        if key == colorKey { return }
-        colorKey = key
-        let table = sws_getCoefficients(matrix)
-        _ = sws_setColorspaceDetails(context, table, srcFullRange ? 1 : 0, table, dstFullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
     }
 
     /// The gray format with the depth of a planar YUV format's luma plane, when it has one.

@@ -36,14 +36,7 @@ public final class AssetReader: Sendable {
     /// The file's tracks, in stream order.
     public let tracks: [Track]
 
-    private struct State {
-        var status: Status = .unknown
-        var error: ReelError?
-        var timeRange = TimeRange(start: .zero, duration: .positiveInfinity)
-        var outputs: [AssetReaderTrackOutput] = []
-        var running = 0
-    }
-    private let state = Mutex(State())
+    private let state = Mutex(AssetReaderState())
 
     /// Opens `url` and lists its tracks. Throws when the file is missing, unreadable or
     /// not a media file.
@@ -85,7 +78,7 @@ public final class AssetReader: Sendable {
     /// before ``startReading()``.
     public var timeRange: TimeRange {
         get { state.withLock { $0.timeRange } }
-        set { state.withLock { if $0.status == .unknown { $0.timeRange = newValue } } }
+        set { state.withLock { $0.setTimeRange(newValue) } }
     }
 
     /// Whether `output` can be added: the reader has not started, the track exists and
@@ -95,9 +88,7 @@ public final class AssetReader: Sendable {
     }
 
     private func check(_ output: AssetReaderTrackOutput) throws(ReelError) -> Track {
-        guard status == .unknown else {
-            throw ReelError(.invalidArgument, "outputs can only be added before startReading()", path: url.path, trackID: output.trackID)
-        }
+        guard state.withLock({ $0.isConfigurable }) else { throw Self.tooLate(output, url) }
         guard let track = track(withID: output.trackID) else {
             let known = tracks.map { String($0.trackID) }.joined(separator: ", ")
             throw ReelError(.invalidArgument, "the file has no such track (tracks: \(known))", path: url.path, trackID: output.trackID)
@@ -111,22 +102,25 @@ public final class AssetReader: Sendable {
     /// Adds an output; throws when ``canAdd(_:)`` would say no, saying why.
     public func add(_ output: AssetReaderTrackOutput) throws(ReelError) {
         let track = try check(output)
+        guard state.withLock({ $0.add(output) }) else { throw Self.tooLate(output, url) }
         output.state.withLock {
             $0.attached = true
             $0.formatDescription = track.formatDescription
         }
-        state.withLock { $0.outputs.append(output) }
+    }
+
+    private static func tooLate(_ output: AssetReaderTrackOutput, _ url: URL) -> ReelError {
+        ReelError(.invalidArgument, "outputs can only be added before startReading()", path: url.path, trackID: output.trackID)
     }
 
     /// Starts every output's read loop. Throws when there are no outputs, the time range
     /// is invalid, an output's settings do not fit its track or no decoder exists for it.
     public func startReading() throws(ReelError) {
-        let (outputs, range) = state.withLock { ($0.outputs, $0.timeRange) }
-        guard status == .unknown else {
-            throw ReelError(.invalidArgument, "startReading() was already called", path: url.path)
+        let (outputs, range): ([AssetReaderTrackOutput], TimeRange)
+        switch state.withLock({ $0.startReading() }) {
+        case .refuse(let reason): throw ReelError(.invalidArgument, reason, path: url.path)
+        case .start(let o, let r): (outputs, range) = (o, r)
         }
-        guard !outputs.isEmpty else { throw ReelError(.invalidArgument, "add an output before startReading()", path: url.path) }
-        guard range.isValid else { throw ReelError(.invalidArgument, "the time range \(range) is not valid", path: url.path) }
         var pipelines: [TrackPipeline] = []
         do {
             for output in outputs {
@@ -135,18 +129,14 @@ public final class AssetReader: Sendable {
                                                    timeRange: range, queue: queue))
             }
         } catch {
-            state.withLock {
-                $0.status = .failed
-                $0.error = error
-            }
+            state.withLock { $0.startFailed(error) }
             throw error
         }
-        state.withLock {
-            $0.status = .reading
-            $0.running = pipelines.count
-        }
+        let reading = state.withLock { $0.started(count: pipelines.count) }
         for (output, pipeline) in zip(outputs, pipelines) {
             output.state.withLock { $0.queue = pipeline.queue }
+            // Cancelled while the loops were made: they end at once.
+            if !reading { pipeline.queue.cancel() }
             let thread = Thread { [self] in
                 let failure = pipeline.run()
                 // Status first, so a consumer that sees the end also sees `.completed`.
@@ -159,24 +149,12 @@ public final class AssetReader: Sendable {
     }
 
     private func pipelineFinished(_ failure: ReelError?) {
-        state.withLock {
-            $0.running -= 1
-            guard $0.status == .reading else { return }
-            if let failure {
-                $0.status = .failed
-                $0.error = failure
-            } else if $0.running == 0 {
-                $0.status = .completed
-            }
-        }
+        state.withLock { $0.loopFinished(failure) }
     }
 
     /// Stops every output: their loops end and their consumers get a `.cancelled` error.
     public func cancelReading() {
-        let outputs = state.withLock {
-            if $0.status == .reading || $0.status == .unknown { $0.status = .cancelled }
-            return $0.outputs
-        }
+        let outputs = state.withLock { $0.cancel() }
         for output in outputs { output.state.withLock { $0.queue }?.cancel() }
     }
 }

@@ -91,7 +91,7 @@ final class TrackPipeline: @unchecked Sendable {
     /// The loop: runs until the track or the range ends, the consumer cancels, or an
     /// error, which it returns. The caller then finishes the queue.
     func run() -> ReelError? {
-        do {
+        do throws(ReelError) {
             try seekToStart()
             let packet = Packet()
             let frame = Frame()
@@ -106,15 +106,10 @@ final class TrackPipeline: @unchecked Sendable {
                     done = try passThrough(packet)
                 }
             }
-            if !done, let decoder {
-                do { try decoder.sendEndOfStream() } catch { throw decodeError(error) }
-                _ = try drain(decoder, into: frame)
-            }
+            if !done, let decoder { _ = try decode(nil, with: decoder, into: frame) }
             return nil
-        } catch let error as ReelError {
-            return error
         } catch {
-            return ReelError(.internalError, "\(error)", path: input.path, trackID: trackID)
+            return error
         }
     }
 
@@ -139,56 +134,60 @@ final class TrackPipeline: @unchecked Sendable {
         return pts < start ? .before : .inside
     }
 
-    /// Feeds a packet and hands on the frames it gives; true once past the range's end.
-    private func decode(_ packet: Packet, with decoder: Decoder, into frame: Frame) throws(ReelError) -> Bool {
-        while true {
-            let state: FFmpegState
-            do { state = try decoder.send(packet) } catch { throw decodeError(error) }
-            if try drain(decoder, into: frame) { return true }
-            if state != .again { return false }
-        }
+    /// Feeds a packet (nil: the end of the stream) and hands on the frames it gives; true
+    /// once past the range's end or cancelled.
+    private func decode(_ packet: Packet?, with decoder: Decoder, into frame: Frame) throws(ReelError) -> Bool {
+        let went = try CodecExchange.feed(
+            send: { () throws(ReelError) -> FFmpegState in
+                do throws(FFmpegError) {
+                    if let packet { return try decoder.send(packet) }
+                    return try decoder.sendEndOfStream()
+                } catch { throw decodeError(error) }
+            },
+            receive: { () throws(ReelError) -> FFmpegState in
+                do throws(FFmpegError) { return try decoder.receive(into: frame) } catch { throw decodeError(error) }
+            },
+            take: { () throws(ReelError) -> Bool in try deliver(frame) },
+            stuck: { ReelError(.decoderFailed, "the \(decoder.name) decoder took no packet and gave no frame", path: input.path, trackID: trackID) })
+        return !went
     }
 
-    /// Receives every frame ready; true once past the range's end or cancelled.
-    private func drain(_ decoder: Decoder, into frame: Frame) throws(ReelError) -> Bool {
-        while true {
-            let state: FFmpegState
-            do { state = try decoder.receive(into: frame) } catch { throw decodeError(error) }
-            guard state == .ok else { return false }
-            defer { frame.unref() }
-            let pts = MediaTime(ffmpeg: frame.presentationTimestamp, timeBase: timeBase)
-            let sample: AssetReaderSample
-            switch settings {
-            case .video(let format, let width, let height):
-                let duration = frame.packetDuration > 0 ? MediaTime(ffmpeg: frame.packetDuration, timeBase: timeBase) : fallbackFrameDuration
-                switch place(pts, duration) {
-                case .before: continue
-                case .pastEnd: return true
-                case .inside: break
-                }
-                let buffer = makeBuffer(format: format, width: width ?? Int(frame.width), height: height ?? Int(frame.height))
-                buffer.colorProperties = frame.colorProperties
-                if format.isYUV == false || width != nil { buffer.colorProperties.fullRange = false }
-                try scaler?.convert(frame, into: buffer)
-                sample = .videoFrame(DecodedVideoFrame(pixelBuffer: buffer, presentationTime: pts, duration: duration))
-            case .audioPCM:
-                guard let resampler else { return false }
-                let rate = frame.pointer.pointee.sample_rate
-                let duration = rate > 0 ? MediaTime(value: Int64(frame.pointer.pointee.nb_samples), timescale: rate) : .invalid
-                switch place(pts, duration) {
-                case .before: continue
-                case .pastEnd: return true
-                case .inside: break
-                }
-                let samples: [Float]
-                do { samples = try resampler.convert(frame) } catch { throw decodeError(error) }
-                sample = .audio(DecodedAudio(samples: samples, channelCount: resampler.channelCount,
-                                             sampleRate: resampler.sampleRate, presentationTime: pts))
-            case .passthrough:
-                return false
+    /// Hands on a decoded frame as the settings ask; false once past the range's end or
+    /// cancelled.
+    private func deliver(_ frame: Frame) throws(ReelError) -> Bool {
+        defer { frame.unref() }
+        let pts = MediaTime(ffmpeg: frame.presentationTimestamp, timeBase: timeBase)
+        let sample: AssetReaderSample
+        switch settings {
+        case .video(let format, let width, let height):
+            let duration = frame.packetDuration > 0 ? MediaTime(ffmpeg: frame.packetDuration, timeBase: timeBase) : fallbackFrameDuration
+            switch place(pts, duration) {
+            case .before: return true
+            case .pastEnd: return false
+            case .inside: break
             }
-            if !queue.push(sample) { return true }
+            let buffer = makeBuffer(format: format, width: width ?? Int(frame.width), height: height ?? Int(frame.height))
+            buffer.colorProperties = frame.colorProperties
+            if format.isYUV == false || width != nil { buffer.colorProperties.fullRange = false }
+            try scaler?.convert(frame, into: buffer)
+            sample = .videoFrame(DecodedVideoFrame(pixelBuffer: buffer, presentationTime: pts, duration: duration))
+        case .audioPCM:
+            guard let resampler else { return true }
+            let rate = frame.pointer.pointee.sample_rate
+            let duration = rate > 0 ? MediaTime(value: Int64(frame.pointer.pointee.nb_samples), timescale: rate) : .invalid
+            switch place(pts, duration) {
+            case .before: return true
+            case .pastEnd: return false
+            case .inside: break
+            }
+            let samples: [Float]
+            do { samples = try resampler.convert(frame) } catch { throw decodeError(error) }
+            sample = .audio(DecodedAudio(samples: samples, channelCount: resampler.channelCount,
+                                         sampleRate: resampler.sampleRate, presentationTime: pts))
+        case .passthrough:
+            return true
         }
+        return queue.push(sample)
     }
 
     private func makeBuffer(format: PixelFormat, width: Int, height: Int) -> PixelBuffer {

@@ -13,24 +13,13 @@ protocol TrackWriter: AnyObject {
     func finish(_ output: OutputFormatContext) throws(ReelError)
 }
 
-/// Rescales an encoder's packets to the stream's time base and hands them to the muxer.
-private func drain(_ encoder: Encoder, packet: Packet, streamIndex: Int32, streamTimeBase: AVRational,
-                   into output: OutputFormatContext) throws(ReelError) {
-    while true {
-        let state: FFmpegState
-        do { state = try encoder.receive(into: packet) } catch {
-            throw ReelError(.encoderFailed, "the \(encoder.name) encoder failed", path: output.path, underlying: error)
-        }
-        guard state == .ok else { return }
+/// Encodes `frame` (nil: the end) and hands the packets, in the stream's time base, to the muxer.
+private func encode(_ frame: Frame?, with encoder: Encoder, packet: Packet, streamIndex: Int32, streamTimeBase: AVRational,
+                    into output: OutputFormatContext) throws(ReelError) {
+    try encoder.encode(frame, into: packet, path: output.path) { (packet) throws(ReelError) in
         av_packet_rescale_ts(packet.pointer, encoder.timeBase, streamTimeBase)
         packet.pointer.pointee.stream_index = streamIndex
         try output.write(packet)
-    }
-}
-
-private func sendFrame(_ encoder: Encoder, _ frame: Frame?, path: String) throws(ReelError) {
-    do { _ = try encoder.send(frame) } catch {
-        throw ReelError(.encoderFailed, "the \(encoder.name) encoder refused a frame", path: path, underlying: error)
     }
 }
 
@@ -86,8 +75,9 @@ final class VideoTrackWriter: TrackWriter {
             case nil: break
             }
             if let preset = settings.preset { try Encoder.setOption(ctx, "preset", preset) }
-            for key in settings.encoderOptions.keys.sorted() { try Encoder.setOption(ctx, key, settings.encoderOptions[key] ?? "") }
-            if settings.codec == .hevc { try Encoder.setOption(ctx, "x265-params", "log-level=error") }
+            var options = settings.encoderOptions
+            if settings.codec == .hevc { options["x265-params"] = Self.x265Parameters(options["x265-params"]) }
+            for key in options.keys.sorted() { try Encoder.setOption(ctx, key, options[key] ?? "") }
             if case .proRes(let profile) = settings.codec { ctx.pointee.profile = profile.rawValue }
         }
         let stream = try output.addStream()
@@ -98,6 +88,12 @@ final class VideoTrackWriter: TrackWriter {
         stream.pointee.time_base = encoder.timeBase
         stream.pointee.avg_frame_rate = encoder.pointer.pointee.framerate
         streamTimeBase = encoder.timeBase
+    }
+
+    /// libx265's parameters: quiet logging, then the caller's (later ones win). One string,
+    /// because each `av_opt_set` of `x265-params` replaces the one before.
+    static func x265Parameters(_ caller: String?) -> String {
+        ["log-level=error", caller].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ":")
     }
 
     func headerWritten(_ output: OutputFormatContext) {
@@ -133,13 +129,11 @@ final class VideoTrackWriter: TrackWriter {
             try scaler.convert(buffer, into: frame)
         }
         frame.pointer.pointee.pts = pts
-        try sendFrame(encoder, frame, path: output.path)
-        try drain(encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
+        try encode(frame, with: encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
     }
 
     func finish(_ output: OutputFormatContext) throws(ReelError) {
-        try sendFrame(encoder, nil, path: output.path)
-        try drain(encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
+        try encode(nil, with: encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
     }
 }
 
@@ -214,14 +208,12 @@ final class AudioTrackWriter: TrackWriter {
         }
         frame.pointer.pointee.pts = nextPTS ?? 0
         nextPTS = (nextPTS ?? 0) + Int64(count)
-        try sendFrame(encoder, frame, path: output.path)
-        try drain(encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
+        try encode(frame, with: encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
     }
 
     func finish(_ output: OutputFormatContext) throws(ReelError) {
         if let left = fifo.first?.count, left > 0 { try emit(left, into: output) }
-        try sendFrame(encoder, nil, path: output.path)
-        try drain(encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
+        try encode(nil, with: encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
     }
 }
 

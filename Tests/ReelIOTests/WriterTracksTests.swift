@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import ReelCore
+@testable import ReelIO
+
+@Suite("WriterTracks")
+struct WriterTracksTests {
+    static let hasHEVC = Encoder.exists("libx265") && ReadWriteTestMedia.ffprobe != nil
+
+    /// Frames whose picture changes sharply every 5 frames, so x265's scene-cut detection
+    /// would add keyframes if it were left on.
+    static func frame(_ index: Int) -> PixelBuffer {
+        let buffer = PixelBuffer(width: 128, height: 96, format: .yuv420p)
+        let luma = UInt8(index / 5 % 2 == 0 ? 30 : 220)
+        for plane in 0..<3 {
+            buffer.withUnsafeMutableBytes(plane: plane) { bytes in
+                let row = plane == 0 ? 128 : 64
+                for i in 0..<bytes.count {
+                    bytes[i] = plane == 0 ? (i % row < row / 2 ? luma : 255 - luma) : UInt8(truncatingIfNeeded: 128 + index * 7 * plane)
+                }
+            }
+        }
+        return buffer
+    }
+
+    @Test("HEVC with a fixed GOP: IDR keyframes exactly every N frames, closed GOPs",
+          .enabled(if: hasHEVC, "this FFmpeg has no libx265 or ffprobe is missing"))
+    func hevcFixedGOP() async throws {
+        let gop = 6
+        var settings = VideoEncoderSettings(codec: .hevc, width: 128, height: 96, quality: .crf(28), preset: "veryfast",
+                                            frameDuration: MediaTime(value: 1, timescale: 30), timescale: 30, keyframeInterval: gop)
+        settings.encoderOptions["x265-params"] = "keyint=\(gop):min-keyint=\(gop):scenecut=0:open-gop=0"
+        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("gop.mp4")
+        let writer = try AssetWriter(outputURL: url, fileType: .mp4)
+        let input = AssetWriterInput(settings: .video(settings))
+        try writer.add(input)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        let count = 30
+        for i in 0..<count {
+            try await input.append(Self.frame(i), withPresentationTime: MediaTime(value: Int64(i), timescale: 30))
+        }
+        try await writer.finishWriting()
+
+        // Keyframe packets (libavcodec's libx265 flags IDR pictures only), in presentation order.
+        let probe = try #require(ReadWriteTestMedia.ffprobe)
+        let csv = try ReadWriteTestMedia.run(probe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,flags",
+                                                     "-of", "csv=p=0", url.path])
+        let packets = csv.split(separator: "\n").compactMap { line -> (pts: Int, key: Bool)? in
+            let fields = line.split(separator: ",")
+            guard fields.count >= 2, let pts = Int(fields[0]) else { return nil }
+            return (pts, fields[1].contains("K"))
+        }.sorted { $0.pts < $1.pts }
+        #expect(packets.count == count)
+        let keyframes = packets.enumerated().filter { $0.element.key }.map(\.offset)
+        #expect(keyframes == Array(stride(from: 0, to: count, by: gop)))
+
+        // Closed GOPs: every keyframe is an IDR picture (NAL types 19, 20), none a CRA (21),
+        // whose leading pictures would reach back into the previous piece after a cut.
+        let ffmpeg = try #require(ReadWriteTestMedia.ffmpeg)
+        let trace = try Self.traceHeaders(ffmpeg, url)
+        let pictures = trace.filter { $0 < 32 }
+        #expect(pictures.count == count)
+        #expect(pictures.filter { $0 == 19 || $0 == 20 }.count == count / gop)
+        #expect(!pictures.contains(21), "CRA pictures: open GOPs")
+    }
+
+    /// The NAL unit types of an HEVC file's packets, in decode order (ffmpeg's
+    /// `trace_headers` bitstream filter, which logs each header it parses).
+    static func traceHeaders(_ ffmpeg: String, _ url: URL) throws -> [Int] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        process.arguments = ["-hide_banner", "-i", url.path, "-c", "copy", "-bsf:v", "trace_headers", "-f", "null", "-"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return log.split(separator: "\n").filter { $0.contains("nal_unit_type") }.compactMap { line in
+            line.split(separator: "=").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        }
+    }
+
+    @Test("x265-params: the writer's log level joins the caller's parameters instead of replacing them")
+    func x265Parameters() {
+        #expect(VideoTrackWriter.x265Parameters(nil) == "log-level=error")
+        #expect(VideoTrackWriter.x265Parameters("keyint=6:open-gop=0") == "log-level=error:keyint=6:open-gop=0")
+        #expect(VideoTrackWriter.x265Parameters("") == "log-level=error")
+        // The caller's own log level comes last, so it wins.
+        #expect(VideoTrackWriter.x265Parameters("log-level=info") == "log-level=error:log-level=info")
+    }
+}
