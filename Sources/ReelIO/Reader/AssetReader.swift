@@ -146,7 +146,10 @@ public final class AssetReader: Sendable {
             $0.running = pipelines.count
         }
         for (output, pipeline) in zip(outputs, pipelines) {
-            output.state.withLock { $0.queue = pipeline.queue }
+            output.state.withLock {
+                $0.queue = pipeline.queue
+                $0.timeRange = range
+            }
             let thread = Thread { [self] in
                 let failure = pipeline.run()
                 // Status first, so a consumer that sees the end also sees `.completed`.
