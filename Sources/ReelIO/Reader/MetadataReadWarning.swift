@@ -17,7 +17,7 @@ public struct MetadataReadWarning: Sendable, Hashable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// `track 3: skipped the sample at 1.000 s: GPMF: ...`.
+    /// `track 3: skipped the metadata sample at 1 s: could not decode ...`.
     public var description: String {
         let at = time.isNumeric ? "at \(time.secondsDescription)" : "without a time"
         return "track \(trackID): skipped the metadata sample \(at): \(reason)"
