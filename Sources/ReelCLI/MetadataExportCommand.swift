@@ -9,6 +9,9 @@ struct MetadataExportCommand: AsyncParsableCommand {
         abstract: "Write a file's timed-metadata track as JSON, CSV or GPX.",
         discussion: """
         Reads the first track holding GPS (gpmd, mebx, camm, klv) unless --track names one. \
+        A file whose only location is the movie's static one (udta ©xyz, QuickTime ISO 6709) \
+        gives that one point, with a note on stderr. Samples that do not decode are skipped, \
+        each with a warning on stderr naming its track and time. \
         CSV columns: time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time (time in \
         seconds from the start of the media, gps_time ISO 8601 UTC). JSON is described in \
         docs/metadata-json.md.
@@ -31,8 +34,15 @@ struct MetadataExportCommand: AsyncParsableCommand {
         FFmpegLogging.setQuiet()
         let url = URL(fileURLWithPath: file)
         do {
-            let text = try await MetadataExporter(url: url).export(format: format, trackID: track, name: (file as NSString).lastPathComponent)
+            let exporter = MetadataExporter(url: url)
+            let read = try await exporter.readTrack(trackID: track)
+            let text = try exporter.document(read, format: format, name: (file as NSString).lastPathComponent)
             try MetadataCommand.write(text, to: output)
+            for warning in read.warnings { MetadataReadWarning.standardErrorLogger(warning) }
+            if format != .json, read.usesStaticLocation, let location = read.staticLocation {
+                let note = "reel: note: \(file): no timed GPS; wrote the movie's static location \(location.iso6709) as one point\n"
+                FileHandle.standardError.write(Data(note.utf8))
+            }
         } catch {
             throw MetadataCommand.failure(error, files: [(file, url)])
         }

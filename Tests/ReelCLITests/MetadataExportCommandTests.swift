@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Reel
 
 /// `reel metadata export` run as a user runs it: the built binary, its output, exit status.
 @Suite("reel metadata export")
@@ -131,7 +132,7 @@ struct MetadataExportCommandTests {
         #expect(json.contains("\"format\" : \"klv\""))
     }
 
-    @Test("iPhone mebx without GPS: JSON has the decoded track; CSV says there are no fixes",
+    @Test("iPhone mebx without timed GPS: JSON has the decoded orientation; CSV gives the static location with a note",
           .enabled(if: CLITestSupport.isSharedMediaAvailable, "needs ../shared/media"))
     func mebxWithoutGPS() throws {
         let file = CLITestSupport.sharedMediaFolder.appendingPathComponent("nom-exif_meta.mov")
@@ -139,11 +140,65 @@ struct MetadataExportCommandTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect((object["track"] as? [String: Any])?["format"] as? String == "mebx")
         #expect(object["fixCount"] as? Int == 0)
+        #expect(json.contains("\"identifier\" : \"mdta/com.apple.quicktime.video-orientation\""))
+        let groups = try #require(object["groups"] as? [[String: Any]])
+        let items = groups.flatMap { ($0["items"] as? [[String: Any]]) ?? [] }
+        #expect(items.contains { $0["value"] as? Int == 6 })
+        let location = try #require(object["staticLocation"] as? [String: Any])
+        #expect(location["latitude"] as? Double == 27.1281)
+        #expect(location["longitude"] as? Double == 100.2508)
+
         let csv = try CLITestSupport.run(try Support.reel(), ["metadata", "export", file.path, "--format", "csv"])
-        #expect(csv.status == 1)
-        #expect(csv.stderr.hasPrefix("reel: \(file.path): track "), "stderr: \(csv.stderr)")
-        #expect(csv.stderr.contains("holds no GPS fixes"))
+        #expect(csv.status == 0)
+        let (_, rows) = Support.csvRows(csv.stdout)
+        #expect(rows.count == 1)
+        #expect(rows.first?["latitude"].flatMap(Double.init) == 27.1281)
+        #expect(rows.first?["longitude"].flatMap(Double.init) == 100.2508)
+        #expect(csv.stderr.hasPrefix("reel: note: \(file.path): "), "stderr: \(csv.stderr)")
+        #expect(csv.stderr.contains("static location"))
         #expect(csv.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("a file with no metadata track but a udta location exports that one point", .enabled(if: Support.hasFFmpeg, "needs ffmpeg"))
+    func staticLocationOnly() throws {
+        let file = try Support.scratchFolder().appendingPathComponent("located.mp4")
+        _ = try CLITestSupport.run(try #require(CLITestSupport.which("ffmpeg")),
+                                   ["-v", "error", "-y", "-i", Support.counter.path, "-c", "copy", "-metadata", "location=+46.2044+006.1432/", file.path])
+        for format in ["gpx", "json"] {
+            let result = try CLITestSupport.run(try Support.reel(), ["metadata", "export", file.path, "--format", format])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            #expect(result.stdout.contains("46.2044"))
+            #expect(result.stdout.contains("6.1432"))
+            if format == "gpx" {
+                #expect(result.stdout.components(separatedBy: "<trkpt").count == 2)
+                #expect(result.stderr.hasPrefix("reel: note: "), "stderr: \(result.stderr)")
+            }
+        }
+        let plain = try CLITestSupport.run(try Support.reel(), ["metadata", "export", Support.counter.path, "--format", "csv"])
+        #expect(plain.status == 1)
+        #expect(plain.stderr.contains("no static location"))
+    }
+
+    @Test("a corrupt gpmd sample: one warning line naming its track and time, the other fixes written")
+    func corruptSample() throws {
+        let source = Support.counterGPS
+        let tracks = try MP4File(contentsOf: source).tracks()
+        let gpmd = try #require(tracks.first { $0.format == "gpmd" })
+        let samples = try gpmd.samples()
+        let bad = samples[samples.count / 2]
+        var bytes = try Data(contentsOf: source)
+        for i in 0..<bad.size { bytes[Int(bad.offset) + i] = 0xFF }
+        let file = try Support.scratchFolder().appendingPathComponent("damaged.mp4")
+        try bytes.write(to: file)
+        let result = try CLITestSupport.run(try Support.reel(), ["metadata", "export", file.path, "--format", "csv"])
+        #expect(result.status == 0)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "stderr: \(result.stderr)")
+        #expect(lines.first?.hasPrefix("reel: warning: track \(gpmd.trackID): ") == true, "stderr: \(result.stderr)")
+        #expect(lines.first?.contains("at \(bad.presentationTime.secondsDescription)") == true, "stderr: \(result.stderr)")
+        let (_, rows) = Support.csvRows(result.stdout)
+        let (_, all) = Support.csvRows(try Support.reelOK(["metadata", "export", source.path, "--format", "csv"]))
+        #expect(!rows.isEmpty && rows.count < all.count)
     }
 
     @Test("the GPS fixtures: CSV gives back their GPX tracks", arguments: MetadataTestSupport.gpsFixtures)

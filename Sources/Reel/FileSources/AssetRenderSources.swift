@@ -18,6 +18,8 @@ public final class AssetRenderSources: RenderSourceProvider {
     public let videoOptions: AssetVideoFrameSource.Options
     /// Files by source identifier; identifiers not listed are file paths.
     public let files: [String: URL]
+    /// Where metadata sources report samples skipped because they do not decode.
+    public let metadataWarnings: @Sendable (MetadataReadWarning) -> Void
 
     private struct Table {
         var video: [SourceTrackReference: AssetVideoFrameSource] = [:]
@@ -25,9 +27,11 @@ public final class AssetRenderSources: RenderSourceProvider {
     }
     private let table = Mutex(Table())
 
-    public init(videoOptions: AssetVideoFrameSource.Options = .init(), files: [String: URL] = [:]) {
+    public init(videoOptions: AssetVideoFrameSource.Options = .init(), files: [String: URL] = [:],
+                metadataWarnings: @escaping @Sendable (MetadataReadWarning) -> Void = MetadataReadWarning.standardErrorLogger) {
         self.videoOptions = videoOptions
         self.files = files
+        self.metadataWarnings = metadataWarnings
     }
 
     /// The file a source identifier names.
@@ -52,7 +56,8 @@ public final class AssetRenderSources: RenderSourceProvider {
     public func metadataSource(for reference: SourceTrackReference) -> AssetTimedMetadataSource {
         table.withLock { t in
             if let source = t.metadata[reference] { return source }
-            let source = AssetTimedMetadataSource(url: url(for: reference.sourceIdentifier), trackID: reference.trackID)
+            let source = AssetTimedMetadataSource(url: url(for: reference.sourceIdentifier), trackID: reference.trackID,
+                                                  warnings: metadataWarnings)
             t.metadata[reference] = source
             return source
         }

@@ -6,26 +6,33 @@ import ReelComposition
 /// The timed metadata of one metadata track of a file, for the render engine: a
 /// ``TimedMetadataSource`` on top of ``AssetReader``.
 ///
-/// Samples are read in order from a `.passthrough` output and decoded with the reader's
-/// metadata adaptor decoding (``AssetReaderOutputMetadataAdaptor/defaultDecode(_:)``: a
+/// Samples are read in order through an ``AssetReaderOutputMetadataAdaptor`` (Reel's
+/// decoding for the track's format, `mebx` keys included, unless `decode` is given: a
 /// GPMF payload gives one group per GPS fix); each group comes with the raw sample it came
-/// from. Only the groups around the asked time are kept; a request earlier than what was
-/// dropped opens a new reader there.
+/// from. A sample that does not decode gives no group for its span: the read goes on and
+/// `warnings` is told once per sample. Only the groups around the asked time are kept; a
+/// request earlier than what was dropped opens a new reader there.
 public actor AssetTimedMetadataSource: TimedMetadataSource {
     public nonisolated let url: URL
     public nonisolated let trackID: Int32
-    /// Decodes one sample into its groups.
-    public nonisolated let decode: AssetReaderOutputMetadataAdaptor.Decode
+    /// Decodes one sample into its groups; nil for Reel's decoding.
+    public nonisolated let decode: AssetReaderOutputMetadataAdaptor.Decode?
+    /// Where skipped samples are reported (standard error by default).
+    public nonisolated let warnings: @Sendable (MetadataReadWarning) -> Void
 
     private var cursor: MetadataCursor?
+    private var reported: Set<MetadataReadWarning> = []
     private let gate = AsyncGate()
 
     /// A source for metadata track `trackID` of the file at `url`, decoding with `decode`
-    /// (Reel's decoding for the sample format when nil).
-    public init(url: URL, trackID: Int32, decode: AssetReaderOutputMetadataAdaptor.Decode? = nil) {
+    /// (Reel's decoding for the track's format when nil), telling `warnings` about each
+    /// sample skipped because it does not decode.
+    public init(url: URL, trackID: Int32, decode: AssetReaderOutputMetadataAdaptor.Decode? = nil,
+                warnings: @escaping @Sendable (MetadataReadWarning) -> Void = MetadataReadWarning.standardErrorLogger) {
         self.url = url
         self.trackID = trackID
-        self.decode = decode ?? { try AssetReaderOutputMetadataAdaptor.defaultDecode($0) }
+        self.decode = decode
+        self.warnings = warnings
     }
 
     public func sample(at sourceTime: MediaTime) async throws(ReelError) -> TimedMetadataSample? {
@@ -38,7 +45,9 @@ public actor AssetTimedMetadataSource: TimedMetadataSource {
         }
         guard let cursor else { return nil }
         do {
-            return try await cursor.sample(at: sourceTime)
+            let found = try await cursor.sample(at: sourceTime)
+            report(cursor.adaptor.takeNewWarnings())
+            return found
         } catch {
             cursor.close()
             self.cursor = nil
@@ -47,25 +56,32 @@ public actor AssetTimedMetadataSource: TimedMetadataSource {
     }
 
     /// Every sample of the track overlapping `range` (source time), in order: what an
-    /// export copies into its output.
+    /// export copies into its output. Samples that do not decode are left out and reported.
     public func samples(in range: TimeRange) async throws(ReelError) -> [TimedMetadataSample] {
-        try await MetadataCursor.readAll(url: url, trackID: trackID, range: range, decode: decode)
+        let cursor = try MetadataCursor(url: url, trackID: trackID, start: range.start, decode: decode)
+        defer { cursor.close() }
+        let all = try await cursor.readAll(until: range.end)
+        report(cursor.adaptor.takeNewWarnings())
+        return all
+    }
+
+    /// Tells `warnings` about each skipped sample not told before.
+    private func report(_ new: [MetadataReadWarning]) {
+        for warning in new where reported.insert(warning).inserted { warnings(warning) }
     }
 }
 
 /// One read position in a metadata track: the groups around the last asked time.
 final class MetadataCursor {
     private let reader: AssetReader
-    private let output: AssetReaderTrackOutput
-    private let decode: AssetReaderOutputMetadataAdaptor.Decode
-    private let trackID: Int32
+    let adaptor: AssetReaderOutputMetadataAdaptor
     private let start: MediaTime
     /// Decoded groups in time order not yet behind the asked time.
     private var window: [TimedMetadataSample] = []
     private var ended = false
     private var lastAsked: MediaTime = .invalid
 
-    init(url: URL, trackID: Int32, start: MediaTime, decode: @escaping AssetReaderOutputMetadataAdaptor.Decode) throws(ReelError) {
+    init(url: URL, trackID: Int32, start: MediaTime, decode: AssetReaderOutputMetadataAdaptor.Decode?) throws(ReelError) {
         let reader = try AssetReader(url: url)
         guard let track = reader.track(withID: trackID) else {
             let known = reader.tracks.map { String($0.trackID) }.joined(separator: ", ")
@@ -77,11 +93,9 @@ final class MetadataCursor {
         let output = AssetReaderTrackOutput(trackID: trackID, settings: .passthrough, bufferCapacity: 16)
         try reader.add(output)
         if start > .zero { reader.timeRange = TimeRange(start: start, duration: .positiveInfinity) }
+        adaptor = try AssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output, decode: decode)
         try reader.startReading()
         self.reader = reader
-        self.output = output
-        self.decode = decode
-        self.trackID = trackID
         self.start = start
     }
 
@@ -115,36 +129,19 @@ final class MetadataCursor {
     }
 
     private func readMore(isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) {
-        guard let sample = try await output.next(isolation: actor) else {
+        guard let (buffer, groups) = try await adaptor.nextDecodedSample(isolation: actor) else {
             ended = true
             return
         }
-        guard let buffer = sample.sampleBuffer else { return }
-        window.append(contentsOf: try Self.decoded(buffer, trackID: trackID, decode: decode))
+        window.append(contentsOf: groups.map { TimedMetadataSample(group: $0, sampleBuffer: buffer) })
     }
 
-    static func decoded(_ buffer: SampleBuffer, trackID: Int32, decode: AssetReaderOutputMetadataAdaptor.Decode) throws(ReelError) -> [TimedMetadataSample] {
-        let groups: [TimedMetadataGroup]
-        do {
-            groups = try decode(buffer)
-        } catch let error as ReelError {
-            throw error
-        } catch {
-            throw ReelError(.metadataFormat, "could not decode a \(buffer.format) sample", trackID: trackID, time: buffer.presentationTime, underlying: error)
-        }
-        return groups.map { TimedMetadataSample(group: $0, sampleBuffer: buffer) }
-    }
-
-    /// Every raw sample overlapping `range`, with its decoded groups.
-    static func readAll(url: URL, trackID: Int32, range: TimeRange,
-                        decode: @escaping AssetReaderOutputMetadataAdaptor.Decode) async throws(ReelError) -> [TimedMetadataSample] {
-        let cursor = try MetadataCursor(url: url, trackID: trackID, start: range.start, decode: decode)
-        defer { cursor.close() }
+    /// Every sample from the cursor's start that starts before `end`, with its groups.
+    func readAll(until end: MediaTime, isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> [TimedMetadataSample] {
         var out: [TimedMetadataSample] = []
-        while let sample = try await cursor.output.next() {
-            guard let buffer = sample.sampleBuffer else { continue }
-            if buffer.presentationTime.isNumeric, !(buffer.presentationTime < range.end) { break }
-            out.append(contentsOf: try decoded(buffer, trackID: trackID, decode: decode))
+        while let (buffer, groups) = try await adaptor.nextDecodedSample(isolation: actor) {
+            if buffer.presentationTime.isNumeric, !(buffer.presentationTime < end) { break }
+            out.append(contentsOf: groups.map { TimedMetadataSample(group: $0, sampleBuffer: buffer) })
         }
         return out
     }

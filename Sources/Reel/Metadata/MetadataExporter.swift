@@ -9,11 +9,14 @@ import Foundation
 /// let csv = try exporter.document(track, format: .csv)
 /// ```
 ///
-/// Samples are decoded by ReelMetadata's ``TimedMetadataDecoder`` (`gpmd`: one group per
-/// GPS fix, spread evenly across the sample's span; `mebx` with the keys of the track's
-/// sample entry; `camm`; KLV, asynchronous packets timed by their own time stamps), other
-/// formats by ``AssetReaderOutputMetadataAdaptor/defaultDecode(_:)`` (raw bytes). CSV and GPX are ReelMetadata's
-/// ``TelemetryCSV`` and ``GPX`` documents.
+/// Samples are read through an ``AssetReaderOutputMetadataAdaptor``: ReelMetadata's
+/// ``TimedMetadataDecoder`` (`gpmd`: one group per GPS fix, spread evenly across the
+/// sample's span; `mebx` with the keys of the track's sample entry; `camm`; KLV,
+/// asynchronous packets timed by their own time stamps), raw bytes for other formats.
+/// A sample that does not decode is skipped and listed in ``Track/warnings``. A file
+/// whose only location is the movie's static one (`udta/©xyz`,
+/// `mdta/com.apple.quicktime.location.ISO6709`) exports that one point. CSV and GPX are
+/// ReelMetadata's ``TelemetryCSV`` and ``GPX`` documents.
 public struct MetadataExporter: Sendable {
     /// The document to write.
     public enum Format: String, Sendable, Hashable, CaseIterable {
@@ -27,16 +30,48 @@ public struct MetadataExporter: Sendable {
 
     /// The decoded timed metadata of one track.
     public struct Track: Sendable {
+        /// The track read; 0 when the file has no timed-metadata track and the groups hold
+        /// its ``staticLocation``.
         public var trackID: Int32
-        /// The sample format: `gpmd`, `mebx`, `camm`, `klv`, ...
+        /// The sample format: `gpmd`, `mebx`, `camm`, `klv`, ...; ``staticLocationFormat``
+        /// for the movie's static location.
         public var format: String
         /// Every group, in time order.
         public var groups: [TimedMetadataGroup]
+        /// The samples skipped because they did not decode.
+        public var warnings: [MetadataReadWarning]
+        /// The movie's own location (`udta/©xyz`, `mdta/com.apple.quicktime.location.ISO6709`),
+        /// when it has one.
+        public var staticLocation: GPSFix?
 
-        public init(trackID: Int32, format: String, groups: [TimedMetadataGroup]) {
+        public init(trackID: Int32, format: String, groups: [TimedMetadataGroup], warnings: [MetadataReadWarning] = [],
+                    staticLocation: GPSFix? = nil) {
             self.trackID = trackID
             self.format = format
             self.groups = groups
+            self.warnings = warnings
+            self.staticLocation = staticLocation
+        }
+
+        /// The movie's static location as a track of one point at zero.
+        static func staticLocation(_ fix: GPSFix) -> Track {
+            Track(trackID: 0, format: MetadataExporter.staticLocationFormat, groups: [locationGroup(fix)], staticLocation: fix)
+        }
+
+        /// Whether the only GPS is the movie's static location: this is the static-location
+        /// track, or no group holds a fix and the movie has a location.
+        public var usesStaticLocation: Bool {
+            format == MetadataExporter.staticLocationFormat || (staticLocation != nil && !groups.contains { GPSFix($0) != nil })
+        }
+
+        /// The groups holding GPS: the groups, or the static location as one point at zero.
+        var gpsGroups: [TimedMetadataGroup] {
+            guard usesStaticLocation, let staticLocation, !groups.contains(where: { GPSFix($0) != nil }) else { return groups }
+            return [Self.locationGroup(staticLocation)]
+        }
+
+        private static func locationGroup(_ fix: GPSFix) -> TimedMetadataGroup {
+            TimedMetadataGroup(timeRange: TimeRange(start: .zero, duration: .zero), items: fix.metadataItems(time: .zero, duration: .zero))
         }
 
         /// The GPS fixes among the groups, each at its group's start.
@@ -48,6 +83,9 @@ public struct MetadataExporter: Sendable {
     /// The metadata formats that carry GPS, in the order a track is chosen by default.
     public static let gpsFormats = ["gpmd", "mebx", "camm", "klv"]
 
+    /// The ``Track/format`` of the movie's static location.
+    public static let staticLocationFormat = "location"
+
     public let url: URL
 
     public init(url: URL) {
@@ -56,13 +94,16 @@ public struct MetadataExporter: Sendable {
 
     /// Reads and decodes one track: `trackID`, or by default the first track holding GPS
     /// fixes (formats in ``gpsFormats`` order, then any other metadata track), or, when
-    /// none has any, the first metadata track.
+    /// none has any, the first metadata track holding items (else the first); with no metadata track at all, the movie's
+    /// static location as one point (track 0, format ``staticLocationFormat``).
     ///
     /// - Throws: `.invalidArgument` when `trackID` is not a metadata track of the file,
-    ///   `.unsupportedFormat` when the file has no metadata track, and the reader's
-    ///   errors (missing file, not media, corrupt payloads).
+    ///   `.unsupportedFormat` when the file has neither a metadata track nor a static
+    ///   location, and the reader's errors (missing file, not media). Samples that do not
+    ///   decode are skipped and listed in ``Track/warnings``.
     public func readTrack(trackID: Int32? = nil) async throws(ReelError) -> Track {
         let reader = try AssetReader(url: url)
+        let staticLocation = await self.staticLocation()
         let metadata = reader.tracks(withMediaType: .metadata)
         let listed = metadata.isEmpty ? "none" : metadata.map { "\($0.trackID) (\($0.metadataFormat ?? "?"))" }.joined(separator: ", ")
         if let trackID {
@@ -73,18 +114,21 @@ public struct MetadataExporter: Sendable {
             guard track.mediaType == .metadata else {
                 throw ReelError(.invalidArgument, "track \(trackID) is a \(track.mediaType) track, not a timed-metadata track (metadata tracks: \(listed))", path: url.path)
             }
-            return try await read(track)
+            return try await read(track, staticLocation: staticLocation)
         }
         guard !metadata.isEmpty else {
-            throw ReelError(.unsupportedFormat, "the file has no timed-metadata track (gpmd, mebx, camm or klv)", path: url.path)
+            if let staticLocation { return Track.staticLocation(staticLocation) }
+            throw ReelError(.unsupportedFormat, "the file has no timed-metadata track (gpmd, mebx, camm or klv) and no static location", path: url.path)
         }
         let rank = { (t: AssetReader.Track) in Self.gpsFormats.firstIndex(of: t.metadataFormat ?? "") ?? Self.gpsFormats.count }
         let ordered = metadata.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
         var first: Track?
         for candidate in ordered {
-            let track = try await read(candidate)
+            let track = try await read(candidate, staticLocation: staticLocation)
             if track.groups.contains(where: { GPSFix($0) != nil }) { return track }
-            if first == nil { first = track }
+            if first == nil || (first?.groups.allSatisfy(\.items.isEmpty) == true && track.groups.contains { !$0.items.isEmpty }) {
+                first = track
+            }
         }
         guard let first else {
             throw ReelError(.unsupportedFormat, "the file has no timed-metadata track", path: url.path)
@@ -92,32 +136,17 @@ public struct MetadataExporter: Sendable {
         return first
     }
 
-    private func read(_ track: AssetReader.Track) async throws(ReelError) -> Track {
+    private func read(_ track: AssetReader.Track, staticLocation: GPSFix?) async throws(ReelError) -> Track {
         do throws(ReelError) {
             let reader = try AssetReader(url: url)
             let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 64)
             try reader.add(output)
-            let format = track.metadataFormat ?? track.formatDescription.codecName
+            let adaptor = try AssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output)
+            try reader.startReading()
             var groups: [TimedMetadataGroup] = []
-            if TimedMetadataDecoder.canDecode(format: format) {
-                var decoder = TimedMetadataDecoder(format: format, keys: format == "mebx" ? try metadataKeys(trackID: track.trackID) : [])
-                try reader.startReading()
-                while let sample = try await output.next() {
-                    guard let buffer = sample.sampleBuffer else { continue }
-                    do throws(ReelError) {
-                        groups += try decoder.groups(for: buffer)
-                    } catch {
-                        var located = error
-                        if located.time == nil { located.time = buffer.presentationTime }
-                        throw located
-                    }
-                }
-            } else {
-                let adaptor = try AssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output)
-                try reader.startReading()
-                while let group = try await adaptor.next() { groups.append(group) }
-            }
-            return Track(trackID: track.trackID, format: format, groups: groups)
+            while let group = try await adaptor.next() { groups.append(group) }
+            return Track(trackID: track.trackID, format: track.metadataFormat ?? track.formatDescription.codecName, groups: groups,
+                         warnings: adaptor.warnings, staticLocation: staticLocation)
         } catch {
             var located = error
             if located.path == nil { located.path = url.path }
@@ -126,10 +155,12 @@ public struct MetadataExporter: Sendable {
         }
     }
 
-    /// The `mebx` keys of a track, from its sample entry (FFmpeg does not expose them).
-    private func metadataKeys(trackID: Int32) throws(ReelError) -> [QuickTimeMetadataKey] {
-        let tracks = try MP4File(contentsOf: url).tracks()
-        return tracks.first { Int64($0.trackID) == Int64(trackID) }?.sampleEntries.first?.metadataKeys ?? []
+    /// The movie's static location (the common `location` item: `udta/©xyz` or
+    /// `mdta/com.apple.quicktime.location.ISO6709`), when it has one that parses.
+    private func staticLocation() async -> GPSFix? {
+        guard let items = try? await Asset(url: url).load(.commonMetadata),
+              let text = items.first(where: { $0.identifier == .commonLocation })?.stringValue else { return nil }
+        return try? ISO6709.parse(text).fix
     }
 
     /// The document for `track`. `name` labels it (the GPX track name, the JSON `file`);
@@ -142,12 +173,13 @@ public struct MetadataExporter: Sendable {
         case .json:
             return try MetadataJSONDocument(file: label, track: track).text()
         case .csv, .gpx:
-            guard track.groups.contains(where: { GPSFix($0) != nil }) else {
+            let groups = track.gpsGroups
+            guard groups.contains(where: { GPSFix($0) != nil }) else {
                 throw ReelError(.metadataFormat, "track \(track.trackID) (\(track.format)) holds no GPS fixes to write as \(format.rawValue.uppercased()); try --format json",
                                 path: url.path)
             }
-            if format == .csv { return TelemetryCSV.document(for: track.groups) }
-            return String(decoding: GPX.document(for: track.groups, name: "\(label) track \(track.trackID)"), as: UTF8.self)
+            if format == .csv { return TelemetryCSV.document(for: groups) }
+            return String(decoding: GPX.document(for: groups, name: "\(label) track \(track.trackID)"), as: UTF8.self)
         }
     }
 

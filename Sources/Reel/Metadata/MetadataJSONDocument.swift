@@ -99,12 +99,18 @@ struct MetadataJSONDocument: Encodable {
     var track: Track
     var fixCount: Int
     var groups: [Group]
+    /// The movie's own location, when it has one.
+    var staticLocation: Fix?
+    /// The samples skipped because they did not decode.
+    var warnings: [String]?
 
     init(file: String, track: MetadataExporter.Track) {
         self.file = file
         self.track = Track(trackID: track.trackID, format: track.format)
         groups = track.groups.map(Group.init)
         fixCount = groups.filter { $0.fix != nil }.count
+        staticLocation = track.staticLocation.map(Fix.init)
+        warnings = track.warnings.isEmpty ? nil : track.warnings.map(\.description)
     }
 
     /// Pretty-printed, keys sorted: the same track always gives the same text.

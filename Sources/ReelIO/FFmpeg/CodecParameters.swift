@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import ReelCore
+import ReelMetadata
 
 /// Owns a copy of a stream's `AVCodecParameters` (`avcodec_parameters_alloc` +
 /// `avcodec_parameters_copy`; `deinit` calls `avcodec_parameters_free`), so the
@@ -36,6 +37,10 @@ final class CodecParameters: @unchecked Sendable {
 /// (`CMFormatDescription`'s role as a source format hint).
 public struct FormatDescription: Sendable, CustomStringConvertible {
     let parameters: CodecParameters
+    /// For a QuickTime `mebx` track, the keys its samples' local key ids refer to, read
+    /// from the sample entry (`stsd/mebx/keys`), which FFmpeg does not expose; empty
+    /// otherwise.
+    public internal(set) var metadataKeys: [QuickTimeMetadataKey] = []
 
     /// `video`, `audio`, `data`, `subtitle` or `unknown`.
     public var mediaType: String { mediaTypeName(parameters.pointer.pointee.codec_type) }

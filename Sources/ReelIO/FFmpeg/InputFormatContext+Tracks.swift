@@ -1,5 +1,7 @@
 internal import CFFmpeg
+import Foundation
 import ReelCore
+import ReelMetadata
 
 /// What kind of samples a stream holds, as the reader sees it.
 enum StreamKind: Equatable {
@@ -55,14 +57,29 @@ extension InputFormatContext {
         return .other
     }
 
-    /// A copy of the stream's codec parameters, to describe it after the file closes.
+    /// A copy of the stream's codec parameters, to describe it after the file closes; for
+    /// a `mebx` track, with the keys of its sample entry.
     func formatDescription(ofStreamAt index: Int) throws(ReelError) -> FormatDescription {
         let s = stream(index)
+        var description: FormatDescription
         do {
-            return FormatDescription(parameters: try CodecParameters(copying: s.pointee.codecpar, timeBase: s.pointee.time_base))
+            description = FormatDescription(parameters: try CodecParameters(copying: s.pointee.codecpar, timeBase: s.pointee.time_base))
         } catch {
             throw ReelError(.internalError, "could not copy the codec parameters", path: path, trackID: trackID(ofStreamAt: index), underlying: error)
         }
+        if kind(ofStreamAt: index) == .metadata("mebx") {
+            description.metadataKeys = metadataKeys(trackID: trackID(ofStreamAt: index))
+        }
+        return description
+    }
+
+    /// The `mebx` keys of track `trackID`, from the file's own boxes (FFmpeg keeps no
+    /// extradata for `mebx`); empty when the boxes cannot be read, so the samples still
+    /// come through raw.
+    private func metadataKeys(trackID: Int32) -> [QuickTimeMetadataKey] {
+        guard let tracks = try? MP4File(contentsOf: URL(fileURLWithPath: path)).tracks(),
+              let track = tracks.first(where: { Int64($0.trackID) == Int64(trackID) }) else { return [] }
+        return track.sampleEntries.first { $0.format == "mebx" }?.metadataKeys ?? []
     }
 
     /// Tells the demuxer to skip every stream but `index` (`AVStream.discard`).

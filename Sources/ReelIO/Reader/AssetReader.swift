@@ -134,7 +134,10 @@ public final class AssetReader: Sendable {
         }
         let reading = state.withLock { $0.started(count: pipelines.count) }
         for (output, pipeline) in zip(outputs, pipelines) {
-            output.state.withLock { $0.queue = pipeline.queue }
+            output.state.withLock {
+                $0.queue = pipeline.queue
+                $0.timeRange = range
+            }
             // Cancelled while the loops were made: they end at once.
             if !reading { pipeline.queue.cancel() }
             let thread = Thread { [self] in

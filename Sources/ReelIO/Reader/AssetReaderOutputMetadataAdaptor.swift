@@ -8,7 +8,13 @@ import ReelMetadata
 ///
 /// The output must use `.passthrough` settings. Each sample goes through a decode
 /// function for its format (`gpmd`, `mebx`, `camm`, `klv`); one sample may give several
-/// groups (a GPMF payload holds many GPS fixes), which come out in order.
+/// groups (a GPMF payload holds many GPS fixes), which come out in order. A `mebx`
+/// track's keys come from the track's ``FormatDescription/metadataKeys``, so its items
+/// arrive decoded with no extra call.
+///
+/// A sample that does not decode (truncated, corrupt) does not end the read: it is
+/// skipped, and a ``MetadataReadWarning`` naming its time and track is added to
+/// ``warnings``. Groups that end before the reader's time range starts are left out.
 public final class AssetReaderOutputMetadataAdaptor: AsyncSequence, Sendable {
     /// Decodes one sample's bytes into the groups it holds.
     public typealias Decode = @Sendable (SampleBuffer) throws -> [TimedMetadataGroup]
@@ -17,49 +23,54 @@ public final class AssetReaderOutputMetadataAdaptor: AsyncSequence, Sendable {
     public typealias Failure = ReelError
 
     public let assetReaderTrackOutput: AssetReaderTrackOutput
-    private let decode: Decode
-    private let pending = Mutex<[TimedMetadataGroup]>([])
+    private let decode: Decode?
+
+    private struct State {
+        var pending: [TimedMetadataGroup] = []
+        /// Reel's decoder for the track, made at the first sample (KLV without times is
+        /// placed relative to the packets before it, so one decoder reads the whole track).
+        var decoder: TimedMetadataDecoder?
+        var warnings: [MetadataReadWarning] = []
+        var reported = 0
+    }
+    private let state = Mutex(State())
 
     /// An adaptor over `output`, decoding with `decode`, or, when nil, with the decoder
-    /// Reel has for each sample's format (``defaultDecode(_:)``).
+    /// Reel has for the track's format (``TimedMetadataDecoder``, with the track's `mebx`
+    /// keys; raw groups, ``rawGroup(_:)``, for formats it does not know).
     public init(assetReaderTrackOutput output: AssetReaderTrackOutput, decode: Decode? = nil) throws(ReelError) {
         guard case .passthrough = output.settings else {
             throw ReelError(.invalidArgument, "a metadata adaptor needs an output with .passthrough settings", trackID: output.trackID)
         }
         self.assetReaderTrackOutput = output
-        self.decode = decode ?? { try Self.defaultDecode($0) }
+        self.decode = decode
     }
 
-    /// Reel's decoding of a sample, by its format.
-    ///
-    /// - `gpmd`: ``GPMF/groups(payload:timeRange:)``, one group per GPS fix spread across
-    ///   the sample's span (a sample without a duration is read as an instant).
-    /// - `klv`: ``KLV/groups(packets:)`` (MISB ST 0601 local sets, EG 0104 universal
-    ///   sets), a group per KLV packet, lasting the sample's duration when it has one.
-    ///   Asynchronous KLV (samples without a time) is placed by each packet's own UNIX
-    ///   time stamp relative to itself, so every group starts at zero: decode such a
-    ///   track as a whole with `KLV.groups(packets:)` to place its packets.
-    /// - `camm`: ``CAMM/group(sample:timeRange:)``.
-    /// - `mebx` needs the track's key table (in the sample description, which FFmpeg
-    ///   hides): pass a decode function using `QuickTimeMetadataSample.group(sample:keys:timeRange:)`.
-    ///   Without one, and for other formats, each sample gives ``rawGroup(_:)``.
-    public static func defaultDecode(_ sample: SampleBuffer) throws(ReelError) -> [TimedMetadataGroup] {
-        let duration = sample.duration.isNumeric ? sample.duration : .zero
-        let range = TimeRange(start: sample.presentationTime, duration: duration)
-        switch sample.format {
-        case "gpmd":
-            return try GPMF.groups(payload: sample.data, timeRange: range)
-        case "klv":
-            var groups = try KLV.groups(packets: [(sample.data, sample.presentationTime.isNumeric ? sample.presentationTime : nil)])
-            if groups.count == 1, duration > .zero, groups[0].timeRange.start == sample.presentationTime {
-                groups[0].timeRange.duration = duration
-            }
-            return groups
-        case "camm" where sample.presentationTime.isNumeric:
-            return [try CAMM.group(sample: sample.data, timeRange: range)]
-        default:
-            return [rawGroup(sample)]
+    /// The samples skipped so far because they did not decode, in track order.
+    public var warnings: [MetadataReadWarning] { state.withLock { $0.warnings } }
+
+    /// The warnings added since the last call.
+    package func takeNewWarnings() -> [MetadataReadWarning] {
+        state.withLock { s in
+            defer { s.reported = s.warnings.count }
+            return Array(s.warnings[s.reported...])
         }
+    }
+
+    /// Reel's decoding of one sample on its own, by its format: ``TimedMetadataDecoder``
+    /// for `gpmd`, `mebx` (with `keys`, the track's ``FormatDescription/metadataKeys``),
+    /// `camm` and KLV; ``rawGroup(_:)`` for other formats and for `mebx` without keys.
+    /// Asynchronous KLV (samples without a time) decoded one sample at a time starts at
+    /// zero: an adaptor places such a track's packets relative to one another.
+    public static func defaultDecode(_ sample: SampleBuffer, keys: [QuickTimeMetadataKey] = []) throws(ReelError) -> [TimedMetadataGroup] {
+        guard var decoder = decoder(format: sample.format, keys: keys) else { return [rawGroup(sample)] }
+        return try decoder.groups(for: sample)
+    }
+
+    /// Reel's decoder for `format`, or nil when the samples stay raw.
+    private static func decoder(format: String, keys: [QuickTimeMetadataKey]) -> TimedMetadataDecoder? {
+        guard TimedMetadataDecoder.canDecode(format: format), format != "mebx" || !keys.isEmpty else { return nil }
+        return TimedMetadataDecoder(format: format, keys: keys)
     }
 
     /// One group spanning the sample's time range, holding its bytes as a `.data` item
@@ -72,27 +83,61 @@ public final class AssetReaderOutputMetadataAdaptor: AsyncSequence, Sendable {
         ])
     }
 
-    private func groups(from sample: AssetReaderSample?) throws(ReelError) -> [TimedMetadataGroup]? {
-        guard let sample else { return nil }
-        guard let buffer = sample.sampleBuffer else { return [] }
-        do {
-            return try decode(buffer)
-        } catch let error as ReelError {
-            throw error
-        } catch {
-            throw ReelError(.metadataFormat, "could not decode a \(buffer.format) sample", trackID: assetReaderTrackOutput.trackID,
-                            time: buffer.presentationTime, underlying: error)
+    /// The groups of one sample inside the reader's range; none, with a warning, when it
+    /// does not decode.
+    private func groups(of buffer: SampleBuffer) -> [TimedMetadataGroup] {
+        let decoded: Result<[TimedMetadataGroup], any Error> = Result {
+            if let decode { return try decode(buffer) }
+            let keys = assetReaderTrackOutput.formatDescription?.metadataKeys ?? []
+            return try state.withLock { s throws(ReelError) -> [TimedMetadataGroup] in
+                if s.decoder == nil { s.decoder = Self.decoder(format: buffer.format, keys: keys) }
+                guard s.decoder != nil else { return [Self.rawGroup(buffer)] }
+                return try s.decoder!.groups(for: buffer)
+            }
+        }
+        switch decoded {
+        case .success(let groups):
+            let start = assetReaderTrackOutput.state.withLock { $0.timeRange?.start } ?? .zero
+            guard start.isNumeric else { return groups }
+            return groups.filter { group in
+                let range = group.timeRange
+                guard range.start.isNumeric else { return true }
+                return range.duration.isNumeric && range.duration > .zero ? range.end > start : !(range.start < start)
+            }
+        case .failure(let error):
+            let reason = (error as? ReelError)?.message ?? "\(error)"
+            let warning = MetadataReadWarning(time: buffer.presentationTime, trackID: assetReaderTrackOutput.trackID,
+                                              reason: "could not decode the \(buffer.format) sample: \(reason)")
+            state.withLock { $0.warnings.append(warning) }
+            return []
         }
     }
 
+    /// The next sample with the groups it gave (none for a skipped sample); nil at the
+    /// end of the track. For readers that keep each group with its sample's bytes; use it
+    /// or the group sequence, not both.
+    package func nextDecodedSample(isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> (sample: SampleBuffer, groups: [TimedMetadataGroup])? {
+        while let sample = try await assetReaderTrackOutput.next(isolation: actor) {
+            guard let buffer = sample.sampleBuffer else { continue }
+            return (buffer, groups(of: buffer))
+        }
+        return nil
+    }
+
+    private func groups(from sample: AssetReaderSample?) -> [TimedMetadataGroup]? {
+        guard let sample else { return nil }
+        guard let buffer = sample.sampleBuffer else { return [] }
+        return groups(of: buffer)
+    }
+
     private func takePending() -> TimedMetadataGroup? {
-        pending.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        state.withLock { $0.pending.isEmpty ? nil : $0.pending.removeFirst() }
     }
 
     private func store(_ groups: [TimedMetadataGroup]) -> TimedMetadataGroup? {
-        pending.withLock { list in
-            list.append(contentsOf: groups)
-            return list.isEmpty ? nil : list.removeFirst()
+        state.withLock { s in
+            s.pending.append(contentsOf: groups)
+            return s.pending.isEmpty ? nil : s.pending.removeFirst()
         }
     }
 
@@ -101,7 +146,7 @@ public final class AssetReaderOutputMetadataAdaptor: AsyncSequence, Sendable {
     public func nextTimedMetadataGroup() throws(ReelError) -> TimedMetadataGroup? {
         if let group = takePending() { return group }
         while true {
-            guard let groups = try groups(from: assetReaderTrackOutput.nextSample()) else { return nil }
+            guard let groups = groups(from: try assetReaderTrackOutput.nextSample()) else { return nil }
             if let group = store(groups) { return group }
         }
     }
@@ -110,7 +155,7 @@ public final class AssetReaderOutputMetadataAdaptor: AsyncSequence, Sendable {
     public func next(isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> TimedMetadataGroup? {
         if let group = takePending() { return group }
         while true {
-            guard let groups = try groups(from: await assetReaderTrackOutput.next(isolation: actor)) else { return nil }
+            guard let groups = groups(from: try await assetReaderTrackOutput.next(isolation: actor)) else { return nil }
             if let group = store(groups) { return group }
         }
     }

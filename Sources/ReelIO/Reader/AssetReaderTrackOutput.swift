@@ -43,6 +43,8 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
     struct State {
         var queue: SampleQueue<AssetReaderSample>?
         var formatDescription: FormatDescription?
+        /// The reader's time range, once reading.
+        var timeRange: TimeRange?
         var attached = false
     }
     let state = Mutex(State())

@@ -29,6 +29,11 @@ final class TrackPipeline: @unchecked Sendable {
     private var pool: PixelBufferPool?
     private var resampler: Resampler?
     private let fallbackFrameDuration: MediaTime
+    /// For an MP4/QuickTime metadata track: each sample's place through the edit list.
+    private let metadataTimes: MetadataSampleTimes?
+    /// A metadata sample waiting for the next one, which gives its duration when the
+    /// container does not (fragmented MP4, MPEG-TS).
+    private var heldSample: SampleBuffer?
 
     init(url: URL, trackID: Int32, settings: AssetReaderTrackOutput.Settings, timeRange: TimeRange,
          queue: SampleQueue<AssetReaderSample>) throws(ReelError) {
@@ -48,9 +53,14 @@ final class TrackPipeline: @unchecked Sendable {
         self.timeBase = stream.pointee.time_base
         let rate = stream.pointee.avg_frame_rate
         self.fallbackFrameDuration = rate.num > 0 && rate.den > 0 ? MediaTime(value: Int64(rate.den), timescale: rate.num) : .invalid
+        let isQuickTime = ContainerFamily(formatName: input.formatName) == .quickTime
         switch kind {
-        case .metadata(let name): formatName = name
-        default: formatName = fourCCString(stream.pointee.codecpar.pointee.codec_tag)
+        case .metadata(let name):
+            formatName = name
+            metadataTimes = isQuickTime ? MetadataSampleTimes(path: input.path, trackID: trackID) : nil
+        default:
+            metadataTimes = nil
+            formatName = fourCCString(stream.pointee.codecpar.pointee.codec_tag)
             ?? String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id))
         }
         try configure()
@@ -107,6 +117,7 @@ final class TrackPipeline: @unchecked Sendable {
                 }
             }
             if !done, let decoder { _ = try decode(nil, with: decoder, into: frame) }
+            if !done { try releaseHeldSample(before: streamEnd) }
             return nil
         } catch {
             return error
@@ -200,18 +211,52 @@ final class TrackPipeline: @unchecked Sendable {
 
     /// Hands on a packet's bytes; true once past the range's end or cancelled.
     private func passThrough(_ packet: Packet) throws(ReelError) -> Bool {
-        let pts = MediaTime(ffmpeg: packet.pts, timeBase: timeBase)
-        let duration = packet.duration > 0 ? MediaTime(ffmpeg: packet.duration, timeBase: timeBase) : MediaTime.invalid
+        var sample = SampleBuffer(data: packet.data, presentationTime: MediaTime(ffmpeg: packet.pts, timeBase: timeBase),
+                                  duration: packet.duration > 0 ? MediaTime(ffmpeg: packet.duration, timeBase: timeBase) : .invalid,
+                                  format: formatName, decodeTime: MediaTime(ffmpeg: packet.dts, timeBase: timeBase), isSync: packet.isKeyframe)
+        guard case .metadata = kind else { return try deliver(sample) }
+        if let placement = metadataTimes?.placement(atOffset: packet.pointer.pointee.pos) {
+            guard case .shown(let range) = placement else { return false }
+            sample.presentationTime = range.start
+            sample.duration = range.duration
+            sample.decodeTime = range.start
+            return try deliver(sample)
+        }
+        guard sample.presentationTime.isNumeric else { return try deliver(sample) }
+        if try releaseHeldSample(before: sample.presentationTime) { return true }
+        heldSample = sample
+        return false
+    }
+
+    /// Delivers the held metadata sample, lasting until `next` when it has no duration of
+    /// its own; true once past the range's end or cancelled.
+    @discardableResult
+    private func releaseHeldSample(before next: MediaTime) throws(ReelError) -> Bool {
+        guard var sample = heldSample else { return false }
+        heldSample = nil
+        if !sample.duration.isNumeric, next.isNumeric, sample.presentationTime < next {
+            sample.duration = next - sample.presentationTime
+        }
+        return try deliver(sample)
+    }
+
+    /// The end of the stream: its start plus its duration, when the container says.
+    private var streamEnd: MediaTime {
+        let stream = input.stream(streamIndex).pointee
+        let start = MediaTime(ffmpeg: stream.start_time, timeBase: timeBase)
+        let duration = MediaTime(ffmpeg: stream.duration, timeBase: timeBase)
+        return start.isNumeric && duration.isNumeric ? start + duration : .invalid
+    }
+
+    /// Pushes a sample that overlaps the range; true once past the range's end or cancelled.
+    private func deliver(_ sample: SampleBuffer) throws(ReelError) -> Bool {
         // Packets come in decode order: stop on the decode time, filter on the presentation time.
-        let dts = MediaTime(ffmpeg: packet.dts, timeBase: timeBase)
-        if dts.isNumeric, end.isNumeric, !(dts < end) { return true }
-        switch place(pts, duration) {
+        if sample.decodeTime.isNumeric, end.isNumeric, !(sample.decodeTime < end) { return true }
+        switch place(sample.presentationTime, sample.duration) {
         case .before: return false
         case .pastEnd: return kind != .video
         case .inside: break
         }
-        let sample = SampleBuffer(data: packet.data, presentationTime: pts, duration: duration, format: formatName,
-                                  decodeTime: dts, isSync: packet.isKeyframe)
         return !queue.push(.sampleBuffer(sample))
     }
 }

@@ -18,9 +18,12 @@ public struct MP4Track: Sendable, Hashable {
     public var sampleTable: MP4SampleTable
     /// `tref` references by type (`cdsc` = this metadata track describes those tracks).
     public var references: [FourCC: [UInt32]]
+    /// The `edts/elst` edit list, in order; empty when the track has none.
+    public var edits: [MP4Edit]
 
     public init(trackID: UInt32, handlerType: FourCC, handlerName: String, timescale: UInt32, duration: UInt64,
-                sampleEntries: [MP4SampleEntry], sampleTable: MP4SampleTable, references: [FourCC: [UInt32]]) {
+                sampleEntries: [MP4SampleEntry], sampleTable: MP4SampleTable, references: [FourCC: [UInt32]],
+                edits: [MP4Edit] = []) {
         self.trackID = trackID
         self.handlerType = handlerType
         self.handlerName = handlerName
@@ -29,6 +32,7 @@ public struct MP4Track: Sendable, Hashable {
         self.sampleEntries = sampleEntries
         self.sampleTable = sampleTable
         self.references = references
+        self.edits = edits
     }
 
     /// The format of the first sample entry (`avc1`, `gpmd`, `mebx`, `camm`, ...).
@@ -93,6 +97,12 @@ public struct MP4Track: Sendable, Hashable {
             }
         }
         references = refs
+
+        var editList: [MP4Edit] = []
+        if let edts = find(trakChildren, "edts"), let elst = find(try children(edts, "\(name) edts"), "elst") {
+            editList = try MP4Edit.parseList(reader(elst), track: name, offset: elst.offset)
+        }
+        edits = editList
 
         guard let minf = find(mdiaChildren, "minf") else { throw .corrupt("MP4", "\(name) has no 'minf'", offset: Int(mdia.offset)) }
         guard let stbl = find(try children(minf, "\(name) minf"), "stbl") else {

@@ -1,0 +1,30 @@
+import Foundation
+import ReelCore
+
+/// A timed-metadata sample that could not be decoded (truncated, corrupt): it was
+/// skipped, and the rest of its track was kept.
+public struct MetadataReadWarning: Sendable, Hashable, CustomStringConvertible {
+    /// When the sample starts (invalid for a sample without a time).
+    public var time: MediaTime
+    /// The track the sample belongs to.
+    public var trackID: Int32
+    /// Why the sample was skipped: the decoder's error.
+    public var reason: String
+
+    public init(time: MediaTime, trackID: Int32, reason: String) {
+        self.time = time
+        self.trackID = trackID
+        self.reason = reason
+    }
+
+    /// `track 3: skipped the metadata sample at 1 s: could not decode ...`.
+    public var description: String {
+        let at = time.isNumeric ? "at \(time.secondsDescription)" : "without a time"
+        return "track \(trackID): skipped the metadata sample \(at): \(reason)"
+    }
+
+    /// Writes each warning as one line to standard error, prefixed `reel: warning: `.
+    public static let standardErrorLogger: @Sendable (MetadataReadWarning) -> Void = { warning in
+        FileHandle.standardError.write(Data("reel: warning: \(warning)\n".utf8))
+    }
+}
