@@ -119,7 +119,7 @@ struct AssetWriterErrorTests {
     }
 
     @Test("combinations FFmpeg would write corrupt are refused", arguments: [
-        (AssetWriter.FileType.mov, "camm"), (.mp4, "mebx"), (.mkv, "gpmd"), (.mkv, "klv"), (.mp4, "klv"), (.mpegts, "gpmd"),
+        (AssetWriter.FileType.mpegts, "camm"), (.mkv, "mebx"), (.mkv, "gpmd"), (.mkv, "klv"), (.mp4, "klv"), (.mpegts, "gpmd"),
     ])
     func refusedCombinations(fileType: AssetWriter.FileType, format: String) throws {
         let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("out.\(fileType.rawValue)")

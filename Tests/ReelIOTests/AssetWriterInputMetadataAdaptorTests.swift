@@ -78,3 +78,40 @@ struct AssetWriterInputMetadataAdaptorTests {
         }
     }
 }
+
+@Suite("AssetWriterInputMetadataAdaptor: mebx, camm and KLV encoding")
+struct AssetWriterInputMetadataAdaptorFormatTests {
+    static let fix = GPSFix(latitude: 38.1601, longitude: -77.3561, altitude: 120, speed2D: 12, course: 10,
+                            time: Date(timeIntervalSince1970: 1_200_000_000))
+    static let group = TimedMetadataGroup(timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 10)),
+                                          items: fix.metadataItems())
+
+    @Test func klvIsMISB0601WithAValidChecksum() throws {
+        let data = try AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: "klv")(Self.group)
+        // decode checks the checksum.
+        let fix = try #require(try MISB0601.decode(data).sensorFix)
+        #expect(abs(fix.latitude - 38.1601) < 1e-6)
+        #expect(abs(fix.longitude - -77.3561) < 1e-6)
+        let bytes = [UInt8](data)
+        #expect(MISB0601.checksum(bytes.dropLast(2)) == UInt16(bytes[bytes.count - 2]) << 8 | UInt16(bytes[bytes.count - 1]))
+    }
+
+    @Test func cammIsATypeSixRecord() throws {
+        let data = try AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: "camm")(Self.group)
+        guard case .gps(let gps)? = try CAMM.records(sample: data).first else { Issue.record("expected a type 6 record"); return }
+        #expect(gps.latitude == 38.1601 && gps.longitude == -77.3561)
+    }
+
+    @Test func mebxGrowsTheInputsKeysAndNeedsTheInput() throws {
+        let input = AssetWriterInput(settings: .metadata(format: "mebx"))
+        let encode = AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: "mebx", input: input)
+        let data = try encode(Self.group)
+        #expect(input.metadataKeys.map(\.key) == ["com.apple.quicktime.location.ISO6709"])
+        let items = try QuickTimeMetadataSample.items(sample: data, keys: input.metadataKeys, timeRange: Self.group.timeRange)
+        #expect(items.first?.value == .string("+38.160100-077.356100+120.000/"))
+        #expect(throws: ReelError.self) { try AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: "mebx")(Self.group) }
+        #expect(throws: ReelError.self) {
+            try AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: "camm")(TimedMetadataGroup(timeRange: Self.group.timeRange, items: []))
+        }
+    }
+}

@@ -87,3 +87,20 @@ struct CAMMTests {
         }
     }
 }
+
+@Suite("CAMM records from fixes")
+struct CAMMRecordFromFixTests {
+    @Test func timedFixBecomesTypeSixAndUntimedTypeFive() throws {
+        let time = Date(timeIntervalSince1970: 1_574_120_714.25)
+        let fix = GPSFix(latitude: 33.12677, longitude: -117.3273436, altitude: -22.959, speed2D: 2, course: 90, time: time)
+        guard case .gps(let gps) = CAMM.record(fix: fix) else { Issue.record("expected type 6"); return }
+        // 2019 is 18 leap seconds after the GPS epoch.
+        #expect(gps.timeGPSEpoch == 1_574_120_714.25 + 18 - CAMM.gpsEpoch)
+        #expect(gps.date == time)
+        #expect(gps.fixType == 3)
+        #expect(abs(gps.velocityEast - 2) < 1e-6 && abs(gps.velocityNorth) < 1e-6)
+        let decoded = try CAMM.records(sample: CAMM.encode([CAMM.record(fix: fix)]))
+        #expect(decoded == [.gps(gps)])
+        #expect(CAMM.record(fix: GPSFix(latitude: 1, longitude: 2)) == .location(latitude: 1, longitude: 2, altitude: 0))
+    }
+}

@@ -108,3 +108,47 @@ struct QuickTimeMetadataSampleTests {
         }
     }
 }
+
+@Suite("QuickTimeMetadataSample encoding")
+struct QuickTimeMetadataSampleEncodingTests {
+    @Test func itemsRoundTripThroughTheKeyTable() throws {
+        let location = MetadataItem(identifier: .quickTimeMetadataLocationISO6709, value: .string("+33.126770-117.327344-022.959/"))
+        let orientation = MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.apple.quicktime.video-orientation"),
+                                       value: .integer(6), dataType: "com.apple.metadata.datatype.int16")
+        let speed = MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.example.speed"), value: .double(1.25))
+        let point = MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.example.point"), value: .numbers([0.5, 0.25]),
+                                 dataType: "com.apple.metadata.datatype.PointF32")
+        var table = QuickTimeMetadataKeyTable(keys: [QuickTimeMetadataKey(localID: 4, key: "com.example.old", dataType: .wellKnown(1))])
+        let first = try QuickTimeMetadataSample.encode([location, orientation], keys: &table)
+        let second = try QuickTimeMetadataSample.encode([speed, orientation, point], keys: &table)
+        // Existing ids stay; new keys take the ids after the highest, once each.
+        #expect(table.keys.map(\.localID) == [4, 5, 6, 7, 8])
+        #expect(table.keys.map(\.dataType) == [.wellKnown(1), .wellKnown(1), .wellKnown(66), .wellKnown(24), .wellKnown(70)])
+        let range = TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1))
+        let a = try QuickTimeMetadataSample.items(sample: first, keys: table.keys, timeRange: range)
+        #expect(a.first?.value == .string("+33.126770-117.327344-022.959/"))
+        #expect(a.first { $0.identifier == orientation.identifier }?.value == .integer(6))
+        #expect(GPSFix(items: a)?.latitude == 33.12677)
+        let b = try QuickTimeMetadataSample.items(sample: second, keys: table.keys, timeRange: range)
+        #expect(b.map(\.value) == [.double(1.25), .integer(6), .numbers([0.5, 0.25])])
+        // [size][id][value]: the int16 is two bytes.
+        #expect([UInt8](first).suffix(10) == [0, 0, 0, 10, 0, 0, 0, 6, 0, 6])
+    }
+
+    @Test func valuesThatDoNotFitTheirTypeNameTheKey() {
+        #expect(throws: ReelError.self) {
+            try QuickTimeMetadataSample.encodeValue(.integer(70000), type: .wellKnown(QuickTimeDataType.int16), key: "com.example.k")
+        }
+        do {
+            var table = QuickTimeMetadataKeyTable()
+            _ = try QuickTimeMetadataSample.encode([MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.example.n"),
+                                                                 value: .numbers([1, 2, 3]))], keys: &table)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.message.contains("com.example.n"))
+        }
+        #expect(QuickTimeDataType(typeName: "com.apple.metadata.datatype.UTF-8") == .wellKnown(1))
+        #expect(QuickTimeDataType(typeName: "com.apple.quicktime.detected-face") == .reverseDNS("com.apple.quicktime.detected-face"))
+        #expect(QuickTimeDataType(typeName: "f") == nil)
+    }
+}

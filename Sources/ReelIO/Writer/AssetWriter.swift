@@ -26,9 +26,12 @@ import Darwin
 /// `overwrite` is true. Encoding and muxing run on a thread of the writer's own; appends
 /// wait (suspend) when it is behind.
 ///
-/// Track association: FFmpeg 5.1's MP4/MOV muxer writes no `tref` box for data tracks,
-/// so a metadata track is not linked to its video track by a `cdsc` reference. Readers
-/// (FFmpeg, exiftool, gpmf-parser) find `gpmd` tracks by their sample description.
+/// Timed metadata: `gpmd` tracks (MP4/MOV) and `klv` (MPEG-TS) go through FFmpeg.
+/// `mebx` and `camm` tracks (MP4/MOV), which FFmpeg 5.1 cannot write, are spooled beside
+/// the output and added after FFmpeg's trailer by ``MP4TrackAppender``, before the file
+/// is moved into place. In MP4/MOV every metadata track is linked to the first video
+/// track by a `tref`/`cdsc` reference (FFmpeg writes none for data tracks; the same pass
+/// adds it to the `gpmd` tracks).
 public final class AssetWriter: Sendable {
     /// The container to write.
     public enum FileType: String, Sendable, Hashable, CaseIterable {
@@ -151,10 +154,10 @@ public final class AssetWriter: Sendable {
             case "gpmd": return ReelError(.invalidArgument, "gpmd tracks go into MP4 or MOV only", path: path)
             case "klv" where fileType == .mpegts: return nil
             case "klv": return ReelError(.invalidArgument, "KLV tracks go into MPEG-TS only: FFmpeg would write an empty sample description into MP4/MOV, a corrupt file", path: path)
-            case "camm", "mebx":
-                return ReelError(.invalidArgument, "FFmpeg cannot write \(format) tracks: it would write an empty sample description, a corrupt file", path: path)
+            case "camm" where fileType == .mp4 || fileType == .mov, "mebx" where fileType == .mp4 || fileType == .mov: return nil
+            case "camm", "mebx": return ReelError(.invalidArgument, "\(format) tracks go into MP4 or MOV only", path: path)
             default:
-                return ReelError(.invalidArgument, "no writer for \(format) metadata (gpmd into MP4/MOV, klv into MPEG-TS)", path: path)
+                return ReelError(.invalidArgument, "no writer for \(format) metadata (gpmd, mebx, camm into MP4/MOV, klv into MPEG-TS)", path: path)
             }
         case .passthrough(let description):
             if description.mediaType != "audio" && description.mediaType != "video" {
@@ -209,25 +212,35 @@ public final class AssetWriter: Sendable {
         let temporary = outputURL.deletingLastPathComponent()
             .appendingPathComponent(".\(outputURL.lastPathComponent).\(UUID().uuidString.prefix(8)).reel-partial")
         let core: WriterCore
-        do {
+        do throws(ReelError) {
             let output = try OutputFormatContext(formatName: fileType.muxerName, path: temporary.path)
             output.setMetadata(Self.containerTags(metadata))
-            var tracks: [any TrackWriter] = []
-            for input in inputs {
+            var tracks: [(any TrackWriter)?] = []
+            var appended: [(index: Int, input: AssetWriterInput, format: String)] = []
+            for (index, input) in inputs.enumerated() {
                 switch input.settings {
                 case .video(let s): tracks.append(try VideoTrackWriter(s, output: output))
                 case .audio(let s): tracks.append(try AudioTrackWriter(s, output: output))
                 case .passthrough(let d): tracks.append(try PacketTrackWriter(passthrough: d, output: output))
+                case .metadata(let f) where AppendedMetadataTracks.formats.contains(f):
+                    tracks.append(nil)
+                    appended.append((index, input, f))
                 case .metadata(let f): tracks.append(try PacketTrackWriter(metadataFormat: f, output: output))
                 }
                 let transform = input.transform
-                if transform != .identity, input.mediaType == .video, let track = tracks.last {
+                if transform != .identity, input.mediaType == .video, let track = tracks.last ?? nil {
                     try output.setDisplayMatrix(transform, streamIndex: Int(track.streamIndex))
                 }
             }
+            guard tracks.contains(where: { $0 != nil }) else {
+                throw ReelError(.invalidArgument, "mebx and camm tracks describe other tracks: add a video or audio input too", path: outputURL.path)
+            }
             var options: [String: String] = [:]
             if optimize && (fileType == .mp4 || fileType == .mov) { options["movflags"] = "+faststart" }
-            core = try WriterCore(output: output, tracks: tracks, options: options)
+            let gpmd = inputs.contains { if case .metadata("gpmd") = $0.settings { true } else { false } }
+            let postPass = (fileType == .mp4 || fileType == .mov) && (gpmd || !appended.isEmpty)
+            core = try WriterCore(output: output, tracks: tracks, appended: postPass ? AppendedMetadataTracks(inputs: appended, beside: temporary) : nil,
+                                  options: options)
         } catch {
             unlink(temporary.path)
             var located = error
@@ -336,7 +349,7 @@ public final class AssetWriter: Sendable {
             if case .finish(let continuation) = command {
                 var failure: ReelError?
                 do {
-                    try active.finish()
+                    try active.finish(file: temporary)
                     core = nil
                     try moveIntoPlace(temporary)
                     completed = true

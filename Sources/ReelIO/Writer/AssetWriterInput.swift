@@ -1,5 +1,6 @@
 import Synchronization
 import ReelCore
+import ReelMetadata
 
 /// One track of an ``AssetWriter``'s file, and the way samples are appended to it
 /// (AVAssetWriterInput).
@@ -17,7 +18,9 @@ public final class AssetWriterInput: Sendable {
         /// Packets copied unchanged from a reader's `.passthrough` output of an audio or
         /// video track; `FormatDescription` is that output's ``AssetReaderTrackOutput/formatDescription``.
         case passthrough(FormatDescription)
-        /// Timed metadata samples of `format`: `gpmd` (MP4/MOV) or `klv` (MPEG-TS).
+        /// Timed metadata samples of `format`: `gpmd`, `mebx` or `camm` (MP4/MOV), or `klv`
+        /// (MPEG-TS). A `mebx` input's keys come from its ``AssetWriterInput/sourceFormatHint``
+        /// and from the items its metadata adaptor meets.
         case metadata(format: String)
     }
 
@@ -29,6 +32,7 @@ public final class AssetWriterInput: Sendable {
         var lastTime: MediaTime = .invalid
         var finished = false
         var transform: Transform2D = .identity
+        var metadataKeys = QuickTimeMetadataKeyTable()
     }
     let state = Mutex(State())
 
@@ -40,8 +44,24 @@ public final class AssetWriterInput: Sendable {
         set { state.withLock { $0.transform = newValue } }
     }
 
-    public init(settings: Settings) {
+    /// The sample description of the track the samples come from, for a metadata input
+    /// (AVAssetWriterInput's `sourceFormatHint`): a `mebx` source's keys, so that its raw
+    /// samples, copied unchanged, keep meaning what they meant.
+    public let sourceFormatHint: MP4SampleEntry?
+
+    public init(settings: Settings, sourceFormatHint: MP4SampleEntry? = nil) {
         self.settings = settings
+        self.sourceFormatHint = sourceFormatHint
+        state.withLock { $0.metadataKeys = QuickTimeMetadataKeyTable(keys: sourceFormatHint?.metadataKeys ?? []) }
+    }
+
+    /// The keys of a `mebx` input's samples: the source format hint's, then those added
+    /// as the metadata adaptor met new identifiers. Written into the track's sample entry.
+    public var metadataKeys: [QuickTimeMetadataKey] { state.withLock { $0.metadataKeys.keys } }
+
+    /// Runs `body` on the input's key table, under its lock.
+    func withMetadataKeys<T>(_ body: (inout QuickTimeMetadataKeyTable) throws(ReelError) -> T) throws(ReelError) -> T {
+        try state.withLock { (s) throws(ReelError) -> T in try body(&s.metadataKeys) }
     }
 
     /// The kind of track this input makes.

@@ -10,7 +10,7 @@ public final class AssetWriterInputMetadataAdaptor: Sendable {
     public typealias Encode = @Sendable (TimedMetadataGroup) throws -> Data
 
     public let assetWriterInput: AssetWriterInput
-    /// The sample format: `gpmd` or `klv`.
+    /// The sample format: `gpmd`, `mebx`, `camm` or `klv`.
     public let format: String
     private let encode: Encode
 
@@ -22,7 +22,7 @@ public final class AssetWriterInputMetadataAdaptor: Sendable {
         }
         self.assetWriterInput = input
         self.format = format
-        self.encode = encode ?? Self.defaultEncode(forFormat: format)
+        self.encode = encode ?? Self.defaultEncode(forFormat: format, input: input)
     }
 
     /// The encode function Reel uses for a sample format.
@@ -30,8 +30,13 @@ public final class AssetWriterInputMetadataAdaptor: Sendable {
     /// A group holding a raw `reel/sample.<format>` data item (what a reader's adaptor
     /// gives for samples it does not decode) is written back unchanged. Otherwise `gpmd`
     /// groups with a GPS fix become a GPMF payload holding that fix
-    /// (``GPMFWriter/payload(fixes:options:)``); other formats need an encode function.
-    public static func defaultEncode(forFormat format: String) -> Encode {
+    /// (``GPMFWriter/payload(fixes:options:)``); `mebx` groups become the group's `mdta`
+    /// items, a GPS fix as `mdta/com.apple.quicktime.location.ISO6709` (6 decimals), their
+    /// keys added to `input`'s ``AssetWriterInput/metadataKeys``; `camm` groups become a
+    /// CAMM GPS record (``CAMM/record(fix:)``); `klv`/`KLVA` groups a MISB ST 0601 packet
+    /// with its checksum (``MISB0601/encode(fix:version:)``). Other formats need an encode
+    /// function.
+    public static func defaultEncode(forFormat format: String, input: AssetWriterInput? = nil) -> Encode {
         { group in
             let raw = MetadataIdentifier(keySpace: "reel", key: "sample.\(format)")
             if let bytes = group.item(raw)?.dataValue { return bytes }
@@ -41,8 +46,43 @@ public final class AssetWriterInputMetadataAdaptor: Sendable {
                 }
                 return try GPMFWriter.payload(fixes: [fix])
             }
-            throw ReelError(.metadataFormat, "no encoder for \(format) metadata: pass an encode function to the adaptor", time: group.timeRange.start)
+            switch format {
+            case "mebx":
+                guard let input else {
+                    throw ReelError(.invalidArgument, "mebx samples need their input's key table: use defaultEncode(forFormat:input:)", time: group.timeRange.start)
+                }
+                return try input.withMetadataKeys { (keys) throws(ReelError) in try QuickTimeMetadataSample.encode(mebxItems(group), keys: &keys) }
+            case "camm":
+                guard let fix = GPSFix(group) else {
+                    throw ReelError(.metadataFormat, "the group has no GPS fix to write as CAMM", time: group.timeRange.start)
+                }
+                return CAMM.encode([CAMM.record(fix: fix)])
+            case "klv", "KLVA":
+                guard let fix = GPSFix(group) else {
+                    throw ReelError(.metadataFormat, "the group has no GPS fix to write as MISB ST 0601 KLV", time: group.timeRange.start)
+                }
+                do throws(ReelError) {
+                    return try MISB0601.encode(fix: fix)
+                } catch {
+                    throw ReelError(error.code, error.message, time: group.timeRange.start)
+                }
+            default:
+                throw ReelError(.metadataFormat, "no encoder for \(format) metadata: pass an encode function to the adaptor", time: group.timeRange.start)
+            }
         }
+    }
+
+    /// The items a group's `mebx` sample holds: its `mdta` items, with a GPS fix's location
+    /// written from the fix's full-precision coordinates.
+    static func mebxItems(_ group: TimedMetadataGroup) -> [MetadataItem] {
+        var items = group.items.filter { $0.identifier.keySpace == .quickTimeMetadata }
+        if let fix = GPSFix(group) {
+            let location = ISO6709.string(latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude, fractionDigits: 6)
+            items.removeAll { $0.identifier == .quickTimeMetadataLocationISO6709 }
+            items.insert(MetadataItem(identifier: .quickTimeMetadataLocationISO6709, value: .string(location),
+                                      dataType: QuickTimeDataType.wellKnown(QuickTimeDataType.utf8).description), at: 0)
+        }
+        return items
     }
 
     /// Appends GPS groups as GoPro-style GPMF payloads, one sample per `payloadDuration`

@@ -37,13 +37,17 @@ final class WriterCore: @unchecked Sendable {
     // @unchecked: made and set up (header written) by startWriting on the caller's thread,
     // then handed whole to the writer thread, which alone uses it from then on.
     let output: OutputFormatContext
-    let tracks: [any TrackWriter]
+    /// The FFmpeg track of each input; nil for the inputs `appended` writes.
+    let tracks: [(any TrackWriter)?]
+    /// The `mebx`/`camm` tracks added after FFmpeg's trailer (MP4/MOV only).
+    let appended: AppendedMetadataTracks?
 
-    init(output: OutputFormatContext, tracks: [any TrackWriter], options: [String: String]) throws(ReelError) {
+    init(output: OutputFormatContext, tracks: [(any TrackWriter)?], appended: AppendedMetadataTracks?, options: [String: String]) throws(ReelError) {
         self.output = output
         self.tracks = tracks
+        self.appended = appended
         try output.writeHeader(options: options)
-        for track in tracks { track.headerWritten(output) }
+        for track in tracks { track?.headerWritten(output) }
     }
 
     func handle(_ command: WriterCommand) throws(ReelError) {
@@ -54,6 +58,8 @@ final class WriterCore: @unchecked Sendable {
         case .audio(let i, let audio):
             guard let track = tracks[i] as? AudioTrackWriter else { return }
             try track.write(audio, at: audio.presentationTime, into: output)
+        case .sample(let i, let sample) where appended?.handles(i) == true:
+            try appended?.write(sample, input: i, at: sample.presentationTime)
         case .sample(let i, let sample), .packet(let i, let sample):
             guard let track = tracks[i] as? PacketTrackWriter else { return }
             try track.write(sample, at: sample.presentationTime, into: output)
@@ -62,9 +68,11 @@ final class WriterCore: @unchecked Sendable {
         }
     }
 
-    /// Drains every encoder and writes the trailer.
-    func finish() throws(ReelError) {
-        for track in tracks { try track.finish(output) }
+    /// Drains every encoder and writes the trailer; then, for MP4/MOV, adds the `mebx`
+    /// and `camm` tracks to `file` and links its data tracks to the video.
+    func finish(file: URL) throws(ReelError) {
+        for track in tracks { try track?.finish(output) }
         try output.finish()
+        try appended?.finish(file: file)
     }
 }

@@ -209,6 +209,27 @@ public enum CAMM {
         return Data(w.bytes)
     }
 
+    /// The record for a fix: type 6 (GPS) when the fix has a time, else type 5 (position,
+    /// altitude 0 when unknown). Type 6 takes the time on the GPS clock, the fix type (3
+    /// with an altitude, else 2, unless the fix says), and the ground velocity east and
+    /// north from the 2D speed and course.
+    public static func record(fix: GPSFix) -> Record {
+        guard let time = fix.time else {
+            return .location(latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude ?? 0)
+        }
+        let utc = time.timeIntervalSince1970
+        var leap = leapSeconds(atGPSTime: utc)
+        leap = leapSeconds(atGPSTime: utc + Double(leap))
+        var east: Float = 0, north: Float = 0
+        if let speed = fix.speed2D, let course = fix.course, speed.isFinite, course.isFinite {
+            east = Float(speed * sin(course * .pi / 180))
+            north = Float(speed * cos(course * .pi / 180))
+        }
+        return .gps(GPS(timeGPSEpoch: utc + Double(leap) - gpsEpoch, fixType: Int32(fix.fix ?? (fix.altitude == nil ? 2 : 3)),
+                        latitude: fix.latitude, longitude: fix.longitude, altitude: Float(fix.altitude ?? 0),
+                        velocityEast: east, velocityNorth: north))
+    }
+
     /// 1980-01-06T00:00:00Z as seconds since 1970.
     public static let gpsEpoch: TimeInterval = 315_964_800
 

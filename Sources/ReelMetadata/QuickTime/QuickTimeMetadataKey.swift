@@ -39,19 +39,40 @@ public enum QuickTimeDataType: Sendable, Hashable, CustomStringConvertible {
     public static let uint64: UInt32 = 78
     public static let affineTransformF64: UInt32 = 79
 
+    /// The names Core Media gives the well-known codes.
+    static let wellKnownNames: [UInt32: String] = [
+        0: "raw-data", 1: "UTF-8", 2: "UTF-16", 3: "SJIS", 4: "UTF-8", 5: "UTF-16", 12: "GIF", 13: "JPEG", 14: "PNG",
+        21: "signed-integer", 22: "unsigned-integer", 23: "float32", 24: "float64", 27: "BMP", 28: "QuickTimeMetadata",
+        65: "int8", 66: "int16", 67: "int32", 70: "PointF32", 71: "DimensionsF32", 72: "RectF32", 74: "int64",
+        75: "uint8", 76: "uint16", 77: "uint32", 78: "uint64", 79: "AffineTransformF64",
+    ]
+
+    /// The type ``description`` names: a `com.apple.metadata.datatype.` name becomes its
+    /// well-known code (the lowest, for names two codes share), any other reverse-DNS name
+    /// stays one. Nil for an unknown Core Media name.
+    public init?(typeName: String) {
+        let prefix = "com.apple.metadata.datatype."
+        guard typeName.hasPrefix(prefix) else {
+            guard typeName.contains(".") else { return nil }
+            self = .reverseDNS(typeName)
+            return
+        }
+        let name = String(typeName.dropFirst(prefix.count))
+        if name.hasPrefix("well-known."), let code = UInt32(name.dropFirst("well-known.".count)) {
+            self = .wellKnown(code)
+            return
+        }
+        guard let code = Self.wellKnownNames.filter({ $0.value == name }).keys.min() else { return nil }
+        self = .wellKnown(code)
+    }
+
     /// The type's name as Core Media spells it (`com.apple.metadata.datatype.UTF-8`), or
     /// the reverse-DNS name itself.
     public var description: String {
         switch self {
         case .reverseDNS(let name): return name
         case .wellKnown(let code):
-            let names: [UInt32: String] = [
-                0: "raw-data", 1: "UTF-8", 2: "UTF-16", 3: "SJIS", 4: "UTF-8", 5: "UTF-16", 12: "GIF", 13: "JPEG", 14: "PNG",
-                21: "signed-integer", 22: "unsigned-integer", 23: "float32", 24: "float64", 27: "BMP", 28: "QuickTimeMetadata",
-                65: "int8", 66: "int16", 67: "int32", 70: "PointF32", 71: "DimensionsF32", 72: "RectF32", 74: "int64",
-                75: "uint8", 76: "uint16", 77: "uint32", 78: "uint64", 79: "AffineTransformF64",
-            ]
-            return "com.apple.metadata.datatype." + (names[code] ?? "well-known.\(code)")
+            return "com.apple.metadata.datatype." + (Self.wellKnownNames[code] ?? "well-known.\(code)")
         }
     }
 }

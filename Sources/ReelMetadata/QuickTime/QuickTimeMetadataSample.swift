@@ -148,3 +148,120 @@ public enum QuickTimeMetadataSample {
         }
     }
 }
+
+extension QuickTimeMetadataSample {
+    /// Encodes items as one sample, adding their keys to `keys` as needed.
+    ///
+    /// Each item's key is its identifier's namespace (`mdta` for `.quickTimeMetadata`, else
+    /// a four-character key space) and key; its type is the item's ``MetadataItem/dataType``
+    /// when that names a QuickTime type, else the value's natural one (strings UTF-8,
+    /// integers signed, doubles float64, dates ISO 8601 strings, data raw).
+    ///
+    /// - Throws: `.metadataFormat` naming the key when a value does not fit its type, or a
+    ///   key space is not four characters.
+    public static func encode(_ items: [MetadataItem], keys: inout QuickTimeMetadataKeyTable) throws(ReelError) -> Data {
+        var w = ByteWriter()
+        for item in items {
+            let space = item.identifier.keySpace == .quickTimeMetadata ? "mdta" : item.identifier.keySpace.rawValue
+            guard space.utf8.count == 4 else {
+                throw .metadataFormat("mebx sample", "\(item.identifier): key space '\(space)' is not four characters")
+            }
+            let type = try dataType(of: item)
+            let value = try encodeValue(item.value, type: type, key: item.identifier.key)
+            let id = keys.localID(namespace: FourCC(space), key: item.identifier.key, dataType: type)
+            w.u32be(UInt32(8 + value.count))
+            w.u32be(id)
+            w.append(contentsOf: value)
+        }
+        return Data(w.bytes)
+    }
+
+    /// The QuickTime type an item is written with.
+    static func dataType(of item: MetadataItem) throws(ReelError) -> QuickTimeDataType {
+        if let name = item.dataType, let type = QuickTimeDataType(typeName: name) { return type }
+        switch item.value {
+        case .string, .date: return .wellKnown(QuickTimeDataType.utf8)
+        case .integer: return .wellKnown(QuickTimeDataType.signedInteger)
+        case .double: return .wellKnown(QuickTimeDataType.float64)
+        case .data: return .wellKnown(QuickTimeDataType.reserved)
+        case .numbers(let numbers):
+            switch numbers.count {
+            case 1: return .wellKnown(QuickTimeDataType.float64)
+            case 9: return .wellKnown(QuickTimeDataType.affineTransformF64)
+            default:
+                throw .metadataFormat("mebx sample", "\(item.identifier): \(numbers.count) numbers need a data type (PointF32, DimensionsF32, RectF32)")
+            }
+        }
+    }
+
+    /// The bytes of a value written as `type` (the inverse of ``decodeValue(_:type:key:offset:)``).
+    public static func encodeValue(_ value: MetadataValue, type: QuickTimeDataType, key: String) throws(ReelError) -> [UInt8] {
+        func bad(_ what: String) -> ReelError { .metadataFormat("mebx sample", "\(key): \(what) (type \(type))") }
+        guard case .wellKnown(let code) = type else {
+            guard case .data(let data) = value else { throw bad("a reverse-DNS type takes raw data") }
+            return [UInt8](data)
+        }
+        var w = ByteWriter()
+        func integer() throws(ReelError) -> Int64 {
+            switch value {
+            case .integer(let v): return v
+            case .double(let d) where d.rounded() == d && abs(d) < 9.2e18: return Int64(d)
+            default: throw bad("value is not an integer")
+            }
+        }
+        func fixed(_ v: Int64, bytes: Int, signed: Bool) throws(ReelError) {
+            let bits = Int64(8 * bytes)
+            let fits = bytes == 8 ? (signed || v >= 0) : (signed ? (v >= -(1 << (bits - 1)) && v < 1 << (bits - 1)) : (v >= 0 && v < 1 << bits))
+            guard fits else { throw bad("\(v) does not fit in \(bytes) bytes") }
+            w.appendBE(UInt64(bitPattern: v), bytes)
+        }
+        func floats(_ count: Int, wide: Bool) throws(ReelError) {
+            let numbers: [Double]
+            switch value {
+            case .numbers(let n): numbers = n
+            case .double(let d): numbers = [d]
+            case .integer(let i): numbers = [Double(i)]
+            default: throw bad("value is not numeric")
+            }
+            guard numbers.count == count else { throw bad("\(numbers.count) numbers, expected \(count)") }
+            for n in numbers { wide ? w.u64be(n.bitPattern) : w.u32be(Float(n).bitPattern) }
+        }
+        switch code {
+        case QuickTimeDataType.utf8, QuickTimeDataType.utf8Sort, QuickTimeDataType.utf16, QuickTimeDataType.utf16Sort:
+            let text: String
+            switch value {
+            case .string(let s): text = s
+            case .date(let d): text = d.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            default: throw bad("value is not text")
+            }
+            if code == QuickTimeDataType.utf8 || code == QuickTimeDataType.utf8Sort {
+                w.append(contentsOf: text.utf8)
+            } else {
+                for unit in text.utf16 { w.u16be(unit) }
+            }
+        case QuickTimeDataType.signedInteger:
+            let v = try integer()
+            try fixed(v, bytes: Int64(Int32.min)...Int64(Int32.max) ~= v ? 4 : 8, signed: true)
+        case QuickTimeDataType.unsignedInteger:
+            let v = try integer()
+            try fixed(v, bytes: v >= 0 && v <= Int64(UInt32.max) ? 4 : 8, signed: false)
+        case QuickTimeDataType.int8: try fixed(try integer(), bytes: 1, signed: true)
+        case QuickTimeDataType.int16: try fixed(try integer(), bytes: 2, signed: true)
+        case QuickTimeDataType.int32: try fixed(try integer(), bytes: 4, signed: true)
+        case QuickTimeDataType.int64: try fixed(try integer(), bytes: 8, signed: true)
+        case QuickTimeDataType.uint8: try fixed(try integer(), bytes: 1, signed: false)
+        case QuickTimeDataType.uint16: try fixed(try integer(), bytes: 2, signed: false)
+        case QuickTimeDataType.uint32: try fixed(try integer(), bytes: 4, signed: false)
+        case QuickTimeDataType.uint64: try fixed(try integer(), bytes: 8, signed: false)
+        case QuickTimeDataType.float32: try floats(1, wide: false)
+        case QuickTimeDataType.float64: try floats(1, wide: true)
+        case QuickTimeDataType.pointF32, QuickTimeDataType.dimensionsF32: try floats(2, wide: false)
+        case QuickTimeDataType.rectF32: try floats(4, wide: false)
+        case QuickTimeDataType.affineTransformF64: try floats(9, wide: true)
+        default:
+            guard case .data(let data) = value else { throw bad("this type takes raw data") }
+            w.append(contentsOf: data)
+        }
+        return w.bytes
+    }
+}

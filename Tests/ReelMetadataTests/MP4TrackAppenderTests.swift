@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+@testable import ReelMetadata
+
+@Suite("MP4TrackAppender: adding metadata tracks to finished files")
+struct MP4TrackAppenderTests {
+    static func temporary(_ name: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-appender-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent(name)
+    }
+
+    /// The iPhone clip's two mebx tracks, their samples read in place from the clip.
+    static func iPhoneTracks() throws -> [MP4AppendedTrack] {
+        let source = try MP4File(contentsOf: SharedMedia.url("nom-exif_meta.mov"))
+        return try source.tracks().filter { $0.format == "mebx" }.map { track in
+            MP4AppendedTrack(sampleEntry: track.sampleEntries[0], handlerName: track.handlerName, timescale: track.timescale,
+                             samples: try track.samples().map { .init(offset: $0.offset, size: $0.size, time: $0.decodeTime + 60, duration: $0.duration) })
+        }
+    }
+
+    @Test("the iPhone's mebx tracks added to the GoPro clip read back with their keys, samples and link; every old sample keeps its bytes",
+          .enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    func addsTracksAndMovesOffsets() throws {
+        let sourceURL = SharedMedia.url("gpmf-parser_max-heromode.mp4")
+        let out = try Self.temporary("out.mp4")
+        let added = try Self.iPhoneTracks()
+        try MP4TrackAppender.write(sourceURL, adding: added, sampleData: SharedMedia.url("nom-exif_meta.mov"), to: out)
+
+        let before = try MP4File(contentsOf: sourceURL), after = try MP4File(contentsOf: out)
+        let old = try before.tracks(), new = try after.tracks()
+        #expect(new.count == old.count + 2)
+        #expect(new.suffix(2).map(\.trackID) == [6, 7])
+        // The gpmd track FFmpeg-style files lack a cdsc link: now it has one to the video.
+        #expect(new.first { $0.format == "gpmd" }?.references["cdsc"] == [old[0].trackID])
+        for (track, source) in zip(new.suffix(2), added) {
+            #expect(track.sampleEntries[0].metadataKeys == source.sampleEntry.metadataKeys)
+            #expect(track.references["cdsc"] == [old[0].trackID])
+            #expect(track.handlerType == "meta")
+            #expect(track.timescale == source.timescale)
+            let samples = try track.samples()
+            #expect(samples.map(\.size) == source.samples.map(\.size))
+            let iPhone = try MP4File(contentsOf: SharedMedia.url("nom-exif_meta.mov"))
+            for (written, original) in zip(samples, source.samples) {
+                #expect(try after.data(of: written) == iPhone.read(original.offset..<(original.offset + Int64(original.size))))
+            }
+        }
+        // Old samples: same bytes at their new places.
+        for (a, b) in zip(old, new) {
+            let x = try a.samples(), y = try b.samples()
+            #expect(x.count == y.count)
+            for i in [0, x.count / 2, x.count - 1] where !x.isEmpty {
+                #expect(try before.data(of: x[i]) == after.data(of: y[i]), "track \(a.trackID) sample \(i)")
+            }
+        }
+    }
+
+    @Test("a moov at the end stays at the end, after the new mdat; QuickTime's dialect for a QuickTime file",
+          .enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    func keepsMoovAtTheEnd() throws {
+        let iPhone = SharedMedia.url("nom-exif_meta.mov")
+        let file = try MP4File(contentsOf: iPhone)
+        let boxes = try file.topLevelBoxes()
+        #expect(boxes.map(\.type) == ["ftyp", "wide", "mdat", "moov"])
+        let out = try Self.temporary("out.mov")
+        try MP4TrackAppender.write(iPhone, adding: try Self.iPhoneTracks(), sampleData: iPhone, to: out)
+        let written = try MP4File(contentsOf: out)
+        #expect(try written.topLevelBoxes().map(\.type) == ["ftyp", "wide", "mdat", "mdat", "moov"])
+        let tracks = try written.tracks()
+        #expect(tracks.count == 6)
+        // QuickTime dialect: gmhd, Pascal handler name.
+        #expect(tracks[4].handlerName == "Core Media Metadata")
+        let video = try tracks[0].samples()
+        #expect(try written.data(of: video[3]) == file.data(of: try file.tracks()[0].samples()[3]))
+    }
+
+    @Test("bad input: no moov, samples outside the data, samples out of order; nothing is left behind")
+    func refusesBadInput() throws {
+        let junk = try Self.temporary("junk.mp4")
+        try Data(repeating: 0x41, count: 64).write(to: junk)
+        let out = junk.deletingLastPathComponent().appendingPathComponent("out.mp4")
+        #expect(throws: ReelError.self) { try MP4TrackAppender.write(junk, adding: [], sampleData: nil, to: out) }
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+
+        guard SharedMedia.isAvailable else { return }
+        let source = SharedMedia.url("nom-exif_meta.mov")
+        let entry = MP4SampleEntry(format: "camm")
+        let outside = MP4AppendedTrack(sampleEntry: entry, handlerName: "", timescale: 1000, samples: [.init(offset: 60, size: 10, time: 0, duration: 10)])
+        do {
+            try MP4TrackAppender.write(source, adding: [outside], sampleData: junk, to: out)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .invalidArgument)
+            #expect(error.message.contains("sample 0"))
+        }
+        let backwards = MP4AppendedTrack(sampleEntry: entry, handlerName: "", timescale: 1000,
+                                         samples: [.init(offset: 0, size: 4, time: 10, duration: 10), .init(offset: 4, size: 4, time: 5, duration: 10)])
+        #expect(throws: ReelError.self) { try MP4TrackAppender.write(source, adding: [backwards], sampleData: junk, to: out) }
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    @Test("a mebx sample entry's keys survive encoding and parsing")
+    func sampleEntryRoundTrip() throws {
+        let keys = [
+            QuickTimeMetadataKey(localID: 1, key: "com.apple.quicktime.location.ISO6709", dataType: .wellKnown(1)),
+            QuickTimeMetadataKey(localID: 7, key: "com.example.face", dataType: .reverseDNS("com.apple.quicktime.detected-face")),
+            QuickTimeMetadataKey(localID: 8, key: "no type"),
+        ]
+        let bytes = MP4SampleEntry(format: "mebx", metadataKeys: keys).encoded()
+        let box = try #require(try MP4Box.parse(bytes, range: 0..<bytes.count, base: 0, parent: "test").first)
+        let entry = try MP4SampleEntry(parsing: bytes, box: box, base: 0, track: "test")
+        #expect(entry.format == "mebx")
+        #expect(entry.metadataKeys == keys)
+    }
+}
