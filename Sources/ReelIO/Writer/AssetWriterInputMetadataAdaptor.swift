@@ -29,17 +29,17 @@ public final class AssetWriterInputMetadataAdaptor: Sendable {
     ///
     /// A group holding a raw `reel/sample.<format>` data item (what a reader's adaptor
     /// gives for samples it does not decode) is written back unchanged. Otherwise `gpmd`
-    /// groups with a GPS fix become a GPMF payload holding that fix
-    /// (``GPMFWriter/payload(fixes:options:)``); other formats need an encode function.
+    /// groups with a GPS fix or `gpmf/` items become a GPMF payload holding all of them
+    /// (``GPMFWriter/payload(groups:timeRange:options:)``); other formats need an encode function.
     public static func defaultEncode(forFormat format: String) -> Encode {
         { group in
             let raw = MetadataIdentifier(keySpace: "reel", key: "sample.\(format)")
             if let bytes = group.item(raw)?.dataValue { return bytes }
             if format == "gpmd" {
-                guard let fix = GPSFix(group) else {
-                    throw ReelError(.metadataFormat, "the group has no GPS fix to write as GPMF", time: group.timeRange.start)
+                guard GPSFix(group) != nil || group.items.contains(where: { $0.keySpace == .gpmf }) else {
+                    throw ReelError(.metadataFormat, "the group has no GPS fix or gpmf item to write as GPMF", time: group.timeRange.start)
                 }
-                return try GPMFWriter.payload(fixes: [fix])
+                return try GPMFWriter.payload(groups: [group], timeRange: group.timeRange)
             }
             throw ReelError(.metadataFormat, "no encoder for \(format) metadata: pass an encode function to the adaptor", time: group.timeRange.start)
         }

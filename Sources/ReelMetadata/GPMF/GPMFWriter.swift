@@ -93,6 +93,19 @@ public enum GPMFWriter {
     }
 
     static func payload(fixes: [(index: Int, fix: GPSFix)], options: Options) throws(ReelError) -> Data {
+        try device([.nested("STRM", gpsStream(fixes: fixes, options: options))], options: options).encoded()
+    }
+
+    /// `DEVC > (DVID, DVNM, streams...)`.
+    static func device(_ streams: [GPMFNode], options: Options) -> GPMFNode {
+        .nested("DEVC", [
+            .integers("DVID", .uint32, [[Int64(options.deviceID)]]),
+            .string("DVNM", options.deviceName),
+        ] + streams)
+    }
+
+    /// The KLVs inside the `STRM` of a GPS5 or GPS9 stream holding `fixes`.
+    static func gpsStream(fixes: [(index: Int, fix: GPSFix)], options: Options) throws(ReelError) -> [GPMFNode] {
         guard fixes.count <= 65535 else {
             throw ReelError(.invalidArgument, "GPMF writer: \(fixes.count) fixes in one payload; at most 65535 fit")
         }
@@ -138,12 +151,7 @@ public enum GPMFWriter {
             }
             stream.append(GPMFNode(key: "GPS9", type: .complex, structSize: 32, repeatCount: fixes.count, payload: Data(w.bytes)))
         }
-        let devc = GPMFNode.nested("DEVC", [
-            .integers("DVID", .uint32, [[Int64(options.deviceID)]]),
-            .string("DVNM", options.deviceName),
-            .nested("STRM", stream),
-        ])
-        return try devc.encoded()
+        return stream
     }
 
     private static func gps5Row(_ fix: GPSFix, _ index: Int) throws(ReelError) -> [Int64] {
