@@ -18,7 +18,7 @@ extension GPMFWriter {
     /// GPS stream is among the items but GPSU is not (a payload cut after its first
     /// sample), a GPSU is made from the first fix's time, so the fixes keep their UTC.
     /// When no GPS stream is among the items, the groups' fixes (``GPSFix/init(_:)``) are
-    /// written as ``Options/format`` (GPS5 or GPS9). Device ids, names and stream names
+    /// written as ``Options/format``. Device ids, names and stream names
     /// are not part of the items: the payload has one `DEVC` named by `options`.
     ///
     /// Decoding the result with ``GPMF/groups(payload:timeRange:)`` over `timeRange`
@@ -68,13 +68,14 @@ extension GPMFWriter {
             }
             nodes.append(strm)
         }
+        var gps: [GPMFNode] = []
         if gpsIndex == nil {
             for c in context { nodes.append(try c.nodes()) }
             if !fixes.isEmpty {
-                nodes.append(try gpsStream(fixes: fixes.enumerated().map { ($0.offset, $0.element.fix) }, options: options))
+                gps = try gpsStreams(fixes: fixes.enumerated().map { ($0.offset, $0.element.fix) }, options: options)
             }
         }
-        return try device(nodes.map { .nested("STRM", $0) }, options: options).encoded()
+        return try device(nodes.map { .nested("STRM", $0) } + gps, options: options).encoded()
     }
 }
 
