@@ -9,7 +9,8 @@
 // - GPMF.groups(payload:timeRange:), GPMF.fixes(payload:timeRange:), GPMF.series(payload:),
 //   GPMF.splitStream(_:), GPMFNode.parse(_:) / encoded(): GoPro GPMF reading and the KLV tree.
 // - GPMFWriter.payloads(for:payloadDuration:options:), GPMFWriter.payload(fixes:options:):
-//   GPS5/GPS9 payloads for a gpmd track.
+//   GPS5/GPS9 payloads for a gpmd track; GPMFWriter.payload(groups:timeRange:options:):
+//   a payload keeping every gpmf/KEY item of decoded groups.
 // - MP4File(contentsOf:) / MP4File(data:): tracks(), MP4Track.samples(), data(of:),
 //   sample entries with mebx keys (QuickTimeMetadataKey).
 // - QuickTimeMetadataSample.items/group(sample:keys:timeRange:), ISO6709.parse/string.

@@ -73,4 +73,20 @@ struct MetadataImporterTests {
                 && error.message.contains("no point falls within the video") && error.message.contains("-3600 s to -3599.5 s")
         }
     }
+
+    @Test("auto writes GPS9 next to GPS5 when every fix has a time, GPS5 otherwise; a requested format wins")
+    func autoFormat() throws {
+        let (timed, _, _) = try Self.importer.groups(points: Self.points(4), duration: Self.twoSeconds,
+                                                    creationDate: Self.creation, options: .init())
+        #expect(MetadataImporter.gpsFormat(for: timed) == .gps5AndGPS9)
+        #expect(MetadataImporter.gpsFormat(for: timed, requested: .gps5) == .gps5)
+        var untimed = timed
+        untimed[1].items.removeAll { $0.identifier == .gpsTime }
+        #expect(MetadataImporter.gpsFormat(for: untimed) == .gps5)
+        #expect(MetadataImporter.gpsFormat(for: []) == .gps5)
+        // What GPS9 keeps of a timed fix: its own time, DOP and fix type.
+        let payload = try GPMFWriter.payload(fixes: timed.compactMap { GPSFix($0) }, options: .init(format: .gps5AndGPS9))
+        let back = try GPMF.fixes(payload: payload, timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1)))
+        #expect(back.map { $0.fix.time } == timed.map { GPSFix($0)?.time })
+    }
 }

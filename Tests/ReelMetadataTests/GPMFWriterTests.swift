@@ -120,4 +120,111 @@ struct GPMFWriterTests {
             #expect(error.message.contains("group 1") && error.message.contains("latitude"))
         }
     }
+
+    // MARK: - Rebuilding payloads from decoded groups
+
+    /// Decodes `payload`, rebuilds it from its groups, decodes again and compares.
+    static func expectRebuildKeepsEverything(_ payload: Data, _ range: TimeRange) throws {
+        let before = try GPMF.groups(payload: payload, timeRange: range)
+        let rebuilt = try GPMFWriter.payload(groups: before, timeRange: range)
+        let after = try GPMF.groups(payload: rebuilt, timeRange: range)
+        #expect(after.count == before.count)
+        #expect(after.map(\.timeRange) == before.map(\.timeRange))
+        #expect(after.map { GPSFix($0) } == before.map { GPSFix($0) })
+        let a = before.flatMap(\.items), b = after.flatMap(\.items)
+        #expect(a.count == b.count)
+        // Item order within a group may differ; each key's items keep their order.
+        let pairs = Set(a.map(\.identifier)).flatMap { id in zip(a.filter { $0.identifier == id }, b.filter { $0.identifier == id }) }
+        #expect(Set(a.map(\.identifier)) == Set(b.map(\.identifier)))
+        for (x, y) in pairs {
+            #expect(x.identifier == y.identifier)
+            #expect(x.time == y.time)
+            #expect(x.unit == y.unit)
+            if x.dataType == "f" || x.dataType?.contains("f") == true, case .numbers(let u) = x.value, case .numbers(let v) = y.value {
+                // Float data keeps float precision.
+                #expect(u.count == v.count && zip(u, v).allSatisfy { abs($0 - $1) <= 1e-6 * max(1, abs($0)) }, "\(x.identifier)")
+            } else {
+                #expect(x.value == y.value, "\(x.identifier) at \(x.time)")
+                #expect(x.dataType == y.dataType, "\(x.identifier)")
+            }
+        }
+    }
+
+    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"),
+          arguments: ["gpmf-parser_hero6.raw", "gpmf-parser_Fusion.raw"])
+    func rebuiltPayloadKeepsEveryItem(name: String) throws {
+        try Self.expectRebuildKeepsEverything(SharedMedia.data(name), oneSecond)
+    }
+
+    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    func rebuiltHero9PayloadsKeepEveryItem() throws {
+        let payloads = try GPMF.splitStream(SharedMedia.data("gopro-dashboard-overlay_rotation-example.gpmd"))
+        for (i, p) in payloads.prefix(6).enumerated() {
+            let range = TimeRange(start: MediaTime(value: Int64(i) * 1001, timescale: 1000), duration: MediaTime(value: 1001, timescale: 1000))
+            try Self.expectRebuildKeepsEverything(p, range)
+        }
+    }
+
+    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    func rebuiltCutKeepsFixTimesAndSensorItems() throws {
+        // The last 10 fixes of the hero6 payload: GPSU is in the first group only, so the
+        // writer makes one from the first kept fix.
+        let groups = try GPMF.groups(payload: SharedMedia.data("gpmf-parser_hero6.raw"), timeRange: oneSecond)
+        let kept = Array(groups.suffix(10))
+        let range = TimeRange(start: kept[0].timeRange.start, end: oneSecond.end)
+        let data = try GPMFWriter.payload(groups: kept, timeRange: range)
+        let back = try GPMF.groups(payload: data, timeRange: range)
+        #expect(back.count == 10)
+        for (k, b) in zip(kept, back) {
+            let x = try #require(GPSFix(k)), y = try #require(GPSFix(b))
+            #expect(abs(x.latitude - y.latitude) < 1e-9)
+            #expect(abs((x.time?.timeIntervalSince1970 ?? 0) - (y.time?.timeIntervalSince1970 ?? 1)) < 0.002)
+        }
+        let accl = { (g: [TimedMetadataGroup]) in g.flatMap { $0.items.filter { $0.key == "ACCL" } }.map(\.value) }
+        #expect(accl(back) == accl(kept))
+        #expect(!accl(back).isEmpty)
+    }
+
+    @Test func groupsWithoutGPMFItemsGiveTheirFixes() throws {
+        let groups = Self.track(seconds: 1)
+        let data = try GPMFWriter.payload(groups: groups, timeRange: oneSecond, options: .init(format: .gps9))
+        let fixes = try GPMF.fixes(payload: data, timeRange: oneSecond)
+        #expect(fixes.count == groups.count)
+        #expect(fixes.map { Self.rounded($0.fix.latitude, 1e7) } == groups.map { Self.rounded(GPSFix($0)?.latitude, 1e7) })
+        #expect(fixes.map { $0.fix.time.map { ($0.timeIntervalSince1970 * 1000).rounded() } }
+            == groups.map { GPSFix($0)?.time.map { ($0.timeIntervalSince1970 * 1000).rounded() } })
+    }
+
+    @Test func valuesNoIntegerHoldsAreWrittenAsDoubles() throws {
+        let id = MetadataIdentifier(keySpace: .gpmf, key: "TEST")
+        let items = [[1.0 / 3, 2], [1e15, 0.1]].enumerated().map { i, v in
+            MetadataItem(identifier: id, value: .numbers(v), dataType: "s", unit: "m", time: MediaTime(value: Int64(i), timescale: 2))
+        }
+        let data = try GPMFWriter.payload(groups: [TimedMetadataGroup(timeRange: oneSecond, items: items)], timeRange: oneSecond)
+        let back = try GPMF.groups(payload: data, timeRange: oneSecond).flatMap(\.items)
+        #expect(back.map(\.value) == items.map(\.value))
+        #expect(back.allSatisfy { $0.dataType == "d" && $0.unit == "m" })
+        // Integers that fit keep their type, with the divisor that gives them back.
+        let scaled = [MetadataItem(identifier: id, value: .numbers([418.0 / 418, 17.0 / 418, -4000.0 / 418]), dataType: "s", time: .zero)]
+        let nodes = try GPMFNode.parse(GPMFWriter.payload(groups: [TimedMetadataGroup(timeRange: oneSecond, items: scaled)], timeRange: oneSecond))
+        let strm = try #require(nodes[0].child("STRM"))
+        #expect(try strm.child("SCAL")?.values().first?.first?.doubleValue == 418)
+        #expect(strm.child("TEST")?.type == .int16)
+    }
+
+    @Test func badItemsAreErrorsNamingThem() throws {
+        func payload(_ item: MetadataItem) throws(ReelError) -> Data {
+            try GPMFWriter.payload(groups: [TimedMetadataGroup(timeRange: oneSecond, items: [item])], timeRange: oneSecond)
+        }
+        let garbledTypes = ["", "J[", "l[0]", "x", "Jll?", "[3]", "l[999]", "\u{1F600}"]
+        for type in garbledTypes {
+            let item = MetadataItem(identifier: MetadataIdentifier(keySpace: .gpmf, key: "GPRI"), value: .numbers([1, 2]), dataType: type, time: .zero)
+            #expect(survives { () throws(ReelError) in try payload(item) }, "TYPE \(type)")
+        }
+        let longKey = MetadataItem(identifier: MetadataIdentifier(keySpace: .gpmf, key: "TOOLONG"), value: .numbers([1]), time: .zero)
+        #expect(throws: ReelError.self) { try payload(longKey) }
+        let wrongCount = MetadataItem(identifier: MetadataIdentifier(keySpace: .gpmf, key: "GPRI"), value: .numbers([1, 2, 3]),
+                                      dataType: "JlllSSSSBB", time: .zero)
+        #expect(throws: ReelError.self) { try payload(wrongCount) }
+    }
 }

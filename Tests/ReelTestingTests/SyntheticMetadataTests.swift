@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ReelTesting
+import ReelMetadata
 
 @Suite struct SyntheticMetadataTests {
     @Test func groupsTileTheTimelineAndCarryGPSFixItems() throws {
@@ -76,5 +77,97 @@ import ReelTesting
             return text.contains("point 1") && text.contains("line 3") && text.contains("north")
         }
         #expect(throws: ReelError.self) { try SyntheticMetadata.gpsGroups(gpx: "<gpx></gpx>") }
+    }
+
+    static let gpri = [
+        GPRIRecord(time: 812.25, latitude: 37.7749123, longitude: -122.4194155, altitude: 35.42, horizontalAccuracy: 1.2,
+                   verticalAccuracy: 2.3, speed: 4.56, course: 87.5, fix: 3, satellites: 14),
+        GPRIRecord(time: 812.5, latitude: 37.7749234, longitude: -122.4193987, altitude: 35.61, speed: 4.61, course: 88.25),
+        GPRIRecord(time: 812.75, latitude: 37.7749345, longitude: -122.4193801, altitude: 35.8, speed: 4.7, course: 89, fix: 2),
+        GPRIRecord(time: 813.0, latitude: 37.7749455, longitude: -122.4193623, altitude: 36, speed: 4.75, course: 90.1),
+    ]
+
+    static let glpi = [
+        GLPIRecord(time: 100.1, latitude: -33.8567844, longitude: 151.2152967, altitude: 58.3, relativeAltitude: 40.2,
+                   velocityNorth: 3, velocityEast: 4, velocityDown: -1.2, heading: 270.5),
+        GLPIRecord(time: 100.3, latitude: -33.8567712, longitude: 151.2153101, altitude: 58.9, relativeAltitude: 40.8,
+                   velocityNorth: -1.5, velocityEast: 2, velocityDown: 0, heading: 271),
+        GLPIRecord(time: 100.6, latitude: -33.8567601, longitude: 151.2153234, altitude: 59.1, relativeAltitude: 41,
+                   velocityNorth: 0, velocityEast: 0, velocityDown: 0.5, heading: 0),
+    ]
+
+    @Test func gpriPayloadGivesOneFixPerRecordSpacedByItsTime() throws {
+        let gpsu = Date(timeIntervalSince1970: 1_600_000_000.5)
+        let data = try SyntheticMetadata.gpriPayload(Self.gpri, gpsu: gpsu)
+        let fixes = try GPMF.fixes(payload: data, timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1001, timescale: 1000)))
+        #expect(fixes.count == 4)
+        for (r, f) in zip(Self.gpri, fixes) {
+            #expect(abs(f.fix.latitude - r.latitude) < 1e-9)
+            #expect(abs(f.fix.longitude - r.longitude) < 1e-9)
+            #expect(abs((f.fix.altitude ?? .nan) - r.altitude) < 1e-9)
+            #expect(abs((f.fix.speed2D ?? .nan) - r.speed) < 1e-9)
+            #expect(f.fix.speed3D == nil)
+            #expect(abs((f.fix.course ?? .nan) - r.course) < 1e-9)
+            #expect(f.fix.fix == r.fix)
+            // Device time spaces the fixes, and with GPSU gives their UTC.
+            #expect(abs(f.time.seconds - (r.time - Self.gpri[0].time)) < 1e-6)
+            #expect(abs((f.fix.time?.timeIntervalSince(gpsu) ?? .nan) - (r.time - Self.gpri[0].time)) < 1e-6)
+        }
+        #expect(fixes[0].duration == MediaTime(value: 1, timescale: 4))
+        #expect(abs(fixes[3].duration.seconds - 0.251) < 1e-9)
+    }
+
+    @Test func glpiPayloadGivesFixesWithSpeedsFromTheVelocity() throws {
+        let data = try SyntheticMetadata.glpiPayload(Self.glpi)
+        let range = TimeRange(start: MediaTime(value: 10, timescale: 1), duration: MediaTime(value: 1, timescale: 1))
+        let groups = try GPMF.groups(payload: data, timeRange: range)
+        #expect(groups.count == 3)
+        for (r, g) in zip(Self.glpi, groups) {
+            let f = try #require(GPSFix(g))
+            #expect(abs(f.latitude - r.latitude) < 1e-9)
+            #expect(abs(f.longitude - r.longitude) < 1e-9)
+            #expect(abs((f.altitude ?? .nan) - r.altitude) < 1e-9)
+            #expect(abs((f.speed2D ?? .nan) - (r.velocityNorth * r.velocityNorth + r.velocityEast * r.velocityEast).squareRoot()) < 1e-9)
+            let v3 = (r.velocityNorth * r.velocityNorth + r.velocityEast * r.velocityEast + r.velocityDown * r.velocityDown).squareRoot()
+            #expect(abs((f.speed3D ?? .nan) - v3) < 1e-9)
+            #expect(abs((f.course ?? .nan) - r.heading) < 1e-9)
+            #expect(f.time == nil)  // no GPSU: device time is not UTC
+            #expect(abs(g.item(.latitude)!.time.seconds - 10 - (r.time - Self.glpi[0].time)) < 1e-6)
+            // The record itself stays, with its TYPE and units.
+            let raw = try #require(g.item(MetadataIdentifier(keySpace: .gpmf, key: "GLPI")))
+            #expect(raw.dataType == "LllllsssS")
+            #expect(raw.unit == "s,deg,deg,m,m,m/s,m/s,m/s,deg")
+        }
+        #expect(groups[0].timeRange.start == range.start)
+        #expect(groups[2].timeRange.end == range.end)
+        #expect(abs(groups[0].timeRange.duration.seconds - 0.2) < 1e-9)
+    }
+
+    @Test func gps5WinsOverGPRIAndGPRIStaysAsItems() throws {
+        let gps5 = try GPMFWriter.payload(fixes: [GPSFix(latitude: 1, longitude: 2, altitude: 3), GPSFix(latitude: 1.5, longitude: 2.5, altitude: 4)])
+        let data = gps5 + (try SyntheticMetadata.gpriPayload(Self.gpri))
+        let groups = try GPMF.groups(payload: data, timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1)))
+        #expect(groups.compactMap { GPSFix($0)?.latitude } == [1, 1.5])
+        let gpri = groups.flatMap { $0.items.filter { $0.key == "GPRI" } }
+        #expect(gpri.count == 4)
+        if case .numbers(let n) = gpri[1].value { #expect(abs(n[1] - Self.gpri[1].latitude) < 1e-9) } else { Issue.record("GPRI should be numbers") }
+        // GLPI is preferred to GPRI.
+        let drone = try SyntheticMetadata.gpriPayload(Self.gpri) + SyntheticMetadata.glpiPayload(Self.glpi)
+        let fixes = try GPMF.fixes(payload: drone, timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1)))
+        #expect(fixes.map(\.fix.latitude) == Self.glpi.map(\.latitude).map { ($0 * 1e7).rounded() / 1e7 })
+    }
+
+    @Test func nonsenseDeviceTimesFallBackToEvenSpacing() throws {
+        var records = Self.gpri
+        records[2].time = records[1].time  // not increasing
+        let fixes = try GPMF.fixes(payload: SyntheticMetadata.gpriPayload(records), timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1)))
+        #expect(fixes.map(\.time) == (0..<4).map { MediaTime(value: Int64($0), timescale: 4) })
+        let zeros = Self.gpri.map { r -> GPRIRecord in var r = r; r.time = 0; return r }
+        let even = try GPMF.fixes(payload: SyntheticMetadata.gpriPayload(zeros), timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1)))
+        #expect(even.map(\.time) == (0..<4).map { MediaTime(value: Int64($0), timescale: 4) })
+        // Times spanning more than the payload are not believed either.
+        let wide = Self.gpri.enumerated().map { i, r -> GPRIRecord in var r = r; r.time = Double(i) * 10; return r }
+        let spread = try GPMF.fixes(payload: SyntheticMetadata.gpriPayload(wide), timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1)))
+        #expect(spread.map(\.time) == (0..<4).map { MediaTime(value: Int64($0), timescale: 4) })
     }
 }

@@ -13,7 +13,8 @@ import Foundation
 /// point's time (UTC) minus the video's creation time, plus ``Options/offset``; a CSV
 /// row's `time` (media seconds) plus the offset. Points
 /// outside `[0, duration)` are left out. Each point becomes a group lasting until the
-/// next one; GPS fixes go into GPMF payloads of ``Options/payloadDuration`` through
+/// next one; GPS fixes go into GPMF payloads (GPS9 next to GPS5 when every point has a
+/// time, else GPS5: ``gpsFormat(for:requested:)``) of ``Options/payloadDuration`` through
 /// ``AssetWriterInputMetadataAdaptor/appendGPS(_:payloadDuration:options:)``, the first
 /// starting at the first fix (an empty payload covers the time before it). Points
 /// without a speed get the speed between them and the next point.
@@ -30,11 +31,13 @@ public struct MetadataImporter: Sendable {
         public var overwrite: Bool
         /// The span of one GPMF payload (one sample of the track).
         public var payloadDuration: MediaTime
-        /// GPS5 (every GoPro reader) or GPS9 (a UTC time per fix).
-        public var gpsFormat: GPMFWriter.GPSFormat
+        /// GPS5 (every GoPro reader), GPS9 (a UTC time, DOP and fix per fix) or both; nil
+        /// (auto): GPS9 next to GPS5 when every fix written has a time, else GPS5. No
+        /// GPMF GPS stream stores a course: a track's courses are not written.
+        public var gpsFormat: GPMFWriter.GPSFormat?
 
         public init(offset: Double = 0, overwrite: Bool = false, payloadDuration: MediaTime = MediaTime(value: 1, timescale: 1),
-                    gpsFormat: GPMFWriter.GPSFormat = .gps5) {
+                    gpsFormat: GPMFWriter.GPSFormat? = nil) {
             self.offset = offset
             self.overwrite = overwrite
             self.payloadDuration = payloadDuration
@@ -52,6 +55,18 @@ public struct MetadataImporter: Sendable {
         public var timeRange: TimeRange
         /// Things the caller may want to tell the user (tracks not copied, how points were placed).
         public var notes: [String]
+        /// The GPS stream written.
+        public var gpsFormat: GPMFWriter.GPSFormat
+    }
+
+    /// The GPS streams to write `groups`' fixes as: `requested`, or when nil, GPS9 next to
+    /// GPS5 (as HERO11+ cameras write them) when every fix has a time, GPS9 keeping each
+    /// fix's UTC time, DOP (99.99 when unknown) and fix type, and GPS5 alone otherwise (one
+    /// GPSU, GPSF and GPSP per payload). Courses are not kept: GPS5 and GPS9 have none.
+    public static func gpsFormat(for groups: [TimedMetadataGroup], requested: GPMFWriter.GPSFormat? = nil) -> GPMFWriter.GPSFormat {
+        if let requested { return requested }
+        let fixes = groups.compactMap { GPSFix($0) }
+        return !fixes.isEmpty && fixes.allSatisfy { $0.time != nil } ? .gps5AndGPS9 : .gps5
     }
 
     public let trackURL: URL
@@ -204,6 +219,7 @@ public struct MetadataImporter: Sendable {
         }
         let creation = common.first { $0.identifier == .commonCreationDate }?.dateValue
         var (groups, omitted, notes) = try groups(points: points, duration: duration, creationDate: creation, options: options)
+        let format = Self.gpsFormat(for: groups, requested: options.gpsFormat)
 
         let reader = try AssetReader(url: videoURL)
         // From long before zero: keep packets a stream copy needs that come before the
@@ -237,10 +253,10 @@ public struct MetadataImporter: Sendable {
             // The track starts with the video: a payload without fixes until the first one
             // (FFmpeg's MP4 muxer loses the last sample's duration of a track that starts late).
             if let first = groups.first?.timeRange.start, first > .zero {
-                let empty = try GPMFWriter.payload(fixes: [], options: GPMFWriter.Options(format: options.gpsFormat))
+                let empty = try GPMFWriter.payload(fixes: [], options: GPMFWriter.Options(format: format))
                 try await gps.append(SampleBuffer(data: empty, presentationTime: .zero, duration: first, format: "gpmd"))
             }
-            try await adaptor.appendGPS(groups, payloadDuration: options.payloadDuration, options: GPMFWriter.Options(format: options.gpsFormat))
+            try await adaptor.appendGPS(groups, payloadDuration: options.payloadDuration, options: GPMFWriter.Options(format: format))
             gps.markAsFinished()
             try await copyInterleaved(copies)
             try await writer.finishWriting()
@@ -253,7 +269,7 @@ public struct MetadataImporter: Sendable {
         }
         let range = TimeRange(start: groups.first?.timeRange.start ?? .zero, end: groups.last?.timeRange.end ?? .zero)
         groups.removeAll()
-        return Result(fixCount: points.count - omitted, omittedCount: omitted, timeRange: range, notes: notes)
+        return Result(fixCount: points.count - omitted, omittedCount: omitted, timeRange: range, notes: notes, gpsFormat: format)
     }
 
     /// Copies every track's packets, always appending the one that decodes first, so the

@@ -29,24 +29,23 @@ public final class AssetWriterInputMetadataAdaptor: Sendable {
     ///
     /// A group holding a raw `reel/sample.<format>` data item (what a reader's adaptor
     /// gives for samples it does not decode) is written back unchanged. Otherwise `gpmd`
-    /// groups with a GPS fix become a GPMF payload holding that fix
-    /// (``GPMFWriter/payload(fixes:options:)``); `mebx` groups become the group's `mdta`
-    /// items, a GPS fix as `mdta/com.apple.quicktime.location.ISO6709` (6 decimals), their
-    /// keys added to `input`'s ``AssetWriterInput/metadataKeys``; `camm` groups become a
-    /// CAMM GPS record (``CAMM/record(fix:)``); `klv`/`KLVA` groups a MISB ST 0601 packet
+    /// groups with a GPS fix or `gpmf/` items become a GPMF payload holding all of them
+    /// (``GPMFWriter/payload(groups:timeRange:options:)``); `mebx` groups become the group's
+    /// `mdta` items, a GPS fix as `mdta/com.apple.quicktime.location.ISO6709` (6 decimals),
+    /// their keys added to `input`'s ``AssetWriterInput/metadataKeys``; `camm` groups become
+    /// a CAMM GPS record (``CAMM/record(fix:)``); `klv`/`KLVA` groups a MISB ST 0601 packet
     /// with its checksum (``MISB0601/encode(fix:version:)``). Other formats need an encode
     /// function.
     public static func defaultEncode(forFormat format: String, input: AssetWriterInput? = nil) -> Encode {
         { group in
             let raw = MetadataIdentifier(keySpace: "reel", key: "sample.\(format)")
             if let bytes = group.item(raw)?.dataValue { return bytes }
-            if format == "gpmd" {
-                guard let fix = GPSFix(group) else {
-                    throw ReelError(.metadataFormat, "the group has no GPS fix to write as GPMF", time: group.timeRange.start)
-                }
-                return try GPMFWriter.payload(fixes: [fix])
-            }
             switch format {
+            case "gpmd":
+                guard GPSFix(group) != nil || group.items.contains(where: { $0.keySpace == .gpmf }) else {
+                    throw ReelError(.metadataFormat, "the group has no GPS fix or gpmf item to write as GPMF", time: group.timeRange.start)
+                }
+                return try GPMFWriter.payload(groups: [group], timeRange: group.timeRange)
             case "mebx":
                 guard let input else {
                     throw ReelError(.invalidArgument, "mebx samples need their input's key table: use defaultEncode(forFormat:input:)", time: group.timeRange.start)

@@ -9,11 +9,15 @@ import Foundation
 /// sample of every stream that falls in it as a `gpmf/KEY` item. The lower levels are
 /// ``GPMFNode/parse(_:)`` (the KLV tree) and ``series(payload:)`` (decoded streams).
 public enum GPMF {
-    /// The keys of GPS position streams.
-    public static let gpsKeys: Set<FourCC> = ["GPS5", "GPS9"]
+    /// The keys of the GPS position streams GoPro writes. Any other stream whose units
+    /// name a latitude and a longitude in `deg` is read as GPS too.
+    public static let gpsKeys: Set<FourCC> = ["GPS5", "GPS9", "GPRI", "GLPI"]
 
-    /// The GPS fixes of a payload with their times: GPS9 when there is one, else GPS5
-    /// (with GPSU/GPSF/GPSP).
+    /// The GPS fixes of a payload with their times, from its preferred GPS stream: GPS9,
+    /// else GPS5 (with GPSU/GPSF/GPSP), else GLPI, else GPRI, else any stream whose units
+    /// name a latitude and a longitude. The other streams stay `gpmf/KEY` items in
+    /// ``groups(payload:timeRange:)``. GPRI and GLPI times count from the device's start:
+    /// they space the fixes, and give UTC when the payload has a GPSU.
     public static func fixes(payload: Data, timeRange: TimeRange) throws(ReelError) -> [(time: MediaTime, duration: MediaTime, fix: GPSFix)] {
         try fixes(series: series(payload: payload), timeRange: timeRange)
     }
@@ -32,15 +36,25 @@ public enum GPMF {
         try checkTimeRange(timeRange)
         let all = try series(payload: payload)
         let fixes = try fixes(series: all, timeRange: timeRange)
-        let groupCount = max(fixes.count, 1)
         var groups: [TimedMetadataGroup] = []
         if fixes.isEmpty {
             groups.append(TimedMetadataGroup(timeRange: timeRange, items: []))
         } else {
-            for f in fixes {
-                groups.append(TimedMetadataGroup(timeRange: TimeRange(start: f.time, duration: f.duration),
-                                                 items: f.fix.metadataItems(time: f.time, duration: f.duration)))
+            for (k, f) in fixes.enumerated() {
+                // The first group starts with the payload, so the groups tile it.
+                let range = TimeRange(start: k == 0 ? timeRange.start : f.time, end: f.time + f.duration)
+                groups.append(TimedMetadataGroup(timeRange: range, items: f.fix.metadataItems(time: f.time, duration: f.duration)))
             }
+        }
+        let starts = groups.map(\.timeRange.start)
+        /// The last group starting at or before `time`.
+        func groupIndex(_ time: MediaTime) -> Int {
+            var (lo, hi) = (0, starts.count - 1)
+            while lo < hi {
+                let mid = (lo + hi + 1) / 2
+                if time < starts[mid] { hi = mid - 1 } else { lo = mid }
+            }
+            return lo
         }
         for s in all {
             let m = s.samples.count
@@ -51,9 +65,8 @@ public enum GPMF {
             let unit = s.unitDescription
             for (j, sample) in s.samples.enumerated() {
                 let time = sampleTime(timeRange, index: j, count: m)
-                let g = min(groupCount - 1, j * groupCount / m)
-                groups[g].items.append(MetadataItem(identifier: identifier, value: itemValue(sample), dataType: dataType,
-                                                    unit: unit, time: time, duration: duration))
+                groups[groupIndex(time)].items.append(MetadataItem(identifier: identifier, value: itemValue(sample), dataType: dataType,
+                                                                   unit: unit, time: time, duration: duration))
             }
         }
         return groups
@@ -129,40 +142,66 @@ public enum GPMF {
         return .string(sample.map(\.description).joined(separator: ","))
     }
 
-    /// The fixes of the first GPS5/GPS9 series with samples.
+    /// The fixes of the payload's preferred GPS stream (``GPMFGPSStream/preference``).
+    ///
+    /// Fixes are placed by the stream's device time (GPRI, GLPI) when every sample has a reading, the readings increase and they fit in the payload;
+    /// otherwise evenly across `timeRange`. Each lasts until the next; the last until the
+    /// end of `timeRange`. Samples whose position is not a number or out of range are
+    /// left out.
     static func fixes(series all: [GPMFSeries], timeRange: TimeRange) throws(ReelError) -> [(time: MediaTime, duration: MediaTime, fix: GPSFix)] {
         try checkTimeRange(timeRange)
-        // GPS9 (HERO11+, written next to GPS5) has a time, fix and DOP per sample: prefer it.
-        guard let gps = all.first(where: { $0.key == "GPS9" && !$0.samples.isEmpty })
-            ?? all.first(where: { $0.key == "GPS5" && !$0.samples.isEmpty }) else { return [] }
-        let n = gps.samples.count
-        let duration = sampleDuration(timeRange, count: n)
-        let payloadFix = gps.context["GPSF"]?.doubleValue.map { Int($0) }
+        var best: (series: GPMFSeries, layout: GPMFGPSStream)?
+        for s in all where !s.samples.isEmpty {
+            guard let layout = GPMFGPSStream(s) else { continue }
+            if let b = best, !(layout.rank < b.layout.rank) { continue }
+            best = (s, layout)
+        }
+        guard let (gps, layout) = best else { return [] }
+        let values = gps.samples.map { $0.map { $0.doubleValue ?? .nan } }
+        for (i, v) in values.enumerated() where v.count < layout.valuesNeeded {
+            throw .metadataFormat("GPMF", "\(gps.key) sample \(i) has \(v.count) values, expected \(layout.valuesNeeded)", offset: gps.offset)
+        }
+        let n = values.count
+        let offsets = clockOffsets(values.map(layout.deviceSeconds), span: timeRange.duration.seconds)
+        let payloadFix = gps.context["GPSF"]?.doubleValue.flatMap { $0.isFinite && abs($0) < 1e9 ? Int($0) : nil }
         let payloadDOP = gps.context["GPSP"]?.doubleValue.map { $0 / 100 }
+        // GPSU: the UTC of the payload's first GPS sample; a drone's GPRI/GLPI take the camera's.
         var gpsu: Date?
-        if case .string(let s)? = gps.context["GPSU"] { gpsu = date(fromGPSU: s) }
+        if case .string(let s)? = gps.context["GPSU"] ?? all.first(where: { $0.key == "GPSU" })?.samples.first?.first {
+            gpsu = date(fromGPSU: s)
+        }
         var out: [(time: MediaTime, duration: MediaTime, fix: GPSFix)] = []
         out.reserveCapacity(n)
-        for (i, sample) in gps.samples.enumerated() {
-            let time = sampleTime(timeRange, index: i, count: n)
-            let v = sample.map { $0.doubleValue ?? .nan }
-            let needed = gps.key == "GPS9" ? 9 : 5
-            guard v.count >= needed else {
-                throw .metadataFormat("GPMF", "\(gps.key) sample \(i) has \(v.count) values, expected \(needed)", offset: gps.offset)
+        for i in 0..<n {
+            guard var fix = layout.fix(values[i]) else { continue }
+            let time = offsets.map { timeRange.start + MediaTime(seconds: $0[i], preferredTimescale: 1_000_000) }
+                ?? sampleTime(timeRange, index: i, count: n)
+            if fix.time == nil, let gpsu {
+                fix.time = gpsu.addingTimeInterval(offsets?[i] ?? (time - timeRange.start).seconds)
             }
-            var fix = GPSFix(latitude: v[0], longitude: v[1], altitude: v[2], speed2D: v[3], speed3D: v[4])
-            if gps.key == "GPS9" {
-                let seconds = v[5] * 86_400 + v[6]
-                fix.time = seconds.isFinite ? Date(timeIntervalSince1970: gps2000Epoch + seconds) : nil
-                fix.dop = v[7]
-                fix.fix = v[8].isFinite ? Int(clamping: Int64(max(-1e9, min(1e9, v[8])))) : nil
-            } else {
-                fix.time = gpsu.map { $0.addingTimeInterval((time - timeRange.start).seconds) }
-                fix.dop = payloadDOP
-                fix.fix = payloadFix
-            }
-            out.append((time, duration, fix))
+            if layout.fix == nil { fix.fix = payloadFix }
+            if layout.dop == nil { fix.dop = payloadDOP }
+            out.append((time, .zero, fix))
         }
+        for k in out.indices {
+            out[k].duration = (k + 1 < out.count ? out[k + 1].time : timeRange.end) - out[k].time
+        }
+        return out
+    }
+
+    /// Each sample's seconds after the first by a per-sample clock, when every sample has a
+    /// finite reading, the readings strictly increase and span less than `span` seconds;
+    /// nil otherwise (the samples are then spread evenly).
+    static func clockOffsets(_ clock: [Double?], span: Double) -> [Double]? {
+        guard clock.count > 1, let first = clock[0], first.isFinite else { return nil }
+        var out = [0.0]
+        var last = first
+        for reading in clock.dropFirst() {
+            guard let reading, reading.isFinite, reading > last else { return nil }
+            out.append(reading - first)
+            last = reading
+        }
+        guard let total = out.last, total < span else { return nil }
         return out
     }
 

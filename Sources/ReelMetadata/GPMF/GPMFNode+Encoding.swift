@@ -69,3 +69,32 @@ extension GPMFNode {
         GPMFNode(key: key, type: .nested, structSize: 1, repeatCount: 0, children: children)
     }
 }
+
+extension GPMFNode {
+    /// A complex (`?`) KLV: one structure per row, each row's integers laid out by `layout`
+    /// (one integer per element; floats and doubles take the integer's value, Q types
+    /// their raw fixed-point bits). Character and 128-bit fields are not supported here.
+    ///
+    /// - Throws: `.invalidArgument` when a row does not have one integer per element, a
+    ///   field has a character, date or id type, or there are more than 65535 rows.
+    public static func complex(_ key: FourCC, layout: GPMFStructLayout, rows: [[Int64]]) throws(ReelError) -> GPMFNode {
+        let types = layout.fields.flatMap { Array(repeating: $0.type, count: $0.count) }
+        guard rows.count <= 65535 else { throw ReelError(.invalidArgument, "GPMF: \(key) has \(rows.count) rows; at most 65535 fit") }
+        var w = ByteWriter()
+        for (r, row) in rows.enumerated() {
+            guard row.count == types.count else {
+                throw ReelError(.invalidArgument, "GPMF: \(key) row \(r) has \(row.count) values for TYPE \"\(layout)\" (\(types.count))")
+            }
+            for (type, v) in zip(types, row) {
+                switch type {
+                case .float: w.u32be(Float(v).bitPattern)
+                case .double: w.u64be(Double(v).bitPattern)
+                case .char, .utcDate, .guid, .nested, .complex:
+                    throw ReelError(.invalidArgument, "GPMF: \(key): TYPE \"\(layout)\" has a '\(type)' field, which takes no integer")
+                default: w.appendBE(UInt64(bitPattern: v), type.elementSize ?? 4)
+                }
+            }
+        }
+        return GPMFNode(key: key, type: .complex, structSize: layout.size, repeatCount: rows.count, payload: Data(w.bytes))
+    }
+}

@@ -13,6 +13,10 @@ public enum GPMFWriter {
         case gps5
         /// GPS9 (HERO11+): also UTC time, DOP and fix per sample. Every fix needs a time.
         case gps9
+        /// Both streams side by side, as HERO11+ cameras write them: readers that know GPS9
+        /// get each fix's time, older ones (exiftool before 12.63) read GPS5. Every fix
+        /// needs a time.
+        case gps5AndGPS9
     }
 
     /// How payloads are labelled and laid out.
@@ -93,12 +97,38 @@ public enum GPMFWriter {
     }
 
     static func payload(fixes: [(index: Int, fix: GPSFix)], options: Options) throws(ReelError) -> Data {
+        try device(gpsStreams(fixes: fixes, options: options), options: options).encoded()
+    }
+
+    /// The `STRM`s holding `fixes` in `options.format`.
+    static func gpsStreams(fixes: [(index: Int, fix: GPSFix)], options: Options) throws(ReelError) -> [GPMFNode] {
+        let formats: [GPSFormat] = options.format == .gps5AndGPS9 ? [.gps5, .gps9] : [options.format]
+        var out: [GPMFNode] = []
+        for format in formats {
+            var single = options
+            single.format = format
+            out.append(.nested("STRM", try gpsStream(fixes: fixes, options: single)))
+        }
+        return out
+    }
+
+    /// `DEVC > (DVID, DVNM, streams...)`.
+    static func device(_ streams: [GPMFNode], options: Options) -> GPMFNode {
+        .nested("DEVC", [
+            .integers("DVID", .uint32, [[Int64(options.deviceID)]]),
+            .string("DVNM", options.deviceName),
+        ] + streams)
+    }
+
+    /// The KLVs inside the `STRM` of a GPS5 or GPS9 stream holding `fixes`
+    /// (`options.format` is `.gps5` or `.gps9`).
+    static func gpsStream(fixes: [(index: Int, fix: GPSFix)], options: Options) throws(ReelError) -> [GPMFNode] {
         guard fixes.count <= 65535 else {
             throw ReelError(.invalidArgument, "GPMF writer: \(fixes.count) fixes in one payload; at most 65535 fit")
         }
         var stream: [GPMFNode] = []
         switch options.format {
-        case .gps5:
+        case .gps5, .gps5AndGPS9:
             stream.append(.string("STNM", "GPS (Lat., Long., Alt., 2D speed, 3D speed)"))
             stream.append(.strings("UNIT", ["deg", "deg", "m", "m/s", "m/s"]))
             stream.append(.integers("SCAL", .int32, gps5Scale.map { [$0] }))
@@ -138,12 +168,7 @@ public enum GPMFWriter {
             }
             stream.append(GPMFNode(key: "GPS9", type: .complex, structSize: 32, repeatCount: fixes.count, payload: Data(w.bytes)))
         }
-        let devc = GPMFNode.nested("DEVC", [
-            .integers("DVID", .uint32, [[Int64(options.deviceID)]]),
-            .string("DVNM", options.deviceName),
-            .nested("STRM", stream),
-        ])
-        return try devc.encoded()
+        return stream
     }
 
     private static func gps5Row(_ fix: GPSFix, _ index: Int) throws(ReelError) -> [Int64] {

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelMetadata
 
 /// One GPS fix at a point in composition time: the input to ``SyntheticMetadata``.
 public struct GPSSample: Sendable, Hashable {
@@ -251,5 +252,123 @@ enum GPXReader {
             return String(body[r.upperBound..<end.lowerBound])
         }
         return nil
+    }
+}
+
+/// One GPRI record: a GoPro Karma drone's raw GNSS receiver output.
+public struct GPRIRecord: Sendable, Hashable {
+    /// Seconds since the device started (not UTC).
+    public var time: Double
+    public var latitude: Double
+    public var longitude: Double
+    public var altitude: Double
+    /// Horizontal and vertical accuracy, m.
+    public var horizontalAccuracy: Double
+    public var verticalAccuracy: Double
+    /// Ground speed, m/s.
+    public var speed: Double
+    /// Degrees clockwise from true north.
+    public var course: Double
+    public var fix: Int
+    public var satellites: Int
+
+    public init(time: Double, latitude: Double, longitude: Double, altitude: Double, horizontalAccuracy: Double = 1.5,
+                verticalAccuracy: Double = 2.5, speed: Double, course: Double, fix: Int = 3, satellites: Int = 12) {
+        self.time = time
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.horizontalAccuracy = horizontalAccuracy
+        self.verticalAccuracy = verticalAccuracy
+        self.speed = speed
+        self.course = course
+        self.fix = fix
+        self.satellites = satellites
+    }
+}
+
+/// One GLPI record: a GoPro Karma drone flight controller's integrated position.
+public struct GLPIRecord: Sendable, Hashable {
+    /// Seconds since the device started (not UTC).
+    public var time: Double
+    public var latitude: Double
+    public var longitude: Double
+    public var altitude: Double
+    /// Altitude above the take-off point, m.
+    public var relativeAltitude: Double
+    /// Velocity north, east and down, m/s.
+    public var velocityNorth: Double
+    public var velocityEast: Double
+    public var velocityDown: Double
+    /// Degrees clockwise from true north.
+    public var heading: Double
+
+    public init(time: Double, latitude: Double, longitude: Double, altitude: Double, relativeAltitude: Double = 0,
+                velocityNorth: Double, velocityEast: Double, velocityDown: Double, heading: Double) {
+        self.time = time
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.relativeAltitude = relativeAltitude
+        self.velocityNorth = velocityNorth
+        self.velocityEast = velocityEast
+        self.velocityDown = velocityDown
+        self.heading = heading
+    }
+}
+
+extension SyntheticMetadata {
+    /// A GPMF payload with a GPRI stream, laid out as a drone-mounted GoPro writes it:
+    /// `DEVC > (DVID, DVNM, STRM > (STNM, TYPE "JlllSSSSBB", UNIT "s,deg,deg,m,m,m,m/s,deg,,",
+    /// SCAL, [GPSU], GPRI))`. Stored as integers: time in microseconds, latitude and
+    /// longitude x 1e7, altitude in mm, accuracies and speed in cm(/s), course in 1/100 degree.
+    ///
+    /// - Parameter gpsu: a GPSU (UTC of the first record) to add to the stream.
+    public static func gpriPayload(_ records: [GPRIRecord], gpsu: Date? = nil) throws(ReelError) -> Data {
+        let rows = records.map { r -> [Int64] in
+            [scaled(r.time, 1e6), scaled(r.latitude, 1e7), scaled(r.longitude, 1e7), scaled(r.altitude, 1000),
+             scaled(r.horizontalAccuracy, 100), scaled(r.verticalAccuracy, 100), scaled(r.speed, 100), scaled(r.course, 100),
+             Int64(r.fix), Int64(r.satellites)]
+        }
+        return try drone(key: "GPRI", type: "JlllSSSSBB", name: "GPS RAW", units: ["s", "deg", "deg", "m", "m", "m", "m/s", "deg", "", ""],
+                         scale: [1_000_000, 10_000_000, 10_000_000, 1000, 100, 100, 100, 100, 1, 1], rows: rows, gpsu: gpsu)
+    }
+
+    /// A GPMF payload with a GLPI stream: `TYPE "LllllsssS"`, `UNIT
+    /// "s,deg,deg,m,m,m/s,m/s,m/s,deg"`. Stored as integers: time in milliseconds,
+    /// latitude and longitude x 1e7, altitudes in mm, velocities in cm/s, heading in
+    /// 1/100 degree.
+    public static func glpiPayload(_ records: [GLPIRecord], gpsu: Date? = nil) throws(ReelError) -> Data {
+        let rows = records.map { r -> [Int64] in
+            [scaled(r.time, 1000), scaled(r.latitude, 1e7), scaled(r.longitude, 1e7), scaled(r.altitude, 1000),
+             scaled(r.relativeAltitude, 1000), scaled(r.velocityNorth, 100), scaled(r.velocityEast, 100),
+             scaled(r.velocityDown, 100), scaled(r.heading, 100)]
+        }
+        return try drone(key: "GLPI", type: "LllllsssS", name: "GPS POS", units: ["s", "deg", "deg", "m", "m", "m/s", "m/s", "m/s", "deg"],
+                         scale: [1000, 10_000_000, 10_000_000, 1000, 1000, 100, 100, 100, 100], rows: rows, gpsu: gpsu)
+    }
+
+    private static func scaled(_ value: Double, _ scale: Double) -> Int64 {
+        let v = (value * scale).rounded()
+        return v.isFinite ? Int64(max(-9e18, min(9e18, v))) : 0
+    }
+
+    private static func drone(key: FourCC, type: String, name: String, units: [String], scale: [Int64], rows: [[Int64]],
+                              gpsu: Date?) throws(ReelError) -> Data {
+        var stream: [GPMFNode] = [
+            .string("STNM", name),
+            .string("TYPE", type),
+            .strings("UNIT", units),
+            .integers("SCAL", .int32, scale.map { [$0] }),
+        ]
+        if let gpsu {
+            stream.append(GPMFNode(key: "GPSU", type: .utcDate, structSize: 16, repeatCount: 1, payload: Data(GPMF.gpsuString(from: gpsu).utf8)))
+        }
+        stream.append(try .complex(key, layout: GPMFStructLayout(parsing: type), rows: rows))
+        return try GPMFNode.nested("DEVC", [
+            .integers("DVID", .uint32, [[2]]),
+            .string("DVNM", "Karma"),
+            .nested("STRM", stream),
+        ]).encoded()
     }
 }
