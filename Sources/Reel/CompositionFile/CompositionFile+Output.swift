@@ -10,11 +10,15 @@ extension CompositionFile {
         /// The composition metadata tracks to write into the output; every metadata track
         /// when absent, none for `[]`.
         public var metadataTrackIDs: [Int32]?
+        /// Whether the output has sound (the default); `false` writes no audio track, and a
+        /// file without audio tracks then gets none of its first source's audio.
+        public var audio: Bool?
 
-        public init(container: String? = nil, video: Video? = nil, metadataTrackIDs: [Int32]? = nil) {
+        public init(container: String? = nil, video: Video? = nil, metadataTrackIDs: [Int32]? = nil, audio: Bool? = nil) {
             self.container = container
             self.video = video
             self.metadataTrackIDs = metadataTrackIDs
+            self.audio = audio
         }
 
         /// Video encoder settings.
