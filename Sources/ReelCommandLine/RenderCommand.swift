@@ -122,6 +122,8 @@ public struct RenderCommand: AsyncParsableCommand {
         let session = AssetExportSession(composition: loaded.composition, preset: .custom(settings),
                                          sources: AssetRenderSources(videoOptions: .init(lookahead: 8), files: loaded.sourceURLs))
         session.videoComposition = video
+        session.audioMix = loaded.audioMix
+        session.includesAudio = loaded.audioMix != nil
         // Deeper buffers between decoding, compositing and encoding keep each busy when
         // another stalls for a moment.
         var engineOptions = session.renderOptions

@@ -84,6 +84,15 @@ struct RenderCommandTests {
         ("a wrong type", "\"units\": \"metric\"", "\"units\": 3", "compositor.parameters.units"),
         ("a wrong type in the file", "\"sourceSampleDataTrackIDs\": [2]", "\"sourceSampleDataTrackIDs\": [\"abc\"]", "sourceSampleDataTrackIDs[0]: expected an integer, got \"abc\""),
         ("bad JSON", "\"tracks\": [", "\"tracks\" [", "line 7, column 12: expected ':'"),
+        ("an audio mix naming a video track", "\"sourceSampleDataTrackIDs\": [2]", "\"audioMix\": [{\"trackID\": 1}], \"sourceSampleDataTrackIDs\": [2]",
+         "audioMix[0].trackID: is 1, a video track"),
+        ("an audio mix naming no track", "\"sourceSampleDataTrackIDs\": [2]", "\"audioMix\": [{\"trackID\": 9}], \"sourceSampleDataTrackIDs\": [2]",
+         "audioMix[0].trackID: is 9: the composition has no such track (audio tracks: 3)"),
+        ("a negative volume", "\"sourceSampleDataTrackIDs\": [2]", "\"audioMix\": [{\"trackID\": 3, \"volume\": -1}], \"sourceSampleDataTrackIDs\": [2]",
+         "audioMix[0].volume: is -1.0: volumes are 0 or more"),
+        ("overlapping volume ramps", "\"sourceSampleDataTrackIDs\": [2]",
+         "\"audioMix\": [{\"trackID\": 3, \"volumeRamps\": [{\"from\": 1, \"to\": 0, \"timeRange\": {\"start\": 0, \"end\": 1}}, {\"from\": 0, \"to\": 1, \"timeRange\": {\"start\": 0.5, \"end\": 2}}]}], \"sourceSampleDataTrackIDs\": [2]",
+         "audioMix[0].volumeRamps[1].timeRange: starts at 0.5 s, before the previous ramp ends at 1 s"),
     ]
 
     @Test(.enabled(if: ReelProcess.reel != nil, "needs the reel binary"), arguments: broken.indices)

@@ -14,12 +14,17 @@ extension CompositionFile {
         /// the container holds it, else the container's natural one), `gpmd`, `mebx`, `camm`
         /// or `klv` (see ``MetadataOutputFormat``).
         public var metadataFormat: String?
+        /// Whether the output has sound (the default); `false` writes no audio track, and a
+        /// file without audio tracks then gets none of its first source's audio.
+        public var audio: Bool?
 
-        public init(container: String? = nil, video: Video? = nil, metadataTrackIDs: [Int32]? = nil, metadataFormat: String? = nil) {
+        public init(container: String? = nil, video: Video? = nil, metadataTrackIDs: [Int32]? = nil, metadataFormat: String? = nil,
+                    audio: Bool? = nil) {
             self.container = container
             self.video = video
             self.metadataTrackIDs = metadataTrackIDs
             self.metadataFormat = metadataFormat
+            self.audio = audio
         }
 
         /// Video encoder settings.

@@ -36,6 +36,8 @@ public struct CompositionFile: Sendable, Hashable, Codable {
     public var compositor: CompositorReference?
     /// Container, codec and metadata tracks of the output.
     public var output: Output?
+    /// The volume of each audio track over time; every audio track at volume 1 when absent.
+    public var audioMix: [AudioMixInput]? = nil
 
     public init(version: Int = CompositionFile.currentVersion, sources: [Source], tracks: [Track], renderSize: Size? = nil,
                 renderScale: Double? = nil, frameDuration: MediaTime? = nil, sourceTrackIDForFrameTiming: Int32? = nil,

@@ -22,6 +22,9 @@ public struct LoadedComposition: Sendable {
     public var timedMetadata: [Int32: [TimedMetadataGroup]]
     /// The compositor's registry name.
     public var compositorName: String
+    /// How the audio tracks are mixed (every one at volume 1 unless the file's `audioMix`
+    /// says otherwise); nil when the file's `output.audio` is `false`.
+    public var audioMix: AudioMix? = nil
 
     /// What a render covers: from zero to the end of the longest video track (a metadata
     /// track running a little past the pictures adds no frames), or the whole composition
@@ -58,7 +61,7 @@ public struct LoadedComposition: Sendable {
                 throw e
             }
         }
-        let composition = try file.makeComposition(sources: descriptions, path: path)
+        let composition = try file.addingSourceAudio(to: file.makeComposition(sources: descriptions, path: path), sources: descriptions)
         let urls = Dictionary(files.map { ($0.name, $0.url) }, uniquingKeysWith: { a, _ in a })
         var metadata: [Int32: [TimedMetadataGroup]] = [:]
         for track in composition.tracks(withMediaType: .metadata) {
@@ -81,7 +84,8 @@ public struct LoadedComposition: Sendable {
         }
         var loaded = LoadedComposition(file: file, path: path, sourceURLs: urls, composition: composition,
                                        videoComposition: VideoComposition(frameDuration: .zero, renderSize: .zero, instructions: []),
-                                       timedMetadata: metadata, compositorName: name)
+                                       timedMetadata: metadata, compositorName: name,
+                                       audioMix: try file.makeAudioMix(for: composition, path: path))
         loaded.videoComposition = try file.makeVideoComposition(for: composition, compositor: compositor,
                                                                 timeRange: timeRange ?? loaded.renderRange, path: path)
         return loaded

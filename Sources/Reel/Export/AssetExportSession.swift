@@ -7,12 +7,12 @@ import ReelComposition
 /// Renders a composition (or a whole file) into a new file (AVAssetExportSession).
 ///
 /// Video frames come from the render engine (the video composition's compositor, or the
-/// built-in one) and are encoded with the preset. Audio of the first audio track is
-/// carried: packets are copied when the track plays one continuous, unscaled stretch of
-/// one source, and decoded, cut, joined and re-encoded to AAC otherwise. The metadata
-/// tracks named in the video composition's `sourceSampleDataTrackIDs` are written in
-/// their own format where the container holds it (``metadataFormat``), retimed through the
-/// composition's edits.
+/// built-in one) and are encoded with the preset. Every enabled audio track is carried:
+/// each as a track of its own, or all mixed into one with ``audioMix``; packets are copied
+/// when a track plays one continuous, unscaled stretch of one source at volume 1, and
+/// decoded, cut, mixed and re-encoded to AAC otherwise. The metadata tracks named in the
+/// video composition's `sourceSampleDataTrackIDs` are written in their own format where
+/// the container holds it (``metadataFormat``), retimed through the composition's edits.
 ///
 /// ```swift
 /// let session = AssetExportSession(composition: composition, preset: .h264(crf: 20, preset: "fast"))
@@ -46,6 +46,7 @@ public final class AssetExportSession: Sendable {
         var metadataTrackIDs: [Int32]?
         var metadataFormat = MetadataOutputFormat.auto
         var audioEnabled = true
+        var audioMix: AudioMix?
         var optimizeForNetworkUse = true
         var metadata: [MetadataItem] = []
     }
@@ -133,6 +134,14 @@ public final class AssetExportSession: Sendable {
     public var includesAudio: Bool {
         get { state.withLock { $0.settings.audioEnabled } }
         set { state.withLock { $0.settings.audioEnabled = newValue } }
+    }
+
+    /// How the audio tracks are mixed (`AVAssetExportSession.audioMix`): when set, every
+    /// enabled audio track is mixed into one output track at the volumes it gives; when
+    /// nil, each audio track is written as a track of its own.
+    public var audioMix: AudioMix? {
+        get { state.withLock { $0.settings.audioMix } }
+        set { state.withLock { $0.settings.audioMix = newValue } }
     }
 
     /// Container metadata for the output (title, creation date, location, make, model,

@@ -41,8 +41,9 @@ struct ExportJob: Sendable {
             try writer.add(input)
             videoInput = input
         }
-        let audio = settings.audioEnabled ? try ExportAudio.plan(composition: composition, range: range, sources: session.sources) : nil
-        if let audio { try writer.add(audio.input) }
+        let audio = settings.audioEnabled
+            ? try ExportAudio.plans(composition: composition, range: range, sources: session.sources, audioMix: settings.audioMix) : []
+        for plan in audio { try writer.add(plan.input) }
         let metadataIDs = settings.metadataTrackIDs ?? videoComposition?.sourceSampleDataTrackIDs ?? []
         let diagnostics = settings.engineOptions.diagnostics
         let metadata = try await ExportMetadata.plans(trackIDs: metadataIDs, composition: composition, range: range,
@@ -90,12 +91,13 @@ struct ExportJob: Sendable {
 
     /// Runs the video, audio and metadata feeds side by side; the first failure stops all.
     private func feed(writer: AssetWriter, videoInput: AssetWriterInput?, videoComposition: VideoComposition?, videoCopy: ExportVideoCopy?,
-                      audio: ExportAudio?, metadata: [ExportMetadata], range: TimeRange) async throws(ReelError) {
+                      audio: [ExportAudio], metadata: [ExportMetadata], range: TimeRange) async throws(ReelError) {
         let session = self.session
         var options = settings.engineOptions
         options.timeRange = range
         let engineOptions = options
         let path = url.path
+        let firstAudioInput = audio.first?.input
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 if let videoInput, let videoComposition {
@@ -118,10 +120,10 @@ struct ExportJob: Sendable {
                         }
                     }
                 }
-                if let audio {
+                for audio in audio {
                     group.addTask {
                         try await audio.write(range: range) { p in
-                            if videoInput == nil && videoCopy == nil { session.report(progress: min(0.999, p)) }
+                            if videoInput == nil && videoCopy == nil && audio.input === firstAudioInput { session.report(progress: min(0.999, p)) }
                         }
                     }
                 }

@@ -1,0 +1,86 @@
+internal import CFFmpeg
+import ReelCore
+
+/// Converts interleaved 32-bit float PCM between sample rates and channel counts with
+/// libswresample (`swr_alloc_set_opts2` + `swr_init`; `deinit` calls `swr_free`).
+///
+/// Channels map through FFmpeg's default layout for each count (mono, stereo, 5.1, ...)
+/// and libswresample's standard rematrixing. The output is aligned with the input: the
+/// first output sample plays when the first input sample does, and ``flush()`` gives what
+/// the filter still holds at the end. Not thread-safe: one converter per stream of audio.
+public final class AudioConverter {
+    private var context: OpaquePointer?
+    public let inputSampleRate: Int
+    public let inputChannelCount: Int
+    public let outputSampleRate: Int
+    public let outputChannelCount: Int
+
+    /// A converter from `inputSampleRate` Hz, `inputChannelCount` channels to
+    /// `outputSampleRate` Hz, `outputChannelCount` channels. Rates are 1 Hz to 2^31-1 Hz
+    /// (any ratio, so a stretch of audio can be resampled to another duration); channel
+    /// counts 1 to 64.
+    public init(inputSampleRate: Int, inputChannelCount: Int, outputSampleRate: Int, outputChannelCount: Int) throws(ReelError) {
+        guard (1...Int(Int32.max)).contains(inputSampleRate), (1...Int(Int32.max)).contains(outputSampleRate),
+              (1...64).contains(inputChannelCount), (1...64).contains(outputChannelCount) else {
+            throw ReelError(.invalidArgument, "cannot convert \(inputChannelCount) channels at \(inputSampleRate) Hz to \(outputChannelCount) channels at \(outputSampleRate) Hz")
+        }
+        var inLayout = AVChannelLayout()
+        var outLayout = AVChannelLayout()
+        av_channel_layout_default(&inLayout, Int32(inputChannelCount))
+        av_channel_layout_default(&outLayout, Int32(outputChannelCount))
+        defer {
+            av_channel_layout_uninit(&inLayout)
+            av_channel_layout_uninit(&outLayout)
+        }
+        var swr: OpaquePointer?
+        let code = swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(outputSampleRate),
+                                       &inLayout, AV_SAMPLE_FMT_FLT, Int32(inputSampleRate), 0, nil)
+        let initCode = code < 0 ? code : swr_init(swr)
+        if initCode < 0 {
+            swr_free(&swr)
+            throw ReelError(.unsupportedFormat, "libswresample cannot convert \(inputChannelCount) channels at \(inputSampleRate) Hz to \(outputChannelCount) channels at \(outputSampleRate) Hz",
+                            underlying: FFmpegError(code: initCode, function: code < 0 ? "swr_alloc_set_opts2" : "swr_init"))
+        }
+        context = swr
+        self.inputSampleRate = inputSampleRate
+        self.inputChannelCount = inputChannelCount
+        self.outputSampleRate = outputSampleRate
+        self.outputChannelCount = outputChannelCount
+    }
+
+    deinit { swr_free(&context) }
+
+    /// Converts `samples` (interleaved, a whole number of input frames); returns what is
+    /// ready, which may be less than the whole (`swr_convert`).
+    public func convert(_ samples: [Float]) throws(ReelError) -> [Float] {
+        let frames = samples.count / inputChannelCount
+        guard frames > 0 else { return [] }
+        let result = samples.withUnsafeBytes { raw in Result { () throws(ReelError) in try run(input: raw.baseAddress, frames: frames) } }
+        return try result.get()
+    }
+
+    /// What the converter still holds, once the input has ended (`swr_convert` with no input).
+    public func flush() throws(ReelError) -> [Float] {
+        try run(input: nil, frames: 0)
+    }
+
+    private func run(input: UnsafeRawPointer?, frames: Int) throws(ReelError) -> [Float] {
+        let capacity = Int(swr_get_out_samples(context, Int32(clamping: frames)))
+        guard capacity > 0 else { return [] }
+        var out = [Float](repeating: 0, count: capacity * outputChannelCount)
+        let produced = out.withUnsafeMutableBytes { raw -> Int32 in
+            var outPlanes: [UnsafeMutablePointer<UInt8>?] = [raw.baseAddress?.assumingMemoryBound(to: UInt8.self)]
+            var inPlanes: [UnsafePointer<UInt8>?] = [input?.assumingMemoryBound(to: UInt8.self)]
+            return outPlanes.withUnsafeMutableBufferPointer { o in
+                inPlanes.withUnsafeMutableBufferPointer { i in
+                    swr_convert(context, o.baseAddress, Int32(capacity), input == nil ? nil : i.baseAddress, Int32(clamping: frames))
+                }
+            }
+        }
+        guard produced >= 0 else {
+            throw ReelError(.internalError, "libswresample failed", underlying: FFmpegError(code: produced, function: "swr_convert"))
+        }
+        out.removeLast(out.count - Int(produced) * outputChannelCount)
+        return out
+    }
+}

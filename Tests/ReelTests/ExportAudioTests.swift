@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import Reel
+
+/// Audio through ``AssetExportSession`` (ExportAudio): mixes, ramps and keeping every track; levels are
+/// measured on the decoded output.
+@Suite struct ExportAudioTests {
+    let tone440 = TestMedia.fixture("counter-320x240.mp4")
+    let tone660 = TestMedia.fixture("counter-bars-320x240.mp4")
+
+    func audioTrack(_ url: URL) async throws -> SourceTrackDescription {
+        let source = try await SourceDescription(asset: Asset(url: url))
+        return try #require(source.tracks(withMediaType: .audio).first)
+    }
+
+    func export(_ composition: MutableComposition, mix: AudioMix?, in folder: URL) async throws -> URL {
+        let session = AssetExportSession(composition: Composition(composition), preset: .h264(crf: 30, preset: "ultrafast"))
+        session.audioMix = mix
+        let out = folder.appendingPathComponent("out.mp4")
+        try await session.export(to: out, as: .mp4)
+        return out
+    }
+
+    @Test func twoTonesCrossfadeOverOneSecondWithNoGapAndNoClipping() async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var composition = MutableComposition()
+        let a = composition.addMutableTrack(withMediaType: .audio)
+        let b = composition.addMutableTrack(withMediaType: .audio)
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: .ratio(2, 1)), of: try await audioTrack(tone440), intoTrackWithID: a, at: .zero)
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: .ratio(2, 1)), of: try await audioTrack(tone660), intoTrackWithID: b, at: .ratio(1, 1))
+        let fade = TimeRange(start: .ratio(1, 1), duration: .ratio(1, 1))
+        var out = MutableAudioMixInputParameters(trackID: a)
+        out.setVolumeRamp(fromStartVolume: 1, toEndVolume: 0, timeRange: fade)
+        var into = MutableAudioMixInputParameters(trackID: b)
+        into.setVolumeRamp(fromStartVolume: 0, toEndVolume: 1, timeRange: fade)
+        let file = try await export(composition, mix: AudioMix(inputParameters: [.init(out), .init(into)]), in: folder)
+
+        #expect(try await Asset(url: file).load(.tracks).filter { $0.mediaType == .audio }.count == 1)
+        let audio = try await TestAudio.decode(file)
+        #expect(abs(audio.duration - 3) < 0.03)
+        let full = audio.tone(440, 0.2, 0.8)
+        #expect(full > -25)
+        #expect(audio.tone(660, 0.2, 0.8) < full - 40, "only tone A before the fade")
+        #expect(audio.tone(440, 2.2, 2.8) < full - 40, "only tone B after the fade")
+        #expect(abs(audio.tone(660, 2.2, 2.8) - full) < 1)
+        // Across the fade A falls and B rises, step by step.
+        var previous: (a: Double, b: Double) = (.infinity, -.infinity)
+        for step in 0..<4 {
+            let from = 1.05 + Double(step) * 0.25
+            let level = (a: audio.tone(440, from, from + 0.15), b: audio.tone(660, from, from + 0.15))
+            #expect(level.a < previous.a && level.b > previous.b, "window at \(from) s")
+            previous = level
+        }
+        // Halfway both play at half volume (-6 dB).
+        #expect(abs(audio.tone(440, 1.45, 1.55) - (full - 6)) < 1.5)
+        #expect(abs(audio.tone(660, 1.45, 1.55) - (full - 6)) < 1.5)
+        // No gap: every 20 ms has sound; no clipping.
+        for n in 0..<145 {
+            let t = 0.05 + Double(n) * 0.02
+            #expect(audio.rms(t, t + 0.02) > full - 10, "a gap at \(t) s")
+        }
+        #expect(audio.peak < 0.5)
+    }
+
+    @Test func aRampToZeroEndsInSilence() async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var composition = MutableComposition()
+        let a = composition.addMutableTrack(withMediaType: .audio)
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: .ratio(2, 1)), of: try await audioTrack(tone440), intoTrackWithID: a, at: .zero)
+        var ramp = MutableAudioMixInputParameters(trackID: a)
+        ramp.setVolumeRamp(fromStartVolume: 1, toEndVolume: 0, timeRange: TimeRange(start: .ratio(1, 1), end: .ratio(19, 10)))
+        let audio = try await TestAudio.decode(try await export(composition, mix: AudioMix(inputParameters: [.init(ramp)]), in: folder))
+        let full = audio.rms(0.2, 0.8)
+        #expect(abs(audio.rms(1.4, 1.5) - (full - 6)) < 1.5, "-6 dB halfway down the ramp")
+        #expect(audio.rms(1.9, 2.0) < -50, "below -50 dBFS in the last 100 ms")
+        #expect(audio.rms(1.8, 1.9) < full - 20)
+    }
+
+    @Test func anEmptyEditIsSilenceAndTheAudioLastsAsLongAsTheVideo() async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try await SourceDescription(asset: Asset(url: tone440))
+        var composition = MutableComposition()
+        // Video and audio for [0, 1), then only video over [1, 2): the audio track is cut.
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: .ratio(2, 1)), of: source, at: .zero)
+        let audioID = try #require(composition.tracks(withMediaType: .audio).first?.trackID)
+        try composition.modifyTrack(withTrackID: audioID) { (track) throws(ReelError) in
+            try track.removeTimeRange(TimeRange(start: .ratio(1, 2), duration: .ratio(1, 2)))
+            try track.insertEmptyTimeRange(TimeRange(start: .ratio(1, 2), duration: .ratio(1, 2)))
+        }
+        let file = try await export(composition, mix: AudioMix(), in: folder)
+        let audio = try await TestAudio.decode(file)
+        #expect(abs(audio.duration - 2) < 0.03)
+        #expect(audio.rms(0.1, 0.45) > -25)
+        #expect(audio.slice(0.55, 0.95).allSatisfy { $0 == 0 }, "the empty edit is digital silence")
+        #expect(audio.rms(1.05, 1.9) > -25)
+    }
+
+    @Test func anExportKeepsEveryAudioTrackOrMixesThemIntoOne() async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let twoTracks = folder.appendingPathComponent("two-tracks.mp4")
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        ffmpeg.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-i", tone440.path, "-i", tone660.path,
+                            "-map", "0:v", "-map", "0:a", "-map", "1:a", "-c", "copy", twoTracks.path]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        try #require(ffmpeg.terminationStatus == 0)
+
+        let kept = folder.appendingPathComponent("kept.mp4")
+        try await AssetExportSession(asset: Asset(url: twoTracks), preset: .h264(crf: 30, preset: "ultrafast")).export(to: kept, as: .mp4)
+        let keptAudio = try await Asset(url: kept).load(.tracks).filter { $0.mediaType == .audio }
+        try #require(keptAudio.count == 2)
+        let first = try await TestAudio.decode(kept, trackID: keptAudio[0].trackID)
+        let second = try await TestAudio.decode(kept, trackID: keptAudio[1].trackID)
+        #expect(first.tone(440, 0.2, 1.8) > first.tone(660, 0.2, 1.8) + 30)
+        #expect(second.tone(660, 0.2, 1.8) > second.tone(440, 0.2, 1.8) + 30)
+
+        let mixed = folder.appendingPathComponent("mixed.mp4")
+        let session = try await AssetExportSession(asset: Asset(url: twoTracks), preset: .h264(crf: 30, preset: "ultrafast"))
+        session.audioMix = AudioMix()
+        try await session.export(to: mixed, as: .mp4)
+        let mixedAudio = try await Asset(url: mixed).load(.tracks).filter { $0.mediaType == .audio }
+        try #require(mixedAudio.count == 1)
+        let both = try await TestAudio.decode(mixed)
+        #expect(abs(both.tone(440, 0.2, 1.8) - first.tone(440, 0.2, 1.8)) < 1)
+        #expect(abs(both.tone(660, 0.2, 1.8) - second.tone(660, 0.2, 1.8)) < 1)
+    }
+}
