@@ -24,10 +24,20 @@ extension SourceTrackDescription {
 extension SourceDescription {
     /// A file's tracks as the composition layer sees them, loading them first. The
     /// identifier is the file's path unless given.
+    ///
+    /// A metadata track lasts until the file ends: its last sample's values hold until
+    /// then. (Outside MP4 and MOV metadata samples are instants, and the stream's own
+    /// duration ends at the last one's time, which would leave it out.)
     public init(asset: Asset, identifier: String? = nil) async throws(ReelError) {
         let id = identifier ?? asset.url.path
-        let tracks = try await asset.load(.tracks)
-        self.init(identifier: id, tracks: tracks.map { SourceTrackDescription($0, sourceIdentifier: id) })
+        var tracks = try await asset.load(.tracks).map { SourceTrackDescription($0, sourceIdentifier: id) }
+        let end = tracks.map(\.timeRange.end).filter(\.isNumeric).max()
+        for i in tracks.indices where tracks[i].mediaType == .metadata {
+            if let end, tracks[i].timeRange.start.isNumeric, tracks[i].timeRange.end < end {
+                tracks[i].timeRange = TimeRange(start: tracks[i].timeRange.start, end: end)
+            }
+        }
+        self.init(identifier: id, tracks: tracks)
     }
 }
 

@@ -34,6 +34,10 @@ final class TrackPipeline: @unchecked Sendable {
     /// A metadata sample waiting for the next one, which gives its duration when the
     /// container does not (fragmented MP4, MPEG-TS).
     private var heldSample: SampleBuffer?
+    /// Whether the next metadata packet without a time is the track's first, read from
+    /// its start (no seek): it is placed at the stream's start, and a decoder places the
+    /// ones after it by their own time stamps relative to it (asynchronous KLV).
+    private var untimedPacketStartsTrack = true
 
     init(url: URL, trackID: Int32, settings: AssetReaderTrackOutput.Settings, timeRange: TimeRange,
          queue: SampleQueue<AssetReaderSample>) throws(ReelError) {
@@ -128,6 +132,7 @@ final class TrackPipeline: @unchecked Sendable {
         guard start.isNumeric, start > .zero, let ts = start.ffmpegTimestamp(in: timeBase, method: .roundTowardNegativeInfinity) else { return }
         let streamStart = input.stream(streamIndex).pointee.start_time
         if streamStart != reel_nopts_value(), ts <= streamStart { return }
+        untimedPacketStartsTrack = false
         try input.seek(streamIndex: Int32(streamIndex), timestamp: ts)
     }
 
@@ -222,7 +227,15 @@ final class TrackPipeline: @unchecked Sendable {
             sample.decodeTime = range.start
             return try deliver(sample)
         }
-        guard sample.presentationTime.isNumeric else { return try deliver(sample) }
+        guard sample.presentationTime.isNumeric else {
+            if untimedPacketStartsTrack, streamStart.isNumeric {
+                sample.presentationTime = streamStart
+                sample.decodeTime = streamStart
+            }
+            untimedPacketStartsTrack = false
+            return try deliver(sample)
+        }
+        untimedPacketStartsTrack = false
         if try releaseHeldSample(before: sample.presentationTime) { return true }
         heldSample = sample
         return false
@@ -240,12 +253,26 @@ final class TrackPipeline: @unchecked Sendable {
         return try deliver(sample)
     }
 
-    /// The end of the stream: its start plus its duration, when the container says.
+    /// Where the stream starts: its own start time, else the container's.
+    private var streamStart: MediaTime {
+        let own = MediaTime(ffmpeg: input.stream(streamIndex).pointee.start_time, timeBase: timeBase)
+        return own.isNumeric ? own : MediaTime(ffmpeg: input.pointer.pointee.start_time, timeBase: AVRational(num: 1, den: reel_time_base()))
+    }
+
+    /// The end of the stream: its start plus its duration, or the container's end when
+    /// that is later (a stream of instants, such as KLV in MPEG-TS, ends at its last
+    /// packet's time, which still holds until the file ends).
     private var streamEnd: MediaTime {
         let stream = input.stream(streamIndex).pointee
         let start = MediaTime(ffmpeg: stream.start_time, timeBase: timeBase)
         let duration = MediaTime(ffmpeg: stream.duration, timeBase: timeBase)
-        return start.isNumeric && duration.isNumeric ? start + duration : .invalid
+        let own = start.isNumeric && duration.isNumeric ? start + duration : MediaTime.invalid
+        let format = input.pointer.pointee
+        let fileStart = MediaTime(ffmpeg: format.start_time, timeBase: AVRational(num: 1, den: reel_time_base()))
+        let fileDuration = MediaTime(ffmpeg: format.duration, timeBase: AVRational(num: 1, den: reel_time_base()))
+        let fileEnd = fileStart.isNumeric && fileDuration.isNumeric ? fileStart + fileDuration : MediaTime.invalid
+        guard fileEnd.isNumeric else { return own }
+        return own.isNumeric ? MediaTime.maximum(own, fileEnd) : fileEnd
     }
 
     /// Pushes a sample that overlaps the range; true once past the range's end or cancelled.
