@@ -20,7 +20,7 @@ import Testing
 
     @Test func klvCarriesEveryFixAndSaysWhatItCannotCarry() throws {
         let groups = Self.groups(withAccelerometer: true)
-        let conversion = try MetadataConversion(groups: groups, to: "klv")
+        let conversion = MetadataConversion(groups: groups, to: "klv", input: AssetWriterInput(settings: .metadata(format: "klv")))
         #expect(conversion.samples.count == 20)
         #expect(conversion.droppedGroups == 0)
         var decoder = TimedMetadataDecoder(format: "klv")
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func gpmdGathersGroupsIntoPayloadsOfAboutASecond() throws {
-        let conversion = try MetadataConversion(groups: Self.groups(withAccelerometer: false), to: "gpmd")
+        let conversion = MetadataConversion(groups: Self.groups(withAccelerometer: false), to: "gpmd", input: AssetWriterInput(settings: .metadata(format: "gpmd")))
         #expect(conversion.samples.count == 2)
         var decoder = TimedMetadataDecoder(format: "gpmd")
         let back = try conversion.samples.flatMap { try decoder.groups(for: $0) }
@@ -48,11 +48,30 @@ import Testing
         let orientation = TimedMetadataGroup(timeRange: TimeRange(start: .zero, duration: .ratio(1, 2)), items: [
             MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.apple.quicktime.video-orientation"), value: .integer(6)),
         ])
-        let conversion = try MetadataConversion(groups: [orientation], to: "klv")
+        let conversion = MetadataConversion(groups: [orientation], to: "klv", input: AssetWriterInput(settings: .metadata(format: "klv")))
         #expect(conversion.samples.isEmpty)
         #expect(conversion.droppedGroups == 1)
         let text = try #require(conversion.lossDescription)
         #expect(text.contains("video-orientation"))
         #expect(text.contains("1 group"))
+    }
+
+    @Test func mebxCarriesTheLocationAndQuickTimeItemsUnderTheInputsKeys() throws {
+        var groups = Self.groups(withAccelerometer: true)
+        let orientation = MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.apple.quicktime.video-orientation")
+        groups[0].items.append(MetadataItem(identifier: orientation, value: .integer(6)))
+        let input = AssetWriterInput(settings: .metadata(format: "mebx"))
+        let conversion = MetadataConversion(groups: groups, to: "mebx", input: input)
+        #expect(conversion.samples.count == 20)
+        #expect(input.metadataKeys.map(\.key).contains("com.apple.quicktime.location.ISO6709"))
+        var decoder = TimedMetadataDecoder(format: "mebx", keys: input.metadataKeys)
+        let back = try conversion.samples.flatMap { try decoder.groups(for: $0) }
+        #expect(back.first?.item(orientation)?.numberValue == 6)
+        for (a, b) in zip(groups, back) {
+            let (x, y) = (try #require(GPSFix(a)), try #require(GPSFix(b)))
+            #expect(abs(x.latitude - y.latitude) < 1e-6)
+        }
+        #expect(conversion.lostIdentifiers.contains(MetadataIdentifier(keySpace: .gpmf, key: "ACCL")))
+        #expect(!conversion.lostIdentifiers.contains(orientation))
     }
 }

@@ -23,6 +23,8 @@ struct ExportMetadata: Sendable {
         var target: TimeRange
         /// The format of the source track's samples.
         var format: String
+        /// For `mebx`: the source track's keys, which its samples' local key ids refer to.
+        var keys: [QuickTimeMetadataKey]
     }
 
     let trackID: Int32
@@ -51,7 +53,13 @@ struct ExportMetadata: Sendable {
                 continue
             }
             guard !pieces.isEmpty else { continue }
-            let (format, converts) = try requested.resolve(sourceFormats: pieces.map(\.format), fileType: fileType, trackID: id, path: path)
+            var (format, converts) = try requested.resolve(sourceFormats: pieces.map(\.format), fileType: fileType, trackID: id, path: path)
+            // mebx samples name their items by the track's local key ids: samples from
+            // sources whose key tables differ are encoded again under one table.
+            let keys = pieces[0].keys
+            if format == "mebx", pieces.contains(where: { $0.keys != keys }) { converts = true }
+            let hint = format == "mebx" && !converts ? MP4SampleEntry(format: "mebx", metadataKeys: keys) : nil
+            let input = AssetWriterInput(settings: .metadata(format: format), sourceFormatHint: hint)
             var groups: [TimedMetadataGroup] = []
             var copied: [SampleBuffer] = []
             for piece in pieces {
@@ -64,7 +72,7 @@ struct ExportMetadata: Sendable {
             }
             var samples = converts ? [] : copied
             if converts {
-                let conversion = try MetadataConversion(groups: groups, to: format)
+                let conversion = MetadataConversion(groups: groups, to: format, input: input)
                 samples = conversion.samples
                 let from = Set(pieces.map { MetadataOutputFormat.canonical($0.format) }).sorted().joined(separator: "+")
                 if let lost = conversion.lossDescription {
@@ -76,7 +84,7 @@ struct ExportMetadata: Sendable {
                 warn("metadata track \(id): nothing in \(range) that \(format) can carry; the track is left out")
                 continue
             }
-            plans.append(ExportMetadata(trackID: id, input: AssetWriterInput(settings: .metadata(format: format)), samples: samples))
+            plans.append(ExportMetadata(trackID: id, input: input, samples: samples))
         }
         return plans
     }
@@ -112,7 +120,8 @@ struct ExportMetadata: Sendable {
                 reader = try AssetReader(url: url)
                 readers[url] = reader
             }
-            guard let format = reader.track(withID: ref.trackID)?.metadataFormat, TimedMetadataDecoder.canDecode(format: format) else {
+            guard let sourceTrack = reader.track(withID: ref.trackID), let format = sourceTrack.metadataFormat,
+                  TimedMetadataDecoder.canDecode(format: format) else {
                 let what = reader.track(withID: ref.trackID).map { $0.metadataFormat ?? $0.formatDescription.codecName } ?? "no such track"
                 throw ReelError(.unsupportedFormat, "its source track \(ref.trackID) holds \(what) samples, which Reel cannot carry (it carries \(TimedMetadataDecoder.supportedFormats.sorted().joined(separator: ", ")))",
                                 path: url.path, trackID: ref.trackID)
@@ -120,7 +129,8 @@ struct ExportMetadata: Sendable {
             let m = segment.timeMapping
             let sourceRange = TimeRange(start: TimeRange.mapTime(target.start, from: m.target, to: m.source),
                                         end: TimeRange.mapTime(target.end, from: m.target, to: m.source))
-            pieces.append(Piece(source: sources.metadataSource(for: ref), sourceRange: sourceRange, target: target, format: format))
+            pieces.append(Piece(source: sources.metadataSource(for: ref), sourceRange: sourceRange, target: target, format: format,
+                                keys: sourceTrack.formatDescription.metadataKeys))
         }
         return pieces
     }
@@ -222,7 +232,7 @@ struct ExportMetadata: Sendable {
         let start = MediaTime.maximum(map(inside.start), first.timeRange.start)
         var end = last.timeRange.end
         if !(start < end) { end = map(inside.end) }
-        let data = try MetadataConversion.gpmfPayload(groups: kept, timeRange: TimeRange(start: start, end: end))
+        let data = try GPMFWriter.payload(groups: kept, timeRange: TimeRange(start: start, end: end))
         return SampleBuffer(data: data, presentationTime: start, duration: end - start, format: buffer.format)
     }
 }

@@ -19,22 +19,17 @@ struct MetadataConversion: Sendable {
     /// Item identifiers of the groups that no written sample gives back.
     private(set) var lostIdentifiers: [MetadataIdentifier] = []
 
-    /// One GPMF payload for groups spanning `timeRange`.
-    static func gpmfPayload(groups: [TimedMetadataGroup], timeRange: TimeRange) throws(ReelError) -> Data {
-        let fixes = groups.compactMap { GPSFix($0) }
-        guard !fixes.isEmpty else { throw ReelError(.metadataFormat, "no GPS fix to write as GPMF", time: timeRange.start) }
-        return try GPMFWriter.payload(fixes: fixes)
-    }
-
     /// GoPro's payload length.
     static let gpmfPayloadDuration = MediaTime(value: 1001, timescale: 1000)
 
-    init(groups: [TimedMetadataGroup], to format: String) throws(ReelError) {
+    /// `groups` encoded as `format` samples for `input` (a `mebx` input gathers the key
+    /// table its samples refer to).
+    init(groups: [TimedMetadataGroup], to format: String, input: AssetWriterInput) {
         self.format = format
         if format == "gpmd" {
             encodeGPMF(groups)
         } else {
-            let encode = AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: format)
+            let encode = AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: format, input: input)
             for group in groups {
                 guard let data = try? encode(group) else {
                     droppedGroups += 1
@@ -43,7 +38,7 @@ struct MetadataConversion: Sendable {
                 samples.append(SampleBuffer(data: data, presentationTime: group.timeRange.start, duration: group.timeRange.duration, format: format))
             }
         }
-        lostIdentifiers = Self.lost(from: groups, in: samples, format: format)
+        lostIdentifiers = Self.lost(from: groups, in: samples, decoder: TimedMetadataDecoder(format: format, keys: input.metadataKeys))
     }
 
     /// One payload per 1.001 s window holding the groups that start in it.
@@ -55,7 +50,7 @@ struct MetadataConversion: Sendable {
             var end = last.timeRange.end
             if !(first.timeRange.start < end) { end = first.timeRange.start + Self.gpmfPayloadDuration }
             let range = TimeRange(start: first.timeRange.start, end: end)
-            guard let data = try? Self.gpmfPayload(groups: window, timeRange: range) else {
+            guard let data = try? GPMFWriter.payload(groups: window, timeRange: range) else {
                 dropped += window.count
                 return
             }
@@ -73,8 +68,8 @@ struct MetadataConversion: Sendable {
     /// Identifiers the groups hold and the decoded samples do not. Raw GPS records whose
     /// content the samples carry as a fix (GPMF's GPS5, GPSU, ...; the ISO 6709 string)
     /// are not counted, nor Reel's raw-sample items.
-    static func lost(from groups: [TimedMetadataGroup], in samples: [SampleBuffer], format: String) -> [MetadataIdentifier] {
-        var decoder = TimedMetadataDecoder(format: format)
+    static func lost(from groups: [TimedMetadataGroup], in samples: [SampleBuffer], decoder: TimedMetadataDecoder) -> [MetadataIdentifier] {
+        var decoder = decoder
         var kept = Set<MetadataIdentifier>()
         for sample in samples {
             for group in (try? decoder.groups(for: sample)) ?? [] { kept.formUnion(group.items.map(\.identifier)) }
