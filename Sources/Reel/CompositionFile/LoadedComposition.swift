@@ -94,21 +94,7 @@ public struct LoadedComposition: Sendable {
     /// What a media file holds, as the composition layer sees it; tracks refer to the
     /// source by `name`.
     public static func describe(name: String, url: URL) async throws(ReelError) -> SourceDescription {
-        let tracks = try await Asset(url: url).load(.tracks)
-        return SourceDescription(identifier: name, tracks: tracks.map { t in
-            let frame: MediaTime
-            if t.minFrameDuration.isNumeric, t.minFrameDuration > .zero {
-                frame = t.minFrameDuration
-            } else if t.nominalFrameRate > 0 {
-                frame = MediaTime(seconds: 1 / Double(t.nominalFrameRate), preferredTimescale: 90000)
-            } else {
-                frame = .invalid
-            }
-            return SourceTrackDescription(reference: SourceTrackReference(sourceIdentifier: name, trackID: t.trackID),
-                                          mediaType: t.mediaType, timeRange: t.timeRange, naturalSize: t.naturalSize,
-                                          nominalFrameDuration: t.mediaType == .video ? frame : .invalid,
-                                          preferredTransform: t.preferredTransform)
-        })
+        try await SourceDescription(asset: Asset(url: url), identifier: name)
     }
 
     /// Every group of a metadata composition track, read from its sources and moved to

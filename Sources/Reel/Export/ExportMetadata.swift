@@ -70,20 +70,22 @@ struct ExportMetadata: Sendable {
                     copied += try Self.copied(read, piece: piece)
                 }
             }
-            var samples = converts ? [] : copied
+            var samples = copied
+            var loss: String?
             if converts {
                 let conversion = MetadataConversion(groups: groups, to: format, input: input)
                 samples = conversion.samples
                 let from = Set(pieces.map { MetadataOutputFormat.canonical($0.format) }).sorted().joined(separator: "+")
-                if let lost = conversion.lossDescription {
-                    warn("metadata track \(id): written as \(format) (converted from \(from) for .\(fileType.rawValue)): \(lost)")
-                }
+                loss = conversion.lossDescription.map { "written as \(format) (converted from \(from) for .\(fileType.rawValue)): \($0)" }
             }
             samples = inTimeOrder(samples)
             guard !samples.isEmpty else {
-                warn("metadata track \(id): nothing in \(range) that \(format) can carry; the track is left out")
+                let held = Set(groups.flatMap { $0.items.map(\.identifier.description) }).sorted()
+                let what = held.isEmpty ? "" : " (it holds \(held.prefix(4).joined(separator: ", "))\(held.count > 4 ? " and \(held.count - 4) more" : ""))"
+                warn("metadata track \(id): nothing in the exported range that \(format) can carry\(what); the track is left out")
                 continue
             }
+            if let loss { warn("metadata track \(id): \(loss)") }
             plans.append(ExportMetadata(trackID: id, input: input, samples: samples))
         }
         return plans

@@ -133,16 +133,39 @@ final class MetadataCursor {
             ended = true
             return
         }
-        window.append(contentsOf: groups.map { TimedMetadataSample(group: $0, sampleBuffer: buffer) })
+        Self.append(groups.map { TimedMetadataSample(group: $0, sampleBuffer: buffer) }, to: &window)
     }
 
     /// Every sample from the cursor's start that starts before `end`, with its groups.
     func readAll(until end: MediaTime, isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> [TimedMetadataSample] {
         var out: [TimedMetadataSample] = []
         while let (buffer, groups) = try await adaptor.nextDecodedSample(isolation: actor) {
-            if buffer.presentationTime.isNumeric, !(buffer.presentationTime < end) { break }
-            out.append(contentsOf: groups.map { TimedMetadataSample(group: $0, sampleBuffer: buffer) })
+            let samples = groups.map { TimedMetadataSample(group: $0, sampleBuffer: buffer) }
+            if buffer.presentationTime.isNumeric, !(buffer.presentationTime < end) {
+                Self.append(samples, to: &out)
+                out.removeLast(samples.count)
+                break
+            }
+            Self.append(samples, to: &out)
         }
         return out
+    }
+
+    /// Appends `samples` to `list`, an instant before them (a group with no duration, as a
+    /// KLV packet without one is) holding until the next one starts: a reading is true until
+    /// the next reading.
+    static func append(_ samples: [TimedMetadataSample], to list: inout [TimedMetadataSample]) {
+        for sample in samples {
+            if let last = list.indices.last, list[last].group.timeRange.duration == .zero,
+               list[last].group.timeRange.start < sample.group.timeRange.start {
+                let start = list[last].group.timeRange.start
+                let duration = sample.group.timeRange.start - start
+                list[last].group.timeRange = TimeRange(start: start, duration: duration)
+                for i in list[last].group.items.indices where list[last].group.items[i].duration == .zero {
+                    list[last].group.items[i].duration = duration
+                }
+            }
+            list.append(sample)
+        }
     }
 }
