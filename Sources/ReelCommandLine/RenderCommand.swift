@@ -133,6 +133,10 @@ public struct RenderCommand: AsyncParsableCommand {
         session.overwrite = overwrite
         session.metadataTrackIDs = loaded.file.output?.metadataTrackIDs ?? loaded.composition.tracks(withMediaType: .metadata).map(\.trackID)
         session.metadataFormat = metadataFormatChoice
+        // The first source's container tags (creation date, location, make, model) carry over.
+        if let first = loaded.file.sources.first, let url = loaded.sourceURLs[first.name] {
+            if let (common, all) = try? await Asset(url: url).load(.commonMetadata, .metadata) { session.metadata = common + all }
+        }
         let frameCount = Int((renderRange.duration.seconds / video.frameDuration.seconds).rounded(.up))
         let progress = ProgressReporter(totalFrames: frameCount)
         current.withLock { $0 = session }

@@ -227,4 +227,31 @@ struct MetadataImportCommandTests {
         #expect(result.stdout.isEmpty)
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)) == before, "nothing written")
     }
+
+    @Test("--metadata-format writes each format a container holds, and refuses the others up front",
+          arguments: [("gpmd", "mp4"), ("mebx", "mov"), ("mebx", "mp4"), ("camm", "mp4"), ("klv", "ts"), ("auto", "ts"),
+                      ("klv", "mp4"), ("mebx", "ts"), ("gpmd", "ts")])
+    func everyFormat(format: String, container: String) throws {
+        let folder = try Support.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out.\(container)")
+        let result = try CLITestSupport.run(try Support.reel(), ["metadata", "import", Support.trackGPX.path, "--into", Support.counter.path,
+                                                                "-o", out.path, "--metadata-format", format])
+        let holds = container == "ts" ? ["klv", "auto"] : ["gpmd", "mebx", "camm", "auto"]
+        guard holds.contains(format) else {
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("does not go into"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out.path))
+            return
+        }
+        #expect(result.status == 0, "\(result.stderr)")
+        let points = Support.gpxPoints(try String(contentsOf: Support.trackGPX, encoding: .utf8))
+        let (_, rows) = Support.csvRows(try Support.reelOK(["metadata", "export", out.path, "--format", "csv"]))
+        try #require(rows.count == points.count)
+        for (row, point) in zip(rows, points) {
+            // The coarsest: ISO 6709 in mebx, 6 decimals.
+            #expect(abs((row["latitude"].flatMap(Double.init) ?? 0) - (Double(point.lat) ?? 1)) < 1e-6)
+            #expect(abs((row["longitude"].flatMap(Double.init) ?? 0) - (Double(point.lon) ?? 1)) < 1e-6)
+        }
+    }
 }

@@ -69,11 +69,17 @@ public final class AssetExportSession: Sendable {
         self.sources = sources
     }
 
-    /// A session exporting the whole of `asset` (every track, as it is).
+    /// A session exporting the whole of `asset` (every track, as it is), its container
+    /// tags (title, creation date, location, make, model, ...) carried into ``metadata``.
     public convenience init(asset: Asset, preset: ExportPreset) async throws(ReelError) {
         self.init(composition: try await Composition(asset: asset), preset: preset)
         let ids = composition.tracks(withMediaType: .metadata).map(\.trackID)
-        state.withLock { $0.settings.metadataTrackIDs = ids }
+        let (common, all) = try await asset.load(.commonMetadata, .metadata)
+        let tags = common + all
+        state.withLock {
+            $0.settings.metadataTrackIDs = ids
+            $0.settings.metadata = tags
+        }
     }
 
     // MARK: Settings

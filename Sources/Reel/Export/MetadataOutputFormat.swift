@@ -28,18 +28,19 @@ public enum MetadataOutputFormat: String, Sendable, Hashable, Codable, CaseItera
     ///
     /// - Throws: `.invalidArgument` naming the track and the way out when the container
     ///   holds no timed metadata, or cannot hold the asked format.
-    func resolve(sourceFormats: [String], fileType: AssetWriter.FileType, trackID: Int32, path: String) throws(ReelError) -> (format: String, converts: Bool) {
+    func resolve(sourceFormats: [String], fileType: AssetWriter.FileType, trackID: Int32? = nil, path: String) throws(ReelError) -> (format: String, converts: Bool) {
+        let track = trackID.map { "track \($0)" } ?? "the metadata track"
         let sources = Set(sourceFormats.map(Self.canonical))
         let writable = Self.writableFormats(in: fileType)
         let described = sources.sorted().joined(separator: "+")
         guard !writable.isEmpty else {
-            throw ReelError(.invalidArgument, "track \(trackID) holds \(described) timed metadata, and \(fileType.rawValue) files hold none: write .mp4, .mov or .ts, or leave the metadata out (output.metadataTrackIDs: [])",
+            throw ReelError(.invalidArgument, "\(track) holds \(described.isEmpty ? "" : described + " ")timed metadata, and \(fileType.rawValue) files hold none: write .mp4, .mov or .ts, or leave the metadata out (output.metadataTrackIDs: [])",
                             path: path, trackID: trackID)
         }
         let target: String
         if self != .auto {
             guard writable.contains(rawValue) else {
-                throw ReelError(.invalidArgument, "track \(trackID): \(rawValue) metadata does not go into \(fileType.rawValue) files (they hold \(writable.joined(separator: ", "))): choose one of those or auto",
+                throw ReelError(.invalidArgument, "\(track): \(rawValue) metadata does not go into \(fileType.rawValue) files (they hold \(writable.joined(separator: ", "))): choose one of those or auto",
                                 path: path, trackID: trackID)
             }
             target = rawValue

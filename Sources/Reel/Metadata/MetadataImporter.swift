@@ -35,13 +35,18 @@ public struct MetadataImporter: Sendable {
         /// (auto): GPS9 next to GPS5 when every fix written has a time, else GPS5. No
         /// GPMF GPS stream stores a course: a track's courses are not written.
         public var gpsFormat: GPMFWriter.GPSFormat?
+        /// The track's format: `auto` (GoPro GPMF in MP4 and MOV, MISB ST 0601 KLV in
+        /// MPEG-TS), or `gpmd`, `mebx` (QuickTime, one ISO 6709 location a sample), `camm`
+        /// (one CAMM GPS record a sample) or `klv`.
+        public var metadataFormat: MetadataOutputFormat
 
         public init(offset: Double = 0, overwrite: Bool = false, payloadDuration: MediaTime = MediaTime(value: 1, timescale: 1),
-                    gpsFormat: GPMFWriter.GPSFormat? = nil) {
+                    gpsFormat: GPMFWriter.GPSFormat? = nil, metadataFormat: MetadataOutputFormat = .auto) {
             self.offset = offset
             self.overwrite = overwrite
             self.payloadDuration = payloadDuration
             self.gpsFormat = gpsFormat
+            self.metadataFormat = metadataFormat
         }
     }
 
@@ -199,9 +204,11 @@ public struct MetadataImporter: Sendable {
         switch outputURL.pathExtension.lowercased() {
         case "mp4", "m4v": fileType = .mp4
         case "mov": fileType = .mov
+        case "ts", "m2ts": fileType = .mpegts
         default:
-            throw ReelError(.invalidArgument, "the output must be an .mp4 or .mov file (GPMF tracks go into MP4 or MOV)", path: outputURL.path)
+            throw ReelError(.invalidArgument, "the output must be an .mp4, .mov or .ts file", path: outputURL.path)
         }
+        let trackFormat = try options.metadataFormat.resolve(sourceFormats: [], fileType: fileType, path: outputURL.path).format
         if outputURL.standardizedFileURL.path == videoURL.standardizedFileURL.path {
             throw ReelError(.invalidArgument, "the output would replace the video it is made from: write another file", path: outputURL.path)
         }
@@ -243,7 +250,7 @@ public struct MetadataImporter: Sendable {
             try writer.add(input)
             copies.append((output, input))
         }
-        let gps = AssetWriterInput(settings: .metadata(format: "gpmd"))
+        let gps = AssetWriterInput(settings: .metadata(format: trackFormat))
         try writer.add(gps)
         let adaptor = try AssetWriterInputMetadataAdaptor(assetWriterInput: gps)
         do {
@@ -252,11 +259,15 @@ public struct MetadataImporter: Sendable {
             writer.startSession(atSourceTime: .zero)
             // The track starts with the video: a payload without fixes until the first one
             // (FFmpeg's MP4 muxer loses the last sample's duration of a track that starts late).
-            if let first = groups.first?.timeRange.start, first > .zero {
-                let empty = try GPMFWriter.payload(fixes: [], options: GPMFWriter.Options(format: format))
-                try await gps.append(SampleBuffer(data: empty, presentationTime: .zero, duration: first, format: "gpmd"))
+            if trackFormat == "gpmd" {
+                if let first = groups.first?.timeRange.start, first > .zero {
+                    let empty = try GPMFWriter.payload(fixes: [], options: GPMFWriter.Options(format: format))
+                    try await gps.append(SampleBuffer(data: empty, presentationTime: .zero, duration: first, format: "gpmd"))
+                }
+                try await adaptor.appendGPS(groups, payloadDuration: options.payloadDuration, options: GPMFWriter.Options(format: format))
+            } else {
+                for group in groups { try await adaptor.append(group) }
             }
-            try await adaptor.appendGPS(groups, payloadDuration: options.payloadDuration, options: GPMFWriter.Options(format: format))
             gps.markAsFinished()
             try await copyInterleaved(copies)
             try await writer.finishWriting()

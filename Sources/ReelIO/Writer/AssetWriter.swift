@@ -123,6 +123,7 @@ public final class AssetWriter: Sendable {
             case .commonMake: key = "make"
             case .commonModel: key = "model"
             case .commonSoftware: key = "encoder"
+            case .quickTimeMetadataLocationISO6709: key = "location"
             default: key = item.keySpace == .container ? item.key : nil
             }
             guard let key, !tags.contains(where: { $0.key == key }) else { continue }
