@@ -205,7 +205,7 @@ struct MetadataImportCommandTests {
                 return ([MetadataTestSupport.trackGPX.path, "--into", video, "-o", "out.mp4", "--offset", "-30"],
                         MetadataTestSupport.trackGPX.path, "no point falls within the video")
             case .badOutputType:
-                return ([MetadataTestSupport.trackGPX.path, "--into", video, "-o", "out.mkv"], "out.mkv", ".mp4 or .mov")
+                return ([MetadataTestSupport.trackGPX.path, "--into", video, "-o", "out.mkv"], "out.mkv", ".mp4, .mov or .ts")
             }
         }
     }
