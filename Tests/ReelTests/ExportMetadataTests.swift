@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Reel
+import ReelTesting
 
 @Suite struct ExportMetadataTests {
     /// A clip with the counter's video and a gpmd track of 10 fixes a second, each with a
@@ -208,5 +209,58 @@ import Reel
         }
         #expect(error?.message.contains("mkv files hold none") == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    /// The counter's video with a gpmd track of one-second GPRI payloads (a drone-mounted
+    /// GoPro's raw receiver records), four records each.
+    static func makeGPRIClip(in folder: URL) async throws -> URL {
+        let url = folder.appendingPathComponent("gpri.mp4")
+        let reader = try AssetReader(url: TestMedia.fixture("counter-320x240.mp4"))
+        let frames = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .yuv420p))
+        try reader.add(frames)
+        try reader.startReading()
+        let writer = try AssetWriter(outputURL: url, fileType: .mp4)
+        let video = AssetWriterInput(settings: .video(VideoEncoderSettings(codec: .h264, width: 320, height: 240, quality: .crf(30), preset: "ultrafast", timescale: 15360)))
+        let meta = AssetWriterInput(settings: .metadata(format: "gpmd"))
+        try writer.add(video)
+        try writer.add(meta)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        for try await sample in frames { if let f = sample.videoFrame { try await video.append(f) } }
+        video.markAsFinished()
+        for second in 0..<2 {
+            let records = (0..<4).map { i in
+                let t = Double(second) + Double(i) / 4
+                return GPRIRecord(time: 100 + t, latitude: 46.5 + t / 1000, longitude: 7.9, altitude: 2000 + t, speed: 12, course: 90)
+            }
+            let payload = try SyntheticMetadata.gpriPayload(records)
+            try await meta.append(SampleBuffer(data: payload, presentationTime: MediaTime(value: Int64(second), timescale: 1),
+                                               duration: MediaTime(value: 1, timescale: 1), format: "gpmd"))
+        }
+        try await writer.finishWriting()
+        return url
+    }
+
+    @Test func aTrimmedExportKeepsEverySampleThatOverlapsTheRangeWithItsItems() async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try await Self.makeGPRIClip(in: folder)
+        let source = try await Self.allGroups(clip)
+        #expect(source.compactMap { GPSFix($0) }.count == 8)
+        let session = try await AssetExportSession(asset: Asset(url: clip), preset: .h264(crf: 35, preset: "ultrafast"))
+        session.timeRange = TimeRange(start: .ratio(1, 2), end: .ratio(3, 2))
+        let out = folder.appendingPathComponent("cut.mp4")
+        try await session.export(to: out, as: .mp4)
+        let written = try await Self.allGroups(out)
+        // Both one-second samples overlap [0.5, 1.5): the fixes at 0.5, 0.75, 1 and 1.25 s.
+        let fixes = written.compactMap { GPSFix($0) }
+        let expected = source.filter { $0.timeRange.start >= .ratio(1, 2) && $0.timeRange.start < .ratio(3, 2) }.compactMap { GPSFix($0) }
+        try #require(fixes.count == 4, "\(fixes.count) fixes written")
+        for (a, b) in zip(expected, fixes) {
+            #expect(abs(a.latitude - b.latitude) < 1e-7)
+            #expect(abs((a.altitude ?? 0) - (b.altitude ?? 1)) < 1e-3)
+        }
+        // The raw GPRI records come along, not only the fixes made from them.
+        #expect(written.contains { $0.items.contains { $0.identifier == MetadataIdentifier(keySpace: .gpmf, key: "GPRI") } })
     }
 }
