@@ -23,9 +23,10 @@ final class Scaler {
         var srcW: Int32, srcH: Int32, srcFormat: Int32, dstW: Int32, dstH: Int32, dstFormat: Int32
     }
 
-    /// The YUV matrix and ranges libswscale is told (`sws_setColorspaceDetails`).
+    /// The YUV matrices and ranges libswscale is told (`sws_setColorspaceDetails`): those of
+    /// the source's samples and of the destination's.
     struct ColorDetails: Equatable {
-        var srcFullRange: Bool, dstFullRange: Bool, matrix: Int32
+        var source: YCbCrEncoding, destination: YCbCrEncoding
     }
 
     /// Owns one libswscale context for one shape (`sws_alloc_context`, options,
@@ -59,13 +60,14 @@ final class Scaler {
 
         deinit { sws_freeContext(pointer) }
 
-        /// Tells libswscale the YUV matrix and ranges (`sws_setColorspaceDetails`), only
+        /// Tells libswscale the YUV matrices and ranges (`sws_setColorspaceDetails`), only
         /// when they differ from what this context was last told.
         func setColorDetails(_ details: ColorDetails) {
             if details == colorDetails { return }
             colorDetails = details
-            let table = sws_getCoefficients(details.matrix)
-            _ = sws_setColorspaceDetails(pointer, table, details.srcFullRange ? 1 : 0, table, details.dstFullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
+            _ = sws_setColorspaceDetails(pointer, sws_getCoefficients(Scaler.swsMatrix(details.source.matrix)), details.source.fullRange ? 1 : 0,
+                                         sws_getCoefficients(Scaler.swsMatrix(details.destination.matrix)), details.destination.fullRange ? 1 : 0,
+                                         0, 1 << 16, 1 << 16)
         }
     }
 
@@ -75,7 +77,12 @@ final class Scaler {
     }
 
     /// Converts (and scales) `frame` into `buffer`, whose size and format say what is wanted.
+    ///
+    /// The frame's samples are read in its ``Frame/ycbcrEncoding``; a YUV buffer keeps that
+    /// matrix, in limited range unless the planes are copied as they are. The buffer's
+    /// colour properties are set to the frame's, with the matrix and range it now holds.
     func convert(_ frame: Frame, into buffer: PixelBuffer) throws(ReelError) {
+        let source = frame.ycbcrEncoding
         // The deprecated full-range `yuvj*` formats are their plain twins with a full range.
         var srcFormat = Self.plainFormat(frame.pixelFormat)
         // gray8 is the luma plane as it is: read a YUV frame's first plane as gray of its
@@ -86,12 +93,13 @@ final class Scaler {
         let dstFormat = buffer.format.avPixelFormat
         if srcFormat == dstFormat, Int(srcW) == buffer.width, Int(srcH) == buffer.height {
             copyPlanes(from: frame, into: buffer)
+            buffer.colorProperties = frame.colorProperties.tagged(source)
             return
         }
         let shape = Shape(srcW: srcW, srcH: srcH, srcFormat: srcFormat.rawValue,
                           dstW: Int32(buffer.width), dstH: Int32(buffer.height), dstFormat: dstFormat.rawValue)
-        let details = ColorDetails(srcFullRange: frame.colorProperties.fullRange, dstFullRange: false,
-                                   matrix: Self.matrix(for: frame.pointer.pointee.colorspace, height: srcH))
+        let details = ColorDetails(source: source, destination: YCbCrEncoding(matrix: source.matrix))
+        buffer.colorProperties = frame.colorProperties.tagged(details.destination)
         if threads != 1 {
             let made = try Self.context(&threaded, for: shape, flags: flags, threads: threads)
             made.setColorDetails(details)
@@ -116,18 +124,27 @@ final class Scaler {
 
     /// Converts (and scales) `buffer` into `frame`, which already has its size, format and
     /// planes (`av_frame_get_buffer`).
-    func convert(_ buffer: PixelBuffer, into frame: Frame) throws(ReelError) {
+    ///
+    /// The buffer's samples are read in its ``PixelBuffer/ycbcrEncoding``. The frame's
+    /// samples are made in `target` (the writer's output encoding); without one, in the
+    /// buffer's matrix (for a YUV buffer) or the frame size's (for RGB), limited range. The
+    /// frame is tagged with what it holds.
+    func convert(_ buffer: PixelBuffer, into frame: Frame, as target: YCbCrEncoding? = nil) throws(ReelError) {
         let srcFormat = buffer.format.avPixelFormat
         let dstFormat = frame.pixelFormat
+        let source = buffer.format.isYUV ? buffer.ycbcrEncoding : YCbCrEncoding(matrix: buffer.ycbcrEncoding.matrix)
         if srcFormat == dstFormat, Int(frame.width) == buffer.width, Int(frame.height) == buffer.height {
             copyPlanes(from: buffer, into: frame)
+            frame.tag(source)
             return
         }
         let shape = Shape(srcW: Int32(buffer.width), srcH: Int32(buffer.height), srcFormat: srcFormat.rawValue,
                           dstW: frame.width, dstH: frame.height, dstFormat: dstFormat.rawValue)
         let made = try Self.context(&context, for: shape, flags: flags, threads: 1)
-        made.setColorDetails(ColorDetails(srcFullRange: buffer.colorProperties.fullRange && buffer.format.isYUV, dstFullRange: false,
-                                          matrix: Self.matrix(for: AVCOL_SPC_UNSPECIFIED, height: frame.height)))
+        let matrix = buffer.format.isYUV ? source.matrix : buffer.colorProperties.encoding(width: Int(frame.width), height: Int(frame.height)).matrix
+        let destination = target ?? YCbCrEncoding(matrix: matrix)
+        made.setColorDetails(ColorDetails(source: source, destination: destination))
+        frame.tag(destination)
         let context = made.pointer
         let strides = buffer.bytesPerRow.map { Int32($0) } + [Int32](repeating: 0, count: 4 - buffer.planeCount)
         let height = frame.withPlanes { (data, linesize) -> Int32 in
@@ -210,16 +227,12 @@ final class Scaler {
         }
     }
 
-    /// The libswscale matrix (`SWS_CS_*`) for a stream's colour space: what it says, else
-    /// BT.709 for HD and BT.601 for SD (what players assume).
-    static func matrix(for space: AVColorSpace, height: Int32) -> Int32 {
-        switch space {
-        case AVCOL_SPC_BT709: SWS_CS_ITU709
-        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: SWS_CS_ITU601
-        case AVCOL_SPC_SMPTE240M: SWS_CS_SMPTE240M
-        case AVCOL_SPC_FCC: SWS_CS_FCC
-        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: SWS_CS_BT2020
-        default: height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601
+    /// The libswscale coefficient table (`SWS_CS_*`) of a matrix.
+    static func swsMatrix(_ matrix: YCbCrMatrix) -> Int32 {
+        switch matrix {
+        case .bt601: SWS_CS_ITU601
+        case .bt709: SWS_CS_ITU709
+        case .bt2020: SWS_CS_BT2020
         }
     }
 
