@@ -19,8 +19,12 @@ final class Scaler {
     private let sourceView = Frame()
     private let destinationView = Frame()
 
+    /// What a context is made for. The ranges are part of it: libswscale picks a plain
+    /// copy for the same format and size when they are equal at initialisation, and then
+    /// would not widen or narrow the range later.
     struct Shape: Equatable {
         var srcW: Int32, srcH: Int32, srcFormat: Int32, dstW: Int32, dstH: Int32, dstFormat: Int32
+        var srcFullRange = false, dstFullRange = false
     }
 
     /// The YUV matrices and ranges libswscale is told (`sws_setColorspaceDetails`): those of
@@ -44,6 +48,7 @@ final class Scaler {
             let options: [(String, Int64)] = [
                 ("srcw", Int64(shape.srcW)), ("srch", Int64(shape.srcH)), ("src_format", Int64(shape.srcFormat)),
                 ("dstw", Int64(shape.dstW)), ("dsth", Int64(shape.dstH)), ("dst_format", Int64(shape.dstFormat)),
+                ("src_range", shape.srcFullRange ? 1 : 0), ("dst_range", shape.dstFullRange ? 1 : 0),
                 ("sws_flags", Int64(flags)), ("threads", Int64(threads)),
             ]
             var code: Int32 = 0
@@ -96,9 +101,10 @@ final class Scaler {
             buffer.colorProperties = frame.colorProperties.tagged(source)
             return
         }
-        let shape = Shape(srcW: srcW, srcH: srcH, srcFormat: srcFormat.rawValue,
-                          dstW: Int32(buffer.width), dstH: Int32(buffer.height), dstFormat: dstFormat.rawValue)
         let details = ColorDetails(source: source, destination: YCbCrEncoding(matrix: source.matrix))
+        let shape = Shape(srcW: srcW, srcH: srcH, srcFormat: srcFormat.rawValue,
+                          dstW: Int32(buffer.width), dstH: Int32(buffer.height), dstFormat: dstFormat.rawValue,
+                          srcFullRange: source.fullRange, dstFullRange: false)
         buffer.colorProperties = frame.colorProperties.tagged(details.destination)
         if threads != 1 {
             let made = try Self.context(&threaded, for: shape, flags: flags, threads: threads)
@@ -126,25 +132,27 @@ final class Scaler {
     /// planes (`av_frame_get_buffer`).
     ///
     /// The buffer's samples are read in its ``PixelBuffer/ycbcrEncoding``. The frame's
-    /// samples are made in `target` (the writer's output encoding); without one, in the
-    /// buffer's matrix (for a YUV buffer) or the frame size's (for RGB), limited range. The
-    /// frame is tagged with what it holds.
+    /// samples are made in `target` (the writer's output encoding); without one, a frame of
+    /// the buffer's format and size gets its planes as they are, any other frame the
+    /// buffer's matrix (for a YUV buffer) or the frame size's (for RGB) in limited range.
+    /// The frame is tagged with what it holds.
     func convert(_ buffer: PixelBuffer, into frame: Frame, as target: YCbCrEncoding? = nil) throws(ReelError) {
         let srcFormat = buffer.format.avPixelFormat
         let dstFormat = frame.pixelFormat
         let source = buffer.format.isYUV ? buffer.ycbcrEncoding : YCbCrEncoding(matrix: buffer.ycbcrEncoding.matrix)
-        if srcFormat == dstFormat, Int(frame.width) == buffer.width, Int(frame.height) == buffer.height {
+        let sameShape = srcFormat == dstFormat && Int(frame.width) == buffer.width && Int(frame.height) == buffer.height
+        let matrix = buffer.format.isYUV ? source.matrix : buffer.colorProperties.encoding(width: Int(frame.width), height: Int(frame.height)).matrix
+        let destination = target ?? (sameShape ? source : YCbCrEncoding(matrix: matrix))
+        frame.tag(destination)
+        if sameShape && (destination == source || !buffer.format.isYUV) {
             copyPlanes(from: buffer, into: frame)
-            frame.tag(source)
             return
         }
         let shape = Shape(srcW: Int32(buffer.width), srcH: Int32(buffer.height), srcFormat: srcFormat.rawValue,
-                          dstW: frame.width, dstH: frame.height, dstFormat: dstFormat.rawValue)
+                          dstW: frame.width, dstH: frame.height, dstFormat: dstFormat.rawValue,
+                          srcFullRange: source.fullRange, dstFullRange: destination.fullRange)
         let made = try Self.context(&context, for: shape, flags: flags, threads: 1)
-        let matrix = buffer.format.isYUV ? source.matrix : buffer.colorProperties.encoding(width: Int(frame.width), height: Int(frame.height)).matrix
-        let destination = target ?? YCbCrEncoding(matrix: matrix)
         made.setColorDetails(ColorDetails(source: source, destination: destination))
-        frame.tag(destination)
         let context = made.pointer
         let strides = buffer.bytesPerRow.map { Int32($0) } + [Int32](repeating: 0, count: 4 - buffer.planeCount)
         let height = frame.withPlanes { (data, linesize) -> Int32 in

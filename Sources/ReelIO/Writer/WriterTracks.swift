@@ -113,7 +113,8 @@ final class VideoTrackWriter: TrackWriter {
     }
 
     /// Encodes `buffer` at `time` (relative to the session start): its own planes when it
-    /// has the encoder's format and size, else converted into an encoder frame by libswscale.
+    /// has the encoder's format, size and Y'CbCr encoding, else converted into an encoder
+    /// frame by libswscale.
     func write(_ buffer: PixelBuffer, at time: MediaTime, into output: OutputFormatContext) throws(ReelError) {
         guard let pts = time.ffmpegTimestamp(in: encoder.timeBase), pts > lastPTS else {
             throw ReelError(.invalidArgument, "frame time \(time.secondsDescription) does not come after the previous frame in the 1/\(encoder.timeBase.den) time base",
@@ -121,7 +122,8 @@ final class VideoTrackWriter: TrackWriter {
         }
         lastPTS = pts
         let e = encoder.pointer.pointee
-        if buffer.format.avPixelFormat == e.pix_fmt, buffer.width == Int(e.width), buffer.height == Int(e.height) {
+        if buffer.format.avPixelFormat == e.pix_fmt, buffer.width == Int(e.width), buffer.height == Int(e.height),
+           !buffer.format.isYUV || buffer.ycbcrEncoding == encoding {
             // The encoder reads the buffer's own planes: no copy.
             guard frame.reference(buffer) else {
                 throw ReelError(.encoderFailed, "out of memory for a frame", path: output.path)
