@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "ReelCompositionTests", dependencies: ["ReelComposition", "ReelTesting"]),
         .testTarget(name: "ReelTestingTests", dependencies: ["ReelTesting"]),
         .testTarget(name: "ReelCLITests", dependencies: ["Reel"]),
-        .testTarget(name: "ReelTests", dependencies: ["Reel", "ReelTesting"]),
+        .testTarget(name: "ReelTests", dependencies: ["Reel", "ReelText", "ReelTesting"]),
         .testTarget(name: "ReelTextTests", dependencies: ["ReelText", "ReelTesting"]),
         .testTarget(name: "ReelCommandLineTests", dependencies: ["ReelCommandLine"]),
         .testTarget(name: "ExamplesTests", dependencies: ["Reel", "GPSDashboard", "ReelTesting"], exclude: ["Goldens"]),

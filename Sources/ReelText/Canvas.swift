@@ -1,7 +1,8 @@
 import ReelCore
 
 /// Draws text, filled rectangles and coverage masks into a frame, blending with straight
-/// alpha, directly in the frame's own format: BGRA, RGBA or planar YUV 4:2:0.
+/// alpha, directly in the frame's own format: BGRA, RGBA or planar YUV 4:2:0 (colours in
+/// the frame's ``PixelBuffer/ycbcrEncoding``, the matrix and range the writer tags).
 ///
 /// In YUV the luma plane is blended per pixel and each chroma sample by the mean
 /// coverage of the four luma pixels it covers, so a dashboard drawn over camera footage
@@ -11,7 +12,7 @@ import ReelCore
 /// context's new buffer), before handing it on.
 public struct Canvas {
     public let buffer: PixelBuffer
-    private let matrix: String?
+    private let encoding: YCbCrEncoding
 
     /// A canvas over `buffer`.
     ///
@@ -21,7 +22,7 @@ public struct Canvas {
             throw ReelError(.invalidArgument, "a canvas draws into bgra, rgba or yuv420p frames, not \(buffer.format)")
         }
         self.buffer = buffer
-        self.matrix = buffer.colorProperties.matrix
+        self.encoding = buffer.ycbcrEncoding
     }
 
     public var width: Int { buffer.width }
@@ -32,7 +33,7 @@ public struct Canvas {
     /// Fills the pixels `x..<x+width`, `y..<y+height` (clipped to the frame) with `color`,
     /// blended by its alpha.
     public func fill(x: Int, y: Int, width w: Int, height h: Int, color: Color) {
-        let paint = Paint(color, matrix: matrix)
+        let paint = Paint(color, encoding: encoding)
         let x0 = max(x, 0), y0 = max(y, 0), x1 = min(x + w, width), y1 = min(y + h, height)
         guard x0 < x1, y0 < y1, paint.a > 0 else { return }
         if buffer.format == .yuv420p {
@@ -46,7 +47,7 @@ public struct Canvas {
     public func draw(_ mask: CoverageMask, x: Int, y: Int, color: Color) {
         mask.coverage.withUnsafeBufferPointer { cov in
             blendCoverage(cov.baseAddress!, stride: mask.width, width: mask.width, height: mask.height, x: x, y: y,
-                          paint: Paint(color, matrix: matrix))
+                          paint: Paint(color, encoding: encoding))
         }
     }
 
@@ -57,7 +58,7 @@ public struct Canvas {
     @discardableResult
     public func draw(_ text: String, font: Font, x: Int, baseline: Int, color: Color,
                      alignment: TextAlignment = .left) -> Int {
-        let paint = Paint(color, matrix: matrix)
+        let paint = Paint(color, encoding: encoding)
         let glyphs = font.glyphs(text)
         let total = glyphs.reduce(0) { $0 + $1.advance }
         var pen: Int

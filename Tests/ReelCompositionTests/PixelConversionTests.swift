@@ -2,15 +2,40 @@
 import Testing
 
 @Suite struct PixelConversionTests {
-    @Test func knownColoursToBT709LimitedRange() {
-        for (colour, expected) in [([255, 255, 255], [235, 128, 128]), ([0, 0, 0], [16, 128, 128]),
-                                   ([0, 0, 255], [63, 102, 240]), ([0, 255, 0], [173, 42, 26]), ([255, 0, 0], [32, 240, 118])] {
-            let bgra = solid(UInt8(colour[0]), UInt8(colour[1]), UInt8(colour[2]), width: 4, height: 4)
-            let yuv = PixelBuffer(width: 4, height: 4, format: .yuv420p)
+    /// Published limited-range values of white, black, red, green and blue (BGR order below).
+    static let primaries: [(matrix: String?, width: Int, height: Int, values: [[Int]])] = [
+        // An untagged SD frame is BT.601, as libswscale and players read it.
+        (nil, 4, 4, [[235, 128, 128], [16, 128, 128], [81, 90, 240], [145, 54, 34], [41, 240, 110]]),
+        ("bt709", 4, 4, [[235, 128, 128], [16, 128, 128], [63, 102, 240], [173, 42, 26], [32, 240, 118]]),
+        // An untagged HD frame is BT.709.
+        (nil, 1280, 720, [[235, 128, 128], [16, 128, 128], [63, 102, 240], [173, 42, 26], [32, 240, 118]]),
+        ("bt2020nc", 4, 4, [[235, 128, 128], [16, 128, 128], [74, 97, 240], [164, 47, 26], [29, 240, 118]]),
+    ]
+
+    @Test(arguments: primaries.indices)
+    func knownColoursInTheFramesMatrix(_ index: Int) {
+        let c = Self.primaries[index]
+        let colours: [[UInt8]] = [[255, 255, 255], [0, 0, 0], [0, 0, 255], [0, 255, 0], [255, 0, 0]]
+        for (colour, expected) in zip(colours, c.values) {
+            let bgra = solid(colour[0], colour[1], colour[2], width: c.width, height: c.height)
+            let yuv = PixelBuffer(width: c.width, height: c.height, format: .yuv420p)
+            yuv.colorProperties.matrix = c.matrix
             PixelConversion.convert(bgra, into: yuv)
             let got = [pixel(yuv, 1, 1)[0], pixel(yuv, 0, 0, plane: 1)[0], pixel(yuv, 0, 0, plane: 2)[0]].map(Int.init)
             #expect(zip(got, expected).allSatisfy { abs($0 - $1) <= 1 }, "BGR \(colour): got \(got), expected \(expected)")
         }
+    }
+
+    @Test func fullRangeUsesTheWholeByte() {
+        let yuv = PixelBuffer(width: 4, height: 4, format: .yuv420p)
+        yuv.colorProperties.fullRange = true
+        PixelConversion.convert(solid(255, 255, 255, width: 4, height: 4), into: yuv)
+        #expect(pixel(yuv, 1, 1)[0] == 255)
+        PixelConversion.convert(solid(0, 0, 255, width: 4, height: 4), into: yuv)
+        // Full-range BT.601 red: Y 76, Cb 85, Cr 255.
+        let got = [pixel(yuv, 1, 1)[0], pixel(yuv, 0, 0, plane: 1)[0], pixel(yuv, 0, 0, plane: 2)[0]].map(Int.init)
+        #expect(zip(got, [76, 85, 255]).allSatisfy { abs($0 - $1) <= 1 }, "\(got)")
+        #expect(yuv.colorProperties.fullRange && yuv.colorProperties.matrix == "smpte170m")
     }
 
     @Test(arguments: [PixelFormat.yuv420p, .nv12])

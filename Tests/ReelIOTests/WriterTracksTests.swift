@@ -90,4 +90,43 @@ struct WriterTracksTests {
         // The caller's own log level comes last, so it wins.
         #expect(VideoTrackWriter.x265Parameters("log-level=info") == "log-level=error:log-level=info")
     }
+
+    struct TagCase: Sendable, CustomTestStringConvertible {
+        var width: Int, height: Int, matrix: String?, space: String, primaries: String, transfer: String
+        var testDescription: String { "\(width)x\(height) \(matrix ?? "untagged") -> \(space)" }
+    }
+
+    static let tagCases = [
+        TagCase(width: 720, height: 480, matrix: nil, space: "smpte170m", primaries: "smpte170m", transfer: "smpte170m"),
+        TagCase(width: 960, height: 720, matrix: nil, space: "smpte170m", primaries: "smpte170m", transfer: "smpte170m"),
+        TagCase(width: 1280, height: 720, matrix: nil, space: "bt709", primaries: "bt709", transfer: "bt709"),
+        TagCase(width: 720, height: 480, matrix: "bt709", space: "bt709", primaries: "bt709", transfer: "bt709"),
+    ]
+
+    @Test("the output is tagged with the encoding its frames are drawn in: SD smpte170m, HD bt709, or the caller's",
+          .enabled(if: ReadWriteTestMedia.ffprobe != nil, "needs ffprobe"), arguments: tagCases)
+    func colourTags(_ c: TagCase) async throws {
+        var settings = VideoEncoderSettings(codec: .h264, width: c.width, height: c.height, preset: "ultrafast")
+        settings.colorProperties = ColorProperties(matrix: c.matrix)
+        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("tags.mp4")
+        let writer = try AssetWriter(outputURL: url, fileType: .mp4)
+        let input = AssetWriterInput(settings: .video(settings))
+        try writer.add(input)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        let frame = PixelBuffer(width: c.width, height: c.height, format: .yuv420p)
+        frame.colorProperties = settings.colorProperties ?? ColorProperties()
+        try await input.append(frame, withPresentationTime: .zero)
+        input.markAsFinished()
+        try await writer.finishWriting()
+        let out = try ReadWriteTestMedia.run(try #require(ReadWriteTestMedia.ffprobe),
+                                             ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                              "stream=color_space,color_primaries,color_transfer,color_range", "-of", "default=nw=1", url.path])
+        let tags = Dictionary(uniqueKeysWithValues: out.split(separator: "\n").compactMap { line -> (String, String)? in
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            return parts.count == 2 ? (parts[0], parts[1]) : nil
+        })
+        #expect(tags["color_space"] == c.space && tags["color_primaries"] == c.primaries && tags["color_transfer"] == c.transfer
+                && tags["color_range"] == "tv", "\(tags)")
+    }
 }

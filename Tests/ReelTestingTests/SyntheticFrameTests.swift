@@ -12,23 +12,28 @@ import ReelTesting
         for (x, y) in [(0, 0), (6, 4), (3, 2)] {
             let p = frame.rgba(x: x, y: y)
             if format == .gray8 {
-                // Luma only: red's BT.709 luma, 0.2126 of white.
-                #expect(abs(Int(p.r) - 54) <= 1 && p.r == p.g && p.g == p.b)
+                // Luma only: red's luma in an untagged SD frame (BT.601), 0.299 of white.
+                #expect(abs(Int(p.r) - 76) <= 1 && p.r == p.g && p.g == p.b)
             } else if format.isYUV {
                 // Through 8-bit limited-range Y'CbCr and back: within one step.
-                #expect(p.r == 255 && p.g <= 1 && p.b <= 1, "\(format) at (\(x), \(y)): \(p)")
+                #expect(p.r >= 254 && p.g <= 1 && p.b <= 1, "\(format) at (\(x), \(y)): \(p)")
             } else {
                 #expect(p == RGBA(255, 0, 0), "\(format) at (\(x), \(y)): \(p)")
             }
         }
     }
 
-    @Test func yuvPlanesHoldTheBT709Values() {
+    @Test func yuvPlanesHoldTheValuesOfTheFramesMatrix() {
+        // Untagged SD: BT.601 limited-range red is Y 81, Cb 90, Cr 240.
         let frame = SyntheticFrame.solid(Self.red, width: 4, height: 4, format: .yuv420p)
         let s = frame.ycbcr(x: 3, y: 3)
-        #expect(s.y == 63 && s.cb == 102 && s.cr == 240)
+        #expect(s.y == 81 && s.cb == 90 && s.cr == 240)
         let nv = SyntheticFrame.solid(Self.red, width: 4, height: 4, format: .nv12)
-        #expect(nv.packedBytes() == Array(frame.packedBytes().prefix(16)) + [102, 240, 102, 240, 102, 240, 102, 240])
+        #expect(nv.packedBytes() == Array(frame.packedBytes().prefix(16)) + [90, 240, 90, 240, 90, 240, 90, 240])
+        // Untagged HD: BT.709, Y 63, Cb 102, Cr 240.
+        let hd = SyntheticFrame.solid(Self.red, width: 1280, height: 720, format: .yuv420p)
+        let h = hd.ycbcr(x: 3, y: 3)
+        #expect(h.y == 63 && h.cb == 102 && h.cr == 240)
     }
 
     @Test func bgraStoresBlueFirst() {

@@ -90,7 +90,7 @@ struct CanvasBlendingTests {
     func yuvFillIsPerSampleCoverage(x: Int, y: Int, w: Int, h: Int) throws {
         let buffer = Self.frame()
         try Canvas(buffer).fill(x: x, y: y, width: w, height: h, color: Self.color)
-        let expected = Self.expected(paint: Paint(Self.color, matrix: nil)) { px, py in
+        let expected = Self.expected(paint: Paint(Self.color, encoding: Self.frame().ycbcrEncoding)) { px, py in
             px >= max(x, 0) && px < min(x + w, 21) && py >= max(y, 0) && py < min(y + h, 13) ? 255 : 0
         }
         #expect(Self.samePlanes(buffer, expected))
@@ -103,7 +103,7 @@ struct CanvasBlendingTests {
         mask.fillCircle(center: Point(x: 7.3, y: 4.6), radius: 2.2)
         let buffer = Self.frame()
         try Canvas(buffer).draw(mask, x: x, y: y, color: Self.color)
-        let expected = Self.expected(paint: Paint(Self.color, matrix: nil)) { px, py in
+        let expected = Self.expected(paint: Paint(Self.color, encoding: Self.frame().ycbcrEncoding)) { px, py in
             px < 21 && py < 13 ? Int(mask.value(x: px - x, y: py - y)) : 0
         }
         #expect(Self.samePlanes(buffer, expected))

@@ -32,6 +32,7 @@ struct CanvasTests {
 
     @Test func fillWritesBT709LimitedRangeInYUV() throws {
         let buffer = SyntheticFrame.solid(.black, width: 8, height: 8, format: .yuv420p)
+        buffer.colorProperties.matrix = "bt709"
         let canvas = try Canvas(buffer)
         canvas.fill(x: 0, y: 0, width: 4, height: 4, color: .white)
         #expect(buffer.ycbcr(x: 0, y: 0) == (y: 235, cb: 128, cr: 128))
@@ -40,6 +41,17 @@ struct CanvasTests {
         let red = buffer.ycbcr(x: 6, y: 6)
         // BT.709 limited range red: Y 63, Cb 102, Cr 240.
         #expect(abs(Int(red.y) - 63) <= 1 && abs(Int(red.cb) - 102) <= 1 && abs(Int(red.cr) - 240) <= 1)
+    }
+
+    /// Red in the frame's own encoding: BT.601 for untagged SD, BT.709 for untagged HD,
+    /// the whole byte for full range.
+    @Test(arguments: [(8, 8, false, [81, 90, 240]), (1280, 720, false, [63, 102, 240]), (8, 8, true, [76, 85, 255])])
+    func fillFollowsTheFramesEncoding(width: Int, height: Int, fullRange: Bool, red: [Int]) throws {
+        let buffer = PixelBuffer(width: width, height: height, format: .yuv420p)
+        buffer.colorProperties.fullRange = fullRange
+        try Canvas(buffer).fill(x: 0, y: 0, width: 4, height: 4, color: Color(red: 1, green: 0, blue: 0))
+        let s = buffer.ycbcr(x: 1, y: 1)
+        #expect(zip([Int(s.y), Int(s.cb), Int(s.cr)], red).allSatisfy { abs($0 - $1) <= 1 }, "\(s)")
     }
 
     @Test func chromaTakesTheMeanCoverageOfItsFourPixels() throws {

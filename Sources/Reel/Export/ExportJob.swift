@@ -37,8 +37,10 @@ struct ExportJob: Sendable {
             guard size.width > 0, size.height > 0 else {
                 throw ReelError(.invalidComposition, "the video composition's render size is \(size.width)x\(size.height)", path: url.path)
             }
-            let input = AssetWriterInput(settings: .video(session.preset.videoSettings(
-                width: size.width, height: size.height, frameDuration: videoComposition.frameDuration)))
+            var video = session.preset.videoSettings(width: size.width, height: size.height, frameDuration: videoComposition.frameDuration)
+            // Tagged as the render context's frames are (its colour, else the size's standard one).
+            video.colorProperties = video.colorProperties ?? videoComposition.colorProperties
+            let input = AssetWriterInput(settings: .video(video))
             // Frames rendered as stored keep the tracks' display matrix (as AVAssetExportSession
             // does); a caller's video composition draws the picture as it is to be shown.
             if settings.videoComposition == nil { input.transform = composition.sharedVideoTransform }

@@ -43,10 +43,7 @@ public final class VideoCompositionRenderContext: Sendable {
     /// A frame to render into, from the pool: its pixels are stale, write them all.
     public func newPixelBuffer() -> PixelBuffer {
         let buffer = pixelBufferPool.makeBuffer()
-        if let v = videoComposition {
-            buffer.colorProperties = ColorProperties(primaries: v.colorPrimaries, transferFunction: v.colorTransferFunction,
-                                                     matrix: v.colorYCbCrMatrix)
-        }
+        if let v = videoComposition { buffer.colorProperties = v.colorProperties }
         return buffer
     }
 

@@ -1,6 +1,6 @@
-/// BT.709 conversion between 8-bit RGB and 8-bit Y'CbCr in fixed point (16 fractional bits),
-/// limited (video) or full range. The coefficients are computed once from Kr and Kb; the
-/// per-pixel work is integer only.
+/// Conversion between 8-bit RGB and 8-bit Y'CbCr in fixed point (16 fractional bits), for
+/// one ``YCbCrEncoding`` (BT.601, BT.709 or BT.2020; limited or full range). The tables are
+/// computed once per encoding from Kr and Kb; the per-pixel work is integer only.
 struct ColorMatrix: Sendable {
     // RGB -> YCbCr, scaled by 65536.
     let yR: Int, yG: Int, yB: Int
@@ -10,14 +10,19 @@ struct ColorMatrix: Sendable {
     // YCbCr -> RGB, scaled by 65536.
     let rgbY: Int, rV: Int, gU: Int, gV: Int, bU: Int
 
-    static let bt709Limited = ColorMatrix(kr: 0.2126, kb: 0.0722, fullRange: false)
-    static let bt709Full = ColorMatrix(kr: 0.2126, kb: 0.0722, fullRange: true)
-
-    static func matrix(for properties: ColorProperties) -> ColorMatrix {
-        properties.fullRange ? .bt709Full : .bt709Limited
+    /// One table per matrix and range, made once: limited then full range, in
+    /// ``YCbCrMatrix/allCases`` order.
+    private static let tables: [ColorMatrix] = YCbCrMatrix.allCases.flatMap { m in
+        [false, true].map { ColorMatrix(kr: m.kr, kb: m.kb, fullRange: $0) }
     }
 
-    init(kr: Double, kb: Double, fullRange: Bool) {
+    /// The table for `encoding`.
+    static func matrix(for encoding: YCbCrEncoding) -> ColorMatrix {
+        let index = YCbCrMatrix.allCases.firstIndex(of: encoding.matrix)!
+        return tables[2 * index + (encoding.fullRange ? 1 : 0)]
+    }
+
+    private init(kr: Double, kb: Double, fullRange: Bool) {
         let kg = 1 - kr - kb
         let ys = fullRange ? 1.0 : 219.0 / 255.0
         let cs = fullRange ? 1.0 : 224.0 / 255.0

@@ -1,11 +1,13 @@
 /// Converts a frame to another pixel format of the same size, in Swift (the composition
-/// layer has no libswscale): BGRA/RGBA swaps, RGB <-> BT.709 Y'CbCr, planar <-> semi-planar
-/// chroma, luma only. Chroma is subsampled by averaging each 2x2 block.
+/// layer has no libswscale): BGRA/RGBA swaps, RGB <-> Y'CbCr in the YUV side's
+/// ``PixelBuffer/ycbcrEncoding`` (the matrix and range libswscale would use), planar <->
+/// semi-planar chroma, luma only. Chroma is subsampled by averaging each 2x2 block.
 enum PixelConversion {
     /// Writes `source` into `destination`, converting the format; both must have the same size.
     static func convert(_ source: PixelBuffer, into destination: PixelBuffer) {
         precondition(source.width == destination.width && source.height == destination.height, "conversion keeps the size")
-        let matrix = ColorMatrix.matrix(for: source.format.isYUV ? source.colorProperties : destination.colorProperties)
+        let encoding = source.format.isYUV ? source.ycbcrEncoding : destination.ycbcrEncoding
+        let matrix = ColorMatrix.matrix(for: encoding)
         let from = source.format, to = destination.format
         if from == to {
             source.copyPixels(into: destination)
@@ -18,7 +20,9 @@ enum PixelConversion {
         } else {
             source.withPlaneViews { s in destination.withPlaneViews { d in rgbToYUV(s, d, source.width, source.height, matrix) } }
         }
-        destination.colorProperties = source.colorProperties
+        // The destination says which encoding its samples (or the YUV made from them) use,
+        // whatever its size: a later scale must not change what they mean. RGB is not ranged.
+        destination.colorProperties = source.colorProperties.tagged(to.isYUV ? encoding : YCbCrEncoding(matrix: encoding.matrix))
     }
 
 

@@ -1,4 +1,4 @@
-/// Fills a whole frame with one colour.
+/// Fills a whole frame with one colour (in YUV, in the frame's ``PixelBuffer/ycbcrEncoding``).
 enum PixelFill {
     /// Paints every pixel of `buffer` with `color` (alpha kept for BGRA/RGBA; YUV is opaque).
     static func fill(_ buffer: PixelBuffer, with color: Color) {
@@ -18,7 +18,7 @@ enum PixelFill {
                         .update(repeating: word, count: w)
                 }
             case .yuv420p, .nv12, .gray8:
-                let yuv = ColorMatrix.matrix(for: buffer.colorProperties).yuv(of: color)
+                let yuv = ColorMatrix.matrix(for: buffer.ycbcrEncoding).yuv(of: color)
                 for y in 0..<h { (v.base[0] + y * v.stride[0]).update(repeating: yuv.y, count: w) }
                 guard v.hasChroma else { return }
                 for y in 0..<((h + 1) / 2) {

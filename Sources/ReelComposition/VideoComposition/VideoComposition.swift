@@ -40,6 +40,11 @@ public struct VideoComposition: Sendable {
         self.colorYCbCrMatrix = colorYCbCrMatrix
     }
 
+    /// The colour description above as the render context's frames carry it (limited range).
+    public var colorProperties: ColorProperties {
+        ColorProperties(primaries: colorPrimaries, transferFunction: colorTransferFunction, matrix: colorYCbCrMatrix)
+    }
+
     /// A snapshot of a mutable video composition.
     public init(_ m: MutableVideoComposition) {
         self.init(frameDuration: m.frameDuration, renderSize: m.renderSize, renderScale: m.renderScale,

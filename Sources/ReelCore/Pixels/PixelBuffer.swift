@@ -118,22 +118,6 @@ public final class PixelBuffer: @unchecked Sendable {
     }
 }
 
-/// Colour description carried from source to output, as FFmpeg/CoreVideo name it.
-public struct ColorProperties: Sendable, Hashable, Codable {
-    public var primaries: String?
-    public var transferFunction: String?
-    public var matrix: String?
-    /// True for full-range (JPEG) YUV, false for limited (video) range.
-    public var fullRange: Bool
-
-    public init(primaries: String? = nil, transferFunction: String? = nil, matrix: String? = nil, fullRange: Bool = false) {
-        self.primaries = primaries
-        self.transferFunction = transferFunction
-        self.matrix = matrix
-        self.fullRange = fullRange
-    }
-}
-
 /// Where each plane of a frame of some size and format lies in one allocation.
 struct PixelLayout: Hashable {
     let width: Int

@@ -1,7 +1,7 @@
 /// The memory layout of a frame's pixels.
 ///
-/// The names follow FFmpeg's `AVPixelFormat` names; the YUV formats are 8-bit,
-/// limited range, BT.709 unless a buffer's colour properties say otherwise.
+/// The names follow FFmpeg's `AVPixelFormat` names; the YUV formats are 8-bit, in the
+/// matrix and range of ``ColorProperties/encoding(width:height:)``.
 public enum PixelFormat: String, Sendable, Hashable, Codable, CaseIterable {
     /// Packed B, G, R, A bytes (CoreVideo's `32BGRA`). Straight (not premultiplied) alpha.
     case bgra

@@ -71,6 +71,16 @@ extension Frame {
             fullRange: f.color_range == AVCOL_RANGE_JPEG || isFullRangeFormat)
     }
 
+    /// The matrix and range of the frame's samples: its tags, else the standard ones for its
+    /// size (``ColorProperties/encoding(width:height:)``).
+    var ycbcrEncoding: YCbCrEncoding { colorProperties.encoding(width: Int(width), height: Int(height)) }
+
+    /// Tags the frame with `encoding`'s matrix and range.
+    func tag(_ encoding: YCbCrEncoding) {
+        pointer.pointee.colorspace = encoding.matrix.avColorSpace
+        pointer.pointee.color_range = encoding.fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+    }
+
     /// The deprecated `yuvj*` formats are full-range YUV.
     var isFullRangeFormat: Bool {
         let f = pixelFormat
@@ -121,5 +131,34 @@ extension Frame {
                             underlying: FFmpegError(code: code, function: "av_frame_get_buffer"))
         }
         return frame
+    }
+}
+
+extension YCbCrMatrix {
+    /// FFmpeg's colour space of the matrix.
+    var avColorSpace: AVColorSpace {
+        switch self {
+        case .bt601: AVCOL_SPC_SMPTE170M
+        case .bt709: AVCOL_SPC_BT709
+        case .bt2020: AVCOL_SPC_BT2020_NCL
+        }
+    }
+
+    /// The primaries and transfer function that go with the matrix when a stream names
+    /// none of its own.
+    var avPrimaries: AVColorPrimaries {
+        switch self {
+        case .bt601: AVCOL_PRI_SMPTE170M
+        case .bt709: AVCOL_PRI_BT709
+        case .bt2020: AVCOL_PRI_BT2020
+        }
+    }
+
+    var avTransfer: AVColorTransferCharacteristic {
+        switch self {
+        case .bt601: AVCOL_TRC_SMPTE170M
+        case .bt709: AVCOL_TRC_BT709
+        case .bt2020: AVCOL_TRC_BT2020_10
+        }
     }
 }

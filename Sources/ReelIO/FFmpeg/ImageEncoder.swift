@@ -61,7 +61,7 @@ public enum ImageEncoder {
         }
         try Scaler().convert(buffer, into: frame)
         if format == AV_PIX_FMT_YUVJ420P {
-            if !(buffer.format.isYUV && buffer.colorProperties.fullRange) { expandToFullRange(frame) }
+            if frame.pointer.pointee.color_range != AVCOL_RANGE_JPEG { expandToFullRange(frame) }
             frame.pointer.pointee.format = AV_PIX_FMT_YUVJ420P.rawValue
             frame.pointer.pointee.color_range = AVCOL_RANGE_JPEG
         }

@@ -19,13 +19,18 @@ final class Scaler {
     private let sourceView = Frame()
     private let destinationView = Frame()
 
+    /// What a context is made for. The ranges are part of it: libswscale picks a plain
+    /// copy for the same format and size when they are equal at initialisation, and then
+    /// would not widen or narrow the range later.
     struct Shape: Equatable {
         var srcW: Int32, srcH: Int32, srcFormat: Int32, dstW: Int32, dstH: Int32, dstFormat: Int32
+        var srcFullRange = false, dstFullRange = false
     }
 
-    /// The YUV matrix and ranges libswscale is told (`sws_setColorspaceDetails`).
+    /// The YUV matrices and ranges libswscale is told (`sws_setColorspaceDetails`): those of
+    /// the source's samples and of the destination's.
     struct ColorDetails: Equatable {
-        var srcFullRange: Bool, dstFullRange: Bool, matrix: Int32
+        var source: YCbCrEncoding, destination: YCbCrEncoding
     }
 
     /// Owns one libswscale context for one shape (`sws_alloc_context`, options,
@@ -43,6 +48,7 @@ final class Scaler {
             let options: [(String, Int64)] = [
                 ("srcw", Int64(shape.srcW)), ("srch", Int64(shape.srcH)), ("src_format", Int64(shape.srcFormat)),
                 ("dstw", Int64(shape.dstW)), ("dsth", Int64(shape.dstH)), ("dst_format", Int64(shape.dstFormat)),
+                ("src_range", shape.srcFullRange ? 1 : 0), ("dst_range", shape.dstFullRange ? 1 : 0),
                 ("sws_flags", Int64(flags)), ("threads", Int64(threads)),
             ]
             var code: Int32 = 0
@@ -59,13 +65,14 @@ final class Scaler {
 
         deinit { sws_freeContext(pointer) }
 
-        /// Tells libswscale the YUV matrix and ranges (`sws_setColorspaceDetails`), only
+        /// Tells libswscale the YUV matrices and ranges (`sws_setColorspaceDetails`), only
         /// when they differ from what this context was last told.
         func setColorDetails(_ details: ColorDetails) {
             if details == colorDetails { return }
             colorDetails = details
-            let table = sws_getCoefficients(details.matrix)
-            _ = sws_setColorspaceDetails(pointer, table, details.srcFullRange ? 1 : 0, table, details.dstFullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
+            _ = sws_setColorspaceDetails(pointer, sws_getCoefficients(Scaler.swsMatrix(details.source.matrix)), details.source.fullRange ? 1 : 0,
+                                         sws_getCoefficients(Scaler.swsMatrix(details.destination.matrix)), details.destination.fullRange ? 1 : 0,
+                                         0, 1 << 16, 1 << 16)
         }
     }
 
@@ -75,7 +82,12 @@ final class Scaler {
     }
 
     /// Converts (and scales) `frame` into `buffer`, whose size and format say what is wanted.
+    ///
+    /// The frame's samples are read in its ``Frame/ycbcrEncoding``; a YUV buffer keeps that
+    /// matrix, in limited range unless the planes are copied as they are. The buffer's
+    /// colour properties are set to the frame's, with the matrix and range it now holds.
     func convert(_ frame: Frame, into buffer: PixelBuffer) throws(ReelError) {
+        let source = frame.ycbcrEncoding
         // The deprecated full-range `yuvj*` formats are their plain twins with a full range.
         var srcFormat = Self.plainFormat(frame.pixelFormat)
         // gray8 is the luma plane as it is: read a YUV frame's first plane as gray of its
@@ -86,12 +98,14 @@ final class Scaler {
         let dstFormat = buffer.format.avPixelFormat
         if srcFormat == dstFormat, Int(srcW) == buffer.width, Int(srcH) == buffer.height {
             copyPlanes(from: frame, into: buffer)
+            buffer.colorProperties = frame.colorProperties.tagged(source)
             return
         }
+        let details = ColorDetails(source: source, destination: YCbCrEncoding(matrix: source.matrix))
         let shape = Shape(srcW: srcW, srcH: srcH, srcFormat: srcFormat.rawValue,
-                          dstW: Int32(buffer.width), dstH: Int32(buffer.height), dstFormat: dstFormat.rawValue)
-        let details = ColorDetails(srcFullRange: frame.colorProperties.fullRange, dstFullRange: false,
-                                   matrix: Self.matrix(for: frame.pointer.pointee.colorspace, height: srcH))
+                          dstW: Int32(buffer.width), dstH: Int32(buffer.height), dstFormat: dstFormat.rawValue,
+                          srcFullRange: source.fullRange, dstFullRange: false)
+        buffer.colorProperties = frame.colorProperties.tagged(details.destination)
         if threads != 1 {
             let made = try Self.context(&threaded, for: shape, flags: flags, threads: threads)
             made.setColorDetails(details)
@@ -116,18 +130,29 @@ final class Scaler {
 
     /// Converts (and scales) `buffer` into `frame`, which already has its size, format and
     /// planes (`av_frame_get_buffer`).
-    func convert(_ buffer: PixelBuffer, into frame: Frame) throws(ReelError) {
+    ///
+    /// The buffer's samples are read in its ``PixelBuffer/ycbcrEncoding``. The frame's
+    /// samples are made in `target` (the writer's output encoding); without one, a frame of
+    /// the buffer's format and size gets its planes as they are, any other frame the
+    /// buffer's matrix (for a YUV buffer) or the frame size's (for RGB) in limited range.
+    /// The frame is tagged with what it holds.
+    func convert(_ buffer: PixelBuffer, into frame: Frame, as target: YCbCrEncoding? = nil) throws(ReelError) {
         let srcFormat = buffer.format.avPixelFormat
         let dstFormat = frame.pixelFormat
-        if srcFormat == dstFormat, Int(frame.width) == buffer.width, Int(frame.height) == buffer.height {
+        let source = buffer.format.isYUV ? buffer.ycbcrEncoding : YCbCrEncoding(matrix: buffer.ycbcrEncoding.matrix)
+        let sameShape = srcFormat == dstFormat && Int(frame.width) == buffer.width && Int(frame.height) == buffer.height
+        let matrix = buffer.format.isYUV ? source.matrix : buffer.colorProperties.encoding(width: Int(frame.width), height: Int(frame.height)).matrix
+        let destination = target ?? (sameShape ? source : YCbCrEncoding(matrix: matrix))
+        frame.tag(destination)
+        if sameShape && (destination == source || !buffer.format.isYUV) {
             copyPlanes(from: buffer, into: frame)
             return
         }
         let shape = Shape(srcW: Int32(buffer.width), srcH: Int32(buffer.height), srcFormat: srcFormat.rawValue,
-                          dstW: frame.width, dstH: frame.height, dstFormat: dstFormat.rawValue)
+                          dstW: frame.width, dstH: frame.height, dstFormat: dstFormat.rawValue,
+                          srcFullRange: source.fullRange, dstFullRange: destination.fullRange)
         let made = try Self.context(&context, for: shape, flags: flags, threads: 1)
-        made.setColorDetails(ColorDetails(srcFullRange: buffer.colorProperties.fullRange && buffer.format.isYUV, dstFullRange: false,
-                                          matrix: Self.matrix(for: AVCOL_SPC_UNSPECIFIED, height: frame.height)))
+        made.setColorDetails(ColorDetails(source: source, destination: destination))
         let context = made.pointer
         let strides = buffer.bytesPerRow.map { Int32($0) } + [Int32](repeating: 0, count: 4 - buffer.planeCount)
         let height = frame.withPlanes { (data, linesize) -> Int32 in
@@ -210,16 +235,12 @@ final class Scaler {
         }
     }
 
-    /// The libswscale matrix (`SWS_CS_*`) for a stream's colour space: what it says, else
-    /// BT.709 for HD and BT.601 for SD (what players assume).
-    static func matrix(for space: AVColorSpace, height: Int32) -> Int32 {
-        switch space {
-        case AVCOL_SPC_BT709: SWS_CS_ITU709
-        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: SWS_CS_ITU601
-        case AVCOL_SPC_SMPTE240M: SWS_CS_SMPTE240M
-        case AVCOL_SPC_FCC: SWS_CS_FCC
-        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: SWS_CS_BT2020
-        default: height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601
+    /// The libswscale coefficient table (`SWS_CS_*`) of a matrix.
+    static func swsMatrix(_ matrix: YCbCrMatrix) -> Int32 {
+        switch matrix {
+        case .bt601: SWS_CS_ITU601
+        case .bt709: SWS_CS_ITU709
+        case .bt2020: SWS_CS_BT2020
         }
     }
 

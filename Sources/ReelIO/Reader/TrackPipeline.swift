@@ -183,8 +183,7 @@ final class TrackPipeline: @unchecked Sendable {
             case .inside: break
             }
             let buffer = makeBuffer(format: format, width: width ?? Int(frame.width), height: height ?? Int(frame.height))
-            buffer.colorProperties = frame.colorProperties
-            if format.isYUV == false || width != nil { buffer.colorProperties.fullRange = false }
+            // The scaler also sets the buffer's colour: the frame's, with the matrix and range it holds.
             try scaler?.convert(frame, into: buffer)
             sample = .videoFrame(DecodedVideoFrame(pixelBuffer: buffer, presentationTime: pts, duration: duration))
         case .audioPCM:

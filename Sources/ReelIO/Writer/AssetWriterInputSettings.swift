@@ -55,6 +55,11 @@ public struct VideoEncoderSettings: Sendable, Hashable {
     /// Extra private options of the FFmpeg encoder, set by name after the others
     /// (`["x264-params": "keyint=60:min-keyint=60:scenecut=0"]`).
     public var encoderOptions: [String: String] = [:]
+    /// The colour the output is tagged with (a video composition's); nil, or a missing
+    /// matrix, for the standard one of the output size
+    /// (``ColorProperties/encoding(width:height:)``). Appended buffers in another encoding
+    /// are converted into it when libswscale converts them.
+    public var colorProperties: ColorProperties?
 
     public init(codec: Codec, width: Int, height: Int, pixelFormat: PixelFormat = .yuv420p, quality: Quality? = nil,
                 preset: String? = nil, frameDuration: MediaTime = MediaTime(value: 1, timescale: 30),

@@ -32,6 +32,8 @@ final class VideoTrackWriter: TrackWriter {
     private let packet = Packet()
     private var streamTimeBase: AVRational
     private var lastPTS = Int64.min
+    /// The matrix and range of the coded samples, which the stream is tagged with.
+    private let encoding: YCbCrEncoding
 
     init(_ settings: VideoEncoderSettings, output: OutputFormatContext) throws(ReelError) {
         guard settings.width > 0, settings.height > 0, settings.width <= 16384, settings.height <= 16384 else {
@@ -51,6 +53,9 @@ final class VideoTrackWriter: TrackWriter {
             codecFormat = settings.pixelFormat.avPixelFormat
         }
         let globalHeader = output.wantsGlobalHeader
+        let color = settings.colorProperties ?? ColorProperties()
+        let encoding = color.encoding(width: settings.width, height: settings.height)
+        self.encoding = encoding
         let rate = settings.frameDuration
         encoder = try Encoder(name: settings.codec.encoderName) { (ctx) throws(ReelError) in
             ctx.pointee.width = Int32(settings.width)
@@ -58,11 +63,7 @@ final class VideoTrackWriter: TrackWriter {
             ctx.pointee.pix_fmt = codecFormat
             ctx.pointee.time_base = AVRational(num: 1, den: settings.timescale)
             ctx.pointee.framerate = AVRational(num: rate.timescale, den: Int32(clamping: rate.value))
-            ctx.pointee.color_range = AVCOL_RANGE_MPEG
-            let hd = settings.height >= 720
-            ctx.pointee.colorspace = hd ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M
-            ctx.pointee.color_primaries = hd ? AVCOL_PRI_BT709 : AVCOL_PRI_SMPTE170M
-            ctx.pointee.color_trc = hd ? AVCOL_TRC_BT709 : AVCOL_TRC_SMPTE170M
+            Self.tag(ctx, color, encoding)
             if let gop = settings.keyframeInterval { ctx.pointee.gop_size = Int32(clamping: gop) }
             if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
             switch settings.quality {
@@ -90,6 +91,17 @@ final class VideoTrackWriter: TrackWriter {
         streamTimeBase = encoder.timeBase
     }
 
+    /// Tags the encoder with `encoding` (its matrix and range) and `color`'s primaries and
+    /// transfer function when FFmpeg knows their names, else those that go with the matrix.
+    private static func tag(_ ctx: UnsafeMutablePointer<AVCodecContext>, _ color: ColorProperties, _ encoding: YCbCrEncoding) {
+        ctx.pointee.colorspace = encoding.matrix.avColorSpace
+        ctx.pointee.color_range = encoding.fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+        let primaries = color.primaries.map { av_color_primaries_from_name($0) } ?? -1
+        let transfer = color.transferFunction.map { av_color_transfer_from_name($0) } ?? -1
+        ctx.pointee.color_primaries = primaries >= 0 ? AVColorPrimaries(rawValue: UInt32(primaries)) : encoding.matrix.avPrimaries
+        ctx.pointee.color_trc = transfer >= 0 ? AVColorTransferCharacteristic(rawValue: UInt32(transfer)) : encoding.matrix.avTransfer
+    }
+
     /// libx265's parameters: quiet logging, then the caller's (later ones win). One string,
     /// because each `av_opt_set` of `x265-params` replaces the one before.
     static func x265Parameters(_ caller: String?) -> String {
@@ -101,7 +113,8 @@ final class VideoTrackWriter: TrackWriter {
     }
 
     /// Encodes `buffer` at `time` (relative to the session start): its own planes when it
-    /// has the encoder's format and size, else converted into an encoder frame by libswscale.
+    /// has the encoder's format, size and Y'CbCr encoding, else converted into an encoder
+    /// frame by libswscale.
     func write(_ buffer: PixelBuffer, at time: MediaTime, into output: OutputFormatContext) throws(ReelError) {
         guard let pts = time.ffmpegTimestamp(in: encoder.timeBase), pts > lastPTS else {
             throw ReelError(.invalidArgument, "frame time \(time.secondsDescription) does not come after the previous frame in the 1/\(encoder.timeBase.den) time base",
@@ -109,7 +122,8 @@ final class VideoTrackWriter: TrackWriter {
         }
         lastPTS = pts
         let e = encoder.pointer.pointee
-        if buffer.format.avPixelFormat == e.pix_fmt, buffer.width == Int(e.width), buffer.height == Int(e.height) {
+        if buffer.format.avPixelFormat == e.pix_fmt, buffer.width == Int(e.width), buffer.height == Int(e.height),
+           !buffer.format.isYUV || buffer.ycbcrEncoding == encoding {
             // The encoder reads the buffer's own planes: no copy.
             guard frame.reference(buffer) else {
                 throw ReelError(.encoderFailed, "out of memory for a frame", path: output.path)
@@ -126,7 +140,7 @@ final class VideoTrackWriter: TrackWriter {
                     throw ReelError(.encoderFailed, "out of memory for a frame", path: output.path, underlying: FFmpegError(code: code, function: "av_frame_get_buffer"))
                 }
             }
-            try scaler.convert(buffer, into: frame)
+            try scaler.convert(buffer, into: frame, as: encoding)
         }
         frame.pointer.pointee.pts = pts
         try encode(frame, with: encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)

@@ -3,13 +3,12 @@ import ReelCore
 extension RasterImage {
     /// The visible pixels of a frame as an 8-bit image.
     ///
-    /// `bgra` and `rgba` give an RGBA image; `yuv420p` and `nv12` give RGB through
-    /// ``BT709`` (each chroma sample covers its 2x2 block); `gray8` gives a gray image of
-    /// its luma stretched to full range. YUV range follows the buffer's
-    /// `colorProperties.fullRange`.
+    /// `bgra` and `rgba` give an RGBA image; `yuv420p` and `nv12` give RGB in the buffer's
+    /// ``PixelBuffer/ycbcrEncoding`` (each chroma sample covers its 2x2 block); `gray8`
+    /// gives a gray image of its luma stretched to full range.
     public init(_ buffer: PixelBuffer) {
         let w = buffer.width, h = buffer.height
-        let full = buffer.colorProperties.fullRange
+        let encoding = buffer.ycbcrEncoding
         var out: [UInt8] = []
         switch buffer.format {
         case .bgra, .rgba:
@@ -35,8 +34,7 @@ extension RasterImage {
             buffer.withUnsafeBytes(plane: 0) { p in
                 for y in 0..<h {
                     for x in 0..<w {
-                        let luma = BT709.normalizedLuma(y: p[y * buffer.bytesPerRow[0] + x], fullRange: full)
-                        out.append(BT709.clamp(luma * 255))
+                        out.append(encoding.grayLevel(y: p[y * buffer.bytesPerRow[0] + x]))
                     }
                 }
             }
@@ -47,7 +45,7 @@ extension RasterImage {
                 for y in 0..<h {
                     for x in 0..<w {
                         let (luma, cb, cr) = buffer.ycbcr(x: x, y: y)
-                        let p = BT709.rgb(y: luma, cb: cb, cr: cr, fullRange: full)
+                        let p = encoding.rgba(y: luma, cb: cb, cr: cr)
                         let i = (y * w + x) * 3
                         dst[i] = p.r; dst[i + 1] = p.g; dst[i + 2] = p.b
                     }
@@ -81,13 +79,15 @@ extension PixelBuffer {
     /// A frame of `format` holding `image` (its own memory, not pooled).
     ///
     /// RGB(A) formats copy the pixels (opaque when the image has no alpha); YUV formats
-    /// convert with limited-range ``BT709``, each chroma sample taken from the average
-    /// colour of its 2x2 block; `gray8` keeps limited-range luma. Alpha is dropped for
-    /// formats without it.
+    /// convert in the new buffer's ``PixelBuffer/ycbcrEncoding`` (limited range, BT.601
+    /// below HD and BT.709 from HD up), each chroma sample taken from the average colour of
+    /// its 2x2 block; `gray8` keeps limited-range luma. Alpha is dropped for formats
+    /// without it.
     public convenience init(_ image: RasterImage, format: PixelFormat) {
         self.init(width: image.width, height: image.height, format: format)
         let w = image.width, h = image.height
         let source = image.converted(to: .rgba)
+        let encoding = ycbcrEncoding
         source.pixels.withUnsafeBufferPointer { px in
             switch format {
             case .bgra, .rgba:
@@ -110,7 +110,7 @@ extension PixelBuffer {
                     for y in 0..<h {
                         for x in 0..<w {
                             let s = (y * w + x) * 4
-                            let v = BT709.ycbcr(red: Double(px[s]), green: Double(px[s + 1]), blue: Double(px[s + 2]))
+                            let v = encoding.ycbcr(red: Double(px[s]), green: Double(px[s + 1]), blue: Double(px[s + 2]))
                             p[y * stride + x] = BT709.clamp(v.y)
                         }
                     }
@@ -129,7 +129,7 @@ extension PixelBuffer {
                                     r += Double(px[s]); g += Double(px[s + 1]); b += Double(px[s + 2]); n += 1
                                 }
                             }
-                            let v = BT709.ycbcr(red: r / n, green: g / n, blue: b / n)
+                            let v = encoding.ycbcr(red: r / n, green: g / n, blue: b / n)
                             let (cb, cr) = (BT709.clamp(v.cb), BT709.clamp(v.cr))
                             if planes.count == 2 {
                                 pointers[1].storeBytes(of: cb, toByteOffset: cy * strides[1] + cx, as: UInt8.self)
@@ -146,7 +146,8 @@ extension PixelBuffer {
     }
 
     /// The Y', Cb, Cr samples that cover pixel (`x`, `y`) of a YUV or gray frame (gray
-    /// frames report neutral chroma, 128). For RGB frames, the BT.709 conversion of the pixel.
+    /// frames report neutral chroma, 128). For RGB frames, the pixel converted in the
+    /// buffer's ``PixelBuffer/ycbcrEncoding``.
     public func ycbcr(x: Int, y: Int) -> (y: UInt8, cb: UInt8, cr: UInt8) {
         switch format {
         case .gray8:
@@ -163,12 +164,12 @@ extension PixelBuffer {
             }
             return (luma, cb, cr)
         case .bgra, .rgba:
-            return BT709.ycbcr(rgba(x: x, y: y), fullRange: colorProperties.fullRange)
+            return ycbcrEncoding.ycbcr(rgba(x: x, y: y))
         }
     }
 
-    /// The pixel at (`x`, `y`) as 8-bit RGBA, whatever the format (YUV through ``BT709``,
-    /// opaque).
+    /// The pixel at (`x`, `y`) as 8-bit RGBA, whatever the format (YUV in the buffer's
+    /// ``PixelBuffer/ycbcrEncoding``, opaque).
     public func rgba(x: Int, y: Int) -> RGBA {
         switch format {
         case .rgba, .bgra:
@@ -177,24 +178,23 @@ extension PixelBuffer {
                 return format == .rgba ? RGBA(p[i], p[i + 1], p[i + 2], p[i + 3]) : RGBA(p[i + 2], p[i + 1], p[i], p[i + 3])
             }
         case .gray8:
-            let v = BT709.clamp(BT709.normalizedLuma(y: ycbcr(x: x, y: y).y, fullRange: colorProperties.fullRange) * 255)
+            let v = ycbcrEncoding.grayLevel(y: ycbcr(x: x, y: y).y)
             return RGBA(v, v, v, 255)
         case .yuv420p, .nv12:
             let s = ycbcr(x: x, y: y)
-            return BT709.rgb(y: s.y, cb: s.cb, cr: s.cr, fullRange: colorProperties.fullRange)
+            return ycbcrEncoding.rgba(y: s.y, cb: s.cb, cr: s.cr)
         }
     }
 
-    /// How bright pixel (`x`, `y`) is, 0 (black) to 1 (white): BT.709 luma.
+    /// How bright pixel (`x`, `y`) is, 0 (black) to 1 (white): luma in the buffer's
+    /// ``PixelBuffer/ycbcrEncoding``.
     public func normalizedLuma(x: Int, y: Int) -> Double {
         switch format {
         case .rgba, .bgra:
-            let c = rgba(x: x, y: y)
-            let luma: Double = BT709.kr * Double(c.r) + BT709.kg * Double(c.g) + BT709.kb * Double(c.b)
-            return luma / 255
+            return ycbcrEncoding.normalizedLuma(rgba(x: x, y: y))
         case .gray8, .yuv420p, .nv12:
             let luma = withUnsafeBytes(plane: 0) { $0[y * bytesPerRow[0] + x] }
-            return BT709.normalizedLuma(y: luma, fullRange: colorProperties.fullRange)
+            return ycbcrEncoding.normalizedLuma(y: Double(luma))
         }
     }
 }

@@ -3,7 +3,7 @@ import ReelCore
 /// A plain 8-bit image in memory: rows of interleaved channels, no padding.
 ///
 /// What PNG files hold and what golden-image comparison works on. Make one from a frame
-/// with ``init(_:)`` (YUV frames are converted to RGB with BT.709) and a frame from one
+/// with ``init(_:)`` (YUV frames are converted to RGB in their own encoding) and a frame from one
 /// with `PixelBuffer(_:format:)`.
 public struct RasterImage: Sendable, Hashable {
     /// The channels of each pixel, in memory order.
