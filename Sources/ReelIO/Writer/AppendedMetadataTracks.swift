@@ -30,8 +30,12 @@ final class AppendedMetadataTracks {
     private var spool: FileHandle?
     private var spoolSize: Int64 = 0
 
+    /// Whether the finished file's index goes in front of the media (faststart).
+    private let moovInFront: Bool
+
     /// The tracks for the inputs at these indexes; the spool goes beside `file`.
-    init(inputs: [(index: Int, input: AssetWriterInput, format: String)], beside file: URL) {
+    init(inputs: [(index: Int, input: AssetWriterInput, format: String)], beside file: URL, moovInFront: Bool) {
+        self.moovInFront = moovInFront
         var tracks: [Int: Track] = [:]
         for entry in inputs { tracks[entry.index] = Track(input: entry.input, format: entry.format) }
         self.tracks = tracks
@@ -102,7 +106,7 @@ final class AppendedMetadataTracks {
         }
         let rewritten = file.appendingPathExtension("tracks")
         defer { unlink(spoolURL.path) }
-        try MP4TrackAppender.write(file, adding: appended, sampleData: spoolSize > 0 ? spoolURL : nil, to: rewritten)
+        try MP4TrackAppender.write(file, adding: appended, sampleData: spoolSize > 0 ? spoolURL : nil, moovInFront: moovInFront, to: rewritten)
         if rename(rewritten.path, file.path) != 0 {
             let code = errno
             unlink(rewritten.path)

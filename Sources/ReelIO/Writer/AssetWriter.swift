@@ -236,12 +236,14 @@ public final class AssetWriter: Sendable {
             guard tracks.contains(where: { $0 != nil }) else {
                 throw ReelError(.invalidArgument, "mebx and camm tracks describe other tracks: add a video or audio input too", path: outputURL.path)
             }
-            var options: [String: String] = [:]
-            if optimize && (fileType == .mp4 || fileType == .mov) { options["movflags"] = "+faststart" }
             let gpmd = inputs.contains { if case .metadata("gpmd") = $0.settings { true } else { false } }
             let postPass = (fileType == .mp4 || fileType == .mov) && (gpmd || !appended.isEmpty)
-            core = try WriterCore(output: output, tracks: tracks, appended: postPass ? AppendedMetadataTracks(inputs: appended, beside: temporary) : nil,
-                                  options: options)
+            // The pass that adds the metadata tracks also puts the index in front, so the
+            // muxer's own faststart pass over the file is not needed.
+            var options: [String: String] = [:]
+            if optimize && !postPass && (fileType == .mp4 || fileType == .mov) { options["movflags"] = "+faststart" }
+            let appendedTracks = postPass ? AppendedMetadataTracks(inputs: appended, beside: temporary, moovInFront: optimize) : nil
+            core = try WriterCore(output: output, tracks: tracks, appended: appendedTracks, options: options)
         } catch {
             unlink(temporary.path)
             var located = error

@@ -25,8 +25,12 @@ public enum MP4TrackAppender {
     ///   `.invalidArgument` for samples outside `sampleData` or out of time order;
     ///   `.outputFailed` when the destination cannot be written. A failure removes
     ///   whatever was written at `destination`.
+    ///
+    /// `moovInFront` puts the `moov` before the media (faststart) or after everything;
+    /// nil keeps it where the source has it. Asking for the front here, rather than from
+    /// the muxer that wrote `source`, saves the muxer's own pass over the whole file.
     public static func write(_ source: URL, adding tracks: [MP4AppendedTrack], sampleData: URL?, linkingDataTracks: Bool = true,
-                             to destination: URL) throws(ReelError) {
+                             moovInFront: Bool? = nil, to destination: URL) throws(ReelError) {
         let file = try MP4File(contentsOf: source)
         let top = try file.topLevelBoxes()
         if top.contains(where: { $0.type == "moof" }) {
@@ -76,21 +80,28 @@ public enum MP4TrackAppender {
 
         // Lay the file out until the moov's size settles (offsets past 4 GiB turn stco into co64).
         let moovIndex = top.firstIndex { $0.offset == moovBox.offset }!
-        let inFront = !top[..<moovIndex].contains { $0.type == "mdat" }
+        let inFront = moovInFront ?? !top[..<moovIndex].contains { $0.type == "mdat" }
+        // The order the boxes are written in: a front moov goes before the first media
+        // data (after `ftyp` and its like), a back one after everything.
+        let others = top.filter { $0.offset != moovBox.offset }
+        let firstMedia = others.firstIndex { $0.type == "mdat" } ?? others.count
+        let before = Array(others[..<firstMedia]), after = Array(others[firstMedia...])
         let appendedHeader = data == nil ? [] : MP4BoxNode.header("mdat", payloadSize: Int(dataSize))
         var moovSize = Int64(moovBytes.count)
         var moovOut: [UInt8] = []
         for _ in 0..<8 {
             var placed: [(box: MP4Box, to: Int64)] = []
             var offset: Int64 = 0
-            for box in top {
-                if box.offset == moovBox.offset {
-                    if inFront { offset += moovSize }
-                    continue
-                }
+            for box in before {
                 placed.append((box, offset))
                 offset += box.size
             }
+            if inFront { offset += moovSize }
+            for box in after {
+                placed.append((box, offset))
+                offset += box.size
+            }
+            placed.sort { $0.box.offset < $1.box.offset }
             let appendedBase = UInt64(offset) + UInt64(appendedHeader.count)
             let map = placed
             moovOut = try moov.serialized(move: { (old) throws(ReelError) in try moved(old, in: map, path: source.path) }, appendedBase: appendedBase)
@@ -114,13 +125,9 @@ public enum MP4TrackAppender {
         }
         defer { try? out.close() }
         do throws(ReelError) {
-            for box in top {
-                if box.offset != moovBox.offset {
-                    try copy(box.offset..<box.end, of: file, to: out, path: destination.path)
-                } else if inFront {
-                    try write(moovOut, to: out, path: destination.path)
-                }
-            }
+            for box in before { try copy(box.offset..<box.end, of: file, to: out, path: destination.path) }
+            if inFront { try write(moovOut, to: out, path: destination.path) }
+            for box in after { try copy(box.offset..<box.end, of: file, to: out, path: destination.path) }
             try write(appendedHeader, to: out, path: destination.path)
             if let data { try copy(0..<data.size, of: data, to: out, path: destination.path) }
             if !inFront { try write(moovOut, to: out, path: destination.path) }
