@@ -129,4 +129,42 @@ import Reel
         #expect(abs(both.tone(440, 0.2, 1.8) - first.tone(440, 0.2, 1.8)) < 1)
         #expect(abs(both.tone(660, 0.2, 1.8) - second.tone(660, 0.2, 1.8)) < 1)
     }
+
+    /// A tone exported as 16-bit or 24-bit PCM into MOV or Matroska decodes to the samples
+    /// of the source's AAC, to within the last bit of the depth.
+    @Test(arguments: [(AudioEncoderSettings.Codec.pcm16, AssetWriter.FileType.mov, "pcm_s16le", 16),
+                      (.pcm24, .mov, "pcm_s24le", 24), (.pcm16, .mkv, "pcm_s16le", 16), (.pcm24, .mkv, "pcm_s24le", 24)])
+    func pcmInMOVAndMatroskaDecodesToTheSameSamples(_ codec: AudioEncoderSettings.Codec, _ fileType: AssetWriter.FileType,
+                                                     _ codecName: String, _ bits: Int) async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try await AssetExportSession(asset: Asset(url: tone440), preset: .h264(crf: 30, preset: "ultrafast"))
+        session.audioCodec = codec
+        let out = folder.appendingPathComponent(fileType == .mov ? "pcm.mov" : "pcm.mkv")
+        try await session.export(to: out, as: fileType)
+
+        let reader = try AssetReader(url: out)
+        let track = try #require(reader.tracks(withMediaType: .audio).first)
+        #expect(track.formatDescription.codecName == codecName)
+        let source = try await TestAudio.decode(tone440)
+        let audio = try await TestAudio.decode(out)
+        #expect(abs(audio.duration - 2) < 0.001, "PCM has no priming or padding")
+        try #require(audio.samples.count >= 48000 * 2 - 1)
+        let step = Float(1) / Float(1 << (bits - 1))
+        var worst: Float = 0
+        for n in 0..<min(audio.samples.count, source.samples.count) { worst = max(worst, abs(audio.samples[n] - source.samples[n])) }
+        #expect(worst <= step, "largest difference \(worst), one step of \(bits) bits is \(step)")
+        #expect(abs(audio.tone(440, 0.2, 1.8) - source.tone(440, 0.2, 1.8)) < 0.01)
+    }
+
+    @Test func pcmIntoMP4IsRefusedAndNothingIsWritten() async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try await AssetExportSession(asset: Asset(url: tone440), preset: .h264(crf: 30, preset: "ultrafast"))
+        session.audioCodec = .pcm16
+        let out = folder.appendingPathComponent("pcm.mp4")
+        let error = await #expect(throws: ReelError.self) { try await session.export(to: out, as: .mp4) }
+        #expect(error?.message.contains("MOV or Matroska") == true, "\(String(describing: error))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
 }
