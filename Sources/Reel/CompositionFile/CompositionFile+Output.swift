@@ -96,8 +96,8 @@ extension CompositionFile.Output {
         let codec: AudioEncoderSettings.Codec
         switch (audioCodec ?? "aac").lowercased() {
         case "aac": codec = .aac
-        case "pcm", "pcm16", "pcm_s16le": codec = .pcm16
-        case "pcm24", "pcm_s24le": codec = .pcm24
+        case "pcm": codec = .pcm16
+        case "pcm24": codec = .pcm24
         case let other:
             throw ReelError(.invalidComposition, "is \"\(other)\": expected aac, pcm (16-bit) or pcm24", field: "output.audioCodec")
         }
