@@ -35,4 +35,29 @@ import ReelTesting
         #expect(sine.tone(100, 0.6, 0.7) == -.infinity)
         #expect(AudioSignal(samples: [0, 0], sampleRate: 48000).rms(0, 1) < -290)
     }
+
+    /// 440 Hz over [0, 1) falling linearly to 0, 660 Hz rising from 0; a gap of silence after.
+    static func crossfade(gapAt gap: Double? = nil) -> AudioSignal {
+        let a = AudioSignal.sine(440, amplitude: 0.25, duration: 1), b = AudioSignal.sine(660, amplitude: 0.25, duration: 1)
+        var samples = (0..<48000).map { n -> Float in
+            let g = Float(n) / 48000
+            return a.samples[n] * (1 - g) + b.samples[n] * g
+        }
+        if let gap { for n in Int(gap * 48000)..<Int((gap + 0.05) * 48000) { samples[n] = 0 } }
+        return AudioSignal(samples: samples, sampleRate: 48000)
+    }
+
+    @Test func aCrossfadeHasNoFaultsAndTheWrongWayRoundHasOneAWindowAfterTheFirst() {
+        let fade = Self.crossfade()
+        #expect(fade.crossfadeFaults(from: 440, to: 660, over: 0, 1).isEmpty)
+        #expect(fade.crossfadeFaults(from: 660, to: 440, over: 0, 1).count == 3, "every window after the first")
+    }
+
+    @Test func quietSpansFindAGap() {
+        let full = Self.crossfade().rms(0, 1)
+        #expect(Self.crossfade().quietSpans(0, 1, below: full - 10).isEmpty)
+        let spans = Self.crossfade(gapAt: 0.5).quietSpans(0, 1, below: full - 10)
+        #expect(spans.count >= 2 && spans.count <= 3)
+        #expect(spans.allSatisfy { $0 >= 0.48 && $0 < 0.55 }, "\(spans)")
+    }
 }

@@ -78,6 +78,33 @@ public struct AudioSignal: Sendable, Hashable {
         return 20 * log10(max(amplitude / 2.0.squareRoot(), 1e-15))
     }
 
+    /// The start times of the `window`-second spans of `[from, to)` whose RMS is below
+    /// `level` dBFS: gaps and drop-outs. Empty when sound plays all along.
+    public func quietSpans(_ from: Double, _ to: Double, below level: Double, window: Double = 0.02) -> [Double] {
+        let count = Int(((to - from) / window).rounded(.down))
+        return (0..<max(count, 0)).map { from + Double($0) * window }.filter { rms($0, $0 + window) < level }
+    }
+
+    /// What keeps `[from, to)` from being a crossfade from the `outgoing` tone (Hz) to the
+    /// `incoming` one: in `steps` windows spread evenly over the span (each 50 ms in from its
+    /// slice's edges), the outgoing tone must fall and the incoming one rise from each window
+    /// to the next. One line per window that breaks this; empty for a crossfade.
+    public func crossfadeFaults(from outgoing: Double, to incoming: Double, over from: Double, _ to: Double, steps: Int = 4) -> [String] {
+        let slice = (to - from) / Double(max(steps, 1))
+        var faults: [String] = []
+        var previous = (out: Double.infinity, in: -Double.infinity)
+        for step in 0..<max(steps, 1) {
+            let start = from + Double(step) * slice + 0.05
+            let end = start + slice - 0.1
+            let level = (out: tone(outgoing, start, end), in: tone(incoming, start, end))
+            if !(level.out < previous.out && level.in > previous.in) {
+                faults.append("window at \(start) s: \(outgoing) Hz at \(level.out) dBFS (before \(previous.out)), \(incoming) Hz at \(level.in) dBFS (before \(previous.in))")
+            }
+            previous = level
+        }
+        return faults
+    }
+
     /// The largest magnitude of any sample.
     public var peak: Float { samples.map(abs).max() ?? 0 }
 }
