@@ -2,13 +2,16 @@ import Foundation
 import Reel
 
 /// The Reel side of the benchmarks: each case renders through ``AssetExportSession`` with
-/// the peer's encoder settings (libx264 veryfast, CRF 23, yuv420p, no audio) and prints
-/// `frames=N seconds=S`.
+/// the peer's encoder settings (libx264 veryfast, CRF 23, yuv420p; no audio, or AAC at
+/// 128 kbit/s for the audio cases) and prints `frames=N seconds=S`.
 ///
 ///     reel-bench transcode A OUT
 ///     reel-bench pip A B OUT
+///     reel-bench pip-audio A B OUT   (both clips' sound mixed, B's fading out over [2, 3) s)
+///     reel-bench mix A B OUT         (that mix alone: audio in, audio out)
 ///     reel-bench crossfade A B OUT
 ///     reel-bench gps A_GPS OUT
+///     reel-bench gps-audio A_GPS SOUND OUT   (SOUND's audio under it, fading out over its last second)
 ///     reel-bench long A OUT REPEAT
 ///     reel-bench make-gps A OUT      (A re-encoded like the inputs, plus a 30 Hz gpmd track)
 enum Bench {
@@ -28,11 +31,17 @@ enum Bench {
             case "long" where args.count == 4:
                 frames = try await transcode(url(args[1]), out: url(args[2]), repeat: Int(args[3]) ?? 6)
             case "pip" where args.count == 4:
-                frames = try await pip(url(args[1]), url(args[2]), out: url(args[3]))
+                frames = try await pip(url(args[1]), url(args[2]), out: url(args[3]), audio: false)
+            case "pip-audio" where args.count == 4:
+                frames = try await pip(url(args[1]), url(args[2]), out: url(args[3]), audio: true)
+            case "mix" where args.count == 4:
+                frames = try await mix(url(args[1]), url(args[2]), out: url(args[3]))
             case "crossfade" where args.count == 4:
                 frames = try await crossfade(url(args[1]), url(args[2]), out: url(args[3]))
             case "gps" where args.count == 3:
-                frames = try await gps(url(args[1]), out: url(args[2]))
+                frames = try await gps(url(args[1]), sound: nil, out: url(args[2]))
+            case "gps-audio" where args.count == 4:
+                frames = try await gps(url(args[1]), sound: url(args[2]), out: url(args[3]))
             case "make-gps" where args.count == 3:
                 frames = try await makeGPSInput(url(args[1]), out: url(args[2]))
             default:
@@ -48,7 +57,7 @@ enum Bench {
     }
 
     static func usage() -> ReelError {
-        ReelError(.invalidArgument, "usage: reel-bench transcode|pip|crossfade|gps|long|make-gps FILES... OUT")
+        ReelError(.invalidArgument, "usage: reel-bench transcode|pip|pip-audio|mix|crossfade|gps|gps-audio|long|make-gps FILES... OUT")
     }
 
     static func url(_ path: String) -> URL { URL(fileURLWithPath: path) }
@@ -65,16 +74,39 @@ enum Bench {
         return track
     }
 
-    /// Exports and returns the number of frames written.
-    static func export(_ composition: Composition, _ videoComposition: VideoComposition, to out: URL) async throws -> Int {
+    /// Adds one audio track per file in `urls`, each playing its file's first audio track
+    /// from the start for at most `duration`; the last one fades from 1 to 0 over `fade`.
+    /// Returns the mix that says so.
+    static func addSound(of urls: [URL], to composition: inout MutableComposition, duration: MediaTime, fade: TimeRange) async throws -> AudioMix {
+        var ids: [Int32] = []
+        for url in urls {
+            let source = try await SourceDescription(asset: Asset(url: url))
+            guard let track = source.tracks(withMediaType: .audio).first else {
+                throw ReelError(.invalidArgument, "no audio track", path: url.path)
+            }
+            let id = composition.addMutableTrack(withMediaType: .audio)
+            let length = MediaTime.minimum(track.timeRange.duration, duration)
+            try composition.insertTimeRange(TimeRange(start: track.timeRange.start, duration: length), of: track, intoTrackWithID: id, at: .zero)
+            ids.append(id)
+        }
+        guard let last = ids.last else { return AudioMix() }
+        var ramp = MutableAudioMixInputParameters(trackID: last)
+        ramp.setVolumeRamp(fromStartVolume: 1, toEndVolume: 0, timeRange: fade)
+        return AudioMix(inputParameters: [.init(ramp)])
+    }
+
+    /// Exports (with `audioMix`'s sound when given, else none) and returns the number of
+    /// frames written.
+    static func export(_ composition: Composition, _ videoComposition: VideoComposition?, audioMix: AudioMix? = nil, to out: URL) async throws -> Int {
         let session = AssetExportSession(composition: composition, preset: preset)
         session.videoComposition = videoComposition
         session.overwrite = true
-        session.includesAudio = false
+        session.includesAudio = audioMix != nil
+        session.audioMix = audioMix
         session.shouldOptimizeForNetworkUse = false
         try await session.export(to: out, as: .mp4)
         let d = composition.duration
-        return Int((d.seconds / videoComposition.frameDuration.seconds).rounded())
+        return Int((d.seconds / (videoComposition?.frameDuration.seconds ?? 1.0 / 30)).rounded())
     }
 
     static func transcode(_ a: URL, out: URL, repeat count: Int) async throws -> Int {
@@ -88,13 +120,18 @@ enum Bench {
         return try await export(c, VideoComposition(propertiesOf: c), to: out)
     }
 
-    static func pip(_ a: URL, _ b: URL, out: URL) async throws -> Int {
+    /// B's sound fading out over [2, 3) s: the peer's `volume='if(lt(t,2),1,max(0,3-t))'`.
+    static let pipFade = TimeRange(start: seconds(2), duration: oneSecond)
+
+    static func pip(_ a: URL, _ b: URL, out: URL, audio: Bool) async throws -> Int {
         let ta = try await videoTrack(a), tb = try await videoTrack(b)
         var composition = MutableComposition()
         let main = composition.addMutableTrack(withMediaType: .video)
         let inset = composition.addMutableTrack(withMediaType: .video)
         try composition.insertTimeRange(ta.timeRange, of: ta, intoTrackWithID: main, at: .zero)
         try composition.insertTimeRange(tb.timeRange, of: tb, intoTrackWithID: inset, at: .zero)
+        var mix: AudioMix?
+        if audio { mix = try await addSound(of: [a, b], to: &composition, duration: ta.timeRange.duration, fade: pipFade) }
         let c = Composition(composition)
         var v = MutableVideoComposition(propertiesOf: c)
         let w = 1920.0, h = 1080.0, pw = 960.0
@@ -102,7 +139,14 @@ enum Bench {
         small.setTransform(Transform2D(scaleX: 0.5, y: 0.5).concatenating(Transform2D(translationX: w - pw - 48, y: 48)), at: .zero)
         v.renderSize = Size(width: w, height: h)
         v.instructions = [VideoCompositionStandardInstruction(timeRange: c.timeRange, layerInstructions: [small, .init(trackID: main)])]
-        return try await export(c, VideoComposition(v), to: out)
+        return try await export(c, VideoComposition(v), audioMix: mix, to: out)
+    }
+
+    /// pip's sound alone: A's and B's audio mixed, B fading out, encoded to AAC.
+    static func mix(_ a: URL, _ b: URL, out: URL) async throws -> Int {
+        var composition = MutableComposition()
+        let mix = try await addSound(of: [a, b], to: &composition, duration: seconds(10), fade: pipFade)
+        return try await export(Composition(composition), nil, audioMix: mix, to: out)
     }
 
     static func crossfade(_ a: URL, _ b: URL, out: URL) async throws -> Int {
@@ -125,13 +169,18 @@ enum Bench {
         return try await export(c, VideoComposition(v), to: out)
     }
 
-    static func gps(_ input: URL, out: URL) async throws -> Int {
+    static func gps(_ input: URL, sound: URL?, out: URL) async throws -> Int {
         let source = try await SourceDescription(asset: Asset(url: input))
         guard let video = source.tracks(withMediaType: .video).first, let gps = source.tracks(withMediaType: .metadata).first else {
             throw ReelError(.invalidArgument, "the input needs a video and a gpmd track (make it with make-gps)", path: input.path)
         }
         var composition = MutableComposition()
         try composition.insertTimeRange(video.timeRange, of: source, at: .zero)
+        let end = video.timeRange.duration
+        var mix: AudioMix?
+        if let sound {
+            mix = try await addSound(of: [sound], to: &composition, duration: end, fade: TimeRange(start: end - oneSecond, duration: oneSecond))
+        }
         let c = Composition(composition)
         guard let videoID = c.tracks(withMediaType: .video).first?.trackID, let gpsID = c.tracks(withMediaType: .metadata).first?.trackID else {
             throw ReelError(.invalidComposition, "tracks missing")
@@ -146,7 +195,8 @@ enum Bench {
         session.videoComposition = VideoComposition(v)
         session.metadataTrackIDs = []
         session.overwrite = true
-        session.includesAudio = false
+        session.includesAudio = mix != nil
+        session.audioMix = mix
         session.shouldOptimizeForNetworkUse = false
         try await session.export(to: out, as: .mp4)
         return Int((c.duration.seconds * 30).rounded())

@@ -70,6 +70,7 @@ public struct RenderCommand: AsyncParsableCommand {
         let settings: VideoEncoderSettings
         let fileType: AssetWriter.FileType
         let metadataOutputFormat: MetadataOutputFormat
+        let audioCodec: AudioEncoderSettings.Codec
         do throws(ReelError) {
             loaded = try await LoadedComposition.load(path: composition, overrides: sources.map(CompositionFile.SourceOverride.init(argument:)),
                                                       registry: registry)
@@ -80,6 +81,7 @@ public struct RenderCommand: AsyncParsableCommand {
                 settings = try out.videoSettings(width: size.width, height: size.height, frameDuration: video.frameDuration)
                 fileType = try out.fileType(forOutputPath: output)
                 metadataOutputFormat = try out.metadataOutputFormat()
+                audioCodec = try out.audioEncoderCodec(for: fileType)
             } catch {
                 var e = error
                 e.path = composition
@@ -124,6 +126,7 @@ public struct RenderCommand: AsyncParsableCommand {
         session.videoComposition = video
         session.audioMix = loaded.audioMix
         session.includesAudio = loaded.audioMix != nil
+        session.audioCodec = audioCodec
         // Deeper buffers between decoding, compositing and encoding keep each busy when
         // another stalls for a moment.
         var engineOptions = session.renderOptions

@@ -41,4 +41,67 @@ enum ExampleSupport {
         }
         return out
     }
+
+    /// Renders `example` into `url` as `reel render` does: the file's video settings, audio
+    /// mix and audio codec; no metadata tracks.
+    static func render(_ example: String, to url: URL, overrides: [CompositionFile.SourceOverride] = []) async throws {
+        let loaded = try await LoadedComposition.load(path: compositionPath(example), overrides: overrides, registry: registry)
+        let video = loaded.videoComposition
+        let output = loaded.file.output ?? CompositionFile.Output()
+        let fileType = try output.fileType(forOutputPath: url.path)
+        let settings = try output.videoSettings(width: video.renderPixelSize.width, height: video.renderPixelSize.height,
+                                                frameDuration: video.frameDuration)
+        let session = AssetExportSession(composition: loaded.composition, preset: .custom(settings),
+                                         sources: AssetRenderSources(files: loaded.sourceURLs))
+        session.videoComposition = video
+        session.audioMix = loaded.audioMix
+        session.includesAudio = loaded.audioMix != nil
+        session.audioCodec = try output.audioEncoderCodec(for: fileType)
+        session.timeRange = loaded.renderRange
+        session.metadataTrackIDs = []
+        try await session.export(to: url, as: fileType)
+    }
+
+    /// A new empty folder under the temporary directory.
+    static func scratchFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("reel-examples-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Runs `tool` (found on the PATH) and returns its standard output; throws when it fails.
+    static func run(_ tool: String, _ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(tool) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)"])
+        }
+        return data
+    }
+
+    /// The first audio stream of `url` decoded by the ffmpeg CLI (a decoder independent of
+    /// Reel's reader), at 48 kHz, channels averaged.
+    static func audio(of url: URL) throws -> AudioSignal {
+        let data = try run("ffmpeg", ["-v", "error", "-nostdin", "-i", url.path, "-map", "0:a:0", "-ac", "1", "-ar", "48000", "-f", "f32le", "-"])
+        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        return AudioSignal(samples: samples, sampleRate: 48000)
+    }
+
+    /// ffprobe's `duration` and `codec_name` of each stream of `url`, by kind (`audio`, `video`).
+    static func streams(of url: URL) throws -> [(kind: String, codec: String, duration: Double)] {
+        let text = String(decoding: try run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name,duration",
+                                                         "-of", "csv=p=0", url.path]), as: UTF8.self)
+        return text.split(separator: "\n").compactMap { line in
+            let f = line.split(separator: ",").map(String.init)
+            guard f.count >= 3 else { return nil }
+            return (kind: f[1], codec: f[0], duration: Double(f[2]) ?? .nan)
+        }
+    }
 }

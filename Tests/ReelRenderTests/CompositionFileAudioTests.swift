@@ -52,4 +52,23 @@ struct CompositionFileAudioTests {
         #expect(volume.volume(at: MediaTime(value: 5, timescale: 2)) == Float(0.65))
         #expect(volume.volume(at: MediaTime(value: 4, timescale: 1)) == 1)
     }
+
+    @Test func outputAudioCodecIsAACByDefaultAndPCMInMOVOrMatroska() throws {
+        let none = try Self.file("")
+        #expect(try (none.output ?? CompositionFile.Output()).audioEncoderCodec(for: .mp4) == .aac)
+        let pcm = try #require(try Self.file(#", "output": {"audioCodec": "pcm"}"#).output)
+        #expect(try pcm.audioEncoderCodec(for: .mov) == .pcm16)
+        #expect(try pcm.audioEncoderCodec(for: .mkv) == .pcm16)
+        #expect(try #require(try Self.file(#", "output": {"audioCodec": "pcm24"}"#).output).audioEncoderCodec(for: .mov) == .pcm24)
+        #expect(try #require(try Self.file(#", "output": {"audioCodec": "AAC"}"#).output).audioEncoderCodec(for: .mpegts) == .aac)
+
+        let intoMP4 = #expect(throws: ReelError.self) { try pcm.audioEncoderCodec(for: .mp4) }
+        #expect(intoMP4?.field == "output.audioCodec")
+        #expect(intoMP4?.message.contains("MOV or Matroska") == true)
+        let unknown = #expect(throws: ReelError.self) {
+            try #require(try Self.file(#", "output": {"audioCodec": "mp3"}"#).output).audioEncoderCodec(for: .mov)
+        }
+        #expect(unknown?.field == "output.audioCodec")
+        #expect(unknown?.message.contains("\"mp3\"") == true)
+    }
 }

@@ -45,21 +45,14 @@ import Reel
         #expect(audio.tone(440, 2.2, 2.8) < full - 40, "only tone B after the fade")
         #expect(abs(audio.tone(660, 2.2, 2.8) - full) < 1)
         // Across the fade A falls and B rises, step by step.
-        var previous: (a: Double, b: Double) = (.infinity, -.infinity)
-        for step in 0..<4 {
-            let from = 1.05 + Double(step) * 0.25
-            let level = (a: audio.tone(440, from, from + 0.15), b: audio.tone(660, from, from + 0.15))
-            #expect(level.a < previous.a && level.b > previous.b, "window at \(from) s")
-            previous = level
-        }
+        let faults = audio.crossfadeFaults(from: 440, to: 660, over: 1, 2)
+        #expect(faults.isEmpty, "\(faults)")
         // Halfway both play at half volume (-6 dB).
         #expect(abs(audio.tone(440, 1.45, 1.55) - (full - 6)) < 1.5)
         #expect(abs(audio.tone(660, 1.45, 1.55) - (full - 6)) < 1.5)
         // No gap: every 20 ms has sound; no clipping.
-        for n in 0..<145 {
-            let t = 0.05 + Double(n) * 0.02
-            #expect(audio.rms(t, t + 0.02) > full - 10, "a gap at \(t) s")
-        }
+        let quiet = audio.quietSpans(0.05, 2.95, below: full - 10)
+        #expect(quiet.isEmpty, "gaps at \(quiet) s")
         #expect(audio.peak < 0.5)
     }
 
@@ -128,5 +121,43 @@ import Reel
         let both = try await TestAudio.decode(mixed)
         #expect(abs(both.tone(440, 0.2, 1.8) - first.tone(440, 0.2, 1.8)) < 1)
         #expect(abs(both.tone(660, 0.2, 1.8) - second.tone(660, 0.2, 1.8)) < 1)
+    }
+
+    /// A tone exported as 16-bit or 24-bit PCM into MOV or Matroska decodes to the samples
+    /// of the source's AAC, to within the last bit of the depth.
+    @Test(arguments: [(AudioEncoderSettings.Codec.pcm16, AssetWriter.FileType.mov, "pcm_s16le", 16),
+                      (.pcm24, .mov, "pcm_s24le", 24), (.pcm16, .mkv, "pcm_s16le", 16), (.pcm24, .mkv, "pcm_s24le", 24)])
+    func pcmInMOVAndMatroskaDecodesToTheSameSamples(_ codec: AudioEncoderSettings.Codec, _ fileType: AssetWriter.FileType,
+                                                     _ codecName: String, _ bits: Int) async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try await AssetExportSession(asset: Asset(url: tone440), preset: .h264(crf: 30, preset: "ultrafast"))
+        session.audioCodec = codec
+        let out = folder.appendingPathComponent(fileType == .mov ? "pcm.mov" : "pcm.mkv")
+        try await session.export(to: out, as: fileType)
+
+        let reader = try AssetReader(url: out)
+        let track = try #require(reader.tracks(withMediaType: .audio).first)
+        #expect(track.formatDescription.codecName == codecName)
+        let source = try await TestAudio.decode(tone440)
+        let audio = try await TestAudio.decode(out)
+        #expect(abs(audio.duration - 2) < 0.001, "PCM has no priming or padding")
+        try #require(audio.samples.count >= 48000 * 2 - 1)
+        let step = Float(1) / Float(1 << (bits - 1))
+        var worst: Float = 0
+        for n in 0..<min(audio.samples.count, source.samples.count) { worst = max(worst, abs(audio.samples[n] - source.samples[n])) }
+        #expect(worst <= step, "largest difference \(worst), one step of \(bits) bits is \(step)")
+        #expect(abs(audio.tone(440, 0.2, 1.8) - source.tone(440, 0.2, 1.8)) < 0.01)
+    }
+
+    @Test func pcmIntoMP4IsRefusedAndNothingIsWritten() async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try await AssetExportSession(asset: Asset(url: tone440), preset: .h264(crf: 30, preset: "ultrafast"))
+        session.audioCodec = .pcm16
+        let out = folder.appendingPathComponent("pcm.mp4")
+        let error = await #expect(throws: ReelError.self) { try await session.export(to: out, as: .mp4) }
+        #expect(error?.message.contains("MOV or Matroska") == true, "\(String(describing: error))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 }

@@ -17,14 +17,18 @@ extension CompositionFile {
         /// Whether the output has sound (the default); `false` writes no audio track, and a
         /// file without audio tracks then gets none of its first source's audio.
         public var audio: Bool?
+        /// The audio codec: `aac` (default), `pcm` (16-bit) or `pcm24`; PCM goes into MOV
+        /// or Matroska only (see ``AudioEncoderSettings/Codec``).
+        public var audioCodec: String?
 
         public init(container: String? = nil, video: Video? = nil, metadataTrackIDs: [Int32]? = nil, metadataFormat: String? = nil,
-                    audio: Bool? = nil) {
+                    audio: Bool? = nil, audioCodec: String? = nil) {
             self.container = container
             self.video = video
             self.metadataTrackIDs = metadataTrackIDs
             self.metadataFormat = metadataFormat
             self.audio = audio
+            self.audioCodec = audioCodec
         }
 
         /// Video encoder settings.
@@ -84,6 +88,24 @@ extension CompositionFile.Output {
             throw ReelError(.invalidComposition, "is \"\(name)\": expected one of \(names)", field: "output.metadataFormat")
         }
         return format
+    }
+
+    /// The audio codec asked for (``audioCodec`` parsed, AAC when absent), checked against
+    /// the container `fileType`: PCM goes into MOV or Matroska only.
+    public func audioEncoderCodec(for fileType: AssetWriter.FileType) throws(ReelError) -> AudioEncoderSettings.Codec {
+        let codec: AudioEncoderSettings.Codec
+        switch (audioCodec ?? "aac").lowercased() {
+        case "aac": codec = .aac
+        case "pcm": codec = .pcm16
+        case "pcm24": codec = .pcm24
+        case let other:
+            throw ReelError(.invalidComposition, "is \"\(other)\": expected aac, pcm (16-bit) or pcm24", field: "output.audioCodec")
+        }
+        if codec.isPCM, fileType != .mov, fileType != .mkv {
+            throw ReelError(.invalidComposition, "is \"\(audioCodec ?? "")\": PCM goes into MOV or Matroska, and the output is \(fileType.rawValue) (write to .mov or .mkv, or use aac)",
+                            field: "output.audioCodec")
+        }
+        return codec
     }
 
     /// The encoder settings for frames of `width` x `height` every `frameDuration`.

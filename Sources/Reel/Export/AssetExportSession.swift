@@ -47,6 +47,7 @@ public final class AssetExportSession: Sendable {
         var metadataFormat = MetadataOutputFormat.auto
         var audioEnabled = true
         var audioMix: AudioMix?
+        var audioCodec = AudioEncoderSettings.Codec.aac
         var optimizeForNetworkUse = true
         var metadata: [MetadataItem] = []
     }
@@ -148,6 +149,14 @@ public final class AssetExportSession: Sendable {
     public var audioMix: AudioMix? {
         get { state.withLock { $0.settings.audioMix } }
         set { state.withLock { $0.settings.audioMix = newValue } }
+    }
+
+    /// The codec of the audio the export encodes: AAC (the default), or 16-bit or 24-bit
+    /// PCM for a MOV or Matroska output (another container is refused before anything is
+    /// written). PCM output is always decoded and encoded, never copied.
+    public var audioCodec: AudioEncoderSettings.Codec {
+        get { state.withLock { $0.settings.audioCodec } }
+        set { state.withLock { $0.settings.audioCodec = newValue } }
     }
 
     /// Container metadata for the output (title, creation date, location, make, model,

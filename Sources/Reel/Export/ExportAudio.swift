@@ -11,7 +11,8 @@ import ReelComposition
 /// the range, copies the source's packets. Any other is decoded, converted to one format
 /// (the first track's sample rate and channel count), cut at the edits sample-exactly,
 /// given silence over empty edits, scaled by its volume ramps, summed and encoded once to
-/// AAC, lasting exactly as long as the range (see ``ExportAudio/mix(_:range:sampleRate:channels:progress:)``).
+/// AAC (or PCM), lasting exactly as long as the range (see ``ExportAudio/mix(_:range:sampleRate:channels:progress:)``).
+/// An output asked for in PCM is always decoded and encoded, never copied.
 struct ExportAudio: Sendable {
     /// One stretch of a source played over a stretch of the output.
     struct Piece: Sendable {
@@ -40,16 +41,17 @@ struct ExportAudio: Sendable {
 
     /// The audio outputs for `composition` over `range`: one mixing every enabled audio
     /// track when `audioMix` is given, else one per track; none when nothing plays there.
+    /// Encoded outputs use `codec`.
     static func plans(composition: Composition, range: TimeRange, sources: AssetRenderSources,
-                      audioMix: AudioMix?) throws(ReelError) -> [ExportAudio] {
+                      audioMix: AudioMix?, codec: AudioEncoderSettings.Codec = .aac) throws(ReelError) -> [ExportAudio] {
         let tracks = composition.tracks(withMediaType: .audio).filter { $0.isEnabled && !$0.isEmpty }.map { track in
             Track(trackID: track.trackID, pieces: pieces(of: track, in: range, sources: sources),
                   volume: audioMix?.inputParameters(forTrackID: track.trackID) ?? AudioMixInputParameters(trackID: track.trackID))
         }.filter { !$0.pieces.isEmpty }
         guard !tracks.isEmpty else { return [] }
-        if audioMix != nil { return [try plan(tracks, range: range)] }
+        if audioMix != nil { return [try plan(tracks, range: range, codec: codec)] }
         var plans: [ExportAudio] = []
-        for track in tracks { plans.append(try plan([track], range: range)) }
+        for track in tracks { plans.append(try plan([track], range: range, codec: codec)) }
         return plans
     }
 
@@ -68,20 +70,20 @@ struct ExportAudio: Sendable {
         return pieces
     }
 
-    private static func plan(_ tracks: [Track], range: TimeRange) throws(ReelError) -> ExportAudio {
+    private static func plan(_ tracks: [Track], range: TimeRange, codec: AudioEncoderSettings.Codec) throws(ReelError) -> ExportAudio {
         let first = tracks[0].pieces[0]
         let reader = try AssetReader(url: first.url)
         guard let description = reader.track(withID: first.trackID)?.formatDescription else {
             throw ReelError(.invalidArgument, "the file has no audio track \(first.trackID)", path: first.url.path, trackID: first.trackID)
         }
-        if tracks.count == 1, tracks[0].pieces.count == 1, !first.isScaled, first.target.start == range.start,
+        if !codec.isPCM, tracks.count == 1, tracks[0].pieces.count == 1, !first.isScaled, first.target.start == range.start,
            tracks[0].volume.isUnitVolume(over: range) {
             return ExportAudio(input: AssetWriterInput(settings: .passthrough(description)), mode: .copy(first))
         }
         guard let rate = description.sampleRate, rate > 0, let channels = description.channelCount, channels > 0 else {
             throw ReelError(.unsupportedFormat, "the audio track gives no sample rate or channel count", path: first.url.path, trackID: first.trackID)
         }
-        let settings = AudioEncoderSettings(sampleRate: rate, channelCount: min(channels, 8))
+        let settings = AudioEncoderSettings(codec: codec, sampleRate: rate, channelCount: min(channels, 8))
         return ExportAudio(input: AssetWriterInput(settings: .audio(settings)), mode: .mix(tracks, sampleRate: rate, channels: min(channels, 8)))
     }
 

@@ -48,7 +48,8 @@ struct ExportJob: Sendable {
             videoInput = input
         }
         let audio = settings.audioEnabled
-            ? try ExportAudio.plans(composition: composition, range: range, sources: session.sources, audioMix: settings.audioMix) : []
+            ? try ExportAudio.plans(composition: composition, range: range, sources: session.sources, audioMix: settings.audioMix,
+                                     codec: settings.audioCodec) : []
         for plan in audio { try writer.add(plan.input) }
         let metadataIDs = settings.metadataTrackIDs ?? videoComposition?.sourceSampleDataTrackIDs ?? []
         let diagnostics = settings.engineOptions.diagnostics

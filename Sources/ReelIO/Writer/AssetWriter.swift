@@ -177,7 +177,10 @@ public final class AssetWriter: Sendable {
                 return ReelError(.encoderFailed, "this FFmpeg has no \(settings.codec.encoderName) encoder", path: path)
             }
             return nil
-        case .audio:
+        case .audio(let settings):
+            if settings.codec.isPCM, fileType != .mov, fileType != .mkv {
+                return ReelError(.invalidArgument, "PCM audio goes into MOV or Matroska, not \(fileType.rawValue): use AAC or a .mov/.mkv output", path: path)
+            }
             return nil
         }
     }

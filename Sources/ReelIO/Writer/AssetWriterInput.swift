@@ -13,7 +13,7 @@ public final class AssetWriterInput: Sendable {
     public enum Settings: Sendable {
         /// Frames encoded with `VideoEncoderSettings`.
         case video(VideoEncoderSettings)
-        /// Interleaved float PCM encoded to AAC.
+        /// Interleaved float PCM encoded to AAC or PCM (``AudioEncoderSettings/Codec``).
         case audio(AudioEncoderSettings)
         /// Packets copied unchanged from a reader's `.passthrough` output of an audio or
         /// video track; `FormatDescription` is that output's ``AssetReaderTrackOutput/formatDescription``.

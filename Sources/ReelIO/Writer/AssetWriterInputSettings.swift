@@ -76,13 +76,38 @@ public struct VideoEncoderSettings: Sendable, Hashable {
     }
 }
 
-/// How an ``AssetWriterInput`` encodes audio: AAC from interleaved float PCM.
+/// How an ``AssetWriterInput`` encodes audio from interleaved float PCM: AAC, or
+/// uncompressed PCM (MOV and Matroska).
 public struct AudioEncoderSettings: Sendable, Hashable {
+    /// The audio codec (and the FFmpeg encoder behind it).
+    public enum Codec: String, Sendable, Hashable, CaseIterable {
+        /// AAC-LC through FFmpeg's `aac` encoder, at ``AudioEncoderSettings/bitRate``.
+        case aac
+        /// 16-bit little-endian PCM (`pcm_s16le`; MOV `sowt`, Matroska `A_PCM/INT/LIT`).
+        case pcm16
+        /// 24-bit little-endian PCM (`pcm_s24le`; MOV `in24`, Matroska `A_PCM/INT/LIT`).
+        case pcm24
+
+        var encoderName: String {
+            switch self {
+            case .aac: "aac"
+            case .pcm16: "pcm_s16le"
+            case .pcm24: "pcm_s24le"
+            }
+        }
+
+        /// Whether the codec is uncompressed PCM (MOV and Matroska only).
+        public var isPCM: Bool { self != .aac }
+    }
+
+    public var codec: Codec
     public var sampleRate: Int
     public var channelCount: Int
+    /// Bits per second for AAC; PCM's follows from the rate, channels and depth.
     public var bitRate: Int
 
-    public init(sampleRate: Int = 48000, channelCount: Int = 2, bitRate: Int = 128_000) {
+    public init(codec: Codec = .aac, sampleRate: Int = 48000, channelCount: Int = 2, bitRate: Int = 128_000) {
+        self.codec = codec
         self.sampleRate = sampleRate
         self.channelCount = channelCount
         self.bitRate = bitRate

@@ -151,17 +151,25 @@ final class VideoTrackWriter: TrackWriter {
     }
 }
 
-/// Encodes interleaved float PCM to AAC, in the encoder's frame size.
+/// Encodes interleaved float PCM to AAC or integer PCM: libswresample (`swr_convert`)
+/// turns the floats into the encoder's sample format (planar float for AAC, 16-bit or
+/// 32-bit interleaved integers for `pcm_s16le`/`pcm_s24le`), in frames of the encoder's
+/// size. The PCM encoders take any size: they get 20 ms frames where the rate allows
+/// (960 samples at 48 kHz), so that every packet starts on a whole millisecond, which is
+/// as fine as Matroska's timestamps go; else 1024 samples.
 final class AudioTrackWriter: TrackWriter {
     let streamIndex: Int32
     private let encoder: Encoder
+    /// The `SwrContext` from float to the encoder's format, at the same rate; owned here
+    /// and freed with `swr_free` in `deinit`.
+    private var converter: OpaquePointer?
     private let frame = Frame()
     private let packet = Packet()
     private var streamTimeBase: AVRational
     private let channels: Int
     private let frameSize: Int
-    /// Samples waiting for a full frame, one array per channel.
-    private var fifo: [[Float]]
+    /// Interleaved samples waiting for a full frame.
+    private var fifo: [Float] = []
     private var nextPTS: Int64?
 
     init(_ settings: AudioEncoderSettings, output: OutputFormatContext) throws(ReelError) {
@@ -169,17 +177,35 @@ final class AudioTrackWriter: TrackWriter {
             throw ReelError(.invalidArgument, "audio of \(settings.channelCount) channels at \(settings.sampleRate) Hz is out of range", path: output.path)
         }
         let globalHeader = output.wantsGlobalHeader
-        encoder = try Encoder(name: "aac") { (ctx) throws(ReelError) in
-            ctx.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+        let sampleFormat: AVSampleFormat
+        switch settings.codec {
+        case .aac: sampleFormat = AV_SAMPLE_FMT_FLTP
+        case .pcm16: sampleFormat = AV_SAMPLE_FMT_S16
+        // pcm_s24le takes 32-bit samples and keeps their top 24 bits.
+        case .pcm24: sampleFormat = AV_SAMPLE_FMT_S32
+        }
+        encoder = try Encoder(name: settings.codec.encoderName) { (ctx) throws(ReelError) in
+            ctx.pointee.sample_fmt = sampleFormat
             ctx.pointee.sample_rate = Int32(settings.sampleRate)
             av_channel_layout_default(&ctx.pointee.ch_layout, Int32(settings.channelCount))
-            ctx.pointee.bit_rate = Int64(settings.bitRate)
+            if settings.codec == .aac { ctx.pointee.bit_rate = Int64(settings.bitRate) }
+            if settings.codec == .pcm24 { ctx.pointee.bits_per_raw_sample = 24 }
             ctx.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))
             if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         }
+        var swr: OpaquePointer?
+        let code = swr_alloc_set_opts2(&swr, &encoder.pointer.pointee.ch_layout, sampleFormat, Int32(settings.sampleRate),
+                                       &encoder.pointer.pointee.ch_layout, AV_SAMPLE_FMT_FLT, Int32(settings.sampleRate), 0, nil)
+        let initCode = code < 0 ? code : swr_init(swr)
+        if initCode < 0 {
+            swr_free(&swr)
+            throw ReelError(.encoderFailed, "libswresample cannot convert float samples for the \(settings.codec.encoderName) encoder", path: output.path,
+                            underlying: FFmpegError(code: initCode, function: code < 0 ? "swr_alloc_set_opts2" : "swr_init"))
+        }
+        converter = swr
         channels = settings.channelCount
-        frameSize = max(1, Int(encoder.pointer.pointee.frame_size))
-        fifo = Array(repeating: [], count: settings.channelCount)
+        let size = Int(encoder.pointer.pointee.frame_size)
+        frameSize = size > 0 ? size : (settings.sampleRate % 50 == 0 ? settings.sampleRate / 50 : 1024)
         let stream = try output.addStream()
         streamIndex = stream.pointee.index
         do { try encoder.copyParameters(to: stream) } catch {
@@ -189,44 +215,44 @@ final class AudioTrackWriter: TrackWriter {
         streamTimeBase = encoder.timeBase
     }
 
+    deinit { swr_free(&converter) }
+
     func headerWritten(_ output: OutputFormatContext) {
         streamTimeBase = output.stream(Int(streamIndex)).pointee.time_base
     }
 
     func write(_ audio: DecodedAudio, at time: MediaTime, into output: OutputFormatContext) throws(ReelError) {
         if nextPTS == nil { nextPTS = time.ffmpegTimestamp(in: encoder.timeBase) ?? 0 }
-        let count = audio.frameCount
-        for c in 0..<channels {
-            fifo[c].reserveCapacity(fifo[c].count + count)
-            for i in 0..<count { fifo[c].append(audio.samples[i * channels + c]) }
-        }
-        while fifo[0].count >= frameSize { try emit(frameSize, into: output) }
+        fifo += audio.samples.prefix(audio.frameCount * channels)
+        while fifo.count >= frameSize * channels { try emit(frameSize, into: output) }
     }
 
     private func emit(_ count: Int, into output: OutputFormatContext) throws(ReelError) {
         frame.unref()
         frame.pointer.pointee.nb_samples = Int32(count)
-        frame.pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+        frame.pointer.pointee.format = encoder.pointer.pointee.sample_fmt.rawValue
         frame.pointer.pointee.sample_rate = encoder.pointer.pointee.sample_rate
         av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &encoder.pointer.pointee.ch_layout)
         let code = av_frame_get_buffer(frame.pointer, 0)
         if code < 0 {
             throw ReelError(.encoderFailed, "out of memory for an audio frame", path: output.path, underlying: FFmpegError(code: code, function: "av_frame_get_buffer"))
         }
-        for c in 0..<channels {
-            guard let plane = frame.pointer.pointee.extended_data[c] else { continue }
-            fifo[c].withUnsafeBytes { src in
-                plane.update(from: src.bindMemory(to: UInt8.self).baseAddress!, count: count * MemoryLayout<Float>.size)
-            }
-            fifo[c].removeFirst(count)
+        let converted = fifo.withUnsafeBytes { (src) -> Int32 in
+            var planes: [UnsafePointer<UInt8>?] = [src.bindMemory(to: UInt8.self).baseAddress]
+            return swr_convert(converter, frame.pointer.pointee.extended_data, Int32(count), &planes, Int32(count))
         }
+        guard converted == Int32(count) else {
+            throw ReelError(.encoderFailed, "libswresample converted \(converted) of \(count) audio samples", path: output.path,
+                            underlying: converted < 0 ? FFmpegError(code: converted, function: "swr_convert") : nil)
+        }
+        fifo.removeFirst(count * channels)
         frame.pointer.pointee.pts = nextPTS ?? 0
         nextPTS = (nextPTS ?? 0) + Int64(count)
         try encode(frame, with: encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
     }
 
     func finish(_ output: OutputFormatContext) throws(ReelError) {
-        if let left = fifo.first?.count, left > 0 { try emit(left, into: output) }
+        if !fifo.isEmpty { try emit(fifo.count / channels, into: output) }
         try encode(nil, with: encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
     }
 }
