@@ -99,6 +99,34 @@ struct MP4TrackAppenderTests {
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
+    @Test("a box whose size runs to the end of the file gets its real size, so the new mdat and moov after it still parse")
+    func sizesABoxThatRanToTheEnd() throws {
+        // Found by the mp4-append fuzz target: a moov, then a box with size 0 ("to the end of the file").
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/regressions/mp4-append/size-zero-box-after-moov.mp4")
+        let file = try MP4File(contentsOf: source)
+        let top = try file.topLevelBoxes()
+        #expect(top.last?.end == file.size)
+        let before = try file.tracks()
+
+        let location = QuickTimeMetadataKey(localID: 1, key: "com.apple.quicktime.location.ISO6709", dataType: .wellKnown(1))
+        var table = QuickTimeMetadataKeyTable(keys: [location])
+        let sample = try QuickTimeMetadataSample.encode([MetadataItem(identifier: .quickTimeMetadataLocationISO6709, value: .string("+46.5000+006.6000/"))],
+                                                        keys: &table)
+        let data = try Self.temporary("samples.bin"), out = try Self.temporary("out.mp4")
+        try sample.write(to: data)
+        let track = MP4AppendedTrack(sampleEntry: MP4SampleEntry(format: "mebx", metadataKeys: [location]), handlerName: "Core Media Metadata",
+                                     timescale: 1000, samples: [.init(offset: 0, size: sample.count, time: 0, duration: 1000)])
+        try MP4TrackAppender.write(source, adding: [track], sampleData: data, to: out)
+
+        let written = try MP4File(contentsOf: out)
+        let after = try written.tracks()
+        #expect(after.count == before.count + 1)
+        #expect(try written.topLevelBoxes().map(\.type).suffix(3) == [top.last!.type, "mdat", "moov"])
+        let added = try #require(after.last)
+        #expect(try written.data(of: try added.samples()[0]) == sample)
+    }
+
     @Test("a mebx sample entry's keys survive encoding and parsing")
     func sampleEntryRoundTrip() throws {
         let keys = [

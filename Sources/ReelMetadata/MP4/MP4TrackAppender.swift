@@ -125,9 +125,9 @@ public enum MP4TrackAppender {
         }
         defer { try? out.close() }
         do throws(ReelError) {
-            for box in before { try copy(box.offset..<box.end, of: file, to: out, path: destination.path) }
+            for box in before { try copy(box, of: file, to: out, path: destination.path) }
             if inFront { try write(moovOut, to: out, path: destination.path) }
-            for box in after { try copy(box.offset..<box.end, of: file, to: out, path: destination.path) }
+            for box in after { try copy(box, of: file, to: out, path: destination.path) }
             try write(appendedHeader, to: out, path: destination.path)
             if let data { try copy(0..<data.size, of: data, to: out, path: destination.path) }
             if !inFront { try write(moovOut, to: out, path: destination.path) }
@@ -212,6 +212,20 @@ public enum MP4TrackAppender {
         } catch {
             throw ReelError(.outputFailed, "MP4: flushing the file failed", path: path, underlying: error)
         }
+    }
+
+    /// Copies a top-level box. A size field of 0 means "to the end of the file", which
+    /// would swallow what is written after it: the copy gets the box's real size.
+    private static func copy(_ box: MP4Box, of file: MP4File, to out: FileHandle, path: String) throws(ReelError) {
+        guard box.size >= 8, try file.readBytes(box.offset..<(box.offset + 4)) == [0, 0, 0, 0] else {
+            return try copy(box.offset..<box.end, of: file, to: out, path: path)
+        }
+        guard let size = UInt32(exactly: box.size) else {
+            throw ReelError(.unsupportedFormat, "MP4: '\(box.type)' at \(box.offset) runs to the end of the file and is over 4 GiB: its size cannot be written in place",
+                            path: file.path)
+        }
+        try write([UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF)], to: out, path: path)
+        try copy((box.offset + 4)..<box.end, of: file, to: out, path: path)
     }
 
     /// Copies `range` of `file` in blocks of ``copyBlockSize``.

@@ -1,0 +1,34 @@
+import Foundation
+import ReelMetadata
+
+/// Reading every part of an MP4 file, shared by the `mp4` and `mp4-append` targets.
+enum MP4Fuzzing {
+    /// Reads everything `file` offers; returns its tracks when they parse.
+    @discardableResult
+    static func exercise(_ file: MP4File) -> [MP4Track]? {
+        _ = FuzzInput.run("MP4File.topLevelBoxes", { () throws(ReelError) in try file.topLevelBoxes() })
+        guard let tracks = FuzzInput.run("MP4File.tracks", { () throws(ReelError) in try file.tracks() }) else { return nil }
+        for track in tracks {
+            guard let samples = FuzzInput.run("MP4Track.samples", { () throws(ReelError) in try track.samples() }) else { continue }
+            FuzzInput.require(samples.count == Int(track.sampleTable.sampleCount), "samples() gave \(samples.count) of \(track.sampleTable.sampleCount)")
+            for sample in samples.prefix(4) {
+                guard let bytes = FuzzInput.run("MP4File.data(of:)", { () throws(ReelError) in try file.data(of: sample) }) else { continue }
+                FuzzInput.require(bytes.count == sample.size, "data(of:) gave \(bytes.count) of \(sample.size) bytes")
+                switch track.format {
+                case "mebx":
+                    let keys = track.sampleEntries.first?.metadataKeys ?? []
+                    _ = FuzzInput.run("mebx sample", { () throws(ReelError) in
+                        try QuickTimeMetadataSample.items(sample: bytes, keys: keys, timeRange: sample.timeRange)
+                    })
+                case "camm":
+                    _ = FuzzInput.run("camm sample", { () throws(ReelError) in try CAMM.records(sample: bytes) })
+                case "gpmd":
+                    _ = FuzzInput.run("gpmd sample", { () throws(ReelError) in try GPMF.series(payload: bytes) })
+                default:
+                    break
+                }
+            }
+        }
+        return tracks
+    }
+}
