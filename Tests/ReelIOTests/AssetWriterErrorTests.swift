@@ -67,7 +67,7 @@ struct AssetWriterErrorTests {
         other.startSession(atSourceTime: .zero)
         input.markAsFinished()
         await #expect { try await input.append(Self.frame(), withPresentationTime: .zero) } throws: { Self.code($0) == .writerState }
-        other.cancelWriting()
+        await other.cancel()
     }
 
     @Test("timestamps going backwards are refused, the writer goes on")
@@ -111,7 +111,7 @@ struct AssetWriterErrorTests {
         try writer.startWriting()
         writer.startSession(atSourceTime: .zero)
         for i in 0..<5 { try await video.append(Self.frame(), withPresentationTime: MediaTime(value: Int64(i), timescale: 30)) }
-        writer.cancelWriting()
+        await writer.cancel()
         #expect(writer.status == .cancelled)
         #expect(try Self.names(in: folder).isEmpty)
         await #expect { try await writer.finishWriting() } throws: { Self.code($0) == .cancelled }
@@ -138,6 +138,6 @@ struct AssetWriterErrorTests {
         await #expect { try await video.append(Self.frame(), withPresentationTime: .zero) } throws: { Self.code($0) == .writerState }
         try writer.startWriting()
         await #expect { try await video.append(Self.frame(), withPresentationTime: .zero) } throws: { Self.code($0) == .writerState }
-        writer.cancelWriting()
+        await writer.cancel()
     }
 }
