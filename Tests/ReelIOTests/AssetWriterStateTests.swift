@@ -84,14 +84,6 @@ struct AssetWriterStateTests {
 
     // MARK: The writer raced
 
-    static func videoInput() -> AssetWriterInput {
-        AssetWriterInput(settings: .video(.init(codec: .h264, width: 64, height: 48, preset: "ultrafast")))
-    }
-
-    static func names(in folder: URL) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-    }
-
     /// Runs `body(i)` for every `i` in `0..<count` on threads of their own, all let go at
     /// once, and returns their results in order.
     static func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) async -> [T] {
@@ -118,7 +110,7 @@ struct AssetWriterStateTests {
     func concurrentStarts() async throws {
         let folder = try ReadWriteTestMedia.makeTemporaryFolder()
         let writer = try AssetWriter(outputURL: folder.appendingPathComponent("out.mp4"), fileType: .mp4)
-        try writer.add(Self.videoInput())
+        try writer.add(AssetWriterErrorTests.videoInput())
         let outcomes = await Self.onThreads(8) { _ -> ReelError.Code? in
             do throws(ReelError) {
                 try writer.startWriting()
@@ -131,22 +123,17 @@ struct AssetWriterStateTests {
         #expect(outcomes.compactMap { $0 } == Array(repeating: .writerState, count: 7))
         #expect(writer.status == .writing)
         // One writer thread, one partial file.
-        #expect(try Self.names(in: folder).count == 1)
+        #expect(try AssetWriterErrorTests.names(in: folder).count == 1)
         await writer.cancel()
-        #expect(try Self.names(in: folder).isEmpty)
+        #expect(try AssetWriterErrorTests.names(in: folder).isEmpty)
     }
 
     @Test("finishWriting racing cancels: exactly one wins, and the file and status agree", arguments: 0..<12)
     func finishRacesCancel(round: Int) async throws {
         let folder = try ReadWriteTestMedia.makeTemporaryFolder()
-        let url = folder.appendingPathComponent("out.mp4")
-        let writer = try AssetWriter(outputURL: url, fileType: .mp4)
-        let video = Self.videoInput()
-        try writer.add(video)
-        try writer.startWriting()
-        writer.startSession(atSourceTime: .zero)
+        let (writer, video) = try AssetWriterErrorTests.startedWriter(folder.appendingPathComponent("out.mp4"), fileType: .mp4)
         for i in 0..<(round % 4) * 3 + 1 {
-            try await video.append(PixelBuffer(width: 64, height: 48, format: .yuv420p), withPresentationTime: MediaTime(value: Int64(i), timescale: 30))
+            try await video.append(AssetWriterErrorTests.frame(), withPresentationTime: MediaTime(value: Int64(i), timescale: 30))
         }
         let finished = Task { () -> ReelError? in
             do throws(ReelError) {
@@ -168,26 +155,22 @@ struct AssetWriterStateTests {
             #expect(failure.code == .cancelled)
             #expect(statusAfterCancels == .cancelled)
             #expect(writer.status == .cancelled)
-            #expect(try Self.names(in: folder).isEmpty)
+            #expect(try AssetWriterErrorTests.names(in: folder).isEmpty)
         } else {
             #expect(statusAfterCancels == .completed)
             #expect(writer.status == .completed)
-            #expect(try Self.names(in: folder) == ["out.mp4"])
+            #expect(try AssetWriterErrorTests.names(in: folder) == ["out.mp4"])
         }
     }
 
     @Test("cancels racing appends: every cancel returns with nothing written and the status cancelled")
     func cancelRacesAppends() async throws {
         let folder = try ReadWriteTestMedia.makeTemporaryFolder()
-        let writer = try AssetWriter(outputURL: folder.appendingPathComponent("out.mov"), fileType: .mov)
-        let video = Self.videoInput()
-        try writer.add(video)
-        try writer.startWriting()
-        writer.startSession(atSourceTime: .zero)
+        let (writer, video) = try AssetWriterErrorTests.startedWriter(folder.appendingPathComponent("out.mov"), fileType: .mov)
         let appending = Task { () -> ReelError? in
             do throws(ReelError) {
                 for i in 0..<10_000 {
-                    try await video.append(PixelBuffer(width: 64, height: 48, format: .yuv420p), withPresentationTime: MediaTime(value: Int64(i), timescale: 30))
+                    try await video.append(AssetWriterErrorTests.frame(), withPresentationTime: MediaTime(value: Int64(i), timescale: 30))
                 }
                 return nil
             } catch {
@@ -196,7 +179,7 @@ struct AssetWriterStateTests {
         }
         let _: [Void] = await Self.onThreads(4) { _ in writer.cancelWriting() }
         #expect(writer.status == .cancelled)
-        #expect(try Self.names(in: folder).isEmpty)
+        #expect(try AssetWriterErrorTests.names(in: folder).isEmpty)
         let appendFailure = await appending.value
         #expect(appendFailure?.code == .cancelled)
     }
