@@ -1,6 +1,5 @@
 import ReelCore
 @testable import ReelIO
-import Synchronization
 import Testing
 
 /// The asset's loading state machine on its own: every transition and the action it returns.
@@ -10,7 +9,7 @@ struct AssetLoadingStateTests {
 
     /// The state behind a lock, as the asset keeps it.
     final class Locked: Sendable {
-        let mutex = Mutex(AssetLoadingState())
+        let mutex = Lock(AssetLoadingState())
         func withLock<R>(_ body: (inout AssetLoadingState) -> R) -> R { mutex.withLock { body(&$0) } }
     }
 

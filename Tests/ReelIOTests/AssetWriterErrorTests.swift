@@ -13,6 +13,16 @@ struct AssetWriterErrorTests {
 
     static func code(_ error: any Error) -> ReelError.Code? { (error as? ReelError)?.code }
 
+    /// A writer of `url` with one small video input, writing, its session started at zero.
+    static func startedWriter(_ url: URL, fileType: AssetWriter.FileType) throws -> (AssetWriter, AssetWriterInput) {
+        let writer = try AssetWriter(outputURL: url, fileType: fileType)
+        let video = videoInput()
+        try writer.add(video)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        return (writer, video)
+    }
+
     /// The names in `folder`, hidden ones included.
     static func names(in folder: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
@@ -67,7 +77,7 @@ struct AssetWriterErrorTests {
         other.startSession(atSourceTime: .zero)
         input.markAsFinished()
         await #expect { try await input.append(Self.frame(), withPresentationTime: .zero) } throws: { Self.code($0) == .writerState }
-        other.cancelWriting()
+        await other.cancel()
     }
 
     @Test("timestamps going backwards are refused, the writer goes on")
@@ -104,14 +114,9 @@ struct AssetWriterErrorTests {
     @Test("a cancelled write leaves no file")
     func cancelled() async throws {
         let folder = try ReadWriteTestMedia.makeTemporaryFolder()
-        let url = folder.appendingPathComponent("out.mov")
-        let writer = try AssetWriter(outputURL: url, fileType: .mov)
-        let video = Self.videoInput()
-        try writer.add(video)
-        try writer.startWriting()
-        writer.startSession(atSourceTime: .zero)
+        let (writer, video) = try Self.startedWriter(folder.appendingPathComponent("out.mov"), fileType: .mov)
         for i in 0..<5 { try await video.append(Self.frame(), withPresentationTime: MediaTime(value: Int64(i), timescale: 30)) }
-        writer.cancelWriting()
+        await writer.cancel()
         #expect(writer.status == .cancelled)
         #expect(try Self.names(in: folder).isEmpty)
         await #expect { try await writer.finishWriting() } throws: { Self.code($0) == .cancelled }
@@ -138,6 +143,6 @@ struct AssetWriterErrorTests {
         await #expect { try await video.append(Self.frame(), withPresentationTime: .zero) } throws: { Self.code($0) == .writerState }
         try writer.startWriting()
         await #expect { try await video.append(Self.frame(), withPresentationTime: .zero) } throws: { Self.code($0) == .writerState }
-        writer.cancelWriting()
+        await writer.cancel()
     }
 }

@@ -126,7 +126,7 @@ public struct LoadedComposition: Sendable {
 
     /// All groups of metadata track `trackID` of a file, in its own time.
     public static func readGroups(url: URL, trackID: Int32) async throws(ReelError) -> [TimedMetadataGroup] {
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         let output = AssetReaderTrackOutput(trackID: trackID, settings: .passthrough, bufferCapacity: 64)
         try reader.add(output)
         let adaptor = try AssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output)

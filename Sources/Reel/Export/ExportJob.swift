@@ -71,7 +71,7 @@ struct ExportJob: Sendable {
             if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled", path: url.path) }
             try await writer.finishWriting()
         } catch {
-            await Self.cancel(writer)
+            await writer.cancel()
             if Task.isCancelled, error.code != .cancelled {
                 throw ReelError(.cancelled, "the export was cancelled", path: url.path, underlying: error)
             }
@@ -145,19 +145,6 @@ struct ExportJob: Sendable {
             throw ReelError(.cancelled, "the export was cancelled", path: path)
         } catch {
             throw ReelError(.internalError, "\(error)", path: path)
-        }
-    }
-
-    /// Cancels the writer from a thread of its own (it waits for the writer thread to stop
-    /// and removes the partial file), off Swift's cooperative pool.
-    static func cancel(_ writer: AssetWriter) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let thread = Thread {
-                writer.cancelWriting()
-                continuation.resume()
-            }
-            thread.name = "reel.export.cancel"
-            thread.start()
         }
     }
 }

@@ -30,7 +30,7 @@ struct ExportVideoCopy: Sendable {
         // ... nor at the back: frames before a cut may be predicted from packets after it.
         guard let sourceTrack = try await Asset(url: url).loadTrack(withTrackID: ref.trackID),
               !(source.end < sourceTrack.timeRange.end) else { return nil }
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         guard let description = reader.track(withID: ref.trackID)?.formatDescription else { return nil }
         let input = AssetWriterInput(settings: .passthrough(description))
         input.transform = track.preferredTransform
@@ -39,7 +39,7 @@ struct ExportVideoCopy: Sendable {
 
     /// Appends every packet of the range, moved onto the composition timeline.
     func write(progress: @Sendable (MediaTime) -> Void) async throws(ReelError) {
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         defer { reader.cancelReading() }
         let output = AssetReaderTrackOutput(trackID: trackID, settings: .passthrough, bufferCapacity: 32)
         try reader.add(output)

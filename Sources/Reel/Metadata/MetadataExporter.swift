@@ -102,7 +102,7 @@ public struct MetadataExporter: Sendable {
     ///   location, and the reader's errors (missing file, not media). Samples that do not
     ///   decode are skipped and listed in ``Track/warnings``.
     public func readTrack(trackID: Int32? = nil) async throws(ReelError) -> Track {
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         let staticLocation = await self.staticLocation()
         let metadata = reader.tracks(withMediaType: .metadata)
         let listed = metadata.isEmpty ? "none" : metadata.map { "\($0.trackID) (\($0.metadataFormat ?? "?"))" }.joined(separator: ", ")
@@ -138,7 +138,7 @@ public struct MetadataExporter: Sendable {
 
     private func read(_ track: AssetReader.Track, staticLocation: GPSFix?) async throws(ReelError) -> Track {
         do throws(ReelError) {
-            let reader = try AssetReader(url: url)
+            let reader = try await AssetReader.open(url: url)
             let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 64)
             try reader.add(output)
             let adaptor = try AssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output)

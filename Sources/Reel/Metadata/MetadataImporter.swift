@@ -228,7 +228,7 @@ public struct MetadataImporter: Sendable {
         var (groups, omitted, notes) = try groups(points: points, duration: duration, creationDate: creation, options: options)
         let format = Self.gpsFormat(for: groups, requested: options.gpsFormat)
 
-        let reader = try AssetReader(url: videoURL)
+        let reader = try await AssetReader.open(url: videoURL)
         // From long before zero: keep packets a stream copy needs that come before the
         // media's start (AAC priming).
         reader.timeRange = TimeRange(start: MediaTime(value: -1_000_000, timescale: 1), duration: .positiveInfinity)
@@ -273,7 +273,7 @@ public struct MetadataImporter: Sendable {
             try await writer.finishWriting()
         } catch {
             reader.cancelReading()
-            writer.cancelWriting()
+            await writer.cancel()
             var located = error
             if located.path == nil { located.path = outputURL.path }
             throw located

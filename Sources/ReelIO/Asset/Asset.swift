@@ -1,6 +1,5 @@
 import Foundation
 import ReelCore
-import Synchronization
 
 /// A media file whose properties load asynchronously (AVURLAsset).
 ///
@@ -34,7 +33,7 @@ public final class Asset: Sendable, CustomStringConvertible {
     /// The options the asset was created with.
     public let options: Options
     let source: AssetSource
-    private let state = Mutex(AssetLoadingState())
+    private let state = Lock(AssetLoadingState())
 
     /// An asset for the file at `url`. Nothing is read until a property is loaded.
     public init(url: URL, options: Options = Options()) {

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import ReelCore
 import ReelMetadata
-import Synchronization
 
 /// The file behind an ``Asset``: its URL and options, the thread its blocking FFmpeg
 /// work runs on, and the one cached probe of it.
@@ -16,7 +15,7 @@ final class AssetSource: Sendable {
     /// A serial queue: FFmpeg calls never run on Swift's cooperative pool, and the probe
     /// runs at most once because only this queue runs it.
     let queue: DispatchQueue
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     private struct State {
         var snapshot: Result<AssetSnapshot, ReelError>?

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import ReelCore
 
 /// Reads a media file's tracks as decoded frames, decoded audio or raw samples
@@ -36,10 +35,12 @@ public final class AssetReader: Sendable {
     /// The file's tracks, in stream order.
     public let tracks: [Track]
 
-    private let state = Mutex(AssetReaderState())
+    private let state = Lock(AssetReaderState())
 
     /// Opens `url` and lists its tracks. Throws when the file is missing, unreadable or
     /// not a media file.
+    ///
+    /// Blocks while the file is opened and probed: async code uses ``open(url:)``.
     public init(url: URL) throws(ReelError) {
         self.url = url
         let input = try InputFormatContext(url: url)
@@ -61,6 +62,12 @@ public final class AssetReader: Sendable {
                                 formatDescription: description))
         }
         self.tracks = tracks
+    }
+
+    /// A reader of `url`, opened and probed on a thread of its own while the caller
+    /// suspends (``init(url:)`` blocks the calling thread).
+    public static func open(url: URL) async throws(ReelError) -> AssetReader {
+        try await onDedicatedThread(named: "reel.reader.open") { () throws(ReelError) in try AssetReader(url: url) }
     }
 
     /// The first track with `trackID`.
@@ -124,7 +131,7 @@ public final class AssetReader: Sendable {
         var pipelines: [TrackPipeline] = []
         do {
             for output in outputs {
-                let queue = SampleQueue<AssetReaderSample>(capacity: output.bufferCapacity)
+                let queue = BoundedQueue<AssetReaderSample>(capacity: output.bufferCapacity)
                 pipelines.append(try TrackPipeline(url: url, trackID: output.trackID, settings: output.settings,
                                                    timeRange: range, queue: queue))
             }
@@ -139,7 +146,7 @@ public final class AssetReader: Sendable {
                 $0.timeRange = range
             }
             // Cancelled while the loops were made: they end at once.
-            if !reading { pipeline.queue.cancel() }
+            if !reading { pipeline.queue.cancel(error: cancelledError) }
             let thread = Thread { [self] in
                 let failure = pipeline.run()
                 // Status first, so a consumer that sees the end also sees `.completed`.
@@ -158,6 +165,8 @@ public final class AssetReader: Sendable {
     /// Stops every output: their loops end and their consumers get a `.cancelled` error.
     public func cancelReading() {
         let outputs = state.withLock { $0.cancel() }
-        for output in outputs { output.state.withLock { $0.queue }?.cancel() }
+        for output in outputs { output.state.withLock { $0.queue }?.cancel(error: cancelledError) }
     }
+
+    private var cancelledError: ReelError { ReelError(.cancelled, "reading was cancelled", path: url.path) }
 }

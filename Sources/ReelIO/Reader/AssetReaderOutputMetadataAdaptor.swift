@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import ReelCore
 import ReelMetadata
 
@@ -33,7 +32,7 @@ public final class AssetReaderOutputMetadataAdaptor: AsyncSequence, Sendable {
         var warnings: [MetadataReadWarning] = []
         var reported = 0
     }
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// An adaptor over `output`, decoding with `decode`, or, when nil, with the decoder
     /// Reel has for the track's format (``TimedMetadataDecoder``, with the track's `mebx`

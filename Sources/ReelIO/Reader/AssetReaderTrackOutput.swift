@@ -1,4 +1,3 @@
-import Synchronization
 import ReelCore
 
 /// Reads one track of an ``AssetReader``'s file: decoded video frames, decoded audio, or
@@ -41,13 +40,13 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
     public let bufferCapacity: Int
 
     struct State {
-        var queue: SampleQueue<AssetReaderSample>?
+        var queue: BoundedQueue<AssetReaderSample>?
         var formatDescription: FormatDescription?
         /// The reader's time range, once reading.
         var timeRange: TimeRange?
         var attached = false
     }
-    let state = Mutex(State())
+    let state = Lock(State())
 
     /// An output for track `trackID`. `bufferCapacity` (at least 1) bounds the samples
     /// decoded ahead; metadata outputs may want more, as their samples are small.
@@ -60,7 +59,7 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
     /// The track's codec and parameters, once the output is added to a reader.
     public var formatDescription: FormatDescription? { state.withLock { $0.formatDescription } }
 
-    private func startedQueue() throws(ReelError) -> SampleQueue<AssetReaderSample> {
+    private func startedQueue() throws(ReelError) -> BoundedQueue<AssetReaderSample> {
         guard let queue = state.withLock({ $0.queue }) else {
             throw ReelError(.invalidArgument, "the output is not reading yet: add it to an AssetReader and call startReading()", trackID: trackID)
         }

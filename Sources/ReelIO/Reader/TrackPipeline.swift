@@ -21,7 +21,7 @@ final class TrackPipeline: @unchecked Sendable {
     let settings: AssetReaderTrackOutput.Settings
     let start: MediaTime
     let end: MediaTime
-    let queue: SampleQueue<AssetReaderSample>
+    let queue: BoundedQueue<AssetReaderSample>
     private let timeBase: AVRational
     private let formatName: String
     private var decoder: Decoder?
@@ -40,7 +40,7 @@ final class TrackPipeline: @unchecked Sendable {
     private var untimedPacketStartsTrack = true
 
     init(url: URL, trackID: Int32, settings: AssetReaderTrackOutput.Settings, timeRange: TimeRange,
-         queue: SampleQueue<AssetReaderSample>) throws(ReelError) {
+         queue: BoundedQueue<AssetReaderSample>) throws(ReelError) {
         let input = try InputFormatContext(url: url)
         guard let index = input.streamIndex(forTrackID: trackID) else {
             throw ReelError(.invalidArgument, "the file has no such track", path: input.path, trackID: trackID)
@@ -202,7 +202,18 @@ final class TrackPipeline: @unchecked Sendable {
         case .passthrough:
             return true
         }
-        return queue.push(sample)
+        return push(sample)
+    }
+
+    /// Hands `sample` to the consumer, blocking while the queue is full; false once the
+    /// consumer cancelled (the loop stops).
+    private func push(_ sample: AssetReaderSample) -> Bool {
+        do {
+            try queue.sendBlocking(sample)
+            return true
+        } catch {
+            return false
+        }
     }
 
     private func makeBuffer(format: PixelFormat, width: Int, height: Int) -> PixelBuffer {
@@ -283,6 +294,6 @@ final class TrackPipeline: @unchecked Sendable {
         case .pastEnd: return kind != .video
         case .inside: break
         }
-        return !queue.push(.sampleBuffer(sample))
+        return !push(.sampleBuffer(sample))
     }
 }

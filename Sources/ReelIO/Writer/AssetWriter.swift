@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import ReelCore
 #if canImport(Glibc)
 import Glibc
@@ -25,6 +24,10 @@ import Darwin
 /// nothing at the output path. An existing file at the output path is an error unless
 /// `overwrite` is true. Encoding and muxing run on a thread of the writer's own; appends
 /// wait (suspend) when it is behind.
+///
+/// Of a ``finishWriting()`` and a cancel racing, exactly one wins: either the file is in
+/// place and the status is `.completed`, or nothing is at the output path and the status
+/// is `.cancelled`.
 ///
 /// Timed metadata: `gpmd` tracks (MP4/MOV) and `klv` (MPEG-TS) go through FFmpeg.
 /// `mebx` and `camm` tracks (MP4/MOV), which FFmpeg 5.1 cannot write, are spooled beside
@@ -55,18 +58,7 @@ public final class AssetWriter: Sendable {
     public let fileType: FileType
     public let overwrite: Bool
 
-    private struct State {
-        var status: Status = .unknown
-        var error: ReelError?
-        var inputs: [AssetWriterInput] = []
-        var sessionStart: MediaTime = .invalid
-        var queue: WriterQueue<WriterCommand>?
-        var temporaryURL: URL?
-        var threadDone: ThreadLatch?
-        var optimizeForNetworkUse = true
-        var metadata: [MetadataItem] = []
-    }
-    private let state = Mutex(State())
+    private let state: Lock<AssetWriterState>
 
     /// A writer for a new file at `outputURL`. Throws when the folder does not exist, the
     /// path is a folder, or a file is there and `overwrite` is false.
@@ -74,6 +66,7 @@ public final class AssetWriter: Sendable {
         self.outputURL = outputURL
         self.fileType = fileType
         self.overwrite = overwrite
+        state = Lock(AssetWriterState(path: outputURL.path))
         try checkDestination()
     }
 
@@ -95,10 +88,11 @@ public final class AssetWriter: Sendable {
     public var error: ReelError? { state.withLock { $0.error } }
     public var inputs: [AssetWriterInput] { state.withLock { $0.inputs } }
 
-    /// Move the MP4/MOV index to the front (`movflags +faststart`); on by default.
+    /// Move the MP4/MOV index to the front (`movflags +faststart`); on by default. Set it
+    /// before ``startWriting()``.
     public var shouldOptimizeForNetworkUse: Bool {
         get { state.withLock { $0.optimizeForNetworkUse } }
-        set { state.withLock { $0.optimizeForNetworkUse = newValue } }
+        set { state.withLock { $0.setOptimizeForNetworkUse(newValue) } }
     }
 
     /// The file's own tags, written into the header (AVAssetWriter.metadata); set before
@@ -108,7 +102,7 @@ public final class AssetWriter: Sendable {
     /// left out.
     public var metadata: [MetadataItem] {
         get { state.withLock { $0.metadata } }
-        set { state.withLock { if $0.status == .unknown { $0.metadata = newValue } } }
+        set { state.withLock { $0.setMetadata(newValue) } }
     }
 
     /// The FFmpeg container tags for `items`, in order, one per key.
@@ -190,9 +184,8 @@ public final class AssetWriter: Sendable {
     /// Adds a track; throws, saying why, when the input cannot go into this file type.
     public func add(_ input: AssetWriterInput) throws(ReelError) {
         if let error = refusal(input) { throw error }
-        let index = state.withLock { s in
-            s.inputs.append(input)
-            return s.inputs.count - 1
+        guard let index = state.withLock({ $0.add(input) }) else {
+            throw ReelError(.writerState, "inputs can only be added before startWriting()", path: outputURL.path)
         }
         input.state.withLock {
             $0.writer = self
@@ -202,130 +195,109 @@ public final class AssetWriter: Sendable {
 
     // MARK: Writing
 
-    /// Opens the encoders, creates the temporary file and writes the header.
+    /// Opens the encoders, creates the temporary file and writes the header. Only one
+    /// call starts the writer: another, concurrent or later, throws.
+    ///
+    /// Blocks while the encoders and the file open: async code runs it off the
+    /// cooperative pool, or accepts a short block (as AVAssetWriter's does).
     public func startWriting() throws(ReelError) {
+        try state.withLock { (s) throws(ReelError) in try s.beginStart() }
         let (inputs, optimize, metadata) = state.withLock { ($0.inputs, $0.optimizeForNetworkUse, $0.metadata) }
-        guard status == .unknown else { throw ReelError(.writerState, "startWriting() was already called", path: outputURL.path) }
-        guard !inputs.isEmpty else { throw ReelError(.writerState, "add an input before startWriting()", path: outputURL.path) }
-        do {
-            try checkDestination()
-        } catch {
-            fail(error)
-            throw error
-        }
         let temporary = outputURL.deletingLastPathComponent()
             .appendingPathComponent(".\(outputURL.lastPathComponent).\(UUID().uuidString.prefix(8)).reel-partial")
-        let core: WriterCore
+        var core: WriterCore?
         do throws(ReelError) {
-            let output = try OutputFormatContext(formatName: fileType.muxerName, path: temporary.path)
-            output.setMetadata(Self.containerTags(metadata))
-            var tracks: [(any TrackWriter)?] = []
-            var appended: [(index: Int, input: AssetWriterInput, format: String)] = []
-            for (index, input) in inputs.enumerated() {
-                switch input.settings {
-                case .video(let s): tracks.append(try VideoTrackWriter(s, output: output))
-                case .audio(let s): tracks.append(try AudioTrackWriter(s, output: output))
-                case .passthrough(let d): tracks.append(try PacketTrackWriter(passthrough: d, output: output))
-                case .metadata(let f) where AppendedMetadataTracks.formats.contains(f):
-                    tracks.append(nil)
-                    appended.append((index, input, f))
-                case .metadata(let f): tracks.append(try PacketTrackWriter(metadataFormat: f, output: output))
-                }
-                let transform = input.transform
-                if transform != .identity, input.mediaType == .video, let track = tracks.last ?? nil {
-                    try output.setDisplayMatrix(transform, streamIndex: Int(track.streamIndex))
-                }
-            }
-            guard tracks.contains(where: { $0 != nil }) else {
-                throw ReelError(.invalidArgument, "mebx and camm tracks describe other tracks: add a video or audio input too", path: outputURL.path)
-            }
-            let gpmd = inputs.contains { if case .metadata("gpmd") = $0.settings { true } else { false } }
-            let postPass = (fileType == .mp4 || fileType == .mov) && (gpmd || !appended.isEmpty)
-            // The pass that adds the metadata tracks also puts the index in front, so the
-            // muxer's own faststart pass over the file is not needed.
-            var options: [String: String] = [:]
-            if optimize && !postPass && (fileType == .mp4 || fileType == .mov) { options["movflags"] = "+faststart" }
-            let appendedTracks = postPass ? AppendedMetadataTracks(inputs: appended, beside: temporary, moovInFront: optimize) : nil
-            core = try WriterCore(output: output, tracks: tracks, appended: appendedTracks, options: options)
+            try checkDestination()
+            core = try makeCore(inputs: inputs, optimize: optimize, metadata: metadata, temporary: temporary)
         } catch {
             unlink(temporary.path)
             var located = error
             if located.path == nil { located.path = outputURL.path }
-            fail(located)
+            Self.resume(state.withLock { $0.startFailed(located) })
             throw located
         }
-        let queue = WriterQueue<WriterCommand>(capacity: 8)
-        let latch = ThreadLatch()
-        state.withLock {
-            $0.status = .writing
-            $0.queue = queue
-            $0.temporaryURL = temporary
-            $0.threadDone = latch
+        let queue = BoundedQueue<WriterCommand>(capacity: 8)
+        switch state.withLock({ $0.started(queue: queue) }) {
+        case .run:
+            guard let core else { preconditionFailure("the writer started without its core") }
+            let thread = Thread { [self] in self.run(core: core, queue: queue, temporary: temporary) }
+            thread.name = "reel.writer"
+            thread.start()
+        case .discard(let waiters):
+            core = nil
+            unlink(temporary.path)
+            Self.resume(waiters)
+            throw ReelError(.cancelled, "the writer was cancelled while it started", path: outputURL.path)
         }
-        let thread = Thread { [self] in
-            self.run(core: core, queue: queue, temporary: temporary)
-            latch.open()
+    }
+
+    /// Opens the muxer on `temporary`, makes a track writer per input and writes the header.
+    private func makeCore(inputs: [AssetWriterInput], optimize: Bool, metadata: [MetadataItem], temporary: URL) throws(ReelError) -> WriterCore {
+        let output = try OutputFormatContext(formatName: fileType.muxerName, path: temporary.path)
+        output.setMetadata(Self.containerTags(metadata))
+        var tracks: [(any TrackWriter)?] = []
+        var appended: [(index: Int, input: AssetWriterInput, format: String)] = []
+        for (index, input) in inputs.enumerated() {
+            switch input.settings {
+            case .video(let s): tracks.append(try VideoTrackWriter(s, output: output))
+            case .audio(let s): tracks.append(try AudioTrackWriter(s, output: output))
+            case .passthrough(let d): tracks.append(try PacketTrackWriter(passthrough: d, output: output))
+            case .metadata(let f) where AppendedMetadataTracks.formats.contains(f):
+                tracks.append(nil)
+                appended.append((index, input, f))
+            case .metadata(let f): tracks.append(try PacketTrackWriter(metadataFormat: f, output: output))
+            }
+            let transform = input.transform
+            if transform != .identity, input.mediaType == .video, let track = tracks.last ?? nil {
+                try output.setDisplayMatrix(transform, streamIndex: Int(track.streamIndex))
+            }
         }
-        thread.name = "reel.writer"
-        thread.start()
+        guard tracks.contains(where: { $0 != nil }) else {
+            throw ReelError(.invalidArgument, "mebx and camm tracks describe other tracks: add a video or audio input too", path: outputURL.path)
+        }
+        let gpmd = inputs.contains { if case .metadata("gpmd") = $0.settings { true } else { false } }
+        let postPass = (fileType == .mp4 || fileType == .mov) && (gpmd || !appended.isEmpty)
+        // The pass that adds the metadata tracks also puts the index in front, so the
+        // muxer's own faststart pass over the file is not needed.
+        var options: [String: String] = [:]
+        if optimize && !postPass && (fileType == .mp4 || fileType == .mov) { options["movflags"] = "+faststart" }
+        let appendedTracks = postPass ? AppendedMetadataTracks(inputs: appended, beside: temporary, moovInFront: optimize) : nil
+        return try WriterCore(output: output, tracks: tracks, appended: appendedTracks, options: options)
     }
 
     /// Where the written timeline starts: a sample at `time` lands at 0 in the file.
     /// Samples before it are not written.
     public func startSession(atSourceTime time: MediaTime) {
-        state.withLock { if !$0.sessionStart.isValid { $0.sessionStart = time } }
+        state.withLock { $0.startSession(at: time) }
     }
 
-    var hasRoom: Bool { state.withLock { $0.queue }?.hasRoom ?? false }
+    var hasRoom: Bool { state.withLock { $0.hasRoom } }
 
     /// Throws unless the writer is writing and its session started.
     func checkAccepting() throws(ReelError) {
-        let (status, start, error) = state.withLock { ($0.status, $0.sessionStart, $0.error) }
-        switch status {
-        case .writing: break
-        case .unknown: throw ReelError(.writerState, "call startWriting() before appending", path: outputURL.path)
-        case .failed: throw error ?? ReelError(.writerState, "the writer failed", path: outputURL.path)
-        case .completed: throw ReelError(.writerState, "cannot append after finishWriting()", path: outputURL.path)
-        case .cancelled: throw ReelError(.cancelled, "the writer was cancelled", path: outputURL.path)
-        }
-        if !start.isNumeric { throw ReelError(.writerState, "call startSession(atSourceTime:) before appending", path: outputURL.path) }
+        _ = try state.withLock { (s) throws(ReelError) in try s.accepting() }
     }
 
     /// Queues a command from an input, waiting while the writer is behind.
     func submit(_ command: WriterCommand) async throws(ReelError) {
-        let (status, start, queue, error) = state.withLock { ($0.status, $0.sessionStart, $0.queue, $0.error) }
-        switch status {
-        case .writing: break
-        case .unknown: throw ReelError(.writerState, "call startWriting() before appending", path: outputURL.path)
-        case .failed: throw error ?? ReelError(.writerState, "the writer failed", path: outputURL.path)
-        case .completed: throw ReelError(.writerState, "cannot append after finishWriting()", path: outputURL.path)
-        case .cancelled: throw ReelError(.cancelled, "the writer was cancelled", path: outputURL.path)
-        }
-        guard start.isNumeric, let queue else {
-            throw ReelError(.writerState, "call startSession(atSourceTime:) before appending", path: outputURL.path)
-        }
+        let (queue, start) = try state.withLock { (s) throws(ReelError) in try s.accepting() }
         guard let shifted = command.relative(to: start) else { return }
-        try await queue.send(shifted)
+        do {
+            try await queue.send(shifted)
+        } catch {
+            throw state.withLock { $0.explain(error) }
+        }
     }
 
-    /// Finishes every track, writes the trailer and moves the file into place.
+    /// Finishes every track, writes the trailer and moves the file into place. Throws
+    /// `.cancelled` when a cancel came first: then nothing is at the output path.
     public func finishWriting() async throws(ReelError) {
-        let (status, queue, error) = state.withLock { s in
-            let snapshot = (s.status, s.queue, s.error)
-            return snapshot
-        }
-        switch status {
-        case .writing: break
-        case .unknown: throw ReelError(.writerState, "finishWriting() before startWriting()", path: outputURL.path)
-        case .completed: throw ReelError(.writerState, "finishWriting() was already called", path: outputURL.path)
-        case .failed: throw error ?? ReelError(.writerState, "the writer failed", path: outputURL.path)
-        case .cancelled: throw ReelError(.cancelled, "the writer was cancelled", path: outputURL.path)
-        }
-        guard let queue else { return }
-        for input in inputs { input.markAsFinished() }
         let failure: ReelError? = await withCheckedContinuation { (continuation: CheckedContinuation<ReelError?, Never>) in
             do throws(ReelError) {
-                try queue.sendNow(.finish(continuation))
+                let (queue, inputs) = try state.withLock { (s) throws(ReelError) in (try s.finish(continuation), s.inputs) }
+                for input in inputs { input.markAsFinished() }
+                // The writer thread drains what waits, then writes the trailer.
+                queue.finish()
             } catch {
                 continuation.resume(returning: error)
             }
@@ -333,53 +305,65 @@ public final class AssetWriter: Sendable {
         if let failure { throw failure }
     }
 
-    /// Stops writing and removes the temporary file; returns once it is gone.
+    /// Stops writing and removes the temporary file; returns once the writer thread has
+    /// ended. Unless a ``finishWriting()`` has already won (the file is being moved into
+    /// place), nothing is at the output path afterwards and the status is `.cancelled`.
+    ///
+    /// Blocks the calling thread until the writer thread ends, as AVAssetWriter's does:
+    /// async code calls ``cancel()`` instead, which suspends.
+    @available(*, noasync, message: "blocks the thread: use await cancel()")
     public func cancelWriting() {
-        let (queue, latch) = state.withLock { s -> (WriterQueue<WriterCommand>?, ThreadLatch?) in
-            guard s.status == .writing || s.status == .unknown else { return (nil, nil) }
-            s.status = .cancelled
-            return (s.queue, s.threadDone)
+        stop()
+        state.withLock(when: { $0.isIdle }) { _ in }
+    }
+
+    /// Stops writing and removes the temporary file, like ``cancelWriting()``, suspending
+    /// (not blocking) until the writer thread has ended.
+    public func cancel() async {
+        stop()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            if !state.withLock({ $0.parkUntilIdle(continuation) }) { continuation.resume() }
         }
-        guard let queue else { return }
-        let dropped = queue.close(error: ReelError(.cancelled, "the writer was cancelled", path: outputURL.path))
-        resumeFinishers(in: dropped, with: ReelError(.cancelled, "the writer was cancelled", path: outputURL.path))
-        latch?.wait()
+    }
+
+    /// The cancel transition, and the queue it stops.
+    private func stop() {
+        let (queue, error) = state.withLock { ($0.cancel(), $0.cancelledError) }
+        queue?.cancel(error: error)
     }
 
     // MARK: The writer thread
 
-    private func run(core: WriterCore, queue: WriterQueue<WriterCommand>, temporary: URL) {
+    /// Encodes and muxes the queue's commands until the queue ends (finish: write the
+    /// trailer and move the file into place) or fails (cancel, failure: remove the file).
+    private func run(core: WriterCore, queue: BoundedQueue<WriterCommand>, temporary: URL) {
         var core: WriterCore? = core
-        var completed = false
-        while let command = queue.take(), let active = core {
-            if case .finish(let continuation) = command {
+        var moved = false
+        do throws(ReelError) {
+            while let command = try queue.nextBlocking() {
+                try core?.handle(command)
+            }
+            try core?.finish(file: temporary)
+            core = nil
+            if state.withLock({ $0.commit() }) {
                 var failure: ReelError?
-                do {
-                    try active.finish(file: temporary)
-                    core = nil
+                do throws(ReelError) {
                     try moveIntoPlace(temporary)
-                    completed = true
+                    moved = true
                 } catch {
                     failure = error
                 }
-                core = nil
-                if let failure { fail(failure) } else { state.withLock { if $0.status == .writing { $0.status = .completed } } }
-                queue.close(error: failure ?? ReelError(.writerState, "cannot append after finishWriting()", path: outputURL.path))
-                continuation.resume(returning: failure)
-                break
+                state.withLock { $0.moved(failure) }
             }
-            do {
-                try active.handle(command)
-            } catch {
-                core = nil
-                fail(error)
-                let dropped = queue.close(error: error)
-                resumeFinishers(in: dropped, with: error)
-                break
-            }
+        } catch {
+            state.withLock { $0.fail(error) }?.cancel(error: error)
         }
+        // The encoders, the muxer and the metadata spool go before anyone hears the outcome.
         core = nil
-        if !completed { unlink(temporary.path) }
+        if !moved { unlink(temporary.path) }
+        let ended = state.withLock { $0.threadEnded() }
+        ended.finisher?.resume(returning: ended.outcome)
+        Self.resume(ended.waiters)
     }
 
     private func moveIntoPlace(_ temporary: URL) throws(ReelError) {
@@ -392,38 +376,7 @@ public final class AssetWriter: Sendable {
         }
     }
 
-    private func fail(_ error: ReelError) {
-        state.withLock {
-            if $0.status == .writing || $0.status == .unknown {
-                $0.status = .failed
-                $0.error = error
-            }
-        }
-    }
-
-    private func resumeFinishers(in commands: [WriterCommand], with error: ReelError) {
-        for command in commands {
-            if case .finish(let continuation) = command { continuation.resume(returning: error) }
-        }
-    }
-}
-
-/// A one-shot gate: `wait` blocks until `open` was called.
-final class ThreadLatch: @unchecked Sendable {
-    // @unchecked: `isOpen` is read and written only while `condition` is locked.
-    private let condition = NSCondition()
-    private var isOpen = false
-
-    func open() {
-        condition.lock()
-        isOpen = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func wait() {
-        condition.lock()
-        while !isOpen { condition.wait() }
-        condition.unlock()
+    private static func resume(_ waiters: [CheckedContinuation<Void, Never>]) {
+        for waiter in waiters { waiter.resume() }
     }
 }

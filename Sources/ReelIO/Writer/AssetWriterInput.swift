@@ -1,4 +1,3 @@
-import Synchronization
 import ReelCore
 import ReelMetadata
 
@@ -34,7 +33,7 @@ public final class AssetWriterInput: Sendable {
         var transform: Transform2D = .identity
         var metadataKeys = QuickTimeMetadataKeyTable()
     }
-    let state = Mutex(State())
+    let state = Lock(State())
 
     /// How the video is to be displayed (AVAssetWriterInput.transform): written as the
     /// track's display matrix (MP4/MOV `tkhd`) when not the identity. Set it before the

@@ -8,7 +8,6 @@ enum WriterCommand: Sendable {
     case sample(input: Int, sample: SampleBuffer)
     /// A passthrough packet: decode time and keyframe flag kept, never dropped.
     case packet(input: Int, sample: SampleBuffer)
-    case finish(CheckedContinuation<ReelError?, Never>)
 
     /// The command with its time moved by `-offset`; nil when it lies before the session.
     func relative(to offset: MediaTime) -> WriterCommand? {
@@ -27,7 +26,6 @@ enum WriterCommand: Sendable {
             s.presentationTime = s.presentationTime - offset
             if s.decodeTime.isNumeric { s.decodeTime = s.decodeTime - offset }
             return .packet(input: i, sample: s)
-        case .finish: return self
         }
     }
 }
@@ -63,8 +61,6 @@ final class WriterCore: @unchecked Sendable {
         case .sample(let i, let sample), .packet(let i, let sample):
             guard let track = tracks[i] as? PacketTrackWriter else { return }
             try track.write(sample, at: sample.presentationTime, into: output)
-        case .finish:
-            break
         }
     }
 

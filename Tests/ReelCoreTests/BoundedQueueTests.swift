@@ -1,0 +1,206 @@
+import Testing
+@testable import ReelCore
+
+@Suite("BoundedQueue")
+struct BoundedQueueTests {
+    final class Token: Sendable {}
+
+    /// How a side of the queue waits.
+    enum Side: String, CaseIterable, Sendable { case suspending, blocking }
+
+    static func send(_ item: Int, to queue: BoundedQueue<Int>, _ side: Side) async throws(ReelError) {
+        switch side {
+        case .suspending: try await queue.send(item)
+        case .blocking: try await onDedicatedThread(named: "test.send") { () throws(ReelError) in try queue.sendBlocking(item) }
+        }
+    }
+
+    static func next(from queue: BoundedQueue<Int>, _ side: Side) async throws(ReelError) -> Int? {
+        switch side {
+        case .suspending: try await queue.next()
+        case .blocking: try await onDedicatedThread(named: "test.next") { () throws(ReelError) in try queue.nextBlocking() }
+        }
+    }
+
+    /// Sends `items` in order, from one task or one thread.
+    static func produce(_ items: Range<Int>, into queue: BoundedQueue<Int>, _ side: Side) async throws(ReelError) {
+        switch side {
+        case .suspending:
+            for i in items { try await queue.send(i) }
+        case .blocking:
+            try await onDedicatedThread(named: "test.producer") { () throws(ReelError) in
+                for i in items { try queue.sendBlocking(i) }
+            }
+        }
+    }
+
+    /// Takes items until the end or an error, from one task or one thread.
+    static func consume(_ queue: BoundedQueue<Int>, _ side: Side) async -> (items: [Int], error: ReelError?) {
+        switch side {
+        case .suspending:
+            var got: [Int] = []
+            do throws(ReelError) {
+                while let i = try await queue.next() { got.append(i) }
+                return (got, nil)
+            } catch {
+                return (got, error)
+            }
+        case .blocking:
+            let result = try? await onDedicatedThread(named: "test.consumer") { () -> ([Int], ReelError?) in
+                var got: [Int] = []
+                do throws(ReelError) {
+                    while let i = try queue.nextBlocking() { got.append(i) }
+                    return (got, nil)
+                } catch {
+                    return (got, error)
+                }
+            }
+            return result ?? ([], nil)
+        }
+    }
+
+    /// Suspends until `count` sends or nexts wait on `queue`.
+    static func waitForWaiters(_ queue: BoundedQueue<Int>, _ count: Int) async {
+        while queue.waiterCount < count { await Task.yield() }
+    }
+
+    @Test("items come out in order, then the end or the error", arguments: Side.allCases, Side.allCases)
+    func orderAndEnd(producer: Side, consumer: Side) async throws {
+        for failure in [nil, ReelError(.corruptData, "bad packet")] {
+            let queue = BoundedQueue<Int>(capacity: 2)
+            let sending = Task {
+                try await Self.produce(0..<50, into: queue, producer)
+                queue.finish(error: failure)
+            }
+            let (got, error) = await Self.consume(queue, consumer)
+            try await sending.value
+            #expect(got == Array(0..<50))
+            #expect(error?.code == failure?.code)
+        }
+    }
+
+    @Test("a taken item is not kept alive by the queue")
+    func releasesTakenItems() throws {
+        let queue = BoundedQueue<Token>(capacity: 4)
+        weak var first: Token?
+        do {
+            let token = Token()
+            first = token
+            try queue.sendBlocking(token)
+            try queue.sendBlocking(Token())
+        }
+        _ = try queue.nextBlocking()
+        #expect(first == nil)
+    }
+
+    @Test("a full queue holds the producer back until an item is taken", arguments: Side.allCases)
+    func backPressure(producer: Side) async throws {
+        let queue = BoundedQueue<Int>(capacity: 2)
+        let sent = Lock(0)
+        let sending = Task {
+            for i in 0..<3 {
+                try await Self.send(i, to: queue, producer)
+                sent.withLock { $0 += 1 }
+            }
+        }
+        await Self.waitForWaiters(queue, 1)
+        #expect(sent.withLock { $0 } == 2)
+        #expect(queue.count == 2)
+        #expect(!queue.hasRoom)
+        #expect(try await queue.next() == 0)
+        try await sending.value
+        #expect(sent.withLock { $0 } == 3)
+        #expect(queue.count == 2)
+    }
+
+    @Test("cancel wakes every waiting producer and consumer, which throw its error", arguments: Side.allCases)
+    func cancelWakesEveryone(side: Side) async throws {
+        let error = ReelError(.cancelled, "stop")
+        let empty = BoundedQueue<Int>(capacity: 1)
+        let full = BoundedQueue<Int>(capacity: 1)
+        try await full.send(0)
+        let outcomes = Lock([ReelError.Code?]())
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<6 {
+                group.addTask {
+                    do {
+                        if i % 2 == 0 { _ = try await Self.next(from: empty, side) } else { try await Self.send(i, to: full, side) }
+                        outcomes.withLock { $0.append(nil) }
+                    } catch {
+                        outcomes.withLock { $0.append((error as? ReelError)?.code) }
+                    }
+                }
+            }
+            await Self.waitForWaiters(empty, 3)
+            await Self.waitForWaiters(full, 3)
+            empty.cancel(error: error)
+            #expect(full.cancel(error: error) == [0])
+            try await group.waitForAll()
+        }
+        #expect(outcomes.withLock { $0 } == Array(repeating: .cancelled, count: 6))
+        await #expect { try await Self.send(1, to: full, side) } throws: { ($0 as? ReelError)?.message == "stop" }
+        await #expect { _ = try await Self.next(from: full, side) } throws: { ($0 as? ReelError)?.message == "stop" }
+    }
+
+    @Test("finish wakes every waiting consumer with the end, and refuses later sends", arguments: Side.allCases)
+    func finishWakesConsumers(side: Side) async throws {
+        let queue = BoundedQueue<Int>(capacity: 1)
+        let ends = try await withThrowingTaskGroup(of: Int?.self) { group in
+            for _ in 0..<4 { group.addTask { try await Self.next(from: queue, side) } }
+            await Self.waitForWaiters(queue, 4)
+            queue.finish()
+            return try await group.reduce(into: [Int?]()) { $0.append($1) }
+        }
+        #expect(ends == [nil, nil, nil, nil])
+        await #expect(throws: ReelError.self) { try await Self.send(1, to: queue, side) }
+    }
+
+    @Test("a task cancelled while it waits throws and cancels the queue")
+    func taskCancellation() async throws {
+        let queue = BoundedQueue<Int>(capacity: 1)
+        let waiting = Task { try await queue.next() }
+        await Self.waitForWaiters(queue, 1)
+        waiting.cancel()
+        await #expect { _ = try await waiting.value } throws: { ($0 as? ReelError)?.code == .cancelled }
+        #expect(queue.isCancelled)
+        #expect(throws: ReelError.self) { try queue.sendBlocking(1) }
+    }
+
+    @Test("many producers and consumers on both sides: every item arrives once, each producer's in order")
+    func noLostWakeUps() async throws {
+        let queue = BoundedQueue<Int>(capacity: 3)
+        let producers = 8, perProducer = 400
+        let received = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for consumer in 0..<6 {
+                group.addTask {
+                    let (got, error) = await Self.consume(queue, consumer % 2 == 0 ? .blocking : .suspending)
+                    if let error { throw error }
+                    return got
+                }
+            }
+            let sending = Task {
+                try await withThrowingTaskGroup(of: Void.self) { senders in
+                    for producer in 0..<producers {
+                        senders.addTask {
+                            let items = producer * perProducer..<(producer + 1) * perProducer
+                            try await Self.produce(items, into: queue, producer % 2 == 0 ? .blocking : .suspending)
+                        }
+                    }
+                    try await senders.waitForAll()
+                }
+                queue.finish()
+            }
+            var all: [[Int]] = []
+            for try await got in group { all.append(got) }
+            try await sending.value
+            return all
+        }
+        #expect(received.flatMap { $0 }.sorted() == Array(0..<(producers * perProducer)))
+        for got in received {
+            for producer in 0..<producers {
+                let mine = got.filter { $0 / perProducer == producer }
+                #expect(mine == mine.sorted(), "consumer saw producer \(producer)'s items out of order")
+            }
+        }
+    }
+}
