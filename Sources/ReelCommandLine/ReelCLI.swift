@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import Reel
 
 /// The `reel` command line as a library: the render, export and thumbnail commands, and the
@@ -17,7 +16,7 @@ import Reel
 /// }
 /// ```
 public enum ReelCLI {
-    private static let store = Mutex(CompositorRegistry())
+    private static let store = Lock(CompositorRegistry())
 
     /// The compositors `reel render` knows: the built-in ones plus every registration added.
     public static var registry: CompositorRegistry { store.withLock { $0 } }

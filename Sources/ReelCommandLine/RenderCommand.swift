@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import Reel
 
 /// `reel render COMPOSITION.json -o OUT [--source NAME=PATH | --source PATH] [--overwrite]
@@ -56,7 +55,7 @@ public struct RenderCommand: AsyncParsableCommand {
         }
         // Ctrl-C from here on cancels cleanly: before the export starts nothing is written;
         // once it runs the session removes its partial file.
-        let current = Mutex<AssetExportSession?>(nil)
+        let current = Lock<AssetExportSession?>(nil)
         let interrupts = InterruptHandler { current.withLock { $0 }?.cancelExport() }
         defer { interrupts.remove() }
         func checkInterrupted() throws {

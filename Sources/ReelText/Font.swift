@@ -1,4 +1,3 @@
-import Synchronization
 import ReelCore
 
 /// A ``FontFace`` at one pixel size, with a cache of its rasterised glyphs.
@@ -17,7 +16,7 @@ public final class Font: Sendable {
     /// Baseline-to-baseline distance in pixels.
     public let lineHeight: Int
 
-    private let cache = Mutex<[UInt32: Glyph]>([:])
+    private let cache = Lock<[UInt32: Glyph]>([:])
 
     /// `face` at `pixelSize` pixels (clamped to 1...1000).
     public init(face: FontFace, pixelSize: Int) {

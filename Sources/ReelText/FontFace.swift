@@ -1,6 +1,5 @@
 internal import CFreeType
 import Foundation
-import Synchronization
 import ReelCore
 
 /// A font file opened with FreeType: one `FT_Library` and one `FT_Face`, owned here and
@@ -14,7 +13,7 @@ public final class FontFace: @unchecked Sendable {
     // never reassigned after init.
     private let library: FT_Library
     private let face: FT_Face
-    private let lock = Mutex<Void>(())
+    private let lock = Lock<Void>(())
     /// The file the face was read from.
     public let path: String
     /// The family name the font gives itself, such as `DejaVu Sans`.

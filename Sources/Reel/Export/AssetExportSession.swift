@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import ReelCore
 import ReelIO
 import ReelComposition
@@ -61,7 +60,7 @@ public final class AssetExportSession: Sendable {
         var cancelRequested = false
         var observers: [UUID: AsyncStream<Double>.Continuation] = [:]
     }
-    let state = Mutex(State())
+    let state = Lock(State())
 
     /// A session exporting `composition` with `preset`, reading its sources with `sources`.
     public init(composition: Composition, preset: ExportPreset, sources: AssetRenderSources = AssetRenderSources()) {
@@ -237,7 +236,7 @@ public final class AssetExportSession: Sendable {
             return s.settings
         }
         let job = ExportJob(session: self, settings: settings, url: url, fileType: fileType)
-        let outcome = Mutex<ReelError?>(nil)
+        let outcome = Lock<ReelError?>(nil)
         let task = Task {
             do throws(ReelError) {
                 try await job.run()

@@ -99,7 +99,7 @@ struct ExportAudio: Sendable {
     }
 
     private func copy(_ piece: Piece, range: TimeRange, progress: @Sendable (Double) -> Void) async throws(ReelError) {
-        let reader = try AssetReader(url: piece.url)
+        let reader = try await AssetReader.open(url: piece.url)
         defer { reader.cancelReading() }
         let output = AssetReaderTrackOutput(trackID: piece.trackID, settings: .passthrough, bufferCapacity: 32)
         try reader.add(output)

@@ -47,7 +47,7 @@ struct ExportMetadata: Sendable {
         for id in trackIDs {
             let pieces: [Piece]
             do {
-                pieces = try Self.pieces(ofTrack: id, composition: composition, range: range, sources: sources, readers: &readers)
+                pieces = try await Self.pieces(ofTrack: id, composition: composition, range: range, sources: sources, readers: &readers)
             } catch where error.code == .unsupportedFormat {
                 warn("metadata track \(id): \(error.message); the track is left out")
                 continue
@@ -104,7 +104,7 @@ struct ExportMetadata: Sendable {
 
     /// The played stretches of metadata track `id` inside `range`, with their formats.
     static func pieces(ofTrack id: Int32, composition: Composition, range: TimeRange, sources: AssetRenderSources,
-                       readers: inout [URL: AssetReader]) throws(ReelError) -> [Piece] {
+                       readers: inout [URL: AssetReader]) async throws(ReelError) -> [Piece] {
         guard let track = composition.track(withTrackID: id) else {
             throw ReelError(.invalidComposition, "sourceSampleDataTrackIDs names track \(id), which the composition does not have", trackID: id)
         }
@@ -119,7 +119,7 @@ struct ExportMetadata: Sendable {
             let url = sources.url(for: ref.sourceIdentifier)
             let reader: AssetReader
             if let known = readers[url] { reader = known } else {
-                reader = try AssetReader(url: url)
+                reader = try await AssetReader.open(url: url)
                 readers[url] = reader
             }
             guard let sourceTrack = reader.track(withID: ref.trackID), let format = sourceTrack.metadataFormat,

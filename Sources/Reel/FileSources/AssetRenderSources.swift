@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import ReelCore
 import ReelIO
 import ReelComposition
@@ -25,7 +24,7 @@ public final class AssetRenderSources: RenderSourceProvider {
         var video: [SourceTrackReference: AssetVideoFrameSource] = [:]
         var metadata: [SourceTrackReference: AssetTimedMetadataSource] = [:]
     }
-    private let table = Mutex(Table())
+    private let table = Lock(Table())
 
     public init(videoOptions: AssetVideoFrameSource.Options = .init(), files: [String: URL] = [:],
                 metadataWarnings: @escaping @Sendable (MetadataReadWarning) -> Void = MetadataReadWarning.standardErrorLogger) {

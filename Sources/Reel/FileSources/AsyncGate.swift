@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A first-come first-served async mutex: `enter` suspends while another caller holds the
 /// gate. Used by actors whose work suspends part-way (an actor alone is re-entrant).
@@ -7,7 +6,7 @@ final class AsyncGate: Sendable {
         var held = false
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     func enter() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import ReelCore
 import ReelIO
 import ReelComposition
@@ -32,7 +31,7 @@ public final class AssetImageGenerator: Sendable {
         var appliesPreferredTrackTransform = false
         var videoComposition: VideoComposition?
     }
-    private let settings = Mutex(Settings())
+    private let settings = Lock(Settings())
 
     /// A generator over `composition`, reading its sources with `sources`.
     public init(composition: Composition, sources: AssetRenderSources = AssetRenderSources()) {

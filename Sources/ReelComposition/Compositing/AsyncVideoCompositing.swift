@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A compositor written as one async function (the form for new code): return the composed
 /// frame, or throw. Wrap it in ``AsyncVideoCompositorAdapter`` to use it as a
@@ -37,7 +36,7 @@ extension AsyncVideoCompositing {
 /// finished with the returned frame, the thrown error, or as cancelled.
 public final class AsyncVideoCompositorAdapter<Base: AsyncVideoCompositing>: VideoCompositing {
     public let base: Base
-    private let running = Mutex<(next: UInt64, tasks: [UInt64: Task<Void, Never>])>((0, [:]))
+    private let running = Lock<(next: UInt64, tasks: [UInt64: Task<Void, Never>])>((0, [:]))
 
     public init(_ base: Base) { self.base = base }
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// One output frame to compose (`AVAsynchronousVideoCompositionRequest`): the composition
 /// time, the instruction in force, the source frames and timed metadata for that time, and
@@ -35,7 +34,7 @@ public final class AsynchronousVideoCompositionRequest: Sendable {
 
     private let frames: [Int32: PixelBuffer]
     private let sampleData: [Int32: SourceSampleData]
-    private let state = Mutex<Bool>(false)
+    private let state = Lock<Bool>(false)
     private let completion: @Sendable (Outcome) -> Void
     private let diagnostics: @Sendable (RenderDiagnostic) -> Void
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The engine's side of one output frame in flight: resolved once, by the request's finish,
 /// by a timeout, or by cancellation; the render waits on it in time order.
@@ -13,7 +12,7 @@ final class RequestSlot: Sendable {
     }
 
     let time: MediaTime
-    private let state = Mutex<State>(.pending(waiter: nil, timeout: nil))
+    private let state = Lock<State>(.pending(waiter: nil, timeout: nil))
 
     init(time: MediaTime) { self.time = time }
 

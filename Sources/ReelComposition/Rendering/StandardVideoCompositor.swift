@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The built-in compositor, used when a video composition sets no custom one: draws a
 /// ``VideoCompositionStandardInstruction``'s background colour (skipped where an opaque
@@ -111,7 +110,7 @@ public final class StandardVideoCompositor: VideoCompositing {
 
 /// Pools by name, shared by a compositor's concurrent requests.
 final class ConversionPools: Sendable {
-    private let table = Mutex<[String: PixelBufferPool]>([:])
+    private let table = Lock<[String: PixelBufferPool]>([:])
 
     func pool(_ key: String, make: () -> PixelBufferPool) -> PixelBufferPool {
         table.withLock { t in

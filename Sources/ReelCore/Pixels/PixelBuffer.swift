@@ -175,7 +175,7 @@ public final class PixelBufferPool: Sendable {
     /// How many idle allocations the pool keeps; more are freed.
     public let maximumIdleCount: Int
     private let layout: PixelLayout
-    private let idle = Mutex<[PixelStorage]>([])
+    private let idle = Lock<[PixelStorage]>([])
     private let allocations = Atomic<Int>(0)
 
     public init(width: Int, height: Int, format: PixelFormat, maximumIdleCount: Int = 16) {

@@ -71,14 +71,14 @@ public final class CompositorHarness: Sendable {
         var diagnostics: [RenderDiagnostic] = []
     }
 
-    private let state: Locked<State>
+    private let state: Lock<State>
 
     /// A harness around `compositor`, telling it `renderContext` at once.
     public init(compositor: any VideoCompositing, renderContext: VideoCompositionRenderContext,
                 timeLimit: Duration? = .seconds(30)) {
         self.compositor = compositor
         self.timeLimit = timeLimit
-        self.state = Locked(State(context: renderContext, contextHistory: [renderContext]))
+        self.state = Lock(State(context: renderContext, contextHistory: [renderContext]))
         compositor.renderContextChanged(renderContext)
     }
 
@@ -179,7 +179,7 @@ public final class CompositorHarness: Sendable {
     /// Waits until `request` ends (or ``timeLimit`` passes) and says how.
     public func outcome(of request: Request) async -> Outcome {
         let once = Once<AsynchronousVideoCompositionRequest.Outcome?>()
-        let timer = Locked<Task<Void, Never>?>(nil)
+        let timer = Lock<Task<Void, Never>?>(nil)
         defer { timer.withLock { $0?.cancel() } }
         let result: AsynchronousVideoCompositionRequest.Outcome? = await withCheckedContinuation { continuation in
             once.set(continuation)

@@ -26,7 +26,7 @@ public final class ManualCompositor: VideoCompositing {
         var waiters: [(count: Int, once: Once<Void>)] = []
     }
 
-    private let state = Locked(State())
+    private let state = Lock(State())
 
     public init(sourcePixelBufferAttributes: PixelBufferAttributes? = nil,
                 requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes = .bgra) {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Bounds how long the harness waits for a compositor that may hang: the only use of time
 /// in ReelTesting. It never decides a result for code that behaves; it only turns a hang
@@ -29,7 +28,7 @@ enum Watchdog {
 /// A continuation resumed by whichever of several racers comes first.
 final class Once<Value: Sendable>: Sendable {
     // The continuation and whether it was used live behind the mutex.
-    private let state = Mutex<(continuation: CheckedContinuation<Value, Never>?, done: Bool)>((nil, false))
+    private let state = Lock<(continuation: CheckedContinuation<Value, Never>?, done: Bool)>((nil, false))
 
     func set(_ continuation: CheckedContinuation<Value, Never>) {
         state.withLock { $0.continuation = continuation }
@@ -43,16 +42,5 @@ final class Once<Value: Sendable>: Sendable {
             return s.continuation
         }
         continuation?.resume(returning: value)
-    }
-}
-
-/// A value behind a mutex, in a class so that closures can share it.
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-
-    init(_ value: Value) { mutex = Mutex(value) }
-
-    func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
-        try mutex.withLock { (value: inout sending Value) throws(E) -> R in try body(&value) }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Reel
 import ReelText
 
@@ -64,7 +63,7 @@ struct DashboardStyle: Sendable {
 
 /// Fonts of one face by size, shared by concurrent requests.
 final class FontCache: Sendable {
-    private let table = Mutex<[Int: Font]>([:])
+    private let table = Lock<[Int: Font]>([:])
 
     func font(face: FontFace, pixelSize: Int) -> Font {
         table.withLock { t in

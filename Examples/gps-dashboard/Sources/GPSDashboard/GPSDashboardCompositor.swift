@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Reel
 import ReelText
 
@@ -87,7 +86,7 @@ public struct GPSDashboardCompositor: AsyncVideoCompositing {
 
 /// Route maps by track and area, made on first use and shared by concurrent requests.
 final class RouteMapCache: Sendable {
-    private let table = Mutex<[String: RouteMap]>([:])
+    private let table = Lock<[String: RouteMap]>([:])
 
     func map(trackID: Int32, timeline: GPSTrackTimeline, area: Rect) -> RouteMap? {
         guard timeline.entries.count >= 2 else { return nil }
