@@ -11,6 +11,7 @@ import Reel
 ///     reel-bench mix A B OUT         (that mix alone: audio in, audio out)
 ///     reel-bench crossfade A B OUT
 ///     reel-bench gps A_GPS OUT
+///     reel-bench gps-meta A_GPS OUT FORMAT   (the GPS track written too, as gpmd, mebx or camm)
 ///     reel-bench gps-audio A_GPS SOUND OUT   (SOUND's audio under it, fading out over its last second)
 ///     reel-bench long A OUT REPEAT
 ///     reel-bench make-gps A OUT      (A re-encoded like the inputs, plus a 30 Hz gpmd track)
@@ -40,6 +41,8 @@ enum Bench {
                 frames = try await crossfade(url(args[1]), url(args[2]), out: url(args[3]))
             case "gps" where args.count == 3:
                 frames = try await gps(url(args[1]), sound: nil, out: url(args[2]))
+            case "gps-meta" where args.count == 4:
+                frames = try await gps(url(args[1]), sound: nil, metadata: MetadataOutputFormat(rawValue: args[3]), out: url(args[2]))
             case "gps-audio" where args.count == 4:
                 frames = try await gps(url(args[1]), sound: url(args[2]), out: url(args[3]))
             case "make-gps" where args.count == 3:
@@ -57,7 +60,7 @@ enum Bench {
     }
 
     static func usage() -> ReelError {
-        ReelError(.invalidArgument, "usage: reel-bench transcode|pip|pip-audio|mix|crossfade|gps|gps-audio|long|make-gps FILES... OUT")
+        ReelError(.invalidArgument, "usage: reel-bench transcode|pip|pip-audio|mix|crossfade|gps|gps-meta|gps-audio|long|make-gps FILES... OUT")
     }
 
     static func url(_ path: String) -> URL { URL(fileURLWithPath: path) }
@@ -169,7 +172,7 @@ enum Bench {
         return try await export(c, VideoComposition(v), to: out)
     }
 
-    static func gps(_ input: URL, sound: URL?, out: URL) async throws -> Int {
+    static func gps(_ input: URL, sound: URL?, metadata: MetadataOutputFormat? = nil, out: URL) async throws -> Int {
         let source = try await SourceDescription(asset: Asset(url: input))
         guard let video = source.tracks(withMediaType: .video).first, let gps = source.tracks(withMediaType: .metadata).first else {
             throw ReelError(.invalidArgument, "the input needs a video and a gpmd track (make it with make-gps)", path: input.path)
@@ -193,7 +196,8 @@ enum Bench {
         v.customVideoCompositor = { AsyncVideoCompositorAdapter(GPSOverlayCompositor(videoTrackID: videoID, metadataTrackID: gpsID)) }
         let session = AssetExportSession(composition: c, preset: preset)
         session.videoComposition = VideoComposition(v)
-        session.metadataTrackIDs = []
+        session.metadataTrackIDs = metadata == nil ? [] : [gpsID]
+        if let metadata { session.metadataFormat = metadata }
         session.overwrite = true
         session.includesAudio = mix != nil
         session.audioMix = mix

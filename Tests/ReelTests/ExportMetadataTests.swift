@@ -5,16 +5,17 @@ import Reel
 import ReelTesting
 
 @Suite struct ExportMetadataTests {
-    /// A clip with the counter's video and a gpmd track of 10 fixes a second, each with a
-    /// latitude of its own, written with Reel's writer.
-    static func makeGPSClip(in folder: URL) async throws -> URL {
-        let url = folder.appendingPathComponent("gps-clip.mp4")
+    /// The counter's video with a gpmd track that `writeTrack` fills (the adaptor over it),
+    /// written with Reel's writer.
+    static func makeClip(_ name: String, in folder: URL, crf: Int = 18,
+                         writeTrack: (AssetWriterInputMetadataAdaptor) async throws -> Void) async throws -> URL {
+        let url = folder.appendingPathComponent(name)
         let reader = try AssetReader(url: TestMedia.fixture("counter-320x240.mp4"))
         let frames = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .yuv420p))
         try reader.add(frames)
         try reader.startReading()
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
-        let video = AssetWriterInput(settings: .video(VideoEncoderSettings(codec: .h264, width: 320, height: 240, quality: .crf(18), preset: "ultrafast", timescale: 15360)))
+        let video = AssetWriterInput(settings: .video(VideoEncoderSettings(codec: .h264, width: 320, height: 240, quality: .crf(crf), preset: "ultrafast", timescale: 15360)))
         let meta = AssetWriterInput(settings: .metadata(format: "gpmd"))
         try writer.add(video)
         try writer.add(meta)
@@ -23,15 +24,23 @@ import ReelTesting
         writer.startSession(atSourceTime: .zero)
         for try await sample in frames { if let f = sample.videoFrame { try await video.append(f) } }
         video.markAsFinished()
-        let groups = (0..<20).map { i in
-            let t = MediaTime(value: Int64(i), timescale: 10)
-            let fix = GPSFix(latitude: 10 + Double(i) * 0.001, longitude: 20, altitude: 100, speed2D: 5)
-            return TimedMetadataGroup(timeRange: TimeRange(start: t, duration: MediaTime(value: 1, timescale: 10)),
-                                      items: fix.metadataItems(time: t, duration: MediaTime(value: 1, timescale: 10)))
-        }
-        try await adaptor.appendGPS(groups)
+        try await writeTrack(adaptor)
         try await writer.finishWriting()
         return url
+    }
+
+    /// A clip with the counter's video and a gpmd track of 10 fixes a second, each with a
+    /// latitude of its own.
+    static func makeGPSClip(in folder: URL) async throws -> URL {
+        try await makeClip("gps-clip.mp4", in: folder) { adaptor in
+            let groups = (0..<20).map { i in
+                let t = MediaTime(value: Int64(i), timescale: 10)
+                let fix = GPSFix(latitude: 10 + Double(i) * 0.001, longitude: 20, altitude: 100, speed2D: 5)
+                return TimedMetadataGroup(timeRange: TimeRange(start: t, duration: MediaTime(value: 1, timescale: 10)),
+                                          items: fix.metadataItems(time: t, duration: MediaTime(value: 1, timescale: 10)))
+            }
+            try await adaptor.appendGPS(groups)
+        }
     }
 
     static func gpsGroups(_ url: URL) async throws -> [TimedMetadataGroup] {
@@ -214,31 +223,17 @@ import ReelTesting
     /// The counter's video with a gpmd track of one-second GPRI payloads (a drone-mounted
     /// GoPro's raw receiver records), four records each.
     static func makeGPRIClip(in folder: URL) async throws -> URL {
-        let url = folder.appendingPathComponent("gpri.mp4")
-        let reader = try AssetReader(url: TestMedia.fixture("counter-320x240.mp4"))
-        let frames = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .yuv420p))
-        try reader.add(frames)
-        try reader.startReading()
-        let writer = try AssetWriter(outputURL: url, fileType: .mp4)
-        let video = AssetWriterInput(settings: .video(VideoEncoderSettings(codec: .h264, width: 320, height: 240, quality: .crf(30), preset: "ultrafast", timescale: 15360)))
-        let meta = AssetWriterInput(settings: .metadata(format: "gpmd"))
-        try writer.add(video)
-        try writer.add(meta)
-        try writer.startWriting()
-        writer.startSession(atSourceTime: .zero)
-        for try await sample in frames { if let f = sample.videoFrame { try await video.append(f) } }
-        video.markAsFinished()
-        for second in 0..<2 {
-            let records = (0..<4).map { i in
-                let t = Double(second) + Double(i) / 4
-                return GPRIRecord(time: 100 + t, latitude: 46.5 + t / 1000, longitude: 7.9, altitude: 2000 + t, speed: 12, course: 90)
+        try await makeClip("gpri.mp4", in: folder, crf: 30) { adaptor in
+            for second in 0..<2 {
+                let records = (0..<4).map { i in
+                    let t = Double(second) + Double(i) / 4
+                    return GPRIRecord(time: 100 + t, latitude: 46.5 + t / 1000, longitude: 7.9, altitude: 2000 + t, speed: 12, course: 90)
+                }
+                let payload = try SyntheticMetadata.gpriPayload(records)
+                try await adaptor.assetWriterInput.append(SampleBuffer(data: payload, presentationTime: MediaTime(value: Int64(second), timescale: 1),
+                                                                       duration: MediaTime(value: 1, timescale: 1), format: "gpmd"))
             }
-            let payload = try SyntheticMetadata.gpriPayload(records)
-            try await meta.append(SampleBuffer(data: payload, presentationTime: MediaTime(value: Int64(second), timescale: 1),
-                                               duration: MediaTime(value: 1, timescale: 1), format: "gpmd"))
         }
-        try await writer.finishWriting()
-        return url
     }
 
     @Test func aTrimmedExportKeepsEverySampleThatOverlapsTheRangeWithItsItems() async throws {
