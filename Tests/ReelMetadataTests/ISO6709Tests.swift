@@ -53,4 +53,14 @@ struct ISO6709Tests {
             survives { () throws(ReelError) in try ISO6709.parse(text) }
         }
     }
+
+    /// Found by fuzzing: an altitude of hundreds of digits parsed as infinity, which the
+    /// writer then wrote as "+inf" and could not read back.
+    @Test func anAltitudeTooLongToBeANumberIsAnError() throws {
+        let digits = String(repeating: "4", count: 400)
+        let error = #expect(throws: ReelError.self) { try ISO6709.parse("+40+151+\(digits)/") }
+        #expect(error?.message.contains("altitude") == true)
+        #expect(ISO6709.string(latitude: 40, longitude: 151, altitude: .infinity) == ISO6709.string(latitude: 40, longitude: 151))
+    }
 }
+

@@ -77,7 +77,11 @@ public enum ISO6709 {
         guard abs(latitude) <= 90 else { throw fail("latitude \(latitude) is outside -90...90") }
         guard abs(longitude) <= 180 else { throw fail("longitude \(longitude) is outside -180...180") }
         var altitude: Double?
-        if let a = number() { altitude = a.sign * (value(a.integer) + fractionValue(a.fraction)) }
+        if let a = number() {
+            let metres = a.sign * (value(a.integer) + fractionValue(a.fraction))
+            guard metres.isFinite else { throw fail("the altitude has too many digits to be a number") }
+            altitude = metres
+        }
         var crs: String?
         if i + 3 <= chars.count, chars[i..<(i + 3)].elementsEqual("CRS".utf8) {
             let start = i
@@ -94,7 +98,7 @@ public enum ISO6709 {
         let p = max(0, min(12, fractionDigits))
         let point = p > 0 ? p + 1 : 0
         var s = String(format: "%+0\(3 + point).\(p)f%+0\(4 + point).\(p)f", latitude, longitude)
-        if let altitude { s += String(format: "%+08.3f", altitude) }
+        if let altitude, altitude.isFinite { s += String(format: "%+08.3f", altitude) }
         return s + "/"
     }
 }
