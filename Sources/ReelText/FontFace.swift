@@ -9,11 +9,10 @@ import ReelCore
 /// FreeType happens under this face's lock. Rasterising is the only thing done there; a
 /// ``Font`` caches what it gets, so in a steady render FreeType is not called at all.
 public final class FontFace: @unchecked Sendable {
-    // @unchecked: `library` and `face` are touched only inside `lock.withLock`, and are
-    // never reassigned after init.
+    // @unchecked: the face is reached only through its lock, and `library` only in init
+    // and deinit; neither is reassigned after init.
     private let library: FT_Library
-    private let face: FT_Face
-    private let lock = Lock<Void>(())
+    private let face: Lock<FT_Face>
     /// The file the face was read from.
     public let path: String
     /// The family name the font gives itself, such as `DejaVu Sans`.
@@ -45,20 +44,20 @@ public final class FontFace: @unchecked Sendable {
         }
         _ = FT_Select_Charmap(f, reel_ft_encoding_unicode())
         self.library = lib
-        self.face = f
+        self.face = Lock(f)
         self.path = path
         self.familyName = f.pointee.family_name.map { String(cString: $0) } ?? "unknown"
     }
 
     deinit {
-        FT_Done_Face(face)
+        _ = face.withLock { FT_Done_Face($0) }
         FT_Done_FreeType(library)
     }
 
     /// Vertical metrics at `pixelSize`, in whole pixels: ascender above the baseline
     /// (positive), descender below it (positive), and the line height.
     func metrics(pixelSize: Int) -> (ascender: Int, descender: Int, lineHeight: Int) {
-        lock.withLock { _ in
+        face.withLock { face in
             FT_Set_Pixel_Sizes(face, 0, FT_UInt(pixelSize))
             guard let size = face.pointee.size else { return (pixelSize, 0, pixelSize) }
             let m = size.pointee.metrics
@@ -72,7 +71,7 @@ public final class FontFace: @unchecked Sendable {
     /// (`FT_Load_Char` with `FT_LOAD_RENDER`, 8-bit grey coverage). A character the font
     /// lacks gives its "missing glyph" (glyph 0), as FreeType does.
     func rasterize(_ scalar: Unicode.Scalar, pixelSize: Int) -> Glyph {
-        lock.withLock { _ in
+        face.withLock { face in
             FT_Set_Pixel_Sizes(face, 0, FT_UInt(pixelSize))
             let flags = reel_ft_load_render() | reel_ft_load_target_normal()
             guard FT_Load_Char(face, FT_ULong(scalar.value), flags) == 0, let slot = face.pointee.glyph else {
