@@ -34,6 +34,9 @@ struct MetadataExportCommand: AsyncParsableCommand {
         FFmpegLogging.setQuiet()
         let url = URL(fileURLWithPath: file)
         do {
+            // Probing first refuses a file cut short, as export and render do, instead of
+            // exporting the samples before the cut as if they were the whole track.
+            _ = try await Asset(url: url).load(.tracks)
             let exporter = MetadataExporter(url: url)
             let read = try await exporter.readTrack(trackID: track)
             let text = try exporter.document(read, format: format, name: (file as NSString).lastPathComponent)

@@ -256,4 +256,17 @@ struct MetadataExportCommandTests {
         #expect(lines.first?.contains(words) == true, "stderr: \(result.stderr)")
         #expect(result.stdout.isEmpty)
     }
+
+    @Test("a file cut short is refused with one line, not exported as if the track ended there")
+    func aTruncatedFileIsRefused() throws {
+        let folder = try MetadataTestSupport.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cut = folder.appendingPathComponent("cut.mp4")
+        try Data(try Data(contentsOf: MetadataTestSupport.counterGPS).prefix(60_000)).write(to: cut)
+        let result = try CLITestSupport.run(try MetadataTestSupport.reel(), ["metadata", "export", cut.path, "--format", "csv"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("cut short"), "\(result.stderr)")
+    }
 }
+
