@@ -22,7 +22,7 @@ struct MetadataExportCommandTests {
         let (_, rows) = Support.csvRows(text)
         #expect(rows.count == Self.maxFixCount)
         let first = try #require(rows.first)
-        #expect(first["time"] == "0")
+        #expect(first["time"] == "0.101994")  // the GPS stream's STMP
         #expect(first["latitude"] == "33.12677")
         #expect(first["longitude"] == "-117.3273436")
         #expect(first["altitude"] == "-22.959")

@@ -79,6 +79,72 @@ struct GPMFTests {
         #expect(groups[0].items[1].time == MediaTime(value: 1, timescale: 3))
     }
 
+    // MARK: - Sample timing from STMP
+
+    /// A payload with one ACCL stream of three samples, stamped `stmp` microseconds and
+    /// counting `tsmp` samples so far.
+    static func stampedPayload(stmp: UInt64, tsmp: UInt32 = 3) -> Data {
+        let stamp = GPMFNodeTests.klv("STMP", 0x4A, 8, 1, (0..<8).map { UInt8(truncatingIfNeeded: stmp >> (56 - 8 * UInt64($0))) })
+        let total = GPMFNodeTests.klv("TSMP", 0x4C, 4, 1, (0..<4).map { UInt8(truncatingIfNeeded: tsmp >> (24 - 8 * UInt32($0))) })
+        let accl = GPMFNodeTests.klv("ACCL", 0x73, 2, 3, [0, 1, 0, 2, 0, 3])
+        let body = stamp + total + accl
+        let strm = GPMFNodeTests.klv("STRM", 0, 1, body.count, body)
+        return Data(GPMFNodeTests.klv("DEVC", 0, 1, strm.count, strm))
+    }
+
+    @Test func aStreamsSamplesStartAtItsStampAndFillThePayload() throws {
+        let series = try GPMF.series(payload: Self.stampedPayload(stmp: 250_000, tsmp: 42))
+        #expect(series.first?.firstSampleMicroseconds == 250_000)
+        #expect(series.first?.totalSamples == 42)
+        let items = try GPMF.groups(payload: Self.stampedPayload(stmp: 250_000), timeRange: oneSecond)[0].items
+        #expect(items.map(\.time) == [0.25, 0.5, 0.75].map { MediaTime(seconds: $0, preferredTimescale: 1_000_000) })
+        #expect(items.allSatisfy { $0.duration == MediaTime(seconds: 0.25, preferredTimescale: 1_000_000) })
+    }
+
+    @Test(arguments: [UInt64(2_500_000), 5_000_000, 400_000])
+    func aStampOnAnotherClockIsNotUsed(stmp: UInt64) throws {
+        // At or after the payload's end, or more than a payload before it: spread evenly.
+        let range = TimeRange(start: MediaTime(value: 1500, timescale: 1000), duration: MediaTime(value: 1000, timescale: 1000))
+        let items = try GPMF.groups(payload: Self.stampedPayload(stmp: stmp), timeRange: range)[0].items
+        #expect(items.map(\.time) == (0..<3).map { range.start + range.duration.multiplied(byRatio: Int32($0), 3) })
+    }
+
+    @Test func aStampJustBeforeThePayloadStartsItsSamplesWithThePayload() throws {
+        let range = TimeRange(start: MediaTime(value: 1, timescale: 1), duration: MediaTime(value: 1, timescale: 1))
+        let items = try GPMF.groups(payload: Self.stampedPayload(stmp: 900_000), timeRange: range)[0].items
+        #expect(items.first?.time == range.start)
+    }
+
+    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    func hero9FixesStartAtTheirStreamsStamp() throws {
+        // The HERO9 stream's GPS STMP values (microseconds): 157184, 1147943, 2138816.
+        let payloads = try GPMF.splitStream(SharedMedia.data("gopro-dashboard-overlay_rotation-example.gpmd"))
+        for (i, stamp) in [157_184, 1_147_943, 2_138_816].enumerated() {
+            let range = TimeRange(start: MediaTime(value: Int64(i) * 1001, timescale: 1000), duration: MediaTime(value: 1001, timescale: 1000))
+            let fixes = try GPMF.fixes(payload: payloads[i], timeRange: range)
+            #expect(fixes.first?.time == MediaTime(value: Int64(stamp), timescale: 1_000_000))
+            // The fixes are evenly spaced from there to the payload's end.
+            let step = (range.end - MediaTime(value: Int64(stamp), timescale: 1_000_000)).seconds / Double(fixes.count)
+            #expect(close(fixes.last.map { ($0.time + $0.duration).seconds }, range.end.seconds, 1e-6))
+            #expect(close(fixes[1].time.seconds - fixes[0].time.seconds, step, 1e-6))
+        }
+    }
+
+    @Test func restampingMovesEveryStampAndNothingElse() throws {
+        let payload = Self.stampedPayload(stmp: 250_000)
+        let moved = try GPMF.restamped(payload, by: { $0 + MediaTime(value: 5, timescale: 1) })
+        #expect(moved.count == payload.count)
+        #expect(try GPMF.series(payload: moved).first?.firstSampleMicroseconds == 5_250_000)
+        let later = TimeRange(start: MediaTime(value: 5, timescale: 1), duration: oneSecond.duration)
+        let before = try GPMF.groups(payload: payload, timeRange: oneSecond)[0].items.map(\.time)
+        let after = try GPMF.groups(payload: moved, timeRange: later)[0].items.map(\.time)
+        #expect(after == before.map { $0 + MediaTime(value: 5, timescale: 1) })
+        // Moved before zero: zero.
+        let early = try GPMF.restamped(payload, by: { $0 - MediaTime(value: 1, timescale: 1) })
+        #expect(try GPMF.series(payload: early).first?.firstSampleMicroseconds == 0)
+        #expect(try GPMF.restamped(Data(), by: { $0 }) == Data())
+    }
+
     @Test func invalidTimeRangeIsAnArgumentError() {
         #expect(throws: ReelError.self) { try GPMF.groups(payload: Data(), timeRange: .invalid) }
     }

@@ -17,8 +17,9 @@ struct TelemetryCSVTests {
         let csv = TelemetryCSV.document(for: try Self.maxGroups())
         let lines = csv.split(separator: "\n")
         #expect(lines[0] == "time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time")
-        #expect(lines[1] == "0,33.12677,-117.3273436,-22.959,1.046,1.0,3,1.54,2019-11-18T23:45:14.000Z")
-        #expect(lines[2].hasPrefix("0.058882,33.1267696,-117.3273433,-22.941,"))
+        // Each fix at its own time: the first at its stream's STMP (101994 µs).
+        #expect(lines[1] == "0.101994,33.12677,-117.3273436,-22.959,1.046,1.0,3,1.54,2019-11-18T23:45:14.000Z")
+        #expect(lines[2].hasPrefix("0.154877,33.1267696,-117.3273433,-22.941,"))
         #expect(lines.count == 1 + 17 + 18)
     }
 
@@ -32,7 +33,7 @@ struct TelemetryCSVTests {
             #expect(fa.latitude == fb.latitude && fa.longitude == fb.longitude && fa.altitude == fb.altitude)
             #expect(fa.speed2D == fb.speed2D && fa.speed3D == fb.speed3D && fa.fix == fb.fix && fa.dop == fb.dop)
             #expect(close(fa.time?.timeIntervalSince1970, fb.time!.timeIntervalSince1970, 0.0005))
-            #expect(abs(a.timeRange.start.seconds - b.timeRange.start.seconds) < 0.000001)
+            #expect(abs(GPSFix.time(in: a).seconds - b.timeRange.start.seconds) < 0.000001)
         }
     }
 

@@ -258,4 +258,27 @@ import ReelTesting
         // The raw GPRI records come along, not only the fixes made from them.
         #expect(written.contains { $0.items.contains { $0.identifier == MetadataIdentifier(keySpace: .gpmf, key: "GPRI") } })
     }
+
+    @Test(.enabled(if: hasSharedMedia, "needs ../shared/media"))
+    func aTrimmedGoProExportKeepsEachFixAtItsTime() async throws {
+        // The MAX's payloads stamp their streams' first samples (STMP): a cut moves the
+        // stamps with the samples, so each fix stays on its frame.
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = Self.sharedMedia.appendingPathComponent("gpmf-parser_max-heromode.mp4")
+        let source = try await Self.allGroups(clip).compactMap { g in GPSFix(g).map { (g.timeRange.start, $0) } }
+        let session = try await AssetExportSession(asset: Asset(url: clip), preset: .h264(crf: 35, preset: "ultrafast"))
+        session.timeRange = TimeRange(start: .ratio(1, 2), end: MediaTime(value: 6, timescale: 1))
+        let out = folder.appendingPathComponent("cut.mp4")
+        try await session.export(to: out, as: .mp4)
+        let written = try await Self.allGroups(out).compactMap { g in GPSFix(g).map { (g.timeRange.start, $0) } }
+        // The payloads wholly inside the cut, [1.001, 5.005) s, are copied as they are.
+        let inside = source.filter { $0.0 >= MediaTime(value: 1001, timescale: 1000) && $0.0 < MediaTime(value: 5005, timescale: 1000) }
+        try #require(inside.count > 60)
+        for (time, fix) in inside {
+            let moved = time - .ratio(1, 2)
+            let match = written.first { abs(($0.0 - moved).seconds) < 0.001 }
+            #expect(match.map { abs($0.1.latitude - fix.latitude) < 1e-7 } == true, "no fix at \(moved.seconds) s (was at \(time.seconds) s)")
+        }
+    }
 }

@@ -217,6 +217,10 @@ struct ExportMetadata: Sendable {
             var out = buffer
             out.presentationTime = map(span.start)
             out.duration = span.duration == .zero ? buffer.duration : map(span.end) - out.presentationTime
+            // GPMF stamps each stream's first sample on the track's clock: it moves with the sample.
+            if buffer.format == "gpmd", out.presentationTime != span.start || out.duration != span.duration {
+                out.data = try GPMF.restamped(buffer.data, by: map)
+            }
             return out
         }
         guard inside.isValid, inside.duration > .zero else { return nil }

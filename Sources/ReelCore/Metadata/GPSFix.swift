@@ -39,6 +39,14 @@ public struct GPSFix: Sendable, Hashable, Codable {
         self.init(items: group.items)
     }
 
+    /// When the fix in `group` was taken on the timeline: its latitude item's time, else
+    /// the group's start. They differ where groups tile a sample and a fix comes a little
+    /// after the sample starts (a GoPro payload's first fix, at its stream's STMP).
+    public static func time(in group: TimedMetadataGroup) -> MediaTime {
+        if let t = group.item(.latitude)?.time, t.isNumeric { return t }
+        return group.timeRange.start
+    }
+
     /// The fix among `items`, if they hold at least a latitude and a longitude.
     public init?(items: [MetadataItem]) {
         func number(_ id: MetadataIdentifier) -> Double? { items.first { $0.identifier == id }?.numberValue }

@@ -1,4 +1,5 @@
 import Foundation
+import ReelMetadata
 import ReelCore
 
 /// What the writer thread is asked to do, with times relative to the session start.
@@ -18,15 +19,22 @@ enum WriterCommand: Sendable {
         case .audio(let i, var a):
             a.presentationTime = a.presentationTime - offset
             return a.presentationTime < .zero ? nil : .audio(input: i, audio: a)
-        case .sample(let i, var s):
-            s.presentationTime = s.presentationTime - offset
-            if s.decodeTime.isNumeric { s.decodeTime = s.decodeTime - offset }
-            return s.presentationTime < .zero ? nil : .sample(input: i, sample: s)
-        case .packet(let i, var s):
-            s.presentationTime = s.presentationTime - offset
-            if s.decodeTime.isNumeric { s.decodeTime = s.decodeTime - offset }
-            return .packet(input: i, sample: s)
+        case .sample(let i, let s):
+            let moved = Self.moved(s, back: offset)
+            return moved.presentationTime < .zero ? nil : .sample(input: i, sample: moved)
+        case .packet(let i, let s):
+            return .packet(input: i, sample: Self.moved(s, back: offset))
         }
+    }
+
+    /// `sample` moved `offset` earlier; a GPMF payload's stream stamps (STMP) move with
+    /// it, so readers still place its samples where they were.
+    private static func moved(_ sample: SampleBuffer, back offset: MediaTime) -> SampleBuffer {
+        var s = sample
+        s.presentationTime = s.presentationTime - offset
+        if s.decodeTime.isNumeric { s.decodeTime = s.decodeTime - offset }
+        if s.format == "gpmd", offset != .zero, let data = try? GPMF.restamped(s.data, by: { $0 - offset }) { s.data = data }
+        return s
     }
 }
 

@@ -3,8 +3,9 @@ import Foundation
 /// GoPro Metadata Format: reading GPMF payloads into timed metadata groups.
 ///
 /// A payload (one sample of a `gpmd` track) holds `DEVC` devices, each with `STRM`
-/// streams of sensor data. ``groups(payload:timeRange:)`` spreads every stream's samples
-/// evenly across the payload's time range and returns one group per GPS sample, holding
+/// streams of sensor data. ``groups(payload:timeRange:)`` places every stream's samples
+/// in the payload's time range (evenly from the stream's STMP stamp when it has one, else
+/// across the whole range) and returns one group per GPS sample, holding
 /// the normalised GPS items (``GPSFix/metadataItems(time:duration:)``) plus every
 /// sample of every stream that falls in it as a `gpmf/KEY` item. The lower levels are
 /// ``GPMFNode/parse(_:)`` (the KLV tree) and ``series(payload:)`` (decoded streams).
@@ -59,12 +60,13 @@ public enum GPMF {
         for s in all {
             let m = s.samples.count
             guard m > 0 else { continue }
-            let duration = sampleDuration(timeRange, count: m)
+            let span = sampleSpan(of: s, in: timeRange)
+            let duration = sampleDuration(span, count: m)
             let identifier = MetadataIdentifier(keySpace: .gpmf, key: s.key.description)
             let dataType = s.typeDescription
             let unit = s.unitDescription
             for (j, sample) in s.samples.enumerated() {
-                let time = sampleTime(timeRange, index: j, count: m)
+                let time = sampleTime(span, index: j, count: m)
                 groups[groupIndex(time)].items.append(MetadataItem(identifier: identifier, value: itemValue(sample), dataType: dataType,
                                                                    unit: unit, time: time, duration: duration))
             }
@@ -81,6 +83,30 @@ public enum GPMF {
             let end = min(bytes.count, node.offset + 8 + (node.structSize * node.repeatCount + 3) & ~3)
             return Data(bytes[node.offset..<end])
         }
+    }
+
+    /// `payload` with every stream's STMP moved by `move` (a time in, its new time out),
+    /// for a payload copied to another place on a timeline: its samples keep their place
+    /// relative to the payload. A stamp moved before zero becomes zero. Nothing else
+    /// changes; a payload without stamps comes back as it is.
+    ///
+    /// - Throws: what ``GPMFNode/parse(_:)`` throws for a payload that is not GPMF.
+    public static func restamped(_ payload: Data, by move: (MediaTime) -> MediaTime) throws(ReelError) -> Data {
+        var bytes = [UInt8](payload)
+        func patch(_ nodes: [GPMFNode]) {
+            for node in nodes {
+                if node.isNested { patch(node.children); continue }
+                guard node.key == "STMP", node.type == .uint64, node.structSize == 8, node.repeatCount == 1 else { continue }
+                let at = node.offset + 8
+                let old = bytes[at..<(at + 8)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                guard old < UInt64(Int64.max) else { continue }
+                let moved = move(MediaTime(value: Int64(old), timescale: 1_000_000)).convertScale(1_000_000, method: .roundHalfAwayFromZero)
+                let new = moved.isNumeric && moved.value > 0 ? UInt64(moved.value) : 0
+                for k in 0..<8 { bytes[at + k] = UInt8(truncatingIfNeeded: new >> (56 - 8 * UInt64(k))) }
+            }
+        }
+        patch(try GPMFNode.parse(bytes, range: 0..<bytes.count, depth: 0, path: ""))
+        return Data(bytes)
     }
 
     /// Parses GPSU's `yymmddhhmmss.sss` (years 2000-2099) as a UTC date.
@@ -126,6 +152,22 @@ public enum GPMF {
         }
     }
 
+    /// Where the samples of `series` lie in a payload spanning `range`: from the stream's
+    /// STMP to the payload's end when the stamp is on the track's clock, else the whole
+    /// payload (the samples are then spread evenly across it).
+    ///
+    /// GoPro cameras stamp each stream's first sample in microseconds from the start of
+    /// the recording, a little after the payload's start. A stamp more than one payload
+    /// before the payload, or at or after its end, counts on another clock (a camera that
+    /// counts from power-on, or a file whose samples were moved without restamping) and is
+    /// not used; one a little before the payload starts the samples with it.
+    static func sampleSpan(of series: GPMFSeries, in range: TimeRange) -> TimeRange {
+        guard let micros = series.firstSampleMicroseconds, micros < UInt64(Int64.max), range.duration > .zero else { return range }
+        let stamp = MediaTime(value: Int64(micros), timescale: 1_000_000)
+        guard stamp < range.end, !(stamp < range.start - range.duration) else { return range }
+        return TimeRange(start: MediaTime.maximum(stamp, range.start), end: range.end)
+    }
+
     static func sampleTime(_ range: TimeRange, index: Int, count: Int) -> MediaTime {
         range.start + range.duration.multiplied(byRatio: Int32(clamping: index), Int32(clamping: count))
     }
@@ -145,7 +187,7 @@ public enum GPMF {
     /// The fixes of the payload's preferred GPS stream (``GPMFGPSStream/preference``).
     ///
     /// Fixes are placed by the stream's device time (GPRI, GLPI) when every sample has a reading, the readings increase and they fit in the payload;
-    /// otherwise evenly across `timeRange`. Each lasts until the next; the last until the
+    /// otherwise evenly across the stream's span (``sampleSpan(of:in:)``). Each lasts until the next; the last until the
     /// end of `timeRange`. Samples whose position is not a number or out of range are
     /// left out.
     static func fixes(series all: [GPMFSeries], timeRange: TimeRange) throws(ReelError) -> [(time: MediaTime, duration: MediaTime, fix: GPSFix)] {
@@ -162,7 +204,8 @@ public enum GPMF {
             throw .metadataFormat("GPMF", "\(gps.key) sample \(i) has \(v.count) values, expected \(layout.valuesNeeded)", offset: gps.offset)
         }
         let n = values.count
-        let offsets = clockOffsets(values.map(layout.deviceSeconds), span: timeRange.duration.seconds)
+        let span = sampleSpan(of: gps, in: timeRange)
+        let offsets = clockOffsets(values.map(layout.deviceSeconds), span: span.duration.seconds)
         let payloadFix = gps.context["GPSF"]?.doubleValue.flatMap { $0.isFinite && abs($0) < 1e9 ? Int($0) : nil }
         let payloadDOP = gps.context["GPSP"]?.doubleValue.map { $0 / 100 }
         // GPSU: the UTC of the payload's first GPS sample; a drone's GPRI/GLPI take the camera's.
@@ -174,10 +217,10 @@ public enum GPMF {
         out.reserveCapacity(n)
         for i in 0..<n {
             guard var fix = layout.fix(values[i]) else { continue }
-            let time = offsets.map { timeRange.start + MediaTime(seconds: $0[i], preferredTimescale: 1_000_000) }
-                ?? sampleTime(timeRange, index: i, count: n)
+            let time = offsets.map { span.start + MediaTime(seconds: $0[i], preferredTimescale: 1_000_000) }
+                ?? sampleTime(span, index: i, count: n)
             if fix.time == nil, let gpsu {
-                fix.time = gpsu.addingTimeInterval(offsets?[i] ?? (time - timeRange.start).seconds)
+                fix.time = gpsu.addingTimeInterval(offsets?[i] ?? (time - span.start).seconds)
             }
             if layout.fix == nil { fix.fix = payloadFix }
             if layout.dop == nil { fix.dop = payloadDOP }

@@ -27,10 +27,16 @@ public struct GPMFSeries: Sendable, Hashable {
     public var context: [FourCC: GPMFValue]
     /// Offset of the (first) KLV in the payload.
     public var offset: Int
+    /// STMP: when the stream's first sample in this payload was taken, in microseconds on
+    /// the camera's clock (which GoPro cameras run from the start of the recording).
+    public var firstSampleMicroseconds: UInt64?
+    /// TSMP: how many samples the stream has delivered since the recording started,
+    /// this payload's included.
+    public var totalSamples: UInt64?
 
     public init(key: FourCC, type: GPMFType, layout: GPMFStructLayout? = nil, deviceID: UInt64? = nil, deviceName: String? = nil,
                 streamName: String? = nil, units: [String] = [], scale: [Double] = [], samples: [[GPMFValue]] = [],
-                context: [FourCC: GPMFValue] = [:], offset: Int = 0) {
+                context: [FourCC: GPMFValue] = [:], offset: Int = 0, firstSampleMicroseconds: UInt64? = nil, totalSamples: UInt64? = nil) {
         self.key = key
         self.type = type
         self.layout = layout
@@ -42,6 +48,8 @@ public struct GPMFSeries: Sendable, Hashable {
         self.samples = samples
         self.context = context
         self.offset = offset
+        self.firstSampleMicroseconds = firstSampleMicroseconds
+        self.totalSamples = totalSamples
     }
 
     /// The unit of element `index`, if any.
@@ -87,8 +95,12 @@ extension GPMF {
         var siun: [String] = []
         var unit: [String] = []
         var context: [FourCC: GPMFValue] = [:]
+        var stamp: UInt64?
+        var total: UInt64?
 
         mutating func resetStream() {
+            stamp = nil
+            total = nil
             streamName = nil
             scale = []
             layout = nil
@@ -150,6 +162,10 @@ extension GPMF {
                 state.siun = try strings(node)
             case "UNIT":
                 state.unit = try strings(node)
+            case "STMP":
+                state.stamp = try count(node)
+            case "TSMP":
+                state.total = try count(node)
             default:
                 if modifierKeys.contains(node.key) { continue }
                 let layout = node.type == .complex ? state.layout : nil
@@ -177,7 +193,18 @@ extension GPMF {
         GPMFSeries(key: node.key, type: node.type, layout: layout, deviceID: state.deviceID, deviceName: state.deviceName,
                    streamName: state.streamName, units: state.siun.isEmpty ? state.unit : state.siun,
                    scale: unscaledKeys.contains(node.key) ? [] : state.scale, samples: samples,
-                   context: state.context, offset: node.offset)
+                   context: state.context, offset: node.offset, firstSampleMicroseconds: state.stamp, totalSamples: state.total)
+    }
+
+    /// A single whole number (STMP, TSMP); nil when the KLV holds something else, which
+    /// then does not time the stream.
+    private static func count(_ node: GPMFNode) throws(ReelError) -> UInt64? {
+        guard node.repeatCount == 1, let value = try node.values().first?.first else { return nil }
+        switch value {
+        case .uint(let u): return u
+        case .int(let i): return i >= 0 ? UInt64(i) : nil
+        default: return nil
+        }
     }
 
     private static func strings(_ node: GPMFNode) throws(ReelError) -> [String] {

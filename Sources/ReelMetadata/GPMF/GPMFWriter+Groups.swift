@@ -32,7 +32,7 @@ extension GPMFWriter {
                                options: Options = Options()) throws(ReelError) -> Data {
         try GPMF.checkTimeRange(timeRange)
         var streams = try GPMFItemStream.collect(groups)
-        let fixes = groups.compactMap { g in GPSFix(g).map { (time: g.item(.latitude)?.time ?? g.timeRange.start, fix: $0) } }
+        let fixes = groups.compactMap { g in GPSFix(g).map { (time: GPSFix.time(in: g), fix: $0) } }
         var nodes: [[GPMFNode]] = []
         let context = streams.filter { GPMF.unscaledKeys.contains($0.key) }
         streams.removeAll { GPMF.unscaledKeys.contains($0.key) }
@@ -65,6 +65,11 @@ extension GPMFWriter {
                 }
                 strm.insert(contentsOf: extra, at: strm.firstIndex { !GPMF.modifierKeys.contains($0.key) } ?? strm.endIndex)
                 strm.insert(contentsOf: before, at: 0)
+            }
+            // STMP: the stream's first sample time, so a reader places the samples where they were.
+            if let first = stream.items.first?.time, first.isNumeric, !(first < .zero) {
+                let micros = first.convertScale(1_000_000, method: .roundTowardZero).value
+                strm.insert(.integers("STMP", .uint64, [[micros]]), at: 0)
             }
             nodes.append(strm)
         }

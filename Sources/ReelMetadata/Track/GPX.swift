@@ -115,7 +115,8 @@ public enum GPX {
             s += "      <trkpt lat=\"\(fix.latitude)\" lon=\"\(fix.longitude)\">"
             if let alt = fix.altitude { s += "<ele>\(alt)</ele>" }
             let time = fix.time ?? mediaStartTime.flatMap { start in
-                group.timeRange.start.isNumeric ? start.addingTimeInterval(group.timeRange.start.seconds) : nil
+                let at = GPSFix.time(in: group)
+                return at.isNumeric ? start.addingTimeInterval(at.seconds) : nil
             }
             if let time { s += "<time>\(ISO8601.string(time))</time>" }
             switch fix.fix {

@@ -14,10 +14,11 @@ public enum TelemetryCSV {
     public static func document(for groups: [TimedMetadataGroup]) -> String {
         var s = header + "\n"
         for group in groups {
-            guard let fix = GPSFix(group), group.timeRange.start.isNumeric else { continue }
+            let time = GPSFix.time(in: group)
+            guard let fix = GPSFix(group), time.isNumeric else { continue }
             func f(_ v: Double?) -> String { v.map { "\($0)" } ?? "" }
             let fields = [
-                seconds(group.timeRange.start), f(fix.latitude), f(fix.longitude), f(fix.altitude), f(fix.speed2D), f(fix.speed3D),
+                seconds(time), f(fix.latitude), f(fix.longitude), f(fix.altitude), f(fix.speed2D), f(fix.speed3D),
                 fix.fix.map(String.init) ?? "", f(fix.dop), fix.time.map(ISO8601.string) ?? "",
             ]
             s += fields.joined(separator: ",") + "\n"
