@@ -40,7 +40,7 @@ extension CompositionFile {
                     }
                     sourceTrack = t
                 } else {
-                    guard let t = source.tracks(withMediaType: track.mediaType.mediaType).first else {
+                    guard let t = source.defaultTrack(withMediaType: track.mediaType.mediaType) else {
                         throw fail(field + ".source", "source \"\(name)\" (\(source.identifier)) has no \(track.mediaType.rawValue) track")
                     }
                     sourceTrack = t

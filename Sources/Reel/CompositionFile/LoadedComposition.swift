@@ -94,7 +94,12 @@ public struct LoadedComposition: Sendable {
     /// What a media file holds, as the composition layer sees it; tracks refer to the
     /// source by `name`.
     public static func describe(name: String, url: URL) async throws(ReelError) -> SourceDescription {
-        try await SourceDescription(asset: Asset(url: url), identifier: name)
+        var source = try await SourceDescription(asset: Asset(url: url), identifier: name)
+        if source.tracks(withMediaType: .metadata).count > 1 {
+            // The track `reel metadata export` reads, so a render carries what it shows.
+            source.preferredMetadataTrackID = try await MetadataExporter(url: url).defaultTrack()?.trackID
+        }
+        return source
     }
 
     /// Every group of a metadata composition track, read from its sources and moved to

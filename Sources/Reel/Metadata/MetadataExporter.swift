@@ -120,6 +120,22 @@ public struct MetadataExporter: Sendable {
             if let staticLocation { return Track.staticLocation(staticLocation) }
             throw ReelError(.unsupportedFormat, "the file has no timed-metadata track (gpmd, mebx, camm or klv) and no static location", path: url.path)
         }
+        guard let track = try await preferredTrack(among: metadata, staticLocation: staticLocation) else {
+            throw ReelError(.unsupportedFormat, "the file has no timed-metadata track", path: url.path)
+        }
+        return track
+    }
+
+    /// The track ``readTrack(trackID:)`` reads by default, read; nil when the file has no
+    /// metadata track.
+    public func defaultTrack() async throws(ReelError) -> Track? {
+        let reader = try await AssetReader.open(url: url)
+        return try await preferredTrack(among: reader.tracks(withMediaType: .metadata), staticLocation: nil)
+    }
+
+    /// The first of `metadata` holding GPS fixes (formats in ``gpsFormats`` order, then
+    /// the others), else the first holding items, else the first.
+    private func preferredTrack(among metadata: [AssetReader.Track], staticLocation: GPSFix?) async throws(ReelError) -> Track? {
         let rank = { (t: AssetReader.Track) in Self.gpsFormats.firstIndex(of: t.metadataFormat ?? "") ?? Self.gpsFormats.count }
         let ordered = metadata.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
         var first: Track?
@@ -129,9 +145,6 @@ public struct MetadataExporter: Sendable {
             if first == nil || (first?.groups.allSatisfy(\.items.isEmpty) == true && track.groups.contains { !$0.items.isEmpty }) {
                 first = track
             }
-        }
-        guard let first else {
-            throw ReelError(.unsupportedFormat, "the file has no timed-metadata track", path: url.path)
         }
         return first
     }

@@ -35,10 +35,21 @@ public struct SourceTrackDescription: Sendable, Hashable, Codable {
 public struct SourceDescription: Sendable, Hashable, Codable {
     public var identifier: String
     public var tracks: [SourceTrackDescription]
+    /// The metadata track a segment plays when it names none: the one a reader of the
+    /// file would pick (holding GPS, else items). Nil: the first metadata track.
+    public var preferredMetadataTrackID: Int32?
 
-    public init(identifier: String, tracks: [SourceTrackDescription]) {
+    public init(identifier: String, tracks: [SourceTrackDescription], preferredMetadataTrackID: Int32? = nil) {
         self.identifier = identifier
         self.tracks = tracks
+        self.preferredMetadataTrackID = preferredMetadataTrackID
+    }
+
+    /// The track of `mediaType` a segment plays when it names none: the preferred
+    /// metadata track for metadata, else the first of the kind.
+    public func defaultTrack(withMediaType mediaType: MediaType) -> SourceTrackDescription? {
+        if mediaType == .metadata, let id = preferredMetadataTrackID, let t = track(withTrackID: id), t.mediaType == .metadata { return t }
+        return tracks(withMediaType: mediaType).first
     }
 
     /// The tracks of one kind, in source order.
