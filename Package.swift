@@ -64,17 +64,20 @@ let package = Package(
         // run it without building a second copy of Reel.
         .executableTarget(name: "reel-sepia", dependencies: ["Reel", "ReelCommandLine"], path: "Examples/custom-compositor/Sources/reel-sepia"),
 
-        .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", .product(name: "PropertyBased", package: "swift-property-based")]),
-        .testTarget(name: "ReelMetadataTests", dependencies: ["ReelMetadata"]),
-        .testTarget(name: "ReelIOTests", dependencies: ["ReelIO"]),
-        .testTarget(name: "ReelCompositionTests", dependencies: ["ReelComposition", "ReelTesting"]),
-        .testTarget(name: "ReelTestingTests", dependencies: ["ReelTesting"]),
-        .testTarget(name: "ReelCLITests", dependencies: ["Reel"]),
-        .testTarget(name: "ReelTests", dependencies: ["Reel", "ReelText", "ReelTesting"]),
-        .testTarget(name: "ReelTextTests", dependencies: ["ReelText", "ReelTesting"]),
-        .testTarget(name: "ReelCommandLineTests", dependencies: ["ReelCommandLine"]),
-        .testTarget(name: "ExamplesTests", dependencies: ["Reel", "GPSDashboard", "ReelTesting"], exclude: ["Goldens"]),
-        .testTarget(name: "ReelRenderTests", dependencies: ["Reel", "ReelText", "GPSDashboard", "ReelTesting"], exclude: ["Goldens"]),
+        // What every test target shares: prerequisites (`.requires`), paths, running programs.
+        .target(name: "ReelTestSupport", dependencies: ["ReelCore"], path: "Tests/Support"),
+
+        .testTarget(name: "ReelCoreTests", dependencies: ["ReelTestSupport", "ReelCore", .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "ReelMetadataTests", dependencies: ["ReelTestSupport", "ReelMetadata"]),
+        .testTarget(name: "ReelIOTests", dependencies: ["ReelTestSupport", "ReelIO"]),
+        .testTarget(name: "ReelCompositionTests", dependencies: ["ReelTestSupport", "ReelComposition", "ReelTesting"]),
+        .testTarget(name: "ReelTestingTests", dependencies: ["ReelTestSupport", "ReelTesting"]),
+        .testTarget(name: "ReelCLITests", dependencies: ["ReelTestSupport", "Reel"]),
+        .testTarget(name: "ReelTests", dependencies: ["ReelTestSupport", "Reel", "ReelText", "ReelTesting"]),
+        .testTarget(name: "ReelTextTests", dependencies: ["ReelTestSupport", "ReelText", "ReelTesting"]),
+        .testTarget(name: "ReelCommandLineTests", dependencies: ["ReelTestSupport", "ReelCommandLine"]),
+        .testTarget(name: "ExamplesTests", dependencies: ["ReelTestSupport", "Reel", "GPSDashboard", "ReelTesting"], exclude: ["Goldens"]),
+        .testTarget(name: "ReelRenderTests", dependencies: ["ReelTestSupport", "Reel", "ReelText", "GPSDashboard", "ReelTesting"], exclude: ["Goldens"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Reel
 import ReelTesting
+import ReelTestSupport
 
 /// The sound of each example, rendered as `reel render` does and decoded by the ffmpeg CLI:
 /// whose tone plays when, and how loud. Clip A (counter-320x240.mp4, counter-gps.mp4) has a
@@ -11,13 +12,13 @@ import ReelTesting
 struct ExampleAudioTests {
     /// The level of each fixture's tone over its middle, as decoded by ffmpeg.
     static func sourceLevel(_ fixture: String, _ frequency: Double) throws -> Double {
-        try ExampleSupport.audio(of: ExampleSupport.packageRoot.appendingPathComponent("Fixtures/\(fixture)")).tone(frequency, 0.2, 1.8)
+        try ExampleSupport.audio(of: TestFiles.packageRoot.appendingPathComponent("Fixtures/\(fixture)")).tone(frequency, 0.2, 1.8)
     }
 
     /// Renders `example` and returns its decoded sound and ffprobe's streams.
     static func render(_ example: String, overrides: [CompositionFile.SourceOverride] = []) async throws
         -> (audio: AudioSignal, streams: [(kind: String, codec: String, duration: Double)]) {
-        let folder = try ExampleSupport.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("\(example).mp4")
         try await ExampleSupport.render(example, to: url, overrides: overrides)
@@ -93,9 +94,9 @@ struct ExampleAudioTests {
 
     /// `scripts/demo`: the dashboard over the GoPro clip keeps the clip's sound, as long as
     /// the picture and as loud, second by second.
-    @Test(.enabled(if: ExampleSupport.hasSharedMedia && ExampleSupport.hasFont, "needs ../shared/media and fonts-dejavu-core"))
+    @Test(.requires(.sharedMedia, .dejaVuFont))
     func theDemoKeepsTheGoProClipsSound() async throws {
-        let clip = ExampleSupport.sharedMedia.appendingPathComponent("gpmf-parser_max-heromode.mp4")
+        let clip = TestFiles.sharedMedia.appendingPathComponent("gpmf-parser_max-heromode.mp4")
         let source = try ExampleSupport.audio(of: clip)
         let (audio, streams) = try await Self.render("gps-dashboard", overrides: [.init(name: nil, path: clip.path)])
         let video = try #require(streams.first { $0.kind == "video" })

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Reel
 import ReelTesting
+import ReelTestSupport
 
 /// Each example composition, rendered on the fixtures, against golden frames.
 @Suite("Examples")
@@ -17,7 +18,7 @@ struct ExampleGoldenTests {
         ("multi-camera", [10, 40]),
     ]
 
-    @Test(.enabled(if: ExampleSupport.hasFont, "needs fonts-dejavu-core"), arguments: cases.indices)
+    @Test(.requires(.dejaVuFont), arguments: cases.indices)
     func rendersTheGoldenFrames(_ index: Int) async throws {
         let c = Self.cases[index]
         let frames = try await ExampleSupport.frames(c.example, at: c.frames)
@@ -34,9 +35,9 @@ struct ExampleGoldenTests {
     }
 
     /// The main job: the dashboard over real GoPro footage with its own GPS track.
-    @Test(.enabled(if: ExampleSupport.hasSharedMedia && ExampleSupport.hasFont, "needs ../shared/media and fonts-dejavu-core"))
+    @Test(.requires(.sharedMedia, .dejaVuFont))
     func gpsDashboardOnGoProFootage() async throws {
-        let clip = ExampleSupport.sharedMedia.appendingPathComponent("gpmf-parser_max-heromode.mp4").path
+        let clip = TestFiles.sharedMedia.appendingPathComponent("gpmf-parser_max-heromode.mp4").path
         let frames = try await ExampleSupport.frames("gps-dashboard", at: [150], overrides: [.init(name: nil, path: clip)])
         let frame = try #require(frames[150])
         #expect(frame.width == 848 && frame.height == 480)
@@ -44,7 +45,7 @@ struct ExampleGoldenTests {
     }
 
     @Test func everyExampleIsAValidCompositionFile() throws {
-        let folder = ExampleSupport.packageRoot.appendingPathComponent("Examples")
+        let folder = TestFiles.packageRoot.appendingPathComponent("Examples")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         var checked = 0
         for name in names {

@@ -1,4 +1,5 @@
 import Foundation
+import ReelTestSupport
 import Reel
 import GPSDashboard
 import ReelTesting
@@ -6,15 +7,8 @@ import ReelTesting
 /// Opens and renders the example compositions of Examples/ in process, on the fixtures
 /// (or, with `--source`-like overrides, on other files).
 enum ExampleSupport {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static let sharedMedia = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/media")
-    static var hasSharedMedia: Bool { FileManager.default.fileExists(atPath: sharedMedia.appendingPathComponent("README.md").path) }
-    static var hasFont: Bool { FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf") }
-
     static func compositionPath(_ example: String) -> String {
-        packageRoot.appendingPathComponent("Examples/\(example)/composition.json").path
+        TestFiles.packageRoot.appendingPathComponent("Examples/\(example)/composition.json").path
     }
 
     /// The registry of the stock `reel`: the built-ins and gps-dashboard.
@@ -62,41 +56,17 @@ enum ExampleSupport {
         try await session.export(to: url, as: fileType)
     }
 
-    /// A new empty folder under the temporary directory.
-    static func scratchFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("reel-examples-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    /// Runs `tool` (found on the PATH) and returns its standard output; throws when it fails.
-    static func run(_ tool: String, _ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(tool) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)"])
-        }
-        return data
-    }
-
     /// The first audio stream of `url` decoded by the ffmpeg CLI (a decoder independent of
     /// Reel's reader), at 48 kHz, channels averaged.
     static func audio(of url: URL) throws -> AudioSignal {
-        let data = try run("ffmpeg", ["-v", "error", "-nostdin", "-i", url.path, "-map", "0:a:0", "-ac", "1", "-ar", "48000", "-f", "f32le", "-"])
+        let data = try TestTools.output("ffmpeg", ["-v", "error", "-nostdin", "-i", url.path, "-map", "0:a:0", "-ac", "1", "-ar", "48000", "-f", "f32le", "-"])
         let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         return AudioSignal(samples: samples, sampleRate: 48000)
     }
 
     /// ffprobe's `duration` and `codec_name` of each stream of `url`, by kind (`audio`, `video`).
     static func streams(of url: URL) throws -> [(kind: String, codec: String, duration: Double)] {
-        let text = String(decoding: try run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name,duration",
+        let text = String(decoding: try TestTools.output("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name,duration",
                                                          "-of", "csv=p=0", url.path]), as: UTF8.self)
         return text.split(separator: "\n").compactMap { line in
             let f = line.split(separator: ",").map(String.init)

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Reel
+import ReelTestSupport
 
 /// The multi-camera example delivers two different GPS tracks to its compositor, and only
 /// the ones each instruction requires.
@@ -61,7 +62,7 @@ struct MultiCameraExampleTests {
     }
 
     @Test("both cameras' tracks in the first second, with different routes; then only camera B's",
-          .enabled(if: ExampleSupport.hasFont, "needs fonts-dejavu-core"))
+          .requires(.dejaVuFont))
     func twoDifferentTracksThenOne() async throws {
         let deliveries = try await Self.deliveries()
         try #require(deliveries.count == 45)

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import ReelTestSupport
 
 /// `reel inspect` run as a user runs it: the built binary, its output and exit status.
 @Suite("reel inspect")
 struct InspectCommandTests {
     func reel() throws -> URL {
-        try #require(CLITestSupport.reelBinary, "the reel binary is not built: run `swift build` first")
+        try #require(TestFiles.reelBinary, "the reel binary is not built: run `swift build` first")
     }
 
     /// A scratch folder holding the bad inputs.
@@ -35,7 +36,7 @@ struct InspectCommandTests {
                 try Data().write(to: folder.appendingPathComponent("empty.mp4"))
                 return ("empty.mp4", "empty")
             case .truncated:
-                let whole = try Data(contentsOf: CLITestSupport.fixturesFolder.appendingPathComponent("counter-320x240.mp4"))
+                let whole = try Data(contentsOf: TestFiles.fixtures.appendingPathComponent("counter-320x240.mp4"))
                 try whole.prefix(whole.count / 20).write(to: folder.appendingPathComponent("cut.mp4"))
                 return ("cut.mp4", "cut short")
             }
@@ -48,7 +49,7 @@ struct InspectCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let (argument, words) = try input.make(in: folder)
         for extra in [[], ["--json"]] {
-            let result = try CLITestSupport.run(try reel(), ["inspect", argument] + extra, in: folder)
+            let result = try TestTools.run(try reel(), ["inspect", argument] + extra, in: folder)
             #expect(result.status == 1)
             let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }
             #expect(lines.count == 1, "stderr: \(result.stderr)")
@@ -64,11 +65,11 @@ struct InspectCommandTests {
     func cutShort(_ name: String) throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let whole = try Data(contentsOf: CLITestSupport.fixturesFolder.appendingPathComponent(name))
+        let whole = try Data(contentsOf: TestFiles.fixtures.appendingPathComponent(name))
         for percent in [2, 30, 70, 98] {
             let cut = "cut-\(percent)-\(name)"
             try whole.prefix(whole.count * percent / 100).write(to: folder.appendingPathComponent(cut))
-            let result = try CLITestSupport.run(try reel(), ["inspect", cut], in: folder)
+            let result = try TestTools.run(try reel(), ["inspect", cut], in: folder)
             #expect(result.status == 0 || result.status == 1, "\(cut): status \(result.status): \(result.stderr)")
             if result.status == 1 {
                 #expect(result.stderr.split(separator: "\n").count == 1, "\(cut): \(result.stderr)")
@@ -82,7 +83,7 @@ struct InspectCommandTests {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         _ = try BadInput.truncated.make(in: folder)
-        let result = try CLITestSupport.run(try reel(), ["inspect", "cut.mp4", "--verbose"], in: folder)
+        let result = try TestTools.run(try reel(), ["inspect", "cut.mp4", "--verbose"], in: folder)
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count > 1, "FFmpeg said nothing: \(result.stderr)")
@@ -91,7 +92,7 @@ struct InspectCommandTests {
 
     @Test("text output: container, duration, tracks, metadata, chapters")
     func text() throws {
-        let counter = try CLITestSupport.run(try reel(), ["inspect", "Fixtures/counter-320x240.mp4"], in: CLITestSupport.packageRoot)
+        let counter = try TestTools.run(try reel(), ["inspect", "Fixtures/counter-320x240.mp4"], in: TestFiles.packageRoot)
         #expect(counter.status == 0)
         #expect(counter.stderr.isEmpty)
         let text = counter.stdout
@@ -103,17 +104,17 @@ struct InspectCommandTests {
         #expect(text.contains("handler \"VideoHandler\""))
         #expect(text.contains("common/title: Reel counter"))
 
-        let mkv = try CLITestSupport.run(try reel(), ["inspect", "Fixtures/chapters.mkv"], in: CLITestSupport.packageRoot)
+        let mkv = try TestTools.run(try reel(), ["inspect", "Fixtures/chapters.mkv"], in: TestFiles.packageRoot)
         #expect(mkv.stdout.contains("chapters:\n  1. 0 s"))
         #expect(mkv.stdout.contains(": Opening\n"))
         #expect(mkv.stdout.contains(": Closing\n"))
     }
 
     @Test("GoPro: data and metadata tracks with their formats and handlers",
-          .enabled(if: CLITestSupport.isSharedMediaAvailable, "needs ../shared/media"))
+          .requires(.sharedMedia))
     func goPro() throws {
-        let file = CLITestSupport.sharedMediaFolder.appendingPathComponent("gpmf-parser_max-heromode.mp4").path
-        let result = try CLITestSupport.run(try reel(), ["inspect", file])
+        let file = TestFiles.sharedMedia.appendingPathComponent("gpmf-parser_max-heromode.mp4").path
+        let result = try TestTools.run(try reel(), ["inspect", file])
         #expect(result.status == 0)
         #expect(result.stdout.contains("track 3 [#2] timecode: none (tmcd)"))
         #expect(result.stdout.contains("track 4 [#3] metadata: bin_data (gpmd)"))
@@ -125,8 +126,8 @@ struct InspectCommandTests {
     @Test("JSON output is stable: the same file prints the same text twice")
     func stableJSON() throws {
         let args = ["inspect", "--json", "Fixtures/counter-320x240.mp4"]
-        let a = try CLITestSupport.run(try reel(), args, in: CLITestSupport.packageRoot)
-        let b = try CLITestSupport.run(try reel(), args, in: CLITestSupport.packageRoot)
+        let a = try TestTools.run(try reel(), args, in: TestFiles.packageRoot)
+        let b = try TestTools.run(try reel(), args, in: TestFiles.packageRoot)
         #expect(a.status == 0)
         #expect(a.stdout == b.stdout)
         let object = try JSONSerialization.jsonObject(with: Data(a.stdout.utf8)) as? [String: Any]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ReelTestSupport
 
 /// `reel inspect --json` agrees with `ffprobe -show_streams -show_format` on every file:
 /// same tracks, types, codecs and ids, durations within one tick of the track's timescale.
@@ -10,16 +11,16 @@ struct InspectReportTests {
     }
 
     static func ffprobe(_ file: URL) throws -> Probe {
-        let ffprobe = try #require(CLITestSupport.which("ffprobe"))
-        let result = try CLITestSupport.run(ffprobe, ["-v", "error", "-show_streams", "-show_format", "-of", "json", file.path])
+        let ffprobe = try #require(TestTools.which("ffprobe"))
+        let result = try TestTools.run(ffprobe, ["-v", "error", "-show_streams", "-show_format", "-of", "json", file.path])
         try #require(result.status == 0, "ffprobe failed: \(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         return Probe(streams: object["streams"] as? [[String: Any]] ?? [])
     }
 
     static func reelJSON(_ file: URL) throws -> [String: Any] {
-        let reel = try #require(CLITestSupport.reelBinary, "the reel binary is not built: run `swift build` first")
-        let result = try CLITestSupport.run(reel, ["inspect", "--json", file.path])
+        let reel = try #require(TestFiles.reelBinary, "the reel binary is not built: run `swift build` first")
+        let result = try TestTools.run(reel, ["inspect", "--json", file.path])
         try #require(result.status == 0, "reel inspect failed: \(result.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
@@ -66,18 +67,18 @@ struct InspectReportTests {
         }
     }
 
-    @Test("every fixture", .enabled(if: CLITestSupport.hasFFprobe, "needs ffprobe"),
+    @Test("every fixture", .requires(.ffprobe),
           arguments: CLITestSupport.fixtureNames)
     func fixture(_ name: String) throws {
-        try Self.compare(CLITestSupport.fixturesFolder.appendingPathComponent(name))
+        try Self.compare(TestFiles.fixtures.appendingPathComponent(name))
     }
 
     @Test("every container in ../shared/media",
-          .enabled(if: CLITestSupport.hasFFprobe, "needs ffprobe"),
-          .enabled(if: CLITestSupport.isSharedMediaAvailable, "needs ../shared/media"),
+          .requires(.ffprobe),
+          .requires(.sharedMedia),
           arguments: CLITestSupport.sharedContainerNames)
     func sharedMedia(_ name: String) throws {
-        try Self.compare(CLITestSupport.sharedMediaFolder.appendingPathComponent(name))
+        try Self.compare(TestFiles.sharedMedia.appendingPathComponent(name))
     }
 
     @Test("the fixtures are all there")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Reel
+import ReelTestSupport
 
 /// `reel metadata export` run as a user runs it: the built binary, its output, exit status.
 @Suite("reel metadata export")
@@ -13,7 +14,7 @@ struct MetadataExportCommandTests {
     static let maxFixCount = 191
 
     @Test("GoPro MAX: CSV header, one row per GPS5 sample, the known first fixes",
-          .enabled(if: MetadataTestSupport.hasMaxSample, "needs ../shared/media/gpmf-parser_max-heromode.mp4"))
+          .requires(.sharedMedia))
     func maxCSV() throws {
         let text = try Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "csv"])
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -43,8 +44,8 @@ struct MetadataExportCommandTests {
     }
 
     @Test("GoPro MAX: every fix agrees with exiftool -ee",
-          .enabled(if: MetadataTestSupport.hasMaxSample, "needs ../shared/media/gpmf-parser_max-heromode.mp4"),
-          .enabled(if: MetadataTestSupport.hasExifTool, "needs exiftool (libimage-exiftool-perl)"))
+          .requires(.sharedMedia),
+          .requires(.exiftool))
     func maxAgreesWithExifTool() throws {
         let (_, rows) = Support.csvRows(try Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "csv"]))
         let exif = try Support.exiftoolFixes(Support.maxSample)
@@ -66,7 +67,7 @@ struct MetadataExportCommandTests {
     }
 
     @Test("GoPro MAX: JSON names the track and holds one group per fix",
-          .enabled(if: MetadataTestSupport.hasMaxSample, "needs ../shared/media/gpmf-parser_max-heromode.mp4"))
+          .requires(.sharedMedia))
     func maxJSON() throws {
         let text = try Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -94,9 +95,9 @@ struct MetadataExportCommandTests {
     }
 
     @Test("GoPro MAX: GPX 1.1 with one track point per fix, to a file with -o",
-          .enabled(if: MetadataTestSupport.hasMaxSample, "needs ../shared/media/gpmf-parser_max-heromode.mp4"))
+          .requires(.sharedMedia))
     func maxGPX() throws {
-        let folder = try Support.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let stdout = try Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "gpx", "-o", "max.gpx"], in: folder)
         #expect(stdout.isEmpty)
@@ -111,10 +112,10 @@ struct MetadataExportCommandTests {
     }
 
     @Test("MPEG-TS KLV: MISB ST 0601 (asynchronous) and EG 0104 sensor positions, one row per packet",
-          .enabled(if: CLITestSupport.isSharedMediaAvailable, "needs ../shared/media"),
+          .requires(.sharedMedia),
           arguments: [("kwiver_mpeg2_klv.ts", 30), ("kwiver_aphill_short.ts", 48)])
     func klv(_ name: String, _ count: Int) throws {
-        let file = CLITestSupport.sharedMediaFolder.appendingPathComponent(name)
+        let file = TestFiles.sharedMedia.appendingPathComponent(name)
         let (_, rows) = Support.csvRows(try Support.reelOK(["metadata", "export", file.path, "--format", "csv"]))
         #expect(rows.count == count)
         let times = rows.compactMap { $0["time"].flatMap(Double.init) }
@@ -133,9 +134,9 @@ struct MetadataExportCommandTests {
     }
 
     @Test("iPhone mebx without timed GPS: JSON has the decoded orientation; CSV gives the static location with a note",
-          .enabled(if: CLITestSupport.isSharedMediaAvailable, "needs ../shared/media"))
+          .requires(.sharedMedia))
     func mebxWithoutGPS() throws {
-        let file = CLITestSupport.sharedMediaFolder.appendingPathComponent("nom-exif_meta.mov")
+        let file = TestFiles.sharedMedia.appendingPathComponent("nom-exif_meta.mov")
         let json = try Support.reelOK(["metadata", "export", file.path, "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect((object["track"] as? [String: Any])?["format"] as? String == "mebx")
@@ -148,7 +149,7 @@ struct MetadataExportCommandTests {
         #expect(location["latitude"] as? Double == 27.1281)
         #expect(location["longitude"] as? Double == 100.2508)
 
-        let csv = try CLITestSupport.run(try Support.reel(), ["metadata", "export", file.path, "--format", "csv"])
+        let csv = try TestTools.run(try Support.reel(), ["metadata", "export", file.path, "--format", "csv"])
         #expect(csv.status == 0)
         let (_, rows) = Support.csvRows(csv.stdout)
         #expect(rows.count == 1)
@@ -159,13 +160,13 @@ struct MetadataExportCommandTests {
         #expect(csv.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test("a file with no metadata track but a udta location exports that one point", .enabled(if: Support.hasFFmpeg, "needs ffmpeg"))
+    @Test("a file with no metadata track but a udta location exports that one point", .requires(.ffmpeg))
     func staticLocationOnly() throws {
-        let file = try Support.scratchFolder().appendingPathComponent("located.mp4")
-        _ = try CLITestSupport.run(try #require(CLITestSupport.which("ffmpeg")),
+        let file = try TestFiles.scratchFolder().appendingPathComponent("located.mp4")
+        _ = try TestTools.run(try #require(TestTools.which("ffmpeg")),
                                    ["-v", "error", "-y", "-i", Support.counter.path, "-c", "copy", "-metadata", "location=+46.2044+006.1432/", file.path])
         for format in ["gpx", "json"] {
-            let result = try CLITestSupport.run(try Support.reel(), ["metadata", "export", file.path, "--format", format])
+            let result = try TestTools.run(try Support.reel(), ["metadata", "export", file.path, "--format", format])
             #expect(result.status == 0, "stderr: \(result.stderr)")
             #expect(result.stdout.contains("46.2044"))
             #expect(result.stdout.contains("6.1432"))
@@ -174,7 +175,7 @@ struct MetadataExportCommandTests {
                 #expect(result.stderr.hasPrefix("reel: note: "), "stderr: \(result.stderr)")
             }
         }
-        let plain = try CLITestSupport.run(try Support.reel(), ["metadata", "export", Support.counter.path, "--format", "csv"])
+        let plain = try TestTools.run(try Support.reel(), ["metadata", "export", Support.counter.path, "--format", "csv"])
         #expect(plain.status == 1)
         #expect(plain.stderr.contains("no static location"))
     }
@@ -188,9 +189,9 @@ struct MetadataExportCommandTests {
         let bad = samples[samples.count / 2]
         var bytes = try Data(contentsOf: source)
         for i in 0..<bad.size { bytes[Int(bad.offset) + i] = 0xFF }
-        let file = try Support.scratchFolder().appendingPathComponent("damaged.mp4")
+        let file = try TestFiles.scratchFolder().appendingPathComponent("damaged.mp4")
         try bytes.write(to: file)
-        let result = try CLITestSupport.run(try Support.reel(), ["metadata", "export", file.path, "--format", "csv"])
+        let result = try TestTools.run(try Support.reel(), ["metadata", "export", file.path, "--format", "csv"])
         #expect(result.status == 0)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "stderr: \(result.stderr)")
@@ -204,8 +205,8 @@ struct MetadataExportCommandTests {
     @Test("the GPS fixtures: CSV gives back their GPX tracks", arguments: MetadataTestSupport.gpsFixtures)
     func fixtureCSV(_ fixture: MetadataTestSupport.GPSFixture) throws {
         let (_, rows) = Support.csvRows(try Support.reelOK(["metadata", "export", "Fixtures/\(fixture.video)", "--format", "csv"],
-                                                           in: CLITestSupport.packageRoot))
-        let points = Support.gpxPoints(try String(contentsOf: CLITestSupport.fixturesFolder.appendingPathComponent(fixture.track), encoding: .utf8))
+                                                           in: TestFiles.packageRoot))
+        let points = Support.gpxPoints(try String(contentsOf: TestFiles.fixtures.appendingPathComponent(fixture.track), encoding: .utf8))
         #expect(points.count == 10)
         #expect(rows.count == points.count)
         for (i, (row, point)) in zip(rows, points).enumerated() {
@@ -220,7 +221,7 @@ struct MetadataExportCommandTests {
 
     @Test("-o replaces an existing file whole and leaves nothing beside it")
     func replacesOutput() throws {
-        let folder = try Support.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("old contents\n".utf8).write(to: folder.appendingPathComponent("track.csv"))
         _ = try Support.reelOK(["metadata", "export", Support.counterGPS.path, "--format", "csv", "-o", "track.csv"], in: folder)
@@ -248,7 +249,7 @@ struct MetadataExportCommandTests {
     @Test("bad input: one line on stderr naming the file and the problem, exit status 1", arguments: BadInput.allCases)
     func badInput(_ input: BadInput) throws {
         let (args, file, words) = input.arguments
-        let result = try CLITestSupport.run(try Support.reel(), ["metadata", "export"] + args, in: CLITestSupport.packageRoot)
+        let result = try TestTools.run(try Support.reel(), ["metadata", "export"] + args, in: TestFiles.packageRoot)
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "stderr: \(result.stderr)")
@@ -259,11 +260,11 @@ struct MetadataExportCommandTests {
 
     @Test("a file cut short is refused with one line, not exported as if the track ended there")
     func aTruncatedFileIsRefused() throws {
-        let folder = try MetadataTestSupport.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let cut = folder.appendingPathComponent("cut.mp4")
         try Data(try Data(contentsOf: MetadataTestSupport.counterGPS).prefix(60_000)).write(to: cut)
-        let result = try CLITestSupport.run(try MetadataTestSupport.reel(), ["metadata", "export", cut.path, "--format", "csv"])
+        let result = try TestTools.run(try MetadataTestSupport.reel(), ["metadata", "export", cut.path, "--format", "csv"])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("cut short"), "\(result.stderr)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ReelTestSupport
 
 /// `reel metadata import` run as a user runs it: the built binary, the file it writes,
 /// and what ffprobe, ffmpeg and exiftool find in that file.
@@ -10,7 +11,7 @@ struct MetadataImportCommandTests {
     /// Imports `track` into `video` as `out` in a scratch folder; returns the folder.
     static func imported(_ extra: [String] = [], track: URL = MetadataTestSupport.trackGPX,
                          video: URL = MetadataTestSupport.counter, out: String = "out.mp4") throws -> URL {
-        let folder = try Support.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         let stdout = try Support.reelOK(["metadata", "import", track.path, "--into", video.path, "-o", out] + extra, in: folder)
         #expect(stdout.isEmpty)
         return folder
@@ -40,7 +41,7 @@ struct MetadataImportCommandTests {
         #expect(gpx.map(\.time) == points.map(\.time))
     }
 
-    @Test("ffprobe sees a data track with codec tag gpmd; the container tags are kept", .enabled(if: CLITestSupport.hasFFprobe, "needs ffprobe"))
+    @Test("ffprobe sees a data track with codec tag gpmd; the container tags are kept", .requires(.ffprobe))
     func ffprobeSeesGPMD() throws {
         let folder = try Self.imported()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -55,7 +56,7 @@ struct MetadataImportCommandTests {
         #expect((data["tags"] as? [String: Any])?["handler_name"] as? String == "GoPro MET")
     }
 
-    @Test("exiftool -ee reads the same coordinates", .enabled(if: MetadataTestSupport.hasExifTool, "needs exiftool (libimage-exiftool-perl)"))
+    @Test("exiftool -ee reads the same coordinates", .requires(.exiftool))
     func exiftoolReadsIt() throws {
         let folder = try Self.imported()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -70,7 +71,7 @@ struct MetadataImportCommandTests {
         #expect(exif.first?.documentTime.map(Support.isoTime(fromExifTool:)) == points.first?.time)
     }
 
-    @Test("video and audio packets are bit-identical to the source's (framemd5)", .enabled(if: MetadataTestSupport.hasFFmpeg, "needs ffmpeg"))
+    @Test("video and audio packets are bit-identical to the source's (framemd5)", .requires(.ffmpeg))
     func packetsCopied() throws {
         let folder = try Self.imported()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -80,9 +81,9 @@ struct MetadataImportCommandTests {
         #expect(copied == source)
     }
 
-    @Test("a rotated video keeps its display matrix and its packets", .enabled(if: MetadataTestSupport.hasFFmpeg, "needs ffmpeg"))
+    @Test("a rotated video keeps its display matrix and its packets", .requires(.ffmpeg))
     func rotated() throws {
-        let source = CLITestSupport.fixturesFolder.appendingPathComponent("rotated-90.mp4")
+        let source = TestFiles.fixtures.appendingPathComponent("rotated-90.mp4")
         let folder = try Self.imported(video: source)
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out.mp4")
@@ -98,10 +99,10 @@ struct MetadataImportCommandTests {
         #expect(try Support.packetHashes(out) == (try Support.packetHashes(source)))
     }
 
-    @Test("the committed fixtures are what the script makes", .enabled(if: CLITestSupport.hasFFprobe, "needs ffprobe"),
+    @Test("the committed fixtures are what the script makes", .requires(.ffprobe),
           arguments: MetadataTestSupport.gpsFixtures)
     func fixtureIsCurrent(_ fixture: MetadataTestSupport.GPSFixture) throws {
-        let fixtures = CLITestSupport.fixturesFolder
+        let fixtures = TestFiles.fixtures
         let folder = try Self.imported(track: fixtures.appendingPathComponent(fixture.track),
                                        video: fixtures.appendingPathComponent(fixture.source), out: fixture.video)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -114,7 +115,7 @@ struct MetadataImportCommandTests {
     func fixturesDiffer() throws {
         let tracks = try MetadataTestSupport.gpsFixtures.map { fixture in
             Support.csvRows(try Support.reelOK(["metadata", "export", "Fixtures/\(fixture.video)", "--format", "csv"],
-                                               in: CLITestSupport.packageRoot)).rows
+                                               in: TestFiles.packageRoot)).rows
         }
         try #require(tracks.count == 2 && tracks[0].count == 10 && tracks[1].count == 10)
         for (i, (a, b)) in zip(tracks[0], tracks[1]).enumerated() {
@@ -126,7 +127,7 @@ struct MetadataImportCommandTests {
 
     @Test("CSV in: the time column is media seconds, plus --offset; points past the end are left out")
     func csvWithOffset() throws {
-        let folder = try Support.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let csv = try Support.reelOK(["metadata", "export", Support.counterGPS.path, "--format", "csv", "-o", "track.csv"], in: folder)
         #expect(csv.isEmpty)
@@ -153,7 +154,7 @@ struct MetadataImportCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out.mp4")
         try Data("keep me".utf8).write(to: out)
-        let refused = try CLITestSupport.run(try Support.reel(), ["metadata", "import", Support.trackGPX.path, "--into", Support.counter.path,
+        let refused = try TestTools.run(try Support.reel(), ["metadata", "import", Support.trackGPX.path, "--into", Support.counter.path,
                                                                   "-o", "out.mp4"], in: folder)
         #expect(refused.status == 1)
         #expect(refused.stderr == "reel: out.mp4: the output file exists (use --overwrite to replace it)\n")
@@ -197,8 +198,8 @@ struct MetadataImportCommandTests {
             case .missingVideo:
                 return ([MetadataTestSupport.trackGPX.path, "--into", "nothing.mp4", "-o", "out.mp4"], "nothing.mp4", "no such file")
             case .noVideoTrack:
-                let ffmpeg = try #require(CLITestSupport.which("ffmpeg"))
-                let made = try CLITestSupport.run(ffmpeg, ["-v", "error", "-i", video, "-map", "0:a", "-c", "copy", "sound.m4a"], in: folder)
+                let ffmpeg = try #require(TestTools.which("ffmpeg"))
+                let made = try TestTools.run(ffmpeg, ["-v", "error", "-i", video, "-map", "0:a", "-c", "copy", "sound.m4a"], in: folder)
                 try #require(made.status == 0, "ffmpeg: \(made.stderr)")
                 return ([MetadataTestSupport.trackGPX.path, "--into", "sound.m4a", "-o", "out.mp4"], "sound.m4a", "no video track")
             case .noOverlap:
@@ -211,14 +212,14 @@ struct MetadataImportCommandTests {
     }
 
     @Test("bad input: one line on stderr naming the file and the problem, exit status 1, nothing written",
-          .enabled(if: MetadataTestSupport.hasFFmpeg, "needs ffmpeg (to make an audio-only file)"),
+          .requires(.ffmpeg),
           arguments: BadInput.allCases)
     func badInput(_ input: BadInput) throws {
-        let folder = try Support.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (args, file, words) = try input.make(in: folder)
         let before = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
-        let result = try CLITestSupport.run(try Support.reel(), ["metadata", "import"] + args, in: folder)
+        let result = try TestTools.run(try Support.reel(), ["metadata", "import"] + args, in: folder)
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "stderr: \(result.stderr)")
@@ -232,10 +233,10 @@ struct MetadataImportCommandTests {
           arguments: [("gpmd", "mp4"), ("mebx", "mov"), ("mebx", "mp4"), ("camm", "mp4"), ("klv", "ts"), ("auto", "ts"),
                       ("klv", "mp4"), ("mebx", "ts"), ("gpmd", "ts")])
     func everyFormat(format: String, container: String) throws {
-        let folder = try Support.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out.\(container)")
-        let result = try CLITestSupport.run(try Support.reel(), ["metadata", "import", Support.trackGPX.path, "--into", Support.counter.path,
+        let result = try TestTools.run(try Support.reel(), ["metadata", "import", Support.trackGPX.path, "--into", Support.counter.path,
                                                                 "-o", out.path, "--metadata-format", format])
         let holds = container == "ts" ? ["klv", "auto"] : ["gpmd", "mebx", "camm", "auto"]
         guard holds.contains(format) else {

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
+import ReelTestSupport
 
 /// What the `reel metadata` tests share: the binary, scratch folders, and the reference
 /// tools (ffmpeg, ffprobe, exiftool) read as a user would run them.
 enum MetadataTestSupport {
-    static let maxSample = CLITestSupport.sharedMediaFolder.appendingPathComponent("gpmf-parser_max-heromode.mp4")
-    static let counter = CLITestSupport.fixturesFolder.appendingPathComponent("counter-320x240.mp4")
-    static let counterGPS = CLITestSupport.fixturesFolder.appendingPathComponent("counter-gps.mp4")
-    static let trackGPX = CLITestSupport.fixturesFolder.appendingPathComponent("track.gpx")
+    static let maxSample = TestFiles.sharedMedia.appendingPathComponent("gpmf-parser_max-heromode.mp4")
+    static let counter = TestFiles.fixtures.appendingPathComponent("counter-320x240.mp4")
+    static let counterGPS = TestFiles.fixtures.appendingPathComponent("counter-gps.mp4")
+    static let trackGPX = TestFiles.fixtures.appendingPathComponent("track.gpx")
 
     /// A GPS fixture of Fixtures/: `track` imported into `source` by scripts/make-fixtures gives `video`.
     struct GPSFixture: Sendable, CustomTestStringConvertible {
@@ -23,23 +24,13 @@ enum MetadataTestSupport {
         GPSFixture(track: "track-b.gpx", source: "counter-bars-320x240.mp4", video: "counter-gps-b.mp4"),
     ]
 
-    static var hasMaxSample: Bool { FileManager.default.fileExists(atPath: maxSample.path) }
-    static var hasExifTool: Bool { CLITestSupport.which("exiftool") != nil }
-    static var hasFFmpeg: Bool { CLITestSupport.which("ffmpeg") != nil }
-
     static func reel() throws -> URL {
-        try #require(CLITestSupport.reelBinary, "the reel binary is not built: run `swift build` first")
-    }
-
-    static func scratchFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-metadata-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
+        try #require(TestFiles.reelBinary, "the reel binary is not built: run `swift build` first")
     }
 
     /// Runs `reel ARGS`, requiring exit status 0 and nothing on stderr; returns stdout.
     static func reelOK(_ arguments: [String], in folder: URL? = nil) throws -> String {
-        let result = try CLITestSupport.run(try reel(), arguments, in: folder)
+        let result = try TestTools.run(try reel(), arguments, in: folder)
         #expect(result.status == 0, "reel \(arguments.joined(separator: " ")): \(result.stderr)")
         #expect(result.stderr.isEmpty, "stderr: \(result.stderr)")
         return result.stdout
@@ -108,8 +99,8 @@ enum MetadataTestSupport {
     /// Date Time, Measure Mode and Horizontal Positioning Error belong to the document.
     /// Lines of other groups (`[Main]`, the file's static position) are not fixes.
     static func exiftoolFixes(_ file: URL) throws -> [ExifFix] {
-        let exiftool = try #require(CLITestSupport.which("exiftool"))
-        let result = try CLITestSupport.run(exiftool, ["-ee", "-n", "-G3", "-GPS*", file.path])
+        let exiftool = try #require(TestTools.which("exiftool"))
+        let result = try TestTools.run(exiftool, ["-ee", "-n", "-G3", "-GPS*", file.path])
         try #require(result.status == 0, "exiftool: \(result.stderr)")
         var fixes: [ExifFix] = []
         var documentValues: [String: (time: String?, mode: Int?, error: Double?)] = [:]
@@ -163,8 +154,8 @@ enum MetadataTestSupport {
     /// `ffmpeg -map 0:v -map 0:a -c copy -f framemd5`: one line per packet (stream, dts,
     /// pts, duration, size, MD5, side data), the header comments left out.
     static func packetHashes(_ file: URL) throws -> [String] {
-        let ffmpeg = try #require(CLITestSupport.which("ffmpeg"))
-        let result = try CLITestSupport.run(ffmpeg, ["-v", "error", "-i", file.path, "-map", "0:v", "-map", "0:a?",
+        let ffmpeg = try #require(TestTools.which("ffmpeg"))
+        let result = try TestTools.run(ffmpeg, ["-v", "error", "-i", file.path, "-map", "0:v", "-map", "0:a?",
                                                     "-c", "copy", "-f", "framemd5", "-"])
         try #require(result.status == 0, "ffmpeg: \(result.stderr)")
         return result.stdout.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
@@ -172,8 +163,8 @@ enum MetadataTestSupport {
 
     /// ffprobe's streams as JSON objects.
     static func probeStreams(_ file: URL) throws -> [[String: Any]] {
-        let ffprobe = try #require(CLITestSupport.which("ffprobe"))
-        let result = try CLITestSupport.run(ffprobe, ["-v", "error", "-show_streams", "-of", "json", file.path])
+        let ffprobe = try #require(TestTools.which("ffprobe"))
+        let result = try TestTools.run(ffprobe, ["-v", "error", "-show_streams", "-of", "json", file.path])
         try #require(result.status == 0, "ffprobe: \(result.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         return object?["streams"] as? [[String: Any]] ?? []
@@ -181,8 +172,8 @@ enum MetadataTestSupport {
 
     /// ffprobe's container tags.
     static func probeFormat(_ file: URL) throws -> [String: Any] {
-        let ffprobe = try #require(CLITestSupport.which("ffprobe"))
-        let result = try CLITestSupport.run(ffprobe, ["-v", "error", "-show_format", "-of", "json", file.path])
+        let ffprobe = try #require(TestTools.which("ffprobe"))
+        let result = try TestTools.run(ffprobe, ["-v", "error", "-show_format", "-of", "json", file.path])
         try #require(result.status == 0, "ffprobe: \(result.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         return (object?["format"] as? [String: Any])?["tags"] as? [String: Any] ?? [:]

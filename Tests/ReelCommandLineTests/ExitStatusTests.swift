@@ -2,12 +2,13 @@ import Foundation
 import Testing
 import ArgumentParser
 @testable import ReelCommandLine
+import ReelTestSupport
 
 /// The exit-status table, through the built `reel` as a user runs it.
 @Suite("reel exit statuses")
 struct ExitStatusTests {
-    static let composition = ReelProcess.packageRoot.appendingPathComponent("Examples/gps-dashboard/composition.json").path
-    static let clip = ReelProcess.packageRoot.appendingPathComponent("Fixtures/counter-320x240.mp4").path
+    static let composition = TestFiles.packageRoot.appendingPathComponent("Examples/gps-dashboard/composition.json").path
+    static let clip = TestFiles.packageRoot.appendingPathComponent("Fixtures/counter-320x240.mp4").path
 
     struct Case: Sendable, CustomTestStringConvertible {
         var arguments: [String]
@@ -31,9 +32,9 @@ struct ExitStatusTests {
         Case(arguments: ["inspect", "--json", clip], status: 0),
     ]
 
-    @Test(.enabled(if: ReelProcess.reel != nil, "needs the reel binary"), arguments: cases)
+    @Test(.requires(.reelBinary), arguments: cases)
     func status(_ c: Case) throws {
-        let folder = try ReelProcess.scratch()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = try ReelProcess.reel(c.arguments, in: folder)
         #expect(out.status == c.status, "\(out.stderr)")

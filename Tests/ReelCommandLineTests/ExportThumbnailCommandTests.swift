@@ -1,13 +1,14 @@
 import Foundation
 import Testing
+import ReelTestSupport
 
 @Suite("reel export and reel thumbnail", .serialized)
 struct ExportThumbnailCommandTests {
-    static let fixtures = ReelProcess.packageRoot.appendingPathComponent("Fixtures")
+    static let fixtures = TestFiles.packageRoot.appendingPathComponent("Fixtures")
 
-    @Test(.enabled(if: ReelProcess.hasReelAndFFmpeg, "needs the reel binary and ffmpeg"))
+    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
     func exportCutsAndKeepsTheGPSTrack() throws {
-        let folder = try ReelProcess.scratch()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = Self.fixtures.appendingPathComponent("counter-gps.mp4").path
         let out = try ReelProcess.reel(["export", input, "-o", "cut.mp4", "--start", "0.5", "--duration", "1", "--preset", "h264"], in: folder)
@@ -21,9 +22,9 @@ struct ExportThumbnailCommandTests {
         #expect(bad.stderr.contains("--preset fast"))
     }
 
-    @Test(.enabled(if: ReelProcess.hasReelAndFFmpeg, "needs the reel binary and ffmpeg"), arguments: ["h264", "passthrough"])
+    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe), arguments: ["h264", "passthrough"])
     func exportKeepsAPhonesDisplayMatrix(preset: String) throws {
-        let folder = try ReelProcess.scratch()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = Self.fixtures.appendingPathComponent("portrait.mp4").path
         let out = try ReelProcess.reel(["export", input, "-o", "out.mp4", "--preset", preset], in: folder)
@@ -36,9 +37,9 @@ struct ExportThumbnailCommandTests {
         #expect(shown.gray(110, 10) > 200 && shown.gray(10, 10) < 50 && shown.gray(110, 150) < 50)
     }
 
-    @Test(.enabled(if: ReelProcess.hasReelAndFFmpeg, "needs the reel binary and ffmpeg"))
+    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
     func thumbnailsAreUprightUnlessAskedNotToBe() throws {
-        let folder = try ReelProcess.scratch()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = Self.fixtures.appendingPathComponent("portrait.mp4").path
         let out = try ReelProcess.reel(["thumbnail", input, "--at", "0.5", "-o", "up.png"], in: folder)
@@ -53,9 +54,9 @@ struct ExportThumbnailCommandTests {
         #expect(raw.gray(10, 10) > 200 && raw.gray(150, 10) < 50)
     }
 
-    @Test("--at within half a frame of the end is the last frame", .enabled(if: ReelProcess.reel != nil, "needs the reel binary"))
+    @Test("--at within half a frame of the end is the last frame", .requires(.reelBinary))
     func thumbnailNearTheEndIsTheLastFrame() throws {
-        let folder = try ReelProcess.scratch()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // 60 frames at 30 fps: 1.99 rounds to 2.0, the end; the frame showing is the last.
         let input = Self.fixtures.appendingPathComponent("counter-320x240.mp4").path
@@ -70,9 +71,9 @@ struct ExportThumbnailCommandTests {
         #expect(end.stderr.contains("past the end"))
     }
 
-    @Test(.enabled(if: ReelProcess.reel != nil, "needs the reel binary"))
+    @Test(.requires(.reelBinary))
     func thumbnailWritesThePNGOfTheFrame() throws {
-        let folder = try ReelProcess.scratch()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = Self.fixtures.appendingPathComponent("counter-320x240.mp4").path
         let out = try ReelProcess.reel(["thumbnail", input, "--at", "1", "-o", "t.png", "--exact"], in: folder)
@@ -92,8 +93,8 @@ struct ExportThumbnailCommandTests {
 extension ReelProcess {
     /// ffprobe's width, height and display-matrix rotation (0 when none) of the first video stream.
     static func videoGeometry(_ file: String, in folder: URL) throws -> (width: Int, height: Int, rotation: Int) {
-        guard let ffprobe = which("ffprobe") else { throw CocoaError(.fileNoSuchFile) }
-        let out = try run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height:stream_side_data=rotation",
+        guard let ffprobe = TestTools.which("ffprobe") else { throw CocoaError(.fileNoSuchFile) }
+        let out = try TestTools.run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height:stream_side_data=rotation",
                                     "-of", "default=nw=1", file], in: folder)
         var values: [String: Int] = [:]
         for line in out.stdout.split(separator: "\n") {
@@ -111,11 +112,11 @@ extension ReelProcess {
     }
 
     static func shownPicture(_ file: String, in folder: URL) throws -> Picture {
-        guard let ffmpeg = which("ffmpeg") else { throw CocoaError(.fileNoSuchFile) }
+        guard let ffmpeg = TestTools.which("ffmpeg") else { throw CocoaError(.fileNoSuchFile) }
         let g = try videoGeometry(file, in: folder)
         let turned = abs(g.rotation) % 180 == 90
         let name = "\(file).gray"
-        let out = try run(ffmpeg, ["-v", "error", "-y", "-i", file, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", name], in: folder)
+        let out = try TestTools.run(ffmpeg, ["-v", "error", "-y", "-i", file, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", name], in: folder)
         guard out.status == 0 else { throw CocoaError(.fileReadCorruptFile) }
         let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
         let picture = Picture(width: turned ? g.height : g.width, height: turned ? g.width : g.height, bytes: bytes)

@@ -1,31 +1,32 @@
 import Foundation
 import Testing
+import ReelTestSupport
 
 /// The plugin path: a compositor in its own package (Examples/custom-compositor) gets its
 /// own `reel` through `ReelCLI.main(registering:)`.
 @Suite("Compositor plugins", .serialized)
 struct PluginTests {
-    static let example = ReelProcess.packageRoot.appendingPathComponent("Examples/custom-compositor")
+    static let example = TestFiles.packageRoot.appendingPathComponent("Examples/custom-compositor")
 
     static var sepiaBinary: URL? {
         ReelProcess.reel.map { $0.deletingLastPathComponent().appendingPathComponent("reel-sepia") }
             .flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil }
     }
 
-    @Test(.enabled(if: sepiaBinary != nil && ReelProcess.which("ffmpeg") != nil, "needs the reel-sepia binary and ffmpeg"))
+    @Test(.requires(.sepiaBinary, .ffmpeg))
     func thePackagesOwnReelRendersWithItsCompositor() throws {
-        let folder = try ReelProcess.scratch()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let sepia = try #require(Self.sepiaBinary)
         let composition = Self.example.appendingPathComponent("composition.json").path
-        let list = try ReelProcess.run(sepia, ["render", composition, "-o", "x.mp4", "--list-compositors"], in: folder)
+        let list = try TestTools.run(sepia, ["render", composition, "-o", "x.mp4", "--list-compositors"], in: folder)
         #expect(list.stdout.contains("sepia\t"))
         #expect(list.stdout.contains("standard\t"))
-        let out = try ReelProcess.run(sepia, ["render", composition, "-o", "sepia.mp4"], in: folder)
+        let out = try TestTools.run(sepia, ["render", composition, "-o", "sepia.mp4"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         // A sepia frame is warm: red over green over blue, on average.
-        let ffmpeg = try #require(ReelProcess.which("ffmpeg"))
-        let raw = try ReelProcess.run(ffmpeg, ["-v", "error", "-ss", "1", "-i", "sepia.mp4", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "frame.rgb"], in: folder)
+        let ffmpeg = try #require(TestTools.which("ffmpeg"))
+        let raw = try TestTools.run(ffmpeg, ["-v", "error", "-ss", "1", "-i", "sepia.mp4", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "frame.rgb"], in: folder)
         #expect(raw.status == 0)
         let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent("frame.rgb")))
         #expect(bytes.count == 320 * 240 * 3)
@@ -36,14 +37,14 @@ struct PluginTests {
 
     @Test func theTutorialShowsTheExampleAsBuilt() throws {
         let source = try String(contentsOf: Self.example.appendingPathComponent("Sources/reel-sepia/Sepia.swift"), encoding: .utf8)
-        let doc = try String(contentsOf: ReelProcess.packageRoot.appendingPathComponent("docs/first-compositor.md"), encoding: .utf8)
+        let doc = try String(contentsOf: TestFiles.packageRoot.appendingPathComponent("docs/first-compositor.md"), encoding: .utf8)
         #expect(doc.contains("```swift\n" + source + "```"))
         #expect(source.split(separator: "\n", omittingEmptySubsequences: false).count - 1 <= 40)
     }
 
-    @Test(.enabled(if: ReelProcess.reel != nil, "needs the reel binary"))
+    @Test(.requires(.reelBinary))
     func theStockReelDoesNotKnowThePluginsCompositor() throws {
-        let folder = try ReelProcess.scratch()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = try ReelProcess.reel(["render", Self.example.appendingPathComponent("composition.json").path, "-o", "x.mp4"], in: folder)
         #expect(out.status == 2)
@@ -54,8 +55,8 @@ struct PluginTests {
     /// (a second build of Reel), so only when REEL_TEST_PLUGIN_PACKAGE=1.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["REEL_TEST_PLUGIN_PACKAGE"] == "1", "set REEL_TEST_PLUGIN_PACKAGE=1 to build the example package"))
     func theExamplePackageBuildsOnItsOwn() throws {
-        let swift = try #require(ReelProcess.which("swift"))
-        let out = try ReelProcess.run(swift, ["build", "--package-path", Self.example.path, "--product", "reel-sepia"], in: Self.example)
+        let swift = try #require(TestTools.which("swift"))
+        let out = try TestTools.run(swift, ["build", "--package-path", Self.example.path, "--product", "reel-sepia"], in: Self.example)
         #expect(out.status == 0, "\(out.stdout)\n\(out.stderr)")
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import ReelTestSupport
 
 @Suite("reel render", .serialized)
 struct RenderCommandTests {
-    static let root = ReelProcess.packageRoot
+    static let root = TestFiles.packageRoot
 
     /// Writes `json` as `c.json` in `folder`, with paths relative to the package root made absolute.
     static func write(_ json: String, in folder: URL) throws -> String {
@@ -16,9 +17,9 @@ struct RenderCommandTests {
         (try? String(contentsOf: root.appendingPathComponent("Examples/gps-dashboard/composition.json"), encoding: .utf8)) ?? ""
     }
 
-    @Test(.enabled(if: ReelProcess.hasReelAndFFmpeg, "needs the reel binary and ffmpeg"))
+    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
     func rendersTheDashboardAndKeepsTheGPSTrack() throws {
-        let folder = try ReelProcess.scratch()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let c = try Self.write(Self.dashboard, in: folder)
         let out = try ReelProcess.reel(["render", c, "-o", "out.mp4"], in: folder)
@@ -34,9 +35,9 @@ struct RenderCommandTests {
         #expect(again.stderr.contains("--overwrite"))
     }
 
-    @Test(.enabled(if: ReelProcess.hasReelAndFFmpeg, "needs the reel binary and ffmpeg"))
+    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
     func phoneFootageRendersUpright() throws {
-        let folder = try ReelProcess.scratch()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let c = try Self.write("""
         {"version": 1, "sources": [{"name": "phone", "path": "../../Fixtures/portrait.mp4"}],
@@ -52,11 +53,11 @@ struct RenderCommandTests {
         #expect(shown.gray(110, 10) > 200 && shown.gray(10, 10) < 50 && shown.gray(110, 150) < 50)
     }
 
-    @Test(.enabled(if: ReelProcess.hasReelAndFFmpeg && ReelProcess.hasSharedMedia, "needs the reel binary, ffmpeg and ../shared/media"))
+    @Test(.requires(.sharedMedia, .reelBinary, .ffmpeg, .ffprobe))
     func theMainJobKeepsEveryGoProFix() throws {
-        let folder = try ReelProcess.scratch()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clip = ReelProcess.sharedMedia.appendingPathComponent("gpmf-parser_max-heromode.mp4").path
+        let clip = TestFiles.sharedMedia.appendingPathComponent("gpmf-parser_max-heromode.mp4").path
         let out = try ReelProcess.reel(["render", Self.root.appendingPathComponent("Examples/gps-dashboard/composition.json").path,
                                         "--source", clip, "-o", "out.mp4"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
@@ -95,10 +96,10 @@ struct RenderCommandTests {
          "audioMix[0].volumeRamps[1].timeRange: starts at 0.5 s, before the previous ramp ends at 1 s"),
     ]
 
-    @Test(.enabled(if: ReelProcess.reel != nil, "needs the reel binary"), arguments: broken.indices)
+    @Test(.requires(.reelBinary), arguments: broken.indices)
     func aBrokenFileIsOneLineAndExitStatus2(_ index: Int) throws {
         let b = Self.broken[index]
-        let folder = try ReelProcess.scratch()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let json = Self.dashboard.replacingOccurrences(of: b.from, with: b.to)
         #expect(json != Self.dashboard, "\(b.name): the edit did not apply")
@@ -113,9 +114,9 @@ struct RenderCommandTests {
 
     // MARK: --range
 
-    @Test(.enabled(if: ReelProcess.hasReelAndFFmpeg, "needs the reel binary and ffmpeg"))
+    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
     func rangePiecesJoinIntoTheWholeRender() throws {
-        let folder = try ReelProcess.scratch()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // Constant quantizer and a keyframe every 10 frames (1/3 s).
         let json = Self.dashboard.replacingOccurrences(of: "\"video\": {\"codec\": \"h264\", \"crf\": 23, \"preset\": \"veryfast\"}",
@@ -130,8 +131,8 @@ struct RenderCommandTests {
         }
         let list = pieces.map { "file '\($0.1)'" }.joined(separator: "\n") + "\n"
         try Data(list.utf8).write(to: folder.appendingPathComponent("list.txt"))
-        let ffmpeg = try #require(ReelProcess.which("ffmpeg"))
-        let concat = try ReelProcess.run(ffmpeg, ["-v", "error", "-f", "concat", "-safe", "0", "-i", "list.txt", "-map", "0:v", "-c", "copy", "joined.mp4"], in: folder)
+        let ffmpeg = try #require(TestTools.which("ffmpeg"))
+        let concat = try TestTools.run(ffmpeg, ["-v", "error", "-f", "concat", "-safe", "0", "-i", "list.txt", "-map", "0:v", "-c", "copy", "joined.mp4"], in: folder)
         #expect(concat.status == 0, "\(concat.stderr)")
         let whole = try ReelProcess.frameHashes("whole.mp4", in: folder)
         let joined = try ReelProcess.frameHashes("joined.mp4", in: folder)
@@ -143,10 +144,10 @@ struct RenderCommandTests {
 
     // MARK: Where the output goes
 
-    @Test(.enabled(if: ReelProcess.reel != nil, "needs the reel binary"),
+    @Test(.requires(.reelBinary),
           arguments: [("missing/out.mp4", "the folder"), ("existing.mp4", "exists (use --overwrite"), ("folder", "is a folder")])
     func unwritableOutputsAreRefusedBeforeRendering(output: String, problem: String) throws {
-        let folder = try ReelProcess.scratch()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let c = try Self.write(Self.dashboard, in: folder)
         try Data("keep me".utf8).write(to: folder.appendingPathComponent("existing.mp4"))
@@ -161,20 +162,22 @@ struct RenderCommandTests {
 
     // MARK: Ctrl-C
 
-    @Test(.enabled(if: ReelProcess.reel != nil, "needs the reel binary"))
+    @Test(.requires(.reelBinary))
     func interruptingLeavesNoOutput() throws {
-        let folder = try ReelProcess.scratch()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // The 2 s clip slowed down to 60 s: long enough to interrupt.
         let json = Self.dashboard.replacingOccurrences(of: "\"segments\": [{\"source\": \"camera\"}]}", with: "\"segments\": [{\"source\": \"camera\", \"scaledDuration\": 60}]}")
         let c = try Self.write(json, in: folder)
-        let (process, o, e) = try ReelProcess.start(try #require(ReelProcess.reel), ["render", c, "-o", "out.mp4"], in: folder)
-        Thread.sleep(forTimeInterval: 1.5)
-        kill(process.processIdentifier, SIGINT)
-        let out = try ReelProcess.finish(process, o, e)
+        let running = try TestTools.start(try #require(ReelProcess.reel), ["render", c, "-o", "out.mp4"], in: folder)
+        // Interrupt once it says it is rendering (its first progress line), not after a guess.
+        while running.process.isRunning && !running.stderrSoFar.contains("rendered ") { Thread.sleep(forTimeInterval: 0.05) }
+        try #require(running.process.isRunning, "reel ended before it could be interrupted: \(running.stderrSoFar)")
+        kill(running.process.processIdentifier, SIGINT)
+        let out = try running.finish()
         #expect(out.status == 130, "\(out.stderr)")
         #expect(out.stderr.contains("interrupted"))
-        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".std") }
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(left.sorted() == ["c.json"], "left behind: \(left)")
     }
 }

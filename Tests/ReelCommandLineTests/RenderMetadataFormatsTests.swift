@@ -1,14 +1,14 @@
 import Foundation
 import Testing
+import ReelTestSupport
 
 /// The GPS dashboard example rendered over every camera file in ../shared/media that has
 /// a metadata track, into each container: the render succeeds (converting the track where
 /// the container needs another format) and the output's fixes are the input's.
 @Suite("reel render keeps every camera's timed metadata", .serialized)
 struct RenderMetadataFormatsTests {
-    static let composition = ReelProcess.packageRoot.appendingPathComponent("Examples/gps-dashboard/composition.json").path
+    static let composition = TestFiles.packageRoot.appendingPathComponent("Examples/gps-dashboard/composition.json").path
     static let cameraFiles = ["gpmf-parser_max-heromode.mp4", "nom-exif_meta.mov", "kwiver_aphill_short.ts", "kwiver_mpeg2_klv.ts"]
-    static var ready: Bool { ReelProcess.hasSharedMedia && ReelProcess.hasReelAndFFmpeg }
 
     struct Fix: Equatable {
         var latitude: Double
@@ -36,11 +36,11 @@ struct RenderMetadataFormatsTests {
         return groups.flatMap { ($0["items"] as? [[String: Any]] ?? []).map { "\($0["identifier"] ?? "") = \($0["value"] ?? "")" } }
     }
 
-    @Test(.enabled(if: ready, "needs ../shared/media, the reel binary and ffmpeg"), arguments: cameraFiles, ["mp4", "mov", "ts"])
+    @Test(.requires(.sharedMedia, .reelBinary, .ffmpeg, .ffprobe), arguments: cameraFiles, ["mp4", "mov", "ts"])
     func theDashboardRendersOverEveryCamera(file: String, container: String) throws {
-        let folder = try ReelProcess.scratch()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = ReelProcess.sharedMedia.appendingPathComponent(file).path
+        let input = TestFiles.sharedMedia.appendingPathComponent(file).path
         let output = "out.\(container)"
         let render = try ReelProcess.reel(["render", Self.composition, "--source", input, "-o", output], in: folder)
         try #require(render.status == 0, "\(render.stderr)")
@@ -74,11 +74,11 @@ struct RenderMetadataFormatsTests {
         }
     }
 
-    @Test(.enabled(if: ready, "needs ../shared/media, the reel binary and ffmpeg"))
+    @Test(.requires(.sharedMedia, .reelBinary, .ffmpeg, .ffprobe))
     func aRenderToMatroskaWithMetadataIsRefusedBeforeItStarts() throws {
-        let folder = try ReelProcess.scratch()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = ReelProcess.sharedMedia.appendingPathComponent("kwiver_mpeg2_klv.ts").path
+        let input = TestFiles.sharedMedia.appendingPathComponent("kwiver_mpeg2_klv.ts").path
         let render = try ReelProcess.reel(["render", Self.composition, "--source", input, "-o", "out.mkv"], in: folder)
         #expect(render.status == 1)
         #expect(render.stderr.contains("mkv files hold none"), "\(render.stderr)")

@@ -2,6 +2,7 @@ import ReelComposition
 import Foundation
 import Synchronization
 import Testing
+import ReelTestSupport
 
 /// What a compositor saw in one request.
 struct SeenRequest: Sendable {
@@ -150,7 +151,7 @@ struct SampleSource {
         var v = MutableVideoComposition(wwdcVideoComposition(c))
         v.sourceSampleDataTrackIDs = [4]
         let engine = RenderEngine(composition: c, videoComposition: VideoComposition(v), sources: SampleSource.sources())
-        #expect(throws: ReelError.self) { try engine.frames(compositor: RecordingCompositor()) }
+        expectReelError(.invalidComposition) { try engine.frames(compositor: RecordingCompositor()) }
     }
 }
 

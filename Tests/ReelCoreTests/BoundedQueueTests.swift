@@ -1,5 +1,6 @@
 import Testing
 @testable import ReelCore
+import ReelTestSupport
 
 @Suite("BoundedQueue")
 struct BoundedQueueTests {
@@ -152,7 +153,7 @@ struct BoundedQueueTests {
             return try await group.reduce(into: [Int?]()) { $0.append($1) }
         }
         #expect(ends == [nil, nil, nil, nil])
-        await #expect(throws: ReelError.self) { try await Self.send(1, to: queue, side) }
+        await expectReelError(.invalidArgument) { try await Self.send(1, to: queue, side) }
     }
 
     @Test("a task cancelled while it waits throws and cancels the queue")
@@ -163,7 +164,7 @@ struct BoundedQueueTests {
         waiting.cancel()
         await #expect { _ = try await waiting.value } throws: { ($0 as? ReelError)?.code == .cancelled }
         #expect(queue.isCancelled)
-        #expect(throws: ReelError.self) { try queue.sendBlocking(1) }
+        expectReelError(.cancelled) { try queue.sendBlocking(1) }
     }
 
     @Test("many producers and consumers on both sides: every item arrives once, each producer's in order")

@@ -1,5 +1,6 @@
 import Testing
 @testable import ReelCore
+import ReelTestSupport
 
 @Suite("Lock")
 struct LockTests {
@@ -37,7 +38,7 @@ struct LockTests {
     @Test("an error thrown in the body passes through and releases the lock")
     func throwingBody() {
         let value = Lock(1)
-        #expect(throws: ReelError.self) {
+        expectReelError(.invalidArgument) {
             try value.withLock { (v) throws(ReelError) in
                 v = 2
                 throw ReelError(.invalidArgument, "no")

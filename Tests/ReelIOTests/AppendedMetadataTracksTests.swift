@@ -3,12 +3,13 @@ import Testing
 import ReelCore
 import ReelMetadata
 @testable import ReelIO
+import ReelTestSupport
 
 /// mebx and camm tracks written by AssetWriter (through the post-pass after FFmpeg's
 /// trailer), re-read with Reel's own MP4 reader and cross-checked with ffprobe and exiftool.
 @Suite("AppendedMetadataTracks")
 struct AppendedMetadataTracksTests {
-    static let exiftool = ReadWriteTestMedia.findProgram("exiftool")
+    static let exiftool = TestTools.which("exiftool")?.path
 
     /// Five fixes, 200 ms apart from 100 ms, along a short track near Oceanside.
     static let fixes: [GPSFix] = (0..<5).map { i in
@@ -51,7 +52,7 @@ struct AppendedMetadataTracksTests {
 
     @Test("mebx, camm and gpmd tracks come back from the MP4 reader with their samples, keys and links", arguments: cases)
     func roundTrip(fileType: AssetWriter.FileType, faststart: Bool) async throws {
-        let folder = try ReadWriteTestMedia.makeTemporaryFolder()
+        let folder = try TestFiles.scratchFolder()
         let url = folder.appendingPathComponent("out.\(fileType.rawValue)")
         try await Self.writeClip(to: url, fileType: fileType, faststart: faststart)
         // Nothing but the output is left beside it (no spool, no partial file).
@@ -105,11 +106,11 @@ struct AppendedMetadataTracksTests {
 
     @Test("the edit list starts a late metadata track on time, and video frames survive the move", arguments: [true, false])
     func editListAndVideoBytes(faststart: Bool) async throws {
-        let folder = try ReadWriteTestMedia.makeTemporaryFolder()
+        let folder = try TestFiles.scratchFolder()
         let url = folder.appendingPathComponent("out.mp4")
         try await Self.writeClip(to: url, fileType: .mp4, faststart: faststart)
-        let probe = try #require(ReadWriteTestMedia.ffprobe, "needs ffprobe")
-        let json = try ReadWriteTestMedia.run(probe, ["-v", "error", "-show_entries", "stream=index,codec_tag_string,nb_frames,start_time",
+        let probe = try #require(TestTools.which("ffprobe")?.path, "needs ffprobe")
+        let json = try TestTools.outputString(probe, ["-v", "error", "-show_entries", "stream=index,codec_tag_string,nb_frames,start_time",
                                                       "-of", "csv=p=0", url.path])
         let rows = json.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
         // index, codec tag, start time, frames
@@ -117,7 +118,7 @@ struct AppendedMetadataTracksTests {
         #expect(rows.map { $0[3] } == ["30", "5", "5", "5"])
         #expect(rows[2][2] == "0.100000" && rows[3][2] == "0.100000", "the empty edit delays the first sample: \(rows)")
         // Every video frame decodes.
-        let frames = try ReadWriteTestMedia.run(probe, ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
+        let frames = try TestTools.outputString(probe, ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
                                                         "-of", "csv=p=0", url.path])
         #expect(frames.trimmingCharacters(in: .whitespacesAndNewlines) == "30")
     }
@@ -125,10 +126,10 @@ struct AppendedMetadataTracksTests {
     @Test("exiftool reads per-sample GPS from the mebx, camm and gpmd tracks", arguments: [AssetWriter.FileType.mp4, .mov])
     func exiftoolReadsGPS(fileType: AssetWriter.FileType) async throws {
         let exiftool = try #require(Self.exiftool, "needs exiftool (Debian: libimage-exiftool-perl)")
-        let folder = try ReadWriteTestMedia.makeTemporaryFolder()
+        let folder = try TestFiles.scratchFolder()
         let url = folder.appendingPathComponent("out.\(fileType.rawValue)")
         try await Self.writeClip(to: url, fileType: fileType, faststart: true)
-        let out = try ReadWriteTestMedia.run(exiftool, ["-ee", "-n", "-G3", "-GPSLatitude", "-GPSLongitude", "-GPSCoordinates", "-s", url.path])
+        let out = try TestTools.outputString(exiftool, ["-ee", "-n", "-G3", "-GPSLatitude", "-GPSLongitude", "-GPSCoordinates", "-s", url.path])
         // One document per sample: Doc1..Doc15 (5 samples in each of 3 tracks). mebx
         // locations come as GPSCoordinates "lat lon alt", GPMF and CAMM as GPSLatitude/GPSLongitude.
         var latitudes: [Int: Double] = [:], longitudes: [Int: Double] = [:]
@@ -152,14 +153,13 @@ struct AppendedMetadataTracksTests {
         }
     }
 
-    @Test("the iPhone's mebx tracks, copied raw with their keys, read back as the same items")
+    @Test("the iPhone's mebx tracks, copied raw with their keys, read back as the same items", .requires(.sharedMedia))
     func copiesIPhoneMebx() async throws {
-        try #require(ReadWriteTestMedia.hasShared("nom-exif_meta.mov"), "needs ../shared/media/nom-exif_meta.mov")
-        let source = try MP4File(contentsOf: ReadWriteTestMedia.shared("nom-exif_meta.mov"))
+        let source = try MP4File(contentsOf: TestFiles.sharedMedia("nom-exif_meta.mov"))
         let sourceTracks = try source.tracks().filter { $0.format == "mebx" }
         #expect(sourceTracks.count == 2)
 
-        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("copy.mov")
+        let url = try TestFiles.scratchFolder().appendingPathComponent("copy.mov")
         let writer = try AssetWriter(outputURL: url, fileType: .mov)
         let video = AssetWriterInput(settings: .video(.init(codec: .h264, width: 160, height: 120, preset: "ultrafast")))
         try writer.add(video)
@@ -204,7 +204,7 @@ struct AppendedMetadataTracksTests {
 
     @Test("a raw mebx sample whose key id the input does not know fails the write and leaves nothing")
     func unknownKeyFails() async throws {
-        let folder = try ReadWriteTestMedia.makeTemporaryFolder()
+        let folder = try TestFiles.scratchFolder()
         let url = folder.appendingPathComponent("out.mp4")
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
         let video = AssetWriterInput(settings: .video(.init(codec: .h264, width: 160, height: 120, preset: "ultrafast")))
@@ -217,7 +217,7 @@ struct AppendedMetadataTracksTests {
         try await video.append(AssetWriterTests.flatFrame(0), withPresentationTime: .zero)
         let sample: [UInt8] = [0, 0, 0, 9, 0, 0, 0, 7, 42]
         try? await adaptor.append(AssetWriterTests.rawGroup(sample, start: 0, duration: 100, format: "mebx"))
-        await #expect(throws: ReelError.self) { try await writer.finishWriting() }
+        await expectReelError(.metadataFormat) { try await writer.finishWriting() }
         #expect(writer.status == .failed)
         #expect(writer.error?.message.contains("key id 7") == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
@@ -225,13 +225,13 @@ struct AppendedMetadataTracksTests {
 
     @Test("mebx and camm go into MP4 and MOV only, and need a track to describe")
     func refusals() throws {
-        let folder = try ReadWriteTestMedia.makeTemporaryFolder()
+        let folder = try TestFiles.scratchFolder()
         for format in ["mebx", "camm"] {
             let ts = try AssetWriter(outputURL: folder.appendingPathComponent("x.ts"), fileType: .mpegts)
             #expect(!ts.canAdd(AssetWriterInput(settings: .metadata(format: format))))
             let mp4 = try AssetWriter(outputURL: folder.appendingPathComponent("x.mp4"), fileType: .mp4)
             try mp4.add(AssetWriterInput(settings: .metadata(format: format)))
-            #expect(throws: ReelError.self) { try mp4.startWriting() }
+            expectReelError(.invalidArgument) { try mp4.startWriting() }
             #expect(mp4.error?.message.contains("add a video or audio input") == true)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)

@@ -3,20 +3,21 @@ import Testing
 import ReelCore
 import ReelIO
 import ReelMetadata
+import ReelTestSupport
 
 @Suite("AssetReaderOutputMetadataAdaptor")
 struct AssetReaderOutputMetadataAdaptorTests {
     static let maxFile = "gpmf-parser_max-heromode.mp4"
 
     func gpmdOutput() throws -> (AssetReader, AssetReaderTrackOutput) {
-        let reader = try AssetReader(url: ReadWriteTestMedia.shared(Self.maxFile))
+        let reader = try AssetReader(url: TestFiles.sharedMedia(Self.maxFile))
         let track = try #require(reader.tracks(withMediaType: .metadata).first { $0.metadataFormat == "gpmd" })
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 64)
         try reader.add(output)
         return (reader, output)
     }
 
-    @Test("groups come from the decode function, in order", .enabled(if: ReadWriteTestMedia.hasShared(maxFile), "needs ../shared/media"))
+    @Test("groups come from the decode function, in order", .requires(.sharedMedia))
     func customDecode() async throws {
         let (reader, output) = try gpmdOutput()
         // Two groups per sample: the two halves of its time span.
@@ -34,7 +35,7 @@ struct AssetReaderOutputMetadataAdaptorTests {
         #expect(groups.first?.timeRange.start == .zero)
     }
 
-    @Test("gpmd samples decode to GPS groups", .enabled(if: ReadWriteTestMedia.hasShared(maxFile), "needs ../shared/media"))
+    @Test("gpmd samples decode to GPS groups", .requires(.sharedMedia))
     func gpmfDecode() throws {
         let (reader, output) = try gpmdOutput()
         let adaptor = try AssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output)
@@ -50,9 +51,9 @@ struct AssetReaderOutputMetadataAdaptorTests {
         #expect(zip(groups, groups.dropFirst()).allSatisfy { !($1.timeRange.start < $0.timeRange.start) })
     }
 
-    @Test("KLV samples in MPEG-TS decode to located groups", .enabled(if: ReadWriteTestMedia.hasShared("kwiver_aphill_short.ts"), "needs ../shared/media"))
+    @Test("KLV samples in MPEG-TS decode to located groups", .requires(.sharedMedia))
     func klvDecode() async throws {
-        let reader = try AssetReader(url: ReadWriteTestMedia.shared("kwiver_aphill_short.ts"))
+        let reader = try AssetReader(url: TestFiles.sharedMedia("kwiver_aphill_short.ts"))
         let track = try #require(reader.tracks(withMediaType: .metadata).first { $0.metadataFormat == "klv" })
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 64)
         try reader.add(output)
@@ -76,7 +77,7 @@ struct AssetReaderOutputMetadataAdaptorTests {
         #expect(groups.first?.item(MetadataIdentifier(keySpace: "reel", key: "sample.mebx"))?.dataValue == Data([1, 2, 3]))
     }
 
-    @Test("a sample the decode function rejects is skipped with a warning naming its time and track", .enabled(if: ReadWriteTestMedia.hasShared(maxFile), "needs ../shared/media"))
+    @Test("a sample the decode function rejects is skipped with a warning naming its time and track", .requires(.sharedMedia))
     func decodeError() async throws {
         struct Broken: Error {}
         let (reader, output) = try gpmdOutput()
@@ -107,9 +108,9 @@ struct AssetReaderOutputMetadataAdaptorTests {
     }
 
     @Test("mebx items decode with the keys of the track's sample description, no keys passed",
-          .enabled(if: ReadWriteTestMedia.hasShared("nom-exif_meta.mov"), "needs ../shared/media"))
+          .requires(.sharedMedia))
     func mebxKeys() async throws {
-        let url = ReadWriteTestMedia.shared("nom-exif_meta.mov")
+        let url = TestFiles.sharedMedia("nom-exif_meta.mov")
         let reader = try AssetReader(url: url)
         let mebx = reader.tracks(withMediaType: .metadata).filter { $0.metadataFormat == "mebx" }
         #expect(mebx.count == 2)
@@ -125,19 +126,19 @@ struct AssetReaderOutputMetadataAdaptorTests {
     }
 
     /// The GPS fixture's gpmd track ID and its per-sample group counts.
-    static let gpsFixture = AssetTestMedia.fixture("counter-gps.mp4")
+    static let gpsFixture = TestFiles.fixture("counter-gps.mp4")
 
     static func gpmdTrackID(_ url: URL) throws -> Int32 {
         try #require(try AssetReader(url: url).tracks(withMediaType: .metadata).first { $0.metadataFormat == "gpmd" }).trackID
     }
 
     static func ffmpeg(_ arguments: [String], name: String) throws -> URL {
-        let out = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent(name)
-        _ = try ReadWriteTestMedia.run(try #require(ReadWriteTestMedia.ffmpeg), ["-v", "error", "-y"] + arguments + [out.path])
+        let out = try TestFiles.scratchFolder().appendingPathComponent(name)
+        _ = try TestTools.outputString(try #require(TestTools.which("ffmpeg")?.path), ["-v", "error", "-y"] + arguments + [out.path])
         return out
     }
 
-    @Test("a fragmented MP4 gives the same groups as the file it was made from", .enabled(if: ReadWriteTestMedia.ffmpeg != nil, "needs ffmpeg"))
+    @Test("a fragmented MP4 gives the same groups as the file it was made from", .requires(.ffmpeg))
     func fragmented() async throws {
         let source = Self.gpsFixture
         let fragmented = try Self.ffmpeg(["-i", source.path, "-map", "0", "-c", "copy", "-movflags", "+frag_keyframe+empty_moov"], name: "frag.mp4")
@@ -153,7 +154,7 @@ struct AssetReaderOutputMetadataAdaptorTests {
         #expect(split.map(position) == plain.map(position))
     }
 
-    @Test("an edit list that trims the start moves the groups with the video", .enabled(if: ReadWriteTestMedia.ffmpeg != nil, "needs ffmpeg"))
+    @Test("an edit list that trims the start moves the groups with the video", .requires(.ffmpeg))
     func trimmedStart() async throws {
         let source = Self.gpsFixture
         let trimmed = try Self.ffmpeg(["-ss", "1.5", "-i", source.path, "-map", "0", "-c", "copy"], name: "trimmed.mp4")
@@ -170,7 +171,7 @@ struct AssetReaderOutputMetadataAdaptorTests {
         #expect(cut.first.map { $0.timeRange.containsTime(.zero) } == true)
     }
 
-    @Test("an edit list that delays the track moves the groups as it moves the video", .enabled(if: ReadWriteTestMedia.ffmpeg != nil, "needs ffmpeg"))
+    @Test("an edit list that delays the track moves the groups as it moves the video", .requires(.ffmpeg))
     func delayedStart() async throws {
         let source = Self.gpsFixture
         let delayed = try Self.ffmpeg(["-itsoffset", "2", "-i", source.path, "-map", "0", "-c", "copy"], name: "delayed.mp4")
@@ -197,7 +198,7 @@ struct AssetReaderOutputMetadataAdaptorTests {
         let bad = samples[samples.count / 2]
         var bytes = try Data(contentsOf: source)
         for i in 0..<bad.size { bytes[Int(bad.offset) + i] = 0xFF }
-        let damaged = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("damaged.mp4")
+        let damaged = try TestFiles.scratchFolder().appendingPathComponent("damaged.mp4")
         try bytes.write(to: damaged)
         let plain = try await Self.groups(source, trackID: trackID).groups
         let (groups, warnings) = try await Self.groups(damaged, trackID: trackID)
@@ -212,6 +213,6 @@ struct AssetReaderOutputMetadataAdaptorTests {
     @Test("needs a passthrough output")
     func needsPassthrough() {
         let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .bgra))
-        #expect(throws: ReelError.self) { try AssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output) }
+        expectReelError(.invalidArgument) { try AssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output) }
     }
 }

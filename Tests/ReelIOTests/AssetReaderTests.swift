@@ -3,10 +3,10 @@ import Synchronization
 import Testing
 import ReelCore
 @testable import ReelIO
+import ReelTestSupport
 
 @Suite("AssetReader")
 struct AssetReaderTests {
-    static let hasFFmpeg = ReadWriteTestMedia.ffmpeg != nil
     static let maxFile = "gpmf-parser_max-heromode.mp4"
 
     /// Reads every sample of an output with the async API.
@@ -20,7 +20,7 @@ struct AssetReaderTests {
         try #require(reader.tracks(withMediaType: .video).first).trackID
     }
 
-    @Test("decodes every frame with exact timestamps", .enabled(if: hasFFmpeg, "needs ffmpeg to make the input clip"))
+    @Test("decodes every frame with exact timestamps", .requires(.ffmpeg))
     func decodesEveryFrame() async throws {
         let url = try ReadWriteTestMedia.testPatternClip()
         let reader = try AssetReader(url: url)
@@ -38,7 +38,7 @@ struct AssetReaderTests {
         #expect(reader.status == .completed)
     }
 
-    @Test("frames stay intact while held", .enabled(if: hasFFmpeg, "needs ffmpeg to make the input clip"))
+    @Test("frames stay intact while held", .requires(.ffmpeg))
     func heldFramesStayIntact() async throws {
         // Holding every frame must not let the reader reuse their memory for later ones.
         func read(copyingEach: Bool) async throws -> [PixelBuffer] {
@@ -66,7 +66,7 @@ struct AssetReaderTests {
         #expect(!held[0].hasSamePixels(as: held[1]))
     }
 
-    @Test("converts to each pixel format with the right values", .enabled(if: hasFFmpeg, "needs ffmpeg to make the input clip"),
+    @Test("converts to each pixel format with the right values", .requires(.ffmpeg),
           arguments: PixelFormat.allCases)
     func pixelValues(format: PixelFormat) throws {
         let url = try ReadWriteTestMedia.flatColourClip()
@@ -104,7 +104,7 @@ struct AssetReaderTests {
         #expect(rest == 10)
     }
 
-    @Test("scales to the size asked for", .enabled(if: hasFFmpeg, "needs ffmpeg to make the input clip"))
+    @Test("scales to the size asked for", .requires(.ffmpeg))
     func scales() async throws {
         let url = try ReadWriteTestMedia.testPatternClip()
         let reader = try AssetReader(url: url)
@@ -117,7 +117,7 @@ struct AssetReaderTests {
     }
 
     @Test("a time range gives exactly the frames in it, starting between keyframes",
-          .enabled(if: hasFFmpeg, "needs ffmpeg to make the input clip"))
+          .requires(.ffmpeg))
     func timeRange() async throws {
         let url = try ReadWriteTestMedia.testPatternClip()
         // Keyframes every 12 frames: 1 s = frame 30 is not one, so the reader seeks to 24 and drops 24...29.
@@ -142,7 +142,7 @@ struct AssetReaderTests {
         }
     }
 
-    @Test("the synchronous pull API gives the same frames", .enabled(if: hasFFmpeg, "needs ffmpeg to make the input clip"))
+    @Test("the synchronous pull API gives the same frames", .requires(.ffmpeg))
     func synchronousPull() throws {
         let url = try ReadWriteTestMedia.testPatternClip()
         let reader = try AssetReader(url: url)
@@ -154,7 +154,7 @@ struct AssetReaderTests {
         #expect(times == (0..<60).map { MediaTime(value: Int64($0), timescale: 30) })
     }
 
-    @Test("decodes audio to interleaved float", .enabled(if: hasFFmpeg, "needs ffmpeg to make the input clip"))
+    @Test("decodes audio to interleaved float", .requires(.ffmpeg))
     func audio() async throws {
         let url = try ReadWriteTestMedia.lavfi("sine=frequency=440:sample_rate=48000:duration=1", ["-c:a", "aac", "-ac", "2"], name: "tone.mp4")
         let reader = try AssetReader(url: url)
@@ -170,7 +170,7 @@ struct AssetReaderTests {
         #expect(peak > 0.05 && peak <= 1.01)
     }
 
-    @Test("cancelling stops the outputs with a cancelled error", .enabled(if: hasFFmpeg, "needs ffmpeg to make the input clip"))
+    @Test("cancelling stops the outputs with a cancelled error", .requires(.ffmpeg))
     func cancel() async throws {
         let url = try ReadWriteTestMedia.testPatternClip()
         let reader = try AssetReader(url: url)
@@ -180,12 +180,12 @@ struct AssetReaderTests {
         _ = try await output.next()
         reader.cancelReading()
         #expect(reader.status == .cancelled)
-        await #expect(throws: ReelError.self) {
+        await expectReelError(.cancelled) {
             while try await output.next() != nil {}
         }
     }
 
-    @Test("concurrent startReading calls start exactly one read", .enabled(if: hasFFmpeg, "needs ffmpeg to make the input clip"))
+    @Test("concurrent startReading calls start exactly one read", .requires(.ffmpeg))
     func concurrentStarts() async throws {
         let url = try ReadWriteTestMedia.testPatternClip()
         let reader = try AssetReader(url: url)
@@ -221,13 +221,13 @@ struct AssetReaderTests {
     func errors() throws {
         let missing = URL(fileURLWithPath: "/nonexistent/reel/clip.mp4")
         #expect { try AssetReader(url: missing) } throws: { ($0 as? ReelError)?.code == .fileNotFound }
-        let folder = try ReadWriteTestMedia.makeTemporaryFolder()
+        let folder = try TestFiles.scratchFolder()
         let junk = folder.appendingPathComponent("junk.mp4")
         try Data("this is not a movie at all, just text".utf8).write(to: junk)
         #expect { try AssetReader(url: junk) } throws: { ($0 as? ReelError)?.code == .unsupportedFormat }
     }
 
-    @Test("unknown tracks and unfit settings are refused", .enabled(if: hasFFmpeg, "needs ffmpeg to make the input clip"))
+    @Test("unknown tracks and unfit settings are refused", .requires(.ffmpeg))
     func refusals() throws {
         let url = try ReadWriteTestMedia.testPatternClip()
         let reader = try AssetReader(url: url)
@@ -241,7 +241,7 @@ struct AssetReaderTests {
         #expect { try audioOnVideo.nextAudio() } throws: { ($0 as? ReelError)?.code == .invalidArgument }
     }
 
-    @Test("reads an Asset's track", .enabled(if: hasFFmpeg, "needs ffmpeg to make the input clip"))
+    @Test("reads an Asset's track", .requires(.ffmpeg))
     func fromAsset() async throws {
         let asset = Asset(url: try ReadWriteTestMedia.testPatternClip())
         let track = try #require(try await asset.loadTracks(withMediaType: .video).first)
@@ -252,9 +252,9 @@ struct AssetReaderTests {
         #expect(try await readAll(output).count == 60)
     }
 
-    @Test("GoPro MAX: 315 video frames and 11 gpmd samples", .enabled(if: ReadWriteTestMedia.hasShared(maxFile), "needs ../shared/media"))
+    @Test("GoPro MAX: 315 video frames and 11 gpmd samples", .requires(.sharedMedia))
     func goProMax() async throws {
-        let reader = try AssetReader(url: ReadWriteTestMedia.shared(Self.maxFile))
+        let reader = try AssetReader(url: TestFiles.sharedMedia(Self.maxFile))
         let gpmd = try #require(reader.tracks(withMediaType: .metadata).first { $0.metadataFormat == "gpmd" })
         let video = AssetReaderTrackOutput(trackID: try videoTrackID(reader), settings: .video(pixelFormat: .yuv420p))
         let metadata = AssetReaderTrackOutput(trackID: gpmd.trackID, settings: .passthrough)

@@ -2,10 +2,11 @@ import Foundation
 import ReelCore
 @testable import ReelIO
 import Testing
+import ReelTestSupport
 
 @Suite("Asset loading")
 struct AssetTests {
-    let counter = AssetTestMedia.fixture("counter-320x240.mp4")
+    let counter = TestFiles.fixture("counter-320x240.mp4")
 
     @Test("creating an asset reads nothing")
     func lazy() {
@@ -47,8 +48,8 @@ struct AssetTests {
         }
         #expect(cached == tracks)
 
-        let missing = Asset(url: AssetTestMedia.fixture("no-such-file.mp4"))
-        await #expect(throws: ReelError.self) { try await missing.load(.tracks) }
+        let missing = Asset(url: TestFiles.fixture("no-such-file.mp4"))
+        await expectReelError(.fileNotFound) { try await missing.load(.tracks) }
         #expect(missing.status(of: .tracks).error?.code == .fileNotFound)
     }
 
@@ -93,7 +94,7 @@ struct AssetTests {
         while asset.waiterCount(of: .tracks) < 1 { await Task.yield() }
         task.cancel()
         let outcome = await task.result
-        #expect(throws: ReelError.self) { try outcome.get() }
+        expectReelError(.cancelled) { try outcome.get() }
         if case .failure(let error as ReelError) = outcome { #expect(error.code == .cancelled) }
         // The work is still queued; it completes and fills the cache.
         #expect(asset.status(of: .tracks).isLoading)
@@ -149,7 +150,7 @@ struct AssetTests {
     func unreadableStreamInfo() async throws {
         // metadata.mov with one byte of its sample data changed: the header opens, but
         // avformat_find_stream_info fails.
-        var bytes = try Data(contentsOf: AssetTestMedia.fixture("metadata.mov"))
+        var bytes = try Data(contentsOf: TestFiles.fixture("metadata.mov"))
         try #require(bytes.count > 17107)
         bytes[17107] = 130
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-asset-\(UUID().uuidString)")
@@ -193,7 +194,7 @@ struct AssetTests {
         #expect(asset.statusOfValue(forKey: "tracks", error: &error) == .cancelled)
         #expect(asset.status(of: .tracks).isNotYetLoaded)
         let outcome = await task.result
-        #expect(throws: ReelError.self) { try outcome.get() }
+        expectReelError(.cancelled) { try outcome.get() }
         asset.resumeIO()
         #expect(try await asset.load(.tracks).count == 2)
         #expect(asset.statusOfValue(forKey: "tracks", error: &error) == .loaded)
@@ -212,7 +213,7 @@ struct AssetTests {
 
     @Test("chapters of a Matroska file")
     func chapters() async throws {
-        let asset = Asset(url: AssetTestMedia.fixture("chapters.mkv"))
+        let asset = Asset(url: TestFiles.fixture("chapters.mkv"))
         let groups = try await asset.loadChapterMetadataGroups(withTitleLocale: nil, containingItemsWithCommonKeys: ["title"])
         #expect(groups.map { $0.item(.commonTitle)?.stringValue } == ["Opening", "Closing"])
         #expect(groups.map(\.timeRange.start.seconds) == [0, 0.5])
@@ -222,7 +223,7 @@ struct AssetTests {
 
     @Test("precise timing reads the samples")
     func preciseTiming() async throws {
-        let asset = Asset(url: AssetTestMedia.fixture("vfr.mp4"), options: .init(preferPreciseDurationAndTiming: true))
+        let asset = Asset(url: TestFiles.fixture("vfr.mp4"), options: .init(preferPreciseDurationAndTiming: true))
         let video = try #require(try await asset.loadTracks(withMediaType: .video).first)
         #expect(video.minFrameDuration == MediaTime(value: 1, timescale: 30))
         #expect(video.timeRange.start == .zero)
@@ -232,7 +233,7 @@ struct AssetTests {
 
     @Test("MPEG-TS: the timeline starts at the first timestamp and track IDs are PIDs")
     func transportStream() async throws {
-        let asset = Asset(url: AssetTestMedia.fixture("counter.ts"))
+        let asset = Asset(url: TestFiles.fixture("counter.ts"))
         let (tracks, duration, format) = try await asset.load(.tracks, .duration, .containerFormat)
         #expect(tracks.map(\.trackID) == [0x100, 0x101])
         #expect(format.name == "mpegts")

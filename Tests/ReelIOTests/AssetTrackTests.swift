@@ -2,11 +2,12 @@ import Foundation
 import ReelCore
 @testable import ReelIO
 import Testing
+import ReelTestSupport
 
 @Suite("AssetTrack")
 struct AssetTrackTests {
     func tracks(_ name: String) async throws -> [AssetTrack] {
-        try await Asset(url: AssetTestMedia.fixture(name)).load(.tracks)
+        try await Asset(url: TestFiles.fixture(name)).load(.tracks)
     }
 
     @Test("counter fixture: H.264 320x240 at 30 fps and mono AAC, 2 s each")
@@ -63,7 +64,7 @@ struct AssetTrackTests {
         #expect(video.segments[0].target == TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 2)))
         #expect(video.segments[1].source == video.timeRange)
         #expect(video.segments[1].target == video.timeRange)
-        let duration = try await Asset(url: AssetTestMedia.fixture("edit-list.mp4")).load(.duration)
+        let duration = try await Asset(url: TestFiles.fixture("edit-list.mp4")).load(.duration)
         #expect(duration == MediaTime(value: 5, timescale: 2))
     }
 
@@ -91,9 +92,9 @@ struct AssetTrackTests {
     }
 
     @Test("GoPro MAX: timecode, GPMF metadata and data tracks, with handlers",
-          .enabled(if: AssetTestMedia.isSharedAvailable, "needs ../shared/media"))
+          .requires(.sharedMedia))
     func goPro() async throws {
-        let asset = Asset(url: AssetTestMedia.shared("gpmf-parser_max-heromode.mp4"))
+        let asset = Asset(url: TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4"))
         let t = try await asset.load(.tracks)
         #expect(t.map(\.mediaType) == [.video, .audio, .timecode, .metadata, .data])
         #expect(t.map(\.trackID) == [1, 2, 3, 4, 5])
@@ -118,9 +119,9 @@ struct AssetTrackTests {
     }
 
     @Test("iPhone MOV: two mebx metadata tracks",
-          .enabled(if: AssetTestMedia.isSharedAvailable, "needs ../shared/media"))
+          .requires(.sharedMedia))
     func iPhone() async throws {
-        let t = try await Asset(url: AssetTestMedia.shared("nom-exif_meta.mov")).load(.tracks)
+        let t = try await Asset(url: TestFiles.sharedMedia("nom-exif_meta.mov")).load(.tracks)
         #expect(t.map(\.mediaType) == [.video, .audio, .metadata, .metadata])
         #expect(t[2].format == "mebx" && t[3].format == "mebx")
         #expect(t[2].handlerName == "Core Media Metadata")
@@ -131,9 +132,9 @@ struct AssetTrackTests {
     }
 
     @Test("MPEG-TS with KLV: PIDs as track IDs, klv format",
-          .enabled(if: AssetTestMedia.isSharedAvailable, "needs ../shared/media"))
+          .requires(.sharedMedia))
     func klv() async throws {
-        let t = try await Asset(url: AssetTestMedia.shared("kwiver_mpeg2_klv.ts")).load(.tracks)
+        let t = try await Asset(url: TestFiles.sharedMedia("kwiver_mpeg2_klv.ts")).load(.tracks)
         #expect(t.map(\.trackID) == [0x100, 0x101])
         #expect(t.map(\.mediaType) == [.video, .metadata])
         #expect(t[1].format == "klv" && t[1].codec == "klv")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ReelCore
 import ReelIO
+import ReelTestSupport
 
 @Suite("AssetWriter errors")
 struct AssetWriterErrorTests {
@@ -38,7 +39,7 @@ struct AssetWriterErrorTests {
 
     @Test("an existing output is an error unless overwrite was asked")
     func existingOutput() async throws {
-        let folder = try ReadWriteTestMedia.makeTemporaryFolder()
+        let folder = try TestFiles.scratchFolder()
         let url = folder.appendingPathComponent("out.mp4")
         try Data("keep me".utf8).write(to: url)
         #expect { try AssetWriter(outputURL: url, fileType: .mp4) } throws: { Self.code($0) == .outputExists }
@@ -57,7 +58,7 @@ struct AssetWriterErrorTests {
 
     @Test("appending after finishing or markAsFinished is an error")
     func appendAfterFinish() async throws {
-        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("out.mp4")
+        let url = try TestFiles.scratchFolder().appendingPathComponent("out.mp4")
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
         let video = Self.videoInput()
         try writer.add(video)
@@ -82,7 +83,7 @@ struct AssetWriterErrorTests {
 
     @Test("timestamps going backwards are refused, the writer goes on")
     func backwards() async throws {
-        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("out.mp4")
+        let url = try TestFiles.scratchFolder().appendingPathComponent("out.mp4")
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
         let video = Self.videoInput()
         try writer.add(video)
@@ -93,7 +94,7 @@ struct AssetWriterErrorTests {
         await #expect { try await video.append(Self.frame(), withPresentationTime: back) } throws: {
             Self.code($0) == .invalidArgument && ($0 as? ReelError)?.time == back
         }
-        await #expect(throws: ReelError.self) { try await video.append(Self.frame(), withPresentationTime: MediaTime(value: 2, timescale: 30)) }
+        await expectReelError(.invalidArgument) { try await video.append(Self.frame(), withPresentationTime: MediaTime(value: 2, timescale: 30)) }
         try await video.append(Self.frame(), withPresentationTime: MediaTime(value: 3, timescale: 30))
         try await writer.finishWriting()
         #expect(writer.status == .completed)
@@ -101,7 +102,7 @@ struct AssetWriterErrorTests {
 
     @Test("a write that fails to start leaves no file")
     func failedStart() throws {
-        let folder = try ReadWriteTestMedia.makeTemporaryFolder()
+        let folder = try TestFiles.scratchFolder()
         let url = folder.appendingPathComponent("out.mp4")
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
         try writer.add(Self.videoInput(preset: "no-such-preset"))
@@ -113,7 +114,7 @@ struct AssetWriterErrorTests {
 
     @Test("a cancelled write leaves no file")
     func cancelled() async throws {
-        let folder = try ReadWriteTestMedia.makeTemporaryFolder()
+        let folder = try TestFiles.scratchFolder()
         let (writer, video) = try Self.startedWriter(folder.appendingPathComponent("out.mov"), fileType: .mov)
         for i in 0..<5 { try await video.append(Self.frame(), withPresentationTime: MediaTime(value: Int64(i), timescale: 30)) }
         await writer.cancel()
@@ -127,7 +128,7 @@ struct AssetWriterErrorTests {
         (AssetWriter.FileType.mpegts, "camm"), (.mkv, "mebx"), (.mkv, "gpmd"), (.mkv, "klv"), (.mp4, "klv"), (.mpegts, "gpmd"),
     ])
     func refusedCombinations(fileType: AssetWriter.FileType, format: String) throws {
-        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("out.\(fileType.rawValue)")
+        let url = try TestFiles.scratchFolder().appendingPathComponent("out.\(fileType.rawValue)")
         let writer = try AssetWriter(outputURL: url, fileType: fileType)
         let input = AssetWriterInput(settings: .metadata(format: format))
         #expect(!writer.canAdd(input))
@@ -136,7 +137,7 @@ struct AssetWriterErrorTests {
 
     @Test("appending before the session starts is an error")
     func noSession() async throws {
-        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("out.mp4")
+        let url = try TestFiles.scratchFolder().appendingPathComponent("out.mp4")
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
         let video = Self.videoInput()
         try writer.add(video)

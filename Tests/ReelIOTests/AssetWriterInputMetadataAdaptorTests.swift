@@ -3,6 +3,7 @@ import Testing
 import ReelCore
 import ReelMetadata
 import ReelIO
+import ReelTestSupport
 
 @Suite("AssetWriterInputMetadataAdaptor")
 struct AssetWriterInputMetadataAdaptorTests {
@@ -18,7 +19,7 @@ struct AssetWriterInputMetadataAdaptorTests {
 
     /// Writes a short video with a gpmd track made by `fill`, then reads the fixes back.
     func roundTrip(_ fill: (AssetWriterInputMetadataAdaptor) async throws -> Void) async throws -> (groups: Int, fixes: [GPSFix]) {
-        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("gps.mp4")
+        let url = try TestFiles.scratchFolder().appendingPathComponent("gps.mp4")
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
         let video = AssetWriterInput(settings: .video(.init(codec: .h264, width: 64, height: 48, preset: "ultrafast")))
         let gpmd = AssetWriterInput(settings: .metadata(format: "gpmd"))
@@ -73,7 +74,7 @@ struct AssetWriterInputMetadataAdaptorTests {
         await #expect { try await adaptor.append(empty) } throws: { ($0 as? ReelError)?.code == .metadataFormat }
         let klv = try AssetWriterInputMetadataAdaptor(assetWriterInput: AssetWriterInput(settings: .metadata(format: "klv")))
         await #expect { try await klv.appendGPS([]) } throws: { ($0 as? ReelError)?.code == .invalidArgument }
-        #expect(throws: ReelError.self) {
+        expectReelError(.invalidArgument) {
             try AssetWriterInputMetadataAdaptor(assetWriterInput: AssetWriterInput(settings: .audio(.init())))
         }
     }
@@ -109,8 +110,8 @@ struct AssetWriterInputMetadataAdaptorFormatTests {
         #expect(input.metadataKeys.map(\.key) == ["com.apple.quicktime.location.ISO6709"])
         let items = try QuickTimeMetadataSample.items(sample: data, keys: input.metadataKeys, timeRange: Self.group.timeRange)
         #expect(items.first?.value == .string("+38.160100-077.356100+120.000/"))
-        #expect(throws: ReelError.self) { try AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: "mebx")(Self.group) }
-        #expect(throws: ReelError.self) {
+        expectReelError(.invalidArgument) { try AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: "mebx")(Self.group) }
+        expectReelError(.metadataFormat) {
             try AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: "camm")(TimedMetadataGroup(timeRange: Self.group.timeRange, items: []))
         }
     }

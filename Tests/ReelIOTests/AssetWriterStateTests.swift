@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ReelCore
 @testable import ReelIO
+import ReelTestSupport
 
 /// The writer's life: the state machine's transitions alone, then the writer raced from
 /// many threads and tasks, checked for its invariants.
@@ -108,7 +109,7 @@ struct AssetWriterStateTests {
 
     @Test("concurrent startWriting calls start one writer; the others throw")
     func concurrentStarts() async throws {
-        let folder = try ReadWriteTestMedia.makeTemporaryFolder()
+        let folder = try TestFiles.scratchFolder()
         let writer = try AssetWriter(outputURL: folder.appendingPathComponent("out.mp4"), fileType: .mp4)
         try writer.add(AssetWriterErrorTests.videoInput())
         let outcomes = await Self.onThreads(8) { _ -> ReelError.Code? in
@@ -130,7 +131,7 @@ struct AssetWriterStateTests {
 
     @Test("finishWriting racing cancels: exactly one wins, and the file and status agree", arguments: 0..<12)
     func finishRacesCancel(round: Int) async throws {
-        let folder = try ReadWriteTestMedia.makeTemporaryFolder()
+        let folder = try TestFiles.scratchFolder()
         let (writer, video) = try AssetWriterErrorTests.startedWriter(folder.appendingPathComponent("out.mp4"), fileType: .mp4)
         for i in 0..<(round % 4) * 3 + 1 {
             try await video.append(AssetWriterErrorTests.frame(), withPresentationTime: MediaTime(value: Int64(i), timescale: 30))
@@ -165,7 +166,7 @@ struct AssetWriterStateTests {
 
     @Test("cancels racing appends: every cancel returns with nothing written and the status cancelled")
     func cancelRacesAppends() async throws {
-        let folder = try ReadWriteTestMedia.makeTemporaryFolder()
+        let folder = try TestFiles.scratchFolder()
         let (writer, video) = try AssetWriterErrorTests.startedWriter(folder.appendingPathComponent("out.mov"), fileType: .mov)
         let appending = Task { () -> ReelError? in
             do throws(ReelError) {

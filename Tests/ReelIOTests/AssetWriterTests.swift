@@ -2,10 +2,10 @@ import Foundation
 import Testing
 import ReelCore
 import ReelIO
+import ReelTestSupport
 
 @Suite("AssetWriter")
 struct AssetWriterTests {
-    static let hasFFprobe = ReadWriteTestMedia.ffprobe != nil
 
     /// A flat frame: luma `16 + 5 * index`, neutral chroma.
     static func flatFrame(_ index: Int, width: Int = 160, height: Int = 120) -> PixelBuffer {
@@ -52,7 +52,7 @@ struct AssetWriterTests {
 
     @Test("round trip: frames and a gpmd track come back from the reader", arguments: [AssetWriter.FileType.mp4, .mov])
     func roundTrip(fileType: AssetWriter.FileType) async throws {
-        let folder = try ReadWriteTestMedia.makeTemporaryFolder()
+        let folder = try TestFiles.scratchFolder()
         let url = folder.appendingPathComponent("out.\(fileType.rawValue)")
         try await writeClip(to: url, fileType: fileType)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.\(fileType.rawValue)"])
@@ -81,11 +81,11 @@ struct AssetWriterTests {
         #expect(samples.allSatisfy { $0.duration == MediaTime(value: 400, timescale: 1000) && $0.format == "gpmd" })
     }
 
-    @Test("ffprobe sees a gpmd data stream named GoPro MET", .enabled(if: hasFFprobe, "needs ffprobe"))
+    @Test("ffprobe sees a gpmd data stream named GoPro MET", .requires(.ffprobe))
     func ffprobeSeesGPMD() async throws {
-        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("probe.mp4")
+        let url = try TestFiles.scratchFolder().appendingPathComponent("probe.mp4")
         try await writeClip(to: url, fileType: .mp4)
-        let json = try ReadWriteTestMedia.run(try #require(ReadWriteTestMedia.ffprobe),
+        let json = try TestTools.outputString(try #require(TestTools.which("ffprobe")?.path),
                                               ["-v", "error", "-show_streams", "-of", "json", url.path])
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         let streams = try #require(object?["streams"] as? [[String: Any]])
@@ -98,7 +98,7 @@ struct AssetWriterTests {
 
     @Test("other codecs: ProRes, FFV1 and HEVC into MOV", arguments: [VideoEncoderSettings.Codec.proRes(.standard), .ffv1, .hevc])
     func otherCodecs(codec: VideoEncoderSettings.Codec) async throws {
-        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("codec.mov")
+        let url = try TestFiles.scratchFolder().appendingPathComponent("codec.mov")
         try await writeClip(to: url, fileType: .mov, frames: 5, codec: codec)
         let reader = try AssetReader(url: url)
         let output = AssetReaderTrackOutput(trackID: try #require(reader.tracks(withMediaType: .video).first).trackID,
@@ -115,7 +115,7 @@ struct AssetWriterTests {
 
     @Test("KLV goes into MPEG-TS and reads back")
     func klvIntoTransportStream() async throws {
-        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("klv.ts")
+        let url = try TestFiles.scratchFolder().appendingPathComponent("klv.ts")
         let writer = try AssetWriter(outputURL: url, fileType: .mpegts)
         let video = AssetWriterInput(settings: .video(.init(codec: .h264, width: 160, height: 120, preset: "ultrafast")))
         let klv = AssetWriterInput(settings: .metadata(format: "klv"))
@@ -181,7 +181,7 @@ struct AssetWriterTests {
 
     @Test("AAC audio encodes and reads back")
     func aacRoundTrip() async throws {
-        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("tone.mp4")
+        let url = try TestFiles.scratchFolder().appendingPathComponent("tone.mp4")
         try await writeTone(to: url)
         let (frames, peak) = try await readTone(url)
         #expect(frames >= 47_000 && frames <= 50_200, "\(frames) frames")
@@ -190,7 +190,7 @@ struct AssetWriterTests {
 
     @Test("audio packets pass through from a reader into another container")
     func audioPassthrough() async throws {
-        let folder = try ReadWriteTestMedia.makeTemporaryFolder()
+        let folder = try TestFiles.scratchFolder()
         let source = folder.appendingPathComponent("tone.mp4")
         try await writeTone(to: source)
         let reader = try AssetReader(url: source)

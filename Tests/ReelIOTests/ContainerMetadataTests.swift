@@ -2,6 +2,7 @@ import Foundation
 import ReelCore
 @testable import ReelIO
 import Testing
+import ReelTestSupport
 
 @Suite("Container metadata mapping")
 struct ContainerMetadataTests {
@@ -49,7 +50,7 @@ struct ContainerMetadataTests {
 
     @Test("the metadata fixture's QuickTime keys reach the common key space")
     func metadataFixture() async throws {
-        let asset = Asset(url: AssetTestMedia.fixture("metadata.mov"))
+        let asset = Asset(url: TestFiles.fixture("metadata.mov"))
         let (common, formats) = try await asset.load(.commonMetadata, .availableMetadataFormats)
         func value(_ id: MetadataIdentifier) -> String? { common.first { $0.identifier == id }?.stringValue }
         #expect(value(.commonTitle) == "Reel metadata")
@@ -66,22 +67,22 @@ struct ContainerMetadataTests {
 
     @Test("Matroska tags: title and encoder", arguments: ["chapters.mkv"])
     func matroska(name: String) async throws {
-        let common = try await Asset(url: AssetTestMedia.fixture(name)).load(.commonMetadata)
+        let common = try await Asset(url: TestFiles.fixture(name)).load(.commonMetadata)
         #expect(common.first { $0.identifier == .commonTitle }?.stringValue == "Reel chapters")
     }
 
     @Test("GoPro: udta location and firmware",
-          .enabled(if: AssetTestMedia.isSharedAvailable, "needs ../shared/media"))
+          .requires(.sharedMedia))
     func goPro() async throws {
-        let common = try await Asset(url: AssetTestMedia.shared("gpmf-parser_max-heromode.mp4")).load(.commonMetadata)
+        let common = try await Asset(url: TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4")).load(.commonMetadata)
         #expect(common.first { $0.identifier == .commonLocation }?.stringValue == "+33.1268-117.3273/")
         #expect(common.first { $0.identifier == .commonSoftware }?.stringValue == "H19.03.01.30.00")
     }
 
     @Test("iPhone: make, model, software, location, creation date",
-          .enabled(if: AssetTestMedia.isSharedAvailable, "needs ../shared/media"))
+          .requires(.sharedMedia))
     func iPhone() async throws {
-        let common = try await Asset(url: AssetTestMedia.shared("nom-exif_meta.mov")).load(.commonMetadata)
+        let common = try await Asset(url: TestFiles.sharedMedia("nom-exif_meta.mov")).load(.commonMetadata)
         func value(_ id: MetadataIdentifier) -> String? { common.first { $0.identifier == id }?.stringValue }
         #expect(value(.commonMake) == "Apple")
         #expect(value(.commonModel) == "iPhone X")

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import ReelCore
 @testable import ReelIO
+import ReelTestSupport
 
 @Suite("Decoder")
 struct DecoderTests {
-    @Test("decodes every packet, then reports the end as a state", .enabled(if: ReadWriteTestMedia.ffmpeg != nil, "needs ffmpeg to make the input clip"))
+    @Test("decodes every packet, then reports the end as a state", .requires(.ffmpeg))
     func decodesToTheEnd() throws {
         let input = try InputFormatContext(url: try ReadWriteTestMedia.testPatternClip())
         let index = try #require((0..<input.streamCount).first { input.kind(ofStreamAt: $0) == .video })

@@ -2,10 +2,10 @@ import Foundation
 import Testing
 import ReelCore
 @testable import ReelIO
+import ReelTestSupport
 
 @Suite("WriterTracks")
 struct WriterTracksTests {
-    static let hasHEVC = Encoder.exists("libx265") && ReadWriteTestMedia.ffprobe != nil
 
     /// Frames whose picture changes sharply every 5 frames, so x265's scene-cut detection
     /// would add keyframes if it were left on.
@@ -24,13 +24,13 @@ struct WriterTracksTests {
     }
 
     @Test("HEVC with a fixed GOP: IDR keyframes exactly every N frames, closed GOPs",
-          .enabled(if: hasHEVC, "this FFmpeg has no libx265 or ffprobe is missing"))
+          .requires(.hevcEncoder, .ffprobe))
     func hevcFixedGOP() async throws {
         let gop = 6
         var settings = VideoEncoderSettings(codec: .hevc, width: 128, height: 96, quality: .crf(28), preset: "veryfast",
                                             frameDuration: MediaTime(value: 1, timescale: 30), timescale: 30, keyframeInterval: gop)
         settings.encoderOptions["x265-params"] = "keyint=\(gop):min-keyint=\(gop):scenecut=0:open-gop=0"
-        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("gop.mp4")
+        let url = try TestFiles.scratchFolder().appendingPathComponent("gop.mp4")
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
         let input = AssetWriterInput(settings: .video(settings))
         try writer.add(input)
@@ -43,8 +43,8 @@ struct WriterTracksTests {
         try await writer.finishWriting()
 
         // Keyframe packets (libavcodec's libx265 flags IDR pictures only), in presentation order.
-        let probe = try #require(ReadWriteTestMedia.ffprobe)
-        let csv = try ReadWriteTestMedia.run(probe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,flags",
+        let probe = try #require(TestTools.which("ffprobe")?.path)
+        let csv = try TestTools.outputString(probe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,flags",
                                                      "-of", "csv=p=0", url.path])
         let packets = csv.split(separator: "\n").compactMap { line -> (pts: Int, key: Bool)? in
             let fields = line.split(separator: ",")
@@ -57,7 +57,7 @@ struct WriterTracksTests {
 
         // Closed GOPs: every keyframe is an IDR picture (NAL types 19, 20), none a CRA (21),
         // whose leading pictures would reach back into the previous piece after a cut.
-        let ffmpeg = try #require(ReadWriteTestMedia.ffmpeg)
+        let ffmpeg = try #require(TestTools.which("ffmpeg")?.path)
         let trace = try Self.traceHeaders(ffmpeg, url)
         let pictures = trace.filter { $0 < 32 }
         #expect(pictures.count == count)
@@ -104,11 +104,11 @@ struct WriterTracksTests {
     ]
 
     @Test("the output is tagged with the encoding its frames are drawn in: SD smpte170m, HD bt709, or the caller's",
-          .enabled(if: ReadWriteTestMedia.ffprobe != nil, "needs ffprobe"), arguments: tagCases)
+          .requires(.ffprobe), arguments: tagCases)
     func colourTags(_ c: TagCase) async throws {
         var settings = VideoEncoderSettings(codec: .h264, width: c.width, height: c.height, preset: "ultrafast")
         settings.colorProperties = ColorProperties(matrix: c.matrix)
-        let url = try ReadWriteTestMedia.makeTemporaryFolder().appendingPathComponent("tags.mp4")
+        let url = try TestFiles.scratchFolder().appendingPathComponent("tags.mp4")
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
         let input = AssetWriterInput(settings: .video(settings))
         try writer.add(input)
@@ -119,7 +119,7 @@ struct WriterTracksTests {
         try await input.append(frame, withPresentationTime: .zero)
         input.markAsFinished()
         try await writer.finishWriting()
-        let out = try ReadWriteTestMedia.run(try #require(ReadWriteTestMedia.ffprobe),
+        let out = try TestTools.outputString(try #require(TestTools.which("ffprobe")?.path),
                                              ["-v", "error", "-select_streams", "v:0", "-show_entries",
                                               "stream=color_space,color_primaries,color_transfer,color_range", "-of", "default=nw=1", url.path])
         let tags = Dictionary(uniqueKeysWithValues: out.split(separator: "\n").compactMap { line -> (String, String)? in

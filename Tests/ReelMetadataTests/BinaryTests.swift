@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReelMetadata
+import ReelTestSupport
 
 @Suite("FourCC and the bounded byte reader")
 struct BinaryTests {
@@ -29,7 +30,7 @@ struct BinaryTests {
         var le = ByteReader([0x01, 0x02, 0x03, 0x04, 0, 0, 0, 0x80], format: "test")
         #expect(try le.u32le() == 0x0403_0201)
         #expect(try le.u32le() == 0x8000_0000)
-        #expect(throws: ReelError.self) { try le.skip(-1) }
+        expectReelError(.corruptData) { try le.skip(-1) }
         var w = ByteWriter()
         w.u16le(0x0102)
         w.u32be(0x0304_0506)

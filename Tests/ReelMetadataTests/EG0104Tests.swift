@@ -1,14 +1,15 @@
 import Foundation
 import Testing
 @testable import ReelMetadata
+import ReelTestSupport
 
 @Suite("MISB EG 0104 universal sets")
 struct EG0104Tests {
     static func packets() throws -> [TestTransportStream.PES] {
-        TestTransportStream.klvPackets(try SharedMedia.data("kwiver_aphill_short.ts"))
+        TestTransportStream.klvPackets(try TestFiles.sharedMediaData("kwiver_aphill_short.ts"))
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func realSynchronousPackets() throws {
         let pes = try Self.packets()
         #expect(pes.count == 48)
@@ -34,7 +35,7 @@ struct EG0104Tests {
         #expect(fixes.allSatisfy { abs($0.latitude - 38.2) < 0.1 && abs($0.longitude + 77.36) < 0.1 })
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func damagedPacketsNeverCrash() throws {
         let data = try Self.packets()[0].data
         for cut in 0..<data.count {

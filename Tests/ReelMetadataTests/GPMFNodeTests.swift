@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReelMetadata
+import ReelTestSupport
 
 @Suite("GPMFNode: the KLV tree")
 struct GPMFNodeTests {
@@ -65,8 +66,8 @@ struct GPMFNodeTests {
         let node = try GPMFNode.parse(Data(Self.klv("SCEN", 0x3F, 12, 1, bytes)))[0]
         let layout = try GPMFStructLayout(parsing: "Ff[2]")
         #expect(try node.values(layout: layout) == [[.fourCC("SNOW"), .real(1), .real(2)]])
-        #expect(throws: ReelError.self) { try node.values() }
-        #expect(throws: ReelError.self) { try node.values(layout: GPMFStructLayout(parsing: "Ff")) }
+        expectReelError(.metadataFormat) { try node.values() }
+        expectReelError(.metadataFormat) { try node.values(layout: GPMFStructLayout(parsing: "Ff")) }
     }
 
     @Test func errorsNameTheKeyAndOffset() {
@@ -93,12 +94,12 @@ struct GPMFNodeTests {
     @Test func trailingZeroPaddingIsAllowedButNotGarbage() throws {
         let base = Self.klv("TMPC", 0x66, 4, 1, [0x41, 0xC8, 0, 0])
         #expect(try GPMFNode.parse(Data(base + [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])).count == 1)
-        #expect(throws: ReelError.self) { try GPMFNode.parse(Data(base + [0, 0, 1])) }
+        expectReelError(.corruptData) { try GPMFNode.parse(Data(base + [0, 0, 1])) }
     }
 
     @Test func deepNestingIsRefused() {
         var payload: [UInt8] = Self.klv("LEAF", 0x42, 1, 1, [1])
         for _ in 0..<40 { payload = Self.klv("NEST", 0, 1, payload.count, payload) }
-        #expect(throws: ReelError.self) { try GPMFNode.parse(Data(payload)) }
+        expectReelError(.metadataFormat) { try GPMFNode.parse(Data(payload)) }
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import ReelMetadata
+import ReelTestSupport
 
 @Suite("GPMF on damaged and random bytes")
 struct GPMFRobustnessTests {
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"),
+    @Test(.requires(.sharedMedia),
           arguments: ["gpmf-parser_hero6.raw", "gpmf-parser_Fusion.raw"])
     func everyTruncation(name: String) throws {
-        let data = try SharedMedia.data(name)
+        let data = try TestFiles.sharedMediaData(name)
         var thrown = 0
         for cut in 0..<data.count {
             if survives({ () throws(ReelError) in try GPMF.groups(payload: data.prefix(cut), timeRange: oneSecond) }) { thrown += 1 }
@@ -16,23 +17,23 @@ struct GPMFRobustnessTests {
         #expect(thrown == data.count - 1)
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func everyTruncationOfAHero9Payload() throws {
-        let payloads = try GPMF.splitStream(SharedMedia.data("gopro-dashboard-overlay_rotation-example.gpmd"))
+        let payloads = try GPMF.splitStream(TestFiles.sharedMediaData("gopro-dashboard-overlay_rotation-example.gpmd"))
         let data = payloads[0]
         for cut in 0..<data.count {
             survives { () throws(ReelError) in try GPMF.groups(payload: data.prefix(cut), timeRange: oneSecond) }
         }
         // The whole stream too, cut at a spread of offsets (every 97th byte).
-        let stream = try SharedMedia.data("gopro-dashboard-overlay_rotation-example.gpmd")
+        let stream = try TestFiles.sharedMediaData("gopro-dashboard-overlay_rotation-example.gpmd")
         for cut in stride(from: 0, to: stream.count, by: 97) {
             survives { () throws(ReelError) in try GPMF.splitStream(stream.prefix(cut)) }
         }
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func everyTruncationOfEveryMaxPayload() throws {
-        let file = try MP4File(contentsOf: SharedMedia.url("gpmf-parser_max-heromode.mp4"))
+        let file = try MP4File(contentsOf: TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4"))
         let gpmd = try #require(try file.tracks().first { $0.format == "gpmd" })
         for sample in try gpmd.samples() {
             let data = try file.data(of: sample)
@@ -55,9 +56,9 @@ struct GPMFRobustnessTests {
         #expect(groups.count == 1)
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func corruptedBytes() throws {
-        let data = try SharedMedia.data("gpmf-parser_hero6.raw")
+        let data = try TestFiles.sharedMediaData("gpmf-parser_hero6.raw")
         var rng = SeededGenerator(seed: 6)
         for _ in 0..<1000 {
             var copy = data

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import ReelMetadata
+import ReelTestSupport
 
 @Suite("GPMFSeries: streams with their sticky modifiers")
 struct GPMFSeriesTests {
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func hero6Streams() throws {
-        let series = try GPMF.series(payload: SharedMedia.data("gpmf-parser_hero6.raw"))
+        let series = try GPMF.series(payload: TestFiles.sharedMediaData("gpmf-parser_hero6.raw"))
         let accl = try #require(series.first { $0.key == "ACCL" })
         #expect(accl.deviceName == "Hero6 Black")
         #expect(accl.deviceID == 1)
@@ -35,9 +36,9 @@ struct GPMFSeriesTests {
         #expect(face.samples[8].count == 10)
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func hero9ComplexScenesAndHues() throws {
-        let payloads = try GPMF.splitStream(SharedMedia.data("gopro-dashboard-overlay_rotation-example.gpmd"))
+        let payloads = try GPMF.splitStream(TestFiles.sharedMediaData("gopro-dashboard-overlay_rotation-example.gpmd"))
         #expect(payloads.count == 44)
         let series = try GPMF.series(payload: payloads[0])
         let scen = try #require(series.first { $0.key == "SCEN" })

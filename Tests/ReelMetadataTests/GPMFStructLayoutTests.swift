@@ -1,5 +1,6 @@
 import Testing
 @testable import ReelMetadata
+import ReelTestSupport
 
 @Suite("GPMFStructLayout: TYPE strings")
 struct GPMFStructLayoutTests {
@@ -16,6 +17,6 @@ struct GPMFStructLayoutTests {
 
     @Test(arguments: ["", "[3]", "f[", "f[]", "f[0]", "f[x]", "f[999]", "?", "Z", "f]"])
     func rejectsBadStrings(type: String) {
-        #expect(throws: ReelError.self) { try GPMFStructLayout(parsing: type) }
+        expectReelError(.metadataFormat) { try GPMFStructLayout(parsing: type) }
     }
 }

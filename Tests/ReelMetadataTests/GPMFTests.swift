@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import ReelMetadata
+import ReelTestSupport
 
 @Suite("GPMF: payloads to timed metadata groups")
 struct GPMFTests {
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func hero6Payload() throws {
-        let groups = try GPMF.groups(payload: SharedMedia.data("gpmf-parser_hero6.raw"), timeRange: oneSecond)
+        let groups = try GPMF.groups(payload: TestFiles.sharedMediaData("gpmf-parser_hero6.raw"), timeRange: oneSecond)
         #expect(groups.count == 17)
         let first = try #require(GPSFix(groups[0]))
         #expect(close(first.latitude, 33.1265542))
@@ -33,9 +34,9 @@ struct GPMFTests {
         if case .numbers(let n) = accl[0].value { #expect(n.count == 3) } else { Issue.record("ACCL should be numbers") }
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func fusionPayload() throws {
-        let fixes = try GPMF.fixes(payload: SharedMedia.data("gpmf-parser_Fusion.raw"), timeRange: oneSecond)
+        let fixes = try GPMF.fixes(payload: TestFiles.sharedMediaData("gpmf-parser_Fusion.raw"), timeRange: oneSecond)
         #expect(fixes.count == 19)
         #expect(close(fixes[0].fix.latitude, 33.1266299))
         #expect(close(fixes[0].fix.longitude, -117.3274386))
@@ -47,9 +48,9 @@ struct GPMFTests {
         #expect(close(fixes[1].fix.time?.timeIntervalSince(base), 1.0 / 19, 1e-6))
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func hero9Stream() throws {
-        let payloads = try GPMF.splitStream(SharedMedia.data("gopro-dashboard-overlay_rotation-example.gpmd"))
+        let payloads = try GPMF.splitStream(TestFiles.sharedMediaData("gopro-dashboard-overlay_rotation-example.gpmd"))
         var total = 0
         for (i, p) in payloads.enumerated() {
             let range = TimeRange(start: MediaTime(value: Int64(i) * 1001, timescale: 1000), duration: MediaTime(value: 1001, timescale: 1000))
@@ -115,10 +116,10 @@ struct GPMFTests {
         #expect(items.first?.time == range.start)
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func hero9FixesStartAtTheirStreamsStamp() throws {
         // The HERO9 stream's GPS STMP values (microseconds): 157184, 1147943, 2138816.
-        let payloads = try GPMF.splitStream(SharedMedia.data("gopro-dashboard-overlay_rotation-example.gpmd"))
+        let payloads = try GPMF.splitStream(TestFiles.sharedMediaData("gopro-dashboard-overlay_rotation-example.gpmd"))
         for (i, stamp) in [157_184, 1_147_943, 2_138_816].enumerated() {
             let range = TimeRange(start: MediaTime(value: Int64(i) * 1001, timescale: 1000), duration: MediaTime(value: 1001, timescale: 1000))
             let fixes = try GPMF.fixes(payload: payloads[i], timeRange: range)
@@ -146,6 +147,6 @@ struct GPMFTests {
     }
 
     @Test func invalidTimeRangeIsAnArgumentError() {
-        #expect(throws: ReelError.self) { try GPMF.groups(payload: Data(), timeRange: .invalid) }
+        expectReelError(.invalidArgument) { try GPMF.groups(payload: Data(), timeRange: .invalid) }
     }
 }

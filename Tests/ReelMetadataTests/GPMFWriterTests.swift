@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReelMetadata
+import ReelTestSupport
 
 @Suite("GPMFWriter: GPS fixes to GPMF payloads")
 struct GPMFWriterTests {
@@ -83,10 +84,10 @@ struct GPMFWriterTests {
         #expect(gps5.samples == [expected])
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"),
+    @Test(.requires(.sharedMedia),
           arguments: ["gpmf-parser_hero6.raw", "gpmf-parser_Fusion.raw"])
     func treeEncodesBackToTheSameBytes(name: String) throws {
-        let data = try SharedMedia.data(name)
+        let data = try TestFiles.sharedMediaData(name)
         let tree = try GPMFNode.parse(data)
         var again = Data()
         for node in tree { again += try node.encoded() }
@@ -109,10 +110,10 @@ struct GPMFWriterTests {
 
     @Test func badInputIsAnArgumentError() {
         let bad = GPSFix(latitude: 91, longitude: 0)
-        #expect(throws: ReelError.self) { try GPMFWriter.payload(fixes: [bad]) }
-        #expect(throws: ReelError.self) { try GPMFWriter.payload(fixes: [GPSFix(latitude: .nan, longitude: 0)]) }
-        #expect(throws: ReelError.self) { try GPMFWriter.payload(fixes: [GPSFix(latitude: 1, longitude: 2)], options: .init(format: .gps9)) }
-        #expect(throws: ReelError.self) { try GPMFWriter.payloads(for: Self.track(seconds: 1), payloadDuration: .zero) }
+        expectReelError(.invalidArgument) { try GPMFWriter.payload(fixes: [bad]) }
+        expectReelError(.invalidArgument) { try GPMFWriter.payload(fixes: [GPSFix(latitude: .nan, longitude: 0)]) }
+        expectReelError(.invalidArgument) { try GPMFWriter.payload(fixes: [GPSFix(latitude: 1, longitude: 2)], options: .init(format: .gps9)) }
+        expectReelError(.invalidArgument) { try GPMFWriter.payloads(for: Self.track(seconds: 1), payloadDuration: .zero) }
         do {
             _ = try GPMFWriter.payload(fixes: [GPSFix(latitude: 1, longitude: 2), bad])
         } catch {
@@ -150,26 +151,26 @@ struct GPMFWriterTests {
         }
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"),
+    @Test(.requires(.sharedMedia),
           arguments: ["gpmf-parser_hero6.raw", "gpmf-parser_Fusion.raw"])
     func rebuiltPayloadKeepsEveryItem(name: String) throws {
-        try Self.expectRebuildKeepsEverything(SharedMedia.data(name), oneSecond)
+        try Self.expectRebuildKeepsEverything(TestFiles.sharedMediaData(name), oneSecond)
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func rebuiltHero9PayloadsKeepEveryItem() throws {
-        let payloads = try GPMF.splitStream(SharedMedia.data("gopro-dashboard-overlay_rotation-example.gpmd"))
+        let payloads = try GPMF.splitStream(TestFiles.sharedMediaData("gopro-dashboard-overlay_rotation-example.gpmd"))
         for (i, p) in payloads.prefix(6).enumerated() {
             let range = TimeRange(start: MediaTime(value: Int64(i) * 1001, timescale: 1000), duration: MediaTime(value: 1001, timescale: 1000))
             try Self.expectRebuildKeepsEverything(p, range)
         }
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func rebuiltCutKeepsFixTimesAndSensorItems() throws {
         // The last 10 fixes of the hero6 payload: GPSU is in the first group only, so the
         // writer makes one from the first kept fix.
-        let groups = try GPMF.groups(payload: SharedMedia.data("gpmf-parser_hero6.raw"), timeRange: oneSecond)
+        let groups = try GPMF.groups(payload: TestFiles.sharedMediaData("gpmf-parser_hero6.raw"), timeRange: oneSecond)
         let kept = Array(groups.suffix(10))
         let range = TimeRange(start: kept[0].timeRange.start, end: oneSecond.end)
         let data = try GPMFWriter.payload(groups: kept, timeRange: range)
@@ -222,9 +223,9 @@ struct GPMFWriterTests {
             #expect(survives { () throws(ReelError) in try payload(item) }, "TYPE \(type)")
         }
         let longKey = MetadataItem(identifier: MetadataIdentifier(keySpace: .gpmf, key: "TOOLONG"), value: .numbers([1]), time: .zero)
-        #expect(throws: ReelError.self) { try payload(longKey) }
+        expectReelError(.invalidArgument) { try payload(longKey) }
         let wrongCount = MetadataItem(identifier: MetadataIdentifier(keySpace: .gpmf, key: "GPRI"), value: .numbers([1, 2, 3]),
                                       dataType: "JlllSSSSBB", time: .zero)
-        #expect(throws: ReelError.self) { try payload(wrongCount) }
+        expectReelError(.invalidArgument) { try payload(wrongCount) }
     }
 }

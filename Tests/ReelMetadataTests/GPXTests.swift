@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReelMetadata
+import ReelTestSupport
 
 @Suite("GPX import and export")
 struct GPXTests {
@@ -38,9 +39,9 @@ struct GPXTests {
         #expect(try GPX.groups(from: Data(Self.sample.utf8), mediaStartTime: Self.start.addingTimeInterval(1)).count == 2)
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func exportThenImportKeepsTheFixes() throws {
-        let file = try MP4File(contentsOf: SharedMedia.url("gpmf-parser_max-heromode.mp4"))
+        let file = try MP4File(contentsOf: TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4"))
         let gpmd = try #require(try file.tracks().first { $0.format == "gpmd" })
         let sample = try #require(try gpmd.samples().first)
         let groups = try GPMF.groups(payload: file.data(of: sample), timeRange: sample.timeRange)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReelMetadata
+import ReelTestSupport
 
 @Suite("ISO 6709 location strings")
 struct ISO6709Tests {
@@ -58,7 +59,7 @@ struct ISO6709Tests {
     /// writer then wrote as "+inf" and could not read back.
     @Test func anAltitudeTooLongToBeANumberIsAnError() throws {
         let digits = String(repeating: "4", count: 400)
-        let error = #expect(throws: ReelError.self) { try ISO6709.parse("+40+151+\(digits)/") }
+        let error = expectReelError(.metadataFormat) { try ISO6709.parse("+40+151+\(digits)/") }
         #expect(error?.message.contains("altitude") == true)
         #expect(ISO6709.string(latitude: 40, longitude: 151, altitude: .infinity) == ISO6709.string(latitude: 40, longitude: 151))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReelMetadata
+import ReelTestSupport
 
 @Suite("KLV framing: keys, BER lengths, BER-OID tags")
 struct KLVTests {
@@ -21,11 +22,11 @@ struct KLVTests {
 
     @Test func badLengthsAndTags() {
         var r = ByteReader([0x89, 1, 2, 3, 4, 5, 6, 7, 8, 9], format: "test")
-        #expect(throws: ReelError.self) { try KLV.berLength(&r) }     // 9 length bytes
+        expectReelError(.metadataFormat) { try KLV.berLength(&r) }     // 9 length bytes
         var r2 = ByteReader([0x82, 0x10, 0x00, 1, 2], format: "test")
-        #expect(throws: ReelError.self) { try KLV.berLength(&r2) }    // 4096 past the end
+        expectReelError(.corruptData) { try KLV.berLength(&r2) }    // 4096 past the end
         var r3 = ByteReader([0x81, 0x81, 0x81, 0x81, 0x01], format: "test")
-        #expect(throws: ReelError.self) { try KLV.berOID(&r3) }       // 5-byte tag
+        expectReelError(.metadataFormat) { try KLV.berOID(&r3) }       // 5-byte tag
     }
 
     @Test func splitsPacketsAndIgnoresStuffing() throws {
@@ -42,6 +43,6 @@ struct KLVTests {
         } catch {
             #expect(error.message.contains("SMPTE prefix"))
         }
-        #expect(throws: ReelError.self) { try KLV.packets(in: a.dropLast()) }
+        expectReelError(.corruptData) { try KLV.packets(in: a.dropLast()) }
     }
 }

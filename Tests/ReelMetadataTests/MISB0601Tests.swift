@@ -1,14 +1,15 @@
 import Foundation
 import Testing
 @testable import ReelMetadata
+import ReelTestSupport
 
 @Suite("MISB ST 0601 local sets")
 struct MISB0601Tests {
     static func packets() throws -> [TestTransportStream.PES] {
-        TestTransportStream.klvPackets(try SharedMedia.data("kwiver_mpeg2_klv.ts"))
+        TestTransportStream.klvPackets(try TestFiles.sharedMediaData("kwiver_mpeg2_klv.ts"))
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func realAsynchronousPackets() throws {
         let pes = try Self.packets()
         #expect(pes.count == 30)
@@ -58,7 +59,7 @@ struct MISB0601Tests {
         // Without a checksum at all.
         var w = MISB0601.universalKey + [4, 65, 1, 17, 0]
         w[16] = 3
-        #expect(throws: ReelError.self) { try MISB0601.decode(Data(w.prefix(20))) }
+        expectReelError(.metadataFormat) { try MISB0601.decode(Data(w.prefix(20))) }
     }
 
     @Test func encodesAFix() throws {
@@ -72,7 +73,7 @@ struct MISB0601Tests {
         #expect(back.speed2D == 140)
         #expect(set.unixTimeMicroseconds == 1_224_807_209_913_000)
         #expect(set.version == 19)
-        #expect(throws: ReelError.self) { try MISB0601.encode(fix: GPSFix(latitude: 1, longitude: 2, altitude: 30_000)) }
+        expectReelError(.invalidArgument) { try MISB0601.encode(fix: GPSFix(latitude: 1, longitude: 2, altitude: 30_000)) }
     }
 
     @Test func mappingsAndOutOfRange() throws {
@@ -88,10 +89,10 @@ struct MISB0601Tests {
         #expect(close(set.number(14), 180, 1e-12))
         #expect(set.number(15) == -900)
         #expect(set.raw(300) == Data([1, 2]))
-        #expect(throws: ReelError.self) { try MISB0601.decode(MISB0601.encode([.init(tag: 13, value: Data([1, 2, 3]))])) }
+        expectReelError(.metadataFormat) { try MISB0601.decode(MISB0601.encode([.init(tag: 13, value: Data([1, 2, 3]))])) }
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func damagedPacketsNeverCrash() throws {
         let data = try Self.packets()[0].data
         for cut in 0..<data.count {

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import ReelMetadata
+import ReelTestSupport
 
 @Suite("MP4File: boxes, tracks and sample tables")
 struct MP4FileTests {
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func goProMaxTracksAndSamples() throws {
-        let file = try MP4File(contentsOf: SharedMedia.url("gpmf-parser_max-heromode.mp4"))
+        let file = try MP4File(contentsOf: TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4"))
         #expect(try file.topLevelBoxes().map(\.type).contains("moov"))
         let tracks = try file.tracks()
         #expect(tracks.count == 5)
@@ -28,9 +29,9 @@ struct MP4FileTests {
         #expect(try video.samples().count == 315)
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func goProMaxTelemetryDecodesToKnownValues() throws {
-        let file = try MP4File(contentsOf: SharedMedia.url("gpmf-parser_max-heromode.mp4"))
+        let file = try MP4File(contentsOf: TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4"))
         let gpmd = try #require(try file.tracks().first { $0.format == "gpmd" })
         var groups: [TimedMetadataGroup] = []
         for sample in try gpmd.samples() {
@@ -59,9 +60,9 @@ struct MP4FileTests {
         #expect(groups.flatMap(\.items).contains { $0.identifier.rawValue == "gpmf/GYRO" && $0.unit == "rad/s" })
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func iPhoneMebxKeys() throws {
-        let file = try MP4File(contentsOf: SharedMedia.url("nom-exif_meta.mov"))
+        let file = try MP4File(contentsOf: TestFiles.sharedMedia("nom-exif_meta.mov"))
         let tracks = try file.tracks().filter { $0.format == "mebx" }
         #expect(tracks.count == 2)
         let faceKeys = tracks[0].sampleEntries[0].metadataKeys
@@ -123,9 +124,9 @@ struct MP4FileTests {
         #expect(boxes[1].payloadRange == 32..<36)
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func damagedMoovNeverCrashes() throws {
-        let data = try SharedMedia.data("nom-exif_meta.mov")
+        let data = try TestFiles.sharedMediaData("nom-exif_meta.mov")
         let moovStart = 765_703
         let moov = data[moovStart...]
         var rng = SeededGenerator(seed: 9)

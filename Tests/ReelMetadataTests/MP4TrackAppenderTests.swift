@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReelMetadata
+import ReelTestSupport
 
 @Suite("MP4TrackAppender: adding metadata tracks to finished files")
 struct MP4TrackAppenderTests {
@@ -12,7 +13,7 @@ struct MP4TrackAppenderTests {
 
     /// The iPhone clip's two mebx tracks, their samples read in place from the clip.
     static func iPhoneTracks() throws -> [MP4AppendedTrack] {
-        let source = try MP4File(contentsOf: SharedMedia.url("nom-exif_meta.mov"))
+        let source = try MP4File(contentsOf: TestFiles.sharedMedia("nom-exif_meta.mov"))
         return try source.tracks().filter { $0.format == "mebx" }.map { track in
             MP4AppendedTrack(sampleEntry: track.sampleEntries[0], handlerName: track.handlerName, timescale: track.timescale,
                              samples: try track.samples().map { .init(offset: $0.offset, size: $0.size, time: $0.decodeTime + 60, duration: $0.duration) })
@@ -20,12 +21,12 @@ struct MP4TrackAppenderTests {
     }
 
     @Test("the iPhone's mebx tracks added to the GoPro clip read back with their keys, samples and link; every old sample keeps its bytes",
-          .enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+          .requires(.sharedMedia))
     func addsTracksAndMovesOffsets() throws {
-        let sourceURL = SharedMedia.url("gpmf-parser_max-heromode.mp4")
+        let sourceURL = TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4")
         let out = try Self.temporary("out.mp4")
         let added = try Self.iPhoneTracks()
-        try MP4TrackAppender.write(sourceURL, adding: added, sampleData: SharedMedia.url("nom-exif_meta.mov"), to: out)
+        try MP4TrackAppender.write(sourceURL, adding: added, sampleData: TestFiles.sharedMedia("nom-exif_meta.mov"), to: out)
 
         let before = try MP4File(contentsOf: sourceURL), after = try MP4File(contentsOf: out)
         let old = try before.tracks(), new = try after.tracks()
@@ -40,7 +41,7 @@ struct MP4TrackAppenderTests {
             #expect(track.timescale == source.timescale)
             let samples = try track.samples()
             #expect(samples.map(\.size) == source.samples.map(\.size))
-            let iPhone = try MP4File(contentsOf: SharedMedia.url("nom-exif_meta.mov"))
+            let iPhone = try MP4File(contentsOf: TestFiles.sharedMedia("nom-exif_meta.mov"))
             for (written, original) in zip(samples, source.samples) {
                 #expect(try after.data(of: written) == iPhone.read(original.offset..<(original.offset + Int64(original.size))))
             }
@@ -56,9 +57,9 @@ struct MP4TrackAppenderTests {
     }
 
     @Test("a moov at the end stays at the end, after the new mdat; QuickTime's dialect for a QuickTime file",
-          .enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+          .requires(.sharedMedia))
     func keepsMoovAtTheEnd() throws {
-        let iPhone = SharedMedia.url("nom-exif_meta.mov")
+        let iPhone = TestFiles.sharedMedia("nom-exif_meta.mov")
         let file = try MP4File(contentsOf: iPhone)
         let boxes = try file.topLevelBoxes()
         #expect(boxes.map(\.type) == ["ftyp", "wide", "mdat", "moov"])
@@ -74,16 +75,21 @@ struct MP4TrackAppenderTests {
         #expect(try written.data(of: video[3]) == file.data(of: try file.tracks()[0].samples()[3]))
     }
 
-    @Test("bad input: no moov, samples outside the data, samples out of order; nothing is left behind")
+    @Test("bad input: no moov; nothing is left behind")
     func refusesBadInput() throws {
         let junk = try Self.temporary("junk.mp4")
         try Data(repeating: 0x41, count: 64).write(to: junk)
         let out = junk.deletingLastPathComponent().appendingPathComponent("out.mp4")
-        #expect(throws: ReelError.self) { try MP4TrackAppender.write(junk, adding: [], sampleData: nil, to: out) }
+        expectReelError(.corruptData) { try MP4TrackAppender.write(junk, adding: [], sampleData: nil, to: out) }
         #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
 
-        guard SharedMedia.isAvailable else { return }
-        let source = SharedMedia.url("nom-exif_meta.mov")
+    @Test("bad input: samples outside the data, samples out of order; nothing is left behind", .requires(.sharedMedia))
+    func refusesBadSamples() throws {
+        let junk = try Self.temporary("junk.mp4")
+        try Data(repeating: 0x41, count: 64).write(to: junk)
+        let out = junk.deletingLastPathComponent().appendingPathComponent("out.mp4")
+        let source = TestFiles.sharedMedia("nom-exif_meta.mov")
         let entry = MP4SampleEntry(format: "camm")
         let outside = MP4AppendedTrack(sampleEntry: entry, handlerName: "", timescale: 1000, samples: [.init(offset: 60, size: 10, time: 0, duration: 10)])
         do {
@@ -95,7 +101,7 @@ struct MP4TrackAppenderTests {
         }
         let backwards = MP4AppendedTrack(sampleEntry: entry, handlerName: "", timescale: 1000,
                                          samples: [.init(offset: 0, size: 4, time: 10, duration: 10), .init(offset: 4, size: 4, time: 5, duration: 10)])
-        #expect(throws: ReelError.self) { try MP4TrackAppender.write(source, adding: [backwards], sampleData: junk, to: out) }
+        expectReelError(.invalidArgument) { try MP4TrackAppender.write(source, adding: [backwards], sampleData: junk, to: out) }
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReelMetadata
+import ReelTestSupport
 
 @Suite("QuickTime mebx samples")
 struct QuickTimeMetadataSampleTests {
@@ -136,7 +137,7 @@ struct QuickTimeMetadataSampleEncodingTests {
     }
 
     @Test func valuesThatDoNotFitTheirTypeNameTheKey() {
-        #expect(throws: ReelError.self) {
+        expectReelError(.metadataFormat) {
             try QuickTimeMetadataSample.encodeValue(.integer(70000), type: .wellKnown(QuickTimeDataType.int16), key: "com.example.k")
         }
         do {

@@ -1,18 +1,19 @@
 import Foundation
 import Testing
 @testable import ReelMetadata
+import ReelTestSupport
 
 @Suite("Telemetry CSV import and export")
 struct TelemetryCSVTests {
     static func maxGroups() throws -> [TimedMetadataGroup] {
-        let file = try MP4File(contentsOf: SharedMedia.url("gpmf-parser_max-heromode.mp4"))
+        let file = try MP4File(contentsOf: TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4"))
         let gpmd = try #require(try file.tracks().first { $0.format == "gpmd" })
         var groups: [TimedMetadataGroup] = []
         for s in try gpmd.samples().prefix(2) { groups += try GPMF.groups(payload: file.data(of: s), timeRange: s.timeRange) }
         return groups
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func exportsTheExactHeaderAndValues() throws {
         let csv = TelemetryCSV.document(for: try Self.maxGroups())
         let lines = csv.split(separator: "\n")
@@ -23,7 +24,7 @@ struct TelemetryCSVTests {
         #expect(lines.count == 1 + 17 + 18)
     }
 
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func importRoundTripsTheValues() throws {
         let groups = try Self.maxGroups()
         let back = try TelemetryCSV.groups(from: Data(TelemetryCSV.document(for: groups).utf8))

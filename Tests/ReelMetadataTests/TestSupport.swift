@@ -2,19 +2,6 @@ import Foundation
 import Testing
 @testable import ReelMetadata
 
-/// The real camera files in `../shared/media`, next to the package root.
-enum SharedMedia {
-    static let folder: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/media")
-
-    static var isAvailable: Bool { FileManager.default.fileExists(atPath: folder.appendingPathComponent("README.md").path) }
-
-    static func url(_ name: String) -> URL { folder.appendingPathComponent(name) }
-
-    static func data(_ name: String) throws -> Data { try Data(contentsOf: url(name)) }
-}
-
 /// A small seeded generator (SplitMix64) so random inputs are the same on every run.
 struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64

@@ -1,14 +1,15 @@
 import Foundation
 import Testing
 @testable import ReelMetadata
+import ReelTestSupport
 
 @Suite("TimedMetadataDecoder: any track's samples to groups")
 struct TimedMetadataDecoderTests {
-    @Test(.enabled(if: SharedMedia.isAvailable, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func decodesEveryRealTrackKind() throws {
         // GPMF and mebx from MP4/MOV sample tables.
         for (name, format, expectedGroups) in [("gpmf-parser_max-heromode.mp4", "gpmd", 191), ("nom-exif_meta.mov", "mebx", 2)] {
-            let file = try MP4File(contentsOf: SharedMedia.url(name))
+            let file = try MP4File(contentsOf: TestFiles.sharedMedia(name))
             var count = 0
             for track in try file.tracks() where track.format?.description == format {
                 var decoder = TimedMetadataDecoder(format: format, keys: track.sampleEntries.first?.metadataKeys ?? [])
@@ -22,12 +23,12 @@ struct TimedMetadataDecoderTests {
         // KLV from MPEG-TS: asynchronous ST 0601 packets are placed by their time stamps.
         var decoder = TimedMetadataDecoder(format: "klv")
         var groups: [TimedMetadataGroup] = []
-        for pes in TestTransportStream.klvPackets(try SharedMedia.data("kwiver_mpeg2_klv.ts")) {
+        for pes in TestTransportStream.klvPackets(try TestFiles.sharedMediaData("kwiver_mpeg2_klv.ts")) {
             groups += try decoder.groups(for: SampleBuffer(data: pes.data, presentationTime: pes.pts ?? .invalid, duration: .invalid, format: "klv"))
         }
         #expect(groups.count == 30)
         #expect(groups[0].timeRange.start == .zero)
-        let batch = try KLV.groups(packets: TestTransportStream.klvPackets(try SharedMedia.data("kwiver_mpeg2_klv.ts")).map { ($0.data, $0.pts) })
+        let batch = try KLV.groups(packets: TestTransportStream.klvPackets(try TestFiles.sharedMediaData("kwiver_mpeg2_klv.ts")).map { ($0.data, $0.pts) })
         #expect(groups.map(\.timeRange.start) == batch.map(\.timeRange.start))
         #expect(groups.allSatisfy { GPSFix($0) != nil })
     }

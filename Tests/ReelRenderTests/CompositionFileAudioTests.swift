@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Reel
+import ReelTestSupport
 
 @Suite("CompositionFile audio")
 struct CompositionFileAudioTests {
@@ -62,10 +63,10 @@ struct CompositionFileAudioTests {
         #expect(try #require(try Self.file(#", "output": {"audioCodec": "pcm24"}"#).output).audioEncoderCodec(for: .mov) == .pcm24)
         #expect(try #require(try Self.file(#", "output": {"audioCodec": "AAC"}"#).output).audioEncoderCodec(for: .mpegts) == .aac)
 
-        let intoMP4 = #expect(throws: ReelError.self) { try pcm.audioEncoderCodec(for: .mp4) }
+        let intoMP4 = expectReelError(.invalidComposition) { try pcm.audioEncoderCodec(for: .mp4) }
         #expect(intoMP4?.field == "output.audioCodec")
         #expect(intoMP4?.message.contains("MOV or Matroska") == true)
-        let unknown = #expect(throws: ReelError.self) {
+        let unknown = expectReelError(.invalidComposition) {
             try #require(try Self.file(#", "output": {"audioCodec": "mp3"}"#).output).audioEncoderCodec(for: .mov)
         }
         #expect(unknown?.field == "output.audioCodec")

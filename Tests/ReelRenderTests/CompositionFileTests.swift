@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Reel
 import ReelTesting
+import ReelTestSupport
 
 @Suite("CompositionFile")
 struct CompositionFileTests {
@@ -148,7 +149,7 @@ struct CompositionFileTests {
         let json = RenderTestSupport.dashboardJSON.replacingOccurrences(of: "\"sourceSampleDataTrackIDs\": [2],", with: "\"sourceSampleDataTrackIDs\": [],")
         let file = try CompositionFile.decode(Data(json.utf8))
         let composition = try file.makeComposition(sources: ["camera": RenderTestSupport.cameraDescription])
-        #expect(throws: ReelError.self) { try file.makeVideoComposition(for: composition) }
+        expectReelError(.invalidComposition) { try file.makeVideoComposition(for: composition) }
         do { _ = try file.makeVideoComposition(for: composition) } catch {
             #expect(error.field == "instructions[0].requiredSourceSampleDataTrackIDs[0]")
         }
@@ -186,7 +187,7 @@ struct CompositionFileTests {
         #expect(bare.map(\.url) == [here])
         let named = try file.sourceFiles(relativeTo: URL(fileURLWithPath: "/nowhere"), overrides: [.init(argument: "camera=" + here.path)])
         #expect(named.map(\.name) == ["camera"])
-        #expect(throws: ReelError.self) {
+        expectReelError(.invalidArgument) {
             try file.sourceFiles(relativeTo: URL(fileURLWithPath: "/nowhere"), overrides: [.init(argument: "drone=" + here.path)])
         }
         #expect(CompositionFile.SourceOverride(argument: "a=b.mp4") == .init(name: "a", path: "b.mp4"))

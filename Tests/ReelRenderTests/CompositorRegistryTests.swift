@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Reel
 import GPSDashboard
+import ReelTestSupport
 
 @Suite("CompositorRegistry")
 struct CompositorRegistryTests {
@@ -34,7 +35,7 @@ struct CompositorRegistryTests {
             return StandardVideoCompositor()
         }
         _ = try registry.makeCompositor(CompositorConfiguration(name: "probe", parameters: .object(["level": .number(3)])))
-        #expect(throws: ReelError.self) {
+        expectReelError(.invalidComposition) {
             try registry.makeCompositor(CompositorConfiguration(name: "probe", parameters: .object(["level": .number(4)])))
         }
     }

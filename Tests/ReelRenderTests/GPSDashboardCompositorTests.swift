@@ -4,10 +4,10 @@ import Reel
 import ReelText
 import ReelTesting
 @testable import GPSDashboard
+import ReelTestSupport
 
 @Suite("GPSDashboardCompositor")
 struct GPSDashboardCompositorTests {
-    static var hasFont: Bool { FileManager.default.fileExists(atPath: FontFace.dejaVuSansPath) }
 
     /// Renders the test composition in memory through the composition file, the registry
     /// and the render engine, as `reel render` does with files.
@@ -26,7 +26,7 @@ struct GPSDashboardCompositorTests {
         return try await engine.renderAll()
     }
 
-    @Test(.enabled(if: hasFont, "needs fonts-dejavu-core"), arguments: [0, 40])
+    @Test(.requires(.dejaVuFont), arguments: [0, 40])
     func matchesTheGoldenFrame(_ index: Int) async throws {
         let frames = try await Self.render()
         #expect(frames.count == 60)
@@ -35,7 +35,7 @@ struct GPSDashboardCompositorTests {
         try Golden(nextTo: #filePath).verify(frames[index].pixelBuffer, named: name, tolerance: .init(maximumChannelDifference: 2))
     }
 
-    @Test(.enabled(if: hasFont, "needs fonts-dejavu-core"))
+    @Test(.requires(.dejaVuFont))
     func valuesChangeEveryFrameNotAtTheGPSRate() async throws {
         let frames = try await Self.render()
         // Frames 0...5 all fall in the first GPS group (0 to 0.2 s), yet each differs:
@@ -47,7 +47,7 @@ struct GPSDashboardCompositorTests {
         #expect(zip(frames, again).allSatisfy { $0.pixelBuffer.hasSamePixels(as: $1.pixelBuffer) })
     }
 
-    @Test(.enabled(if: hasFont, "needs fonts-dejavu-core"))
+    @Test(.requires(.dejaVuFont))
     func drawsNothingWhenTheInstructionDoesNotRequireTheTrack() async throws {
         let noGPS = RenderTestSupport.dashboardJSON
             .replacingOccurrences(of: "\"requiredSourceSampleDataTrackIDs\": [2],", with: "\"requiredSourceSampleDataTrackIDs\": [],")

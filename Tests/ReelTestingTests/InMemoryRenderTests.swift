@@ -1,5 +1,6 @@
 import Testing
 import ReelTesting
+import ReelTestSupport
 
 @Suite struct InMemoryRenderTests {
     static let frameDuration = MediaTime(value: 1, timescale: 30)
@@ -36,7 +37,7 @@ import ReelTesting
         #expect(clip.timeRange == TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1)))
         #expect(clip.description.tracks[0].naturalSize == Size(width: 64, height: 36))
         var again = clip
-        #expect(throws: ReelError.self) { try again.addMetadataTrack(trackID: 1, groups: []) }
+        expectReelError(.invalidArgument) { try again.addMetadataTrack(trackID: 1, groups: []) }
     }
 
     @Test func rendersThroughTheEngineWithNoFiles() async throws {

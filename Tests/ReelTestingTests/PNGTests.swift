@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReelTesting
+import ReelTestSupport
 
 @Suite struct PNGTests {
     // PNG files written by FFmpeg 5.1's PNG encoder from its `testsrc2` source, with the
@@ -69,7 +70,7 @@ import Testing
 
     /// Cross-check with another decoder: the ffmpeg CLI, as an outside program (ReelTesting
     /// itself never links FFmpeg).
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "needs the ffmpeg CLI"))
+    @Test(.requires(.ffmpeg))
     func writesWhatFFmpegCanRead() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reel-png-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

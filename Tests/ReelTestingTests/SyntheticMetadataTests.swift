@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ReelTesting
 import ReelMetadata
+import ReelTestSupport
 
 @Suite struct SyntheticMetadataTests {
     @Test func groupsTileTheTimelineAndCarryGPSFixItems() throws {
@@ -21,7 +22,7 @@ import ReelMetadata
     }
 
     @Test func refusesTimesThatDoNotIncrease() {
-        #expect(throws: ReelError.self) {
+        expectReelError(.invalidArgument) {
             try SyntheticMetadata.gpsGroups([GPSSample(seconds: 1, latitude: 0, longitude: 0),
                                              GPSSample(seconds: 1, latitude: 0, longitude: 0)])
         }
@@ -76,7 +77,7 @@ import ReelMetadata
             let text = "\(error)"
             return text.contains("point 1") && text.contains("line 3") && text.contains("north")
         }
-        #expect(throws: ReelError.self) { try SyntheticMetadata.gpsGroups(gpx: "<gpx></gpx>") }
+        expectReelError(.metadataFormat) { try SyntheticMetadata.gpsGroups(gpx: "<gpx></gpx>") }
     }
 
     static let gpri = [

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import Reel
+import ReelTestSupport
 
 @Suite struct AssetExportSessionTests {
-    let counter = TestMedia.fixture("counter-320x240.mp4")
+    let counter = TestFiles.fixture("counter-320x240.mp4")
 
     static func seconds(_ s: Double) -> MediaTime { MediaTime(seconds: s, preferredTimescale: 15360) }
 
@@ -21,7 +22,7 @@ import Reel
     }
 
     @Test func joiningClipsGivesTheSourceFramesAtTheMappedTimes() async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let reference = try await TestFrames.decodeAll(counter)
         let source = try await SourceDescription(asset: Asset(url: counter))
@@ -41,9 +42,9 @@ import Reel
 
     @Test(arguments: [ExportPreset.h264(crf: 23, preset: "veryfast"), .passthrough])
     func phoneFootageKeepsItsDisplayMatrix(preset: ExportPreset) async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = TestMedia.fixture("portrait.mp4")
+        let url = TestFiles.fixture("portrait.mp4")
         let source = try #require(try await Asset(url: url).load(.tracks).first { $0.mediaType == .video })
         #expect(source.preferredTransform == Transform2D(a: 0, b: 1, c: -1, d: 0, tx: 0, ty: 0))
         let session = AssetExportSession(composition: try await Composition(asset: Asset(url: url)), preset: preset)
@@ -56,9 +57,9 @@ import Reel
 
     @Test func aVideoCompositionsOutputHasNoDisplayMatrix() async throws {
         // As in AVFoundation: a video composition draws the picture as it is to be shown.
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let composition = try await Composition(asset: Asset(url: TestMedia.fixture("portrait.mp4")))
+        let composition = try await Composition(asset: Asset(url: TestFiles.fixture("portrait.mp4")))
         let session = AssetExportSession(composition: composition, preset: .h264(crf: 23, preset: "veryfast"))
         session.videoComposition = VideoComposition(propertiesOf: composition)
         let out = folder.appendingPathComponent("out.mp4")
@@ -68,7 +69,7 @@ import Reel
     }
 
     @Test func aCrossfadeBlendsTheExpectedFramesEveryFrame() async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let reference = try await TestFrames.decodeAll(counter)
         let source = try await SourceDescription(asset: Asset(url: counter))
@@ -109,9 +110,9 @@ import Reel
     }
 
     @Test func variableFrameRateAndEditListSourcesRenderTheFrameShowingAtEachTime() async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let vfr = TestMedia.fixture("vfr.mp4"), edited = TestMedia.fixture("edit-list.mp4")
+        let vfr = TestFiles.fixture("vfr.mp4"), edited = TestFiles.fixture("edit-list.mp4")
         let vfrFrames = try await TestFrames.decodeAll(vfr)
         let editFrames = try await TestFrames.decodeAll(edited)
         var composition = MutableComposition()
@@ -153,13 +154,13 @@ import Reel
     }
 
     @Test func anExistingOutputIsAnErrorUnlessOverwriting() async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("exists.mp4")
         try Data("keep".utf8).write(to: out)
         let composition = try await Composition(asset: Asset(url: counter))
         let session = AssetExportSession(composition: composition, preset: .h264(crf: 30, preset: "ultrafast"))
-        let error = await #expect(throws: ReelError.self) { try await session.export(to: out, as: .mp4) }
+        let error = await expectReelError(.outputExists) { try await session.export(to: out, as: .mp4) }
         #expect(error?.code == .outputExists)
         #expect(try Data(contentsOf: out) == Data("keep".utf8))
         #expect(session.status == .failed)
@@ -179,7 +180,7 @@ import Reel
     }
 
     @Test func cancellingInTheMiddleLeavesNothing() async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = try await SourceDescription(asset: Asset(url: counter))
         var composition = MutableComposition()
@@ -194,7 +195,7 @@ import Reel
             break
         }
         let result = await export.result
-        #expect(throws: ReelError.self) { try result.get() }
+        expectReelError(.cancelled) { try result.get() }
         if case .failure(let error as ReelError) = result { #expect(error.code == .cancelled) }
         #expect(session.status == .cancelled)
         #expect(!FileManager.default.fileExists(atPath: out.path))
@@ -257,9 +258,9 @@ import Reel
 
 @Suite struct AssetExportSessionPassthroughTests {
     @Test func passthroughCopiesTheVideoPacketsUnchanged() async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let counter = TestMedia.fixture("counter-320x240.mp4")
+        let counter = TestFiles.fixture("counter-320x240.mp4")
         let reference = try await TestFrames.decodeAll(counter)
         let session = try await AssetExportSession(asset: Asset(url: counter), preset: .passthrough)
         let out = folder.appendingPathComponent("copy.mp4")

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import Reel
+import ReelTestSupport
 
 @Suite struct AssetImageGeneratorTests {
-    let counter = TestMedia.fixture("counter-320x240.mp4")
+    let counter = TestFiles.fixture("counter-320x240.mp4")
 
     @Test func zeroToleranceGivesTheExactFrameAtTheAskedTime() async throws {
         let reference = try await TestFrames.decodeAll(counter)
@@ -20,8 +21,8 @@ import Reel
     }
 
     @Test func aToleranceReportsTheFramesOwnTime() async throws {
-        let reference = try await TestFrames.decodeAll(TestMedia.fixture("vfr.mp4"))
-        let generator = try await AssetImageGenerator(asset: Asset(url: TestMedia.fixture("vfr.mp4")))
+        let reference = try await TestFrames.decodeAll(TestFiles.fixture("vfr.mp4"))
+        let generator = try await AssetImageGenerator(asset: Asset(url: TestFiles.fixture("vfr.mp4")))
         // 1.5 s lies inside a 1/15 s frame starting at 1.4667 s.
         let t = MediaTime.ratio(3, 2)
         let k = try #require(TestFrames.index(in: reference, at: t))
@@ -40,7 +41,7 @@ import Reel
         let (small, _) = try await generator.image(at: .ratio(1, 2))
         #expect(small.width == 160 && small.height == 120)
 
-        let rotated = try await AssetImageGenerator(asset: Asset(url: TestMedia.fixture("rotated-90.mp4")))
+        let rotated = try await AssetImageGenerator(asset: Asset(url: TestFiles.fixture("rotated-90.mp4")))
         let (plain, _) = try await rotated.image(at: .ratio(1, 2))
         #expect(plain.width == 320 && plain.height == 240)
         rotated.appliesPreferredTrackTransform = true
@@ -55,7 +56,7 @@ import Reel
 
     @Test func phoneFootageTurnsUprightExactlyAndThenFits() async throws {
         // Stored 160x120 with a white block top left; the phone's matrix turns it clockwise.
-        let generator = try await AssetImageGenerator(asset: Asset(url: TestMedia.fixture("portrait.mp4")))
+        let generator = try await AssetImageGenerator(asset: Asset(url: TestFiles.fixture("portrait.mp4")))
         let (stored, _) = try await generator.image(at: .ratio(1, 2))
         #expect(stored.width == 160 && stored.height == 120)
         #expect(Self.luma(stored, 10, 10) > 200 && Self.luma(stored, 150, 10) < 50)
@@ -89,12 +90,12 @@ import Reel
         }
         #expect(seen == [5, 6, 40, 2])
         let late = generator.images(for: [.ratio(3, 1)])
-        await #expect(throws: ReelError.self) { for try await _ in late {} }
+        await expectReelError(.invalidArgument) { for try await _ in late {} }
     }
 
     @Test(arguments: [ImageFileType.png, .jpeg(quality: 95)])
     func writtenFilesReadBackAsTheSamePicture(_ type: ImageFileType) async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let generator = try await AssetImageGenerator(asset: Asset(url: counter))
         let url = folder.appendingPathComponent("still.\(type.fileExtension)")
@@ -106,7 +107,7 @@ import Reel
         let decoded = type == .png ? back[0].pixelBuffer : TestFrames.limitedRange(back[0].pixelBuffer)
         let psnr = TestFrames.psnr(decoded, image)
         #expect(psnr > 35, "\(type) read back at \(psnr) dB")
-        await #expect(throws: ReelError.self) { try await generator.writeImage(at: .zero, to: url, as: type) }
+        await expectReelError(.outputExists) { try await generator.writeImage(at: .zero, to: url, as: type) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [url.lastPathComponent])
     }
 }

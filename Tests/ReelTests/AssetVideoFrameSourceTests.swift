@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import Reel
+import ReelTestSupport
 
 @Suite struct AssetVideoFrameSourceTests {
-    let counter = TestMedia.fixture("counter-320x240.mp4")
+    let counter = TestFiles.fixture("counter-320x240.mp4")
 
     @Test func sequentialReadGivesEveryFrameExactly() async throws {
         let reference = try await TestFrames.decodeAll(counter)
@@ -47,7 +48,7 @@ import Reel
     }
 
     @Test func variableFrameRateFramesShowOverTheirOwnDurations() async throws {
-        let vfr = TestMedia.fixture("vfr.mp4")
+        let vfr = TestFiles.fixture("vfr.mp4")
         let reference = try await TestFrames.decodeAll(vfr)
         try #require(reference.count == 45)
         let source = AssetVideoFrameSource(url: vfr, trackID: 1)
@@ -63,7 +64,7 @@ import Reel
     }
 
     @Test func anEmptyEditShowsNothing() async throws {
-        let source = AssetVideoFrameSource(url: TestMedia.fixture("edit-list.mp4"), trackID: 1)
+        let source = AssetVideoFrameSource(url: TestFiles.fixture("edit-list.mp4"), trackID: 1)
         #expect(try await source.frame(at: .ratio(1, 4)) == nil)
         let first = try #require(try await source.frame(at: .ratio(1, 2)))
         #expect(first.timeRange.start == .ratio(7680, 15360))
@@ -72,10 +73,10 @@ import Reel
 
     @Test func aMissingTrackIsAClearError() async throws {
         let source = AssetVideoFrameSource(url: counter, trackID: 9)
-        let error = await #expect(throws: ReelError.self) { try await source.frame(at: .zero) }
+        let error = await expectReelError(.invalidArgument) { try await source.frame(at: .zero) }
         #expect(error?.code == .invalidArgument)
         #expect(error?.message.contains("no track 9") == true)
         let audio = AssetVideoFrameSource(url: counter, trackID: 2)
-        await #expect(throws: ReelError.self) { try await audio.frame(at: .zero) }
+        await expectReelError(.invalidArgument) { try await audio.frame(at: .zero) }
     }
 }

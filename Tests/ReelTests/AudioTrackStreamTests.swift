@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import Reel
+import ReelTestSupport
 
 @Suite struct AudioTrackStreamTests {
-    let counter = TestMedia.fixture("counter-320x240.mp4")
+    let counter = TestFiles.fixture("counter-320x240.mp4")
 
     func piece(_ source: TimeRange, _ target: TimeRange) -> ExportAudio.Piece {
         ExportAudio.Piece(url: counter, trackID: 2, source: source, target: target)

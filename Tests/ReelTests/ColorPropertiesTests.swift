@@ -4,6 +4,7 @@ import Testing
 import Reel
 import ReelText
 import ReelTesting
+import ReelTestSupport
 
 /// One colour rule end to end: libswscale (the reader), the built-in conversions, fills and
 /// text drawn into YUV, the writer's tags, and FFmpeg decoding what was written.
@@ -46,10 +47,10 @@ struct ColorPropertiesPipelineTests {
     static let clips = [Clip(width: 720, height: 480, fullRange: false), Clip(width: 1280, height: 720, fullRange: false),
                         Clip(width: 720, height: 480, fullRange: true)]
 
-    @Test("the reader's libswscale and PixelConversion give the same colours", .enabled(if: ffmpeg != nil, "needs ffmpeg"),
+    @Test("the reader's libswscale and PixelConversion give the same colours", .requires(.ffmpeg),
           arguments: clips)
     func readerAndPixelConversionAgree(_ clip: Clip) async throws {
-        let url = try TestMedia.scratchFolder().appendingPathComponent("clip.mkv")
+        let url = try TestFiles.scratchFolder().appendingPathComponent("clip.mkv")
         // Lossless yuv420p with no matrix tag (and a range tag only for full range).
         _ = try Self.runFFmpeg(["-f", "lavfi", "-i", "testsrc2=size=\(clip.width)x\(clip.height):rate=1", "-frames:v", "1",
                                 "-vf", "scale=out_range=\(clip.fullRange ? "pc" : "tv"),format=yuv420p", "-c:v", "ffv1",
@@ -80,7 +81,7 @@ struct ColorPropertiesPipelineTests {
     static let accent = Color(red: 1, green: 0.6, blue: 0.1)
     static let background = Color(red: 0.1, green: 0.3, blue: 0.7)
 
-    @Test("colours filled into YUV decode with ffmpeg to the asked RGB", .enabled(if: ffmpeg != nil, "needs ffmpeg"),
+    @Test("colours filled into YUV decode with ffmpeg to the asked RGB", .requires(.ffmpeg),
           arguments: clips)
     func drawnColoursSurviveTheWriter(_ clip: Clip) async throws {
         let frame = PixelBuffer(width: clip.width, height: clip.height, format: .yuv420p)
@@ -88,7 +89,7 @@ struct ColorPropertiesPipelineTests {
         PixelFill.fill(frame, with: Self.background)
         try Canvas(frame).fill(x: 0, y: 0, width: clip.width / 2, height: clip.height, color: Self.accent)
 
-        let url = try TestMedia.scratchFolder().appendingPathComponent("drawn.mp4")
+        let url = try TestFiles.scratchFolder().appendingPathComponent("drawn.mp4")
         var settings = VideoEncoderSettings(codec: .h264, width: clip.width, height: clip.height, preset: "ultrafast")
         settings.encoderOptions["x264-params"] = "qp=0"
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 import Reel
+import ReelTestSupport
 
 /// Audio through ``AssetExportSession`` (ExportAudio): mixes, ramps and keeping every track; levels are
 /// measured on the decoded output.
 @Suite struct ExportAudioTests {
-    let tone440 = TestMedia.fixture("counter-320x240.mp4")
-    let tone660 = TestMedia.fixture("counter-bars-320x240.mp4")
+    let tone440 = TestFiles.fixture("counter-320x240.mp4")
+    let tone660 = TestFiles.fixture("counter-bars-320x240.mp4")
 
     func audioTrack(_ url: URL) async throws -> SourceTrackDescription {
         let source = try await SourceDescription(asset: Asset(url: url))
@@ -22,7 +23,7 @@ import Reel
     }
 
     @Test func twoTonesCrossfadeOverOneSecondWithNoGapAndNoClipping() async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var composition = MutableComposition()
         let a = composition.addMutableTrack(withMediaType: .audio)
@@ -57,7 +58,7 @@ import Reel
     }
 
     @Test func aRampToZeroEndsInSilence() async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var composition = MutableComposition()
         let a = composition.addMutableTrack(withMediaType: .audio)
@@ -72,7 +73,7 @@ import Reel
     }
 
     @Test func anEmptyEditIsSilenceAndTheAudioLastsAsLongAsTheVideo() async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = try await SourceDescription(asset: Asset(url: tone440))
         var composition = MutableComposition()
@@ -92,7 +93,7 @@ import Reel
     }
 
     @Test func anExportKeepsEveryAudioTrackOrMixesThemIntoOne() async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let twoTracks = folder.appendingPathComponent("two-tracks.mp4")
         let ffmpeg = Process()
@@ -129,7 +130,7 @@ import Reel
                       (.pcm24, .mov, "pcm_s24le", 24), (.pcm16, .mkv, "pcm_s16le", 16), (.pcm24, .mkv, "pcm_s24le", 24)])
     func pcmInMOVAndMatroskaDecodesToTheSameSamples(_ codec: AudioEncoderSettings.Codec, _ fileType: AssetWriter.FileType,
                                                      _ codecName: String, _ bits: Int) async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let session = try await AssetExportSession(asset: Asset(url: tone440), preset: .h264(crf: 30, preset: "ultrafast"))
         session.audioCodec = codec
@@ -151,12 +152,12 @@ import Reel
     }
 
     @Test func pcmIntoMP4IsRefusedAndNothingIsWritten() async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let session = try await AssetExportSession(asset: Asset(url: tone440), preset: .h264(crf: 30, preset: "ultrafast"))
         session.audioCodec = .pcm16
         let out = folder.appendingPathComponent("pcm.mp4")
-        let error = await #expect(throws: ReelError.self) { try await session.export(to: out, as: .mp4) }
+        let error = await expectReelError(.invalidArgument) { try await session.export(to: out, as: .mp4) }
         #expect(error?.message.contains("MOV or Matroska") == true, "\(String(describing: error))")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }

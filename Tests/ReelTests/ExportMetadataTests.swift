@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import Reel
 import ReelTesting
+import ReelTestSupport
 
 @Suite struct ExportMetadataTests {
     /// The counter's video with a gpmd track that `writeTrack` fills (the adaptor over it),
@@ -10,7 +11,7 @@ import ReelTesting
     static func makeClip(_ name: String, in folder: URL, crf: Int = 18,
                          writeTrack: (AssetWriterInputMetadataAdaptor) async throws -> Void) async throws -> URL {
         let url = folder.appendingPathComponent(name)
-        let reader = try AssetReader(url: TestMedia.fixture("counter-320x240.mp4"))
+        let reader = try AssetReader(url: TestFiles.fixture("counter-320x240.mp4"))
         let frames = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .yuv420p))
         try reader.add(frames)
         try reader.startReading()
@@ -56,7 +57,7 @@ import ReelTesting
     }
 
     @Test func theGPSTrackIsCarriedThroughTheEdits() async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = try await Self.makeGPSClip(in: folder)
         let sourceGroups = try await Self.gpsGroups(clip)
@@ -103,24 +104,22 @@ import ReelTesting
     }
 
     @Test func aTrackThatIsNotMetadataIsRefused() async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let composition = try await Composition(asset: Asset(url: TestMedia.fixture("counter-320x240.mp4")))
+        let composition = try await Composition(asset: Asset(url: TestFiles.fixture("counter-320x240.mp4")))
         var v = MutableVideoComposition(propertiesOf: composition)
         v.sourceSampleDataTrackIDs = []
         let session = AssetExportSession(composition: composition, preset: .h264(crf: 30, preset: "ultrafast"))
         session.videoComposition = VideoComposition(v)
         session.metadataTrackIDs = [2]
         let out = folder.appendingPathComponent("out.mp4")
-        let error = await #expect(throws: ReelError.self) { try await session.export(to: out, as: .mp4) }
+        let error = await expectReelError(.invalidComposition) { try await session.export(to: out, as: .mp4) }
         #expect(error?.code == .invalidComposition)
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
     // MARK: Formats and containers
 
-    static let sharedMedia = TestMedia.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/media")
-    static var hasSharedMedia: Bool { FileManager.default.fileExists(atPath: sharedMedia.appendingPathComponent("README.md").path) }
 
     /// Every group of the first metadata track of `url`, the whole track decoded in order.
     static func allGroups(_ url: URL) async throws -> [TimedMetadataGroup] {
@@ -167,11 +166,11 @@ import ReelTesting
         }
     }
 
-    @Test(.enabled(if: hasSharedMedia, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func aDroneKLVTrackStaysKLVInMPEGTS() async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = Self.sharedMedia.appendingPathComponent("kwiver_aphill_short.ts")
+        let input = TestFiles.sharedMedia("kwiver_aphill_short.ts")
         let (out, warnings) = try await Self.export(input, to: "out.ts", in: folder, as: .mpegts)
         #expect(warnings.isEmpty, "\(warnings)")
         let track = try #require(try AssetReader(url: out).tracks(withMediaType: .metadata).first)
@@ -181,11 +180,11 @@ import ReelTesting
         try Self.expectSameFixes(source, written, degrees: 1e-9, seconds: 1e-6)
     }
 
-    @Test(.enabled(if: hasSharedMedia, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func aDroneKLVTrackBecomesGPMFInMP4WithAWarning() async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = Self.sharedMedia.appendingPathComponent("kwiver_mpeg2_klv.ts")
+        let input = TestFiles.sharedMedia("kwiver_mpeg2_klv.ts")
         let (out, warnings) = try await Self.export(input, to: "out.mp4", in: folder, as: .mp4)
         let track = try #require(try AssetReader(url: out).tracks(withMediaType: .metadata).first)
         #expect(track.metadataFormat == "gpmd")
@@ -198,9 +197,9 @@ import ReelTesting
     }
 
     @Test func aGoProTrackBecomesKLVInMPEGTS() async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = TestMedia.fixture("counter-gps.mp4")
+        let input = TestFiles.fixture("counter-gps.mp4")
         let (out, _) = try await Self.export(input, to: "out.ts", in: folder, as: .mpegts)
         let track = try #require(try AssetReader(url: out).tracks(withMediaType: .metadata).first)
         #expect(track.metadataFormat == "klv" || track.metadataFormat == "KLVA")
@@ -211,10 +210,10 @@ import ReelTesting
     }
 
     @Test func matroskaIsRefusedBeforeAnythingIsWritten() async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let error = await #expect(throws: ReelError.self) {
-            _ = try await Self.export(TestMedia.fixture("counter-gps.mp4"), to: "out.mkv", in: folder, as: .mkv)
+        let error = await expectReelError(.invalidArgument) {
+            _ = try await Self.export(TestFiles.fixture("counter-gps.mp4"), to: "out.mkv", in: folder, as: .mkv)
         }
         #expect(error?.message.contains("mkv files hold none") == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
@@ -237,7 +236,7 @@ import ReelTesting
     }
 
     @Test func aTrimmedExportKeepsEverySampleThatOverlapsTheRangeWithItsItems() async throws {
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = try await Self.makeGPRIClip(in: folder)
         let source = try await Self.allGroups(clip)
@@ -259,13 +258,13 @@ import ReelTesting
         #expect(written.contains { $0.items.contains { $0.identifier == MetadataIdentifier(keySpace: .gpmf, key: "GPRI") } })
     }
 
-    @Test(.enabled(if: hasSharedMedia, "needs ../shared/media"))
+    @Test(.requires(.sharedMedia))
     func aTrimmedGoProExportKeepsEachFixAtItsTime() async throws {
         // The MAX's payloads stamp their streams' first samples (STMP): a cut moves the
         // stamps with the samples, so each fix stays on its frame.
-        let folder = try TestMedia.scratchFolder()
+        let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clip = Self.sharedMedia.appendingPathComponent("gpmf-parser_max-heromode.mp4")
+        let clip = TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4")
         let source = try await Self.allGroups(clip).compactMap { g in GPSFix(g).map { (g.timeRange.start, $0) } }
         let session = try await AssetExportSession(asset: Asset(url: clip), preset: .h264(crf: 35, preset: "ultrafast"))
         session.timeRange = TimeRange(start: .ratio(1, 2), end: MediaTime(value: 6, timescale: 1))

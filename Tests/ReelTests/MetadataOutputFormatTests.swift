@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Reel
+import ReelTestSupport
 
 @Suite struct MetadataOutputFormatTests {
     struct Case: Sendable, CustomStringConvertible {
@@ -39,7 +40,7 @@ import Testing
     }
 
     @Test func matroskaHoldsNoTimedMetadata() {
-        let error = #expect(throws: ReelError.self) {
+        let error = expectReelError(.invalidArgument) {
             try MetadataOutputFormat.auto.resolve(sourceFormats: ["gpmd"], fileType: .mkv, trackID: 3, path: "out.mkv")
         }
         #expect(error?.code == .invalidArgument)
@@ -48,11 +49,11 @@ import Testing
     }
 
     @Test func aFormatTheContainerCannotHoldIsRefused() {
-        let error = #expect(throws: ReelError.self) {
+        let error = expectReelError(.invalidArgument) {
             try MetadataOutputFormat.mebx.resolve(sourceFormats: ["gpmd"], fileType: .mpegts, trackID: 2, path: "out.ts")
         }
         #expect(error?.message.contains("klv") == true)
-        #expect(throws: ReelError.self) {
+        expectReelError(.invalidArgument) {
             try MetadataOutputFormat.klv.resolve(sourceFormats: ["gpmd"], fileType: .mp4, trackID: 2, path: "out.mp4")
         }
     }

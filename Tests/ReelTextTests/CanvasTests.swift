@@ -3,6 +3,7 @@ import Testing
 import ReelCore
 import ReelTesting
 @testable import ReelText
+import ReelTestSupport
 
 @Suite("Canvas")
 struct CanvasTests {
@@ -76,10 +77,10 @@ struct CanvasTests {
 
     @Test func unsupportedFormatsAreRefused() {
         let nv12 = PixelBuffer(width: 4, height: 4, format: .nv12)
-        #expect(throws: ReelError.self) { try Canvas(nv12) }
+        expectReelError(.invalidArgument) { try Canvas(nv12) }
     }
 
-    @Test(.enabled(if: InstalledFonts.hasDejaVu, "needs fonts-dejavu-core"))
+    @Test(.requires(.dejaVuFont))
     func textLandsBetweenAscenderAndDescender() throws {
         let font = try Font(path: FontFace.dejaVuSansPath, pixelSize: 32)
         for format in [PixelFormat.bgra, .yuv420p] {
@@ -100,7 +101,7 @@ struct CanvasTests {
         }
     }
 
-    @Test(.enabled(if: InstalledFonts.hasDejaVu, "needs fonts-dejavu-core"))
+    @Test(.requires(.dejaVuFont))
     func alignmentMovesTheText() throws {
         let font = try Font(path: FontFace.dejaVuSansPath, pixelSize: 20)
         let w = font.width(of: "42")

@@ -2,15 +2,11 @@ import Foundation
 import Testing
 import ReelCore
 @testable import ReelText
-
-/// Whether DejaVu Sans is installed (Debian package fonts-dejavu-core).
-enum InstalledFonts {
-    static var hasDejaVu: Bool { FileManager.default.fileExists(atPath: FontFace.dejaVuSansPath) }
-}
+import ReelTestSupport
 
 @Suite("Font")
 struct FontTests {
-    @Test(.enabled(if: InstalledFonts.hasDejaVu, "needs fonts-dejavu-core"))
+    @Test(.requires(.dejaVuFont))
     func opensDejaVuAndMeasures() throws {
         let font = try Font(path: FontFace.dejaVuSansPath, pixelSize: 40)
         #expect(font.face.familyName == "DejaVu Sans")
@@ -22,7 +18,7 @@ struct FontTests {
         #expect(font.width(of: "") == 0)
     }
 
-    @Test(.enabled(if: InstalledFonts.hasDejaVu, "needs fonts-dejavu-core"))
+    @Test(.requires(.dejaVuFont))
     func glyphsAreRasterisedOnceAndCached() throws {
         let font = try Font(path: FontFace.dejaVuSansPath, pixelSize: 24)
         let a = font.glyph("8")
@@ -38,7 +34,7 @@ struct FontTests {
     }
 
     @Test func missingFontFileIsAClearError() {
-        #expect(throws: ReelError.self) { try FontFace(path: "/nonexistent/font.ttf") }
+        expectReelError(.fileNotFound) { try FontFace(path: "/nonexistent/font.ttf") }
         do {
             _ = try FontFace(path: "/nonexistent/font.ttf")
         } catch {
