@@ -84,9 +84,9 @@ import Reel
         fadeOut.setOpacityRamp(fromStartOpacity: 1, toEndOpacity: 0, timeRange: fade)
         var v = MutableVideoComposition(propertiesOf: Composition(composition))
         v.instructions = [
-            VideoCompositionStandardInstruction(timeRange: TimeRange(start: .zero, duration: .ratio(1, 1)), layerInstructions: [.init(trackID: a)]),
-            VideoCompositionStandardInstruction(timeRange: fade, layerInstructions: [fadeOut, .init(trackID: b)]),
-            VideoCompositionStandardInstruction(timeRange: TimeRange(start: .ratio(3, 2), duration: .ratio(1, 1)), layerInstructions: [.init(trackID: b)]),
+            VideoCompositionInstruction(timeRange: TimeRange(start: .zero, duration: .ratio(1, 1)), layerInstructions: [.init(trackID: a)]),
+            VideoCompositionInstruction(timeRange: fade, layerInstructions: [fadeOut, .init(trackID: b)]),
+            VideoCompositionInstruction(timeRange: TimeRange(start: .ratio(3, 2), duration: .ratio(1, 1)), layerInstructions: [.init(trackID: b)]),
         ]
         let frames = try await exportLossless(Composition(composition), videoComposition: VideoComposition(v), in: folder)
         try #require(frames.count == 75)
@@ -124,8 +124,8 @@ import Reel
         var scaled = VideoCompositionLayerInstruction(trackID: 1)
         scaled.setTransform(Transform2D(scaleX: 2, y: 2), at: .zero)
         v.instructions = [
-            VideoCompositionStandardInstruction(timeRange: TimeRange(start: .zero, duration: .ratio(19, 10)), layerInstructions: [scaled]),
-            VideoCompositionStandardInstruction(timeRange: TimeRange(start: .ratio(19, 10), duration: .ratio(5, 2)), layerInstructions: [.init(trackID: 1)]),
+            VideoCompositionInstruction(timeRange: TimeRange(start: .zero, duration: .ratio(19, 10)), layerInstructions: [scaled]),
+            VideoCompositionInstruction(timeRange: TimeRange(start: .ratio(19, 10), duration: .ratio(5, 2)), layerInstructions: [.init(trackID: 1)]),
         ]
         let frames = try await exportLossless(Composition(composition), videoComposition: VideoComposition(v), in: folder)
         try #require(frames.count == 132)
@@ -167,7 +167,7 @@ import Reel
         let again = AssetExportSession(composition: composition, preset: .h264(crf: 30, preset: "ultrafast"))
         again.overwrite = true
         again.timeRange = TimeRange(start: .ratio(1, 2), duration: .ratio(1, 2))
-        again.metadata = [MetadataItem(identifier: .commonTitle, value: .string("Exported"))]
+        again.metadata = [MetadataItem(identifier: .commonIdentifierTitle, value: .string("Exported"))]
         try await again.export(to: out, as: .mp4)
         let tags = try await Asset(url: out).load(.commonMetadata)
         #expect(tags.contains { $0.stringValue == "Exported" })

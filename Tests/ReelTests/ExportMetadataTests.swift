@@ -71,7 +71,7 @@ import ReelTesting
         let gpsTrack = try #require(c.tracks(withMediaType: .metadata).first)
         var v = MutableVideoComposition(propertiesOf: c)
         v.sourceSampleDataTrackIDs = [gpsTrack.trackID]
-        v.instructions = v.instructions.compactMap { $0 as? VideoCompositionStandardInstruction }.map { instruction in
+        v.instructions = v.instructions.compactMap { $0 as? VideoCompositionInstruction }.map { instruction in
             var i = instruction
             i.requiredSourceSampleDataTrackIDs = [gpsTrack.trackID]
             return i

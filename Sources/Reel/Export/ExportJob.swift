@@ -22,7 +22,7 @@ struct ExportJob: Sendable {
         let writer = try AssetWriter(outputURL: url, fileType: fileType, overwrite: settings.overwrite)
         writer.shouldOptimizeForNetworkUse = settings.optimizeForNetworkUse
         writer.metadata = settings.metadata
-        if fileType == .mpegts, settings.metadata.contains(where: { $0.identifier == .commonLocation || $0.identifier == .quickTimeMetadataLocationISO6709 }) {
+        if fileType == .mpegts, settings.metadata.contains(where: { $0.identifier == .commonIdentifierLocation || $0.identifier == .quickTimeMetadataLocationISO6709 }) {
             settings.engineOptions.diagnostics(RenderDiagnostic(kind: .metadataNotCarried, compositionTime: .zero,
                                                                 message: "the source's location tag is not carried: MPEG-TS files hold no location (write .mp4 or .mov to keep it)"))
         }

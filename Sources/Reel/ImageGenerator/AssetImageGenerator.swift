@@ -187,7 +187,7 @@ public final class AssetImageGenerator: Sendable {
         // Turn each layer by its track's transform, moved back into view.
         v.renderSize = first.uprightSize
         v.instructions = v.instructions.map { instruction in
-            guard var standard = instruction as? VideoCompositionStandardInstruction else { return instruction }
+            guard var standard = instruction as? VideoCompositionInstruction else { return instruction }
             standard.layerInstructions = standard.layerInstructions.map { layer in
                 var turned = layer
                 let transform = tracks.first { $0.trackID == layer.trackID }?.uprightTransform ?? .identity

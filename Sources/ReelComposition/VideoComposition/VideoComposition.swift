@@ -10,7 +10,7 @@ public struct VideoComposition: Sendable {
     /// A factor on `renderSize` for the pixels actually produced (0.5 for a half-size preview).
     public let renderScale: Double
     /// The instructions, tiling the timeline in time order.
-    public let instructions: [any VideoCompositionInstruction]
+    public let instructions: [any VideoCompositionInstructionProtocol]
     /// Makes the compositor for a render; the built-in ``StandardVideoCompositor`` when nil.
     public let customVideoCompositor: (@Sendable () -> any VideoCompositing)?
     /// When set, output frames follow this video track's own frame times instead of
@@ -24,7 +24,7 @@ public struct VideoComposition: Sendable {
     public let colorYCbCrMatrix: String?
 
     public init(frameDuration: MediaTime, renderSize: Size, renderScale: Double = 1,
-                instructions: [any VideoCompositionInstruction],
+                instructions: [any VideoCompositionInstructionProtocol],
                 customVideoCompositor: (@Sendable () -> any VideoCompositing)? = nil,
                 sourceTrackIDForFrameTiming: Int32? = nil, sourceSampleDataTrackIDs: [Int32] = [],
                 colorPrimaries: String? = nil, colorTransferFunction: String? = nil, colorYCbCrMatrix: String? = nil) {
@@ -74,7 +74,7 @@ public struct VideoComposition: Sendable {
     }
 
     /// The instruction whose time range holds `time`, and its index; nil in a gap.
-    public func instruction(at time: MediaTime) -> (index: Int, instruction: any VideoCompositionInstruction)? {
+    public func instruction(at time: MediaTime) -> (index: Int, instruction: any VideoCompositionInstructionProtocol)? {
         for (i, instruction) in instructions.enumerated() where instruction.timeRange.containsTime(time) {
             return (i, instruction)
         }
@@ -87,7 +87,7 @@ public struct MutableVideoComposition: Sendable {
     public var frameDuration: MediaTime
     public var renderSize: Size
     public var renderScale: Double
-    public var instructions: [any VideoCompositionInstruction]
+    public var instructions: [any VideoCompositionInstructionProtocol]
     public var customVideoCompositor: (@Sendable () -> any VideoCompositing)?
     public var sourceTrackIDForFrameTiming: Int32?
     public var sourceSampleDataTrackIDs: [Int32]
@@ -135,14 +135,14 @@ public struct MutableVideoComposition: Sendable {
         var cuts: Set<MediaTime> = [.zero, composition.duration]
         for track in videoTracks { for s in track.segments { cuts.insert(s.target.start); cuts.insert(s.target.end) } }
         let times = cuts.sorted().filter { !($0 > composition.duration) }
-        var result: [VideoCompositionStandardInstruction] = []
+        var result: [VideoCompositionInstruction] = []
         for (start, end) in zip(times, times.dropFirst()) where start < end {
             let playing = videoTracks.filter { $0.segment(forTrackTime: start).map { !$0.isEmpty } ?? false }.map(\.trackID)
             if var last = result.last, last.layerInstructions.map(\.trackID) == playing {
                 last.timeRange = TimeRange(start: last.timeRange.start, end: end)
                 result[result.count - 1] = last
             } else {
-                result.append(VideoCompositionStandardInstruction(
+                result.append(VideoCompositionInstruction(
                     timeRange: TimeRange(start: start, end: end),
                     layerInstructions: playing.map { VideoCompositionLayerInstruction(trackID: $0) }))
             }
