@@ -13,6 +13,9 @@ public struct VideoComposition: Sendable {
     public let instructions: [any VideoCompositionInstructionProtocol]
     /// Makes the compositor for a render; the built-in ``StandardVideoCompositor`` when nil.
     public let customVideoCompositor: (@Sendable () -> any VideoCompositing)?
+    /// The compositor type when it was given as one (AVFoundation's
+    /// `customVideoCompositorClass`); ``customVideoCompositor`` then makes it with `init()`.
+    public let customVideoCompositorClass: (any InitializableVideoCompositing.Type)?
     /// When set, output frames follow this video track's own frame times instead of
     /// `frameDuration` steps (where it has no frame, `frameDuration` steps are used).
     public let sourceTrackIDForFrameTiming: Int32?
@@ -26,13 +29,16 @@ public struct VideoComposition: Sendable {
     public init(frameDuration: MediaTime, renderSize: Size, renderScale: Double = 1,
                 instructions: [any VideoCompositionInstructionProtocol],
                 customVideoCompositor: (@Sendable () -> any VideoCompositing)? = nil,
+                customVideoCompositorClass: (any InitializableVideoCompositing.Type)? = nil,
                 sourceTrackIDForFrameTiming: Int32? = nil, sourceSampleDataTrackIDs: [Int32] = [],
                 colorPrimaries: String? = nil, colorTransferFunction: String? = nil, colorYCbCrMatrix: String? = nil) {
         self.frameDuration = frameDuration
         self.renderSize = renderSize
         self.renderScale = renderScale
         self.instructions = instructions
-        self.customVideoCompositor = customVideoCompositor
+        // When both are given the factory makes the compositor.
+        self.customVideoCompositor = customVideoCompositor ?? customVideoCompositorClass.map(Self.factory(for:))
+        self.customVideoCompositorClass = customVideoCompositorClass
         self.sourceTrackIDForFrameTiming = sourceTrackIDForFrameTiming
         self.sourceSampleDataTrackIDs = sourceSampleDataTrackIDs
         self.colorPrimaries = colorPrimaries
@@ -49,6 +55,7 @@ public struct VideoComposition: Sendable {
     public init(_ m: MutableVideoComposition) {
         self.init(frameDuration: m.frameDuration, renderSize: m.renderSize, renderScale: m.renderScale,
                   instructions: m.instructions, customVideoCompositor: m.customVideoCompositor,
+                  customVideoCompositorClass: m.customVideoCompositorClass,
                   sourceTrackIDForFrameTiming: m.sourceTrackIDForFrameTiming,
                   sourceSampleDataTrackIDs: m.sourceSampleDataTrackIDs, colorPrimaries: m.colorPrimaries,
                   colorTransferFunction: m.colorTransferFunction, colorYCbCrMatrix: m.colorYCbCrMatrix)
@@ -61,6 +68,11 @@ public struct VideoComposition: Sendable {
     /// playing video tracks is the same, with a layer per playing track (the first track on top).
     public init(propertiesOf composition: Composition) {
         self.init(MutableVideoComposition(propertiesOf: composition))
+    }
+
+    /// Makes a compositor of `type` with its `init()`.
+    static func factory(for type: any InitializableVideoCompositing.Type) -> @Sendable () -> any VideoCompositing {
+        { type.init() }
     }
 
     /// A mutable copy.
@@ -88,7 +100,20 @@ public struct MutableVideoComposition: Sendable {
     public var renderSize: Size
     public var renderScale: Double
     public var instructions: [any VideoCompositionInstructionProtocol]
-    public var customVideoCompositor: (@Sendable () -> any VideoCompositing)?
+    /// Makes the compositor for a render; setting it forgets ``customVideoCompositorClass``.
+    public var customVideoCompositor: (@Sendable () -> any VideoCompositing)? {
+        didSet { compositorClass = nil }
+    }
+    /// The compositor as a type the engine makes with `init()` (AVFoundation's
+    /// `customVideoCompositorClass`); setting it sets ``customVideoCompositor``.
+    public var customVideoCompositorClass: (any InitializableVideoCompositing.Type)? {
+        get { compositorClass }
+        set {
+            customVideoCompositor = newValue.map(VideoComposition.factory(for:))
+            compositorClass = newValue
+        }
+    }
+    private var compositorClass: (any InitializableVideoCompositing.Type)?
     public var sourceTrackIDForFrameTiming: Int32?
     public var sourceSampleDataTrackIDs: [Int32]
     public var colorPrimaries: String?
@@ -112,6 +137,7 @@ public struct MutableVideoComposition: Sendable {
         renderScale = v.renderScale
         instructions = v.instructions
         customVideoCompositor = v.customVideoCompositor
+        compositorClass = v.customVideoCompositorClass
         sourceTrackIDForFrameTiming = v.sourceTrackIDForFrameTiming
         sourceSampleDataTrackIDs = v.sourceSampleDataTrackIDs
         colorPrimaries = v.colorPrimaries
