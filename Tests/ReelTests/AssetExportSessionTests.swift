@@ -284,3 +284,57 @@ import Reel
         }
     }
 }
+
+/// AVAssetExportSession's preset API: compatibility known before anything is written, and
+/// the container taken from the output's extension.
+@Suite struct AssetExportSessionPresetTests {
+    let counter = TestMedia.fixture("counter-320x240.mp4")
+    let silent = TestMedia.fixture("vfr.mp4")
+
+    @Test func incompatiblePresetAndFileTypeAreRefusedUpFront() async throws {
+        let asset = Asset(url: counter)
+        #expect(await AssetExportSession.compatibility(ofExportPreset: .preset1920x1080, with: asset, outputFileType: .mp4))
+        #expect(await AssetExportSession.compatibility(ofExportPreset: .hevc1920x1080, with: asset, outputFileType: .mpegts))
+        #expect(await !AssetExportSession.compatibility(ofExportPreset: .prores(), with: asset, outputFileType: .mp4))
+        #expect(await !AssetExportSession.compatibility(ofExportPreset: .appleM4A, with: asset, outputFileType: .mov))
+        // No sound: AppleM4A has nothing to write.
+        #expect(await !AssetExportSession.compatibility(ofExportPreset: .appleM4A, with: Asset(url: silent), outputFileType: nil))
+        // The handler form says the same.
+        let handled = await withCheckedContinuation { done in
+            AssetExportSession.determineCompatibility(ofExportPreset: .lossless, with: asset, outputFileType: .mp4) { done.resume(returning: $0) }
+        }
+        #expect(handled == false)
+        // A file that does not load suits no preset.
+        #expect(await AssetExportSession.exportPresets(compatibleWith: Asset(url: TestMedia.fixture("missing.mp4"))).isEmpty)
+        #expect(await AssetExportSession.exportPresets(compatibleWith: asset).count == 13)
+        #expect(await !AssetExportSession.exportPresets(compatibleWith: Asset(url: silent)).contains(AssetExportPresetAppleM4A))
+
+        // Exporting anyway fails before the session starts and writes nothing.
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try await AssetExportSession(asset: asset, presetName: .prores())
+        let out = folder.appendingPathComponent("out.mp4")
+        let error = await #expect(throws: ReelError.self) { try await session.export(to: out, as: .mp4) }
+        #expect(error?.message == "the prores hq preset writes mov or mkv, not mp4")
+        #expect(session.status == .waiting)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func theContainerComesFromTheExtensionWhenNotSet() async throws {
+        let folder = try TestMedia.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try await AssetExportSession(asset: Asset(url: counter), presetName: .passthrough)
+        session.outputURL = folder.appendingPathComponent("out.mkv")
+        #expect(session.outputFileType == nil)
+        try await session.export()
+        let probe = try TestMedia.run("ffprobe", ["-v", "error", "-show_entries", "format=format_name", "-of", "csv=p=0",
+                                                  folder.appendingPathComponent("out.mkv").path])
+        #expect(String(decoding: probe, as: UTF8.self).contains("matroska"))
+
+        let unknown = try await AssetExportSession(asset: Asset(url: counter), presetName: .passthrough)
+        unknown.outputURL = folder.appendingPathComponent("out.xyz")
+        let error = await #expect(throws: ReelError.self) { try await unknown.export() }
+        #expect(error?.message.contains("\"xyz\"") == true)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.xyz").path))
+    }
+}
