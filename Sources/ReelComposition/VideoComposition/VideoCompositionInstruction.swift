@@ -29,6 +29,12 @@ public struct VideoCompositionInstruction: VideoCompositionInstructionProtocol, 
         self.requiredSourceSampleDataTrackIDs = requiredSourceSampleDataTrackIDs
     }
 
+    /// An instruction with no time range yet, as `AVMutableVideoCompositionInstruction()`
+    /// makes one: set ``timeRange`` before use (validation reports an invalid range).
+    public init() {
+        self.init(timeRange: .invalid)
+    }
+
     /// The tracks of the layer instructions, top first (each once).
     public var requiredSourceTrackIDs: [Int32]? {
         var seen = Set<Int32>()
