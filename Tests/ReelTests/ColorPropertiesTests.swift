@@ -9,21 +9,11 @@ import ReelTesting
 /// text drawn into YUV, the writer's tags, and FFmpeg decoding what was written.
 @Suite("ColorProperties end to end")
 struct ColorPropertiesPipelineTests {
-    static let ffmpeg: String? = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let ffmpeg: String? = TestMedia.tool("ffmpeg")
 
     /// Runs ffmpeg and returns its standard output.
     static func runFFmpeg(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(ffmpeg))
-        process.arguments = ["-v", "error", "-nostdin"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "ffmpeg \(arguments.joined(separator: " "))")
-        return data
+        try TestMedia.run("ffmpeg", ["-v", "error", "-nostdin"] + arguments)
     }
 
     /// One frame of a video read by the reader (libswscale) in `format`.
