@@ -140,18 +140,17 @@ public let AssetExportPresetPassthrough = ExportPreset.passthrough
 
 extension ExportPreset {
     /// Why this preset cannot export tracks of `mediaTypes` into `fileType` (any container
-    /// when nil), in words; nil when it can.
+    /// when nil), in words; nil when it can. ``appleM4A`` needs an audio track, the others
+    /// any track (without video they export the others).
     public func incompatibility(withMediaTypes mediaTypes: Set<MediaType>, fileType: AssetWriter.FileType?) -> String? {
         if let fileType, !supportedFileTypes.contains(fileType) {
             return "the \(self) preset writes \(supportedFileTypes.map(\.rawValue).joined(separator: " or ")), not \(fileType.rawValue)"
         }
-        switch self {
-        case .appleM4A:
+        if self == .appleM4A {
             if !mediaTypes.contains(.audio) { return "the \(self) preset exports audio, and there is no audio track" }
-        case .passthrough:
-            if mediaTypes.isEmpty { return "there is no track to export" }
-        default:
-            if !mediaTypes.contains(.video) { return "the \(self) preset encodes video, and there is no video track (AppleM4A exports audio alone)" }
+        } else if mediaTypes.isEmpty {
+            // Without video a video preset exports the other tracks, as in AVFoundation.
+            return "there is no track to export"
         }
         if let codec = videoCodec, self != .passthrough, !codec.isAvailable {
             return "the \(self) preset needs an encoder this FFmpeg does not have (\(codec))"
