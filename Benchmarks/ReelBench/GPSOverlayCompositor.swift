@@ -8,8 +8,8 @@ struct GPSOverlayCompositor: AsyncVideoCompositing {
     let videoTrackID: Int32
     let metadataTrackID: Int32
 
-    var sourcePixelBufferAttributes: PixelBufferAttributes? { PixelBufferAttributes(pixelFormats: [.yuv420p]) }
-    var requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes { PixelBufferAttributes(pixelFormats: [.yuv420p]) }
+    var sourcePixelBufferAttributes: PixelBufferAttributes? { PixelBufferAttributes(pixelFormatType: [.yuv420p]) }
+    var requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes { PixelBufferAttributes(pixelFormatType: [.yuv420p]) }
 
     func compose(_ request: AsynchronousVideoCompositionRequest) async throws -> PixelBuffer {
         let out = request.renderContext.newPixelBuffer()

@@ -141,7 +141,7 @@ enum Bench {
         var small = VideoCompositionLayerInstruction(trackID: inset)
         small.setTransform(Transform2D(scaleX: 0.5, y: 0.5).concatenating(Transform2D(translationX: w - pw - 48, y: 48)), at: .zero)
         v.renderSize = Size(width: w, height: h)
-        v.instructions = [VideoCompositionStandardInstruction(timeRange: c.timeRange, layerInstructions: [small, .init(trackID: main)])]
+        v.instructions = [VideoCompositionInstruction(timeRange: c.timeRange, layerInstructions: [small, .init(trackID: main)])]
         return try await export(c, VideoComposition(v), audioMix: mix, to: out)
     }
 
@@ -165,9 +165,9 @@ enum Bench {
         fadeOut.setOpacityRamp(fromStartOpacity: 1, toEndOpacity: 0, timeRange: fade)
         var v = MutableVideoComposition(propertiesOf: c)
         v.instructions = [
-            VideoCompositionStandardInstruction(timeRange: TimeRange(start: .zero, duration: seconds(4)), layerInstructions: [.init(trackID: first)]),
-            VideoCompositionStandardInstruction(timeRange: fade, layerInstructions: [fadeOut, .init(trackID: second)]),
-            VideoCompositionStandardInstruction(timeRange: TimeRange(start: seconds(6), duration: seconds(8)), layerInstructions: [.init(trackID: second)]),
+            VideoCompositionInstruction(timeRange: TimeRange(start: .zero, duration: seconds(4)), layerInstructions: [.init(trackID: first)]),
+            VideoCompositionInstruction(timeRange: fade, layerInstructions: [fadeOut, .init(trackID: second)]),
+            VideoCompositionInstruction(timeRange: TimeRange(start: seconds(6), duration: seconds(8)), layerInstructions: [.init(trackID: second)]),
         ]
         return try await export(c, VideoComposition(v), to: out)
     }
@@ -191,7 +191,7 @@ enum Bench {
         _ = gps
         var v = MutableVideoComposition(propertiesOf: c)
         v.sourceSampleDataTrackIDs = [gpsID]
-        v.instructions = [VideoCompositionStandardInstruction(timeRange: c.timeRange, layerInstructions: [.init(trackID: videoID)],
+        v.instructions = [VideoCompositionInstruction(timeRange: c.timeRange, layerInstructions: [.init(trackID: videoID)],
                                                               requiredSourceSampleDataTrackIDs: [gpsID])]
         v.customVideoCompositor = { AsyncVideoCompositorAdapter(GPSOverlayCompositor(videoTrackID: videoID, metadataTrackID: gpsID)) }
         let session = AssetExportSession(composition: c, preset: preset)

@@ -145,7 +145,7 @@ struct InspectReport: Codable, Equatable {
         self.commonMetadata = commonMetadata.map(Item.init)
         self.chapters = chapters.map { group in
             Chapter(start: Time(group.timeRange.start), end: Time(group.timeRange.end),
-                    title: group.item(.commonTitle)?.stringValue)
+                    title: group.item(.commonIdentifierTitle)?.stringValue)
         }
     }
 

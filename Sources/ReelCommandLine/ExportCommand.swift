@@ -8,7 +8,7 @@ public struct ExportCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export (part of) a video with a preset, keeping its timed-metadata tracks.",
-        discussion: "Presets: passthrough, h264 (default), hevc, prores, lossless."
+        discussion: "Presets: passthrough, h264 (default), hevc, prores, lossless, and AVFoundation's: LowQuality, MediumQuality, HighestQuality, HEVCHighestQuality, 640x480, 960x540, 1280x720, 1920x1080, 3840x2160, HEVC1920x1080, HEVC3840x2160, AppleM4A."
     )
 
     @Argument(help: "The video to export.")
@@ -23,7 +23,7 @@ public struct ExportCommand: AsyncParsableCommand {
     @Option(help: "How long: seconds or a rational.")
     var duration: String?
 
-    @Option(help: "passthrough, h264, hevc, prores or lossless.")
+    @Option(help: "passthrough, h264, hevc, prores, lossless, or an AVFoundation preset name (1920x1080, HighestQuality, AppleM4A, ...).")
     var preset: String = "h264"
 
     @Option(help: "The format of the metadata tracks written: auto (default: each track's own where the container holds it), gpmd, mebx, camm or klv.")
@@ -41,14 +41,14 @@ public struct ExportCommand: AsyncParsableCommand {
         case "hevc": .hevc()
         case "prores": .prores()
         case "lossless", "ffv1": .lossless
-        default: nil
+        default: ExportPreset(name: name)
         }
     }
 
     public func run() async throws {
         FFmpegLogging.setQuiet()
         guard let exportPreset = Self.preset(named: preset) else {
-            CLIOutput.line("--preset \(preset): expected passthrough, h264, hevc, prores or lossless")
+            CLIOutput.line("--preset \(preset): expected passthrough, h264, hevc, prores, lossless or an AVFoundation preset name (1920x1080, HEVC3840x2160, HighestQuality, AppleM4A, ...)")
             throw ExitStatus.usage
         }
         guard let metadataOutputFormat = MetadataOutputFormat(rawValue: metadataFormat.lowercased()) else {
@@ -72,8 +72,7 @@ public struct ExportCommand: AsyncParsableCommand {
             length = t
         }
         let outputURL = try CLIOutput.checkOutput(output, overwrite: overwrite)
-        let ext = outputURL.pathExtension.lowercased()
-        let fileType: AssetWriter.FileType = ext == "mov" ? .mov : ext == "mkv" ? .mkv : ext == "ts" ? .mpegts : .mp4
+        let fileType = AssetWriter.FileType(pathExtension: outputURL.pathExtension) ?? .mp4
         do {
             let session = try await AssetExportSession(asset: Asset(url: URL(fileURLWithPath: input)), preset: exportPreset)
             if start != nil || length != nil {

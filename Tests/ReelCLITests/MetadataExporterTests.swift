@@ -13,7 +13,7 @@ struct MetadataExporterTests {
             return TimedMetadataGroup(timeRange: range, items: GPSFix(latitude: 1, longitude: Double(i)).metadataItems(time: range.start))
         }
         return MetadataExporter.Track(trackID: 3, format: "gpmd", groups: groups + [
-            TimedMetadataGroup(timeRange: .invalid, items: [MetadataItem(identifier: .commonTitle, value: .data(Data([1, 2])))]),
+            TimedMetadataGroup(timeRange: .invalid, items: [MetadataItem(identifier: .commonIdentifierTitle, value: .data(Data([1, 2])))]),
         ])
     }
 

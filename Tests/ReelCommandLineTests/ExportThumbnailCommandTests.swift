@@ -22,6 +22,23 @@ struct ExportThumbnailCommandTests {
         #expect(bad.stderr.contains("--preset fast"))
     }
 
+    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
+    func exportTakesAVFoundationPresetNames() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = Self.fixtures.appendingPathComponent("counter-320x240.mp4").path
+        let sound = try ReelProcess.reel(["export", input, "-o", "sound.m4a", "--preset", "AppleM4A"], in: folder)
+        #expect(sound.status == 0, "\(sound.stderr)")
+        let probe = try TestTools.run(try #require(TestTools.which("ffprobe")),
+                                        ["-v", "error", "-show_entries", "stream=codec_name,codec_type", "-of", "csv=p=0", "sound.m4a"], in: folder)
+        #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "aac,audio")
+        let silent = Self.fixtures.appendingPathComponent("vfr.mp4").path
+        let refused = try ReelProcess.reel(["export", silent, "-o", "none.m4a", "--preset", "AVAssetExportPresetAppleM4A"], in: folder)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("no audio track"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("none.m4a").path))
+    }
+
     @Test(.requires(.reelBinary, .ffmpeg, .ffprobe), arguments: ["h264", "passthrough"])
     func exportKeepsAPhonesDisplayMatrix(preset: String) throws {
         let folder = try TestFiles.scratchFolder()

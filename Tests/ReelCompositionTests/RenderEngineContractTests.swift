@@ -65,7 +65,7 @@ final class ScriptedCompositor: VideoCompositing {
         var m = MutableComposition()
         try m.insertTimeRange(range(0, 2), of: SourceDescription(identifier: "v", tracks: [videoTrack("v", 1, duration: 2)]), at: .zero)
         let c = Composition(m)
-        let instructions: [any VideoCompositionInstruction] = passthroughFrom.map { p in
+        let instructions: [any VideoCompositionInstructionProtocol] = passthroughFrom.map { p in
             [TestInstruction(timeRange: range(0, p)), TestInstruction(timeRange: range(p, 2), passthroughTrackID: 1)]
         } ?? [TestInstruction(timeRange: range(0, 2))]
         let v = VideoComposition(frameDuration: MediaTime(value: 1, timescale: 4), renderSize: Size(width: 64, height: 36),

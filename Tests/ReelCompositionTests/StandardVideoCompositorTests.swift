@@ -14,7 +14,7 @@ import Testing
         let a = m.addMutableTrack(withMediaType: .video), b = m.addMutableTrack(withMediaType: .video)
         try m.insertTimeRange(range(0, 2), of: videoTrack("a", 1, size: Self.size), intoTrackWithID: a, at: .zero)
         try m.insertTimeRange(range(0, 2), of: videoTrack("b", 1, size: Self.size), intoTrackWithID: b, at: .zero)
-        let instruction = VideoCompositionStandardInstruction(timeRange: range(0, 2), backgroundColor: background, layerInstructions: layers)
+        let instruction = VideoCompositionInstruction(timeRange: range(0, 2), backgroundColor: background, layerInstructions: layers)
         let v = VideoComposition(frameDuration: t(0.5), renderSize: Self.size, instructions: [instruction])
         let frameA = sourceA ?? solid(colourA[0], colourA[1], colourA[2], width: 128, height: 72)
         let frameB = solid(colourB[0], colourB[1], colourB[2], width: 128, height: 72)
@@ -202,7 +202,7 @@ import Testing
         layer.setCropRectangle(Rect(x: .nan, y: 0, width: 1e300, height: 10), at: t(0.5))
         layer.setOpacity(.nan, at: t(0.75))
         let v = VideoComposition(frameDuration: t(0.25), renderSize: Size(width: 16, height: 8),
-                                 instructions: [VideoCompositionStandardInstruction(timeRange: range(0, 1), layerInstructions: [layer])])
+                                 instructions: [VideoCompositionInstruction(timeRange: range(0, 1), layerInstructions: [layer])])
         var s = RenderSources()
         s.add(InMemoryVideoFrameSource(count: 4, frameDuration: t(0.25)) { _ in solid(1, 2, 3, width: 16, height: 8) },
               for: SourceTrackReference(sourceIdentifier: "a", trackID: 1))

@@ -31,7 +31,7 @@ final class Recorder<Element: Sendable>: Sendable {
 }
 
 /// A custom instruction with fixed lists, as a compositor author would write one.
-struct TestInstruction: VideoCompositionInstruction {
+struct TestInstruction: VideoCompositionInstructionProtocol {
     var timeRange: TimeRange
     var requiredSourceTrackIDs: [Int32]? = nil
     var passthroughTrackID: Int32? = nil

@@ -18,12 +18,12 @@ func sampleComposition() throws -> Composition {
 }
 
 @Suite struct VideoCompositionValidationTests {
-    func composition(_ instructions: [any VideoCompositionInstruction], sampleData: [Int32] = [4, 5],
+    func composition(_ instructions: [any VideoCompositionInstructionProtocol], sampleData: [Int32] = [4, 5],
                      size: Size = Size(width: 64, height: 36), frame: MediaTime = MediaTime(value: 1, timescale: 30)) -> VideoComposition {
         VideoComposition(frameDuration: frame, renderSize: size, instructions: instructions, sourceSampleDataTrackIDs: sampleData)
     }
 
-    var good: [any VideoCompositionInstruction] {
+    var good: [any VideoCompositionInstructionProtocol] {
         [TestInstruction(timeRange: range(0, 3), requiredSourceTrackIDs: [2], requiredSourceSampleDataTrackIDs: [4]),
          TestInstruction(timeRange: range(3, 6), requiredSourceTrackIDs: [2, 3], requiredSourceSampleDataTrackIDs: [4, 5])]
     }
@@ -119,7 +119,7 @@ func sampleComposition() throws -> Composition {
         #expect(v.validate(for: c).isEmpty)
         #expect(v.renderSize == Size(width: 64, height: 36))
         #expect(v.frameDuration == MediaTime(value: 1, timescale: 30))
-        let spans = v.instructions.compactMap { $0 as? VideoCompositionStandardInstruction }
+        let spans = v.instructions.compactMap { $0 as? VideoCompositionInstruction }
         #expect(spans.map(\.timeRange) == [range(0, 0.5), range(0.5, 1.5), range(1.5, 2)])
         #expect(spans.map { $0.layerInstructions.map(\.trackID) } == [[1], [1, pip], [1]])
     }

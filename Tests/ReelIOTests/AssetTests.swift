@@ -23,7 +23,7 @@ struct AssetTests {
             try await asset.load(.duration, .tracks, .commonMetadata, .availableMetadataFormats, .isReadable, .creationDate)
         #expect(duration == MediaTime(value: 2, timescale: 1))
         #expect(tracks.map(\.mediaType) == [.video, .audio])
-        #expect(common.first { $0.identifier == .commonTitle }?.stringValue == "Reel counter")
+        #expect(common.first { $0.identifier == .commonIdentifierTitle }?.stringValue == "Reel counter")
         #expect(formats == [.container])
         #expect(readable)
         #expect(creation?.dateValue == Date(timeIntervalSince1970: 1_704_067_200))
@@ -215,7 +215,7 @@ struct AssetTests {
     func chapters() async throws {
         let asset = Asset(url: TestFiles.fixture("chapters.mkv"))
         let groups = try await asset.loadChapterMetadataGroups(withTitleLocale: nil, containingItemsWithCommonKeys: ["title"])
-        #expect(groups.map { $0.item(.commonTitle)?.stringValue } == ["Opening", "Closing"])
+        #expect(groups.map { $0.item(.commonIdentifierTitle)?.stringValue } == ["Opening", "Closing"])
         #expect(groups.map(\.timeRange.start.seconds) == [0, 0.5])
         #expect(groups.map(\.timeRange.end.seconds) == [0.5, 1])
         #expect(groups.allSatisfy { $0.items.count == 1 })

@@ -32,7 +32,7 @@ struct ContainerMetadataTests {
     func commonDates(key: String, text: String, seconds: Double) {
         let items = ContainerMetadata.items(from: [(key, text)], family: .quickTime)
         let common = ContainerMetadata.commonItems(from: items)
-        #expect(common.first { $0.identifier == .commonCreationDate }?.dateValue == Date(timeIntervalSince1970: seconds))
+        #expect(common.first { $0.identifier == .commonIdentifierCreationDate }?.dateValue == Date(timeIntervalSince1970: seconds))
     }
 
     @Test("QuickTime mdta keys win over FFmpeg's generic tags")
@@ -42,10 +42,10 @@ struct ContainerMetadataTests {
             ("com.apple.quicktime.software", "12.1.2"), ("make", "Acme"),
         ], family: .quickTime)
         let common = ContainerMetadata.commonItems(from: items)
-        #expect(common.first { $0.identifier == .commonTitle }?.stringValue == "apple")
-        #expect(common.first { $0.identifier == .commonSoftware }?.stringValue == "12.1.2")
-        #expect(common.first { $0.identifier == .commonMake }?.stringValue == "Acme")
-        #expect(common.first { $0.identifier == .commonModel } == nil)
+        #expect(common.first { $0.identifier == .commonIdentifierTitle }?.stringValue == "apple")
+        #expect(common.first { $0.identifier == .commonIdentifierSoftware }?.stringValue == "12.1.2")
+        #expect(common.first { $0.identifier == .commonIdentifierMake }?.stringValue == "Acme")
+        #expect(common.first { $0.identifier == .commonIdentifierModel } == nil)
     }
 
     @Test("the metadata fixture's QuickTime keys reach the common key space")
@@ -53,12 +53,12 @@ struct ContainerMetadataTests {
         let asset = Asset(url: TestFiles.fixture("metadata.mov"))
         let (common, formats) = try await asset.load(.commonMetadata, .availableMetadataFormats)
         func value(_ id: MetadataIdentifier) -> String? { common.first { $0.identifier == id }?.stringValue }
-        #expect(value(.commonTitle) == "Reel metadata")
-        #expect(value(.commonMake) == "Reel")
-        #expect(value(.commonModel) == "Fixture Camera")
-        #expect(value(.commonSoftware) == "make-fixtures")
-        #expect(value(.commonLocation) == "+48.8584+002.2945+035.000/")
-        #expect(common.first { $0.identifier == .commonCreationDate }?.dateValue == Date(timeIntervalSince1970: 1_704_106_800))
+        #expect(value(.commonIdentifierTitle) == "Reel metadata")
+        #expect(value(.commonIdentifierMake) == "Reel")
+        #expect(value(.commonIdentifierModel) == "Fixture Camera")
+        #expect(value(.commonIdentifierSoftware) == "make-fixtures")
+        #expect(value(.commonIdentifierLocation) == "+48.8584+002.2945+035.000/")
+        #expect(common.first { $0.identifier == .commonIdentifierCreationDate }?.dateValue == Date(timeIntervalSince1970: 1_704_106_800))
         #expect(formats.contains(.quickTimeMetadata) && formats.contains(.container))
         let mdta = try await asset.loadMetadata(for: .quickTimeMetadata)
         #expect(mdta.contains { $0.key == "com.apple.quicktime.location.ISO6709" })
@@ -68,15 +68,15 @@ struct ContainerMetadataTests {
     @Test("Matroska tags: title and encoder", arguments: ["chapters.mkv"])
     func matroska(name: String) async throws {
         let common = try await Asset(url: TestFiles.fixture(name)).load(.commonMetadata)
-        #expect(common.first { $0.identifier == .commonTitle }?.stringValue == "Reel chapters")
+        #expect(common.first { $0.identifier == .commonIdentifierTitle }?.stringValue == "Reel chapters")
     }
 
     @Test("GoPro: udta location and firmware",
           .requires(.sharedMedia))
     func goPro() async throws {
         let common = try await Asset(url: TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4")).load(.commonMetadata)
-        #expect(common.first { $0.identifier == .commonLocation }?.stringValue == "+33.1268-117.3273/")
-        #expect(common.first { $0.identifier == .commonSoftware }?.stringValue == "H19.03.01.30.00")
+        #expect(common.first { $0.identifier == .commonIdentifierLocation }?.stringValue == "+33.1268-117.3273/")
+        #expect(common.first { $0.identifier == .commonIdentifierSoftware }?.stringValue == "H19.03.01.30.00")
     }
 
     @Test("iPhone: make, model, software, location, creation date",
@@ -84,10 +84,10 @@ struct ContainerMetadataTests {
     func iPhone() async throws {
         let common = try await Asset(url: TestFiles.sharedMedia("nom-exif_meta.mov")).load(.commonMetadata)
         func value(_ id: MetadataIdentifier) -> String? { common.first { $0.identifier == id }?.stringValue }
-        #expect(value(.commonMake) == "Apple")
-        #expect(value(.commonModel) == "iPhone X")
-        #expect(value(.commonSoftware) == "12.1.2")
-        #expect(value(.commonLocation) == "+27.1281+100.2508+000.000/")
-        #expect(common.first { $0.identifier == .commonCreationDate }?.dateValue == Date(timeIntervalSince1970: 1_549_956_432))
+        #expect(value(.commonIdentifierMake) == "Apple")
+        #expect(value(.commonIdentifierModel) == "iPhone X")
+        #expect(value(.commonIdentifierSoftware) == "12.1.2")
+        #expect(value(.commonIdentifierLocation) == "+27.1281+100.2508+000.000/")
+        #expect(common.first { $0.identifier == .commonIdentifierCreationDate }?.dateValue == Date(timeIntervalSince1970: 1_549_956_432))
     }
 }

@@ -58,7 +58,7 @@ struct CompositionFileTests {
         let composition = try file.makeComposition(sources: ["phone": phone])
         let video = try file.makeVideoComposition(for: composition)
         #expect(video.renderSize == Size(width: 120, height: 160))
-        let layers = video.instructions.compactMap { ($0 as? VideoCompositionStandardInstruction)?.layerInstructions.first }
+        let layers = video.instructions.compactMap { ($0 as? VideoCompositionInstruction)?.layerInstructions.first }
         try #require(layers.count == 2)
         // No transform: upright, at the origin (the stored top-left corner lands top right).
         let upright = layers[0].transform(at: MediaTime.zero)

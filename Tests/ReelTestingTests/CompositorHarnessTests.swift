@@ -82,7 +82,7 @@ import Synchronization
     }
 
     @Test func renderContextChangesReachTheCompositor() async throws {
-        let manual = ManualCompositor(requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes(pixelFormats: [.yuv420p, .bgra]))
+        let manual = ManualCompositor(requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes(pixelFormatType: [.yuv420p, .bgra]))
         let harness = CompositorHarness(compositor: manual, width: 8, height: 8)
         #expect(harness.renderContext.pixelFormat == .yuv420p)
         harness.changeRenderContext(VideoCompositionRenderContext(width: 32, height: 16, pixelFormat: .bgra))

@@ -85,7 +85,7 @@ import ReelTesting
     }
 
     @Test func explainsWhatItSkips() async throws {
-        struct Plain: VideoCompositionInstruction { var timeRange: TimeRange }
+        struct Plain: VideoCompositionInstructionProtocol { var timeRange: TimeRange }
         let report = try await CompositorVerifier(instructions: [Plain(timeRange: oneSecond)]) {
             AsyncVideoCompositorAdapter(SpeedBar())
         }.verify()

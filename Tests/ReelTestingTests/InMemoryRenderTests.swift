@@ -23,8 +23,8 @@ import ReelTestSupport
         var m = MutableComposition()
         try m.insertTimeRange(clip.timeRange, of: clip.description, at: .zero)
         let composition = Composition(m)
-        let instruction: any VideoCompositionInstruction = passthrough
-            ? VideoCompositionStandardInstruction(timeRange: composition.timeRange, passthroughTrackID: 1)
+        let instruction: any VideoCompositionInstructionProtocol = passthrough
+            ? VideoCompositionInstruction(timeRange: composition.timeRange, passthroughTrackID: 1)
             : SpeedBarInstruction(timeRange: composition.timeRange)
         let video = VideoComposition(frameDuration: MediaTime(value: 1, timescale: 10), renderSize: Size(width: 64, height: 36),
                                      instructions: [instruction], sourceSampleDataTrackIDs: passthrough ? [] : [2])

@@ -6,14 +6,14 @@ import ReelTesting
     static let second = MediaTime(value: 1, timescale: 1)
 
     /// A one-second crossfade from track 1 to track 2, with track 2 shrunk and moved.
-    static func crossfade() -> VideoCompositionStandardInstruction {
+    static func crossfade() -> VideoCompositionInstruction {
         let range = TimeRange(start: .zero, duration: second)
         var top = VideoCompositionLayerInstruction(trackID: 2)
         top.setOpacityRamp(fromStartOpacity: 0, toEndOpacity: 1, timeRange: range)
         top.setTransformRamp(fromStart: .identity,
                              toEnd: Transform2D(scaleX: 0.5, y: 0.5).translatedBy(x: 16, y: 8), timeRange: range)
         let bottom = VideoCompositionLayerInstruction(trackID: 1)
-        return VideoCompositionStandardInstruction(timeRange: range, backgroundColor: .black, layerInstructions: [top, bottom])
+        return VideoCompositionInstruction(timeRange: range, backgroundColor: .black, layerInstructions: [top, bottom])
     }
 
     @Test("the built-in compositor keeps the contract", arguments: [[PixelFormat.yuv420p], [.bgra]])

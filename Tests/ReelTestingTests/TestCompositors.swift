@@ -2,7 +2,7 @@ import ReelTesting
 import Synchronization
 
 /// The instruction of the test compositors: video track 1, GPS on metadata track 2.
-struct SpeedBarInstruction: VideoCompositionInstruction {
+struct SpeedBarInstruction: VideoCompositionInstructionProtocol {
     var timeRange: TimeRange
     var requiredSourceTrackIDs: [Int32]? { [1] }
     var requiredSourceSampleDataTrackIDs: [Int32] { [2] }

@@ -85,9 +85,9 @@ import ReelTestSupport
         fadeOut.setOpacityRamp(fromStartOpacity: 1, toEndOpacity: 0, timeRange: fade)
         var v = MutableVideoComposition(propertiesOf: Composition(composition))
         v.instructions = [
-            VideoCompositionStandardInstruction(timeRange: TimeRange(start: .zero, duration: .ratio(1, 1)), layerInstructions: [.init(trackID: a)]),
-            VideoCompositionStandardInstruction(timeRange: fade, layerInstructions: [fadeOut, .init(trackID: b)]),
-            VideoCompositionStandardInstruction(timeRange: TimeRange(start: .ratio(3, 2), duration: .ratio(1, 1)), layerInstructions: [.init(trackID: b)]),
+            VideoCompositionInstruction(timeRange: TimeRange(start: .zero, duration: .ratio(1, 1)), layerInstructions: [.init(trackID: a)]),
+            VideoCompositionInstruction(timeRange: fade, layerInstructions: [fadeOut, .init(trackID: b)]),
+            VideoCompositionInstruction(timeRange: TimeRange(start: .ratio(3, 2), duration: .ratio(1, 1)), layerInstructions: [.init(trackID: b)]),
         ]
         let frames = try await exportLossless(Composition(composition), videoComposition: VideoComposition(v), in: folder)
         try #require(frames.count == 75)
@@ -125,8 +125,8 @@ import ReelTestSupport
         var scaled = VideoCompositionLayerInstruction(trackID: 1)
         scaled.setTransform(Transform2D(scaleX: 2, y: 2), at: .zero)
         v.instructions = [
-            VideoCompositionStandardInstruction(timeRange: TimeRange(start: .zero, duration: .ratio(19, 10)), layerInstructions: [scaled]),
-            VideoCompositionStandardInstruction(timeRange: TimeRange(start: .ratio(19, 10), duration: .ratio(5, 2)), layerInstructions: [.init(trackID: 1)]),
+            VideoCompositionInstruction(timeRange: TimeRange(start: .zero, duration: .ratio(19, 10)), layerInstructions: [scaled]),
+            VideoCompositionInstruction(timeRange: TimeRange(start: .ratio(19, 10), duration: .ratio(5, 2)), layerInstructions: [.init(trackID: 1)]),
         ]
         let frames = try await exportLossless(Composition(composition), videoComposition: VideoComposition(v), in: folder)
         try #require(frames.count == 132)
@@ -168,7 +168,7 @@ import ReelTestSupport
         let again = AssetExportSession(composition: composition, preset: .h264(crf: 30, preset: "ultrafast"))
         again.overwrite = true
         again.timeRange = TimeRange(start: .ratio(1, 2), duration: .ratio(1, 2))
-        again.metadata = [MetadataItem(identifier: .commonTitle, value: .string("Exported"))]
+        again.metadata = [MetadataItem(identifier: .commonIdentifierTitle, value: .string("Exported"))]
         try await again.export(to: out, as: .mp4)
         let tags = try await Asset(url: out).load(.commonMetadata)
         #expect(tags.contains { $0.stringValue == "Exported" })
@@ -283,5 +283,59 @@ import ReelTestSupport
         for (k, frame) in cutFrames.enumerated() {
             #expect(TestFrames.psnr(frame.pixelBuffer, reference[k].pixelBuffer) > 35, "frame \(k)")
         }
+    }
+}
+
+/// AVAssetExportSession's preset API: compatibility known before anything is written, and
+/// the container taken from the output's extension.
+@Suite struct AssetExportSessionPresetTests {
+    let counter = TestFiles.fixture("counter-320x240.mp4")
+    let silent = TestFiles.fixture("vfr.mp4")
+
+    @Test func incompatiblePresetAndFileTypeAreRefusedUpFront() async throws {
+        let asset = Asset(url: counter)
+        #expect(await AssetExportSession.compatibility(ofExportPreset: .preset1920x1080, with: asset, outputFileType: .mp4))
+        #expect(await AssetExportSession.compatibility(ofExportPreset: .hevc1920x1080, with: asset, outputFileType: .mpegts))
+        #expect(await !AssetExportSession.compatibility(ofExportPreset: .prores(), with: asset, outputFileType: .mp4))
+        #expect(await !AssetExportSession.compatibility(ofExportPreset: .appleM4A, with: asset, outputFileType: .mov))
+        // No sound: AppleM4A has nothing to write.
+        #expect(await !AssetExportSession.compatibility(ofExportPreset: .appleM4A, with: Asset(url: silent), outputFileType: nil))
+        // The handler form says the same.
+        let handled = await withCheckedContinuation { done in
+            AssetExportSession.determineCompatibility(ofExportPreset: .lossless, with: asset, outputFileType: .mp4) { done.resume(returning: $0) }
+        }
+        #expect(handled == false)
+        // A file that does not load suits no preset.
+        #expect(await AssetExportSession.exportPresets(compatibleWith: Asset(url: TestFiles.fixture("missing.mp4"))).isEmpty)
+        #expect(await AssetExportSession.exportPresets(compatibleWith: asset).count == 13)
+        #expect(await !AssetExportSession.exportPresets(compatibleWith: Asset(url: silent)).contains(AssetExportPresetAppleM4A))
+
+        // Exporting anyway fails before the session starts and writes nothing.
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try await AssetExportSession(asset: asset, presetName: .prores())
+        let out = folder.appendingPathComponent("out.mp4")
+        let error = await expectReelError(.invalidArgument) { try await session.export(to: out, as: .mp4) }
+        #expect(error?.message == "the prores hq preset writes mov or mkv, not mp4")
+        #expect(session.status == .waiting)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func theContainerComesFromTheExtensionWhenNotSet() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try await AssetExportSession(asset: Asset(url: counter), presetName: .passthrough)
+        session.outputURL = folder.appendingPathComponent("out.mkv")
+        #expect(session.outputFileType == nil)
+        try await session.export()
+        let probe = try TestTools.output("ffprobe", ["-v", "error", "-show_entries", "format=format_name", "-of", "csv=p=0",
+                                                  folder.appendingPathComponent("out.mkv").path])
+        #expect(String(decoding: probe, as: UTF8.self).contains("matroska"))
+
+        let unknown = try await AssetExportSession(asset: Asset(url: counter), presetName: .passthrough)
+        unknown.outputURL = folder.appendingPathComponent("out.xyz")
+        let error = await expectReelError(.invalidArgument) { try await unknown.export() }
+        #expect(error?.message.contains("\"xyz\"") == true)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.xyz").path))
     }
 }

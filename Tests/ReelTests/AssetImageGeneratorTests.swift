@@ -84,13 +84,101 @@ import ReelTestSupport
         generator.requestedTimeToleranceAfter = .zero
         let times = [5, 6, 40, 2].map { MediaTime.ratio(Int64($0), 30) }
         var seen: [Int] = []
-        for try await picture in generator.images(for: times) {
-            #expect(picture.actualTime == picture.requestedTime)
-            seen.append(TestFrames.closest(picture.image, in: reference).index)
+        for await result in generator.images(for: times) {
+            #expect(try result.actualTime == result.requestedTime)
+            seen.append(TestFrames.closest(try result.image, in: reference).index)
         }
         #expect(seen == [5, 6, 40, 2])
-        let late = generator.images(for: [.ratio(3, 1)])
-        await expectReelError(.invalidArgument) { for try await _ in late {} }
+    }
+
+    /// "s" for a picture, "f" for a failure, "c" for cancelled.
+    static func letter(_ result: AssetImageGenerator.Result) -> String {
+        switch result {
+        case .succeeded: "s"
+        case .failed: "f"
+        case .cancelled: "c"
+        }
+    }
+
+    @Test func eachTimeGetsItsOwnResultAndBadTimesFailAlone() async throws {
+        let reference = try await TestFrames.decodeAll(counter)
+        let generator = try await AssetImageGenerator(asset: Asset(url: counter))
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        // Ten times: one before the start (second), one past the end (seventh).
+        let frames: [Int64?] = [3, nil, 10, 20, 25, 30, nil, 45, 50, 58]
+        let times = frames.enumerated().map { i, k in k.map { MediaTime.ratio($0, 30) } ?? (i == 1 ? .ratio(-1, 2) : .ratio(9, 1)) }
+        var results: [AssetImageGenerator.GeneratedImage] = []
+        for await result in generator.images(for: times) { results.append(result) }
+        #expect(results.map(\.requestedTime) == times)
+        #expect(results.map { Self.letter($0.result) }.joined() == "sfssssfsss")
+        #expect(results.count { $0.result == .succeeded } == 8)
+        for (result, k) in zip(results, frames) {
+            if let k {
+                #expect(TestFrames.closest(try result.image, in: reference).index == Int(k))
+            } else {
+                guard case .failed(_, let error) = result else { Issue.record("\(result.requestedTime) should fail"); continue }
+                #expect(error.code == .invalidArgument && error.time == result.requestedTime)
+                expectReelError(.invalidArgument) { try result.image }
+            }
+        }
+    }
+
+    @Test func theHandlerFormCallsOncePerTimeInOrder() async throws {
+        let generator = try await AssetImageGenerator(asset: Asset(url: counter))
+        let times: [MediaTime] = [.ratio(1, 10), .ratio(99, 1), .ratio(1, 2)]
+        let calls = await withCheckedContinuation { (done: CheckedContinuation<[String], Never>) in
+            let seen = Lock<[String]>([])
+            generator.generateCGImagesAsynchronously(forTimes: times) { requested, image, actual, result, error in
+                let line = "\(requested.secondsDescription) \(Self.letter(result)) \(image != nil) \(actual.isNumeric) \(error != nil)"
+                let all = seen.withLock { $0.append(line); return $0 }
+                if all.count == times.count { done.resume(returning: all) }
+            }
+        }
+        #expect(calls == ["0.1 s s true true false", "99 s f false false true", "0.5 s s true true false"])
+    }
+
+    @Test func cancellingAllCancelsWhatIsNotMadeYet() async throws {
+        let generator = try await AssetImageGenerator(asset: Asset(url: counter))
+        let times = (0..<6).map { MediaTime.ratio(Int64($0), 5) }
+        var letters = ""
+        var iterator = generator.images(for: times).makeAsyncIterator()
+        while let result = await iterator.next() {
+            letters += Self.letter(result.result)
+            if letters.count == 2 { generator.cancelAllCGImageGeneration() }
+        }
+        #expect(letters == "sscccc")
+        // A batch started after the cancel is not affected.
+        var after = ""
+        for await result in generator.images(for: [.ratio(1, 5)]) { after += Self.letter(result.result) }
+        #expect(after == "s")
+        if case .cancelled = try #require(await generator.images(for: [.zero]).first { _ in true }) {
+            Issue.record("a new batch should not be cancelled")
+        }
+    }
+
+    @Test(.requires(.ffmpeg))
+    func apertureModeStretchesNonSquarePixels() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 320x240 stored pixels, each meant to be 4/3 as wide: shown 427x240 (426 even).
+        let url = folder.appendingPathComponent("anamorphic.mp4")
+        try TestTools.output("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=10:duration=1",
+                                     "-vf", "setsar=4/3", "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path])
+        let generator = try await AssetImageGenerator(asset: Asset(url: url))
+        #expect(generator.apertureMode == .cleanAperture)
+        var sizes: [String] = []
+        for mode in [AssetImageGenerator.ApertureMode.cleanAperture, .productionAperture, .encodedPixels] {
+            generator.apertureMode = mode
+            let (image, _) = try await generator.image(at: .ratio(1, 2))
+            sizes.append("\(image.width)x\(image.height)")
+        }
+        #expect(sizes == ["426x240", "426x240", "320x240"])
+        // Square pixels are never stretched.
+        let square = try await AssetImageGenerator(asset: Asset(url: counter))
+        square.apertureMode = .productionAperture
+        let (image, _) = try await square.image(at: .ratio(1, 2))
+        #expect(image.width == 320 && image.height == 240)
     }
 
     @Test(arguments: [ImageFileType.png, .jpeg(quality: 95)])

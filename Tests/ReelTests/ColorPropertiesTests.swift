@@ -10,21 +10,11 @@ import ReelTestSupport
 /// text drawn into YUV, the writer's tags, and FFmpeg decoding what was written.
 @Suite("ColorProperties end to end")
 struct ColorPropertiesPipelineTests {
-    static let ffmpeg: String? = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let ffmpeg: String? = TestTools.which("ffmpeg")?.path
 
     /// Runs ffmpeg and returns its standard output.
     static func runFFmpeg(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(ffmpeg))
-        process.arguments = ["-v", "error", "-nostdin"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "ffmpeg \(arguments.joined(separator: " "))")
-        return data
+        try TestTools.output("ffmpeg", ["-v", "error", "-nostdin"] + arguments)
     }
 
     /// One frame of a video read by the reader (libswscale) in `format`.

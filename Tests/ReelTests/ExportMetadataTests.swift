@@ -72,7 +72,7 @@ import ReelTestSupport
         let gpsTrack = try #require(c.tracks(withMediaType: .metadata).first)
         var v = MutableVideoComposition(propertiesOf: c)
         v.sourceSampleDataTrackIDs = [gpsTrack.trackID]
-        v.instructions = v.instructions.compactMap { $0 as? VideoCompositionStandardInstruction }.map { instruction in
+        v.instructions = v.instructions.compactMap { $0 as? VideoCompositionInstruction }.map { instruction in
             var i = instruction
             i.requiredSourceSampleDataTrackIDs = [gpsTrack.trackID]
             return i

@@ -72,12 +72,7 @@ extension CompositionFile.Output {
             }
             return t
         }
-        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
-        case "mov": return .mov
-        case "mkv": return .mkv
-        case "ts", "m2ts": return .mpegts
-        default: return .mp4
-        }
+        return AssetWriter.FileType(pathExtension: URL(fileURLWithPath: path).pathExtension) ?? .mp4
     }
 
     /// The metadata format asked for: ``metadataFormat`` parsed, `auto` when absent.

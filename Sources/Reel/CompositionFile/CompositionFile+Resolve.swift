@@ -101,7 +101,7 @@ extension CompositionFile {
         } else {
             throw fail("frameDuration", "is missing and the first video track has no known frame rate: give frameDuration")
         }
-        var built: [VideoCompositionStandardInstruction] = []
+        var built: [VideoCompositionInstruction] = []
         for (i, instruction) in instructions.enumerated() {
             let field = "instructions[\(i)]"
             let range = instruction.timeRange.resolved(compositionEnd: end)
@@ -141,7 +141,7 @@ extension CompositionFile {
                 }
                 layers.append(l)
             }
-            built.append(VideoCompositionStandardInstruction(
+            built.append(VideoCompositionInstruction(
                 timeRange: range, backgroundColor: instruction.backgroundColor?.color, layerInstructions: layers,
                 containsTweening: instruction.containsTweening ?? true, passthroughTrackID: instruction.passthroughTrackID,
                 requiredSourceSampleDataTrackIDs: instruction.requiredSourceSampleDataTrackIDs ?? []))

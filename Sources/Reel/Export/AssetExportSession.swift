@@ -39,7 +39,7 @@ public final class AssetExportSession: Sendable {
         var videoComposition: VideoComposition?
         var timeRange: TimeRange?
         var overwrite = false
-        var outputFileType: AssetWriter.FileType = .mp4
+        var outputFileType: AssetWriter.FileType?
         var outputURL: URL?
         var engineOptions = RenderEngine.Options(maximumRequestsInFlight: 4)
         var metadataTrackIDs: [Int32]?
@@ -102,8 +102,9 @@ public final class AssetExportSession: Sendable {
         set { state.withLock { $0.settings.overwrite = newValue } }
     }
 
-    /// The container, for ``export()``.
-    public var outputFileType: AssetWriter.FileType {
+    /// The container, for ``export()``; when nil, the one ``outputURL``'s extension names
+    /// (`.mp4`, `.m4v`, `.m4a`, `.mov`, `.ts`, `.mkv`).
+    public var outputFileType: AssetWriter.FileType? {
         get { state.withLock { $0.settings.outputFileType } }
         set { state.withLock { $0.settings.outputFileType = newValue } }
     }
@@ -218,16 +219,27 @@ public final class AssetExportSession: Sendable {
 
     // MARK: Export
 
-    /// Exports to ``outputURL`` as ``outputFileType``.
+    /// Exports to ``outputURL`` as ``outputFileType``, or as the container the URL's
+    /// extension names when that is nil.
     public func export() async throws(ReelError) {
         guard let url = outputURL else { throw ReelError(.invalidArgument, "set outputURL before export()") }
-        try await export(to: url, as: outputFileType)
+        guard let fileType = outputFileType ?? AssetWriter.FileType(pathExtension: url.pathExtension) else {
+            throw ReelError(.invalidArgument, "cannot tell the container from the extension \"\(url.pathExtension)\": set outputFileType "
+                            + "(.mp4, .mov, .mpegts or .mkv) or use .mp4, .m4v, .m4a, .mov, .ts or .mkv", path: url.path)
+        }
+        try await export(to: url, as: fileType)
     }
 
     /// Exports to `url` as `fileType`. Throws `.cancelled` when ``cancelExport()`` was
     /// called or the calling task was cancelled; whatever happens, a half-written file is
-    /// never left at `url`.
+    /// never left at `url`. A preset that cannot write `fileType`, or that the composition
+    /// cannot feed (``ExportPreset/appleM4A`` with no audio), is refused before anything
+    /// is written.
     public func export(to url: URL, as fileType: AssetWriter.FileType) async throws(ReelError) {
+        let kinds = Set(composition.tracks.filter { $0.isEnabled && !$0.isEmpty }.map(\.mediaType))
+        if let problem = preset.incompatibility(withMediaTypes: kinds, fileType: fileType) {
+            throw ReelError(.invalidArgument, problem, path: url.path)
+        }
         let settings = try state.withLock { (s) throws(ReelError) -> Settings in
             guard s.status == .waiting else {
                 throw ReelError(.writerState, "an export session exports once; this one is \(s.status)", path: url.path)

@@ -16,13 +16,15 @@ struct ExportJob: Sendable {
         let composition = session.composition
         let range = try exportRange()
         let videoTracks = composition.tracks(withMediaType: .video).filter { $0.isEnabled && !$0.isEmpty }
-        let videoComposition = (settings.videoComposition ?? (videoTracks.isEmpty ? nil : VideoComposition(propertiesOf: composition)))?
-            .passingThroughPlainSpans(of: composition)
+        let videoComposition = session.preset.includesVideo
+            ? (settings.videoComposition ?? (videoTracks.isEmpty ? nil : VideoComposition(propertiesOf: composition)))?
+                .passingThroughPlainSpans(of: composition)
+            : nil
 
         let writer = try AssetWriter(outputURL: url, fileType: fileType, overwrite: settings.overwrite)
         writer.shouldOptimizeForNetworkUse = settings.optimizeForNetworkUse
         writer.metadata = settings.metadata
-        if fileType == .mpegts, settings.metadata.contains(where: { $0.identifier == .commonLocation || $0.identifier == .quickTimeMetadataLocationISO6709 }) {
+        if fileType == .mpegts, settings.metadata.contains(where: { $0.identifier == .commonIdentifierLocation || $0.identifier == .quickTimeMetadataLocationISO6709 }) {
             settings.engineOptions.diagnostics(RenderDiagnostic(kind: .metadataNotCarried, compositionTime: .zero,
                                                                 message: "the source's location tag is not carried: MPEG-TS files hold no location (write .mp4 or .mov to keep it)"))
         }
@@ -37,7 +39,9 @@ struct ExportJob: Sendable {
             guard size.width > 0, size.height > 0 else {
                 throw ReelError(.invalidComposition, "the video composition's render size is \(size.width)x\(size.height)", path: url.path)
             }
-            var video = session.preset.videoSettings(width: size.width, height: size.height, frameDuration: videoComposition.frameDuration)
+            // A sized preset scales the rendered frames in the writer (libswscale).
+            let coded = session.preset.outputSize(width: size.width, height: size.height)
+            var video = session.preset.videoSettings(width: coded.width, height: coded.height, frameDuration: videoComposition.frameDuration)
             // Tagged as the render context's frames are (its colour, else the size's standard one).
             video.colorProperties = video.colorProperties ?? videoComposition.colorProperties
             let input = AssetWriterInput(settings: .video(video))
@@ -51,7 +55,7 @@ struct ExportJob: Sendable {
             ? try ExportAudio.plans(composition: composition, range: range, sources: session.sources, audioMix: settings.audioMix,
                                      codec: settings.audioCodec) : []
         for plan in audio { try writer.add(plan.input) }
-        let metadataIDs = settings.metadataTrackIDs ?? videoComposition?.sourceSampleDataTrackIDs ?? []
+        let metadataIDs = session.preset.includesVideo ? settings.metadataTrackIDs ?? videoComposition?.sourceSampleDataTrackIDs ?? [] : []
         let diagnostics = settings.engineOptions.diagnostics
         let metadata = try await ExportMetadata.plans(trackIDs: metadataIDs, composition: composition, range: range,
                                                       sources: session.sources, fileType: fileType, format: settings.metadataFormat,

@@ -2,6 +2,25 @@ import ReelCore
 import ReelIO
 
 /// How an ``AssetExportSession`` codes its video (AVAssetExportSession's preset names).
+///
+/// AVFoundation's named presets are here under their names without the prefix
+/// (`AVAssetExportPreset1920x1080` is ``preset1920x1080``, also spelled
+/// `AssetExportPreset1920x1080`); each maps to encoder settings and a size:
+///
+/// | preset | video | size |
+/// |---|---|---|
+/// | `lowQuality` | H.264, CRF 30, `veryfast` | within 320x240 |
+/// | `mediumQuality` | H.264, CRF 26, `fast` | within 640x480 |
+/// | `highestQuality` | H.264, CRF 18, `medium` | the render size |
+/// | `hevcHighestQuality` | HEVC, CRF 22, `medium` | the render size |
+/// | `preset640x480` ... `preset3840x2160` | H.264, CRF 20, `medium` | within the size |
+/// | `hevc1920x1080`, `hevc3840x2160` | HEVC, CRF 24, `medium` | within the size |
+/// | `appleM4A` | no video: the audio as AAC | |
+/// | `passthrough` | the samples as they are (see below) | the source's |
+///
+/// "Within" keeps the aspect ratio and never enlarges: a 4096x2160 render exported with
+/// ``preset1920x1080`` is 1920x1012, a 1280x720 one stays 1280x720, and a portrait picture
+/// fits the size turned (1080x1920). Sizes are rounded to even numbers.
 public enum ExportPreset: Sendable, Hashable, CustomStringConvertible {
     /// Video and audio samples copied as they are when nothing is composited and the cuts
     /// allow; frames are re-encoded as H.264 (CRF 18, `medium`) otherwise.
@@ -16,6 +35,18 @@ public enum ExportPreset: Sendable, Hashable, CustomStringConvertible {
     case lossless
     /// These encoder settings; the export fills in the size, frame duration and timescale.
     case custom(VideoEncoderSettings)
+    /// `AVAssetExportPresetLowQuality`: small H.264 for slow networks.
+    case lowQuality
+    /// `AVAssetExportPresetMediumQuality`: H.264 within 640x480.
+    case mediumQuality
+    /// `AVAssetExportPresetHighestQuality`: H.264 at the render size.
+    case highestQuality
+    /// `AVAssetExportPresetHEVCHighestQuality`: HEVC at the render size.
+    case hevcHighestQuality
+    /// H.264 or HEVC fitting within `width` x `height` (the `AVAssetExportPresetWxH` family).
+    case fitting(width: Int, height: Int, codec: VideoEncoderSettings.Codec)
+    /// `AVAssetExportPresetAppleM4A`: the audio alone, as AAC, in an MPEG-4 audio file.
+    case appleM4A
 
     public var description: String {
         switch self {
@@ -25,6 +56,7 @@ public enum ExportPreset: Sendable, Hashable, CustomStringConvertible {
         case .prores(let profile): "prores \(profile)"
         case .lossless: "ffv1"
         case .custom(let settings): "custom \(settings.codec)"
+        case .lowQuality, .mediumQuality, .highestQuality, .hevcHighestQuality, .fitting, .appleM4A: name ?? "preset"
         }
     }
 
@@ -51,6 +83,10 @@ public enum ExportPreset: Sendable, Hashable, CustomStringConvertible {
             settings.frameDuration = frameDuration
             settings.timescale = timescale
             return settings
+        case .lowQuality, .mediumQuality, .highestQuality, .hevcHighestQuality, .fitting, .appleM4A:
+            let (codec, crf, preset) = namedEncoding
+            return VideoEncoderSettings(codec: codec, width: width, height: height, quality: .crf(crf), preset: preset,
+                                        frameDuration: frameDuration, timescale: timescale)
         }
     }
 

@@ -13,7 +13,7 @@ extension VideoComposition {
         let size = renderPixelSize
         var m = MutableVideoComposition(self)
         m.instructions = instructions.map { instruction in
-            guard var standard = instruction as? VideoCompositionStandardInstruction,
+            guard var standard = instruction as? VideoCompositionInstruction,
                   standard.passthroughTrackID == nil, standard.requiredSourceSampleDataTrackIDs.isEmpty,
                   standard.backgroundColor == nil, standard.layerInstructions.count == 1,
                   let layer = standard.layerInstructions.first,

@@ -30,18 +30,52 @@ public final class AssetImageGenerator: Sendable {
         var maximumSize: Size = .zero
         var appliesPreferredTrackTransform = false
         var videoComposition: VideoComposition?
+        var apertureMode = ApertureMode.cleanAperture
     }
     private let settings = Lock(Settings())
+    /// Batches under way and how many times everything was cancelled (AssetImageGenerator+Batch).
+    let batches = Lock(BatchState())
+    /// Width over height of one stored pixel of the video track, when not square.
+    let pixelAspectRatio: Double?
 
     /// A generator over `composition`, reading its sources with `sources`.
-    public init(composition: Composition, sources: AssetRenderSources = AssetRenderSources()) {
-        self.composition = composition
-        self.sources = sources
+    public convenience init(composition: Composition, sources: AssetRenderSources = AssetRenderSources()) {
+        self.init(composition: composition, sources: sources, pixelAspectRatio: nil)
     }
 
-    /// A generator over every track of `asset`.
+    init(composition: Composition, sources: AssetRenderSources, pixelAspectRatio: Double?) {
+        self.composition = composition
+        self.sources = sources
+        self.pixelAspectRatio = pixelAspectRatio.flatMap { $0.isFinite && $0 > 0 && $0 != 1 ? $0 : nil }
+    }
+
+    /// A generator over every track of `asset`. The first video track's pixel aspect ratio
+    /// is kept for ``apertureMode``.
     public convenience init(asset: Asset) async throws(ReelError) {
-        self.init(composition: try await Composition(asset: asset))
+        let video = try await asset.load(.tracks).first { $0.mediaType == .video }
+        let ratio = video?.formatDescriptions.first?.sampleAspectRatio.flatMap(Self.ratio(of:))
+        self.init(composition: try await Composition(asset: asset), sources: AssetRenderSources(), pixelAspectRatio: ratio)
+    }
+
+    /// Which part of the picture to give (`AVAssetImageGenerator.ApertureMode`).
+    public enum ApertureMode: String, Sendable, Hashable, CaseIterable {
+        /// The picture as it is meant to be seen: square pixels, the clean aperture. FFmpeg
+        /// does not report a track's clean-aperture (`clap`) box, so this is the production
+        /// aperture.
+        case cleanAperture
+        /// The whole picture with square pixels: a track whose pixels are not square is
+        /// stretched to its display width.
+        case productionAperture
+        /// The stored pixels as they are, however wide each pixel is meant to be.
+        case encodedPixels
+    }
+
+    /// Which part of the picture to give; `.cleanAperture` by default, as in AVFoundation.
+    /// It matters only for a file whose pixels are not square (anamorphic video), made
+    /// with ``init(asset:)`` and no ``videoComposition`` set.
+    public var apertureMode: ApertureMode {
+        get { settings.withLock { $0.apertureMode } }
+        set { settings.withLock { $0.apertureMode = newValue } }
     }
 
     /// How much earlier than asked the reported time may be; infinite by default.
@@ -98,7 +132,8 @@ public final class AssetImageGenerator: Sendable {
         guard let frame = try await iterator.next() else {
             throw ReelError(.internalError, "the render gave no frame at \(renderTime.secondsDescription)", time: time)
         }
-        let shown = orientation.map { frame.pixelBuffer.oriented($0) } ?? frame.pixelBuffer
+        let stored = try aperture(frame.pixelBuffer, mode: s.videoComposition == nil ? s.apertureMode : .encodedPixels)
+        let shown = orientation.map { stored.oriented($0) } ?? stored
         let image = try fit(shown, within: s.maximumSize)
         return (image, renderTime)
     }
@@ -109,44 +144,6 @@ public final class AssetImageGenerator: Sendable {
         let (image, actual) = try await self.image(at: time)
         try ImageEncoder.write(image, to: url, as: type, overwrite: overwrite)
         return actual
-    }
-
-    /// The pictures at `times`, in the order given, one at a time (AVAssetImageGenerator's
-    /// `images(for:)`); the sequence throws at the first time that fails.
-    public func images(for times: [MediaTime]) -> Images { Images(generator: self, times: times) }
-
-    /// One picture of ``images(for:)``.
-    public struct Image: Sendable {
-        public var requestedTime: MediaTime
-        public var image: PixelBuffer
-        public var actualTime: MediaTime
-    }
-
-    /// The pictures of ``images(for:)``, as an `AsyncSequence`.
-    public struct Images: AsyncSequence, Sendable {
-        public typealias Element = Image
-        public typealias Failure = ReelError
-        let generator: AssetImageGenerator
-        let times: [MediaTime]
-
-        public struct AsyncIterator: AsyncIteratorProtocol {
-            let generator: AssetImageGenerator
-            let times: [MediaTime]
-            var index = 0
-
-            public mutating func next(isolation actor: isolated (any Actor)?) async throws(ReelError) -> Image? {
-                guard index < times.count else { return nil }
-                let time = times[index]
-                index += 1
-                if Task.isCancelled { throw ReelError(.cancelled, "picture generation was cancelled", time: time) }
-                let (image, actual) = try await generator.image(at: time)
-                return Image(requestedTime: time, image: image, actualTime: actual)
-            }
-
-            public mutating func next() async throws(ReelError) -> Image? { try await next(isolation: nil) }
-        }
-
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(generator: generator, times: times) }
     }
 
     // MARK: Internals
@@ -187,7 +184,7 @@ public final class AssetImageGenerator: Sendable {
         // Turn each layer by its track's transform, moved back into view.
         v.renderSize = first.uprightSize
         v.instructions = v.instructions.map { instruction in
-            guard var standard = instruction as? VideoCompositionStandardInstruction else { return instruction }
+            guard var standard = instruction as? VideoCompositionInstruction else { return instruction }
             standard.layerInstructions = standard.layerInstructions.map { layer in
                 var turned = layer
                 let transform = tracks.first { $0.trackID == layer.trackID }?.uprightTransform ?? .identity
@@ -197,6 +194,20 @@ public final class AssetImageGenerator: Sendable {
             return standard
         }
         return VideoComposition(v)
+    }
+
+    /// `image` stretched to square pixels unless `mode` asks for the encoded pixels.
+    private func aperture(_ image: PixelBuffer, mode: ApertureMode) throws(ReelError) -> PixelBuffer {
+        guard mode != .encodedPixels, let ratio = pixelAspectRatio else { return image }
+        let width = max(2, Int((Double(image.width) * ratio).rounded()) & ~1)
+        return width == image.width ? image : try ImageEncoder.scaled(image, width: width, height: image.height)
+    }
+
+    /// `num:den` as a number, when both are positive.
+    static func ratio(of text: String) -> Double? {
+        let parts = text.split(separator: ":").compactMap { Double($0) }
+        guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { return nil }
+        return parts[0] / parts[1]
     }
 
     /// `image` scaled down to fit `maximum` (aspect kept, even sizes), or as it is.

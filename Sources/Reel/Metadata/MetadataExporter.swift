@@ -172,7 +172,7 @@ public struct MetadataExporter: Sendable {
     /// `mdta/com.apple.quicktime.location.ISO6709`), when it has one that parses.
     private func staticLocation() async -> GPSFix? {
         guard let items = try? await Asset(url: url).load(.commonMetadata),
-              let text = items.first(where: { $0.identifier == .commonLocation })?.stringValue else { return nil }
+              let text = items.first(where: { $0.identifier == .commonIdentifierLocation })?.stringValue else { return nil }
         return try? ISO6709.parse(text).fix
     }
 

@@ -224,7 +224,7 @@ public struct MetadataImporter: Sendable {
         guard duration.isNumeric, duration > .zero else {
             throw ReelError(.unsupportedFormat, "the video has no duration", path: videoURL.path)
         }
-        let creation = common.first { $0.identifier == .commonCreationDate }?.dateValue
+        let creation = common.first { $0.identifier == .commonIdentifierCreationDate }?.dateValue
         var (groups, omitted, notes) = try groups(points: points, duration: duration, creationDate: creation, options: options)
         let format = Self.gpsFormat(for: groups, requested: options.gpsFormat)
 

@@ -30,7 +30,7 @@ public final class AsynchronousVideoCompositionRequest: Sendable {
     /// The metadata tracks that have a group in this request, in the instruction's order.
     public let sourceSampleDataTrackIDs: [Int32]
     /// The instruction whose time range holds `compositionTime`.
-    public let videoCompositionInstruction: any VideoCompositionInstruction
+    public let videoCompositionInstruction: any VideoCompositionInstructionProtocol
 
     private let frames: [Int32: PixelBuffer]
     private let sampleData: [Int32: SourceSampleData]
@@ -44,7 +44,7 @@ public final class AsynchronousVideoCompositionRequest: Sendable {
     /// `sourceFrames` and `sourceSampleData` are in the instruction's order; their track IDs
     /// become `sourceTrackIDs` and `sourceSampleDataTrackIDs`.
     public init(renderContext: VideoCompositionRenderContext, compositionTime: MediaTime,
-                videoCompositionInstruction: any VideoCompositionInstruction,
+                videoCompositionInstruction: any VideoCompositionInstructionProtocol,
                 sourceFrames: [(trackID: Int32, frame: PixelBuffer)] = [],
                 sourceSampleData: [SourceSampleData] = [],
                 diagnostics: @escaping @Sendable (RenderDiagnostic) -> Void = RenderDiagnostic.standardErrorLogger,

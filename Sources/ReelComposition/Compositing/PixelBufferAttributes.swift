@@ -1,17 +1,36 @@
-/// Which pixel buffers a compositor accepts or wants to render into (the pixel-format part
-/// of CoreVideo's attribute dictionaries), in order of preference.
+/// Which pixel buffers a compositor accepts or wants to render into: the pixel-format part
+/// of CoreVideo's attribute dictionaries, as a typed value.
+///
+/// AVFoundation code writes `[kCVPixelBufferPixelFormatTypeKey as String: [kCVPixelFormatType_32BGRA]]`;
+/// in Reel that is `PixelBufferAttributes(pixelFormatType: [.bgra])`: the key keeps
+/// CoreVideo's name without its prefix, and the value is typed instead of a dictionary entry.
 public struct PixelBufferAttributes: Sendable, Hashable, Codable {
-    /// Accepted formats, most preferred first; never empty for a useful compositor.
-    public var pixelFormats: [PixelFormat]
+    /// Accepted formats, most preferred first (`kCVPixelBufferPixelFormatTypeKey`); never
+    /// empty for a useful compositor.
+    public var pixelFormatType: [PixelFormat]
 
-    public init(pixelFormats: [PixelFormat]) {
-        self.pixelFormats = pixelFormats
+    public init(pixelFormatType: [PixelFormat]) {
+        self.pixelFormatType = pixelFormatType
     }
 
     /// Only BGRA.
-    public static let bgra = PixelBufferAttributes(pixelFormats: [.bgra])
+    public static let bgra = PixelBufferAttributes(pixelFormatType: [.bgra])
     /// Only planar 4:2:0 YUV.
-    public static let yuv420p = PixelBufferAttributes(pixelFormats: [.yuv420p])
+    public static let yuv420p = PixelBufferAttributes(pixelFormatType: [.yuv420p])
 
-    public func accepts(_ format: PixelFormat) -> Bool { pixelFormats.contains(format) }
+    public func accepts(_ format: PixelFormat) -> Bool { pixelFormatType.contains(format) }
+
+    // Encoded under the former name, so saved attributes keep decoding.
+    private enum CodingKeys: String, CodingKey { case pixelFormatType = "pixelFormats" }
+}
+
+extension PixelBufferAttributes {
+    @available(*, deprecated, renamed: "init(pixelFormatType:)")
+    public init(pixelFormats: [PixelFormat]) { self.init(pixelFormatType: pixelFormats) }
+
+    @available(*, deprecated, renamed: "pixelFormatType")
+    public var pixelFormats: [PixelFormat] {
+        get { pixelFormatType }
+        set { pixelFormatType = newValue }
+    }
 }

@@ -25,10 +25,21 @@ public protocol VideoCompositing: Sendable {
     /// another task.
     func startRequest(_ request: AsynchronousVideoCompositionRequest)
     /// Finishes (or cancels) every request started and not yet finished, and returns when
-    /// they all are.
+    /// they all are. Optional, as in AVFoundation: the default does nothing, so requests
+    /// already started finish in their own time and the engine no longer waits for them.
     func cancelAllPendingVideoCompositionRequests() async
 }
 
 extension VideoCompositing {
     public func renderContextChanged(_ newRenderContext: VideoCompositionRenderContext) {}
+    public func cancelAllPendingVideoCompositionRequests() async {}
+}
+
+/// A compositor the engine can make by itself, named by its type the way AVFoundation code
+/// names a compositor class (`videoComposition.customVideoCompositorClass = Dim.self`).
+///
+/// AVFoundation makes the class with NSObject's `init()`; here the type says it has one by
+/// conforming to this protocol. The engine makes one instance per render.
+public protocol InitializableVideoCompositing: VideoCompositing {
+    init()
 }

@@ -89,12 +89,12 @@ actor RenderPipeline {
     private func start() async throws(ReelError) {
         guard compositor == nil else { return }
         let compositor = makeCompositor()
-        let required = compositor.requiredPixelBufferAttributesForRenderContext.pixelFormats
+        let required = compositor.requiredPixelBufferAttributesForRenderContext.pixelFormatType
         let sourceFormats = compositor.sourcePixelBufferAttributes
         guard let first = required.first else {
             throw ReelError(.compositorFailed, "the compositor's requiredPixelBufferAttributesForRenderContext lists no pixel format")
         }
-        if let s = sourceFormats, s.pixelFormats.isEmpty {
+        if let s = sourceFormats, s.pixelFormatType.isEmpty {
             throw ReelError(.compositorFailed, "the compositor's sourcePixelBufferAttributes lists no pixel format")
         }
         let format = options.preferredPixelFormat.flatMap { required.contains($0) ? $0 : nil } ?? first
@@ -106,7 +106,7 @@ actor RenderPipeline {
         self.compositor = compositor
         // Sources are asked for (and converted to) the render format first when accepted.
         self.sourceFormats = sourceFormats.map { s in
-            s.accepts(format) ? PixelBufferAttributes(pixelFormats: [format] + s.pixelFormats.filter { $0 != format }) : s
+            s.accepts(format) ? PixelBufferAttributes(pixelFormatType: [format] + s.pixelFormatType.filter { $0 != format }) : s
         }
         self.context = context
         self.nextTime = timeRange.duration > .zero ? timeRange.start : nil
@@ -177,7 +177,7 @@ actor RenderPipeline {
     }
 
     /// The instruction holding `time`, searching forward from the last one used.
-    private func instruction(at time: MediaTime) -> (Int, any VideoCompositionInstruction)? {
+    private func instruction(at time: MediaTime) -> (Int, any VideoCompositionInstructionProtocol)? {
         let list = videoComposition.instructions
         if instructionIndex < list.count, list[instructionIndex].timeRange.containsTime(time) {
             return (instructionIndex, list[instructionIndex])
@@ -207,7 +207,7 @@ actor RenderPipeline {
         guard let source = engine.sources.videoFrameSource(for: ref) else {
             throw ReelError(.invalidArgument, "no video frame source for \(ref), used by composition track \(id)", trackID: id, time: time)
         }
-        return try await source.frame(at: sourceTime, acceptedFormats: sourceFormats?.pixelFormats)
+        return try await source.frame(at: sourceTime, acceptedFormats: sourceFormats?.pixelFormatType)
     }
 
     private func metadata(track id: Int32, at time: MediaTime) async throws(ReelError) -> SourceSampleData? {
@@ -241,7 +241,7 @@ actor RenderPipeline {
 
     /// The source frame in a format the compositor accepts (rule 7).
     private func convertForCompositor(_ buffer: PixelBuffer) -> PixelBuffer {
-        guard let formats = sourceFormats, !formats.accepts(buffer.format), let target = formats.pixelFormats.first else { return buffer }
+        guard let formats = sourceFormats, !formats.accepts(buffer.format), let target = formats.pixelFormatType.first else { return buffer }
         let out = pool(width: buffer.width, height: buffer.height, format: target).makeBuffer()
         PixelConversion.convert(buffer, into: out)
         return out

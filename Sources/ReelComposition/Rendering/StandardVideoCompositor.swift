@@ -1,6 +1,6 @@
 
 /// The built-in compositor, used when a video composition sets no custom one: draws a
-/// ``VideoCompositionStandardInstruction``'s background colour (skipped where an opaque
+/// ``VideoCompositionInstruction``'s background colour (skipped where an opaque
 /// bottom layer covers the whole frame; a single layer that is exactly the output frame is
 /// returned as it is), then each layer from the
 /// bottom (the last layer instruction) to the top (the first), with its transform (bilinear
@@ -39,7 +39,7 @@ public final class StandardVideoCompositor: VideoCompositing {
         /// Pools for source frames converted to the render format, by size and format.
         let pools = ConversionPools()
 
-        var requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes { PixelBufferAttributes(pixelFormats: formats) }
+        var requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes { PixelBufferAttributes(pixelFormatType: formats) }
 
         func compose(_ request: AsynchronousVideoCompositionRequest) async throws -> PixelBuffer {
             try Task.checkCancellation()
@@ -49,7 +49,7 @@ public final class StandardVideoCompositor: VideoCompositing {
         static func render(_ request: AsynchronousVideoCompositionRequest, pools: ConversionPools?) -> PixelBuffer {
             let context = request.renderContext
             let time = request.compositionTime
-            let standard = request.videoCompositionInstruction as? VideoCompositionStandardInstruction
+            let standard = request.videoCompositionInstruction as? VideoCompositionInstruction
             let background = standard?.backgroundColor ?? .black
             let instructions = standard?.layerInstructions ?? request.sourceTrackIDs.map { VideoCompositionLayerInstruction(trackID: $0) }
             // The layers that draw anything, bottom first, with their values at this time.

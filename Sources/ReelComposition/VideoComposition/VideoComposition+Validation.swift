@@ -82,7 +82,7 @@ extension VideoComposition {
                         "is metadata track \(id), which is not in sourceSampleDataTrackIDs \(sourceSampleDataTrackIDs): its groups would never reach the compositor; add it there too")
                 }
             }
-            if let standard = instruction as? VideoCompositionStandardInstruction {
+            if let standard = instruction as? VideoCompositionInstruction {
                 for (k, layer) in standard.layerInstructions.enumerated() {
                     let lf = field + ".layerInstructions[\(k)]"
                     checkRamps(layer.opacityRamps.map(\.timeRange), field: lf + ".opacityRamps", index: i, add: add)

@@ -10,9 +10,12 @@ public struct VideoComposition: Sendable {
     /// A factor on `renderSize` for the pixels actually produced (0.5 for a half-size preview).
     public let renderScale: Double
     /// The instructions, tiling the timeline in time order.
-    public let instructions: [any VideoCompositionInstruction]
+    public let instructions: [any VideoCompositionInstructionProtocol]
     /// Makes the compositor for a render; the built-in ``StandardVideoCompositor`` when nil.
     public let customVideoCompositor: (@Sendable () -> any VideoCompositing)?
+    /// The compositor type when it was given as one (AVFoundation's
+    /// `customVideoCompositorClass`); ``customVideoCompositor`` then makes it with `init()`.
+    public let customVideoCompositorClass: (any InitializableVideoCompositing.Type)?
     /// When set, output frames follow this video track's own frame times instead of
     /// `frameDuration` steps (where it has no frame, `frameDuration` steps are used).
     public let sourceTrackIDForFrameTiming: Int32?
@@ -24,15 +27,18 @@ public struct VideoComposition: Sendable {
     public let colorYCbCrMatrix: String?
 
     public init(frameDuration: MediaTime, renderSize: Size, renderScale: Double = 1,
-                instructions: [any VideoCompositionInstruction],
+                instructions: [any VideoCompositionInstructionProtocol],
                 customVideoCompositor: (@Sendable () -> any VideoCompositing)? = nil,
+                customVideoCompositorClass: (any InitializableVideoCompositing.Type)? = nil,
                 sourceTrackIDForFrameTiming: Int32? = nil, sourceSampleDataTrackIDs: [Int32] = [],
                 colorPrimaries: String? = nil, colorTransferFunction: String? = nil, colorYCbCrMatrix: String? = nil) {
         self.frameDuration = frameDuration
         self.renderSize = renderSize
         self.renderScale = renderScale
         self.instructions = instructions
-        self.customVideoCompositor = customVideoCompositor
+        // When both are given the factory makes the compositor.
+        self.customVideoCompositor = customVideoCompositor ?? customVideoCompositorClass.map(Self.factory(for:))
+        self.customVideoCompositorClass = customVideoCompositorClass
         self.sourceTrackIDForFrameTiming = sourceTrackIDForFrameTiming
         self.sourceSampleDataTrackIDs = sourceSampleDataTrackIDs
         self.colorPrimaries = colorPrimaries
@@ -49,6 +55,7 @@ public struct VideoComposition: Sendable {
     public init(_ m: MutableVideoComposition) {
         self.init(frameDuration: m.frameDuration, renderSize: m.renderSize, renderScale: m.renderScale,
                   instructions: m.instructions, customVideoCompositor: m.customVideoCompositor,
+                  customVideoCompositorClass: m.customVideoCompositorClass,
                   sourceTrackIDForFrameTiming: m.sourceTrackIDForFrameTiming,
                   sourceSampleDataTrackIDs: m.sourceSampleDataTrackIDs, colorPrimaries: m.colorPrimaries,
                   colorTransferFunction: m.colorTransferFunction, colorYCbCrMatrix: m.colorYCbCrMatrix)
@@ -63,6 +70,11 @@ public struct VideoComposition: Sendable {
         self.init(MutableVideoComposition(propertiesOf: composition))
     }
 
+    /// Makes a compositor of `type` with its `init()`.
+    static func factory(for type: any InitializableVideoCompositing.Type) -> @Sendable () -> any VideoCompositing {
+        { type.init() }
+    }
+
     /// A mutable copy.
     public func mutableCopy() -> MutableVideoComposition { MutableVideoComposition(self) }
 
@@ -74,7 +86,7 @@ public struct VideoComposition: Sendable {
     }
 
     /// The instruction whose time range holds `time`, and its index; nil in a gap.
-    public func instruction(at time: MediaTime) -> (index: Int, instruction: any VideoCompositionInstruction)? {
+    public func instruction(at time: MediaTime) -> (index: Int, instruction: any VideoCompositionInstructionProtocol)? {
         for (i, instruction) in instructions.enumerated() where instruction.timeRange.containsTime(time) {
             return (i, instruction)
         }
@@ -87,8 +99,21 @@ public struct MutableVideoComposition: Sendable {
     public var frameDuration: MediaTime
     public var renderSize: Size
     public var renderScale: Double
-    public var instructions: [any VideoCompositionInstruction]
-    public var customVideoCompositor: (@Sendable () -> any VideoCompositing)?
+    public var instructions: [any VideoCompositionInstructionProtocol]
+    /// Makes the compositor for a render; setting it forgets ``customVideoCompositorClass``.
+    public var customVideoCompositor: (@Sendable () -> any VideoCompositing)? {
+        didSet { compositorClass = nil }
+    }
+    /// The compositor as a type the engine makes with `init()` (AVFoundation's
+    /// `customVideoCompositorClass`); setting it sets ``customVideoCompositor``.
+    public var customVideoCompositorClass: (any InitializableVideoCompositing.Type)? {
+        get { compositorClass }
+        set {
+            customVideoCompositor = newValue.map(VideoComposition.factory(for:))
+            compositorClass = newValue
+        }
+    }
+    private var compositorClass: (any InitializableVideoCompositing.Type)?
     public var sourceTrackIDForFrameTiming: Int32?
     public var sourceSampleDataTrackIDs: [Int32]
     public var colorPrimaries: String?
@@ -112,6 +137,7 @@ public struct MutableVideoComposition: Sendable {
         renderScale = v.renderScale
         instructions = v.instructions
         customVideoCompositor = v.customVideoCompositor
+        compositorClass = v.customVideoCompositorClass
         sourceTrackIDForFrameTiming = v.sourceTrackIDForFrameTiming
         sourceSampleDataTrackIDs = v.sourceSampleDataTrackIDs
         colorPrimaries = v.colorPrimaries
@@ -135,14 +161,14 @@ public struct MutableVideoComposition: Sendable {
         var cuts: Set<MediaTime> = [.zero, composition.duration]
         for track in videoTracks { for s in track.segments { cuts.insert(s.target.start); cuts.insert(s.target.end) } }
         let times = cuts.sorted().filter { !($0 > composition.duration) }
-        var result: [VideoCompositionStandardInstruction] = []
+        var result: [VideoCompositionInstruction] = []
         for (start, end) in zip(times, times.dropFirst()) where start < end {
             let playing = videoTracks.filter { $0.segment(forTrackTime: start).map { !$0.isEmpty } ?? false }.map(\.trackID)
             if var last = result.last, last.layerInstructions.map(\.trackID) == playing {
                 last.timeRange = TimeRange(start: last.timeRange.start, end: end)
                 result[result.count - 1] = last
             } else {
-                result.append(VideoCompositionStandardInstruction(
+                result.append(VideoCompositionInstruction(
                     timeRange: TimeRange(start: start, end: end),
                     layerInstructions: playing.map { VideoCompositionLayerInstruction(trackID: $0) }))
             }

@@ -1,32 +1,51 @@
-/// What to do over one span of the output timeline (`AVVideoCompositionInstructionProtocol`).
+/// The built-in instruction (`AVVideoCompositionInstruction` and
+/// `AVMutableVideoCompositionInstruction`): a background colour and a stack of layers, each
+/// a source track with opacity, transform and crop ramps. The built-in compositor draws it;
+/// custom compositors may read it too.
 ///
-/// A video composition's instructions tile its timeline. For each output time the engine
-/// finds the instruction whose `timeRange` holds it and hands it to the compositor in the
-/// request, so a custom compositor can define its own instruction type carrying its
-/// parameters. The standard one is ``VideoCompositionStandardInstruction``.
-public protocol VideoCompositionInstruction: Sendable {
-    /// The span this instruction applies to, half-open.
-    var timeRange: TimeRange { get }
-    /// Whether post-processing (animation layers) may run; kept for compatibility.
-    var enablePostProcessing: Bool { get }
-    /// False when the output is the same for every time in the range (a still); a hint for
-    /// the compositor; the engine still makes one request per output frame.
-    var containsTweening: Bool { get }
-    /// The composition video tracks whose frames the compositor needs, in the order the
-    /// request lists them; nil means every video track.
-    var requiredSourceTrackIDs: [Int32]? { get }
-    /// When set, the frame of this track is the output as it is and the compositor is not
-    /// called (rule 8).
-    var passthroughTrackID: Int32? { get }
-    /// The composition metadata tracks whose groups the compositor needs. A group is
-    /// delivered only for IDs also in the video composition's `sourceSampleDataTrackIDs`.
-    var requiredSourceSampleDataTrackIDs: [Int32] { get }
+/// A value type with settable properties, so one type does the work of AVFoundation's
+/// immutable/mutable pair: ``MutableVideoCompositionInstruction`` names the same type.
+public struct VideoCompositionInstruction: VideoCompositionInstructionProtocol, Hashable, Codable {
+    public var timeRange: TimeRange
+    /// Painted under every layer; opaque black when nil.
+    public var backgroundColor: Color?
+    /// The layers, top first (the first one is drawn last, over the others).
+    public var layerInstructions: [VideoCompositionLayerInstruction]
+    public var enablePostProcessing: Bool
+    public var containsTweening: Bool
+    public var passthroughTrackID: Int32?
+    public var requiredSourceSampleDataTrackIDs: [Int32]
+
+    public init(timeRange: TimeRange, backgroundColor: Color? = nil,
+                layerInstructions: [VideoCompositionLayerInstruction] = [],
+                enablePostProcessing: Bool = false, containsTweening: Bool = true,
+                passthroughTrackID: Int32? = nil, requiredSourceSampleDataTrackIDs: [Int32] = []) {
+        self.timeRange = timeRange
+        self.backgroundColor = backgroundColor
+        self.layerInstructions = layerInstructions
+        self.enablePostProcessing = enablePostProcessing
+        self.containsTweening = containsTweening
+        self.passthroughTrackID = passthroughTrackID
+        self.requiredSourceSampleDataTrackIDs = requiredSourceSampleDataTrackIDs
+    }
+
+    /// An instruction with no time range yet, as `AVMutableVideoCompositionInstruction()`
+    /// makes one: set ``timeRange`` before use (validation reports an invalid range).
+    public init() {
+        self.init(timeRange: .invalid)
+    }
+
+    /// The tracks of the layer instructions, top first (each once).
+    public var requiredSourceTrackIDs: [Int32]? {
+        var seen = Set<Int32>()
+        return layerInstructions.map(\.trackID).filter { seen.insert($0).inserted }
+    }
 }
 
-extension VideoCompositionInstruction {
-    public var enablePostProcessing: Bool { false }
-    public var containsTweening: Bool { true }
-    public var requiredSourceTrackIDs: [Int32]? { nil }
-    public var passthroughTrackID: Int32? { nil }
-    public var requiredSourceSampleDataTrackIDs: [Int32] { [] }
-}
+/// AVFoundation's mutable instruction class; in Reel the instruction is a value type with
+/// settable properties, so this is the same type.
+public typealias MutableVideoCompositionInstruction = VideoCompositionInstruction
+
+/// The former name of ``VideoCompositionInstruction``.
+@available(*, deprecated, renamed: "VideoCompositionInstruction")
+public typealias VideoCompositionStandardInstruction = VideoCompositionInstruction

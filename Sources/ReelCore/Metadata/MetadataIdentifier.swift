@@ -60,13 +60,28 @@ public struct MetadataKeySpace: Sendable, Hashable, Codable, RawRepresentable, E
 }
 
 extension MetadataIdentifier {
-    // Common key space.
-    public static let commonTitle = MetadataIdentifier(keySpace: .common, key: "title")
-    public static let commonCreationDate = MetadataIdentifier(keySpace: .common, key: "creationDate")
-    public static let commonLocation = MetadataIdentifier(keySpace: .common, key: "location")
-    public static let commonMake = MetadataIdentifier(keySpace: .common, key: "make")
-    public static let commonModel = MetadataIdentifier(keySpace: .common, key: "model")
-    public static let commonSoftware = MetadataIdentifier(keySpace: .common, key: "software")
+    // Common key space (AVFoundation's `AVMetadataIdentifier.commonIdentifierTitle` and so on).
+    public static let commonIdentifierTitle = MetadataIdentifier(keySpace: .common, key: "title")
+    public static let commonIdentifierCreationDate = MetadataIdentifier(keySpace: .common, key: "creationDate")
+    public static let commonIdentifierLocation = MetadataIdentifier(keySpace: .common, key: "location")
+    public static let commonIdentifierMake = MetadataIdentifier(keySpace: .common, key: "make")
+    public static let commonIdentifierModel = MetadataIdentifier(keySpace: .common, key: "model")
+    public static let commonIdentifierSoftware = MetadataIdentifier(keySpace: .common, key: "software")
+
+
+    // Former spellings of the common identifiers.
+    @available(*, deprecated, renamed: "commonIdentifierTitle")
+    public static var commonTitle: MetadataIdentifier { commonIdentifierTitle }
+    @available(*, deprecated, renamed: "commonIdentifierCreationDate")
+    public static var commonCreationDate: MetadataIdentifier { commonIdentifierCreationDate }
+    @available(*, deprecated, renamed: "commonIdentifierLocation")
+    public static var commonLocation: MetadataIdentifier { commonIdentifierLocation }
+    @available(*, deprecated, renamed: "commonIdentifierMake")
+    public static var commonMake: MetadataIdentifier { commonIdentifierMake }
+    @available(*, deprecated, renamed: "commonIdentifierModel")
+    public static var commonModel: MetadataIdentifier { commonIdentifierModel }
+    @available(*, deprecated, renamed: "commonIdentifierSoftware")
+    public static var commonSoftware: MetadataIdentifier { commonIdentifierSoftware }
 
     /// Position as an ISO 6709 string: Apple's key, used for every source format.
     public static let quickTimeMetadataLocationISO6709 = MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.apple.quicktime.location.ISO6709")

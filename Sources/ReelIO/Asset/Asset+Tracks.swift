@@ -39,7 +39,7 @@ extension Asset {
         if let code = locale.flatMap(Self.iso639_2) {
             for g in groups.indices {
                 guard let localized = groups[g].items.first(where: { $0.key.lowercased() == "title-\(code)" }) else { continue }
-                if let t = groups[g].items.firstIndex(where: { $0.identifier == .commonTitle }) {
+                if let t = groups[g].items.firstIndex(where: { $0.identifier == .commonIdentifierTitle }) {
                     groups[g].items[t].value = localized.value
                 }
             }

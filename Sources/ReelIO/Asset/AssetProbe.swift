@@ -330,7 +330,7 @@ enum AssetProbe {
             let chapterTags = tags(chapter.pointee.metadata)
             var items: [MetadataItem] = []
             if let title = chapterTags.first(where: { $0.key.lowercased() == "title" })?.value {
-                items.append(MetadataItem(identifier: .commonTitle, value: .string(title), time: start, duration: end - start))
+                items.append(MetadataItem(identifier: .commonIdentifierTitle, value: .string(title), time: start, duration: end - start))
             }
             for item in ContainerMetadata.items(from: chapterTags, family: family) where item.key.lowercased() != "title" {
                 var timed = item

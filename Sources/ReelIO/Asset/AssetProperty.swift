@@ -95,7 +95,7 @@ extension AssetProperty where Root == Asset, Value == MetadataItem? {
     public static var creationDate: Self {
         .init(key: "creationDate") { asset throws(ReelError) in
             ContainerMetadata.commonItems(from: try asset.source.snapshot().metadata)
-                .first { $0.identifier == .commonCreationDate }
+                .first { $0.identifier == .commonIdentifierCreationDate }
         }
     }
 }

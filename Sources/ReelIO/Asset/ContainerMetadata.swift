@@ -53,13 +53,13 @@ enum ContainerMetadata {
         func mdta(_ key: String) -> MetadataIdentifier { MetadataIdentifier(keySpace: .quickTimeMetadata, key: key) }
         func tag(_ key: String) -> MetadataIdentifier { MetadataIdentifier(keySpace: .container, key: key) }
         return [
-            (.commonTitle, [mdta("com.apple.quicktime.title"), tag("title")]),
-            (.commonCreationDate, [mdta("com.apple.quicktime.creationdate"), tag("creation_time"), tag("date"),
+            (.commonIdentifierTitle, [mdta("com.apple.quicktime.title"), tag("title")]),
+            (.commonIdentifierCreationDate, [mdta("com.apple.quicktime.creationdate"), tag("creation_time"), tag("date"),
                                    tag("date_recorded")]),
-            (.commonLocation, [mdta("com.apple.quicktime.location.ISO6709"), userDataLocation, tag("location")]),
-            (.commonMake, [mdta("com.apple.quicktime.make"), mdta("com.android.manufacturer"), tag("make")]),
-            (.commonModel, [mdta("com.apple.quicktime.model"), mdta("com.android.model"), tag("model")]),
-            (.commonSoftware, [mdta("com.apple.quicktime.software"), tag("software"), tag("firmware"), tag("encoder")]),
+            (.commonIdentifierLocation, [mdta("com.apple.quicktime.location.ISO6709"), userDataLocation, tag("location")]),
+            (.commonIdentifierMake, [mdta("com.apple.quicktime.make"), mdta("com.android.manufacturer"), tag("make")]),
+            (.commonIdentifierModel, [mdta("com.apple.quicktime.model"), mdta("com.android.model"), tag("model")]),
+            (.commonIdentifierSoftware, [mdta("com.apple.quicktime.software"), tag("software"), tag("firmware"), tag("encoder")]),
         ]
     }()
 
@@ -71,7 +71,7 @@ enum ContainerMetadata {
             guard let found = sources.lazy.compactMap({ source in items.first { matches($0.identifier, source) } }).first
             else { continue }
             var item = MetadataItem(identifier: common, value: found.value, dataType: found.dataType, unit: found.unit)
-            if common == .commonCreationDate, let text = found.stringValue, let date = parseDate(text) {
+            if common == .commonIdentifierCreationDate, let text = found.stringValue, let date = parseDate(text) {
                 item.value = .date(date)
             }
             result.append(item)

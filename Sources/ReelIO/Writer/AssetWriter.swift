@@ -111,12 +111,12 @@ public final class AssetWriter: Sendable {
         for item in items {
             let key: String?
             switch item.identifier {
-            case .commonTitle: key = "title"
-            case .commonCreationDate: key = "creation_time"
-            case .commonLocation: key = "location"
-            case .commonMake: key = "make"
-            case .commonModel: key = "model"
-            case .commonSoftware: key = "encoder"
+            case .commonIdentifierTitle: key = "title"
+            case .commonIdentifierCreationDate: key = "creation_time"
+            case .commonIdentifierLocation: key = "location"
+            case .commonIdentifierMake: key = "make"
+            case .commonIdentifierModel: key = "model"
+            case .commonIdentifierSoftware: key = "encoder"
             case .quickTimeMetadataLocationISO6709: key = "location"
             default: key = item.keySpace == .container ? item.key : nil
             }

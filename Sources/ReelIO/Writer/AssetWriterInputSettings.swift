@@ -13,6 +13,9 @@ public struct VideoEncoderSettings: Sendable, Hashable {
         /// FFV1, lossless.
         case ffv1
 
+        /// Whether this FFmpeg has the encoder (libx265 is optional in FFmpeg builds).
+        public var isAvailable: Bool { Encoder.exists(encoderName) }
+
         var encoderName: String {
             switch self {
             case .h264: "libx264"

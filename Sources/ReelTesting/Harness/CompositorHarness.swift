@@ -86,7 +86,7 @@ public final class CompositorHarness: Sendable {
     /// first format the compositor asks for (BGRA when it lists none).
     public convenience init(compositor: any VideoCompositing, width: Int, height: Int, pixelFormat: PixelFormat? = nil,
                             timeLimit: Duration? = .seconds(30)) {
-        let format = pixelFormat ?? compositor.requiredPixelBufferAttributesForRenderContext.pixelFormats.first ?? .bgra
+        let format = pixelFormat ?? compositor.requiredPixelBufferAttributesForRenderContext.pixelFormatType.first ?? .bgra
         self.init(compositor: compositor, renderContext: VideoCompositionRenderContext(width: width, height: height, pixelFormat: format),
                   timeLimit: timeLimit)
     }
@@ -97,7 +97,7 @@ public final class CompositorHarness: Sendable {
     /// The source format the compositor asks for: the first of its
     /// `sourcePixelBufferAttributes`, or BGRA when it accepts anything.
     public var preferredSourceFormat: PixelFormat {
-        compositor.sourcePixelBufferAttributes?.pixelFormats.first ?? .bgra
+        compositor.sourcePixelBufferAttributes?.pixelFormatType.first ?? .bgra
     }
 
     /// Switches to a new render context and tells the compositor (rule 7); later requests use it.
@@ -118,7 +118,7 @@ public final class CompositorHarness: Sendable {
     ///     out is one with no frame at this time (an empty edit: `sourceFrame` gives nil).
     ///   - metadata: groups by metadata track ID, in the instruction's order; a track left
     ///     out has no group at this time (`sourceTimedMetadata` gives nil).
-    public func makeRequest(at time: MediaTime, instruction: any VideoCompositionInstruction,
+    public func makeRequest(at time: MediaTime, instruction: any VideoCompositionInstructionProtocol,
                             sourceFrames: KeyValuePairs<Int32, PixelBuffer> = [:],
                             metadata: KeyValuePairs<Int32, TimedMetadataGroup> = [:]) -> Request {
         makeRequest(at: time, instruction: instruction, frames: sourceFrames.map { ($0.key, $0.value) },
@@ -126,7 +126,7 @@ public final class CompositorHarness: Sendable {
     }
 
     /// Makes a request from lists (for code that builds them); see the other overload.
-    public func makeRequest(at time: MediaTime, instruction: any VideoCompositionInstruction,
+    public func makeRequest(at time: MediaTime, instruction: any VideoCompositionInstructionProtocol,
                             frames: [(trackID: Int32, frame: PixelBuffer)],
                             sampleData: [SourceSampleData]) -> Request {
         let (id, context) = state.withLock { s -> (Int, VideoCompositionRenderContext) in
@@ -168,7 +168,7 @@ public final class CompositorHarness: Sendable {
 
     /// Makes a request and starts it.
     @discardableResult
-    public func startRequest(at time: MediaTime, instruction: any VideoCompositionInstruction,
+    public func startRequest(at time: MediaTime, instruction: any VideoCompositionInstructionProtocol,
                              sourceFrames: KeyValuePairs<Int32, PixelBuffer> = [:],
                              metadata: KeyValuePairs<Int32, TimedMetadataGroup> = [:]) -> Request {
         let request = makeRequest(at: time, instruction: instruction, sourceFrames: sourceFrames, metadata: metadata)
@@ -217,7 +217,7 @@ public final class CompositorHarness: Sendable {
     ///
     /// - Throws: the request's error; `.compositorFailed` when it was cancelled, dropped
     ///   unfinished or not finished within ``timeLimit``.
-    public func render(at time: MediaTime, instruction: any VideoCompositionInstruction,
+    public func render(at time: MediaTime, instruction: any VideoCompositionInstructionProtocol,
                        sourceFrames: KeyValuePairs<Int32, PixelBuffer> = [:],
                        metadata: KeyValuePairs<Int32, TimedMetadataGroup> = [:]) async throws(ReelError) -> PixelBuffer {
         let request = startRequest(at: time, instruction: instruction, sourceFrames: sourceFrames, metadata: metadata)
@@ -304,7 +304,7 @@ public final class CompositorHarness: Sendable {
         }
     }
 
-    static func describe(_ instruction: any VideoCompositionInstruction) -> String {
+    static func describe(_ instruction: any VideoCompositionInstructionProtocol) -> String {
         "\(type(of: instruction)) \(instruction.timeRange)"
     }
 }

@@ -44,10 +44,10 @@ extension CompositorVerifier {
 
         mutating func newHarness(width: Int? = nil, height: Int? = nil, format: PixelFormat? = nil) throws(ContractViolation) -> CompositorHarness {
             let compositor = verifier.makeCompositor()
-            guard let first = compositor.requiredPixelBufferAttributesForRenderContext.pixelFormats.first else {
+            guard let first = compositor.requiredPixelBufferAttributesForRenderContext.pixelFormatType.first else {
                 throw ContractViolation(rule: .renderContext, message: "requiredPixelBufferAttributesForRenderContext lists no pixel format")
             }
-            if let source = compositor.sourcePixelBufferAttributes, source.pixelFormats.isEmpty {
+            if let source = compositor.sourcePixelBufferAttributes, source.pixelFormatType.isEmpty {
                 throw ContractViolation(rule: .renderContext, message: "sourcePixelBufferAttributes lists no pixel format (use nil to accept any)")
             }
             let harness = CompositorHarness(compositor: compositor, width: width ?? verifier.renderWidth,
@@ -264,7 +264,7 @@ extension CompositorVerifier {
             let harness = try newHarness()
             let point = points[0]
             _ = try await composed(start(point, on: harness), point, on: harness)
-            let formats = harness.compositor.requiredPixelBufferAttributesForRenderContext.pixelFormats
+            let formats = harness.compositor.requiredPixelBufferAttributesForRenderContext.pixelFormatType
             let first = harness.renderContext
             let newFormat = formats.count > 1 ? formats[1] : first.pixelFormat
             let (w, h) = (verifier.renderWidth + 16, verifier.renderHeight + 8)

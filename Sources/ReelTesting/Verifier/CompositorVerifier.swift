@@ -53,7 +53,7 @@ public struct CompositorVerifier: Sendable {
     public typealias SourceFrameMaker = @Sendable (_ trackID: Int32, _ index: Int, _ time: MediaTime,
                                                    _ format: PixelFormat, _ width: Int, _ height: Int) -> PixelBuffer
 
-    public var instructions: [any VideoCompositionInstruction]
+    public var instructions: [any VideoCompositionInstructionProtocol]
     /// Groups by metadata track ID, in composition time.
     public var metadata: [Int32: [TimedMetadataGroup]]
     /// The video tracks of instructions whose `requiredSourceTrackIDs` is nil (every track).
@@ -70,7 +70,7 @@ public struct CompositorVerifier: Sendable {
     public var makeSourceFrame: SourceFrameMaker
     public var makeCompositor: @Sendable () -> any VideoCompositing
 
-    public init(instructions: [any VideoCompositionInstruction], metadata: [Int32: [TimedMetadataGroup]] = [:],
+    public init(instructions: [any VideoCompositionInstructionProtocol], metadata: [Int32: [TimedMetadataGroup]] = [:],
                 videoTrackIDs: [Int32] = [1], times: [MediaTime]? = nil, renderWidth: Int = 64, renderHeight: Int = 36,
                 timeLimit: Duration = .seconds(10), metadataMustAffectOutput: Bool = true,
                 makeSourceFrame: @escaping SourceFrameMaker = CompositorVerifier.counterFrame,
@@ -102,7 +102,7 @@ public struct CompositorVerifier: Sendable {
     struct Point {
         var index: Int
         var time: MediaTime
-        var instruction: any VideoCompositionInstruction
+        var instruction: any VideoCompositionInstructionProtocol
         var videoTracks: [Int32]
         var metadataTracks: [Int32]
         var describe: String { CompositorHarness.describe(instruction) }

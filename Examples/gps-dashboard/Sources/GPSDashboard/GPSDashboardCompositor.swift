@@ -39,8 +39,8 @@ public struct GPSDashboardCompositor: AsyncVideoCompositing {
         }
     }
 
-    public var sourcePixelBufferAttributes: PixelBufferAttributes? { PixelBufferAttributes(pixelFormats: [.yuv420p, .bgra]) }
-    public var requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes { PixelBufferAttributes(pixelFormats: [.yuv420p, .bgra]) }
+    public var sourcePixelBufferAttributes: PixelBufferAttributes? { PixelBufferAttributes(pixelFormatType: [.yuv420p, .bgra]) }
+    public var requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes { PixelBufferAttributes(pixelFormatType: [.yuv420p, .bgra]) }
 
     public func compose(_ request: AsynchronousVideoCompositionRequest) async throws -> PixelBuffer {
         try Task.checkCancellation()
@@ -70,7 +70,7 @@ public struct GPSDashboardCompositor: AsyncVideoCompositing {
     static func baseFrame(for request: AsynchronousVideoCompositionRequest) -> PixelBuffer {
         let context = request.renderContext
         let time = request.compositionTime
-        if let standard = request.videoCompositionInstruction as? VideoCompositionStandardInstruction,
+        if let standard = request.videoCompositionInstruction as? VideoCompositionInstruction,
            standard.layerInstructions.count == 1, let layer = standard.layerInstructions.first,
            let frame = request.sourceFrame(byTrackID: layer.trackID),
            frame.width == context.width, frame.height == context.height, frame.format == context.pixelFormat,
