@@ -44,13 +44,14 @@ enum ReelProcess {
     }
 
     /// Starts `executable`; output goes to files in a scratch folder.
-    static func start(_ executable: URL, _ arguments: [String], in folder: URL) throws -> (Process, URL, URL) {
+    static func start(_ executable: URL, _ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> (Process, URL, URL) {
         let outURL = folder.appendingPathComponent(".stdout-\(UUID().uuidString)"), errURL = folder.appendingPathComponent(".stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.currentDirectoryURL = folder
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
@@ -70,14 +71,14 @@ enum ReelProcess {
                       stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 
-    static func run(_ executable: URL, _ arguments: [String], in folder: URL) throws -> Output {
-        let (p, o, e) = try start(executable, arguments, in: folder)
+    static func run(_ executable: URL, _ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Output {
+        let (p, o, e) = try start(executable, arguments, in: folder, environment: environment)
         return try finish(p, o, e)
     }
 
-    static func reel(_ arguments: [String], in folder: URL) throws -> Output {
+    static func reel(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Output {
         guard let reel else { throw CocoaError(.fileNoSuchFile) }
-        return try run(reel, arguments, in: folder)
+        return try run(reel, arguments, in: folder, environment: environment)
     }
 
     /// `ffmpeg -f framemd5`: one hash per decoded frame, in order.
