@@ -3,6 +3,12 @@ import ReelCore
 import ReelIO
 
 extension RenderPlan {
+    /// What pieces are stamped with: the SHA-256 of ``encoded()``. A piece of another plan
+    /// (another composition, source, setting or cut) carries another identity.
+    public func identity() throws(ReelError) -> String {
+        try Digest(sha256: encoded()).hex
+    }
+
     /// The `--source` overrides that pin every source to the file the plan saw.
     public var sourceOverrides: [CompositionFile.SourceOverride] {
         sources.map { CompositionFile.SourceOverride(name: $0.name, path: $0.path) }

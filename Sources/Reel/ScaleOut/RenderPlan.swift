@@ -1,6 +1,5 @@
 import Foundation
 import ReelCore
-import ReelIO
 
 /// One render split into pieces that separate machines render and `reel join` puts back
 /// together (docs/scale-out.md).
@@ -73,6 +72,13 @@ extension RenderPlan {
             let exists = FileManager.default.fileExists(atPath: path)
             throw ReelError(exists ? .unreadable : .fileNotFound, exists ? "the plan cannot be read" : "no such plan file", path: path)
         }
+        return try decode(data, path: path)
+    }
+
+    /// A plan from the bytes of a plan file (read from `path`), checked: this version, the
+    /// pieces in order, each starting where the one before ends and holding frames, and
+    /// their frames adding up to the whole.
+    public static func decode(_ data: Data, path: String) throws(ReelError) -> RenderPlan {
         let plan: RenderPlan
         do { plan = try JSONDecoder().decode(RenderPlan.self, from: data) } catch {
             throw ReelError(.invalidArgument, "is not a render plan made by `reel plan` (\(Self.reason(error)))", path: path)
@@ -80,8 +86,30 @@ extension RenderPlan {
         guard plan.version == currentVersion else {
             throw ReelError(.invalidArgument, "is a version \(plan.version) plan; this reel reads version \(currentVersion) (make the plan again)", path: path)
         }
-        guard !plan.pieces.isEmpty, plan.pieces.enumerated().allSatisfy({ $0.offset == $0.element.index }) else {
-            throw ReelError(.invalidArgument, "lists its pieces out of order (make the plan again)", path: path, field: "pieces")
+        func broken(_ what: String, _ field: String) -> ReelError {
+            ReelError(.invalidArgument, "\(what) (make the plan again with `reel plan`)", path: path, field: field)
+        }
+        let frame = plan.video.frameDuration
+        guard frame.isNumeric, frame > .zero, plan.frameCount > 0, plan.video.keyframeInterval >= 1, plan.video.width > 0, plan.video.height > 0 else {
+            throw broken("has no usable video settings", "video")
+        }
+        guard plan.timeRange.start.isNumeric, plan.timeRange.end.isNumeric, plan.timeRange.duration > .zero else {
+            throw broken("covers no time", "timeRange")
+        }
+        guard !plan.pieces.isEmpty else { throw broken("has no pieces", "pieces") }
+        var start = plan.timeRange.start
+        var frames = 0
+        for (i, piece) in plan.pieces.enumerated() {
+            guard piece.index == i, piece.timeRange.start == start, piece.timeRange.end.isNumeric, piece.timeRange.duration > .zero,
+                  piece.frameCount > 0, piece.frameCount <= plan.frameCount - frames,
+                  !piece.file.isEmpty, !piece.file.contains("/"), piece.file != "..", piece.file != "." else {
+                throw broken("piece \(i) does not follow the one before it", "pieces[\(i)]")
+            }
+            start = piece.timeRange.end
+            frames += piece.frameCount
+        }
+        guard start == plan.timeRange.end, frames == plan.frameCount else {
+            throw broken("its pieces do not cover the render", "pieces")
         }
         return plan
     }
@@ -101,12 +129,6 @@ extension RenderPlan {
         do { try data.write(to: url, options: .atomic) } catch {
             throw ReelError(.outputFailed, "could not write the plan: \(error.localizedDescription)", path: url.path)
         }
-    }
-
-    /// What pieces are stamped with: the SHA-256 of ``encoded()``. A piece of another plan
-    /// (another composition, source, setting or cut) carries another identity.
-    public func identity() throws(ReelError) -> String {
-        try Digest(sha256: encoded()).hex
     }
 
     /// The work folder.
