@@ -14,6 +14,7 @@
 #include <libavutil/pixdesc.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/mathematics.h>
+#include <libavutil/hash.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
 #include <errno.h>

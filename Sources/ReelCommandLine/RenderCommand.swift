@@ -4,6 +4,8 @@ import Reel
 
 /// `reel render COMPOSITION.json -o OUT [--source NAME=PATH | --source PATH] [--overwrite]
 /// [--range START..END]`: renders a composition file (docs/composition-file.md).
+/// `reel render --plan plan.json [--chunk K]` renders one piece of a render plan
+/// (docs/scale-out.md).
 public struct RenderCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "render",
@@ -13,15 +15,23 @@ public struct RenderCommand: AsyncParsableCommand {
         (exit status 2) and nothing is written. --range renders a piece cut on keyframe \
         boundaries: pieces rendered with the same cut points join by stream copy \
         (ffmpeg -f concat -c copy) into the whole render. Ctrl-C stops the render and \
-        leaves no output file.
+        leaves no output file. --plan renders piece --chunk K of a plan made by `reel plan` \
+        into the plan's work folder (K defaults to SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX \
+        or AWS_BATCH_JOB_ARRAY_INDEX); a piece already complete is not rendered again.
         """
     )
 
-    @Argument(help: "The composition file (JSON).")
-    var composition: String
+    @Argument(help: "The composition file (JSON); with --plan, checked against the plan's.")
+    var composition: String?
 
     @Option(name: [.short, .customLong("output")], help: "The video to write (.mp4, .mov, .mkv).")
-    var output: String
+    var output: String?
+
+    @Option(help: "Render one piece of this render plan (made by `reel plan`) into its work folder.")
+    var plan: String?
+
+    @Option(help: "The piece of --plan to render, from 0; by default the scheduler's array index.")
+    var chunk: Int?
 
     @Option(name: .customLong("source"), help: "NAME=PATH replaces the source called NAME; a bare PATH replaces the first source.")
     var sources: [String] = []
@@ -41,6 +51,15 @@ public struct RenderCommand: AsyncParsableCommand {
     public init() {}
 
     public func validate() throws {
+        if plan != nil {
+            if output != nil { throw ValidationError("--plan renders into the plan's work folder: drop -o (`reel join` writes the output)") }
+            if range != nil { throw ValidationError("--plan renders the plan's pieces: drop --range") }
+            if !sources.isEmpty { throw ValidationError("--plan uses the plan's sources: drop --source") }
+        } else if !listCompositors {
+            if composition == nil { throw ValidationError("Missing expected argument '<composition>'") }
+            if output == nil { throw ValidationError("Missing expected argument '--output <output>'") }
+            if chunk != nil { throw ValidationError("--chunk goes with --plan") }
+        }
         if let range, RangeArgument(range) == nil {
             throw ValidationError("--range \(range): expected START..END with START before END, such as 0..4 or 4.004..")
         }
@@ -55,15 +74,13 @@ public struct RenderCommand: AsyncParsableCommand {
         }
         // Ctrl-C from here on cancels cleanly: before the export starts nothing is written;
         // once it runs the session removes its partial file.
-        let current = Lock<AssetExportSession?>(nil)
-        let interrupts = InterruptHandler { current.withLock { $0 }?.cancelExport() }
-        defer { interrupts.remove() }
-        func checkInterrupted() throws {
-            if interrupts.wasInterrupted {
-                CLIOutput.line("interrupted: nothing was written")
-                throw ExitStatus.interrupted
-            }
+        let runner = ExportRunner()
+        defer { runner.remove() }
+        if let plan {
+            try await renderPiece(planPath: plan, runner: runner)
+            return
         }
+        guard let composition, let output else { return }
         // 1. The composition: any problem here is the file's (or the command line's): exit 2.
         let loaded: LoadedComposition
         let settings: VideoEncoderSettings
@@ -100,7 +117,7 @@ public struct RenderCommand: AsyncParsableCommand {
         } else {
             metadataFormatChoice = metadataOutputFormat
         }
-        try checkInterrupted()
+        try runner.checkInterrupted()
         let outputURL = try CLIOutput.checkOutput(output, overwrite: overwrite)
 
         // 2. The range, on keyframe boundaries.
@@ -120,45 +137,11 @@ public struct RenderCommand: AsyncParsableCommand {
         }
 
         // 3. The export.
-        let session = AssetExportSession(composition: loaded.composition, preset: .custom(settings),
-                                         sources: AssetRenderSources(videoOptions: .init(lookahead: 8), files: loaded.sourceURLs))
-        session.videoComposition = video
-        session.audioMix = loaded.audioMix
-        session.includesAudio = loaded.audioMix != nil
-        session.audioCodec = audioCodec
-        // Deeper buffers between decoding, compositing and encoding keep each busy when
-        // another stalls for a moment.
-        var engineOptions = session.renderOptions
-        engineOptions.maximumRequestsInFlight = 6
-        session.renderOptions = engineOptions
+        let session = await loaded.makeExportSession(settings: settings, audioCodec: audioCodec, metadataFormat: metadataFormatChoice,
+                                                     overwrite: overwrite)
         session.timeRange = renderRange
-        session.overwrite = overwrite
-        session.metadataTrackIDs = loaded.file.output?.metadataTrackIDs ?? loaded.composition.tracks(withMediaType: .metadata).map(\.trackID)
-        session.metadataFormat = metadataFormatChoice
-        // The first source's container tags (creation date, location, make, model) carry over.
-        if let first = loaded.file.sources.first, let url = loaded.sourceURLs[first.name] {
-            if let (common, all) = try? await Asset(url: url).load(.commonMetadata, .metadata) { session.metadata = common + all }
-        }
         let frameCount = Int((renderRange.duration.seconds / video.frameDuration.seconds).rounded(.up))
-        let progress = ProgressReporter(totalFrames: frameCount)
-        current.withLock { $0 = session }
-        try checkInterrupted()
-        progress.watch(session.progressUpdates())
-        do {
-            try await session.export(to: outputURL, as: fileType)
-            await progress.finish()
-        } catch {
-            await progress.finish(cancelling: true)
-            if error.code == .cancelled || interrupts.wasInterrupted {
-                CLIOutput.line("interrupted: the render was cancelled and \(output) was not written")
-                throw ExitStatus.interrupted
-            }
-            var shown = error
-            if shown.path == outputURL.path { shown.path = output }
-            CLIOutput.line(shown.description)
-            throw ExitStatus.failure
-        }
-        let seconds = progress.elapsed
-        CLIOutput.line("wrote \(output): \(frameCount) frames in \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", seconds > 0 ? Double(frameCount) / seconds : 0)) fps)")
+        let seconds = try await runner.run(session, to: outputURL, as: fileType, shown: output, frameCount: frameCount)
+        CLIOutput.line(ExportRunner.summary(wrote: output, frames: frameCount, seconds: seconds))
     }
 }

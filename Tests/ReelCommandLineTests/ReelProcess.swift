@@ -8,9 +8,9 @@ enum ReelProcess {
     /// The `reel` binary built beside the tests, or the package's debug build.
     static var reel: URL? { TestFiles.reelBinary }
 
-    static func reel(_ arguments: [String], in folder: URL) throws -> Output {
+    static func reel(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Output {
         guard let reel else { throw TestTools.ToolFailed(description: "the reel binary is not built: run `swift build` first") }
-        return try TestTools.run(reel, arguments, in: folder)
+        return try TestTools.run(reel, arguments, in: folder, environment: environment)
     }
 
     /// `ffmpeg -f framemd5`: one hash per decoded frame, in order.

@@ -33,8 +33,9 @@ public enum TestTools {
 
     /// Starts `executable` with its output going to files in a fresh folder (pipes could
     /// fill and block a long-running program); `finish` waits and collects.
+    /// `environment` adds to (or replaces entries of) the test's own environment.
     public static func start(_ executable: URL, _ arguments: [String], in folder: URL? = nil,
-                             environment: [String: String]? = nil) throws -> Running {
+                             environment: [String: String] = [:]) throws -> Running {
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("reel-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
         let out = logs.appendingPathComponent("stdout"), err = logs.appendingPathComponent("stderr")
@@ -44,7 +45,7 @@ public enum TestTools {
         process.executableURL = executable
         process.arguments = arguments
         if let folder { process.currentDirectoryURL = folder }
-        if let environment { process.environment = environment }
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice
@@ -76,7 +77,7 @@ public enum TestTools {
 
     /// Runs `executable` to its end.
     public static func run(_ executable: URL, _ arguments: [String], in folder: URL? = nil,
-                           environment: [String: String]? = nil) throws -> Output {
+                           environment: [String: String] = [:]) throws -> Output {
         try start(executable, arguments, in: folder, environment: environment).finish()
     }
 

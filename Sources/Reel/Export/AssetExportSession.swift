@@ -49,6 +49,8 @@ public final class AssetExportSession: Sendable {
         var audioCodec = AudioEncoderSettings.Codec.aac
         var optimizeForNetworkUse = true
         var metadata: [MetadataItem] = []
+        /// Video copied from these files (a render plan's pieces) instead of rendered.
+        var videoParts: [ExportVideoCopy.Part]?
     }
 
     struct State {
@@ -170,6 +172,13 @@ public final class AssetExportSession: Sendable {
     public var shouldOptimizeForNetworkUse: Bool {
         get { state.withLock { $0.settings.optimizeForNetworkUse } }
         set { state.withLock { $0.settings.optimizeForNetworkUse = newValue } }
+    }
+
+    /// The video stream is copied from `parts`, one after another, instead of rendered:
+    /// how a render plan's pieces are joined while the audio and metadata are written over
+    /// the whole timeline.
+    func copyVideo(from parts: [ExportVideoCopy.Part]) {
+        state.withLock { $0.settings.videoParts = parts }
     }
 
     // MARK: Status

@@ -30,7 +30,13 @@ struct ExportJob: Sendable {
         }
         var videoInput: AssetWriterInput?
         var videoCopy: ExportVideoCopy?
-        if session.preset == .passthrough, settings.videoComposition == nil,
+        if let parts = settings.videoParts {
+            let copy = try await ExportVideoCopy.joining(parts)
+            // As rendered frames: the display matrix only when no video composition drew them.
+            if settings.videoComposition == nil { copy.input.transform = composition.sharedVideoTransform }
+            try writer.add(copy.input)
+            videoCopy = copy
+        } else if session.preset == .passthrough, settings.videoComposition == nil,
            let copy = try await ExportVideoCopy.plan(composition: composition, range: range, sources: session.sources) {
             try writer.add(copy.input)
             videoCopy = copy

@@ -3,16 +3,23 @@ import ReelCore
 import ReelIO
 import ReelComposition
 
-/// The `.passthrough` preset's video stream copy: the packets of the one source the
-/// composition's video plays, copied with their decode times and keyframe flags, when
-/// nothing is composited and no frame would be cut from the frames it is predicted from
-/// (the exported range plays one whole track, unscaled).
+/// A video stream copy: packets copied with their decode times and keyframe flags, moved
+/// onto the composition timeline. The `.passthrough` preset copies the one source the
+/// composition's video plays, when nothing is composited and no frame would be cut from
+/// the frames it is predicted from (the exported range plays one whole track, unscaled);
+/// a render plan's join copies its pieces one after another.
 struct ExportVideoCopy: Sendable {
+    /// One file's packets: those of track `trackID` (the first video track when nil) in
+    /// `source` (all of them when nil), moved by `offset`.
+    struct Part: Sendable {
+        let url: URL
+        let trackID: Int32?
+        let source: TimeRange?
+        let offset: MediaTime
+    }
+
     let input: AssetWriterInput
-    let url: URL
-    let trackID: Int32
-    let source: TimeRange
-    let offset: MediaTime
+    let parts: [Part]
 
     /// The copy plan, or nil when the frames must be rendered.
     static func plan(composition: Composition, range: TimeRange, sources: AssetRenderSources) async throws(ReelError) -> ExportVideoCopy? {
@@ -34,26 +41,49 @@ struct ExportVideoCopy: Sendable {
         guard let description = reader.track(withID: ref.trackID)?.formatDescription else { return nil }
         let input = AssetWriterInput(settings: .passthrough(description))
         input.transform = track.preferredTransform
-        return ExportVideoCopy(input: input, url: url, trackID: ref.trackID, source: source, offset: offset)
+        return ExportVideoCopy(input: input, parts: [Part(url: url, trackID: ref.trackID, source: source, offset: offset)])
     }
 
-    /// Appends every packet of the range, moved onto the composition timeline.
-    func write(progress: @Sendable (MediaTime) -> Void) async throws(ReelError) {
-        let reader = try await AssetReader.open(url: url)
+    /// The copy of `parts` one after another, described as the first part's track is (the
+    /// caller has checked that every part has the same codec configuration).
+    static func joining(_ parts: [Part]) async throws(ReelError) -> ExportVideoCopy {
+        guard let first = parts.first else { throw ReelError(.invalidArgument, "there are no pieces to join") }
+        let reader = try await AssetReader.open(url: first.url)
         defer { reader.cancelReading() }
-        let output = AssetReaderTrackOutput(trackID: trackID, settings: .passthrough, bufferCapacity: 32)
-        try reader.add(output)
-        reader.timeRange = source
-        try reader.startReading()
-        while let sample = try await output.next() {
-            if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled") }
-            guard var buffer = sample.sampleBuffer, buffer.presentationTime.isNumeric else { continue }
-            buffer.presentationTime = buffer.presentationTime + offset
-            if buffer.decodeTime.isNumeric { buffer.decodeTime = buffer.decodeTime + offset }
-            try await input.append(buffer)
-            progress(buffer.presentationTime)
+        let description = try first.track(in: reader).formatDescription
+        return ExportVideoCopy(input: AssetWriterInput(settings: .passthrough(description)), parts: parts)
+    }
+
+    /// Appends every packet of every part, moved onto the composition timeline.
+    func write(progress: @Sendable (MediaTime) -> Void) async throws(ReelError) {
+        for part in parts {
+            let reader = try await AssetReader.open(url: part.url)
+            defer { reader.cancelReading() }
+            let output = AssetReaderTrackOutput(trackID: try part.track(in: reader).trackID, settings: .passthrough, bufferCapacity: 32)
+            try reader.add(output)
+            if let source = part.source { reader.timeRange = source }
+            try reader.startReading()
+            while let sample = try await output.next() {
+                if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled") }
+                guard var buffer = sample.sampleBuffer, buffer.presentationTime.isNumeric else { continue }
+                buffer.presentationTime = buffer.presentationTime + part.offset
+                if buffer.decodeTime.isNumeric { buffer.decodeTime = buffer.decodeTime + part.offset }
+                try await input.append(buffer)
+                progress(buffer.presentationTime)
+            }
         }
         input.markAsFinished()
+    }
+}
+
+extension ExportVideoCopy.Part {
+    /// The track the part copies.
+    func track(in reader: AssetReader) throws(ReelError) -> AssetReader.Track {
+        let track = trackID.map { reader.track(withID: $0) } ?? reader.tracks(withMediaType: .video).first
+        guard let track else {
+            throw ReelError(.corruptData, trackID.map { "has no track \($0)" } ?? "has no video track", path: url.path, trackID: trackID)
+        }
+        return track
     }
 }
 

@@ -1,0 +1,131 @@
+import Foundation
+import ReelCore
+import ReelIO
+
+extension RenderPlan {
+    /// What pieces are stamped with: the SHA-256 of ``encoded()``. A piece of another plan
+    /// (another composition, source, setting or cut) carries another identity.
+    public func identity() throws(ReelError) -> String {
+        try Digest(sha256: encoded()).hex
+    }
+
+    /// The `--source` overrides that pin every source to the file the plan saw.
+    public var sourceOverrides: [CompositionFile.SourceOverride] {
+        sources.map { CompositionFile.SourceOverride(name: $0.name, path: $0.path) }
+    }
+
+    /// Checks that the composition file (the plan's, or `compositionPath` when given) and
+    /// every source are as they were when the plan was made.
+    ///
+    /// - Throws: `invalidArgument` naming the file that differs and what to do.
+    public func checkInputs(compositionPath: String? = nil, planPath: String) throws(ReelError) {
+        let path = compositionPath ?? composition
+        let digest = try Digest(sha256OfFileAt: URL(fileURLWithPath: path)).hex
+        guard digest == compositionSHA256 else {
+            let which = compositionPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path } == composition || compositionPath == nil
+                ? "was changed after the plan was made" : "is not the composition the plan was made for (\(composition))"
+            throw ReelError(.invalidArgument, "\(path) \(which): make the plan again with `reel plan`", path: planPath)
+        }
+        for stamp in sources {
+            let now = try SourceStamp(name: stamp.name, url: URL(fileURLWithPath: stamp.path))
+            guard now.size == stamp.size, now.modified == stamp.modified else {
+                let what = now.size != stamp.size ? "its size is \(now.size) bytes, the plan saw \(stamp.size)" : "it was modified after the plan was made"
+                throw ReelError(.invalidArgument, "source \"\(stamp.name)\" (\(stamp.path)) changed: \(what); make the plan again with `reel plan` and render every piece again",
+                                path: planPath)
+            }
+        }
+    }
+
+    /// What a piece's stamp says: which plan and piece the video file is, and its size.
+    struct PieceStamp: Codable, Hashable {
+        var plan: String
+        var piece: Int
+        var frameCount: Int
+        var bytes: Int64
+    }
+
+    /// Where a piece is.
+    public enum PieceState: Sendable, Equatable {
+        /// Rendered, stamped for this plan, and checked: its codec configuration.
+        case complete(codecConfiguration: Data)
+        /// Not rendered (or not finished: no stamp).
+        case missing
+        /// Present but not usable, and why.
+        case bad(String)
+    }
+
+    /// Checks piece `index` against the plan whose ``identity()`` is `identity`: stamped for
+    /// this plan, and its video track holds exactly the plan's frames, one every frame
+    /// duration from zero, starting with a keyframe.
+    public func checkPiece(_ index: Int, identity: String) async -> PieceState {
+        let piece = pieces[index]
+        let url = pieceURL(index)
+        guard let stampData = try? Data(contentsOf: stampURL(index)), FileManager.default.fileExists(atPath: url.path) else { return .missing }
+        guard let stamp = try? JSONDecoder().decode(PieceStamp.self, from: stampData) else { return .bad("its stamp \(stampURL(index).lastPathComponent) is unreadable") }
+        guard stamp.plan == identity, stamp.piece == index else { return .bad("it was rendered for another plan") }
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
+        guard bytes == stamp.bytes else { return .bad("\(piece.file) is \(bytes ?? 0) bytes, its stamp says \(stamp.bytes)") }
+        do throws(ReelError) {
+            return .complete(codecConfiguration: try await checkVideo(of: index))
+        } catch {
+            return .bad(error.message)
+        }
+    }
+
+    /// Reads every packet of piece `index`'s video track (nothing is decoded) and returns
+    /// its codec configuration when the frames are the plan's.
+    func checkVideo(of index: Int) async throws(ReelError) -> Data {
+        let piece = pieces[index]
+        let reader = try await AssetReader.open(url: pieceURL(index))
+        defer { reader.cancelReading() }
+        let videoTracks = reader.tracks(withMediaType: .video)
+        guard videoTracks.count == 1, let track = videoTracks.first else {
+            throw ReelError(.corruptData, "\(piece.file) has \(videoTracks.count) video tracks, expected 1")
+        }
+        guard track.formatDescription.codecName == video.codec, track.formatDescription.dimensions.map({ $0.width == video.width && $0.height == video.height }) ?? false else {
+            throw ReelError(.corruptData, "\(piece.file) holds \(track.formatDescription.codecName) video that is not the plan's \(video.width)x\(video.height) \(video.codec)")
+        }
+        let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 64)
+        try reader.add(output)
+        try reader.startReading()
+        var times: [MediaTime] = []
+        var firstIsKeyframe = false
+        while let sample = try await output.next() {
+            guard let buffer = sample.sampleBuffer else { continue }
+            if times.isEmpty { firstIsKeyframe = buffer.isSync }
+            times.append(buffer.presentationTime)
+        }
+        guard times.count == piece.frameCount else {
+            throw ReelError(.corruptData, "\(piece.file) has \(times.count) frames, expected \(piece.frameCount)")
+        }
+        guard firstIsKeyframe else { throw ReelError(.corruptData, "\(piece.file) does not start with a keyframe") }
+        times.sort()
+        for (k, t) in times.enumerated() where t != video.frameDuration * Int32(clamping: k) {
+            throw ReelError(.corruptData, "\(piece.file): frame \(k) is at \(t.secondsDescription) s, expected \((video.frameDuration * Int32(clamping: k)).secondsDescription) s")
+        }
+        return track.formatDescription.codecConfiguration
+    }
+
+    /// Stamps piece `index` as complete for the plan whose ``identity()`` is `identity`
+    /// (written atomically, after the video file is in place and checked).
+    func stampPiece(_ index: Int, identity: String) throws(ReelError) {
+        let url = pieceURL(index)
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? -1
+        let stamp = PieceStamp(plan: identity, piece: index, frameCount: pieces[index].frameCount, bytes: bytes)
+        do {
+            try JSONEncoder().encode(stamp).write(to: stampURL(index), options: .atomic)
+        } catch {
+            throw ReelError(.outputFailed, "could not write the piece's stamp: \(error.localizedDescription)", path: stampURL(index).path)
+        }
+    }
+
+    /// Removes piece `index`'s stamp (before rendering it again), so that an interrupted
+    /// render never leaves an older piece looking complete.
+    func unstampPiece(_ index: Int) throws(ReelError) {
+        let url = stampURL(index)
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        do { try FileManager.default.removeItem(at: url) } catch {
+            throw ReelError(.outputFailed, "could not remove the old stamp: \(error.localizedDescription)", path: url.path)
+        }
+    }
+}

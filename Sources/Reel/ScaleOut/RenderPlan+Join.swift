@@ -1,0 +1,49 @@
+import Foundation
+import ReelCore
+import ReelIO
+
+extension RenderPlan {
+    /// The session that joins the pieces into the whole render: every piece checked, the
+    /// video copied from the pieces (no re-encoding), and the sound mixed and encoded and
+    /// the timed metadata tracks written once over the whole timeline, with the first
+    /// source's container tags, exactly as a single `reel render` writes them.
+    ///
+    /// - Parameters:
+    ///   - loaded: the plan's composition, opened with ``sourceOverrides``.
+    ///   - identity: the plan's ``identity()``.
+    /// - Throws: `invalidArgument` naming every missing piece and every bad one (and why)
+    ///   when any piece is not complete: nothing is written then.
+    public func joinSession(loaded: LoadedComposition, identity: String, audioCodec: AudioEncoderSettings.Codec,
+                            metadataFormat: MetadataOutputFormat, overwrite: Bool) async throws(ReelError) -> AssetExportSession {
+        var missing: [Int] = []
+        var bad: [String] = []
+        var configurations: [Data] = []
+        for piece in pieces {
+            switch await checkPiece(piece.index, identity: identity) {
+            case .missing: missing.append(piece.index)
+            case .bad(let why): bad.append("piece \(piece.index) (\(why))")
+            case .complete(let configuration):
+                if let first = configurations.first, first != configuration {
+                    bad.append("piece \(piece.index) (its codec configuration differs from piece 0's: it was encoded with other settings)")
+                }
+                configurations.append(configuration)
+            }
+        }
+        guard missing.isEmpty, bad.isEmpty else {
+            var parts: [String] = []
+            if !missing.isEmpty {
+                parts.append("missing piece\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", "))")
+            }
+            if !bad.isEmpty { parts.append("bad " + bad.joined(separator: ", ")) }
+            throw ReelError(.invalidArgument, "cannot join: " + parts.joined(separator: "; ") + " (render them again with `reel render --plan ... --chunk K`)",
+                            path: workFolder)
+        }
+        let session = await loaded.makeExportSession(settings: try videoSettings(for: loaded), audioCodec: audioCodec, metadataFormat: metadataFormat,
+                                                     overwrite: overwrite)
+        session.timeRange = timeRange
+        session.copyVideo(from: pieces.map {
+            ExportVideoCopy.Part(url: pieceURL($0.index), trackID: nil, source: nil, offset: $0.timeRange.start)
+        })
+        return session
+    }
+}

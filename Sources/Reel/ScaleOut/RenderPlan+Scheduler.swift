@@ -1,0 +1,200 @@
+import Foundation
+import ReelCore
+
+extension RenderPlan {
+    /// The files that submit this plan to `scheduler`: the array of piece renders and the
+    /// join that runs when all have succeeded. The user submits them with the scheduler's
+    /// own tool (docs/scale-out.md).
+    ///
+    /// - Parameters:
+    ///   - planPath: the plan file, as every machine sees it.
+    ///   - reel: the `reel` command the Slurm scripts run (the containers run `reel`).
+    ///   - image: the container image holding `reel` (Kubernetes, AWS Batch).
+    ///   - joinOutput: what the join writes; the plan's name with `.mp4` beside it when nil.
+    public func schedulerFiles(_ scheduler: SchedulerKind, planPath: String, reel: String = "reel", image: String = "reel:latest",
+                               joinOutput: String? = nil) throws(ReelError) -> [SchedulerFile] {
+        let planURL = URL(fileURLWithPath: planPath).standardizedFileURL
+        let base = planURL.deletingPathExtension().lastPathComponent
+        let output = joinOutput ?? planURL.deletingPathExtension().appendingPathExtension("mp4").path
+        let name = Self.jobName(base)
+        let count = pieces.count
+        let render = [reel, "render", "--plan", planURL.path]
+        let join = [reel, "join", planURL.path, "-o", output, "--overwrite"]
+        switch scheduler {
+        case .slurm:
+            let log = workFolderURL.appendingPathComponent("slurm-%A_%a.out").path
+            let renderScript = """
+                #!/bin/bash
+                # Renders piece $SLURM_ARRAY_TASK_ID of \(planURL.path); a requeued or rerun
+                # task finds its piece complete and does nothing.
+                #SBATCH --job-name=reel-render-\(name)
+                #SBATCH --array=0-\(count - 1)
+                #SBATCH --requeue
+                #SBATCH --output=\(log)
+                set -euo pipefail
+                mkdir -p \(Self.shellQuoted(workFolder))
+                exec \(Self.shell(render))
+
+                """
+            let joinScript = """
+                #!/bin/bash
+                # Joins the pieces of \(planURL.path) once every array task has succeeded.
+                #SBATCH --job-name=reel-join-\(name)
+                #SBATCH --output=\(workFolderURL.appendingPathComponent("slurm-join-%j.out").path)
+                set -euo pipefail
+                exec \(Self.shell(join))
+
+                """
+            let submit = """
+                #!/bin/sh
+                # Submits the piece array, then the join, which waits for every piece (afterok).
+                set -e
+                cd "$(dirname "$0")"
+                mkdir -p \(Self.shellQuoted(workFolder))
+                array=$(sbatch --parsable \(base).render.sbatch)
+                array=${array%%;*}
+                join=$(sbatch --parsable --dependency=afterok:$array \(base).join.sbatch)
+                echo "submitted render array $array (\(count) pieces) and join ${join%%;*}"
+
+                """
+            return [SchedulerFile(name: "\(base).render.sbatch", contents: renderScript, isExecutable: false),
+                    SchedulerFile(name: "\(base).join.sbatch", contents: joinScript, isExecutable: false),
+                    SchedulerFile(name: "\(base).submit-slurm.sh", contents: submit, isExecutable: true)]
+        case .k8s:
+            let root = sharedRoot(planPath: planURL.path)
+            func job(_ jobName: String, _ command: [String], indexed: Bool) -> String {
+                var spec = ""
+                if indexed {
+                    spec += """
+                      completionMode: Indexed
+                      completions: \(count)
+                      parallelism: \(count)
+                      backoffLimitPerIndex: 3
+                      maxFailedIndexes: 0
+
+                    """
+                } else {
+                    spec += "  backoffLimit: 3\n"
+                }
+                return """
+                    apiVersion: batch/v1
+                    kind: Job
+                    metadata:
+                      name: \(jobName)
+                    spec:
+                    \(spec)  template:
+                        spec:
+                          restartPolicy: Never
+                          containers:
+                          - name: reel
+                            image: \(Self.yaml(image))
+                            command: [\(command.map(Self.yaml).joined(separator: ", "))]
+                            volumeMounts:
+                            - name: shared
+                              mountPath: \(Self.yaml(root))
+                          volumes:
+                          - name: shared
+                            persistentVolumeClaim:
+                              claimName: reel-shared
+
+                    """
+            }
+            let header = "# \(planURL.path): \(count) pieces; every pod mounts the claim reel-shared at \(root).\n"
+            return [SchedulerFile(name: "\(base).k8s.yaml", contents: header + job("reel-render-\(name)", ["reel"] + render.dropFirst(), indexed: true),
+                                  isExecutable: false),
+                    SchedulerFile(name: "\(base).k8s-join.yaml", contents: header + job("reel-join-\(name)", ["reel"] + join.dropFirst(), indexed: false),
+                                  isExecutable: false),
+                    SchedulerFile(name: "\(base).submit-k8s.sh", contents: """
+                        #!/bin/sh
+                        # Runs the Indexed Job, waits for every index to complete, then runs the join Job.
+                        set -e
+                        cd "$(dirname "$0")"
+                        kubectl apply -f \(base).k8s.yaml
+                        kubectl wait --for=condition=complete --timeout=-1s job/reel-render-\(name)
+                        kubectl apply -f \(base).k8s-join.yaml
+
+                        """, isExecutable: true)]
+        case .awsBatch:
+            let root = sharedRoot(planPath: planURL.path)
+            // An array of one is not allowed: a single piece is named on the command line.
+            let pieceCommand = ["reel"] + render.dropFirst() + (count == 1 ? ["--chunk", "0"] : [])
+            let definition: [String: Any] = [
+                "jobDefinitionName": "reel-\(name)",
+                "type": "container",
+                "retryStrategy": ["attempts": 3],
+                "containerProperties": [
+                    "image": image,
+                    "command": pieceCommand,
+                    "resourceRequirements": [["type": "VCPU", "value": "4"], ["type": "MEMORY", "value": "8192"]],
+                    "volumes": [["name": "shared", "efsVolumeConfiguration": ["fileSystemId": "fs-REPLACE-ME", "rootDirectory": "/"]]],
+                    "mountPoints": [["sourceVolume": "shared", "containerPath": root]],
+                ] as [String: Any],
+            ]
+            let data: Data
+            do { data = try JSONSerialization.data(withJSONObject: definition, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) } catch {
+                throw ReelError(.internalError, "could not encode the AWS Batch job definition: \(error)")
+            }
+            let joinOverride = Self.jsonText(["command": ["reel"] + join.dropFirst()])
+            let arrayOption = count > 1 ? " --array-properties size=\(count)" : ""
+            let submit = """
+                #!/bin/sh
+                # Registers the job definition, submits the piece array and the join that depends on it.
+                # Set JOB_QUEUE; the definition mounts an EFS file system at \(root) (set its fileSystemId).
+                set -e
+                cd "$(dirname "$0")"
+                : "${JOB_QUEUE:?set JOB_QUEUE to an AWS Batch job queue}"
+                aws batch register-job-definition --cli-input-json file://\(base).aws-batch.json > /dev/null
+                array=$(aws batch submit-job --job-name reel-render-\(name) --job-queue "$JOB_QUEUE" --job-definition reel-\(name)\(arrayOption) --query jobId --output text)
+                join=$(aws batch submit-job --job-name reel-join-\(name) --job-queue "$JOB_QUEUE" --job-definition reel-\(name) --depends-on jobId=$array --container-overrides \(Self.shellQuoted(joinOverride)) --query jobId --output text)
+                echo "submitted render array $array (\(count) pieces) and join $join"
+
+                """
+            return [SchedulerFile(name: "\(base).aws-batch.json", contents: String(decoding: data, as: UTF8.self) + "\n", isExecutable: false),
+                    SchedulerFile(name: "\(base).submit-aws-batch.sh", contents: submit, isExecutable: true)]
+        }
+    }
+
+    /// The deepest folder holding the plan, the composition, every source and the work
+    /// folder: what a container mounts from shared storage, at the same path.
+    func sharedRoot(planPath: String) -> String {
+        let paths = [planPath, composition, workFolder + "/"] + sources.map(\.path)
+        var common = paths.first.map { URL(fileURLWithPath: $0).deletingLastPathComponent().pathComponents } ?? ["/"]
+        for path in paths.dropFirst() {
+            let parts = URL(fileURLWithPath: path).deletingLastPathComponent().pathComponents
+            common = Array(zip(common, parts).prefix { $0 == $1 }.map(\.0))
+        }
+        return common.isEmpty ? "/" : NSString.path(withComponents: common)
+    }
+
+    /// A name Kubernetes, Slurm and AWS Batch all accept: lower-case letters, digits, `-`.
+    static func jobName(_ text: String) -> String {
+        let mapped = text.lowercased().map { ($0.isASCII && ($0.isLetter || $0.isNumber)) ? $0 : "-" }
+        let trimmed = String(mapped).split(separator: "-").joined(separator: "-")
+        return trimmed.isEmpty ? "plan" : String(trimmed.prefix(40))
+    }
+
+    static func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    static func shell(_ words: [String]) -> String { words.map(shellQuoted).joined(separator: " ") }
+
+    /// A YAML scalar: a JSON string, which YAML reads as the same text.
+    static func yaml(_ text: String) -> String { jsonText(text) }
+
+    static func jsonText(_ value: Any) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes]) else { return "\"\"" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension SchedulerFile {
+    /// Writes the file into `folder` atomically, executable when it is a script.
+    public func write(in folder: URL) throws(ReelError) {
+        let url = folder.appendingPathComponent(name)
+        do {
+            try Data(contents.utf8).write(to: url, options: .atomic)
+            if isExecutable { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path) }
+        } catch {
+            throw ReelError(.outputFailed, "could not write: \(error.localizedDescription)", path: url.path)
+        }
+    }
+}

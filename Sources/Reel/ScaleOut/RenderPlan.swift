@@ -1,0 +1,165 @@
+import Foundation
+import ReelCore
+
+/// One render split into pieces that separate machines render and `reel join` puts back
+/// together (docs/scale-out.md).
+///
+/// The pieces are keyframe-aligned ranges of the output (its closed GOP of
+/// ``VideoLayout/keyframeInterval`` frames), balanced by frame count. The plan pins what
+/// the pieces are a function of: the composition file's SHA-256, every source's path,
+/// size and modification time, and the video settings, so a piece rendered from a changed
+/// input is refused. Piece `K` is a pure function of the plan and `K`.
+public struct RenderPlan: Sendable, Hashable, Codable {
+    /// The plan file format this code writes and reads.
+    public static let currentVersion = 1
+
+    public var version: Int
+    /// The composition file, as an absolute path (every machine must see it there).
+    public var composition: String
+    /// The SHA-256 of the composition file's bytes.
+    public var compositionSHA256: String
+    /// Every source the composition reads, in the file's order.
+    public var sources: [SourceStamp]
+    /// The output's video stream, as every piece encodes it.
+    public var video: VideoLayout
+    /// What the whole render covers.
+    public var timeRange: TimeRange
+    /// Frames in the whole render.
+    public var frameCount: Int
+    /// Where the pieces are written, as an absolute path (shared by every machine).
+    public var workFolder: String
+    /// The pieces, in timeline order; piece `K` is `pieces[K]`.
+    public var pieces: [Piece]
+
+    /// A source file as the plan saw it.
+    public struct SourceStamp: Sendable, Hashable, Codable {
+        /// The composition's name for the source.
+        public var name: String
+        /// The file, as an absolute path.
+        public var path: String
+        /// Its size in bytes.
+        public var size: Int64
+        /// Its modification time, in seconds since 1970.
+        public var modified: Double
+    }
+
+    /// The video stream every piece writes.
+    public struct VideoLayout: Sendable, Hashable, Codable {
+        /// `h264`, `hevc`, `prores` or `ffv1`.
+        public var codec: String
+        public var width: Int
+        public var height: Int
+        public var frameDuration: MediaTime
+        /// Frames between keyframes: every cut is a multiple of it.
+        public var keyframeInterval: Int
+    }
+
+    /// One range of the output, rendered into a file of its own.
+    public struct Piece: Sendable, Hashable, Codable {
+        public var index: Int
+        public var timeRange: TimeRange
+        public var frameCount: Int
+        /// The piece's file name in the work folder.
+        public var file: String
+    }
+}
+
+extension RenderPlan {
+    /// Reads a plan file.
+    public static func load(path: String) throws(ReelError) -> RenderPlan {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw ReelError(exists ? .unreadable : .fileNotFound, exists ? "the plan cannot be read" : "no such plan file", path: path)
+        }
+        return try decode(data, path: path)
+    }
+
+    /// A plan from the bytes of a plan file (read from `path`), checked: this version, the
+    /// pieces in order, each starting where the one before ends and holding frames, and
+    /// their frames adding up to the whole.
+    public static func decode(_ data: Data, path: String) throws(ReelError) -> RenderPlan {
+        let plan: RenderPlan
+        do { plan = try JSONDecoder().decode(RenderPlan.self, from: data) } catch {
+            throw ReelError(.invalidArgument, "is not a render plan made by `reel plan` (\(Self.reason(error)))", path: path)
+        }
+        guard plan.version == currentVersion else {
+            throw ReelError(.invalidArgument, "is a version \(plan.version) plan; this reel reads version \(currentVersion) (make the plan again)", path: path)
+        }
+        func broken(_ what: String, _ field: String) -> ReelError {
+            ReelError(.invalidArgument, "\(what) (make the plan again with `reel plan`)", path: path, field: field)
+        }
+        let frame = plan.video.frameDuration
+        guard frame.isNumeric, frame > .zero, plan.frameCount > 0, plan.video.keyframeInterval >= 1, plan.video.width > 0, plan.video.height > 0 else {
+            throw broken("has no usable video settings", "video")
+        }
+        guard plan.timeRange.start.isNumeric, plan.timeRange.end.isNumeric, plan.timeRange.duration > .zero else {
+            throw broken("covers no time", "timeRange")
+        }
+        guard !plan.pieces.isEmpty else { throw broken("has no pieces", "pieces") }
+        var start = plan.timeRange.start
+        var frames = 0
+        for (i, piece) in plan.pieces.enumerated() {
+            guard piece.index == i, piece.timeRange.start == start, piece.timeRange.end.isNumeric, piece.timeRange.duration > .zero,
+                  piece.frameCount > 0, piece.frameCount <= plan.frameCount - frames,
+                  !piece.file.isEmpty, !piece.file.contains("/"), piece.file != "..", piece.file != "." else {
+                throw broken("piece \(i) does not follow the one before it", "pieces[\(i)]")
+            }
+            start = piece.timeRange.end
+            frames += piece.frameCount
+        }
+        guard start == plan.timeRange.end, frames == plan.frameCount else {
+            throw broken("its pieces do not cover the render", "pieces")
+        }
+        return plan
+    }
+
+    /// The plan as JSON, keys sorted: the same plan always gives the same bytes.
+    public func encoded() throws(ReelError) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do { return try encoder.encode(self) } catch {
+            throw ReelError(.internalError, "could not encode the plan: \(error)")
+        }
+    }
+
+    /// Writes the plan to `url` atomically (a reader never sees half a plan).
+    public func write(to url: URL) throws(ReelError) {
+        let data = try encoded()
+        do { try data.write(to: url, options: .atomic) } catch {
+            throw ReelError(.outputFailed, "could not write the plan: \(error.localizedDescription)", path: url.path)
+        }
+    }
+
+    /// The work folder.
+    public var workFolderURL: URL { URL(fileURLWithPath: workFolder, isDirectory: true) }
+
+    /// Piece `index`'s video file.
+    public func pieceURL(_ index: Int) -> URL { workFolderURL.appendingPathComponent(pieces[index].file) }
+
+    /// Piece `index`'s stamp, written once its video is complete and checked.
+    public func stampURL(_ index: Int) -> URL {
+        pieceURL(index).deletingPathExtension().appendingPathExtension("json")
+    }
+
+    /// The piece `index` names: an error naming the valid range when it is out of range.
+    public func piece(_ index: Int) throws(ReelError) -> Piece {
+        guard pieces.indices.contains(index) else {
+            throw ReelError(.invalidArgument, "piece \(index) is out of range: the plan has \(pieces.count) pieces, 0 to \(pieces.count - 1)")
+        }
+        return pieces[index]
+    }
+
+    static func reason(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        switch decoding {
+        case .keyNotFound(let key, let context):
+            return "missing \((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let at = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return at.isEmpty ? context.debugDescription : "\(at): \(context.debugDescription)"
+        @unknown default:
+            return "\(decoding)"
+        }
+    }
+}

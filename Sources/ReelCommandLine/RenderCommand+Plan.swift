@@ -1,0 +1,63 @@
+import Foundation
+import Reel
+
+extension RenderCommand {
+    /// `reel render --plan plan.json [--chunk K]`: renders piece K into the plan's work
+    /// folder, unless it is already complete. Problems with the plan, the index or the
+    /// inputs are one line and exit 2; a work folder that cannot be written, exit 1.
+    func renderPiece(planPath: String, runner: ExportRunner) async throws {
+        let plan: RenderPlan
+        let index: Int
+        do throws(ReelError) {
+            plan = try RenderPlan.load(path: planPath)
+            var asked = chunk
+            if asked == nil { asked = try RenderPlan.pieceIndex(in: ProcessInfo.processInfo.environment) }
+            guard let k = asked else {
+                throw ReelError(.invalidArgument, "which piece? give --chunk K, or run as an array job (\(RenderPlan.indexVariables.joined(separator: ", ")))")
+            }
+            _ = try plan.piece(k)
+            index = k
+            try plan.checkInputs(compositionPath: composition, planPath: planPath)
+        } catch {
+            CLIOutput.line(error.description)
+            throw ExitStatus.usage
+        }
+        let piece = plan.pieces[index]
+        let pieceURL = plan.pieceURL(index)
+        let identity: String
+        do throws(ReelError) {
+            try plan.prepareWorkFolder()
+            identity = try plan.identity()
+        } catch {
+            CLIOutput.line(error.description)
+            throw ExitStatus.failure
+        }
+        if case .complete = await plan.checkPiece(index, identity: identity) {
+            CLIOutput.line("piece \(index) is already complete: \(pieceURL.path)")
+            return
+        }
+        let loaded: LoadedComposition
+        do throws(ReelError) {
+            loaded = try await LoadedComposition.load(path: plan.composition, overrides: plan.sourceOverrides, registry: ReelCLI.registry)
+        } catch {
+            CLIOutput.line(error.description)
+            throw ExitStatus.usage
+        }
+        try runner.checkInterrupted()
+        let session: AssetExportSession
+        do throws(ReelError) {
+            session = try await plan.pieceSession(index, loaded: loaded)
+        } catch {
+            CLIOutput.line(error.description)
+            throw ExitStatus.failure
+        }
+        let seconds = try await runner.run(session, to: pieceURL, as: .mov, shown: pieceURL.path, frameCount: piece.frameCount)
+        do throws(ReelError) {
+            try await plan.finishPiece(index, identity: identity)
+        } catch {
+            CLIOutput.line(error.description)
+            throw ExitStatus.failure
+        }
+        CLIOutput.line(ExportRunner.summary(wrote: "piece \(index) (\(pieceURL.path))", frames: piece.frameCount, seconds: seconds))
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import Testing
+import ReelTestSupport
+
+/// `reel plan`, `reel render --plan` and `reel join` end to end: pieces rendered by separate
+/// processes (as array tasks would), joined, and compared with a single render.
+@Suite("reel join", .serialized)
+struct JoinCommandTests {
+    /// The GPS dashboard (video, the camera's sound, its GPS track) with `video` settings.
+    static func dashboard(video: String, in folder: URL, source: String? = nil) throws -> String {
+        var json = RenderCommandTests.dashboard.replacingOccurrences(of: "\"video\": {\"codec\": \"h264\", \"crf\": 23, \"preset\": \"veryfast\"}",
+                                                                     with: "\"video\": \(video)")
+        if let source { json = json.replacingOccurrences(of: "../../Fixtures/counter-gps.mp4", with: source) }
+        return try RenderCommandTests.write(json, in: folder)
+    }
+
+    static let qp = "{\"codec\": \"h264\", \"qp\": 24, \"preset\": \"veryfast\", \"keyframeInterval\": 10}"
+
+    /// Plans `c` in `pieces` pieces and renders each in a process of its own.
+    static func renderPieces(_ c: String, pieces: Int, in folder: URL) throws {
+        let plan = try ReelProcess.reel(["plan", c, "--chunks", String(pieces), "-o", "plan.json"], in: folder)
+        #expect(plan.status == 0, "\(plan.stderr)")
+        for k in 0..<pieces {
+            let out = try ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", String(k)], in: folder)
+            #expect(out.status == 0, "piece \(k): \(out.stderr)")
+        }
+    }
+
+    /// The first audio track decoded to 32-bit float samples, mono.
+    static func samples(_ file: String, in folder: URL) throws -> [Float] {
+        let ffmpeg = try #require(TestTools.which("ffmpeg"))
+        let raw = "\(file).f32"
+        let out = try TestTools.run(ffmpeg, ["-v", "error", "-y", "-i", file, "-map", "0:a:0", "-ac", "1", "-f", "f32le", raw], in: folder)
+        #expect(out.status == 0, "\(out.stderr)")
+        let data = try Data(contentsOf: folder.appendingPathComponent(raw))
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    static func exists(_ name: String, in folder: URL) -> Bool {
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path)
+    }
+
+    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
+    func qpPiecesJoinIntoExactlyTheSingleRenderWithItsSoundAndGPS() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let c = try Self.dashboard(video: Self.qp, in: folder)
+        #expect(try ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
+        #expect(try ReelProcess.reel(["plan", c, "--chunks", "4", "-o", "plan.json"], in: folder).status == 0)
+        // Each piece by the index a scheduler gives, or by --chunk.
+        let indexes: [(arguments: [String], environment: [String: String])] = [
+            ([], ["SLURM_ARRAY_TASK_ID": "0"]), ([], ["JOB_COMPLETION_INDEX": "1"]),
+            ([], ["AWS_BATCH_JOB_ARRAY_INDEX": "2"]), (["--chunk", "3"], [:]),
+        ]
+        for (k, index) in indexes.enumerated() {
+            let out = try ReelProcess.reel(["render", "--plan", "plan.json"] + index.arguments, in: folder, environment: index.environment)
+            #expect(out.status == 0 && out.stderr.contains("wrote piece \(k)"), "\(out.stderr)")
+        }
+        let join = try ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
+        #expect(join.status == 0, "\(join.stderr)")
+
+        let whole = try ReelProcess.frameHashes("whole.mp4", in: folder)
+        #expect(whole.count == 60)
+        #expect(try ReelProcess.frameHashes("joined.mp4", in: folder) == whole)
+        // The GPS track, as `reel metadata export` reads it.
+        for format in ["csv", "json", "gpx"] {
+            let a = try ReelProcess.reel(["metadata", "export", "whole.mp4", "--format", format], in: folder)
+            let b = try ReelProcess.reel(["metadata", "export", "joined.mp4", "--format", format], in: folder)
+            // (A GPX track is named after its file.)
+            #expect(a.status == 0 && !a.stdout.isEmpty && b.stdout.replacingOccurrences(of: "joined.mp4", with: "whole.mp4") == a.stdout, "\(format)")
+        }
+        // The sound, sample by sample, and no step at the joints larger than the single
+        // render has anywhere.
+        let single = try Self.samples("whole.mp4", in: folder)
+        let joined = try Self.samples("joined.mp4", in: folder)
+        #expect(single.count >= 96000)
+        #expect(joined.count == single.count)
+        let difference = zip(single, joined).map { abs($0 - $1) }.max() ?? 1
+        #expect(difference <= 1e-4, "largest difference \(difference)")
+        let largestStep = zip(single, single.dropFirst()).map { abs($1 - $0) }.max() ?? 0
+        for joint in [20, 30, 50].map({ $0 * 48000 / 30 }) {
+            let step = abs(joined[joint] - joined[joint - 1])
+            #expect(step <= largestStep, "a step of \(step) at sample \(joint)")
+        }
+        // Container tags carried.
+        let probe = try TestTools.run(try #require(TestTools.which("ffprobe")),
+                                        ["-v", "error", "-show_entries", "format_tags=title,creation_time", "-of", "compact", "joined.mp4"], in: folder)
+        #expect(probe.stdout.contains("title=Reel counter") && probe.stdout.contains("creation_time=2024-01-01"), "\(probe.stdout)")
+    }
+
+    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe),
+          arguments: ["{\"codec\": \"h264\", \"crf\": 23, \"keyframeInterval\": 10}", "{\"codec\": \"hevc\", \"crf\": 28, \"keyframeInterval\": 10}"])
+    func rateControlledPiecesStayCloseToTheSingleRenderAndKeepKeyframesOnTheCuts(video: String) throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let c = try Self.dashboard(video: video, in: folder)
+        #expect(try ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
+        try Self.renderPieces(c, pieces: 3, in: folder)
+        let join = try ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
+        #expect(join.status == 0, "\(join.stderr)")
+        let whole = try ReelProcess.frameHashes("whole.mp4", in: folder)
+        let joined = try ReelProcess.frameHashes("joined.mp4", in: folder)
+        #expect(whole.count == 60 && joined.count == 60)
+        // The rate control starts afresh in each piece, so pictures differ slightly (with
+        // "qp" they do not): every frame stays close to the single render's.
+        let ffmpeg = try #require(TestTools.which("ffmpeg"))
+        let psnr = try TestTools.run(ffmpeg, ["-v", "error", "-i", "joined.mp4", "-i", "whole.mp4", "-lavfi", "[0:v][1:v]psnr=stats_file=psnr.txt", "-f", "null", "-"], in: folder)
+        #expect(psnr.status == 0, "\(psnr.stderr)")
+        let values = try String(contentsOf: folder.appendingPathComponent("psnr.txt"), encoding: .utf8).split(separator: "\n").compactMap { line in
+            line.split(separator: " ").first { $0.hasPrefix("psnr_avg:") }.map { Double($0.dropFirst("psnr_avg:".count)) ?? .infinity }
+        }
+        #expect(values.count == 60)
+        #expect(values.allSatisfy { $0 >= 35 }, "\(values.min() ?? 0) dB")
+        // A keyframe exactly every 10 frames, the cuts among them, and nowhere else.
+        let ffprobe = try #require(TestTools.which("ffprobe"))
+        let packets = try TestTools.run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,flags", "-of", "csv=p=0", "joined.mp4"], in: folder)
+        var rows: [(pts: Int, keyframe: Bool)] = []
+        for line in packets.stdout.split(separator: "\n") {
+            let fields = line.split(separator: ",")
+            guard fields.count >= 2, let pts = Int(fields[0]) else { continue }
+            rows.append((pts, fields[1].contains("K")))
+        }
+        rows.sort { $0.pts < $1.pts }
+        #expect(rows.count == 60)
+        let keyframes: [Int] = rows.indices.filter { rows[$0].keyframe }
+        #expect(keyframes == [0, 10, 20, 30, 40, 50], "\(keyframes)")
+    }
+
+    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
+    func aMissingOrUnfinishedPieceIsNamedAndNothingIsWritten() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let c = try Self.dashboard(video: Self.qp, in: folder)
+        try Self.renderPieces(c, pieces: 3, in: folder)
+        let pieces = folder.appendingPathComponent("plan.pieces")
+        // Piece 1 never ran; piece 2 was killed after its file was replaced but before its stamp.
+        try FileManager.default.removeItem(at: pieces.appendingPathComponent("piece-0001.mov"))
+        try FileManager.default.removeItem(at: pieces.appendingPathComponent("piece-0002.json"))
+        let join = try ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
+        #expect(join.status == 2)
+        #expect(join.stderrLines.count == 1 && join.stderr.contains("missing pieces 1, 2"), "\(join.stderr)")
+        #expect(!Self.exists("joined.mp4", in: folder))
+        // A piece whose file was changed after its stamp is bad, and named.
+        #expect(try ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "1"], in: folder).status == 0)
+        #expect(try ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "2"], in: folder).status == 0)
+        let handle = try FileHandle(forWritingTo: pieces.appendingPathComponent("piece-0000.mov"))
+        try handle.truncate(atOffset: 1000)
+        try handle.close()
+        let bad = try ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
+        #expect(bad.status == 2 && bad.stderrLines.count == 1 && bad.stderr.contains("bad piece 0"), "\(bad.stderr)")
+        #expect(!Self.exists("joined.mp4", in: folder))
+    }
+
+    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
+    func aRerunPieceIsNotRenderedAgainAndARenderedAgainOneJoinsTheSame() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let c = try Self.dashboard(video: Self.qp, in: folder)
+        try Self.renderPieces(c, pieces: 3, in: folder)
+        #expect(try ReelProcess.reel(["join", "plan.json", "-o", "first.mp4"], in: folder).status == 0)
+        let piece = folder.appendingPathComponent("plan.pieces/piece-0001.mov")
+        let before = try FileManager.default.attributesOfItem(atPath: piece.path)[.modificationDate] as? Date
+        let again = try ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "1"], in: folder)
+        #expect(again.status == 0 && again.stderr.contains("piece 1 is already complete"), "\(again.stderr)")
+        #expect(try FileManager.default.attributesOfItem(atPath: piece.path)[.modificationDate] as? Date == before)
+        // Its stamp gone (a task killed while rendering it again): rendered again, same result.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("plan.pieces/piece-0001.json"))
+        let rerun = try ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "1"], in: folder)
+        #expect(rerun.status == 0 && rerun.stderr.contains("wrote piece 1"), "\(rerun.stderr)")
+        #expect(try ReelProcess.reel(["join", "plan.json", "-o", "second.mp4"], in: folder).status == 0)
+        #expect(try ReelProcess.frameHashes("second.mp4", in: folder) == ReelProcess.frameHashes("first.mp4", in: folder))
+        // The join refuses to replace an output without --overwrite.
+        let exists = try ReelProcess.reel(["join", "plan.json", "-o", "second.mp4"], in: folder)
+        #expect(exists.status == 1 && exists.stderr.contains("--overwrite"))
+    }
+
+    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
+    func aPieceFromAChangedSourceIsRefused() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("camera.mp4")
+        try FileManager.default.copyItem(at: TestFiles.packageRoot.appendingPathComponent("Fixtures/counter-gps.mp4"), to: source)
+        let c = try Self.dashboard(video: Self.qp, in: folder, source: source.path)
+        try Self.renderPieces(c, pieces: 2, in: folder)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: source.path)
+        let render = try ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "1"], in: folder)
+        #expect(render.status == 2 && render.stderrLines.count == 1 && render.stderr.contains("source \"camera\""), "\(render.stderr)")
+        let join = try ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
+        #expect(join.status == 2 && join.stderrLines.count == 1 && join.stderr.contains("changed"), "\(join.stderr)")
+        #expect(!Self.exists("joined.mp4", in: folder))
+        // Planned again, the old pieces belong to the old plan and are rendered again.
+        #expect(try ReelProcess.reel(["plan", c, "--chunks", "2", "-o", "plan.json", "--overwrite"], in: folder).status == 0)
+        let stale = try ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
+        #expect(stale.status == 2 && stale.stderr.contains("bad piece 0 (it was rendered for another plan)"), "\(stale.stderr)")
+    }
+
+    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
+    func badInputIsOneLineAndLeavesNoPiece() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let c = try Self.dashboard(video: Self.qp, in: folder)
+        #expect(try ReelProcess.reel(["plan", c, "--chunks", "2", "-o", "plan.json"], in: folder).status == 0)
+        // A plan for another composition.
+        try RenderCommandTests.dashboard.write(to: folder.appendingPathComponent("other.json"), atomically: true, encoding: .utf8)
+        let other = try ReelProcess.reel(["render", "other.json", "--plan", "plan.json", "--chunk", "0"], in: folder)
+        #expect(other.status == 2 && other.stderrLines.count == 1 && other.stderr.contains("not the composition the plan was made for"), "\(other.stderr)")
+        // A piece index out of range, given or from the scheduler.
+        let range = try ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "2"], in: folder)
+        #expect(range.status == 2 && range.stderrLines.count == 1 && range.stderr.contains("piece 2 is out of range: the plan has 2 pieces, 0 to 1"), "\(range.stderr)")
+        let environment = try ReelProcess.reel(["render", "--plan", "plan.json"], in: folder, environment: ["SLURM_ARRAY_TASK_ID": "7"])
+        #expect(environment.status == 2 && environment.stderr.contains("piece 7 is out of range"), "\(environment.stderr)")
+        let none = try ReelProcess.reel(["render", "--plan", "plan.json"], in: folder)
+        #expect(none.status == 2 && none.stderr.contains("--chunk"), "\(none.stderr)")
+        // A work folder that cannot be made (its parent is a file).
+        try Data("not a folder".utf8).write(to: folder.appendingPathComponent("file"))
+        #expect(try ReelProcess.reel(["plan", c, "--chunks", "2", "-o", "blocked.json", "--work-folder", "file/pieces"], in: folder).status == 0)
+        let blocked = try ReelProcess.reel(["render", "--plan", "blocked.json", "--chunk", "0"], in: folder)
+        #expect(blocked.status == 1 && blocked.stderrLines.count == 1 && blocked.stderr.contains("work folder"), "\(blocked.stderr)")
+        // A file that is not a plan.
+        let notPlan = try ReelProcess.reel(["join", c, "-o", "out.mp4"], in: folder)
+        #expect(notPlan.status == 2 && notPlan.stderrLines.count == 1 && notPlan.stderr.contains("is not a render plan"), "\(notPlan.stderr)")
+        // Nothing was rendered, nothing looks complete.
+        let work = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("plan.pieces").path)) ?? []
+        #expect(work.isEmpty, "\(work)")
+        #expect(!Self.exists("out.mp4", in: folder))
+    }
+}
