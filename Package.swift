@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Reel", targets: ["Reel"]),
         .library(name: "ReelCore", targets: ["ReelCore"]),
         .library(name: "ReelMetadata", targets: ["ReelMetadata"]),
+        .library(name: "ReelCaptions", targets: ["ReelCaptions"]),
         .library(name: "ReelComposition", targets: ["ReelComposition"]),
         .library(name: "ReelTesting", targets: ["ReelTesting"]),
         .library(name: "ReelText", targets: ["ReelText"]),
@@ -32,6 +33,8 @@ let package = Package(
         .target(name: "ReelCore"),
         // Pure Swift codecs for timed-metadata payloads.
         .target(name: "ReelMetadata", dependencies: ["ReelCore"]),
+        // Pure Swift caption file formats: iTT, SCC (CEA-608), SRT, WebVTT.
+        .target(name: "ReelCaptions", dependencies: ["ReelCore"]),
         // Everything that touches FFmpeg.
         .target(name: "ReelIO", dependencies: ["ReelCore", "ReelMetadata", "CFFmpeg"]),
         // Composition model, compositor protocol and render engine; no FFmpeg.
@@ -66,6 +69,7 @@ let package = Package(
 
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ReelMetadataTests", dependencies: ["ReelMetadata"]),
+        .testTarget(name: "ReelCaptionsTests", dependencies: ["ReelCaptions"]),
         .testTarget(name: "ReelIOTests", dependencies: ["ReelIO"]),
         .testTarget(name: "ReelCompositionTests", dependencies: ["ReelComposition", "ReelTesting"]),
         .testTarget(name: "ReelTestingTests", dependencies: ["ReelTesting"]),
