@@ -110,6 +110,7 @@ struct ITTTests {
         ("<html><body/></html>", "not a TTML <tt>"),
         ("<tt><body><div><p begin=\"00:00:0x\" end=\"2s\">a</p></div></body></tt>", "time expression"),
         ("<tt ttp:frameRate=\"-3\" xmlns:ttp=\"p\"/>", "ttp:frameRate"),
+        ("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<tt/>", "encoding"),
     ])
     func badInputIsAnErrorNamingTheLine(text: String, phrase: String) {
         #expect {
@@ -118,6 +119,15 @@ struct ITTTests {
             guard let e = error as? ReelError else { return false }
             return e.code == .captionFormat && e.field?.hasPrefix("line ") == true && e.message.contains(phrase)
         }
+    }
+
+    /// FoundationXML traps on a name with bytes invalid in UTF-8 (found by fuzzing), so such
+    /// documents are refused before parsing, naming the line.
+    @Test func bytesThatAreNotUTF8AreAnErrorNotACrash() {
+        let data = Data("<tt>\n<body tts:".utf8) + Data([0xFF, 0xFF]) + Data("=\"1\"/></tt>".utf8)
+        #expect {
+            try ITT.read(data)
+        } throws: { ($0 as? ReelError)?.field == "line 2" && ($0 as? ReelError)?.message.contains("not UTF-8") == true }
     }
 
     @Test func aParagraphWithoutAnEndIsSkippedWithAWarning() throws {
