@@ -31,3 +31,18 @@ extension CaptionFormat {
         }
     }
 }
+
+extension CaptionFormat {
+    /// The file format `data` is in, from how it starts: `WEBVTT`, `Scenarist_SCC`, an XML
+    /// document, or a SubRip cue (a number or a timing line). Nil for anything else.
+    public init?(sniffing data: Data) {
+        let head = String(decoding: data.prefix(512), as: UTF8.self)
+        let text = head.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
+        if text.hasPrefix("WEBVTT") { self = .webVTT }
+        else if text.hasPrefix("Scenarist_SCC") { self = .scc }
+        else if text.hasPrefix("<") { self = .itt }
+        else if let line = text.split(whereSeparator: \.isNewline).first,
+                line.allSatisfy(\.isASCIIDigit) || line.contains("-->") { self = .srt }
+        else { return nil }
+    }
+}
