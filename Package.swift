@@ -36,7 +36,7 @@ let package = Package(
         // Pure Swift caption file formats: iTT, SCC (CEA-608), SRT, WebVTT.
         .target(name: "ReelCaptions", dependencies: ["ReelCore"]),
         // Everything that touches FFmpeg.
-        .target(name: "ReelIO", dependencies: ["ReelCore", "ReelMetadata", "CFFmpeg"]),
+        .target(name: "ReelIO", dependencies: ["ReelCore", "ReelMetadata", "ReelCaptions", "CFFmpeg"]),
         // Composition model, compositor protocol and render engine; no FFmpeg.
         .target(name: "ReelComposition", dependencies: ["ReelCore"]),
         // The umbrella users import; wires files to the engine.
@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ReelMetadataTests", dependencies: ["ReelMetadata"]),
         .testTarget(name: "ReelCaptionsTests", dependencies: ["ReelCaptions"]),
-        .testTarget(name: "ReelIOTests", dependencies: ["ReelIO"]),
+        .testTarget(name: "ReelIOTests", dependencies: ["ReelIO", "ReelCaptions"]),
         .testTarget(name: "ReelCompositionTests", dependencies: ["ReelComposition", "ReelTesting"]),
         .testTarget(name: "ReelTestingTests", dependencies: ["ReelTesting"]),
         .testTarget(name: "ReelCLITests", dependencies: ["Reel"]),

@@ -1,12 +1,18 @@
 import Foundation
 import ReelCaptions
 
-/// Caption files: iTT (XMLParser and TTML times), SCC (timecodes, words, parity, the
+/// Caption samples of media tracks (3GPP timed text, SubRip, WebVTT, ASS) and caption files: iTT (XMLParser and TTML times), SCC (timecodes, words, parity, the
 /// CEA-608 decoder), SRT and WebVTT (timing lines, cue markup); what reads is written and
 /// must read again.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = FuzzInput.data(start, count)
+    for format in ["tx3g", "subrip", "webvtt", "ass"] {
+        guard let spans = FuzzInput.run("\(format) sample", { () throws(ReelError) in try CaptionSample.spans(data, format: format) }) else { continue }
+        let caption = Caption(spans: spans, timeRange: FuzzInput.oneSecond)
+        let again = FuzzInput.run("tx3g sample Reel wrote", { () throws(ReelError) in try CaptionSample.spans(CaptionSample.movTextSample(caption), format: "tx3g") })
+        FuzzInput.require(again != nil, "a tx3g sample Reel wrote from a \(format) sample did not read back")
+    }
     for format in [CaptionFormat.itt, .scc, .srt, .webVTT] {
         guard let doc = FuzzInput.run("\(format) read", { () throws(ReelError) in try format.read(data) }) else { continue }
         _ = CaptionGroup.groups(for: doc.captions)
