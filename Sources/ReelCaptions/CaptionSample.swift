@@ -13,13 +13,16 @@ public enum CaptionSample {
     /// the same), which a style record's size is a percentage of.
     public static let movTextDefaultFontSize = 18
 
+    /// The sample formats ``spans(_:format:)`` reads.
+    public static let readableFormats: Set<String> = ["tx3g", "mov_text", "subrip", "srt", "webvtt", "wvtt", "ass", "ssa"]
+
     /// The styled runs of a sample in `format` (`tx3g`/`mov_text`, `subrip`/`srt`,
     /// `webvtt`/`wvtt`, `ass`/`ssa`); empty for a gap.
     /// - Throws: `.captionFormat` when the bytes break the format (a length past the end,
     ///   text that is not UTF-8); `.unsupportedFormat` for other formats.
     public static func spans(_ data: Data, format: String) throws(ReelError) -> [Caption.Span] {
         switch format {
-        case "tx3g", "mov_text", "text": return try movTextSpans(data)
+        case "tx3g", "mov_text": return try movTextSpans(data)
         case "subrip", "srt":
             return CueMarkup(isWebVTT: false).spans(SRT.positionTags(try text(data, .srt)).0)
         case "webvtt", "wvtt": return CueMarkup(isWebVTT: true).spans(try text(data, .webVTT))
