@@ -95,6 +95,19 @@ public enum CaptionSample {
         return spans
     }
 
+    /// The sample a caption track of `format` stores for `caption`: a 3GPP timed-text sample
+    /// (``CaptionFormat/movText``), or the cue text with its markup for SubRip and WebVTT
+    /// tracks (Matroska).
+    /// - Throws: `.unsupportedFormat` for iTT and SCC, which are files, not track samples.
+    public static func data(for caption: Caption, format: CaptionFormat) throws(ReelError) -> Data {
+        switch format {
+        case .movText: return movTextSample(caption)
+        case .srt: return Data(CueMarkup(isWebVTT: false).markup(caption.spans).utf8)
+        case .webVTT: return Data(CueMarkup(isWebVTT: true).markup(caption.spans).utf8)
+        case .itt, .scc: throw ReelError(.unsupportedFormat, "\(format) captions are files, not samples of a track: write 3GPP timed text, SubRip or WebVTT")
+        }
+    }
+
     /// A 3GPP timed-text sample for a caption: its UTF-8 text and a `styl` box with a record
     /// for each styled run (bold, italic, underline, colour, size). Text past the 65535
     /// bytes a sample holds is cut at a character.
