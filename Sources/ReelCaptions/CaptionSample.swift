@@ -14,7 +14,7 @@ public enum CaptionSample {
     public static let movTextDefaultFontSize = 18
 
     /// The sample formats ``spans(_:format:)`` reads.
-    public static let readableFormats: Set<String> = ["tx3g", "mov_text", "subrip", "srt", "webvtt", "wvtt", "ass", "ssa"]
+    public static let readableFormats: Set<String> = ["tx3g", "mov_text", "text", "subrip", "srt", "webvtt", "wvtt", "ass", "ssa"]
 
     /// The styled runs of a sample in `format` (`tx3g`/`mov_text`, `subrip`/`srt`,
     /// `webvtt`/`wvtt`, `ass`/`ssa`); empty for a gap.
@@ -22,7 +22,8 @@ public enum CaptionSample {
     ///   text that is not UTF-8); `.unsupportedFormat` for other formats.
     public static func spans(_ data: Data, format: String) throws(ReelError) -> [Caption.Span] {
         switch format {
-        case "tx3g", "mov_text": return try movTextSpans(data)
+        // QuickTime text samples (`text`, as FFmpeg tags mov_text in MOV) share the layout.
+        case "tx3g", "mov_text", "text": return try movTextSpans(data)
         case "subrip", "srt":
             return CueMarkup(isWebVTT: false).spans(SRT.positionTags(try text(data, .srt)).0)
         case "webvtt", "wvtt": return CueMarkup(isWebVTT: true).spans(try text(data, .webVTT))
