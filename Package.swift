@@ -55,7 +55,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ReelCLI",
-            dependencies: ["Reel", "ReelCommandLine", "GPSDashboard", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Reel", "ReelText", "ReelCommandLine", "GPSDashboard", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Decode benchmark against the ffmpeg CLI (Benchmarks/decode/run.sh runs both).

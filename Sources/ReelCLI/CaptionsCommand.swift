@@ -2,14 +2,15 @@ import ArgumentParser
 import Foundation
 import Reel
 import ReelCommandLine
+import ReelText
 
 /// `reel captions convert|validate`: caption files between iTT, SCC, SRT and WebVTT, and
 /// what a format cannot hold.
 struct CaptionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "captions",
-        abstract: "Convert caption files (iTT, SCC, SRT, WebVTT) and check them against a format.",
-        subcommands: [CaptionsConvertCommand.self, CaptionsValidateCommand.self]
+        abstract: "Convert caption files (iTT, SCC, SRT, WebVTT), check them against a format, burn them into a video.",
+        subcommands: [CaptionsConvertCommand.self, CaptionsValidateCommand.self, CaptionsBurnCommand.self]
     )
 
     /// The file formats, by the names `--format` takes.
@@ -143,6 +144,55 @@ struct CaptionsValidateCommand: AsyncParsableCommand {
         guard warnings.isEmpty else {
             CommandFailure.printLine("\(input): \(warnings.count) problem\(warnings.count == 1 ? "" : "s") for \(target)")
             throw ExitStatus.failure
+        }
+    }
+}
+
+/// `reel captions burn VIDEO --captions FILE -o OUT`.
+struct CaptionsBurnCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "burn",
+        abstract: "Draw a caption file's captions into a video's picture.",
+        discussion: """
+        The video is re-encoded (H.264) with each caption drawn in its region and styles \
+        (CaptionRenderer); sound, timed metadata and caption tracks are kept as an export \
+        keeps them. The output's container is its extension (.mp4, .mov, .mkv, .ts).
+        """
+    )
+
+    @Argument(help: "The video to draw into.")
+    var video: String
+
+    @Option(help: "The caption file (.itt, .ttml, .scc, .srt, .vtt).")
+    var captions: String
+
+    @Option(name: [.short, .customLong("output")], help: "The video to write.")
+    var output: String
+
+    @Option(help: "The CEA-608 channel (1-4) to read from an SCC file.")
+    var channel = 1
+
+    @Flag(help: "Replace the output file if it exists.")
+    var overwrite = false
+
+    func run() async throws {
+        FFmpegLogging.setQuiet()
+        let outURL = URL(fileURLWithPath: output)
+        let ext = outURL.pathExtension.lowercased()
+        let fileType: AssetWriter.FileType = ext == "mov" ? .mov : ext == "mkv" ? .mkv : ext == "ts" ? .mpegts : .mp4
+        do {
+            let doc = try CaptionsCommand.read(captions, channel: channel)
+            let renderer = try CaptionRenderer()
+            let groups = CaptionGroup.groups(for: doc.captions).filter { !$0.captions.isEmpty }
+            let composition = try await Composition(asset: Asset(url: URL(fileURLWithPath: video)))
+            var videoComposition = MutableVideoComposition(propertiesOf: composition)
+            videoComposition.customVideoCompositor = { AsyncVideoCompositorAdapter(CaptionBurnInCompositor(groups: groups, renderer: renderer)) }
+            let session = AssetExportSession(composition: composition, preset: .h264(crf: 18, preset: "medium"))
+            session.videoComposition = VideoComposition(videoComposition)
+            session.overwrite = overwrite
+            try await session.export(to: outURL, as: fileType)
+        } catch {
+            throw CommandFailure.report(error, userPath: video, resolvedPath: URL(fileURLWithPath: video).path)
         }
     }
 }

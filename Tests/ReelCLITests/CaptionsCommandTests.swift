@@ -92,4 +92,49 @@ struct CaptionsCommandTests {
         #expect(result.status == 2)
         #expect(result.stderr.contains("give --format itt, scc, srt or vtt"))
     }
+
+    /// The mean difference of the bottom 15% of frame `index` of two videos (gray8).
+    static func bottomDifference(_ a: URL, _ b: URL, frame index: Int) throws -> Double {
+        func frame(_ url: URL) throws -> PixelBuffer {
+            let reader = try AssetReader(url: url)
+            let id = try #require(reader.tracks(withMediaType: .video).first?.trackID)
+            let output = AssetReaderTrackOutput(trackID: id, settings: .video(pixelFormat: .gray8), bufferCapacity: 4)
+            try reader.add(output)
+            try reader.startReading()
+            var n = 0
+            while let sample = try output.nextSample() {
+                guard let f = sample.videoFrame else { continue }
+                if n == index { return f.pixelBuffer }
+                n += 1
+            }
+            throw ReelError(.internalError, "no frame \(index)")
+        }
+        let x = try frame(a), y = try frame(b)
+        var total = 0, count = 0
+        x.withUnsafeBytes(plane: 0) { p in
+            y.withUnsafeBytes(plane: 0) { q in
+                for row in (x.height * 85 / 100)..<x.height {
+                    for col in 0..<x.width {
+                        total += abs(Int(p[row * x.bytesPerRow[0] + col]) - Int(q[row * y.bytesPerRow[0] + col]))
+                        count += 1
+                    }
+                }
+            }
+        }
+        return Double(total) / Double(count)
+    }
+
+    @Test func burnDrawsEachCaptionWhileItShows() throws {
+        let folder = try MetadataTestSupport.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let srt = folder.appendingPathComponent("c.srt")
+        try Data("1\n00:00:00,500 --> 00:00:01,000\nBURNT IN\n".utf8).write(to: srt)
+        let out = folder.appendingPathComponent("burnt.mp4")
+        _ = try MetadataTestSupport.reelOK(["captions", "burn", MetadataTestSupport.counter.path, "--captions", srt.path, "-o", out.path])
+        // Frame 21 (0.7 s) shows the caption at the bottom; frame 6 (0.2 s) does not.
+        let shown = try Self.bottomDifference(out, MetadataTestSupport.counter, frame: 21)
+        let hidden = try Self.bottomDifference(out, MetadataTestSupport.counter, frame: 6)
+        #expect(shown > 4 * max(hidden, 1), "bottom differs by \(shown) with the caption, \(hidden) without")
+        #expect(hidden < 3)
+    }
 }
