@@ -100,7 +100,7 @@ public enum ITT {
     /// (most C0 controls) are left out.
     static func escape(_ s: String) -> String {
         let allowed = s.unicodeScalars.filter { ($0.value >= 0x20 && $0.value != 0xFFFE && $0.value != 0xFFFF) || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        return CueMarkup.escape(String(String.UnicodeScalarView(allowed))).replacingOccurrences(of: "\"", with: "&quot;")
+        return String(String.UnicodeScalarView(allowed)).xmlEscaped
     }
 
     /// An identifier made a valid XML name (letters, digits, `-`, `_`, `.`; not starting
