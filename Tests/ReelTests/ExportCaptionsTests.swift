@@ -22,7 +22,7 @@ import Reel
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(ffmpeg))
         process.arguments = ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=4:r=10", "-i", srt.path,
-                             "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "mov_text", out.path]
+                             "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "mov_text", "-metadata:s:s:0", "language=fra", out.path]
         try process.run()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "ffmpeg could not make the clip")
@@ -53,6 +53,8 @@ import Reel
         #expect(kept.map(\.text) == Self.captions.map(\.text))
         #expect(kept.map(\.timeRange) == Self.captions.map(\.timeRange))
         #expect(kept.first?.style(at: 6).italic == true)
+        let track = try #require(try await Asset(url: out).load(.tracks).first { $0.hasMediaCharacteristic(.legible) })
+        #expect(track.languageCode == "fra")
     }
 
     @Test(.enabled(if: ffmpeg != nil, "needs ffmpeg"))

@@ -9,7 +9,7 @@ import ReelComposition
 /// are retimed through the edit, and are cut at the stretch and at the exported range, so a
 /// trimmed export keeps the captions that overlap it, shortened to it.
 ///
-/// The track is written again (not stream-copied) in the format the container holds: 3GPP
+/// The track keeps its language. It is written again (not stream-copied) in the format the container holds: 3GPP
 /// timed text in MP4/MOV, SubRip in Matroska. MPEG-TS holds no text captions Reel writes:
 /// the track is left out with a warning.
 struct ExportCaptions: Sendable {
@@ -41,6 +41,7 @@ struct ExportCaptions: Sendable {
         var plans: [ExportCaptions] = []
         for track in tracks {
             var captions: [Caption] = []
+            var language: String?
             for segment in track.segments where !segment.isEmpty {
                 guard let ref = segment.sourceTrack else { continue }
                 let target = segment.target.intersection(range)
@@ -49,7 +50,7 @@ struct ExportCaptions: Sendable {
                 let url = sources.url(for: ref.sourceIdentifier)
                 let read: [Caption]
                 do {
-                    read = try await Self.captions(of: ref.trackID, in: url)
+                    (read, language) = try await Self.captions(of: ref.trackID, in: url)
                 } catch where error.code == .unsupportedFormat {
                     warn("caption track \(track.trackID): \(error.message); the track is left out")
                     captions = []
@@ -69,13 +70,15 @@ struct ExportCaptions: Sendable {
             }
             captions = Self.oneAtATime(captions)
             guard !captions.isEmpty else { continue }
-            plans.append(ExportCaptions(trackID: track.trackID, input: AssetWriterInput(settings: .captions(format)), captions: captions))
+            let input = AssetWriterInput(settings: .captions(format))
+            input.languageCode = language
+            plans.append(ExportCaptions(trackID: track.trackID, input: input, captions: captions))
         }
         return plans
     }
 
-    /// Every caption of source track `trackID` of `url`.
-    static func captions(of trackID: Int32, in url: URL) async throws(ReelError) -> [Caption] {
+    /// Every caption of source track `trackID` of `url`, and the track's language.
+    static func captions(of trackID: Int32, in url: URL) async throws(ReelError) -> (captions: [Caption], language: String?) {
         let reader = try await AssetReader.open(url: url)
         guard let track = reader.track(withID: trackID) else {
             throw ReelError(.invalidComposition, "the source has no track \(trackID)", path: url.path, trackID: trackID)
@@ -90,7 +93,8 @@ struct ExportCaptions: Sendable {
         try reader.startReading()
         var captions: [Caption] = []
         while let caption = try await adaptor.next() { captions.append(caption) }
-        return captions
+        let language = try await Asset(url: url).load(.tracks).first { $0.trackID == trackID }?.languageCode
+        return (captions, language)
     }
 
     /// The captions in start order with each cut to start where the one before ends (a

@@ -264,6 +264,9 @@ public final class AssetWriter: Sendable {
             if transform != .identity, input.mediaType == .video, let track = tracks.last ?? nil {
                 try output.setDisplayMatrix(transform, streamIndex: Int(track.streamIndex))
             }
+            if let language = input.languageCode, let track = tracks.last ?? nil {
+                output.setLanguage(language, streamIndex: Int(track.streamIndex))
+            }
         }
         guard tracks.contains(where: { $0 != nil }) else {
             throw ReelError(.invalidArgument, "mebx and camm tracks describe other tracks: add a video or audio input too", path: outputURL.path)

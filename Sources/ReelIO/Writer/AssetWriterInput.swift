@@ -35,6 +35,7 @@ public final class AssetWriterInput: Sendable {
         var lastTime: MediaTime = .invalid
         var finished = false
         var transform: Transform2D = .identity
+        var languageCode: String?
         var metadataKeys = QuickTimeMetadataKeyTable()
     }
     let state = Lock(State())
@@ -45,6 +46,14 @@ public final class AssetWriterInput: Sendable {
     public var transform: Transform2D {
         get { state.withLock { $0.transform } }
         set { state.withLock { $0.transform = newValue } }
+    }
+
+    /// The track's language, an ISO 639-2/T code such as `fra` (AVAssetWriterInput's
+    /// `languageCode`), written as the stream's `language` tag. Set it before the writer's
+    /// `startWriting()`.
+    public var languageCode: String? {
+        get { state.withLock { $0.languageCode } }
+        set { state.withLock { $0.languageCode = newValue } }
     }
 
     /// The sample description of the track the samples come from, for a metadata input
