@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Reel", targets: ["Reel"]),
         .library(name: "ReelCore", targets: ["ReelCore"]),
         .library(name: "ReelMetadata", targets: ["ReelMetadata"]),
+        .library(name: "ReelCaptions", targets: ["ReelCaptions"]),
         .library(name: "ReelComposition", targets: ["ReelComposition"]),
         .library(name: "ReelTesting", targets: ["ReelTesting"]),
         .library(name: "ReelText", targets: ["ReelText"]),
@@ -32,12 +33,14 @@ let package = Package(
         .target(name: "ReelCore"),
         // Pure Swift codecs for timed-metadata payloads.
         .target(name: "ReelMetadata", dependencies: ["ReelCore"]),
+        // Pure Swift caption file formats: iTT, SCC (CEA-608), SRT, WebVTT.
+        .target(name: "ReelCaptions", dependencies: ["ReelCore"]),
         // Everything that touches FFmpeg.
-        .target(name: "ReelIO", dependencies: ["ReelCore", "ReelMetadata", "CFFmpeg"]),
+        .target(name: "ReelIO", dependencies: ["ReelCore", "ReelMetadata", "ReelCaptions", "CFFmpeg"]),
         // Composition model, compositor protocol and render engine; no FFmpeg.
         .target(name: "ReelComposition", dependencies: ["ReelCore"]),
         // The umbrella users import; wires files to the engine.
-        .target(name: "Reel", dependencies: ["ReelCore", "ReelMetadata", "ReelIO", "ReelComposition"]),
+        .target(name: "Reel", dependencies: ["ReelCore", "ReelMetadata", "ReelCaptions", "ReelIO", "ReelComposition"]),
         // Text and shapes drawn straight into BGRA or YUV frames, with FreeType glyphs.
         .target(name: "ReelText", dependencies: ["ReelCore", "CFreeType"]),
         // The GPS dashboard example's compositor (Examples/gps-dashboard), built into `reel`.
@@ -52,7 +55,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ReelCLI",
-            dependencies: ["Reel", "ReelCommandLine", "GPSDashboard", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Reel", "ReelText", "ReelCommandLine", "GPSDashboard", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Decode benchmark against the ffmpeg CLI (Benchmarks/decode/run.sh runs both).
@@ -69,7 +72,8 @@ let package = Package(
 
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelTestSupport", "ReelCore", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ReelMetadataTests", dependencies: ["ReelTestSupport", "ReelMetadata"]),
-        .testTarget(name: "ReelIOTests", dependencies: ["ReelTestSupport", "ReelIO"]),
+        .testTarget(name: "ReelCaptionsTests", dependencies: ["ReelTestSupport", "ReelCaptions"]),
+        .testTarget(name: "ReelIOTests", dependencies: ["ReelTestSupport", "ReelIO", "ReelCaptions"]),
         .testTarget(name: "ReelCompositionTests", dependencies: ["ReelTestSupport", "ReelComposition", "ReelTesting"]),
         .testTarget(name: "ReelTestingTests", dependencies: ["ReelTestSupport", "ReelTesting"]),
         .testTarget(name: "ReelCLITests", dependencies: ["ReelTestSupport", "Reel"]),

@@ -120,6 +120,15 @@ struct InspectReport: Codable, Equatable {
         }
     }
 
+    /// A track of captions or subtitles, and whether Reel reads its samples
+    /// (AssetReaderOutputCaptionAdaptor).
+    struct CaptionTrack: Codable, Equatable {
+        var trackID: Int32
+        var format: String
+        var language: String?
+        var readable: Bool
+    }
+
     struct Chapter: Codable, Equatable {
         var start: Time?
         var end: Time?
@@ -130,6 +139,7 @@ struct InspectReport: Codable, Equatable {
     var container: Container
     var duration: Time?
     var tracks: [Track]
+    var captions: [CaptionTrack]
     var metadata: [Item]
     var commonMetadata: [Item]
     var chapters: [Chapter]
@@ -141,6 +151,11 @@ struct InspectReport: Codable, Equatable {
                               bitRate: format.bitRate, startTime: Time(format.startTime))
         self.duration = Time(duration)
         self.tracks = tracks.map(Track.init)
+        captions = tracks.filter { $0.hasMediaCharacteristic(.legible) }.map { track in
+            let format = track.format
+            return CaptionTrack(trackID: track.trackID, format: format, language: track.languageCode,
+                                readable: CaptionSample.readableFormats.contains(format) || CaptionSample.readableFormats.contains(track.codec))
+        }
         self.metadata = metadata.map(Item.init)
         self.commonMetadata = commonMetadata.map(Item.init)
         self.chapters = chapters.map { group in
@@ -166,6 +181,11 @@ struct InspectReport: Codable, Equatable {
         out += "\n"
         out += "tracks: \(tracks.count)\n"
         for track in tracks { out += "  " + Self.describe(track) + "\n" }
+        if !captions.isEmpty {
+            out += "captions: " + captions.map { c in
+                "track \(c.trackID) (" + ([c.format, c.language ?? "no language"] + (c.readable ? [] : ["not readable by Reel"])).joined(separator: ", ") + ")"
+            }.joined(separator: "; ") + "\n"
+        }
         if !metadata.isEmpty {
             out += "metadata:\n"
             for item in metadata { out += "  \(item.identifier): \(item.value)\n" }

@@ -8,7 +8,7 @@ struct ReelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reel",
         abstract: "Inspect, composite and render video with timed metadata.",
-        subcommands: [InspectCommand.self, MetadataCommand.self] + ReelCommandLine.ReelCLI.commands
+        subcommands: [InspectCommand.self, MetadataCommand.self, CaptionsCommand.self] + ReelCommandLine.ReelCLI.commands
     )
 
     /// Registers the example compositors built into `reel`, then runs the command.

@@ -89,4 +89,27 @@ struct InspectReportTests {
             #expect(names.contains(required), "Fixtures/\(required) is missing: run scripts/make-fixtures")
         }
     }
+
+    @Test("caption tracks are listed with their format, language and whether Reel reads them",
+          .requires(.ffmpeg, .ffprobe))
+    func captionTracks() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let srt = folder.appendingPathComponent("in.srt")
+        try Data("1\n00:00:00,500 --> 00:00:01,500\nHello\n".utf8).write(to: srt)
+        let mkv = folder.appendingPathComponent("clip.mkv")
+        let ffmpeg = try #require(TestTools.which("ffmpeg"))
+        let made = try TestTools.run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "color=s=64x64:d=2:r=10", "-i", srt.path, "-i", srt.path,
+                                                   "-map", "0", "-map", "1", "-map", "2", "-c:v", "mpeg4", "-c:s:0", "srt", "-c:s:1", "ass",
+                                                   "-metadata:s:s:0", "language=fra", "-metadata:s:s:1", "language=deu", mkv.path])
+        try #require(made.status == 0, "ffmpeg: \(made.stderr)")
+        try Self.compare(mkv)
+        let captions = try #require(try Self.reelJSON(mkv)["captions"] as? [[String: Any]])
+        #expect(captions.map { $0["trackID"] as? Int } == [2, 3])
+        #expect(captions.map { $0["format"] as? String } == ["subrip", "ass"])
+        #expect(captions.map { $0["language"] as? String } == ["fra", "deu"])
+        #expect(captions.map { $0["readable"] as? Bool } == [true, true])
+        let text = try TestTools.run(try #require(TestFiles.reelBinary), ["inspect", mkv.path])
+        #expect(text.stdout.contains("captions: track 2 (subrip, fra); track 3 (ass, deu)\n"))
+    }
 }

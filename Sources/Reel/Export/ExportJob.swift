@@ -4,7 +4,7 @@ import ReelIO
 import ReelComposition
 
 /// One run of an ``AssetExportSession``: plans the tracks, opens the writer, and feeds it
-/// video, audio and metadata concurrently; cancels the writer (leaving nothing behind) on
+/// video, audio, metadata and captions concurrently; cancels the writer (leaving nothing behind) on
 /// any failure.
 struct ExportJob: Sendable {
     let session: AssetExportSession
@@ -69,6 +69,10 @@ struct ExportJob: Sendable {
             diagnostics(RenderDiagnostic(kind: .metadataNotCarried, compositionTime: range.start, message: message))
         }
         for plan in metadata { try writer.add(plan.input) }
+        let captions = try await ExportCaptions.plans(composition: composition, range: range, sources: session.sources, fileType: fileType) { message in
+            diagnostics(RenderDiagnostic(kind: .metadataNotCarried, compositionTime: range.start, message: message))
+        }
+        for plan in captions { try writer.add(plan.input) }
         guard !writer.inputs.isEmpty else {
             throw ReelError(.invalidComposition, "the composition has nothing to export in \(range)", path: url.path)
         }
@@ -77,7 +81,7 @@ struct ExportJob: Sendable {
         writer.startSession(atSourceTime: range.start)
         do throws(ReelError) {
             try await feed(writer: writer, videoInput: videoInput, videoComposition: videoComposition, videoCopy: videoCopy,
-                           audio: audio, metadata: metadata, range: range)
+                           audio: audio, metadata: metadata, captions: captions, range: range)
             if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled", path: url.path) }
             try await writer.finishWriting()
         } catch {
@@ -108,7 +112,7 @@ struct ExportJob: Sendable {
 
     /// Runs the video, audio and metadata feeds side by side; the first failure stops all.
     private func feed(writer: AssetWriter, videoInput: AssetWriterInput?, videoComposition: VideoComposition?, videoCopy: ExportVideoCopy?,
-                      audio: [ExportAudio], metadata: [ExportMetadata], range: TimeRange) async throws(ReelError) {
+                      audio: [ExportAudio], metadata: [ExportMetadata], captions: [ExportCaptions], range: TimeRange) async throws(ReelError) {
         let session = self.session
         var options = settings.engineOptions
         options.timeRange = range
@@ -145,6 +149,9 @@ struct ExportJob: Sendable {
                     }
                 }
                 for plan in metadata {
+                    group.addTask { try await plan.write() }
+                }
+                for plan in captions {
                     group.addTask { try await plan.write() }
                 }
                 try await group.waitForAll()

@@ -22,6 +22,7 @@ public struct ReelError: Error, Sendable, CustomStringConvertible {
         case compositorFailed
         case cancelled
         case metadataFormat
+        case captionFormat
         case internalError
     }
 

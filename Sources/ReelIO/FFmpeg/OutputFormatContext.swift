@@ -43,6 +43,12 @@ final class OutputFormatContext {
 
     func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { pointer.pointee.streams[index]! }
 
+    /// Tags stream `streamIndex` with a language (`av_dict_set` on its metadata, which the
+    /// stream owns): MP4/MOV write it in `mdhd`, Matroska as the track's language.
+    func setLanguage(_ code: String, streamIndex: Int) {
+        av_dict_set(&stream(streamIndex).pointee.metadata, "language", code, 0)
+    }
+
     /// Gives a stream a display matrix (`av_stream_new_side_data`,
     /// `AV_PKT_DATA_DISPLAYMATRIX`): `x' = a x + c y + tx`, `y' = b x + d y + ty`, in
     /// 16.16 fixed point, the last column 0, 0, 1 in 2.30.

@@ -155,10 +155,22 @@ public final class AssetWriter: Sendable {
                 return ReelError(.invalidArgument, "no writer for \(format) metadata (gpmd, mebx, camm into MP4/MOV, klv into MPEG-TS)", path: path)
             }
         case .passthrough(let description):
+            if description.mediaType == "subtitle" {
+                let codec = description.codecName
+                let fits = codec == "mov_text" ? fileType == .mp4 || fileType == .mov : ["subrip", "webvtt", "ass"].contains(codec) && fileType == .mkv
+                return fits ? nil : ReelError(.invalidArgument, "a \(codec) caption track cannot be copied into \(fileType.rawValue): 3GPP timed text (mov_text) goes into MP4/MOV, SubRip, WebVTT and ASS into Matroska", path: path)
+            }
             if description.mediaType != "audio" && description.mediaType != "video" {
-                return ReelError(.invalidArgument, "passthrough copies audio or video tracks; write metadata with .metadata(format:)", path: path)
+                return ReelError(.invalidArgument, "passthrough copies audio, video or caption tracks; write metadata with .metadata(format:)", path: path)
             }
             return nil
+        case .captions(let format):
+            switch format {
+            case .movText where fileType == .mp4 || fileType == .mov: return nil
+            case .srt where fileType == .mkv, .webVTT where fileType == .mkv: return nil
+            default:
+                return ReelError(.invalidArgument, "\(format) caption tracks cannot go into \(fileType.rawValue): 3GPP timed text (.movText) goes into MP4/MOV, SubRip and WebVTT into Matroska", path: path)
+            }
         case .video(let settings):
             switch settings.codec {
             case .proRes where fileType != .mov && fileType != .mkv:
@@ -246,10 +258,14 @@ public final class AssetWriter: Sendable {
                 tracks.append(nil)
                 appended.append((index, input, f))
             case .metadata(let f): tracks.append(try PacketTrackWriter(metadataFormat: f, output: output))
+            case .captions(let f): tracks.append(try PacketTrackWriter(captionFormat: f, output: output))
             }
             let transform = input.transform
             if transform != .identity, input.mediaType == .video, let track = tracks.last ?? nil {
                 try output.setDisplayMatrix(transform, streamIndex: Int(track.streamIndex))
+            }
+            if let language = input.languageCode, let track = tracks.last ?? nil {
+                output.setLanguage(language, streamIndex: Int(track.streamIndex))
             }
         }
         guard tracks.contains(where: { $0 != nil }) else {

@@ -1,5 +1,6 @@
 import ReelCore
 import ReelMetadata
+import ReelCaptions
 
 /// One track of an ``AssetWriter``'s file, and the way samples are appended to it
 /// (AVAssetWriterInput).
@@ -14,13 +15,16 @@ public final class AssetWriterInput: Sendable {
         case video(VideoEncoderSettings)
         /// Interleaved float PCM encoded to AAC or PCM (``AudioEncoderSettings/Codec``).
         case audio(AudioEncoderSettings)
-        /// Packets copied unchanged from a reader's `.passthrough` output of an audio or
-        /// video track; `FormatDescription` is that output's ``AssetReaderTrackOutput/formatDescription``.
+        /// Packets copied unchanged from a reader's `.passthrough` output of an audio, video
+        /// or caption track (3GPP timed text into MP4/MOV; SubRip, WebVTT, ASS into Matroska); `FormatDescription` is that output's ``AssetReaderTrackOutput/formatDescription``.
         case passthrough(FormatDescription)
         /// Timed metadata samples of `format`: `gpmd`, `mebx` or `camm` (MP4/MOV), or `klv`
         /// (MPEG-TS). A `mebx` input's keys come from its ``AssetWriterInput/sourceFormatHint``
         /// and from the items its metadata adaptor meets.
         case metadata(format: String)
+        /// A caption track: 3GPP timed text (``CaptionFormat/movText``, MP4/MOV), or SubRip
+        /// or WebVTT (Matroska). Append captions with an ``AssetWriterInputCaptionAdaptor``.
+        case captions(CaptionFormat)
     }
 
     public let settings: Settings
@@ -31,6 +35,7 @@ public final class AssetWriterInput: Sendable {
         var lastTime: MediaTime = .invalid
         var finished = false
         var transform: Transform2D = .identity
+        var languageCode: String?
         var metadataKeys = QuickTimeMetadataKeyTable()
     }
     let state = Lock(State())
@@ -41,6 +46,14 @@ public final class AssetWriterInput: Sendable {
     public var transform: Transform2D {
         get { state.withLock { $0.transform } }
         set { state.withLock { $0.transform = newValue } }
+    }
+
+    /// The track's language, an ISO 639-2/T code such as `fra` (AVAssetWriterInput's
+    /// `languageCode`), written as the stream's `language` tag. Set it before the writer's
+    /// `startWriting()`.
+    public var languageCode: String? {
+        get { state.withLock { $0.languageCode } }
+        set { state.withLock { $0.languageCode = newValue } }
     }
 
     /// The sample description of the track the samples come from, for a metadata input
@@ -75,6 +88,7 @@ public final class AssetWriterInput: Sendable {
             default: MediaType(rawValue: description.mediaType)
             }
         case .metadata: .metadata
+        case .captions(let format): format == .movText ? .text : .subtitle
         }
     }
 
@@ -147,7 +161,7 @@ public final class AssetWriterInput: Sendable {
         let copiesPackets: Bool
         switch settings {
         case .passthrough: copiesPackets = true
-        case .metadata: copiesPackets = false
+        case .metadata, .captions: copiesPackets = false
         default: throw ReelError(.invalidArgument, "this input encodes its samples: append frames or audio")
         }
         let order = copiesPackets && sampleBuffer.decodeTime.isNumeric ? sampleBuffer.decodeTime : sampleBuffer.presentationTime

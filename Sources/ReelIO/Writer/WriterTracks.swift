@@ -1,6 +1,7 @@
 internal import CFFmpeg
 import Foundation
 import ReelCore
+import ReelCaptions
 
 /// One output stream of a writer: turns appended media into packets for the muxer.
 /// Made on the caller's thread before the header is written, then used only on the
@@ -288,6 +289,33 @@ final class PacketTrackWriter: TrackWriter {
         default:
             throw ReelError(.invalidArgument, "no writer for \(format) metadata", path: output.path)
         }
+        streamIndex = stream.pointee.index
+        streamTimeBase = stream.pointee.time_base
+        copiesPackets = false
+    }
+
+    /// A caption track, time base 1/1000: 3GPP timed text (mov_text) with Reel's sample
+    /// entry (``CaptionSample/movTextSampleEntry``) as its extradata, or SubRip or WebVTT.
+    init(captionFormat format: CaptionFormat, output: OutputFormatContext) throws(ReelError) {
+        let stream = try output.addStream()
+        let par = stream.pointee.codecpar!
+        par.pointee.codec_type = AVMEDIA_TYPE_SUBTITLE
+        switch format {
+        case .movText:
+            par.pointee.codec_id = AV_CODEC_ID_MOV_TEXT
+            let entry = CaptionSample.movTextSampleEntry
+            guard let extradata = av_mallocz(entry.count + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self) else {
+                throw ReelError(.outputFailed, "out of memory for the caption track's sample description", path: output.path)
+            }
+            entry.withUnsafeBytes { extradata.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: entry.count) }
+            // The stream's codec parameters own the block from here (avcodec_parameters_free frees it).
+            par.pointee.extradata = extradata
+            par.pointee.extradata_size = Int32(entry.count)
+        case .srt: par.pointee.codec_id = AV_CODEC_ID_SUBRIP
+        case .webVTT: par.pointee.codec_id = AV_CODEC_ID_WEBVTT
+        case .itt, .scc: throw ReelError(.invalidArgument, "\(format) captions are files, not tracks", path: output.path)
+        }
+        stream.pointee.time_base = AVRational(num: 1, den: 1000)
         streamIndex = stream.pointee.index
         streamTimeBase = stream.pointee.time_base
         copiesPackets = false

@@ -155,21 +155,3 @@ struct XMLScanner {
         return nil
     }
 }
-
-extension String {
-    /// Escapes text for XML content and attribute values.
-    var xmlEscaped: String {
-        var s = ""
-        for c in self {
-            switch c {
-            case "<": s += "&lt;"
-            case ">": s += "&gt;"
-            case "&": s += "&amp;"
-            case "\"": s += "&quot;"
-            case "'": s += "&apos;"
-            default: s.append(c)
-            }
-        }
-        return s
-    }
-}

@@ -1,0 +1,30 @@
+import Foundation
+import ReelCaptions
+
+/// Caption samples of media tracks (3GPP timed text, SubRip, WebVTT, ASS) and caption files: iTT (XMLParser and TTML times), SCC (timecodes, words, parity, the
+/// CEA-608 decoder), SRT and WebVTT (timing lines, cue markup); what reads is written and
+/// must read again.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let data = FuzzInput.data(start, count)
+    for format in ["tx3g", "subrip", "webvtt", "ass"] {
+        guard let spans = FuzzInput.run("\(format) sample", { () throws(ReelError) in try CaptionSample.spans(data, format: format) }) else { continue }
+        let caption = Caption(spans: spans, timeRange: FuzzInput.oneSecond)
+        let again = FuzzInput.run("tx3g sample Reel wrote", { () throws(ReelError) in try CaptionSample.spans(CaptionSample.movTextSample(caption), format: "tx3g") })
+        FuzzInput.require(again != nil, "a tx3g sample Reel wrote from a \(format) sample did not read back")
+    }
+    for format in [CaptionFormat.itt, .scc, .srt, .webVTT] {
+        guard let doc = FuzzInput.run("\(format) read", { () throws(ReelError) in try format.read(data) }) else { continue }
+        _ = CaptionGroup.groups(for: doc.captions)
+        for target in [CaptionFormat.itt, .scc, .srt, .webVTT] {
+            guard let written = FuzzInput.run("\(target) write", { () throws(ReelError) in try target.write(doc.captions) }) else { continue }
+            let again = FuzzInput.run("\(target) read of its own file", { () throws(ReelError) in try target.read(written.data) })
+            FuzzInput.require(again != nil, "\(target) could not read the file it wrote from \(format)")
+            if target == .srt || target == .webVTT {
+                FuzzInput.require(again?.captions.count == doc.captions.count,
+                                  "\(target) read back \(again?.captions.count ?? -1) of the \(doc.captions.count) captions it wrote")
+            }
+        }
+    }
+    return 0
+}

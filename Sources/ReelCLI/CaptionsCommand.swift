@@ -1,0 +1,198 @@
+import ArgumentParser
+import Foundation
+import Reel
+import ReelCommandLine
+import ReelText
+
+/// `reel captions convert|validate`: caption files between iTT, SCC, SRT and WebVTT, and
+/// what a format cannot hold.
+struct CaptionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "captions",
+        abstract: "Convert caption files (iTT, SCC, SRT, WebVTT), check them against a format, burn them into a video.",
+        subcommands: [CaptionsConvertCommand.self, CaptionsValidateCommand.self, CaptionsBurnCommand.self]
+    )
+
+    /// The file formats, by the names `--format` takes.
+    static let formatNames = "itt, scc, srt or vtt"
+
+    /// The caption file format `name` names (`itt`, `scc`, `srt`, `vtt`/`webvtt`).
+    static func format(named name: String) throws(ValidationError) -> CaptionFormat {
+        guard let format = CaptionFormat(fileExtension: name), format.isFileFormat else {
+            throw ValidationError("--format: \"\(name)\" is not a caption file format (\(formatNames))")
+        }
+        return format
+    }
+
+    /// Reads a caption file, in the format its extension names or, failing that, its content
+    /// shows; prints what the reader read past as warnings.
+    static func read(_ path: String, channel: Int) throws(ReelError) -> CaptionDocument {
+        let url = URL(fileURLWithPath: path)
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw ReelError(exists ? .unreadable : .fileNotFound, exists ? "could not read the file" : "no such file", path: path)
+        }
+        guard let format = CaptionFormat(fileExtension: url.pathExtension) ?? CaptionFormat(sniffing: data) else {
+            throw ReelError(.unsupportedFormat, "not a caption file Reel reads (\(formatNames))", path: path)
+        }
+        do {
+            let doc = format == .scc ? try SCC.read(data, channel: channel) : try format.read(data)
+            for warning in doc.warnings { CommandFailure.printLine("warning: \(path): \(warning)") }
+            return doc
+        } catch {
+            var e = error
+            e.path = path
+            throw e
+        }
+    }
+}
+
+/// `reel captions convert IN -o OUT [--format itt|scc|srt|vtt]`.
+struct CaptionsConvertCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert a caption file to iTT, SCC, SRT or WebVTT.",
+        discussion: """
+        The output format is --format, else the output's extension. What the output format \
+        cannot hold (styles, colours, overlapping captions, lines or characters CEA-608 lacks) \
+        is listed on stderr, one warning a caption, before the file is written; the file is \
+        written anyway, keeping what the format holds. Nothing is written when the input \
+        cannot be read.
+        """
+    )
+
+    @Argument(help: "The caption file to read (.itt, .ttml, .scc, .srt, .vtt).")
+    var input: String
+
+    @Option(name: [.short, .customLong("output")], help: "The caption file to write.")
+    var output: String
+
+    @Option(help: "itt, scc, srt or vtt (default: from the output's extension).")
+    var format: String?
+
+    @Option(help: "The CEA-608 channel (1-4) to read from or write to an SCC file.")
+    var channel = 1
+
+    @Option(help: "The language (BCP 47) an iTT file declares.")
+    var language = "en"
+
+    @Flag(help: "Replace the output file if it exists.")
+    var overwrite = false
+
+    func validate() throws {
+        guard (1...4).contains(channel) else { throw ValidationError("--channel: \(channel) is not 1-4") }
+        if let format { _ = try CaptionsCommand.format(named: format) }
+        else if CaptionFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
+            throw ValidationError("--format: the output's extension names no caption format; give --format \(CaptionsCommand.formatNames)")
+        }
+    }
+
+    func run() async throws {
+        let target = try format.map(CaptionsCommand.format(named:)) ?? CaptionFormat(fileExtension: URL(fileURLWithPath: output).pathExtension)!
+        do {
+            let doc = try CaptionsCommand.read(input, channel: channel)
+            for warning in CaptionConversionValidator(captions: doc.captions, format: target).validate() {
+                CommandFailure.printLine("warning: \(input): \(warning)")
+            }
+            let written = target == .scc ? try SCC.write(doc.captions, channel: channel) : try target.write(doc.captions, language: language)
+            for warning in written.warnings { CommandFailure.printLine("warning: \(output): \(warning)") }
+            try OutputFile.write(written.data, to: output, overwrite: overwrite)
+        } catch {
+            throw CommandFailure.report(error)
+        }
+    }
+}
+
+/// `reel captions validate IN --format scc`.
+struct CaptionsValidateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "List what a format cannot hold of a caption file's captions.",
+        discussion: """
+        Prints one line a problem on stdout: the caption's number, time and text, and the \
+        reason (too many lines or characters for CEA-608, a style or colour the format lacks, \
+        overlapping captions in a format that shows one at a time, characters outside the \
+        CEA-608 set). Exits 0 when there is none, 1 when there is one or more.
+        """
+    )
+
+    @Argument(help: "The caption file to check (.itt, .ttml, .scc, .srt, .vtt).")
+    var input: String
+
+    @Option(help: "The format to check against: itt, scc, srt or vtt.")
+    var format: String
+
+    @Option(help: "The CEA-608 channel (1-4) to read from an SCC input.")
+    var channel = 1
+
+    func validate() throws {
+        guard (1...4).contains(channel) else { throw ValidationError("--channel: \(channel) is not 1-4") }
+        _ = try CaptionsCommand.format(named: format)
+    }
+
+    func run() async throws {
+        let target = try CaptionsCommand.format(named: format)
+        let warnings: [CaptionConversionWarning]
+        do {
+            let doc = try CaptionsCommand.read(input, channel: channel)
+            warnings = CaptionConversionValidator(captions: doc.captions, format: target).validate()
+        } catch {
+            throw CommandFailure.report(error)
+        }
+        for warning in warnings { print(warning) }
+        guard warnings.isEmpty else {
+            CommandFailure.printLine("\(input): \(warnings.count) problem\(warnings.count == 1 ? "" : "s") for \(target)")
+            throw ExitStatus.failure
+        }
+    }
+}
+
+/// `reel captions burn VIDEO --captions FILE -o OUT`.
+struct CaptionsBurnCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "burn",
+        abstract: "Draw a caption file's captions into a video's picture.",
+        discussion: """
+        The video is re-encoded (H.264) with each caption drawn in its region and styles \
+        (CaptionRenderer); sound, timed metadata and caption tracks are kept as an export \
+        keeps them. The output's container is its extension (.mp4, .mov, .mkv, .ts).
+        """
+    )
+
+    @Argument(help: "The video to draw into.")
+    var video: String
+
+    @Option(help: "The caption file (.itt, .ttml, .scc, .srt, .vtt).")
+    var captions: String
+
+    @Option(name: [.short, .customLong("output")], help: "The video to write.")
+    var output: String
+
+    @Option(help: "The CEA-608 channel (1-4) to read from an SCC file.")
+    var channel = 1
+
+    @Flag(help: "Replace the output file if it exists.")
+    var overwrite = false
+
+    func run() async throws {
+        FFmpegLogging.setQuiet()
+        let outURL = URL(fileURLWithPath: output)
+        let ext = outURL.pathExtension.lowercased()
+        let fileType: AssetWriter.FileType = ext == "mov" ? .mov : ext == "mkv" ? .mkv : ext == "ts" ? .mpegts : .mp4
+        do {
+            let doc = try CaptionsCommand.read(captions, channel: channel)
+            let renderer = try CaptionRenderer()
+            let groups = CaptionGroup.groups(for: doc.captions).filter { !$0.captions.isEmpty }
+            let composition = try await Composition(asset: Asset(url: URL(fileURLWithPath: video)))
+            var videoComposition = MutableVideoComposition(propertiesOf: composition)
+            videoComposition.customVideoCompositor = { AsyncVideoCompositorAdapter(CaptionBurnInCompositor(groups: groups, renderer: renderer)) }
+            let session = AssetExportSession(composition: composition, preset: .h264(crf: 18, preset: "medium"))
+            session.videoComposition = VideoComposition(videoComposition)
+            session.overwrite = overwrite
+            try await session.export(to: outURL, as: fileType)
+        } catch {
+            throw CommandFailure.report(error, userPath: video, resolvedPath: URL(fileURLWithPath: video).path)
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+
+/// Scenarist Closed Captions (`.scc`): CEA-608 byte pairs as hex words after SMPTE
+/// timecodes at 29.97 fps, one word a frame.
+///
+/// Read: drop-frame (`;`) and non-drop (`:`) timecodes, every channel CC1-CC4, pop-on,
+/// roll-up and paint-on captioning (``CEA608Decoder``). A word with a parity error is
+/// skipped with a warning; a word that is not four hex digits, a malformed timecode or a
+/// missing `Scenarist_SCC V1.0` header is an error naming the line.
+///
+/// Written: pop-on captions, control codes sent twice, drop-frame timecodes. Each caption
+/// is loaded into non-displayed memory in the frames before it starts, so that its
+/// end-of-caption code falls on its first frame; the erase code falls on its last. A
+/// caption that cannot be loaded in time (the one before leaves too few frames) shows late,
+/// with a warning. Characters outside the 608 set are sent as their unaccented letter
+/// where it is in the set, else left out (``CaptionConversionValidator`` lists them first).
+public enum SCC {
+    static let header = "Scenarist_SCC V1.0"
+    /// One frame at 29.97 fps.
+    static let frameNumerator: Int32 = 1001, frameDenominator: Int32 = 30000
+
+    static func time(frame: Int64) -> MediaTime { MediaTime(ticks: frame, numerator: frameNumerator, denominator: frameDenominator) }
+
+    static func frame(_ time: MediaTime) -> Int64? { time.ticks(numerator: frameNumerator, denominator: frameDenominator) }
+
+    /// The captions of channel `channel` (1-4) of an SCC file.
+    public static func read(_ data: Data, channel: Int = 1) throws(ReelError) -> CaptionDocument {
+        guard (1...4).contains(channel) else { throw ReelError(.invalidArgument, "SCC: channel \(channel) is not 1-4 (CC1-CC4)") }
+        guard let text = String(data: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data, encoding: .utf8) else {
+            throw .captionFormat(.scc, "the file is not text")
+        }
+        var decoder = CEA608Decoder(channel: CEA608.Channel(number: channel))
+        var warnings: [CaptionWarning] = []
+        var sawHeader = false
+        var nextFrame: Int64 = 0
+        var lineNumber = 0
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            lineNumber += 1
+            let fields = raw.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard let first = fields.first else { continue }
+            if !sawHeader {
+                guard raw.trimmingCharacters(in: .whitespaces) == header else {
+                    throw .captionFormat(.scc, "the file does not start with \"\(header)\"", line: lineNumber)
+                }
+                sawHeader = true
+                continue
+            }
+            guard let (label, drop) = timecode(first) else {
+                throw .captionFormat(.scc, "\"\(first.prefix(20))\" is not a timecode HH:MM:SS:FF (or ;FF drop-frame)", line: lineNumber)
+            }
+            var frame = label.frameNumber(nominalRate: 30, dropFrame: drop)
+            if frame < nextFrame {
+                warnings.append(CaptionWarning(.scc, "timecode \(first) is earlier than the end of the words before it; its words follow them",
+                                               line: lineNumber, time: time(frame: frame)))
+                frame = nextFrame
+            }
+            for (k, word) in fields.dropFirst().enumerated() {
+                let at = time(frame: frame + Int64(k))
+                guard word.count == 4, let value = UInt16(word, radix: 16) else {
+                    throw ReelError(.captionFormat, "SCC: word \(k + 1) \"\(word.prefix(8))\" is not four hex digits",
+                                    time: at, field: "line \(lineNumber)")
+                }
+                let b1 = UInt8(value >> 8), b2 = UInt8(value & 0xFF)
+                guard CEA608.hasOddParity(b1), CEA608.hasOddParity(b2) else {
+                    warnings.append(CaptionWarning(.scc, "word \(k + 1) \"\(word)\" has a parity error; skipped", line: lineNumber, time: at))
+                    continue
+                }
+                decoder.feed(b1 & 0x7F, b2 & 0x7F, at: at)
+            }
+            nextFrame = frame + Int64(fields.count - 1)
+            decoder.flush()
+        }
+        guard sawHeader else { throw .captionFormat(.scc, "the file is empty (no \"\(header)\" header)", line: 1) }
+        decoder.finish(at: time(frame: nextFrame))
+        return CaptionDocument(captions: decoder.captions, warnings: warnings)
+    }
+
+    /// `HH:MM:SS:FF`, `HH:MM:SS;FF` (also `.` or `,` before the frames, as drop-frame).
+    static func timecode(_ text: Substring) -> (SMPTETimecode, Bool)? {
+        guard text.count == 11 else { return nil }
+        let chars = Array(text)
+        let drop = chars[8] == ";" || chars[8] == "." || chars[8] == ","
+        guard chars[2] == ":", chars[5] == ":", drop || chars[8] == ":" else { return nil }
+        let digits = [0, 1, 3, 4, 6, 7, 9, 10].map { chars[$0] }
+        guard digits.allSatisfy(\.isASCIIDigit) else { return nil }
+        func two(_ i: Int) -> Int64 { Int64(String(chars[i...i + 1]))! }
+        let label = SMPTETimecode(hours: two(0), minutes: two(3), seconds: two(6), frames: two(9))
+        guard label.isValid(nominalRate: 30, dropFrame: drop) else { return nil }
+        return (label, drop)
+    }
+
+    /// An SCC file with `captions` as pop-on captions on channel `channel` (1-4), and what
+    /// could not be written as asked (captions shown late, cut short or left out).
+    /// - Throws: `.invalidArgument` for a channel outside 1-4; `.captionFormat` for a
+    ///   caption with a negative or non-numeric time.
+    public static func write(_ captions: [Caption], channel: Int = 1) throws(ReelError) -> (data: Data, warnings: [CaptionWarning]) {
+        guard (1...4).contains(channel) else { throw ReelError(.invalidArgument, "SCC: channel \(channel) is not 1-4 (CC1-CC4)") }
+        let ch = CEA608.Channel(number: channel)
+        var warnings: [CaptionWarning] = []
+        var timed: [(caption: Caption, start: Int64, end: Int64)] = []
+        for caption in captions {
+            guard let s = frame(caption.timeRange.start), let e = frame(caption.timeRange.end), s >= 0 else {
+                throw .captionFormat(.scc, "caption \"\(caption.text.prefix(32))\" has a negative or non-numeric time", time: caption.timeRange.start)
+            }
+            if e <= s {
+                warnings.append(CaptionWarning(.scc, "caption \"\(caption.text.prefix(32))\" is shorter than a frame; left out", time: caption.timeRange.start))
+                continue
+            }
+            timed.append((caption, s, e))
+        }
+        timed.sort { $0.start < $1.start }
+        var words: [Int64: UInt16] = [:]
+        func place(_ w: UInt16, _ f: Int64) -> Bool {
+            guard words[f] == nil else { return false }
+            words[f] = w
+            return true
+        }
+        let eoc = CEA608Encoder.control(.endOfCaption, ch), edm = CEA608Encoder.control(.eraseDisplayedMemory, ch)
+        // End-of-caption and erase codes start lines of their own, so that readers that
+        // time a whole line by its timecode (FFmpeg's) see them at the same frame.
+        var lineStarts = Set<Int64>()
+        var earliest: Int64 = 0
+        for (i, item) in timed.enumerated() {
+            let load = CEA608Encoder.popOnLoad(item.caption, channel: ch)
+            var end = item.end
+            if i + 1 < timed.count, timed[i + 1].start < end {
+                warnings.append(CaptionWarning(.scc, "caption \"\(item.caption.text.prefix(32))\" overlaps the next; it ends when the next starts",
+                                               time: item.caption.timeRange.start))
+                end = timed[i + 1].start
+            }
+            // Load into the free frames just before the start, else as early as possible.
+            let free = (earliest..<max(earliest, item.start)).filter { words[$0] == nil }
+            var start = item.start
+            if free.count >= load.count {
+                for (w, f) in zip(load, free.suffix(load.count)) { _ = place(w, f) }
+            } else {
+                var f = earliest
+                for w in load {
+                    while words[f] != nil { f += 1 }
+                    _ = place(w, f)
+                    f += 1
+                }
+                while words[f] != nil { f += 1 }
+                start = f
+                warnings.append(CaptionWarning(.scc, "caption \"\(item.caption.text.prefix(32))\" needs \(load.count) frames to load; shown \(start - item.start) frames late",
+                                               time: item.caption.timeRange.start))
+            }
+            if start >= end { end = start + 1 }
+            _ = place(eoc, start)
+            lineStarts.insert(start)
+            earliest = start + 1
+            if end > start + 1, place(eoc, start + 1) { earliest = start + 2 }
+            let next = i + 1 < timed.count ? timed[i + 1].start : Int64.max
+            if next > end, place(edm, end) {
+                lineStarts.insert(end)
+                if next > end + 1 { _ = place(edm, end + 1) }
+            }
+        }
+        var out = header + "\n\n"
+        var f = words.keys.min() ?? 0
+        let last = words.keys.max() ?? -1
+        while f <= last {
+            guard words[f] != nil else { f += 1; continue }
+            out += SMPTETimecode(frameNumber: f, nominalRate: 30, dropFrame: true).string(dropFrame: true) + "\t"
+            var line: [String] = []
+            while let w = words[f], line.isEmpty || !lineStarts.contains(f) {
+                line.append(hex(w))
+                f += 1
+            }
+            out += line.joined(separator: " ") + "\n\n"
+        }
+        return (Data(out.utf8), warnings)
+    }
+
+    static func hex(_ w: UInt16) -> String {
+        let s = String(w, radix: 16)
+        return String(repeating: "0", count: 4 - s.count) + s
+    }
+}

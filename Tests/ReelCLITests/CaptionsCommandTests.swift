@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+import Reel
+import ReelTestSupport
+
+@Suite("reel captions")
+struct CaptionsCommandTests {
+    static let srt = """
+    1
+    00:00:01,000 --> 00:00:02,500
+    Hello <i>world</i>
+
+    2
+    00:00:03,000 --> 00:00:05,000
+    {\\an8}On <u>top</u>
+
+    """
+
+    static func folderWithSRT() throws -> (URL, URL) {
+        let folder = try TestFiles.scratchFolder()
+        let input = folder.appendingPathComponent("in.srt")
+        try Data(Self.srt.utf8).write(to: input)
+        return (folder, input)
+    }
+
+    @Test func convertsThroughEveryFormatAndBack() throws {
+        let (folder, input) = try Self.folderWithSRT()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var previous = input
+        for ext in ["itt", "scc", "vtt"] {
+            let next = folder.appendingPathComponent("step.\(ext)")
+            _ = try MetadataTestSupport.reelOK(["captions", "convert", previous.path, "-o", next.path])
+            previous = next
+        }
+        let back = folder.appendingPathComponent("back.txt")
+        _ = try MetadataTestSupport.reelOK(["captions", "convert", previous.path, "-o", back.path, "--format", "srt"])
+        let captions = try SRT.read(Data(contentsOf: back)).captions
+        #expect(captions.map(\.text) == ["Hello world", "On top"])
+        #expect(captions[0].style(at: 6).italic == true)
+        #expect(captions[1].style(at: 3).underline == true)
+        #expect(captions[1].region?.isInUpperHalf(rows: 15) == true)
+        // Through SCC the times are on 29.97 fps frames: within half a frame.
+        #expect(abs(captions[0].timeRange.start.seconds - 1) < 0.017)
+        #expect(abs(captions[1].timeRange.end.seconds - 5) < 0.017)
+    }
+
+    @Test func validateListsEachProblemAndExitsOne() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in.vtt")
+        try Data("WEBVTT\n\n00:01.000 --> 00:03.000\n<b>one</b>\n\n00:02.000 --> 00:04.000\ntwo ✓\n".utf8).write(to: input)
+        let result = try TestTools.run(try MetadataTestSupport.reel(), ["captions", "validate", input.path, "--format", "scc"])
+        #expect(result.status == 1)
+        #expect(result.stdout.split(separator: "\n") == [
+            "caption 1 at 1 s \"one\": SCC cannot hold bold",
+            "caption 2 at 2 s \"two ✓\": overlaps caption 1; SCC shows one caption at a time",
+            "caption 2 at 2 s \"two ✓\": characters outside the CEA-608 set: \"✓\" (U+2713)",
+        ])
+        #expect(result.stderr.contains("3 problems for SCC"))
+        let fine = try TestTools.run(try MetadataTestSupport.reel(), ["captions", "validate", input.path, "--format", "itt"])
+        #expect(fine.status == 0)
+        #expect(fine.stdout.isEmpty)
+    }
+
+    @Test func badInputIsOneLineNamingFileAndLineAndWritesNothing() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("bad.scc")
+        try Data("Scenarist_SCC V1.0\n\n00:00:00;00\t94ae 9x20\n".utf8).write(to: input)
+        let output = folder.appendingPathComponent("out.srt")
+        let result = try TestTools.run(try MetadataTestSupport.reel(), ["captions", "convert", input.path, "-o", output.path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "reel: \(input.path): line 3: SCC: word 2 \"9x20\" is not four hex digits (at 0.033367 s (1001/30000))\n")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
+    @Test func anExistingOutputIsKeptUnlessOverwriteIsGiven() throws {
+        let (folder, input) = try Self.folderWithSRT()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("out.vtt")
+        try Data("keep me".utf8).write(to: output)
+        let refused = try TestTools.run(try MetadataTestSupport.reel(), ["captions", "convert", input.path, "-o", output.path])
+        #expect(refused.status == 1)
+        #expect(try String(contentsOf: output, encoding: .utf8) == "keep me")
+        _ = try MetadataTestSupport.reelOK(["captions", "convert", input.path, "-o", output.path, "--overwrite"])
+        #expect(try String(contentsOf: output, encoding: .utf8).hasPrefix("WEBVTT"))
+    }
+
+    @Test func anUnknownOutputFormatIsAUsageError() throws {
+        let (folder, input) = try Self.folderWithSRT()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try TestTools.run(try MetadataTestSupport.reel(), ["captions", "convert", input.path, "-o", folder.appendingPathComponent("x.doc").path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("give --format itt, scc, srt or vtt"))
+    }
+
+    /// The mean difference of the bottom 15% of frame `index` of two videos (gray8).
+    static func bottomDifference(_ a: URL, _ b: URL, frame index: Int) throws -> Double {
+        func frame(_ url: URL) throws -> PixelBuffer {
+            let reader = try AssetReader(url: url)
+            let id = try #require(reader.tracks(withMediaType: .video).first?.trackID)
+            let output = AssetReaderTrackOutput(trackID: id, settings: .video(pixelFormat: .gray8), bufferCapacity: 4)
+            try reader.add(output)
+            try reader.startReading()
+            var n = 0
+            while let sample = try output.nextSample() {
+                guard let f = sample.videoFrame else { continue }
+                if n == index { return f.pixelBuffer }
+                n += 1
+            }
+            throw ReelError(.internalError, "no frame \(index)")
+        }
+        let x = try frame(a), y = try frame(b)
+        var total = 0, count = 0
+        x.withUnsafeBytes(plane: 0) { p in
+            y.withUnsafeBytes(plane: 0) { q in
+                for row in (x.height * 85 / 100)..<x.height {
+                    for col in 0..<x.width {
+                        total += abs(Int(p[row * x.bytesPerRow[0] + col]) - Int(q[row * y.bytesPerRow[0] + col]))
+                        count += 1
+                    }
+                }
+            }
+        }
+        return Double(total) / Double(count)
+    }
+
+    @Test func burnDrawsEachCaptionWhileItShows() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let srt = folder.appendingPathComponent("c.srt")
+        try Data("1\n00:00:00,500 --> 00:00:01,000\nBURNT IN\n".utf8).write(to: srt)
+        let out = folder.appendingPathComponent("burnt.mp4")
+        _ = try MetadataTestSupport.reelOK(["captions", "burn", MetadataTestSupport.counter.path, "--captions", srt.path, "-o", out.path])
+        // Frame 21 (0.7 s) shows the caption at the bottom; frame 6 (0.2 s) does not.
+        let shown = try Self.bottomDifference(out, MetadataTestSupport.counter, frame: 21)
+        let hidden = try Self.bottomDifference(out, MetadataTestSupport.counter, frame: 6)
+        #expect(shown > 4 * max(hidden, 1), "bottom differs by \(shown) with the caption, \(hidden) without")
+        #expect(hidden < 3)
+    }
+}

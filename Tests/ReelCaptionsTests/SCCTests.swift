@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+@testable import ReelCaptions
+import ReelTestSupport
+
+@Suite("SCC")
+struct SCCTests {
+    static func frame(_ n: Int64) -> MediaTime { MediaTime(value: n * 1001, timescale: 30000) }
+
+    @Test func writesPopOnCaptionsWhoseEndOfCaptionFallsOnTheFirstFrame() throws {
+        let (data, warnings) = try SCC.write(CaptionSamples.portable)
+        #expect(warnings.isEmpty)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.hasPrefix("Scenarist_SCC V1.0\n\n"))
+        // 1 s is frame 30 (00:00:01;00): the first end-of-caption word is sent then.
+        var eocFrames: [Int64] = []
+        var edmFrames: [Int64] = []
+        for line in text.split(separator: "\n").dropFirst() {
+            let fields = line.split(whereSeparator: { $0 == "\t" || $0 == " " })
+            let (label, drop) = try #require(SCC.timecode(fields[0]))
+            #expect(drop)
+            let start = label.frameNumber(nominalRate: 30, dropFrame: true)
+            for (k, w) in fields.dropFirst().enumerated() {
+                if w == "942f", fields.dropFirst().dropFirst(k).first == "942f", k == 0 || fields[k] != "942f" { eocFrames.append(start + Int64(k)) }
+                if w == "942c", k == 0 || fields[k] != "942c" { edmFrames.append(start + Int64(k)) }
+            }
+        }
+        #expect(eocFrames == [30, 90, 180])
+        // 2.5 s is frame 74.925 -> 75; 5 s -> 150; 8 s -> 240.
+        #expect(edmFrames == [75, 150, 240])
+        // They start lines of their own, for readers that time a line by its timecode.
+        #expect(text.contains("\n00:00:01;00\t942f 942f"))
+        #expect(text.contains("\n00:00:02;15\t942c 942c"))
+    }
+
+    @Test func readsBackWhatItWritesToTheFrame() throws {
+        let (data, _) = try SCC.write(CaptionSamples.portable)
+        let doc = try SCC.read(data)
+        #expect(doc.warnings.isEmpty)
+        CaptionSamples.expectSame(doc.captions, CaptionSamples.portable, tolerance: CaptionSamples.halfFrame)
+        #expect(doc.captions.map(\.timeRange.start) == [Self.frame(30), Self.frame(90), Self.frame(180)])
+    }
+
+    @Test(arguments: [2, 3, 4])
+    func channelsAreKeptApart(channel: Int) throws {
+        let (data, _) = try SCC.write(CaptionSamples.portable, channel: channel)
+        #expect(try SCC.read(data, channel: channel).captions.map(\.text) == CaptionSamples.portable.map(\.text))
+        #expect(try SCC.read(data, channel: 1).captions.isEmpty)
+    }
+
+    @Test func captionsTooCloseToLoadShowLateWithAWarning() throws {
+        let captions = [
+            Caption("A long first caption line", timeRange: CaptionSamples.range(0, 1000)),
+            Caption("Second caption, many frames", timeRange: CaptionSamples.range(1034, 3000)),
+        ]
+        let (data, warnings) = try SCC.write(captions)
+        #expect(warnings.count == 2)   // the first cannot load before 0 either
+        let back = try SCC.read(data).captions
+        #expect(back.map(\.text) == captions.map(\.text))
+        #expect(back[1].timeRange.start > captions[1].timeRange.start)
+    }
+
+    @Test func overlappingCaptionsEndWhenTheNextStarts() throws {
+        let captions = [Caption("one", timeRange: CaptionSamples.range(1000, 4000)), Caption("two", timeRange: CaptionSamples.range(2000, 3000))]
+        let (data, warnings) = try SCC.write(captions)
+        #expect(warnings.count == 1)
+        let back = try SCC.read(data).captions
+        #expect(back.map(\.text) == ["one", "two"])
+        #expect(back[0].timeRange.end == back[1].timeRange.start)
+    }
+
+    @Test func decodesRollUp() throws {
+        let scc = """
+        Scenarist_SCC V1.0
+
+        00:00:01;00\t9425 9425 94ad 94ad 9470 9470 c849
+
+        00:00:02;00\t94ad 94ad 9470 9470 d94f d520
+
+        00:00:03;00\t942c 942c
+        """
+        let captions = try SCC.read(Data(scc.utf8)).captions
+        #expect(captions.map(\.text) == ["HI", "HI\nYOU"])
+        #expect(captions.map(\.timeRange) == [TimeRange(start: Self.frame(36), end: Self.frame(64)), TimeRange(start: Self.frame(64), end: Self.frame(90))])
+        #expect(captions.allSatisfy { $0.animation == .characterReveal })
+    }
+
+    @Test func decodesPaintOnSpecialAndExtendedCharacters() throws {
+        // RDC, PAC row 15, "A", special ♪ (1137), "E" then extended É (12 21) replacing it.
+        let scc = "Scenarist_SCC V1.0\n\n00:00:00;10\t9429 9429 9470 9470 c180 9137 9137 4580 92a1 92a1\n\n00:00:01;00\t942c 942c\n"
+        let captions = try SCC.read(Data(scc.utf8)).captions
+        #expect(captions.map(\.text) == ["A♪É"])
+        #expect(captions.first?.timeRange == TimeRange(start: Self.frame(14), end: Self.frame(30)))
+    }
+
+    @Test func badParityIsSkippedWithAWarningNamingLineAndTime() throws {
+        // 9420 with its parity bit cleared (1420) on line 3, third word (frame 2).
+        let scc = "Scenarist_SCC V1.0\n\n00:00:00;00\t94ae 94ae 1420 9420 c849 942f 942f\n\n00:00:01;00\t942c 942c\n"
+        let doc = try SCC.read(Data(scc.utf8))
+        #expect(doc.captions.map(\.text) == ["HI"])
+        #expect(doc.warnings.count == 1)
+        #expect(doc.warnings.first?.line == 3)
+        #expect(doc.warnings.first?.time == Self.frame(2))
+        #expect(doc.warnings.first?.description.contains("parity") == true)
+    }
+
+    @Test(arguments: [
+        ("Scenarist_SCC V1.0\n\n00:00:00;00\t94ae 94g0\n", "line 3", "not four hex digits"),
+        ("Scenarist_SCC V1.0\n\n00:00:00;00\t94ae 942\n", "line 3", "not four hex digits"),
+        ("Scenarist_SCC V1.0\n\n00:00:00\t94ae\n", "line 3", "not a timecode"),
+        ("Scenarist_SCC V1.0\n\n00:01:00;00\t94ae\n", "line 3", "not a timecode"),
+        ("WEBVTT\n\n00:00:00;00\t94ae\n", "line 1", "Scenarist_SCC"),
+        ("", "line 1", "empty"),
+    ])
+    func malformedInputIsAnErrorNamingTheLine(text: String, field: String, phrase: String) {
+        #expect {
+            try SCC.read(Data(text.utf8))
+        } throws: { error in
+            guard let e = error as? ReelError else { return false }
+            return e.code == .captionFormat && e.field == field && e.message.contains(phrase)
+        }
+    }
+
+    @Test func channelsOutsideOneToFourAreRefused() {
+        expectReelError(.invalidArgument) { try SCC.write([], channel: 5) }
+        expectReelError(.invalidArgument) { try SCC.read(Data(), channel: 0) }
+    }
+
+    /// FFmpeg's SCC demuxer and CEA-608 decoder (cc_dec) read Reel's file to the same text
+    /// and times.
+    @Test(.requires(.ffmpeg))
+    func ffmpegReadsTheSameCaptions() throws {
+        let (data, _) = try SCC.write(CaptionSamples.portable)
+        let srt = try FFmpegTool.convert(data, input: "in.scc", outputName: "out.srt")
+        let theirs = try SRT.read(srt).captions
+        // cc_dec writes the indent of a centred line as ASS hard spaces.
+        #expect(theirs.map { $0.text.replacingOccurrences(of: "\\h", with: "") } == CaptionSamples.portable.map(\.text))
+        let ours = try SCC.read(data).captions
+        // FFmpeg reads a drop-frame label as a clock time (00:00:03;00 is 3 s, frame 90 is
+        // 3.003 s): the same frame, named by its label.
+        func labelTime(_ t: MediaTime) throws -> MediaTime {
+            let tc = SMPTETimecode(frameNumber: try #require(SCC.frame(t)), nominalRate: 30, dropFrame: true)
+            return MediaTime(value: ((tc.hours * 60 + tc.minutes) * 60 + tc.seconds) * 30 + tc.frames, timescale: 30)
+        }
+        for (a, b) in zip(theirs, ours) {
+            // cc_dec's events pass through ASS, which holds centiseconds: within 10 ms.
+            let centisecond = MediaTime(value: 1, timescale: 100)
+            #expect((a.timeRange.start - (try labelTime(b.timeRange.start))).magnitude <= centisecond, "\(a.text)")
+            #expect((a.timeRange.end - (try labelTime(b.timeRange.end))).magnitude <= centisecond, "\(a.text)")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import ReelCore
+import ReelIO
+import ReelCaptions
+import ReelTestSupport
+
+@Suite("AssetReaderOutputCaptionAdaptor")
+struct AssetReaderOutputCaptionAdaptorTests {
+    static let captions: [Caption] = [
+        Caption(spans: [.init("Hello "), .init("world", CaptionStyle(italic: true))], timeRange: range(500, 1500)),
+        Caption(spans: [.init("bold", CaptionStyle(fontWeight: .bold)), .init(" and\n"), .init("red", CaptionStyle(textColor: .red))],
+                timeRange: range(2000, 3250)),
+    ]
+
+    static func range(_ a: Int64, _ b: Int64) -> TimeRange {
+        TimeRange(start: MediaTime(value: a, timescale: 1000), end: MediaTime(value: b, timescale: 1000))
+    }
+
+    /// A 4 s clip with the captions as a subtitle track muxed by ffmpeg from an SRT file.
+    static func clip(_ container: String, codec: String) throws -> URL {
+        let folder = try TestFiles.scratchFolder()
+        let srt = folder.appendingPathComponent("in.srt")
+        try SRT.write(captions).write(to: srt)
+        let out = folder.appendingPathComponent("clip.\(container)")
+        _ = try TestTools.outputString(try #require(TestTools.which("ffmpeg")?.path), [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=4:r=10", "-i", srt.path,
+            "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", codec, "-metadata:s:s:0", "language=fra", out.path,
+        ])
+        return out
+    }
+
+    static func read(_ url: URL) async throws -> (captions: [Caption], adaptor: AssetReaderOutputCaptionAdaptor, track: AssetReader.Track) {
+        let reader = try AssetReader(url: url)
+        let track = try #require(reader.tracks.first { $0.mediaType == .subtitle || $0.mediaType == MediaType(rawValue: "text") || $0.formatDescription.mediaType == "subtitle" })
+        let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
+        try reader.add(output)
+        let adaptor = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output)
+        try reader.startReading()
+        var captions: [Caption] = []
+        for try await caption in adaptor { captions.append(caption) }
+        return (captions, adaptor, track)
+    }
+
+    @Test("the captions of a subtitle track, with their styles", .requires(.ffmpeg),
+          arguments: [("mp4", "mov_text"), ("mov", "mov_text"), ("mkv", "srt"), ("mkv", "webvtt"), ("mkv", "ass")])
+    func readsEachContainersCaptions(container: String, codec: String) async throws {
+        let (captions, adaptor, _) = try await Self.read(try Self.clip(container, codec: codec))
+        #expect(adaptor.warnings.isEmpty)
+        #expect(captions.map(\.text) == Self.captions.map(\.text))
+        // Matroska and MP4 keep milliseconds; ASS events hold centiseconds.
+        let tolerance = MediaTime(value: codec == "ass" ? 10 : 1, timescale: 1000)
+        for (a, b) in zip(captions, Self.captions) {
+            #expect((a.timeRange.start - b.timeRange.start).magnitude <= tolerance)
+            #expect((a.timeRange.end - b.timeRange.end).magnitude <= tolerance)
+            // FFmpeg's mov_text and webvtt encoders (which made these tracks) write no colours.
+            func faces(_ c: Caption) -> [Caption.Span] {
+                Caption(spans: c.normalized.spans.map { .init($0.text, CaptionStyle(fontWeight: $0.style.fontWeight, italic: $0.style.italic, underline: $0.style.underline)) },
+                        timeRange: c.timeRange).spans
+            }
+            #expect(faces(a) == faces(b), "\(codec): \(a.spans)")
+        }
+    }
+
+    @Test("groups follow the captions and the gaps between them", .requires(.ffmpeg))
+    func groups() async throws {
+        let reader = try AssetReader(url: try Self.clip("mp4", codec: "mov_text"))
+        let track = try #require(reader.tracks.first { $0.formatDescription.mediaType == "subtitle" })
+        let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
+        try reader.add(output)
+        let adaptor = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output)
+        try reader.startReading()
+        let groups = try await adaptor.captionGroups()
+        #expect(groups.map { $0.captions.map(\.text) } == [["Hello world"], [], ["bold and\nred"]])
+        #expect(groups[1].timeRange == Self.range(1500, 2000))
+    }
+
+    @Test func needsAPassthroughOutput() {
+        expectReelError(.invalidArgument) {
+            try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: AssetReaderTrackOutput(trackID: 1, settings: .audioPCM))
+        }
+    }
+}

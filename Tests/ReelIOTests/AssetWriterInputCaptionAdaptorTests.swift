@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import ReelCore
+import ReelIO
+import ReelCaptions
+import ReelTestSupport
+
+@Suite("AssetWriterInputCaptionAdaptor")
+struct AssetWriterInputCaptionAdaptorTests {
+    static let captions = AssetReaderOutputCaptionAdaptorTests.captions
+
+    /// Writes `captions` as a caption track of `format` into a new file of `fileType`.
+    static func write(_ captions: [Caption], format: CaptionFormat, fileType: AssetWriter.FileType) async throws -> URL {
+        let url = try TestFiles.scratchFolder().appendingPathComponent("captions.\(fileType == .mkv ? "mkv" : fileType.rawValue)")
+        let writer = try AssetWriter(outputURL: url, fileType: fileType)
+        let input = AssetWriterInput(settings: .captions(format))
+        try writer.add(input)
+        let adaptor = try AssetWriterInputCaptionAdaptor(assetWriterInput: input)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        for caption in captions { try await adaptor.append(caption) }
+        input.markAsFinished()
+        try await writer.finishWriting()
+        return url
+    }
+
+    /// FFmpeg reads the track Reel wrote back to the same cues.
+    @Test("ffmpeg reads the same cues", .requires(.ffmpeg),
+          arguments: [(CaptionFormat.movText, AssetWriter.FileType.mp4), (.movText, .mov), (.srt, .mkv), (.webVTT, .mkv)])
+    func ffmpegReadsTheTrack(format: CaptionFormat, fileType: AssetWriter.FileType) async throws {
+        let url = try await Self.write(Self.captions, format: format, fileType: fileType)
+        let srt = url.deletingLastPathComponent().appendingPathComponent("out.srt")
+        _ = try TestTools.outputString(try #require(TestTools.which("ffmpeg")?.path), ["-v", "error", "-y", "-i", url.path, srt.path])
+        let theirs = try SRT.read(Data(contentsOf: srt)).captions
+        #expect(theirs.map(\.text) == Self.captions.map(\.text))
+        #expect(theirs.map(\.timeRange) == Self.captions.map(\.timeRange))
+        #expect(theirs.first?.style(at: 6).italic == true)
+        #expect(theirs.last?.style(at: 0).fontWeight == .bold)
+    }
+
+    /// A mov_text track read back, converted to WebVTT and written again gives the same
+    /// captions: text, times to the millisecond, styles.
+    @Test func movTextToWebVTTToMovText() async throws {
+        let first = try await Self.write(Self.captions, format: .movText, fileType: .mp4)
+        let read = try await AssetReaderOutputCaptionAdaptorTests.read(first).captions
+        let vtt = try WebVTT.read(WebVTT.write(read)).captions
+        let second = try await Self.write(vtt, format: .movText, fileType: .mp4)
+        let back = try await AssetReaderOutputCaptionAdaptorTests.read(second).captions
+        #expect(back.map(\.normalized) == Self.captions.map(\.normalized))
+    }
+
+    @Test func overlappingCaptionsAreRefusedNamingTheTime() async throws {
+        let url = try TestFiles.scratchFolder().appendingPathComponent("o.mp4")
+        let writer = try AssetWriter(outputURL: url, fileType: .mp4)
+        let input = AssetWriterInput(settings: .captions(.movText))
+        try writer.add(input)
+        let adaptor = try AssetWriterInputCaptionAdaptor(assetWriterInput: input)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        try await adaptor.append(Caption("one", timeRange: AssetReaderOutputCaptionAdaptorTests.range(0, 2000)))
+        await #expect {
+            try await adaptor.append(Caption("two", timeRange: AssetReaderOutputCaptionAdaptorTests.range(1000, 3000)))
+        } throws: { ($0 as? ReelError)?.time == MediaTime(value: 1000, timescale: 1000) }
+        await writer.cancel()
+    }
+
+    @Test func captionTracksGoOnlyWhereTheContainerHoldsThem() throws {
+        let folder = try TestFiles.scratchFolder()
+        let mkv = try AssetWriter(outputURL: folder.appendingPathComponent("a.mkv"), fileType: .mkv)
+        #expect(!mkv.canAdd(AssetWriterInput(settings: .captions(.movText))))
+        #expect(mkv.canAdd(AssetWriterInput(settings: .captions(.srt))))
+        let mp4 = try AssetWriter(outputURL: folder.appendingPathComponent("a.mp4"), fileType: .mp4)
+        #expect(!mp4.canAdd(AssetWriterInput(settings: .captions(.webVTT))))
+        #expect(!mp4.canAdd(AssetWriterInput(settings: .captions(.scc))))
+        expectReelError(.invalidArgument) { try AssetWriterInputCaptionAdaptor(assetWriterInput: AssetWriterInput(settings: .metadata(format: "gpmd"))) }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import Reel
+import ReelTestSupport
+
+/// Exports keep caption tracks: the whole track, or for a trimmed export the captions that
+/// overlap the range, cut at it.
+@Suite struct ExportCaptionsTests {
+    static let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static func ms(_ v: Int64) -> MediaTime { MediaTime(value: v, timescale: 1000) }
+
+    static let captions = [
+        Caption(spans: [.init("Hello "), .init("world", CaptionStyle(italic: true))], timeRange: TimeRange(start: ms(500), end: ms(1500))),
+        Caption("second", timeRange: TimeRange(start: ms(2000), end: ms(3250))),
+    ]
+
+    /// A 4 s clip (video and a mov_text track made by ffmpeg from Reel's SRT).
+    static func clip(in folder: URL) throws -> URL {
+        let srt = folder.appendingPathComponent("in.srt")
+        try SRT.write(captions).write(to: srt)
+        let out = folder.appendingPathComponent("clip.mp4")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(ffmpeg))
+        process.arguments = ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=4:r=10", "-i", srt.path,
+                             "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "mov_text", "-metadata:s:s:0", "language=fra", out.path]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "ffmpeg could not make the clip")
+        return out
+    }
+
+    static func captions(of url: URL) async throws -> [Caption] {
+        let reader = try await AssetReader.open(url: url)
+        let track = try #require(reader.tracks.first { $0.formatDescription.mediaType == "subtitle" }, "no caption track in the export")
+        let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
+        try reader.add(output)
+        let adaptor = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output)
+        try reader.startReading()
+        var out: [Caption] = []
+        for try await caption in adaptor { out.append(caption) }
+        return out
+    }
+
+    @Test(.requires(.ffmpeg), arguments: [AssetWriter.FileType.mp4, .mkv])
+    func anExportKeepsTheCaptionTrack(fileType: AssetWriter.FileType) async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = AssetExportSession(composition: try await Composition(asset: Asset(url: try Self.clip(in: folder))),
+                                         preset: .h264(crf: 30, preset: "ultrafast"))
+        let out = folder.appendingPathComponent("out.\(fileType.rawValue)")
+        try await session.export(to: out, as: fileType)
+        let kept = try await Self.captions(of: out)
+        #expect(kept.map(\.text) == Self.captions.map(\.text))
+        #expect(kept.map(\.timeRange) == Self.captions.map(\.timeRange))
+        #expect(kept.first?.style(at: 6).italic == true)
+        let track = try #require(try await Asset(url: out).load(.tracks).first { $0.hasMediaCharacteristic(.legible) })
+        #expect(track.languageCode == "fra")
+    }
+
+    @Test(.requires(.ffmpeg))
+    func aTrimmedExportKeepsTheOverlappingCaptionsCutAtTheRange() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = AssetExportSession(composition: try await Composition(asset: Asset(url: try Self.clip(in: folder))),
+                                         preset: .h264(crf: 30, preset: "ultrafast"))
+        session.timeRange = TimeRange(start: Self.ms(1000), end: Self.ms(3000))
+        let out = folder.appendingPathComponent("out.mp4")
+        try await session.export(to: out, as: .mp4)
+        let kept = try await Self.captions(of: out)
+        #expect(kept.map(\.text) == ["Hello world", "second"])
+        // The output starts at the range's start: 1 s in the source is 0 in the export.
+        #expect(kept.map(\.timeRange) == [TimeRange(start: .zero, end: Self.ms(500)), TimeRange(start: Self.ms(1000), end: Self.ms(2000))])
+    }
+}
