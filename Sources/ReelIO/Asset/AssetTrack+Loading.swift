@@ -11,11 +11,7 @@ extension AssetTrack: AsynchronousKeyValueLoading {
     /// Where the loading of `property` stands (AVAssetTrack.status(of:)). A track reads
     /// its properties when the asset loads its tracks, so each is ``AssetPropertyStatus/loaded(_:)``.
     public func status<V: Sendable>(of property: AssetProperty<AssetTrack, V>) -> AssetPropertyStatus<V> {
-        do throws(ReelError) {
-            return .loaded(try property.compute(self))
-        } catch {
-            return .failed(error)
-        }
+        property.presentStatus(of: self)
     }
 
     /// Where the loading of `key` stands: ``KeyValueStatus/loaded`` for a track property's
@@ -46,11 +42,7 @@ extension MetadataItem: AsynchronousKeyValueLoading {
 
     /// Where the loading of `property` stands: an item's values are always loaded.
     public func status<V: Sendable>(of property: AssetProperty<MetadataItem, V>) -> AssetPropertyStatus<V> {
-        do throws(ReelError) {
-            return .loaded(try property.compute(self))
-        } catch {
-            return .failed(error)
-        }
+        property.presentStatus(of: self)
     }
 
     /// Where the loading of `key` stands: ``KeyValueStatus/loaded`` for `value`,
@@ -69,4 +61,16 @@ extension MetadataItem: AsynchronousKeyValueLoading {
         "value", "stringValue", "numberValue", "dateValue", "dataValue", "identifier", "keySpace", "key", "dataType",
         "time", "duration", "extendedLanguageTag",
     ]
+}
+
+extension AssetProperty {
+    /// The status of this property of `root`, whose values are all present: loaded with
+    /// the value, or failed with the reason it cannot be computed.
+    func presentStatus(of root: Root) -> AssetPropertyStatus<Value> {
+        do throws(ReelError) {
+            return .loaded(try compute(root))
+        } catch {
+            return .failed(error)
+        }
+    }
 }
