@@ -226,7 +226,7 @@ public enum MP4MovieMetadata {
         return items
     }
 
-    // MARK: Helpers
+    // MARK: Keys and languages
 
     /// A box type as a key: its four bytes as Latin-1 (`©nam`).
     static func key(_ type: FourCC) -> String {
