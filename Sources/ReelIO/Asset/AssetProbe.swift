@@ -94,7 +94,7 @@ enum AssetProbe {
             isDecodable: avcodec_find_decoder(par.codec_id) != nil,
             isPlayable: avcodec_find_decoder(par.codec_id) != nil && st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
                 && [.video, .audio, .text, .subtitle].contains(mediaType),
-            flaggedCharacteristics: characteristics(disposition: st.pointee.disposition),
+            flags: characteristics(disposition: st.pointee.disposition),
             isMarkedDefault: st.pointee.disposition & AV_DISPOSITION_DEFAULT != 0,
             isCoverPicture: st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0,
             associations: [:],

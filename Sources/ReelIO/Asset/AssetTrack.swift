@@ -55,7 +55,7 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
 
     /// Characteristics from the container's flags (forced, dubbed, for accessibility),
     /// besides those of the media type.
-    var flaggedCharacteristics: Set<MediaCharacteristic>
+    var flags: Set<MediaCharacteristic>
     /// Whether the container marks the track as the default of its kind.
     var isMarkedDefault: Bool
     /// Whether the track is a cover picture (an attached picture), not media.
@@ -89,9 +89,15 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
         return degrees == 0 ? 0 : degrees
     }
 
+    /// The characteristics the container flags on this track (forced, dubbed, original,
+    /// commentary, for accessibility), by name; those of its media type are left out.
+    public var flaggedCharacteristics: [MediaCharacteristic] {
+        flags.sorted { $0.rawValue < $1.rawValue }
+    }
+
     /// Whether the track has `characteristic` (AVAssetTrack.hasMediaCharacteristic).
     public func hasMediaCharacteristic(_ characteristic: MediaCharacteristic) -> Bool {
-        mediaType.characteristics.contains(characteristic) || flaggedCharacteristics.contains(characteristic)
+        mediaType.characteristics.contains(characteristic) || flags.contains(characteristic)
     }
 
     /// The track's metadata items in one key space (AVAssetTrack.loadMetadata(for:)).
