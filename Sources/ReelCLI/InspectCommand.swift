@@ -11,7 +11,7 @@ struct InspectCommand: AsyncParsableCommand {
         discussion: "With --json, prints one JSON object (described in docs/inspect-json.md)."
     )
 
-    @Argument(help: "The media file to inspect.")
+    @Argument(help: "The media file to inspect, or a URL FFmpeg reads (http://, https://, ...).")
     var file: String
 
     @Flag(help: "Print JSON instead of text.")
@@ -25,7 +25,7 @@ struct InspectCommand: AsyncParsableCommand {
 
     func run() async throws {
         if verbose { FFmpegLogging.setVerbose() } else { FFmpegLogging.setQuiet() }
-        let url = URL(fileURLWithPath: file)
+        let url = Self.url(for: file)
         let asset = Asset(url: url, options: .init(preferPreciseDurationAndTiming: precise))
         let report: InspectReport
         do {
@@ -34,12 +34,18 @@ struct InspectCommand: AsyncParsableCommand {
             report = InspectReport(file: file, format: format, duration: duration, tracks: tracks,
                                    metadata: metadata, commonMetadata: common, chapters: chapters)
         } catch {
-            throw CommandFailure.report(error, userPath: file, resolvedPath: url.path)
+            throw CommandFailure.report(error, userPath: file, resolvedPath: url.isFileURL ? url.path : url.absoluteString)
         }
         let text: String
         do { text = json ? try report.jsonText() : report.text() } catch {
             throw CommandFailure.report(error)
         }
         print(text, terminator: json ? "\n" : "")
+    }
+
+    /// A `scheme://` argument as the URL it is, anything else as a file path.
+    static func url(for argument: String) -> URL {
+        if argument.contains("://"), let url = URL(string: argument), let scheme = url.scheme, scheme.count > 1 { return url }
+        return URL(fileURLWithPath: argument)
     }
 }

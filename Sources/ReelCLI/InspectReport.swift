@@ -60,6 +60,8 @@ struct InspectReport: Codable, Equatable {
         var handler: String?
         var language: String?
         var enabled: Bool
+        /// What the container flags: `containsOnlyForcedSubtitles`, `dubbedTranslation`, ...
+        var characteristics: [String]?
         var timescale: Int32
         var startTime: Time?
         var duration: Time?
@@ -92,6 +94,7 @@ struct InspectReport: Codable, Equatable {
             handler = track.handlerName
             language = track.languageCode
             enabled = track.isEnabled
+            characteristics = track.flaggedCharacteristics.isEmpty ? nil : track.flaggedCharacteristics.map(\.rawValue)
             timescale = track.naturalTimeScale
             startTime = Time(track.timeRange.start)
             duration = Time(track.timeRange.duration)
@@ -234,6 +237,7 @@ struct InspectReport: Codable, Equatable {
         if let h = t.handler { parts.append("handler \"\(h)\"") }
         if let l = t.language { parts.append("language \(l)") }
         if !t.enabled { parts.append("disabled") }
+        parts += t.characteristics ?? []
         return "track \(t.trackID) [#\(t.index)] \(t.mediaType): " + parts.joined(separator: ", ")
     }
 }

@@ -81,6 +81,17 @@ struct InspectReportTests {
         try Self.compare(TestFiles.sharedMedia.appendingPathComponent(name))
     }
 
+    @Test("the characteristics the container flags: dubbed sound, forced subtitles")
+    func characteristics() throws {
+        let report = try Self.reelJSON(TestFiles.fixtures.appendingPathComponent("selection.mp4"))
+        let tracks = try #require(report["tracks"] as? [[String: Any]])
+        let flags = Dictionary(uniqueKeysWithValues: tracks.compactMap { t -> (Int, [String])? in
+            guard let id = t["trackID"] as? Int, let c = t["characteristics"] as? [String] else { return nil }
+            return (id, c)
+        })
+        #expect(flags == [3: ["dubbedTranslation"], 5: ["containsOnlyForcedSubtitles"]])
+    }
+
     @Test("the fixtures are all there")
     func fixturesPresent() {
         let names = Set(CLITestSupport.fixtureNames)

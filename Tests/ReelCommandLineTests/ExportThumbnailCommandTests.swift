@@ -54,6 +54,20 @@ struct ExportThumbnailCommandTests {
         #expect(shown.gray(110, 10) > 200 && shown.gray(10, 10) < 50 && shown.gray(110, 150) < 50)
     }
 
+    @Test(.requires(.reelBinary, .ffprobe))
+    func exportKeepsTheSourcesArtistAlbumAndCopyright() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = Self.fixtures.appendingPathComponent("userdata.mov").path
+        let out = try ReelProcess.reel(["export", input, "-o", "out.mov", "--preset", "h264"], in: folder)
+        #expect(out.status == 0, "\(out.stderr)")
+        let probe = try TestTools.run("ffprobe", ["-v", "error", "-show_entries", "format_tags=title,artist,album,copyright",
+                                                  "-of", "default=nw=1", "out.mov"], in: folder)
+        for tag in ["TAG:title=Reel user data", "TAG:artist=Reel Artist", "TAG:album=Reel Album", "TAG:copyright=2024 Reel"] {
+            #expect(probe.stdout.contains(tag), "\(tag) missing from \(probe.stdout)")
+        }
+    }
+
     @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
     func thumbnailsAreUprightUnlessAskedNotToBe() throws {
         let folder = try TestFiles.scratchFolder()

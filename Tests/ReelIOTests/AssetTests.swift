@@ -24,7 +24,7 @@ struct AssetTests {
         #expect(duration == MediaTime(value: 2, timescale: 1))
         #expect(tracks.map(\.mediaType) == [.video, .audio])
         #expect(common.first { $0.identifier == .commonIdentifierTitle }?.stringValue == "Reel counter")
-        #expect(formats == [.container])
+        #expect(formats == [.iTunes, .container])
         #expect(readable)
         #expect(creation?.dateValue == Date(timeIntervalSince1970: 1_704_067_200))
         let single = try await asset.load(.duration)
@@ -209,6 +209,60 @@ struct AssetTests {
         #expect(try await asset.loadTracks(withMediaCharacteristic: .visual).map(\.trackID) == [1])
         #expect(try await asset.loadTracks(withMediaCharacteristic: .audible).map(\.trackID) == [2])
         #expect(try await asset.loadTracks(withMediaCharacteristic: .containsTimedMetadata).isEmpty)
+    }
+
+    @Test("isPlayable and the \"playable\" key: true for decodable sound or pictures, false for a file that cannot be read")
+    func playable() async throws {
+        let asset = Asset(url: counter)
+        var error: ReelError?
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            asset.loadValuesAsynchronously(forKeys: ["playable"]) { done.resume() }
+        }
+        #expect(asset.statusOfValue(forKey: "playable", error: &error) == .loaded)
+        #expect(error == nil)
+        #expect(try await asset.load(.isPlayable))
+        #expect(asset.status(of: .isPlayable).value == true)
+        let missing = Asset(url: URL(fileURLWithPath: "/nonexistent/clip.mp4"))
+        #expect(try await missing.load(.isPlayable) == false)
+        let music = Asset(url: TestFiles.fixture("tags.mp3"))
+        #expect(try await music.load(.isPlayable))
+    }
+
+    @Test("chapters in the language that best matches the preferred ones (MP4 chapter track, eng)")
+    func chaptersByPreferredLanguage() async throws {
+        let asset = Asset(url: TestFiles.fixture("selection.mp4"))
+        #expect(try await asset.load(.availableChapterLocales).map(\.identifier) == ["en"])
+        let english = try await asset.loadChapterMetadataGroups(bestMatchingPreferredLanguages: ["de-CH", "en-GB", "fr"])
+        #expect(english.map { $0.item(.commonIdentifierTitle)?.stringValue } == ["Début", "Fin"])
+        #expect(english.map { $0.item(.commonIdentifierTitle)?.extendedLanguageTag } == ["en", "en"])
+        #expect(english.map(\.timeRange.start.seconds) == [0, 0.5])
+        // No preferred language matches: the chapters as they are.
+        let fallback = try await asset.loadChapterMetadataGroups(bestMatchingPreferredLanguages: ["ja"])
+        #expect(fallback == english)
+        // Matroska chapters carry no language.
+        let mkv = Asset(url: TestFiles.fixture("chapters.mkv"))
+        #expect(try await mkv.load(.availableChapterLocales).isEmpty)
+        #expect(try await mkv.loadChapterMetadataGroups(bestMatchingPreferredLanguages: ["en"]).count == 2)
+    }
+
+    @Test("a localised title tag is taken for its language")
+    func localisedChapterTitle() {
+        let range = TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1))
+        let group = TimedMetadataGroup(timeRange: range, items: [
+            MetadataItem(identifier: .commonIdentifierTitle, value: .string("Opening")),
+            MetadataItem(identifier: MetadataIdentifier(keySpace: .container, key: "title-fra"), value: .string("Ouverture")),
+        ])
+        let french = Asset.titled(group, language: "fr-CA")
+        #expect(french?.item(.commonIdentifierTitle)?.stringValue == "Ouverture")
+        #expect(french?.item(.commonIdentifierTitle)?.extendedLanguageTag == "fr")
+        #expect(Asset.titled(group, language: "de") == nil)
+    }
+
+    @Test("track groups: the tracks of each MP4 alternate group; none in Matroska")
+    func trackGroups() async throws {
+        let groups = try await Asset(url: TestFiles.fixture("selection.mp4")).load(.trackGroups)
+        #expect(groups == [AssetTrackGroup(trackIDs: [2, 3]), AssetTrackGroup(trackIDs: [4, 5])])
+        #expect(try await Asset(url: TestFiles.fixture("chapters.mkv")).load(.trackGroups).isEmpty)
     }
 
     @Test("chapters of a Matroska file")

@@ -91,3 +91,60 @@ struct ContainerMetadataTests {
         #expect(common.first { $0.identifier == .commonIdentifierCreationDate }?.dateValue == Date(timeIntervalSince1970: 1_549_956_432))
     }
 }
+
+@Suite("Container metadata from the boxes: key spaces and common keys")
+struct ContainerKeySpaceTests {
+    func load(_ name: String) async throws -> (all: [MetadataItem], common: [MetadataItem]) {
+        try await Asset(url: TestFiles.fixture(name)).load(.metadata, .commonMetadata)
+    }
+
+    func value(_ items: [MetadataItem], _ id: MetadataIdentifier) -> MetadataItem? { items.first { $0.identifier == id } }
+
+    @Test("QuickTime user data: udta items instead of FFmpeg's names, mapped to the common keys")
+    func quickTimeUserData() async throws {
+        let (all, common) = try await load("userdata.mov")
+        #expect(all.contains { $0.keySpace == .quickTimeUserData && $0.key == "\u{A9}nam" && $0.stringValue == "Reel user data" })
+        #expect(!all.contains { $0.keySpace == .container && ["title", "artist", "album", "copyright"].contains($0.key) })
+        #expect(value(common, .commonIdentifierTitle)?.stringValue == "Reel user data")
+        #expect(value(common, .commonIdentifierArtist)?.stringValue == "Reel Artist")
+        #expect(value(common, .commonIdentifierAlbumName)?.stringValue == "Reel Album")
+        #expect(value(common, .commonIdentifierCopyrights)?.stringValue == "2024 Reel")
+        #expect(value(common, .commonIdentifierDescription)?.stringValue == "a comment")
+        #expect(value(common, .commonIdentifierCreationDate)?.dateValue == Date(timeIntervalSince1970: 1_704_067_200))
+        let formats = try await Asset(url: TestFiles.fixture("userdata.mov")).load(.availableMetadataFormats)
+        #expect(formats.first == .quickTimeUserData)
+    }
+
+    @Test("iTunes items and cover art: the artwork's picture data and type")
+    func iTunes() async throws {
+        let (all, common) = try await load("selection.mp4")
+        #expect(all.contains { $0.keySpace == .iTunes && $0.key == "\u{A9}ART" })
+        let artwork = try #require(value(common, .commonIdentifierArtwork))
+        #expect(artwork.dataValue?.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        #expect(artwork.dataType == "com.apple.metadata.datatype.PNG")
+        #expect(value(common, .commonIdentifierDescription)?.stringValue == "Reel description")
+        #expect(value(common, .commonIdentifierCopyrights)?.stringValue == "2024 Reel")
+        #expect(value(common, .commonIdentifierCreationDate)?.dateValue == Date(timeIntervalSince1970: 1_704_067_200))
+        #expect(all.filter { $0.key == "covr" }.count == 1, "the cover from the boxes, not again from FFmpeg")
+        let iTunesOnly = try await Asset(url: TestFiles.fixture("selection.mp4")).loadMetadata(for: .iTunes)
+        #expect(iTunesOnly.count == all.filter { $0.keySpace == .iTunes }.count)
+    }
+
+    @Test("ID3: frames by ID, the attached picture as APIC")
+    func id3() async throws {
+        let (all, common) = try await load("tags.mp3")
+        #expect(Set(all.filter { $0.keySpace == .id3 }.map(\.key)).isSuperset(of: ["TIT2", "TPE1", "TALB", "TDRC", "TCOP", "TPUB", "APIC"]))
+        #expect(value(common, .commonIdentifierTitle)?.stringValue == "Reel tags")
+        #expect(value(common, .commonIdentifierPublisher)?.stringValue == "Reel Publisher")
+        #expect(value(common, .commonIdentifierArtwork)?.dataType == "com.apple.metadata.datatype.PNG")
+        #expect(value(common, .commonIdentifierCreationDate)?.dateValue == Date(timeIntervalSince1970: 1_704_067_200))
+    }
+
+    @Test("FFmpeg's names map to ID3 frames in MP3 only", arguments: [
+        ("title", ContainerFamily.id3, "org.id3/TIT2"), ("TXXX", .id3, "org.id3/TXXX"), ("major_brand", .id3, "container/major_brand"),
+        ("title", .matroska, "container/title"),
+    ])
+    func id3Names(tag: String, family: ContainerFamily, expected: String) {
+        #expect(ContainerMetadata.identifier(forTag: tag, family: family).rawValue == expected)
+    }
+}

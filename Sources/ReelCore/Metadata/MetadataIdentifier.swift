@@ -45,8 +45,12 @@ public struct MetadataKeySpace: Sendable, Hashable, Codable, RawRepresentable, E
     public static let quickTimeMetadata: MetadataKeySpace = "mdta"
     /// QuickTime user data (`udta`).
     public static let quickTimeUserData: MetadataKeySpace = "udta"
-    /// iTunes-style MP4 tags.
+    /// iTunes-style MP4 tags (`udta/meta/ilst` with handler `mdir`).
     public static let iTunes: MetadataKeySpace = "itsk"
+    /// ISO base media file format user data (`udta/cprt`, ISO/IEC 14496-12).
+    public static let isoUserData: MetadataKeySpace = "uiso"
+    /// ID3 tags of MP3 and other files, keyed by frame ID (`TIT2`, `APIC`).
+    public static let id3: MetadataKeySpace = "org.id3"
     /// Container tags FFmpeg reports that fit no other space.
     public static let container: MetadataKeySpace = "container"
     /// GoPro GPMF stream FourCCs (`gpmf/ACCL`).
@@ -82,6 +86,42 @@ extension MetadataIdentifier {
     public static var commonModel: MetadataIdentifier { commonIdentifierModel }
     @available(*, deprecated, renamed: "commonIdentifierSoftware")
     public static var commonSoftware: MetadataIdentifier { commonIdentifierSoftware }
+
+    // More of the common key space, in AVFoundation's spelling (`commonIdentifierArtist`).
+    /// The artist or performer.
+    public static let commonIdentifierArtist = MetadataIdentifier(keySpace: .common, key: "artist")
+    /// The album's name.
+    public static let commonIdentifierAlbumName = MetadataIdentifier(keySpace: .common, key: "albumName")
+    /// A picture (cover art): data, with the picture's type in ``MetadataItem/dataType``.
+    public static let commonIdentifierArtwork = MetadataIdentifier(keySpace: .common, key: "artwork")
+    /// The author.
+    public static let commonIdentifierAuthor = MetadataIdentifier(keySpace: .common, key: "author")
+    /// Who made the content (the composer or writer).
+    public static let commonIdentifierCreator = MetadataIdentifier(keySpace: .common, key: "creator")
+    /// Who contributed to the content (performers).
+    public static let commonIdentifierContributor = MetadataIdentifier(keySpace: .common, key: "contributor")
+    /// A description of the content.
+    public static let commonIdentifierDescription = MetadataIdentifier(keySpace: .common, key: "description")
+    /// The copyright statement (Dublin Core's rights).
+    public static let commonIdentifierCopyrights = MetadataIdentifier(keySpace: .common, key: "copyrights")
+    /// What the content is about (keywords).
+    public static let commonIdentifierSubject = MetadataIdentifier(keySpace: .common, key: "subject")
+    /// The kind or genre of the content.
+    public static let commonIdentifierType = MetadataIdentifier(keySpace: .common, key: "type")
+    /// The language of the content.
+    public static let commonIdentifierLanguage = MetadataIdentifier(keySpace: .common, key: "language")
+    /// Who published the content.
+    public static let commonIdentifierPublisher = MetadataIdentifier(keySpace: .common, key: "publisher")
+    /// When the content was last changed, a date where the text parses.
+    public static let commonIdentifierLastModifiedDate = MetadataIdentifier(keySpace: .common, key: "lastModifiedDate")
+    /// The file format of the content's original.
+    public static let commonIdentifierFormat = MetadataIdentifier(keySpace: .common, key: "format")
+    /// An identifier of the content (an ISRC).
+    public static let commonIdentifierIdentifier = MetadataIdentifier(keySpace: .common, key: "identifier")
+    /// Where the content comes from.
+    public static let commonIdentifierSource = MetadataIdentifier(keySpace: .common, key: "source")
+    /// A related resource.
+    public static let commonIdentifierRelation = MetadataIdentifier(keySpace: .common, key: "relation")
 
     /// Position as an ISO 6709 string: Apple's key, used for every source format.
     public static let quickTimeMetadataLocationISO6709 = MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.apple.quicktime.location.ISO6709")

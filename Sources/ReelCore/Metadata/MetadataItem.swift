@@ -23,16 +23,22 @@ public struct MetadataItem: Sendable, Hashable {
     public var time: MediaTime
     /// How long the value applies; invalid when unknown.
     public var duration: MediaTime
+    /// The language of the value as a BCP 47 tag (`en`, `fr-CA`), when the source gives one.
+    public var extendedLanguageTag: String?
 
     public init(identifier: MetadataIdentifier, value: MetadataValue, dataType: String? = nil, unit: String? = nil,
-                time: MediaTime = .invalid, duration: MediaTime = .invalid) {
+                time: MediaTime = .invalid, duration: MediaTime = .invalid, extendedLanguageTag: String? = nil) {
         self.identifier = identifier
         self.value = value
         self.dataType = dataType
         self.unit = unit
         self.time = time
         self.duration = duration
+        self.extendedLanguageTag = extendedLanguageTag
     }
+
+    /// The locale of ``extendedLanguageTag``.
+    public var locale: Locale? { extendedLanguageTag.map { Locale(identifier: $0) } }
 
     public var key: String { identifier.key }
     public var keySpace: MetadataKeySpace { identifier.keySpace }
@@ -49,26 +55,29 @@ public struct MetadataItem: Sendable, Hashable {
         }
     }
 
-    /// The value as a number: numbers as they are, strings that parse as one; else nil.
+    /// The value as a number: numbers as they are, strings that parse as one, and
+    /// big-endian integers of 1, 2, 4 or 8 bytes held as data under an integer data type
+    /// (`com.apple.metadata.datatype.int8` ... `uint64`, iTunes flags 21 and 22); else nil.
     public var numberValue: Double? {
         switch value {
         case .integer(let i): Double(i)
         case .double(let d): d
         case .string(let s): Double(s.trimmingCharacters(in: .whitespaces))
         case .numbers(let n): n.count == 1 ? n[0] : nil
-        case .date, .data: nil
+        case .data(let bytes): Self.integer(bytes, dataType: dataType)
+        case .date: nil
         }
     }
 
-    /// The value as a date: dates as they are, ISO 8601 strings; else nil.
+    /// The value as a date: dates as they are; strings in the forms containers write:
+    /// ISO 8601 with or without fractional seconds and zone (`+0100` too), a bare date
+    /// (`2024-01-01`), a date and time with a space and no zone (UTC), a year (`2024`,
+    /// January 1st UTC, as iTunes `©day` often holds); else nil.
     public var dateValue: Date? {
         switch value {
-        case .date(let d): return d
-        case .string(let s):
-            let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-            if let d = try? fractional.parse(s) { return d }
-            return try? Date.ISO8601FormatStyle().parse(s)
-        default: return nil
+        case .date(let d): d
+        case .string(let s): Self.date(fromMetadataString: s)
+        default: nil
         }
     }
 
@@ -79,6 +88,54 @@ public struct MetadataItem: Sendable, Hashable {
         case .string(let s): Data(s.utf8)
         default: nil
         }
+    }
+
+    /// A big-endian integer under an integer data type; nil for other data.
+    static func integer(_ bytes: Data, dataType: String?) -> Double? {
+        guard let dataType, [1, 2, 4, 8].contains(bytes.count) else { return nil }
+        let signed: Bool
+        switch dataType {
+        case "com.apple.metadata.datatype.int8", "com.apple.metadata.datatype.int16", "com.apple.metadata.datatype.int32",
+             "com.apple.metadata.datatype.int64", "com.apple.metadata.datatype.signed-integer": signed = true
+        case "com.apple.metadata.datatype.uint8", "com.apple.metadata.datatype.uint16", "com.apple.metadata.datatype.uint32",
+             "com.apple.metadata.datatype.uint64", "com.apple.metadata.datatype.unsigned-integer": signed = false
+        default: return nil
+        }
+        let raw = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        guard signed else { return Double(raw) }
+        let shift = UInt64(64 - bytes.count * 8)
+        return Double(Int64(bitPattern: raw << shift) >> Int64(shift))
+    }
+
+    /// Parses the date forms containers write (see ``dateValue``).
+    package static func date(fromMetadataString text: String) -> Date? {
+        var s = text.trimmingCharacters(in: .whitespaces)
+        if s.count == 4, s.allSatisfy(\.isNumber) { s += "-01-01" }
+        if s.count == 10, let d = try? Date.ISO8601FormatStyle().year().month().day().parse(s) { return d }
+        // Keep at most three fractional digits: "15:45:32.000000Z" -> "15:45:32.000Z".
+        if let t = s.firstIndex(of: "T"), let dot = s[t...].firstIndex(of: ".") {
+            let digitsStart = s.index(after: dot)
+            let digitsEnd = s[digitsStart...].firstIndex { !$0.isNumber } ?? s.endIndex
+            let digits = s[digitsStart..<digitsEnd]
+            let kept = String((digits + "000").prefix(3))
+            s = String(s[..<digitsStart]) + kept + String(s[digitsEnd...])
+        }
+        // "+0800" -> "+08:00".
+        if s.count > 5 {
+            let tail = s.suffix(5)
+            if let sign = tail.first, sign == "+" || sign == "-", tail.dropFirst().allSatisfy(\.isNumber), s.contains("T") {
+                s = String(s.dropLast(5)) + String(sign) + tail.dropFirst().prefix(2) + ":" + tail.suffix(2)
+            }
+        }
+        if let d = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(s) { return d }
+        if let d = try? Date.ISO8601FormatStyle().parse(s) { return d }
+        // "2024-01-01 12:00:00" (space instead of T, no zone: UTC).
+        if s.count == 19, s[s.index(s.startIndex, offsetBy: 10)] == " " {
+            var t = s
+            t.replaceSubrange(t.index(t.startIndex, offsetBy: 10)...t.index(t.startIndex, offsetBy: 10), with: "T")
+            return try? Date.ISO8601FormatStyle().parse(t + "Z")
+        }
+        return nil
     }
 
     /// The items of `items` whose identifier is `identifier` (AVMetadataItem.metadataItems(from:filteredByIdentifier:)).

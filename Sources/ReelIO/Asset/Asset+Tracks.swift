@@ -36,13 +36,8 @@ extension Asset {
                                           containingItemsWithCommonKeys commonKeys: [String] = []) async throws(ReelError)
         -> [TimedMetadataGroup] {
         var groups = try await load(.chapters)
-        if let code = locale.flatMap(Self.iso639_2) {
-            for g in groups.indices {
-                guard let localized = groups[g].items.first(where: { $0.key.lowercased() == "title-\(code)" }) else { continue }
-                if let t = groups[g].items.firstIndex(where: { $0.identifier == .commonIdentifierTitle }) {
-                    groups[g].items[t].value = localized.value
-                }
-            }
+        if let tag = locale?.language.languageCode?.identifier {
+            groups = groups.map { Self.titled($0, language: tag) ?? $0 }
         }
         if !commonKeys.isEmpty {
             for g in groups.indices {
@@ -52,8 +47,39 @@ extension Asset {
         return groups
     }
 
-    /// The ISO 639-2 code of a locale's language (`fra`), as containers tag titles.
-    static func iso639_2(_ locale: Locale) -> String? {
-        locale.language.languageCode?.identifier(.alpha3)
+    /// The chapters with titles in the first of `preferredLanguages` (BCP 47 tags, most
+    /// preferred first) that the chapters have titles in
+    /// (AVAsset.loadChapterMetadataGroups(bestMatchingPreferredLanguages:)).
+    ///
+    /// A title's language is the chapter track's language (MP4/MOV `chap` reference), or
+    /// the suffix of a localised title tag (`title-fra`). When no preferred language
+    /// matches, the chapters come back with their own titles, as
+    /// ``loadChapterMetadataGroups(withTitleLocale:containingItemsWithCommonKeys:)`` gives
+    /// them.
+    public func loadChapterMetadataGroups(bestMatchingPreferredLanguages preferredLanguages: [String]) async throws(ReelError)
+        -> [TimedMetadataGroup] {
+        let groups = try await load(.chapters)
+        for preferred in preferredLanguages {
+            let titled = groups.map { Self.titled($0, language: preferred) }
+            if titled.contains(where: { $0 != nil }) { return zip(titled, groups).map { $0 ?? $1 } }
+        }
+        return groups
+    }
+
+    /// `group` with its `common/title` in `language` (BCP 47): the title itself when it is
+    /// in that language, else a localised title tag (`title-fra`) made the title; nil when
+    /// the chapter has no title in that language.
+    static func titled(_ group: TimedMetadataGroup, language: String) -> TimedMetadataGroup? {
+        guard let t = group.items.firstIndex(where: { $0.identifier == .commonIdentifierTitle }) else { return nil }
+        if let tag = group.items[t].extendedLanguageTag, LanguageTag.sameLanguage(tag, language) { return group }
+        let localized = group.items.first { item in
+            guard let base = ContainerMetadata.languageVariantBase(item.key), base.lowercased() == "title" else { return false }
+            return LanguageTag.sameLanguage(String(item.key.suffix(3)), language)
+        }
+        guard let localized else { return nil }
+        var copy = group
+        copy.items[t].value = localized.value
+        copy.items[t].extendedLanguageTag = LanguageTag.bcp47(fromISO639_2: String(localized.key.suffix(3)))
+        return copy
     }
 }

@@ -3,7 +3,8 @@ import ReelCore
 
 /// A media file whose properties load asynchronously (AVURLAsset).
 ///
-/// Creating an asset does no I/O. Loading a property opens and probes the file once, on
+/// The URL is a file, or any URL FFmpeg's protocols read (`http`, `https`, ...: see
+/// ``Options/networkTimeout``). Creating an asset does no I/O. Loading a property opens and probes the file once, on
 /// the asset's own I/O thread (never on Swift's cooperative pool), and caches the result:
 ///
 /// ```swift
@@ -22,13 +23,22 @@ public final class Asset: Sendable, CustomStringConvertible {
         /// rate come from the samples themselves rather than from the container's header
         /// (AVURLAssetPreferPreciseDurationAndTimingKey). Slower on long files.
         public var preferPreciseDurationAndTiming: Bool
+        /// For a URL that is not a file (`http`, `https`, ...): the longest a connection or
+        /// a read may wait before it fails (FFmpeg's `rw_timeout`), so a server that stops
+        /// answering gives an error rather than a hang. 30 seconds unless given.
+        public var networkTimeout: Duration
 
         public init(preferPreciseDurationAndTiming: Bool = false) {
+            self.init(preferPreciseDurationAndTiming: preferPreciseDurationAndTiming, networkTimeout: .seconds(30))
+        }
+
+        public init(preferPreciseDurationAndTiming: Bool = false, networkTimeout: Duration) {
             self.preferPreciseDurationAndTiming = preferPreciseDurationAndTiming
+            self.networkTimeout = networkTimeout
         }
     }
 
-    /// The file.
+    /// The file or remote URL.
     public let url: URL
     /// The options the asset was created with.
     public let options: Options
@@ -42,7 +52,7 @@ public final class Asset: Sendable, CustomStringConvertible {
         self.source = AssetSource(url: url, options: options)
     }
 
-    public var description: String { "Asset(\(url.path))" }
+    public var description: String { "Asset(\(NetworkInput.location(url)))" }
 
     // MARK: Loading
 
@@ -58,7 +68,7 @@ public final class Asset: Sendable, CustomStringConvertible {
     public func load<V: Sendable>(_ property: AssetProperty<Asset, V>) async throws(ReelError) -> V {
         let value = try await loadErased(key: property.key) { asset throws(ReelError) in try property.compute(asset) }.get()
         guard let typed = value as? V else {
-            throw ReelError(.internalError, "property \(property.key) holds a \(type(of: value)), not a \(V.self)", path: url.path)
+            throw ReelError(.internalError, "property \(property.key) holds a \(type(of: value)), not a \(V.self)", path: NetworkInput.location(url))
         }
         return typed
     }
@@ -71,7 +81,7 @@ public final class Asset: Sendable, CustomStringConvertible {
         case .failed(let error)?: return .failed(error)
         case .loaded(let value)?:
             guard let typed = value as? V else {
-                return .failed(ReelError(.internalError, "property \(property.key) holds a \(type(of: value))", path: url.path))
+                return .failed(ReelError(.internalError, "property \(property.key) holds a \(type(of: value))", path: NetworkInput.location(url)))
             }
             return .loaded(typed)
         }
@@ -126,7 +136,7 @@ public final class Asset: Sendable, CustomStringConvertible {
     public func loadValuesAsynchronously(forKeys keys: [String], completionHandler: (@Sendable () -> Void)? = nil) {
         for key in keys where AnyAssetProperty.all[key] == nil {
             state.withLock {
-                $0.fail(key: key, error: ReelError(.invalidArgument, "unknown asset key \"\(key)\"", path: url.path))
+                $0.fail(key: key, error: ReelError(.invalidArgument, "unknown asset key \"\(key)\"", path: NetworkInput.location(url)))
             }
         }
         let known = keys.compactMap { AnyAssetProperty.all[$0] }

@@ -8,7 +8,7 @@ import ReelCore
 enum AssetProbe {
     static func read(_ source: AssetSource) throws(ReelError) -> AssetSnapshot {
         let context = try source.open()
-        let path = source.url.path
+        let path = NetworkInput.location(source.url)
         let ctx = context.pointer
         let family = ContainerFamily(formatName: context.formatName)
         let fileSize: Int64? = ctx.pointee.pb.map { avio_size($0) }.flatMap { $0 > 0 ? $0 : nil }
@@ -53,7 +53,8 @@ enum AssetProbe {
                                 precise: source.options.preferPreciseDurationAndTiming),
             tracks: tracks,
             metadata: ContainerMetadata.items(from: containerTags(ctx), family: family),
-            chapters: chapters(ctx, family: family))
+            chapters: chapters(ctx, family: family),
+            pictures: pictures(context, family: family))
     }
 
     // MARK: Tracks
@@ -90,6 +91,12 @@ enum AssetProbe {
             metadata: ContainerMetadata.items(from: streamTags, family: family),
             isEnabled: family == .quickTime ? st.pointee.disposition & AV_DISPOSITION_DEFAULT != 0 : true,
             sampleCount: st.pointee.nb_frames > 0 ? Int(st.pointee.nb_frames) : nil,
+            isDecodable: avcodec_find_decoder(par.codec_id) != nil,
+            isPlayable: avcodec_find_decoder(par.codec_id) != nil && st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+                && [.video, .audio, .text, .subtitle].contains(mediaType),
+            flags: characteristics(disposition: st.pointee.disposition),
+            isMarkedDefault: st.pointee.disposition & AV_DISPOSITION_DEFAULT != 0,
+            isCoverPicture: st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0,
             associations: [:],
             source: nil,
             timeBase: (timeBase.num, timeBase.den))
@@ -111,6 +118,22 @@ enum AssetProbe {
             if tag == "tmcd" { return .timecode }
             return .data
         }
+    }
+
+    /// The characteristics FFmpeg's dispositions flag (MP4 `kind` boxes, Matroska flags,
+    /// MPEG-TS descriptors).
+    static func characteristics(disposition: Int32) -> Set<MediaCharacteristic> {
+        let table: [(Int32, [MediaCharacteristic])] = [
+            (AV_DISPOSITION_FORCED, [.containsOnlyForcedSubtitles]),
+            (AV_DISPOSITION_HEARING_IMPAIRED, [.describesMusicAndSoundForAccessibility, .transcribesSpokenDialogForAccessibility]),
+            (AV_DISPOSITION_CAPTIONS, [.describesMusicAndSoundForAccessibility, .transcribesSpokenDialogForAccessibility]),
+            (AV_DISPOSITION_VISUAL_IMPAIRED, [.describesVideoForAccessibility]),
+            (AV_DISPOSITION_DESCRIPTIONS, [.describesVideoForAccessibility]),
+            (AV_DISPOSITION_DUB, [.dubbedTranslation]),
+            (AV_DISPOSITION_ORIGINAL, [.isOriginalContent]),
+            (AV_DISPOSITION_COMMENT, [.isAuxiliaryContent]),
+        ]
+        return Set(table.filter { disposition & $0.0 != 0 }.flatMap(\.1))
     }
 
     static let metadataSampleEntries: Set<String> = ["gpmd", "mebx", "camm", "KLVA"]
@@ -290,6 +313,27 @@ enum AssetProbe {
     }
 
     // MARK: Tags and chapters
+
+    /// The cover pictures FFmpeg found (streams with `AV_DISPOSITION_ATTACHED_PIC`, whose
+    /// `attached_pic` packet holds the picture: ID3 `APIC`, MP4 `covr`, FLAC and Matroska
+    /// covers), as artwork items of the container's key space.
+    static func pictures(_ context: InputFormatContext, family: ContainerFamily) -> [MetadataItem] {
+        var items: [MetadataItem] = []
+        for index in 0..<context.streamCount {
+            let st = context.stream(index)
+            let packet = st.pointee.attached_pic
+            guard st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0, let bytes = packet.data, packet.size > 0 else { continue }
+            let identifier: MetadataIdentifier = switch family {
+            case .id3: MetadataIdentifier(keySpace: .id3, key: "APIC")
+            case .quickTime: MetadataIdentifier(keySpace: .iTunes, key: "covr")
+            default: MetadataIdentifier(keySpace: .container, key: "cover")
+            }
+            let types: [AVCodecID: String] = [AV_CODEC_ID_PNG: "PNG", AV_CODEC_ID_MJPEG: "JPEG", AV_CODEC_ID_BMP: "BMP", AV_CODEC_ID_GIF: "GIF"]
+            let type = types[st.pointee.codecpar.pointee.codec_id].map { "com.apple.metadata.datatype." + $0 }
+            items.append(MetadataItem(identifier: identifier, value: .data(Data(bytes: bytes, count: Int(packet.size))), dataType: type))
+        }
+        return items
+    }
 
     /// The container's tags, then its programs' tags not already there (MPEG-TS keeps
     /// `service_name` and `service_provider` on the program).

@@ -66,13 +66,18 @@ extension AssetProperty where Root == Asset, Value == [AssetTrack] {
 }
 
 extension AssetProperty where Root == Asset, Value == [MetadataItem] {
-    /// The container's tags, each under its own key space (`mdta`, `udta`, `container`).
-    public static var metadata: Self { .init(key: "metadata") { asset throws(ReelError) in try asset.source.snapshot().metadata } }
-    /// The container's tags in the common key space: title, creationDate, location, make,
-    /// model, software, whatever the container.
+    /// The container's tags, each under its own key space: in MP4/MOV read from the boxes
+    /// themselves (`mdta` QuickTime metadata, `udta` QuickTime user data, `itsk` iTunes,
+    /// `uiso` ISO user data), in MP3 by ID3 frame (`org.id3`), else FFmpeg's names under
+    /// `container`; cover pictures as artwork items.
+    public static var metadata: Self { .init(key: "metadata") { asset throws(ReelError) in try asset.source.metadata() } }
+    /// The container's tags in the common key space, whatever the container: title,
+    /// creationDate, location, make, model, software, artist, albumName, artwork, author,
+    /// creator, contributor, description, copyrights, subject, type, language, publisher,
+    /// lastModifiedDate, format, identifier, source, relation.
     public static var commonMetadata: Self {
         .init(key: "commonMetadata") { asset throws(ReelError) in
-            ContainerMetadata.commonItems(from: try asset.source.snapshot().metadata)
+            ContainerMetadata.commonItems(from: try asset.source.metadata())
         }
     }
 }
@@ -82,7 +87,7 @@ extension AssetProperty where Root == Asset, Value == [MetadataKeySpace] {
     public static var availableMetadataFormats: Self {
         .init(key: "availableMetadataFormats") { asset throws(ReelError) in
             var seen: [MetadataKeySpace] = []
-            for item in try asset.source.snapshot().metadata where !seen.contains(item.keySpace) {
+            for item in try asset.source.metadata() where !seen.contains(item.keySpace) {
                 seen.append(item.keySpace)
             }
             return seen
@@ -94,7 +99,7 @@ extension AssetProperty where Root == Asset, Value == MetadataItem? {
     /// When the media was recorded, from the container's tags (common key `creationDate`).
     public static var creationDate: Self {
         .init(key: "creationDate") { asset throws(ReelError) in
-            ContainerMetadata.commonItems(from: try asset.source.snapshot().metadata)
+            ContainerMetadata.commonItems(from: try asset.source.metadata())
                 .first { $0.identifier == .commonIdentifierCreationDate }
         }
     }
@@ -111,6 +116,58 @@ extension AssetProperty where Root == Asset, Value == Bool {
     }
 }
 
+extension AssetProperty where Root == Asset, Value == Bool {
+    /// Whether the asset can be played: it opens and holds an audio or video track this
+    /// FFmpeg build decodes (AVAsset.isPlayable, key `playable`). A file that cannot be
+    /// read loads as `false` rather than failing.
+    public static var isPlayable: Self {
+        .init(key: "playable") { asset throws(ReelError) in
+            guard let snapshot = try? asset.source.snapshot() else { return false }
+            return snapshot.tracks.contains { $0.isPlayable && ($0.mediaType == .video || $0.mediaType == .audio) }
+        }
+    }
+}
+
+extension AssetProperty where Root == Asset, Value == [AssetTrackGroup] {
+    /// The groups of mutually exclusive tracks (AVAsset.trackGroups): in MP4/MOV, the
+    /// tracks sharing a non-zero `tkhd` alternate group; none in other containers.
+    public static var trackGroups: Self {
+        .init(key: "trackGroups") { asset throws(ReelError) in
+            let snapshot = try asset.source.snapshot()
+            return AssetTrackGroup.groups(alternateGroups: asset.source.movieBoxes().alternateGroups,
+                                          trackIDs: snapshot.tracks.map(\.trackID))
+        }
+    }
+}
+
+extension AssetProperty where Root == Asset, Value == [Locale] {
+    /// The languages of the chapter titles (AVAsset.availableChapterLocales); a chapter
+    /// title of no known language counts as none.
+    public static var availableChapterLocales: Self {
+        .init(key: "availableChapterLocales") { asset throws(ReelError) in
+            var tags: [String] = []
+            for group in try asset.source.chapters() {
+                for item in group.items where item.identifier == .commonIdentifierTitle {
+                    if let tag = item.extendedLanguageTag, !tags.contains(tag) { tags.append(tag) }
+                }
+            }
+            return tags.map { Locale(identifier: $0) }
+        }
+    }
+}
+
+extension AssetProperty where Root == Asset, Value == [MediaCharacteristic] {
+    /// The characteristics for which ``Asset/loadMediaSelectionGroup(for:)`` has a group:
+    /// `audible`, `legible` and `visual`, in that order, where the asset has such tracks
+    /// (AVAsset.availableMediaCharacteristicsWithMediaSelectionOptions).
+    public static var availableMediaCharacteristicsWithMediaSelectionOptions: Self {
+        .init(key: "availableMediaCharacteristicsWithMediaSelectionOptions") { asset throws(ReelError) in
+            let tracks = try asset.source.snapshot().tracks
+            return MediaSelectionGroup.characteristics.filter { c in tracks.contains { $0.isSelectable && $0.hasMediaCharacteristic(c) } }
+        }
+    }
+}
+
 extension AssetProperty where Root == Asset, Value == ContainerFormat {
     /// The container: format name, size, overall bit rate, start time.
     public static var containerFormat: Self {
@@ -119,9 +176,11 @@ extension AssetProperty where Root == Asset, Value == ContainerFormat {
 }
 
 extension AssetProperty where Root == Asset, Value == [TimedMetadataGroup] {
-    /// The container's chapters, each a group with a `common/title` item.
+    /// The container's chapters, each a group with a `common/title` item; the title's
+    /// ``MetadataItem/extendedLanguageTag`` is the chapter track's language where the file
+    /// says (MP4/MOV `chap` reference).
     public static var chapters: Self {
-        .init(key: "chapters") { asset throws(ReelError) in try asset.source.snapshot().chapters }
+        .init(key: "chapters") { asset throws(ReelError) in try asset.source.chapters() }
     }
 }
 
@@ -142,7 +201,9 @@ struct AnyAssetProperty: Sendable {
             .init(AssetProperty.duration), .init(AssetProperty.tracks), .init(AssetProperty.metadata),
             .init(AssetProperty.commonMetadata), .init(AssetProperty.availableMetadataFormats),
             .init(AssetProperty.creationDate), .init(AssetProperty.isReadable),
-            .init(AssetProperty.containerFormat), .init(AssetProperty.chapters),
+            .init(AssetProperty.containerFormat), .init(AssetProperty.chapters), .init(AssetProperty.isPlayable),
+            .init(AssetProperty.trackGroups), .init(AssetProperty.availableChapterLocales),
+            .init(AssetProperty.availableMediaCharacteristicsWithMediaSelectionOptions),
         ]
         return Dictionary(uniqueKeysWithValues: list.map { ($0.key, $0) })
     }()
@@ -190,12 +251,67 @@ extension AssetProperty where Root == AssetTrack, Value == [TimeMapping] {
 
 extension AssetProperty where Root == AssetTrack, Value == String? {
     public static var languageCode: Self { .init(key: "languageCode") { $0.languageCode } }
+    public static var extendedLanguageTag: Self { .init(key: "extendedLanguageTag") { $0.extendedLanguageTag } }
 }
 
 extension AssetProperty where Root == AssetTrack, Value == [MetadataItem] {
     public static var metadata: Self { .init(key: "metadata") { $0.metadata } }
+    /// The track's tags in the common key space.
+    public static var commonMetadata: Self { .init(key: "commonMetadata") { ContainerMetadata.commonItems(from: $0.metadata) } }
+}
+
+extension AssetProperty where Root == AssetTrack, Value == [MetadataKeySpace] {
+    /// The key spaces of the track's tags.
+    public static var availableMetadataFormats: Self {
+        .init(key: "availableMetadataFormats") { track in
+            track.metadata.reduce(into: [MetadataKeySpace]()) { if !$0.contains($1.keySpace) { $0.append($1.keySpace) } }
+        }
+    }
 }
 
 extension AssetProperty where Root == AssetTrack, Value == Bool {
     public static var isEnabled: Self { .init(key: "isEnabled") { $0.isEnabled } }
+    public static var isPlayable: Self { .init(key: "isPlayable") { $0.isPlayable } }
+    public static var isDecodable: Self { .init(key: "isDecodable") { $0.isDecodable } }
+}
+
+// MARK: - Metadata item properties (AVMetadataItem's loadable values)
+
+extension AssetProperty where Root == MetadataItem, Value == MetadataValue {
+    public static var value: Self { .init(key: "value") { $0.value } }
+}
+
+extension AssetProperty where Root == MetadataItem, Value == String? {
+    public static var stringValue: Self { .init(key: "stringValue") { $0.stringValue } }
+    public static var dataType: Self { .init(key: "dataType") { $0.dataType } }
+    public static var extendedLanguageTag: Self { .init(key: "extendedLanguageTag") { $0.extendedLanguageTag } }
+}
+
+extension AssetProperty where Root == MetadataItem, Value == String {
+    public static var key: Self { .init(key: "key") { $0.key } }
+}
+
+extension AssetProperty where Root == MetadataItem, Value == Double? {
+    public static var numberValue: Self { .init(key: "numberValue") { $0.numberValue } }
+}
+
+extension AssetProperty where Root == MetadataItem, Value == Date? {
+    public static var dateValue: Self { .init(key: "dateValue") { $0.dateValue } }
+}
+
+extension AssetProperty where Root == MetadataItem, Value == Data? {
+    public static var dataValue: Self { .init(key: "dataValue") { $0.dataValue } }
+}
+
+extension AssetProperty where Root == MetadataItem, Value == MetadataIdentifier {
+    public static var identifier: Self { .init(key: "identifier") { $0.identifier } }
+}
+
+extension AssetProperty where Root == MetadataItem, Value == MetadataKeySpace {
+    public static var keySpace: Self { .init(key: "keySpace") { $0.keySpace } }
+}
+
+extension AssetProperty where Root == MetadataItem, Value == MediaTime {
+    public static var time: Self { .init(key: "time") { $0.time } }
+    public static var duration: Self { .init(key: "duration") { $0.duration } }
 }

@@ -31,4 +31,6 @@ struct AssetSnapshot: Sendable {
     var tracks: [AssetTrack]
     var metadata: [MetadataItem]
     var chapters: [TimedMetadataGroup]
+    /// Cover pictures as artwork items (see ``AssetProbe/pictures(_:family:)``).
+    var pictures: [MetadataItem] = []
 }

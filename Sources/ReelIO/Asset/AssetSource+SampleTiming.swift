@@ -9,14 +9,14 @@ extension AssetSource {
                                 at time: MediaTime) throws(ReelError) -> MediaTime {
         let context = try open()
         guard streamIndex < context.streamCount else {
-            throw ReelError(.invalidArgument, "the file has no such track", path: url.path, trackID: trackID)
+            throw ReelError(.invalidArgument, "the file has no such track", path: NetworkInput.location(url), trackID: trackID)
         }
         for i in 0..<context.streamCount where i != streamIndex {
             context.stream(i).pointee.discard = AVDISCARD_ALL
         }
         let tb = AVRational(num: timeBase.num, den: timeBase.den)
         guard let target = time.ffmpegTimestamp(in: tb, method: .roundTowardNegativeInfinity) else {
-            throw ReelError(.invalidArgument, "the track time is not a number", path: url.path, trackID: trackID, time: time)
+            throw ReelError(.invalidArgument, "the track time is not a number", path: NetworkInput.location(url), trackID: trackID, time: time)
         }
         // A failed seek (no index) reads from the start instead.
         try? context.seek(streamIndex: Int32(streamIndex), timestamp: target)
@@ -37,7 +37,7 @@ extension AssetSource {
             if dts != nopts && dts > target && best != nil { break }
         }
         guard let found = best ?? first else {
-            throw ReelError(.corruptData, "the track has no timed samples", path: url.path, trackID: trackID, time: time)
+            throw ReelError(.corruptData, "the track has no timed samples", path: NetworkInput.location(url), trackID: trackID, time: time)
         }
         return MediaTime(ffmpeg: found, timeBase: tb)
     }

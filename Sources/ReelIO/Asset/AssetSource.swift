@@ -19,7 +19,7 @@ final class AssetSource: Sendable {
 
     private struct State {
         var snapshot: Result<AssetSnapshot, ReelError>?
-        var trackReferences: [Int32: [String: [Int32]]]?
+        var movieBoxes: MovieBoxes?
         var openCount = 0
     }
 
@@ -45,7 +45,7 @@ final class AssetSource: Sendable {
     /// Opens the file (counted). Call on the I/O queue.
     func open() throws(ReelError) -> InputFormatContext {
         state.withLock { $0.openCount += 1 }
-        return try InputFormatContext(url: url)
+        return try InputFormatContext(url: url, networkTimeout: options.networkTimeout)
     }
 
     /// The probe of the file, read on first use and cached, failures included. Call on
@@ -58,24 +58,74 @@ final class AssetSource: Sendable {
         return try result.get()
     }
 
-    /// The MP4/MOV track references (`tref`: `cdsc`, `tmcd`, `chap`, ...) by track ID
-    /// and type, which FFmpeg does not expose; read from the `moov` on first use and
-    /// cached. Empty for other containers or when the boxes cannot be read. Call on the
+    /// What the MP4/MOV `moov` holds that FFmpeg does not expose (track references,
+    /// alternate groups, metadata in its own key spaces), read on first use and cached. Empty for other containers or
+    /// when the boxes cannot be read. Call on the
     /// I/O queue.
-    func trackReferences() -> [Int32: [String: [Int32]]] {
+    func movieBoxes() -> MovieBoxes {
         dispatchPrecondition(condition: .onQueue(queue))
-        if let cached = state.withLock({ $0.trackReferences }) { return cached }
-        var references: [Int32: [String: [Int32]]] = [:]
+        if let cached = state.withLock({ $0.movieBoxes }) { return cached }
+        var boxes = MovieBoxes()
         if let snapshot = try? snapshot(), ContainerFamily(formatName: snapshot.format.name) == .quickTime,
-           let tracks = try? MP4File(contentsOf: url).tracks() {
+           let file = try? movieFile(), let tracks = try? file.tracks() {
             for track in tracks {
                 guard let id = Int32(exactly: track.trackID) else { continue }
                 for (type, ids) in track.references {
-                    references[id, default: [:]][type.description] = ids.compactMap { Int32(exactly: $0) }
+                    boxes.references[id, default: [:]][type.description] = ids.compactMap { Int32(exactly: $0) }
                 }
+                if track.alternateGroup != 0 { boxes.alternateGroups[id] = track.alternateGroup }
             }
+            // A box FFmpeg would read that this reader refuses leaves FFmpeg's tags in place.
+            boxes.metadata = (try? file.movieMetadata()) ?? []
         }
-        state.withLock { $0.trackReferences = references }
-        return references
+        state.withLock { $0.movieBoxes = boxes }
+        return boxes
     }
+
+    /// The container's metadata: the items read from its own boxes (MP4/MOV), FFmpeg's
+    /// tags for the rest, and cover pictures. Call on the I/O queue.
+    func metadata() throws(ReelError) -> [MetadataItem] {
+        let snapshot = try snapshot()
+        return ContainerMetadata.merged(tags: snapshot.metadata, boxes: movieBoxes().metadata, pictures: snapshot.pictures)
+    }
+
+    /// The chapters, their titles tagged with the chapter track's language (the track a
+    /// `chap` reference names) where there is one. Call on the I/O queue.
+    func chapters() throws(ReelError) -> [TimedMetadataGroup] {
+        let snapshot = try snapshot()
+        let chapterTracks = Set(movieBoxes().references.values.flatMap { $0["chap"] ?? [] })
+        guard let language = snapshot.tracks.first(where: { chapterTracks.contains($0.trackID) })?.extendedLanguageTag
+        else { return snapshot.chapters }
+        return snapshot.chapters.map { group in
+            var group = group
+            for i in group.items.indices where group.items[i].identifier == .commonIdentifierTitle && group.items[i].extendedLanguageTag == nil {
+                group.items[i].extendedLanguageTag = language
+            }
+            return group
+        }
+    }
+
+    /// The MP4/MOV file for reading boxes: the file itself, or a remote URL read in ranges
+    /// through FFmpeg's protocol.
+    private func movieFile() throws(ReelError) -> MP4File {
+        if url.isFileURL { return try MP4File(contentsOf: url) }
+        let stream = try NetworkByteSource(url: url, timeout: options.networkTimeout)
+        guard let size = stream.size else {
+            throw ReelError(.unsupportedFormat, "the server does not say how long the file is", path: stream.location)
+        }
+        return MP4File(size: size, name: stream.location) { range throws(ReelError) in try stream.read(range) }
+    }
+
+    /// The track references (`tref`: `cdsc`, `tmcd`, `chap`, ...) by track ID and type.
+    func trackReferences() -> [Int32: [String: [Int32]]] { movieBoxes().references }
+}
+
+/// The parts of an MP4/MOV `moov` an asset reads itself.
+struct MovieBoxes: Sendable {
+    /// Track references by track ID, then by type (`cdsc`, `chap`, ...).
+    var references: [Int32: [String: [Int32]]] = [:]
+    /// The non-zero `tkhd` alternate groups by track ID.
+    var alternateGroups: [Int32: Int16] = [:]
+    /// The movie's items from `moov/udta` and `moov/meta`, each in its own key space.
+    var metadata: [MetadataItem] = []
 }

@@ -47,6 +47,19 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
     public var isEnabled: Bool
     /// Number of samples, when the container says (MP4 sample table).
     public var sampleCount: Int?
+    /// Whether this FFmpeg build has a decoder for the track's samples (AVAssetTrack.isDecodable).
+    public var isDecodable: Bool
+    /// Whether the track can be played: audio, video or text that decodes, not a cover
+    /// picture (AVAssetTrack.isPlayable).
+    public var isPlayable: Bool
+
+    /// Characteristics from the container's flags (forced, dubbed, for accessibility),
+    /// besides those of the media type.
+    var flags: Set<MediaCharacteristic>
+    /// Whether the container marks the track as the default of its kind.
+    var isMarkedDefault: Bool
+    /// Whether the track is a cover picture (an attached picture), not media.
+    var isCoverPicture: Bool
 
     /// Track IDs this track relates to, by association type.
     var associations: [TrackAssociationType: [Int32]]
@@ -62,6 +75,13 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
     /// The sample format (`avc1`, `mp4a`, `gpmd`, `mebx`, `klv`): see ``FormatDescription/format``.
     public var format: String { formatDescriptions.first?.format ?? "none" }
 
+    /// The language as a BCP 47 tag (`en`, `fr`), from ``languageCode``; nil for `und`
+    /// (AVAssetTrack.extendedLanguageTag).
+    public var extendedLanguageTag: String? { languageCode.flatMap(LanguageTag.bcp47(fromISO639_2:)) }
+
+    /// Whether the track can be offered as a media selection option (not a cover picture).
+    var isSelectable: Bool { !isCoverPicture }
+
     /// The display rotation in degrees, counter-clockwise as FFmpeg reports it
     /// (`av_display_rotation_get`): 0, 90, 180, -90 for the usual matrices.
     public var rotationDegrees: Double {
@@ -69,9 +89,15 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
         return degrees == 0 ? 0 : degrees
     }
 
+    /// The characteristics the container flags on this track (forced, dubbed, original,
+    /// commentary, for accessibility), by name; those of its media type are left out.
+    public var flaggedCharacteristics: [MediaCharacteristic] {
+        flags.sorted { $0.rawValue < $1.rawValue }
+    }
+
     /// Whether the track has `characteristic` (AVAssetTrack.hasMediaCharacteristic).
     public func hasMediaCharacteristic(_ characteristic: MediaCharacteristic) -> Bool {
-        mediaType.characteristics.contains(characteristic)
+        mediaType.characteristics.contains(characteristic) || flags.contains(characteristic)
     }
 
     /// The track's metadata items in one key space (AVAssetTrack.loadMetadata(for:)).
@@ -81,9 +107,6 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
 
     /// Loads track properties by name, returning their values as a tuple:
     /// `let (size, transform) = try await track.load(.naturalSize, .preferredTransform)`.
-    public func load<each V: Sendable>(_ property: repeat AssetProperty<AssetTrack, each V>) async throws(ReelError) -> (repeat each V) {
-        (repeat try (each property).compute(self))
-    }
 
     /// The presentation time of the sample shown at `trackTime`: the latest sample that
     /// starts at or before it, or the first sample for an earlier time. Reads packets of
@@ -91,7 +114,7 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
     public func loadSamplePresentationTime(forTrackTime trackTime: MediaTime) async throws(ReelError) -> MediaTime {
         guard let source else { throw ReelError(.internalError, "the track is not attached to a file", trackID: trackID) }
         guard trackTime.isNumeric else {
-            throw ReelError(.invalidArgument, "the track time is not a number", path: source.url.path, trackID: trackID, time: trackTime)
+            throw ReelError(.invalidArgument, "the track time is not a number", path: NetworkInput.location(source.url), trackID: trackID, time: trackTime)
         }
         let index = self.index, trackID = self.trackID, timeBase = self.timeBase
         return try await source.perform { (source) throws(ReelError) in
@@ -101,7 +124,10 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
 
     /// The tracks this one relates to (AVAssetTrack.loadAssociatedTracks(ofType:)): a
     /// metadata track's ``TrackAssociationType/metadataReferent`` is the track it
-    /// describes, a video track's ``TrackAssociationType/timecode`` its timecode track.
+    /// describes, a video track's ``TrackAssociationType/timecode`` its timecode track, a
+    /// track's ``TrackAssociationType/chapterList`` the text track of its chapters; also
+    /// ``TrackAssociationType/audioFallback``, ``TrackAssociationType/forcedSubtitlesOnly``
+    /// and ``TrackAssociationType/selectionFollower``.
     ///
     /// In MP4/MOV the file's track references (`tref`) say so. Where the file has none of
     /// that type (and in other containers) a metadata track is taken to describe the first

@@ -14,14 +14,24 @@ final class InputFormatContext {
     /// Opens `url` and probes its streams (`avformat_open_input` +
     /// `avformat_find_stream_info`). Missing files, folders and unreadable files are
     /// reported before FFmpeg sees them, so the error says exactly what is wrong.
-    init(url: URL) throws(ReelError) {
-        let path = url.path
+    ///
+    /// A URL that is not a file (`http`, `https`, any input protocol this FFmpeg has) is
+    /// read through FFmpeg's own protocol; no connection or read waits longer than
+    /// `networkTimeout`, and a connection that fails while probing is an error.
+    init(url: URL, networkTimeout: Duration = .seconds(30)) throws(ReelError) {
+        let isFile = url.isFileURL
+        let path = NetworkInput.location(url)
         self.path = path
-        try Self.checkReadableFile(path)
+        if isFile { try Self.checkReadableFile(path) } else { try NetworkInput.checkScheme(url) }
         var context: UnsafeMutablePointer<AVFormatContext>? = nil
-        let openCode = avformat_open_input(&context, path, nil, nil)
+        let openCode = try NetworkInput.withOptions(isFile ? [] : NetworkInput.options(timeout: networkTimeout)) {
+            (dict: inout OpaquePointer?) throws(ReelError) in avformat_open_input(&context, path, nil, &dict)
+        }
         guard openCode >= 0, let context else {
             let cause = FFmpegError(code: openCode, function: "avformat_open_input")
+            if !isFile {
+                throw ReelError(.unreadable, "could not read the URL", path: path, underlying: cause)
+            }
             if Self.looksLikeISOBMFF(path) {
                 throw ReelError(.corruptData, "an MP4/MOV file with no readable movie header (moov): damaged or cut short",
                                 path: path, underlying: cause)
@@ -36,6 +46,15 @@ final class InputFormatContext {
             avformat_close_input(&owned)
             throw ReelError(.corruptData, "could not read the stream information", path: path,
                             underlying: FFmpegError(code: infoCode, function: "avformat_find_stream_info"))
+        }
+        // FFmpeg's probe stops quietly at a read error (a server gone mid-file, a timeout);
+        // the byte stream keeps the error.
+        if let pb = context.pointee.pb, pb.pointee.error < 0, pb.pointee.error != reel_averror_eof() {
+            let cause = FFmpegError(code: pb.pointee.error, function: "avio_read")
+            let position = avio_tell(pb)
+            var owned: UnsafeMutablePointer<AVFormatContext>? = context
+            avformat_close_input(&owned)
+            throw ReelError(.unreadable, "reading failed at byte \(position)", path: path, underlying: cause)
         }
         self.pointer = context
     }

@@ -117,6 +117,14 @@ public final class AssetWriter: Sendable {
             case .commonIdentifierMake: key = "make"
             case .commonIdentifierModel: key = "model"
             case .commonIdentifierSoftware: key = "encoder"
+            case .commonIdentifierArtist: key = "artist"
+            case .commonIdentifierAlbumName: key = "album"
+            case .commonIdentifierAuthor: key = "author"
+            case .commonIdentifierCreator: key = "composer"
+            case .commonIdentifierCopyrights: key = "copyright"
+            case .commonIdentifierDescription: key = "description"
+            case .commonIdentifierType: key = "genre"
+            case .commonIdentifierSubject: key = "keywords"
             case .quickTimeMetadataLocationISO6709: key = "location"
             default: key = item.keySpace == .container ? item.key : nil
             }

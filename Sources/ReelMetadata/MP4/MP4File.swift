@@ -19,6 +19,7 @@ public struct MP4File: Sendable {
     enum Source: Sendable {
         case memory([UInt8])
         case file(FileSource)
+        case reader(@Sendable (Range<Int64>) throws(ReelError) -> [UInt8])
     }
 
     /// Reads from bytes in memory.
@@ -37,6 +38,14 @@ public struct MP4File: Sendable {
         self.path = url.path
     }
 
+    /// Reads through `read`, which returns exactly the bytes of the range it is given
+    /// (a network stream, say); `size` is the whole size, `name` names it in errors.
+    public init(size: Int64, name: String?, read: @escaping @Sendable (Range<Int64>) throws(ReelError) -> [UInt8]) {
+        self.source = .reader(read)
+        self.size = size
+        self.path = name
+    }
+
     /// The bytes of `range`.
     public func read(_ range: Range<Int64>) throws(ReelError) -> Data {
         Data(try readBytes(range))
@@ -49,6 +58,12 @@ public struct MP4File: Sendable {
         switch source {
         case .memory(let bytes): return Array(bytes[Int(range.lowerBound)..<Int(range.upperBound)])
         case .file(let file): return try file.read(range, path: path)
+        case .reader(let read):
+            let bytes = try read(range)
+            guard bytes.count == range.count else {
+                throw ReelError(.corruptData, "MP4: reading \(range.lowerBound)..<\(range.upperBound) gave \(bytes.count) bytes", path: path)
+            }
+            return bytes
         }
     }
 

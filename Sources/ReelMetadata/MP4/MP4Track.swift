@@ -20,10 +20,13 @@ public struct MP4Track: Sendable, Hashable {
     public var references: [FourCC: [UInt32]]
     /// The `edts/elst` edit list, in order; empty when the track has none.
     public var edits: [MP4Edit]
+    /// The `tkhd` alternate group: tracks sharing a non-zero group are alternatives to
+    /// one another (two languages of the same sound); 0 for none.
+    public var alternateGroup: Int16
 
     public init(trackID: UInt32, handlerType: FourCC, handlerName: String, timescale: UInt32, duration: UInt64,
                 sampleEntries: [MP4SampleEntry], sampleTable: MP4SampleTable, references: [FourCC: [UInt32]],
-                edits: [MP4Edit] = []) {
+                edits: [MP4Edit] = [], alternateGroup: Int16 = 0) {
         self.trackID = trackID
         self.handlerType = handlerType
         self.handlerName = handlerName
@@ -33,6 +36,7 @@ public struct MP4Track: Sendable, Hashable {
         self.sampleTable = sampleTable
         self.references = references
         self.edits = edits
+        self.alternateGroup = alternateGroup
     }
 
     /// The format of the first sample entry (`avc1`, `gpmd`, `mebx`, `camm`, ...).
@@ -59,6 +63,9 @@ public struct MP4Track: Sendable, Hashable {
         let version = try r.u8("tkhd version")
         try r.skip(3 + (version == 1 ? 16 : 8), "tkhd times")
         trackID = try r.u32be("track id")
+        // reserved, duration, 8 reserved bytes, then layer and alternate group.
+        try r.skip(4 + (version == 1 ? 8 : 4) + 8 + 2, "tkhd duration and layer")
+        alternateGroup = Int16(bitPattern: try r.u16be("alternate group"))
         let name = "track \(trackID)"
 
         guard let mdia = find(trakChildren, "mdia") else { throw .corrupt("MP4", "\(name) has no 'mdia'", offset: Int(trak.offset)) }
