@@ -51,7 +51,7 @@ let package = Package(
         // compositors builds its own `reel` (docs/plugins.md).
         .target(
             name: "ReelCommandLine",
-            dependencies: ["Reel", "ReelTesting", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Reel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "ReelCLI",

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Reel
-import ReelTesting
 
 /// `reel thumbnail IN --at T -o OUT.png [--exact] [--no-transform]`: one frame of a video
 /// as a PNG, upright as players show it.
@@ -66,25 +65,12 @@ public struct ThumbnailCommand: AsyncParsableCommand {
             guard time < composition.duration else {
                 throw ReelError(.invalidArgument, "--at \(requested.secondsDescription) is past the end of the video (\(composition.duration.secondsDescription))", path: input)
             }
-            var options = RenderEngine.Options(maximumRequestsInFlight: 1)
-            options.timeRange = TimeRange(start: time, duration: video.frameDuration)
-            options.preferredPixelFormat = .bgra
-            let engine = RenderEngine(composition: composition, videoComposition: video, sources: AssetRenderSources(), options: options)
-            guard let frame = try await engine.renderAll().first else {
-                throw ReelError(.decoderFailed, "no frame at \(time.secondsDescription)", path: input)
-            }
-            let orientation = noTransform ? nil : composition.videoOrientation
-            let picture = orientation.map { frame.pixelBuffer.oriented($0) } ?? frame.pixelBuffer
-            let png = Data(PNG.encode(RasterImage(picture)))
-            let temporary = outputURL.deletingLastPathComponent().appendingPathComponent(".\(outputURL.lastPathComponent).\(UUID().uuidString).tmp")
-            do {
-                try png.write(to: temporary)
-                if FileManager.default.fileExists(atPath: outputURL.path) { try FileManager.default.removeItem(at: outputURL) }
-                try FileManager.default.moveItem(at: temporary, to: outputURL)
-            } catch {
-                try? FileManager.default.removeItem(at: temporary)
-                throw ReelError(.outputFailed, "could not write the PNG", path: output, underlying: error)
-            }
+            let generator = AssetImageGenerator(composition: composition)
+            generator.requestedTimeToleranceBefore = .zero
+            generator.requestedTimeToleranceAfter = .zero
+            generator.appliesPreferredTrackTransform = !noTransform
+            // checkOutput above refused an existing file unless --overwrite was given.
+            try await generator.writeImage(at: time, to: outputURL, as: .png, overwrite: true)
         } catch let error as ReelError {
             var shown = error
             if shown.path == URL(fileURLWithPath: input).path { shown.path = input }
