@@ -75,7 +75,9 @@ public enum CaptionSample {
                     if flags & 4 != 0 { style.underline = true }
                     let color = CaptionColor(red: b[r + 8], green: b[r + 9], blue: b[r + 10], alpha: b[r + 11])
                     if color != .white { style.textColor = color }
-                    if start < end { for k in start..<min(end, scalars.count) { styles[k] = styles[k].merging(style) } }
+                    // A record may reach past the text (or start after it): only the characters there are styled.
+                    let upper = min(end, scalars.count)
+                    if start < upper { for k in start..<upper { styles[k] = styles[k].merging(style) } }
                     r += 12
                 }
             }

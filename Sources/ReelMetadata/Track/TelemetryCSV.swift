@@ -26,9 +26,12 @@ public enum TelemetryCSV {
         return s
     }
 
-    /// Seconds with up to 6 decimals, trailing zeros dropped.
+    /// Seconds with up to 6 decimals, trailing zeros dropped; fewer decimals for times so
+    /// large that the digits would not read back as an exact time (18 digits in all).
     static func seconds(_ t: MediaTime) -> String {
-        var s = String(format: "%.6f", t.seconds)
+        let wholeDigits = String(format: "%.0f", abs(t.seconds)).count
+        var s = String(format: "%.\(max(0, min(6, 18 - wholeDigits)))f", t.seconds)
+        guard s.contains(".") else { return s }
         while s.hasSuffix("0") { s.removeLast() }
         if s.hasSuffix(".") { s.removeLast() }
         return s
