@@ -49,6 +49,7 @@ public final class AssetExportSession: Sendable {
         var audioCodec = AudioEncoderSettings.Codec.aac
         var optimizeForNetworkUse = true
         var metadata: [MetadataItem] = []
+        var fileLengthLimit: Int64 = 0
         /// Video copied from these files (a render plan's pieces) instead of rendered.
         var videoParts: [ExportVideoCopy.Part]?
     }
@@ -168,6 +169,20 @@ public final class AssetExportSession: Sendable {
         set { state.withLock { $0.settings.metadata = newValue } }
     }
 
+    /// The most bytes the output file may take (`fileLengthLimit`); 0, the default, for no
+    /// limit. As AVAssetExportSession does, an export that would be longer stops early: the
+    /// file ends at the last whole group of pictures (the last whole sample, without video)
+    /// that keeps it within the limit, and is a complete, playable file, shorter than the
+    /// time range asked for. When even the first group of pictures does not fit, the export
+    /// fails with `.outputFailed` and nothing is written.
+    ///
+    /// The output is written once in full beside the destination; when that is too long it
+    /// is written again over the shorter range its samples show will fit.
+    public var fileLengthLimit: Int64 {
+        get { state.withLock { $0.settings.fileLengthLimit } }
+        set { state.withLock { $0.settings.fileLengthLimit = max(0, newValue) } }
+    }
+
     /// Put the MP4/MOV index at the front of the file (`+faststart`); on by default.
     public var shouldOptimizeForNetworkUse: Bool {
         get { state.withLock { $0.settings.optimizeForNetworkUse } }
@@ -260,7 +275,11 @@ public final class AssetExportSession: Sendable {
         let outcome = Lock<ReelError?>(nil)
         let task = Task {
             do throws(ReelError) {
-                try await job.run()
+                if settings.fileLengthLimit > 0 {
+                    try await job.run(withinLength: settings.fileLengthLimit)
+                } else {
+                    try await job.run()
+                }
             } catch {
                 outcome.withLock { $0 = error }
             }

@@ -94,7 +94,7 @@ struct ExportJob: Sendable {
     }
 
     /// The composition's range to export: the session's, clipped to the composition.
-    private func exportRange() throws(ReelError) -> TimeRange {
+    func exportRange() throws(ReelError) -> TimeRange {
         let full = session.composition.timeRange
         guard let asked = settings.timeRange else {
             guard full.duration > .zero else { throw ReelError(.invalidComposition, "the composition is empty", path: url.path) }
