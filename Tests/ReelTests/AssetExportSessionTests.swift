@@ -254,6 +254,31 @@ import ReelTestSupport
             return true
         }
     }
+
+    @Test(arguments: ["mp4", "mov"])
+    func aSourcesTagsAreWrittenWhereTheContainerHoldsThemAndTheRestNamedOnce(container: String) async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = TestFiles.fixture("metadata.mov")
+        let session = try await AssetExportSession(asset: Asset(url: source), preset: .h264(crf: 30, preset: "ultrafast"))
+        let picture = MetadataItem(identifier: .commonIdentifierArtwork, value: .data(Data([0x89, 0x50, 0x4E, 0x47])))
+        let lens = MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.example.lens"), value: .string("35mm"))
+        session.metadata += [picture, lens]
+        let said = Lock<[String]>([])
+        session.renderOptions.diagnostics = { d in if d.kind == .metadataNotCarried { said.withLock { $0.append(d.message) } } }
+        let out = folder.appendingPathComponent("out.\(container)")
+        try await session.export(to: out, as: try #require(AssetWriter.FileType(pathExtension: container)))
+        let sourceCommon = try await Asset(url: source).load(.commonMetadata)
+        let (common, all) = try await Asset(url: out).load(.commonMetadata, .metadata)
+        for item in sourceCommon {
+            #expect(common.first { $0.identifier == item.identifier }?.value == item.value, "\(item.identifier) in \(container)")
+        }
+        #expect(all.first { $0.identifier == lens.identifier }?.stringValue == "35mm")
+        // The picture cannot go into the container's tags: one line says so, naming it alone.
+        let lines = said.withLock { $0 }
+        #expect(lines.count == 1 && lines.first?.contains("common/artwork") == true, "\(lines)")
+        #expect(lines.first?.contains("title") == false)
+    }
 }
 
 @Suite struct AssetExportSessionPassthroughTests {

@@ -24,9 +24,14 @@ struct ExportJob: Sendable {
         let writer = try AssetWriter(outputURL: url, fileType: fileType, overwrite: settings.overwrite)
         writer.shouldOptimizeForNetworkUse = settings.optimizeForNetworkUse
         writer.metadata = settings.metadata
-        if fileType == .mpegts, settings.metadata.contains(where: { $0.identifier == .commonIdentifierLocation || $0.identifier == .quickTimeMetadataLocationISO6709 }) {
+        let notWritten = writer.metadataNotWritten
+        if !notWritten.isEmpty {
+            // One line for all of them.
+            var names: [String] = []
+            for item in notWritten where !names.contains(item.identifier.rawValue) { names.append(item.identifier.rawValue) }
             settings.engineOptions.diagnostics(RenderDiagnostic(kind: .metadataNotCarried, compositionTime: .zero,
-                                                                message: "the source's location tag is not carried: MPEG-TS files hold no location (write .mp4 or .mov to keep it)"))
+                                                                message: "metadata not carried: \(fileType) files have no place for "
+                                                                    + names.joined(separator: ", ")))
         }
         var videoInput: AssetWriterInput?
         var videoCopy: ExportVideoCopy?

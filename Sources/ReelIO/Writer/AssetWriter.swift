@@ -96,48 +96,20 @@ public final class AssetWriter: Sendable {
     }
 
     /// The file's own tags, written into the header (AVAssetWriter.metadata); set before
-    /// ``startWriting()``. Common keys become FFmpeg's container tags (title →
-    /// `title`, creationDate → `creation_time`, location → `location`, make, model,
-    /// software → `encoder`), `container/KEY` items are written as `KEY`; others are
-    /// left out.
+    /// ``startWriting()``. Every item the container can hold is written: in MOV as
+    /// QuickTime user data, in MP4 as iTunes items, and in both as QuickTime metadata keys
+    /// (`com.apple.quicktime.*`) when an item needs them; in Matroska under FFmpeg's tag
+    /// names (`container/KEY` items as `KEY`). MPEG-TS holds none. The items left out are
+    /// in ``metadataNotWritten``.
     public var metadata: [MetadataItem] {
         get { state.withLock { $0.metadata } }
         set { state.withLock { $0.setMetadata(newValue) } }
     }
 
-    /// The FFmpeg container tags for `items`, in order, one per key.
-    static func containerTags(_ items: [MetadataItem]) -> [(key: String, value: String)] {
-        var tags: [(key: String, value: String)] = []
-        for item in items {
-            let key: String?
-            switch item.identifier {
-            case .commonIdentifierTitle: key = "title"
-            case .commonIdentifierCreationDate: key = "creation_time"
-            case .commonIdentifierLocation: key = "location"
-            case .commonIdentifierMake: key = "make"
-            case .commonIdentifierModel: key = "model"
-            case .commonIdentifierSoftware: key = "encoder"
-            case .commonIdentifierArtist: key = "artist"
-            case .commonIdentifierAlbumName: key = "album"
-            case .commonIdentifierAuthor: key = "author"
-            case .commonIdentifierCreator: key = "composer"
-            case .commonIdentifierCopyrights: key = "copyright"
-            case .commonIdentifierDescription: key = "description"
-            case .commonIdentifierType: key = "genre"
-            case .commonIdentifierSubject: key = "keywords"
-            case .quickTimeMetadataLocationISO6709: key = "location"
-            default: key = item.keySpace == .container ? item.key : nil
-            }
-            guard let key, !tags.contains(where: { $0.key == key }) else { continue }
-            let value: String?
-            if case .date(let date) = item.value {
-                value = date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-            } else {
-                value = item.stringValue
-            }
-            if let value { tags.append((key, value)) }
-        }
-        return tags
+    /// The items of ``metadata`` this file cannot hold, in order: pictures and other data,
+    /// and keys the container has no place for (see ``metadata``). Empty when all are written.
+    public var metadataNotWritten: [MetadataItem] {
+        ContainerTagPlan(items: metadata, fileType: fileType).notWritten
     }
 
     // MARK: Inputs
@@ -254,7 +226,8 @@ public final class AssetWriter: Sendable {
     /// Opens the muxer on `temporary`, makes a track writer per input and writes the header.
     private func makeCore(inputs: [AssetWriterInput], optimize: Bool, metadata: [MetadataItem], temporary: URL) throws(ReelError) -> WriterCore {
         let output = try OutputFormatContext(formatName: fileType.muxerName, path: temporary.path)
-        output.setMetadata(Self.containerTags(metadata))
+        let tagPlan = ContainerTagPlan(items: metadata, fileType: fileType)
+        output.setMetadata(tagPlan.tags)
         var tracks: [(any TrackWriter)?] = []
         var appended: [(index: Int, input: AssetWriterInput, format: String)] = []
         for (index, input) in inputs.enumerated() {
@@ -284,7 +257,10 @@ public final class AssetWriter: Sendable {
         // The pass that adds the metadata tracks also puts the index in front, so the
         // muxer's own faststart pass over the file is not needed.
         var options: [String: String] = [:]
-        if optimize && !postPass && (fileType == .mp4 || fileType == .mov) { options["movflags"] = "+faststart" }
+        var movflags = ""
+        if optimize && !postPass && (fileType == .mp4 || fileType == .mov) { movflags += "+faststart" }
+        if tagPlan.usesMetadataKeys { movflags += "+use_metadata_tags" }
+        if !movflags.isEmpty { options["movflags"] = movflags }
         let appendedTracks = postPass ? AppendedMetadataTracks(inputs: appended, beside: temporary, moovInFront: optimize) : nil
         return try WriterCore(output: output, tracks: tracks, appended: appendedTracks, options: options)
     }
