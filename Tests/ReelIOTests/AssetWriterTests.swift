@@ -179,6 +179,39 @@ struct AssetWriterTests {
         return (frames, peak)
     }
 
+    @Test(".m4a files are MPEG-4 audio: brand M4A, audio alone", .requires(.ffprobe, .exiftool))
+    func m4aFilesHaveTheAudioBrand() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("tone.m4a")
+        try await writeTone(to: url)
+        let brand = try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "format_tags=major_brand,compatible_brands",
+                                                           "-of", "default=nw=1", url.path])
+        #expect(brand.contains("TAG:major_brand=M4A "), "\(brand)")
+        #expect(brand.contains("M4A") && brand.contains("isom"), "\(brand)")
+        let type = try TestTools.outputString("exiftool", ["-s3", "-FileType", "-MIMEType", url.path])
+        #expect(type == "M4A\naudio/mp4\n", "\(type)")
+        #expect(try await readTone(url).frames >= 48000)
+        // The same file as .mp4 keeps the MPEG-4 brand.
+        let mp4 = folder.appendingPathComponent("tone.mp4")
+        try await writeTone(to: mp4)
+        #expect(try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "format_tags=major_brand", "-of", "default=nw=1", mp4.path])
+                == "TAG:major_brand=isom\n")
+    }
+
+    @Test func m4aFilesTakeNoVideo() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let writer = try AssetWriter(outputURL: folder.appendingPathComponent("out.m4a"), fileType: .mp4)
+        #expect(writer.isAudioOnlyMPEG4)
+        let video = AssetWriterInput(settings: .video(.init(codec: .h264, width: 64, height: 48)))
+        #expect(!writer.canAdd(video))
+        let error = expectReelError(.invalidArgument) { try writer.add(video) }
+        #expect(error?.message.contains(".m4a file holds audio only") == true)
+        #expect(writer.canAdd(AssetWriterInput(settings: .audio(.init(sampleRate: 48000, channelCount: 2)))))
+        #expect(try !AssetWriter(outputURL: folder.appendingPathComponent("out.M4V"), fileType: .mp4).isAudioOnlyMPEG4)
+    }
+
     @Test("AAC audio encodes and reads back")
     func aacRoundTrip() async throws {
         let url = try TestFiles.scratchFolder().appendingPathComponent("tone.mp4")

@@ -62,6 +62,35 @@ import ReelTestSupport
         #expect(found == (video.map { ["video \($0)"] } ?? []) + ["audio aac"], "\(preset)")
     }
 
+    /// The major brand and the stream kinds of `url`.
+    static func brandAndStreams(_ url: URL) throws -> (brand: String, streams: String) {
+        let brand = try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "format_tags=major_brand", "-of", "csv=p=0", url.path])
+        let streams = try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", url.path])
+        return (brand.trimmingCharacters(in: .whitespacesAndNewlines), streams.split(separator: "\n").joined(separator: " "))
+    }
+
+    @Test(.requires(.ffmpeg, .ffprobe), arguments: [ExportPreset.appleM4A, .highestQuality, .passthrough])
+    func anM4AOutputIsMPEG4AudioWhateverThePreset(preset: ExportPreset) async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Video, sound and a GPS track in; the sound alone out.
+        let session = try await AssetExportSession(asset: Asset(url: TestFiles.fixture("counter-gps.mp4")), presetName: preset)
+        session.outputURL = folder.appendingPathComponent("out.m4a")
+        try await session.export()
+        let found = try Self.brandAndStreams(try #require(session.outputURL))
+        #expect(found.brand == "M4A" && found.streams == "audio", "\(preset): \(found)")
+    }
+
+    @Test func anM4AOutputWithoutSoundIsRefusedUpFront() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try await AssetExportSession(asset: Asset(url: TestFiles.fixture("portrait.mp4")), presetName: .highestQuality)
+        let out = folder.appendingPathComponent("out.m4a")
+        let error = await expectReelError(.invalidArgument) { try await session.export(to: out, as: .mp4) }
+        #expect(error?.message.contains("no audio track") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
     @Test func namesAreAVFoundations() {
         #expect(ExportPreset.preset1920x1080.name == "AVAssetExportPreset1920x1080")
         #expect(ExportPreset.hevc3840x2160.name == "AVAssetExportPresetHEVC3840x2160")

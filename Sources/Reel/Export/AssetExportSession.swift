@@ -256,13 +256,17 @@ public final class AssetExportSession: Sendable {
 
     /// Exports to `url` as `fileType`. Throws `.cancelled` when ``cancelExport()`` was
     /// called or the calling task was cancelled; whatever happens, a half-written file is
-    /// never left at `url`. A preset that cannot write `fileType`, or that the composition
+    /// never left at `url`. An `.m4a` URL of type `.mp4` gets an MPEG-4 audio file (brand
+    /// `M4A `) holding the audio alone, whatever the preset. A preset that cannot write `fileType`, or that the composition
     /// cannot feed (``ExportPreset/appleM4A`` with no audio), is refused before anything
     /// is written.
     public func export(to url: URL, as fileType: AssetWriter.FileType) async throws(ReelError) {
         let kinds = Set(composition.tracks.filter { $0.isEnabled && !$0.isEmpty }.map(\.mediaType))
         if let problem = preset.incompatibility(withMediaTypes: kinds, fileType: fileType) {
             throw ReelError(.invalidArgument, problem, path: url.path)
+        }
+        if AssetWriter.isAudioOnlyMPEG4(url, fileType: fileType), !kinds.contains(.audio) {
+            throw ReelError(.invalidArgument, "an .m4a file holds audio only, and there is no audio track to export", path: url.path)
         }
         let settings = try state.withLock { (s) throws(ReelError) -> Settings in
             guard s.status == .waiting else {

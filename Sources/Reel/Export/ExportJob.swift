@@ -16,7 +16,9 @@ struct ExportJob: Sendable {
         let composition = session.composition
         let range = try exportRange()
         let videoTracks = composition.tracks(withMediaType: .video).filter { $0.isEnabled && !$0.isEmpty }
-        let videoComposition = session.preset.includesVideo
+        // An .m4a file holds the audio alone, whatever the preset (as AppleM4A).
+        let includesVideo = session.preset.includesVideo && !AssetWriter.isAudioOnlyMPEG4(url, fileType: fileType)
+        let videoComposition = includesVideo
             ? (settings.videoComposition ?? (videoTracks.isEmpty ? nil : VideoComposition(propertiesOf: composition)))?
                 .passingThroughPlainSpans(of: composition)
             : nil
@@ -41,7 +43,7 @@ struct ExportJob: Sendable {
             if settings.videoComposition == nil { copy.input.transform = composition.sharedVideoTransform }
             try writer.add(copy.input)
             videoCopy = copy
-        } else if session.preset == .passthrough, settings.videoComposition == nil,
+        } else if includesVideo, session.preset == .passthrough, settings.videoComposition == nil,
            let copy = try await ExportVideoCopy.plan(composition: composition, range: range, sources: session.sources) {
             try writer.add(copy.input)
             videoCopy = copy
@@ -66,7 +68,7 @@ struct ExportJob: Sendable {
             ? try ExportAudio.plans(composition: composition, range: range, sources: session.sources, audioMix: settings.audioMix,
                                      codec: settings.audioCodec) : []
         for plan in audio { try writer.add(plan.input) }
-        let metadataIDs = session.preset.includesVideo ? settings.metadataTrackIDs ?? videoComposition?.sourceSampleDataTrackIDs ?? [] : []
+        let metadataIDs = includesVideo ? settings.metadataTrackIDs ?? videoComposition?.sourceSampleDataTrackIDs ?? [] : []
         let diagnostics = settings.engineOptions.diagnostics
         let metadata = try await ExportMetadata.plans(trackIDs: metadataIDs, composition: composition, range: range,
                                                       sources: session.sources, fileType: fileType, format: settings.metadataFormat,
@@ -74,7 +76,7 @@ struct ExportJob: Sendable {
             diagnostics(RenderDiagnostic(kind: .metadataNotCarried, compositionTime: range.start, message: message))
         }
         for plan in metadata { try writer.add(plan.input) }
-        let captions = try await ExportCaptions.plans(composition: composition, range: range, sources: session.sources, fileType: fileType) { message in
+        let captions = !includesVideo ? [] : try await ExportCaptions.plans(composition: composition, range: range, sources: session.sources, fileType: fileType) { message in
             diagnostics(RenderDiagnostic(kind: .metadataNotCarried, compositionTime: range.start, message: message))
         }
         for plan in captions { try writer.add(plan.input) }

@@ -83,6 +83,16 @@ public final class AssetWriter: Sendable {
         }
     }
 
+    /// Whether the file is an MPEG-4 audio file: an `.m4a` output of type `.mp4`, written by
+    /// FFmpeg's `ipod` muxer with the `M4A ` brand (`ftyp`), as iTunes and AVFoundation
+    /// write them. It takes audio inputs only.
+    public var isAudioOnlyMPEG4: Bool { Self.isAudioOnlyMPEG4(outputURL, fileType: fileType) }
+
+    /// Whether a file at `url` of `fileType` is an MPEG-4 audio file (see ``isAudioOnlyMPEG4``).
+    public static func isAudioOnlyMPEG4(_ url: URL, fileType: FileType) -> Bool {
+        fileType == .mp4 && url.pathExtension.lowercased() == "m4a"
+    }
+
     public var status: Status { state.withLock { $0.status } }
     /// Why the writer failed, when ``status`` is `.failed`.
     public var error: ReelError? { state.withLock { $0.error } }
@@ -119,6 +129,9 @@ public final class AssetWriter: Sendable {
         let path = outputURL.path
         if status != .unknown { return ReelError(.writerState, "inputs can only be added before startWriting()", path: path) }
         if input.state.withLock({ $0.writer != nil }) { return ReelError(.writerState, "the input already belongs to a writer", path: path) }
+        if isAudioOnlyMPEG4, input.mediaType != .audio {
+            return ReelError(.invalidArgument, "an .m4a file holds audio only: write the \(input.mediaType.rawValue) track into .mp4, .m4v or .mov", path: path)
+        }
         switch input.settings {
         case .metadata(let format):
             if fileType == .mkv {
@@ -225,7 +238,7 @@ public final class AssetWriter: Sendable {
 
     /// Opens the muxer on `temporary`, makes a track writer per input and writes the header.
     private func makeCore(inputs: [AssetWriterInput], optimize: Bool, metadata: [MetadataItem], temporary: URL) throws(ReelError) -> WriterCore {
-        let output = try OutputFormatContext(formatName: fileType.muxerName, path: temporary.path)
+        let output = try OutputFormatContext(formatName: isAudioOnlyMPEG4 ? "ipod" : fileType.muxerName, path: temporary.path)
         let tagPlan = ContainerTagPlan(items: metadata, fileType: fileType)
         output.setMetadata(tagPlan.tags)
         var tracks: [(any TrackWriter)?] = []
