@@ -27,7 +27,9 @@ struct AssetTrackTests {
         #expect(video.handlerName == "VideoHandler")
         #expect(video.languageCode == "und")
         #expect(video.sampleCount == 60)
-        #expect(video.segments == [TimeMapping(source: video.timeRange, target: video.timeRange)])
+        // The edit list's one edit: the media from its B-frame delay (1024 of 15360) over the whole timeline.
+        #expect(video.segments == [TimeMapping(source: TimeRange(start: MediaTime(value: 1024, timescale: 15360), duration: video.timeRange.duration),
+                                               target: video.timeRange)])
         #expect(video.estimatedDataRate > 0)
         #expect(audio.trackID == 2 && audio.mediaType == .audio)
         #expect(audio.formatDescriptions.first?.sampleRate == 48000)
@@ -62,8 +64,13 @@ struct AssetTrackTests {
         try #require(video.segments.count == 2)
         #expect(video.segments[0].isEmpty)
         #expect(video.segments[0].target == TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 2)))
-        #expect(video.segments[1].source == video.timeRange)
+        #expect(video.segments[1].source == TimeRange(start: MediaTime(value: 1024, timescale: 15360), duration: video.timeRange.duration))
         #expect(video.segments[1].target == video.timeRange)
+        // The sound's own edits: 478 ms of nothing, then its media from the start.
+        let audio = try #require(t.first { $0.mediaType == .audio })
+        #expect(audio.segments == [TimeMapping(emptyTarget: TimeRange(start: .zero, duration: MediaTime(value: 478, timescale: 1000))),
+                                   TimeMapping(source: TimeRange(start: .zero, duration: MediaTime(value: 2022, timescale: 1000)),
+                                               target: TimeRange(start: MediaTime(value: 478, timescale: 1000), duration: MediaTime(value: 2022, timescale: 1000)))])
         let duration = try await Asset(url: TestFiles.fixture("edit-list.mp4")).load(.duration)
         #expect(duration == MediaTime(value: 5, timescale: 2))
     }

@@ -60,7 +60,14 @@ extension AssetProperty where Root == Asset, Value == [AssetTrack] {
     /// Every track the container lists, in container order, data and metadata tracks included.
     public static var tracks: Self {
         .init(key: "tracks") { asset throws(ReelError) in
-            try asset.source.snapshot().tracks.map { $0.attached(to: asset.source) }
+            let tracks = try asset.source.snapshot().tracks
+            // In MP4/MOV the segments are the track's edit list, read from the boxes.
+            let edits = asset.source.movieBoxes().segments
+            return tracks.map { track in
+                var track = track.attached(to: asset.source)
+                if let segments = edits[track.trackID] { track.segments = segments }
+                return track
+            }
         }
     }
 }

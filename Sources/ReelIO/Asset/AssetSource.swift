@@ -59,7 +59,7 @@ final class AssetSource: Sendable {
     }
 
     /// What the MP4/MOV `moov` holds that FFmpeg does not expose (track references,
-    /// alternate groups, metadata in its own key spaces), read on first use and cached. Empty for other containers or
+    /// alternate groups, edit lists, metadata in its own key spaces), read on first use and cached. Empty for other containers or
     /// when the boxes cannot be read. Call on the
     /// I/O queue.
     func movieBoxes() -> MovieBoxes {
@@ -68,12 +68,16 @@ final class AssetSource: Sendable {
         var boxes = MovieBoxes()
         if let snapshot = try? snapshot(), ContainerFamily(formatName: snapshot.format.name) == .quickTime,
            let file = try? movieFile(), let tracks = try? file.tracks() {
+            let movieTimescale = try? file.movieTimescale()
             for track in tracks {
                 guard let id = Int32(exactly: track.trackID) else { continue }
                 for (type, ids) in track.references {
                     boxes.references[id, default: [:]][type.description] = ids.compactMap { Int32(exactly: $0) }
                 }
                 if track.alternateGroup != 0 { boxes.alternateGroups[id] = track.alternateGroup }
+                if let movieTimescale, case let mappings = track.timeMappings(movieTimescale: movieTimescale), !mappings.isEmpty {
+                    boxes.segments[id] = mappings
+                }
             }
             // A box FFmpeg would read that this reader refuses leaves FFmpeg's tags in place.
             boxes.metadata = (try? file.movieMetadata()) ?? []
@@ -126,6 +130,8 @@ struct MovieBoxes: Sendable {
     var references: [Int32: [String: [Int32]]] = [:]
     /// The non-zero `tkhd` alternate groups by track ID.
     var alternateGroups: [Int32: Int16] = [:]
+    /// The segments of each track with an edit list (`edts/elst`), by track ID.
+    var segments: [Int32: [TimeMapping]] = [:]
     /// The movie's items from `moov/udta` and `moov/meta`, each in its own key space.
     var metadata: [MetadataItem] = []
 }

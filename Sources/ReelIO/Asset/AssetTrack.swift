@@ -34,8 +34,12 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
     public var timeRange: TimeRange
     /// The track's time base denominator (MP4 `mdhd` timescale, 90000 in MPEG-TS).
     public var naturalTimeScale: Int32
-    /// How the media maps onto the asset's timeline: an empty edit first when the track
-    /// starts after the asset does, then the media.
+    /// How the media maps onto the asset's timeline (AVAssetTrack.segments). In MP4/MOV,
+    /// the track's edit list (`edts/elst`): an empty mapping for each empty edit, and for
+    /// each other edit the media range it shows, in the media's own time (`source`, from
+    /// the edit's media time: a B-frame delay shows here), over its range of the asset's
+    /// timeline (`target`). Elsewhere, and for a track without an edit list, an empty edit
+    /// first when the track starts after the asset does, then the media.
     public var segments: [TimeMapping]
     /// Bits per second, from the container (0 when unknown).
     public var estimatedDataRate: Float

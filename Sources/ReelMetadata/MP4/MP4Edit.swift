@@ -78,6 +78,45 @@ extension MP4Track {
     }
 }
 
+extension MP4Track {
+    /// The track's edit list as time mappings (AVAssetTrack.segments): for each edit, the
+    /// media it shows (`source`, in the track's timescale, from the edit's media time) over
+    /// its stretch of the movie timeline (`target`, in `movieTimescale`), or an empty
+    /// mapping for an empty edit. An edit of duration 0 runs to the end of the media; a
+    /// dwell (rate 0) shows one instant of the media, so its source lasts 0; at another
+    /// rate the source lasts the target's length times the rate. Empty when the track has
+    /// no edit list or the timescales are out of range.
+    public func timeMappings(movieTimescale: UInt32) -> [TimeMapping] {
+        guard movieTimescale > 0, movieTimescale <= UInt32(Int32.max), timescale > 0, timescale <= UInt32(Int32.max) else { return [] }
+        let movie = Int32(movieTimescale), media = Int32(timescale)
+        var start = MediaTime(value: 0, timescale: movie)
+        var mappings: [TimeMapping] = []
+        for edit in edits {
+            var length = MediaTime(value: Int64(clamping: edit.segmentDuration), timescale: movie)
+            if edit.isEmpty {
+                if length > .zero { mappings.append(TimeMapping(emptyTarget: TimeRange(start: start, duration: length))) }
+                start = start + length
+                continue
+            }
+            let mediaStart = MediaTime(value: edit.mediaTime, timescale: media)
+            if edit.segmentDuration == 0 {
+                let mediaEnd = MediaTime(value: Int64(clamping: duration), timescale: media)
+                guard edit.mediaRate == 0x10000, mediaStart < mediaEnd else { continue }
+                length = mediaEnd - mediaStart
+            }
+            let sourceLength: MediaTime = switch edit.mediaRate {
+            case 0x10000: length.convertScale(media)
+            case ...0: MediaTime(value: 0, timescale: media)
+            default: MediaTime(seconds: length.seconds * Double(edit.mediaRate) / 0x10000, preferredTimescale: media)
+            }
+            mappings.append(TimeMapping(source: TimeRange(start: mediaStart, duration: sourceLength),
+                                        target: TimeRange(start: start, duration: length)))
+            start = start + length
+        }
+        return mappings
+    }
+}
+
 extension MP4File {
     /// The movie timescale (`mvhd`): the units of edit-list durations.
     public func movieTimescale() throws(ReelError) -> UInt32 {
