@@ -23,10 +23,18 @@ struct InspectCommand: AsyncParsableCommand {
     @Flag(help: "Read every packet for exact track times and frame durations (slower).")
     var precise = false
 
+    @Option(name: .customLong("network-timeout"),
+            help: "For a URL: give up when the server sends nothing for this many seconds (default 30).")
+    var networkTimeout: Double = 30
+
     func run() async throws {
         if verbose { FFmpegLogging.setVerbose() } else { FFmpegLogging.setQuiet() }
         let url = Self.url(for: file)
-        let asset = Asset(url: url, options: .init(preferPreciseDurationAndTiming: precise))
+        guard networkTimeout > 0, networkTimeout.isFinite else {
+            throw ValidationError("--network-timeout takes a number of seconds above 0")
+        }
+        let asset = Asset(url: url, options: .init(preferPreciseDurationAndTiming: precise,
+                                                   networkTimeout: .milliseconds(Int64(networkTimeout * 1000))))
         let report: InspectReport
         do {
             let (format, duration, tracks, metadata, common, chapters) =

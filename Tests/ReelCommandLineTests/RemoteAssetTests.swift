@@ -38,6 +38,9 @@ struct RemoteAssetTests {
         let error = await expectReelError(.unreadable) { try await Asset(url: server.url(Self.clip)).load(.tracks) }
         #expect(error?.code == .unreadable)
         #expect(error?.path?.hasPrefix("http://127.0.0.1:") == true)
+        // Said as the connection lost, where, and of how much; not FFmpeg's "invalid data".
+        #expect(error?.message == "the connection was lost at byte \(Self.clipSize / 2) of \(Self.clipSize)", "\(String(describing: error))")
+        #expect(error?.description.contains("Invalid data") == false)
     }
 
     @Test("a server that stops sending: the read fails after the network timeout instead of waiting for ever")
@@ -47,7 +50,8 @@ struct RemoteAssetTests {
         let asset = Asset(url: server.url(Self.clip), options: .init(networkTimeout: .seconds(1)))
         let error = await expectReelError(.unreadable) { try await asset.load(.tracks) }
         #expect(error?.code == .unreadable)
-        #expect(error?.message == "could not read the URL")
+        #expect(error?.message.hasPrefix("timed out: the server sent nothing for 1.0 seconds (at byte ") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("Invalid data") == false)
     }
 
     @Test("a missing remote file and a scheme FFmpeg has no protocol for are clear errors")
@@ -81,16 +85,19 @@ struct RemoteAssetTests {
         }
     }
 
-    @Test("reel inspect of a server that dies mid-file: one line and exit 1",
-          .requires(.reelBinary))
-    func inspectDeadServer() throws {
-        let server = try LoopbackHTTPServer(folder: Self.fixtures, failAt: Self.clipSize / 2, failure: .close)
+    @Test("reel inspect of a server that dies or stalls mid-file: one line naming the URL and what happened, exit 1",
+          .requires(.reelBinary), arguments: [LoopbackHTTPServer.Failure.close, .stall])
+    func inspectDeadServer(failure: LoopbackHTTPServer.Failure) throws {
+        let server = try LoopbackHTTPServer(folder: Self.fixtures, failAt: Self.clipSize / 2, failure: failure)
         defer { server.stop() }
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try ReelProcess.reel(["inspect", server.url(Self.clip).absoluteString], in: folder)
+        let url = server.url(Self.clip).absoluteString
+        let result = try ReelProcess.reel(["inspect", url, "--network-timeout", "1"], in: folder)
         #expect(result.status == 1)
         #expect(result.stderrLines.count == 1, "stderr: \(result.stderr)")
-        #expect(result.stderr.contains("http://127.0.0.1:"))
+        let said = failure == .close ? "the connection was lost at byte" : "timed out: the server sent nothing for 1.0 seconds"
+        #expect(result.stderr.hasPrefix("reel: \(url): \(said)"), "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("Invalid data"))
     }
 }

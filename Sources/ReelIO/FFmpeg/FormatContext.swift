@@ -10,6 +10,8 @@ import ReelCore
 final class InputFormatContext {
     let pointer: UnsafeMutablePointer<AVFormatContext>
     let path: String
+    /// The byte stream of a URL (custom I/O: closed after the demuxer, by its owner).
+    private let network: NetworkByteSource?
 
     /// Opens `url` and probes its streams (`avformat_open_input` +
     /// `avformat_find_stream_info`). Missing files, folders and unreadable files are
@@ -24,13 +26,22 @@ final class InputFormatContext {
         self.path = path
         if isFile { try Self.checkReadableFile(path) } else { try NetworkInput.checkScheme(url) }
         var context: UnsafeMutablePointer<AVFormatContext>? = nil
-        let openCode = try NetworkInput.withOptions(isFile ? [] : NetworkInput.options(timeout: networkTimeout)) {
-            (dict: inout OpaquePointer?) throws(ReelError) in avformat_open_input(&context, path, nil, &dict)
+        // A URL is demuxed from a byte stream of Reel's own, so that a failure says what the
+        // server or the network did (FFmpeg reports a stream cut short as invalid data).
+        let network = isFile ? nil : try NetworkByteSource(url: url, timeout: networkTimeout)
+        if let network {
+            guard let allocated = avformat_alloc_context() else { throw ReelError(.internalError, "could not allocate the demuxer", path: path) }
+            allocated.pointee.pb = network.context
+            allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+            allocated.pointee.interrupt_callback = network.interruptCallback
+            context = allocated
         }
+        self.network = network
+        let openCode = avformat_open_input(&context, path, nil, nil)
         guard openCode >= 0, let context else {
             let cause = FFmpegError(code: openCode, function: "avformat_open_input")
-            if !isFile {
-                throw ReelError(.unreadable, "could not read the URL", path: path, underlying: cause)
+            if let network {
+                throw network.connectionFailure() ?? ReelError(.unreadable, "could not read the URL", path: path, underlying: cause)
             }
             if Self.looksLikeISOBMFF(path) {
                 throw ReelError(.corruptData, "an MP4/MOV file with no readable movie header (moov): damaged or cut short",
@@ -41,20 +52,18 @@ final class InputFormatContext {
         // Probe before `pointer` is set: a throw after every stored property is set runs
         // `deinit`, which would close the context a second time.
         let infoCode = avformat_find_stream_info(context, nil)
+        // FFmpeg's probe stops quietly at a read error (a server gone mid-file, a timeout);
+        // the byte stream keeps the error.
+        if let failure = network?.connectionFailure() {
+            var owned: UnsafeMutablePointer<AVFormatContext>? = context
+            avformat_close_input(&owned)
+            throw failure
+        }
         if infoCode < 0 {
             var owned: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&owned)
             throw ReelError(.corruptData, "could not read the stream information", path: path,
                             underlying: FFmpegError(code: infoCode, function: "avformat_find_stream_info"))
-        }
-        // FFmpeg's probe stops quietly at a read error (a server gone mid-file, a timeout);
-        // the byte stream keeps the error.
-        if let pb = context.pointee.pb, pb.pointee.error < 0, pb.pointee.error != reel_averror_eof() {
-            let cause = FFmpegError(code: pb.pointee.error, function: "avio_read")
-            let position = avio_tell(pb)
-            var owned: UnsafeMutablePointer<AVFormatContext>? = context
-            avformat_close_input(&owned)
-            throw ReelError(.unreadable, "reading failed at byte \(position)", path: path, underlying: cause)
         }
         self.pointer = context
     }

@@ -44,29 +44,87 @@ enum NetworkInput {
     }
 }
 
+/// Stops every later network wait once a read of the stream has failed, through
+/// FFmpeg's interrupt callback (`AVIOInterruptCB`): after a failed read a demuxer tries
+/// elsewhere in the file (the MP4 demuxer seeks to the index), and each try would wait the
+/// whole timeout again. Keeps the first failure, which later interrupted reads overwrite.
+///
+/// Used on the thread that reads the stream only.
+final class NetworkWatch {
+    var context: UnsafeMutablePointer<AVIOContext>?
+    private(set) var firstError: Int32 = 0
+
+    /// 1 (interrupt) once the stream has recorded a read error other than its end.
+    func check() -> Int32 {
+        if firstError == 0, let error = context?.pointee.error, error < 0, error != reel_averror_eof() { firstError = error }
+        return firstError < 0 ? 1 : 0
+    }
+}
+
+/// FFmpeg's interrupt callback for a ``NetworkWatch`` (the opaque pointer, unretained).
+private func networkInterrupt(_ opaque: UnsafeMutableRawPointer?) -> Int32 {
+    guard let opaque else { return 0 }
+    return Unmanaged<NetworkWatch>.fromOpaque(opaque).takeUnretainedValue().check()
+}
+
 /// Owns an FFmpeg byte stream opened on a URL (`avio_open2`; `deinit` calls
-/// `avio_closep`), for reading ranges of a remote file: the MP4 boxes FFmpeg does not expose.
+/// `avio_closep`): for reading ranges of a remote file (the MP4 boxes FFmpeg does not
+/// expose), and as the byte stream an ``InputFormatContext`` of a URL demuxes.
 final class NetworkByteSource: @unchecked Sendable {
-    // @unchecked: the AVIO context is used only inside `lock`, one seek and read at a time.
-    private var context: UnsafeMutablePointer<AVIOContext>?
+    // @unchecked: the AVIO context is used only inside `lock`, one seek and read at a time,
+    // or by the one demuxer it is lent to.
+    private(set) var context: UnsafeMutablePointer<AVIOContext>?
     private let lock = NSLock()
     let location: String
     /// The stream's size in bytes (`avio_size`); nil when the server does not say.
     let size: Int64?
+    let timeout: Duration
+    private let watch = NetworkWatch()
 
     init(url: URL, timeout: Duration) throws(ReelError) {
         location = NetworkInput.location(url)
+        self.timeout = timeout
         var opened: UnsafeMutablePointer<AVIOContext>? = nil
         let path = location
+        var callback = AVIOInterruptCB(callback: networkInterrupt, opaque: Unmanaged.passUnretained(watch).toOpaque())
         let code = try NetworkInput.withOptions(NetworkInput.options(timeout: timeout)) { (dict: inout OpaquePointer?) throws(ReelError) in
-            avio_open2(&opened, path, AVIO_FLAG_READ, nil, &dict)
+            avio_open2(&opened, path, AVIO_FLAG_READ, &callback, &dict)
         }
         guard code >= 0, let opened else {
             throw ReelError(.unreadable, "could not open the URL", path: location, underlying: FFmpegError(code: code, function: "avio_open2"))
         }
         context = opened
+        watch.context = opened
         let total = avio_size(opened)
         size = total > 0 ? total : nil
+    }
+
+    /// The interrupt callback that stops waiting once this stream has failed, for a
+    /// demuxer reading it. Valid while this source lives.
+    var interruptCallback: AVIOInterruptCB {
+        AVIOInterruptCB(callback: networkInterrupt, opaque: Unmanaged.passUnretained(watch).toOpaque())
+    }
+
+    /// Why reading the stream stopped, when the server or the network stopped it: it timed
+    /// out, failed, or ended before the size the server gave. Nil when it did not.
+    func connectionFailure() -> ReelError? {
+        guard let context else { return nil }
+        _ = watch.check()
+        let error = watch.firstError
+        let position = context.pointee.pos
+        let of = size.map { " of \($0)" } ?? ""
+        if error == reel_averror(ETIMEDOUT) {
+            return ReelError(.unreadable, "timed out: the server sent nothing for \(timeout) (at byte \(position)\(of))", path: location)
+        }
+        if error < 0 {
+            return ReelError(.unreadable, "the connection was lost at byte \(position)\(of)", path: location,
+                             underlying: FFmpegError(code: error, function: "avio_read"))
+        }
+        if context.pointee.eof_reached != 0, let size, position < size {
+            return ReelError(.unreadable, "the connection was lost at byte \(position) of \(size): the server ended it before the end of the file",
+                             path: location)
+        }
+        return nil
     }
 
     deinit { avio_closep(&context) }
