@@ -8,6 +8,15 @@ enum MP4Fuzzing {
     static func exercise(_ file: MP4File) -> [MP4Track]? {
         _ = FuzzInput.run("MP4File.topLevelBoxes", { () throws(ReelError) in try file.topLevelBoxes() })
         guard let tracks = FuzzInput.run("MP4File.tracks", { () throws(ReelError) in try file.tracks() }) else { return nil }
+        // Edit lists as segments: each edit's target starts where the one before ended.
+        if let movieTimescale = FuzzInput.run("MP4File.movieTimescale", { () throws(ReelError) in try file.movieTimescale() }) {
+            for track in tracks {
+                let mappings = track.timeMappings(movieTimescale: movieTimescale)
+                for (a, b) in zip(mappings, mappings.dropFirst()) {
+                    FuzzInput.require(a.target.end == b.target.start, "segment \(b) does not start where \(a) ends")
+                }
+            }
+        }
         for track in tracks {
             guard let samples = FuzzInput.run("MP4Track.samples", { () throws(ReelError) in try track.samples() }) else { continue }
             FuzzInput.require(samples.count == Int(track.sampleTable.sampleCount), "samples() gave \(samples.count) of \(track.sampleTable.sampleCount)")
