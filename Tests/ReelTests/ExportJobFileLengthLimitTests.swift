@@ -74,6 +74,28 @@ import ReelTestSupport
         #expect(try Self.videoPackets(out).count == Self.videoPackets(full).count)
     }
 
+    @Test(.requires(.ffmpeg, .ffprobe))
+    func anAudioOnlyExportEndsAtAWholeSampleWithinTheLimit() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let full = folder.appendingPathComponent("full.m4a")
+        try await session(.appleM4A).export(to: full, as: .mp4)
+        let limited = folder.appendingPathComponent("limited.m4a")
+        let session = try await session(.appleM4A)
+        let limit = try Self.size(full) * 2 / 3
+        session.fileLengthLimit = limit
+        try await session.export(to: limited, as: .mp4)
+        #expect(try Self.size(limited) <= limit)
+        func duration(_ url: URL) throws -> Double {
+            Double(try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", url.path])
+                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        let (short, long) = (try duration(limited), try duration(full))
+        #expect(short > 0 && short < long, "\(short) s of \(long) s")
+        let decoded = try TestTools.run("ffmpeg", ["-v", "error", "-nostdin", "-i", limited.path, "-f", "null", "-"])
+        #expect(decoded.status == 0 && decoded.stderr.isEmpty, "\(decoded.stderr)")
+    }
+
     @Test func aLimitSmallerThanTheFirstGroupOfPicturesWritesNothing() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
