@@ -82,7 +82,7 @@ extension ExportJob {
     /// come before; and the bytes of all its samples.
     static func cutPoints(in file: URL) async throws(ReelError) -> (points: [(time: MediaTime, bytesBefore: Int64)], total: Int64) {
         let probe = try await AssetReader.open(url: file)
-        guard let lead = probe.tracks(withMediaType: .video).first ?? probe.tracks.first else {
+        guard let keyTrack = probe.tracks(withMediaType: .video).first ?? probe.tracks.first else {
             throw ReelError(.outputFailed, "the exported file has no tracks", path: file.path)
         }
         var samples: [(time: MediaTime, size: Int64)] = []
@@ -96,7 +96,7 @@ extension ExportJob {
             while let sample = try await output.next() {
                 guard let buffer = sample.sampleBuffer, buffer.presentationTime.isNumeric else { continue }
                 samples.append((buffer.presentationTime, Int64(buffer.data.count)))
-                if track.trackID == lead.trackID, buffer.isSync || lead.mediaType != .video { starts.append(buffer.presentationTime) }
+                if track.trackID == keyTrack.trackID, buffer.isSync || keyTrack.mediaType != .video { starts.append(buffer.presentationTime) }
             }
         }
         samples.sort { $0.time < $1.time }
