@@ -62,19 +62,7 @@ final class ITTReader: NSObject, XMLParserDelegate {
     /// iTT documents are UTF-8. Anything else is refused before XMLParser sees it: FoundationXML
     /// traps on names that are not valid in the encoding the document declares.
     private static func requireUTF8(_ data: Data) throws(ReelError) {
-        guard let text = String(data: data, encoding: .utf8) else {
-            let valid = String(decoding: data, as: UTF8.self).prefix { $0 != "\u{FFFD}" }
-            let line = valid.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
-            throw .captionFormat(.itt, "the document is not UTF-8 text", line: line)
-        }
-        guard text.hasPrefix("<?xml"), let end = text.range(of: "?>") else { return }
-        let declaration = text[..<end.lowerBound].lowercased()
-        if let r = declaration.range(of: "encoding") {
-            let value = declaration[r.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }.prefix { $0 != "\"" && $0 != "'" }
-            guard value == "utf-8" || value == "utf8" else {
-                throw .captionFormat(.itt, "the document declares encoding \"\(value.prefix(20))\"; iTT documents are UTF-8", line: 1)
-            }
-        }
+        if let problem = XMLInput.utf8Problem(in: data, format: "iTT") { throw .captionFormat(.itt, problem.message, line: problem.line) }
     }
 
     private var line: Int { parser?.lineNumber ?? 0 }
