@@ -90,11 +90,7 @@ public enum PNG {
 
     /// Writes `image` as a PNG file at `path`, replacing any file there.
     public static func write(_ image: RasterImage, to path: String) throws(ReelError) {
-        do {
-            try Data(encode(image)).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw ReelError(.outputFailed, "cannot write PNG", path: path, underlying: error)
-        }
+        try AtomicFile.write(Data(encode(image)), to: URL(fileURLWithPath: path), replacing: true)
     }
 
     static func bigEndian(_ v: UInt32) -> [UInt8] {
