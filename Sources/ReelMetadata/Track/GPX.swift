@@ -95,18 +95,10 @@ private final class GPXReader: NSObject, XMLParserDelegate {
 
     /// Every `trkpt`'s fix and the line its start tag ends on.
     static func points(in data: Data) throws(ReelError) -> [(fix: GPSFix, line: Int)] {
-        if let problem = XMLInput.utf8Problem(in: data, format: "GPX") { throw error(problem.message, line: problem.line) }
         let reader = GPXReader()
-        let parser = XMLParser(data: data)
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        reader.parser = parser
-        let ok = parser.parse()
+        let failure = XMLInput.parse(data, format: "GPX", delegate: reader) { reader.parser = $0 }
         if let error = reader.error { throw error }
-        guard ok else {
-            let cause = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "parse failed"
-            throw error("not well-formed XML (\(cause))", line: max(1, parser.lineNumber))
-        }
+        if let failure { throw error(failure.message, line: failure.line) }
         guard reader.sawGPX else { throw error("no <gpx> element: not a GPX document", line: 1) }
         return reader.points
     }
