@@ -29,6 +29,8 @@ let package = Package(
         ),
         // FreeType, for text in compositors (glyphs rasterised once, then cached).
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        // The system zlib, for ReelTesting's PNG files.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Pure Swift: time, pixel buffers, metadata values, errors.
         .target(name: "ReelCore"),
         // Pure Swift codecs for timed-metadata payloads.
@@ -46,7 +48,7 @@ let package = Package(
         // The GPS dashboard example's compositor (Examples/gps-dashboard), built into `reel`.
         .target(name: "GPSDashboard", dependencies: ["Reel", "ReelText"], path: "Examples/gps-dashboard/Sources/GPSDashboard"),
         // Test support for compositor authors; never FFmpeg.
-        .target(name: "ReelTesting", dependencies: ["ReelCore", "ReelMetadata", "ReelComposition"]),
+        .target(name: "ReelTesting", dependencies: ["ReelCore", "ReelMetadata", "ReelComposition", "CZlib"]),
         // The render, export and thumbnail commands as a library, so a package with its own
         // compositors builds its own `reel` (docs/plugins.md).
         .target(

@@ -1,7 +1,7 @@
 import Foundation
 import ReelMetadata
 
-/// GPX documents: the XML scanner, every `trkpt` and the groups timed from a start date.
+/// GPX documents: the UTF-8 check, XMLParser, every `trkpt` and the groups timed from a start date.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = FuzzInput.data(start, count)

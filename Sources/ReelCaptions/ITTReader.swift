@@ -43,38 +43,14 @@ final class ITTReader: NSObject, XMLParserDelegate {
     private weak var parser: XMLParser?
 
     static func read(_ data: Data) throws(ReelError) -> CaptionDocument {
-        try requireUTF8(data)
         let reader = ITTReader()
-        let parser = XMLParser(data: data)
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        reader.parser = parser
-        let ok = parser.parse()
+        // Anything but UTF-8 is refused before XMLParser sees it: FoundationXML traps on
+        // names that are not valid in the encoding the document declares.
+        let failure = XMLInput.parse(data, format: "iTT", delegate: reader) { reader.parser = $0 }
         if let error = reader.error { throw error }
-        guard ok else {
-            let cause = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "parse failed"
-            throw .captionFormat(.itt, "not well-formed XML (\(cause))", line: max(1, parser.lineNumber))
-        }
+        if let failure { throw .captionFormat(.itt, failure.message, line: failure.line) }
         guard reader.sawRoot else { throw .captionFormat(.itt, "no <tt> element: not a TTML document", line: 1) }
         return CaptionDocument(captions: reader.captions, warnings: reader.warnings)
-    }
-
-    /// iTT documents are UTF-8. Anything else is refused before XMLParser sees it: FoundationXML
-    /// traps on names that are not valid in the encoding the document declares.
-    private static func requireUTF8(_ data: Data) throws(ReelError) {
-        guard let text = String(data: data, encoding: .utf8) else {
-            let valid = String(decoding: data, as: UTF8.self).prefix { $0 != "\u{FFFD}" }
-            let line = valid.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
-            throw .captionFormat(.itt, "the document is not UTF-8 text", line: line)
-        }
-        guard text.hasPrefix("<?xml"), let end = text.range(of: "?>") else { return }
-        let declaration = text[..<end.lowerBound].lowercased()
-        if let r = declaration.range(of: "encoding") {
-            let value = declaration[r.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }.prefix { $0 != "\"" && $0 != "'" }
-            guard value == "utf-8" || value == "utf8" else {
-                throw .captionFormat(.itt, "the document declares encoding \"\(value.prefix(20))\"; iTT documents are UTF-8", line: 1)
-            }
-        }
     }
 
     private var line: Int { parser?.lineNumber ?? 0 }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import ReelTestSupport
 import Reel
 import GPSDashboard
@@ -54,6 +55,20 @@ enum ExampleSupport {
         session.timeRange = loaded.renderRange
         session.metadataTrackIDs = []
         try await session.export(to: url, as: fileType)
+    }
+
+    /// Every frame of `url`'s first video track, as Reel's reader decodes it.
+    static func decodedFrames(of url: URL) throws -> [DecodedVideoFrame] {
+        let reader = try AssetReader(url: url)
+        let id = try #require(reader.tracks(withMediaType: .video).first?.trackID)
+        let output = AssetReaderTrackOutput(trackID: id, settings: .video(pixelFormat: .yuv420p), bufferCapacity: 4)
+        try reader.add(output)
+        try reader.startReading()
+        var frames: [DecodedVideoFrame] = []
+        while let sample = try output.nextSample() {
+            if let frame = sample.videoFrame { frames.append(frame) }
+        }
+        return frames
     }
 
     /// The first audio stream of `url` decoded by the ffmpeg CLI (a decoder independent of

@@ -277,4 +277,91 @@ struct AssetReaderTests {
         #expect(samples.last?.presentationTime == MediaTime(value: 10010, timescale: 1000))
         #expect(samples.first.map { Array($0.data.prefix(4)) } == Array("DEVC".utf8))
     }
+
+    // MARK: One classification with Asset
+
+    /// An MP4 with video, 3GPP timed text and a cover picture, and an MPEG-TS with video and a
+    /// timed ID3 stream: the reader's tracks are the asset's, with the same media types.
+    @Test(.requires(.ffmpeg))
+    func classifiesTracksAsAssetDoes() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "1\n00:00:00,000 --> 00:00:00,500\nHello\n".write(to: folder.appendingPathComponent("s.srt"), atomically: true, encoding: .utf8)
+        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=red:size=16x16", "-frames:v", "1", "cover.png"], in: folder)
+        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x64:rate=10:duration=1", "-i", "s.srt",
+                                        "-i", "cover.png", "-map", "0", "-map", "1", "-map", "2", "-c:v", "libx264", "-c:s", "mov_text",
+                                        "-c:v:1", "png", "-disposition:v:1", "attached_pic", "tracks.mp4"], in: folder)
+        try Data([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0]).write(to: folder.appendingPathComponent("tag.id3"))
+        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x64:rate=10:duration=1", "-f", "data",
+                                        "-i", "tag.id3", "-map", "0", "-map", "1", "-c:v", "libx264", "-c:d", "copy", "data.ts"], in: folder)
+        let ts = try Data(contentsOf: folder.appendingPathComponent("data.ts"))
+        try TimedID3Stream.retagged(ts).write(to: folder.appendingPathComponent("id3.ts"))
+
+        for (name, expected) in [("tracks.mp4", [MediaType.video, .text, .video]), ("id3.ts", [.video, .metadata])] {
+            let url = folder.appendingPathComponent(name)
+            let reader = try AssetReader(url: url)
+            let assetTracks = try await Asset(url: url).load(.tracks)
+            #expect(assetTracks.map(\.mediaType) == expected, "\(name)")
+            #expect(reader.tracks.map(\.mediaType) == assetTracks.map(\.mediaType), "\(name)")
+            #expect(reader.tracks.map(\.trackID) == assetTracks.map(\.trackID), "\(name)")
+            #expect(reader.tracks.map(\.metadataFormat) == assetTracks.map(\.metadataFormat), "\(name)")
+        }
+        let reader = try AssetReader(url: folder.appendingPathComponent("tracks.mp4"))
+        // The cover picture is listed, flagged, but is not a video track to read.
+        #expect(reader.tracks.map(\.isCoverPicture) == [false, false, true])
+        #expect(reader.tracks(withMediaType: .video).map(\.trackID) == [reader.tracks[0].trackID])
+        #expect(try AssetReader(url: folder.appendingPathComponent("id3.ts")).tracks[1].formatDescription.codecName == "timed_id3")
+    }
+}
+
+/// ffmpeg muxes a data stream into MPEG-TS as private data (stream type 6); this rewrites
+/// the program map so that stream is timed ID3 (stream type 0x15 with an `ID3 ` metadata
+/// descriptor, ISO/IEC 13818-1 2.6.60), as HLS streams carry it. ffmpeg's CLI cannot make
+/// one: there is no timed ID3 encoder to name.
+enum TimedID3Stream {
+    static func retagged(_ data: Data) throws -> Data {
+        var bytes = [UInt8](data)
+        var patched = 0
+        for start in stride(from: 0, to: bytes.count - 187, by: 188) {
+            let pid = Int(bytes[start + 1] & 0x1F) << 8 | Int(bytes[start + 2])
+            // ffmpeg's program map is PID 0x1000, one section starting in the packet.
+            guard pid == 0x1000, bytes[start + 1] & 0x40 != 0 else { continue }
+            let section = start + 5 + Int(bytes[start + 4])
+            let sectionEnd = section + 3 + (Int(bytes[section + 1] & 0x0F) << 8 | Int(bytes[section + 2])) - 4
+            let programInfo = Int(bytes[section + 10] & 0x0F) << 8 | Int(bytes[section + 11])
+            var out = Array(bytes[section..<(section + 12 + programInfo)])
+            var i = section + 12 + programInfo
+            while i < sectionEnd {
+                var type = bytes[i]
+                let infoLength = Int(bytes[i + 3] & 0x0F) << 8 | Int(bytes[i + 4])
+                var descriptors = Array(bytes[(i + 5)..<(i + 5 + infoLength)])
+                if type == 0x06 {
+                    type = 0x15
+                    descriptors = [0x26, 13, 0xFF, 0xFF] + Array("ID3 ".utf8) + [0xFF] + Array("ID3 ".utf8) + [0x00, 0x0F]
+                }
+                out += [type, bytes[i + 1], bytes[i + 2], 0xF0 | UInt8(descriptors.count >> 8), UInt8(descriptors.count & 0xFF)] + descriptors
+                i += 5 + infoLength
+            }
+            let length = out.count - 3 + 4
+            out[1] = 0xB0 | UInt8(length >> 8)
+            out[2] = UInt8(length & 0xFF)
+            out += withUnsafeBytes(of: crc32MPEG2(out).bigEndian, Array.init)
+            let packet = Array(bytes[start..<(start + 5)]) + out
+            guard packet.count <= 188 else { throw ReelError(.internalError, "the program map does not fit its packet") }
+            bytes.replaceSubrange(start..<(start + 188), with: packet + [UInt8](repeating: 0xFF, count: 188 - packet.count))
+            patched += 1
+        }
+        guard patched > 0 else { throw ReelError(.internalError, "no program map at PID 0x1000") }
+        return Data(bytes)
+    }
+
+    /// CRC-32/MPEG-2 (polynomial 0x04C11DB7, not reflected), which ends every PSI section.
+    static func crc32MPEG2(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte) << 24
+            for _ in 0..<8 { crc = crc & 0x8000_0000 != 0 ? (crc << 1) ^ 0x04C1_1DB7 : crc << 1 }
+        }
+        return crc
+    }
 }

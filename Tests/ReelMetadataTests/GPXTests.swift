@@ -62,26 +62,43 @@ struct GPXTests {
     }
 
     @Test(arguments: [
-        ("<gpx><trk><trkseg><trkpt lon=\"1\"></trkpt></trkseg></trk></gpx>", "no lat"),
-        ("<gpx><trkpt lat=\"91\" lon=\"1\"/></gpx>", "out of range"),
-        ("<gpx><trkpt lat=\"x\" lon=\"1\"/></gpx>", "not a number"),
-        ("<gpx><trkpt lat=\"1\" lon=\"1\"><time>yesterday</time></trkpt></gpx>", "ISO 8601"),
-        ("<gpx><trkpt lat=\"1\" lon=\"1\"><ele>high</ele></trkpt></gpx>", "ele"),
-        ("<gpx><trkpt lat=\"1\" lon=\"1\"></trkpt>", "ends inside 1 open"),
-        ("<gpx><trkpt lat=\"1\" lon=\"1\"/></gpx>", "no <time>"),
-        ("<gpx><trkpt lat=\"1 lon=\"1\"/></gpx>", "XML"),
-        ("<kml></kml>", "not a GPX document"),
-        ("<gpx>&bogus;</gpx>", "entity"),
-        ("</gpx>", "closes nothing"),
+        ("<gpx><trk><trkseg><trkpt lon=\"1\"></trkpt></trkseg></trk></gpx>", "no lat", 1),
+        ("<gpx>\n<trkpt lat=\"91\" lon=\"1\"/></gpx>", "out of range", 2),
+        ("<gpx><trkpt lat=\"x\" lon=\"1\"/></gpx>", "not a number", 1),
+        ("<gpx>\n\n<trkpt lat=\"1\" lon=\"1\">\n<time>yesterday</time></trkpt></gpx>", "ISO 8601", 4),
+        ("<gpx><trkpt lat=\"1\" lon=\"1\"><ele>high</ele></trkpt></gpx>", "ele", 1),
+        ("<gpx><trkpt lat=\"1\" lon=\"1\"></trkpt>", "not well-formed XML", 1),
+        ("<gpx>\n<trkpt lat=\"1\" lon=\"1\"/>\n<trkpt lat=\"1\" lon=\"1\"/></gpx>", "trkpt 1 has no <time>", 2),
+        ("<gpx>\n<trkpt lat=\"1 lon=\"1\"/></gpx>", "not well-formed XML", 2),
+        ("<kml></kml>", "not a GPX document", 1),
+        ("<gpx>\n&bogus;</gpx>", "not well-formed XML", 2),
+        ("</gpx>", "not well-formed XML", 1),
+        ("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><gpx/>", "declares encoding", 1),
     ])
-    func errors(text: String, expected: String) {
+    func errors(text: String, expected: String, line: Int) {
         do {
             _ = try GPX.groups(from: Data(text.utf8), mediaStartTime: Self.start)
             Issue.record("\(text) should not import")
         } catch {
             #expect(error.code == .metadataFormat)
             #expect(error.message.contains(expected), "\(error)")
+            #expect(error.field == "line \(line)", "\(error)")
         }
+    }
+
+    /// FoundationXML traps on names that are not valid in the document's encoding: anything
+    /// but UTF-8 is refused before it parses.
+    @Test func refusesTextThatIsNotUTF8() {
+        var data = Data("<gpx>\n<name>X</name></gpx>".utf8)
+        data[data.firstIndex(of: UInt8(ascii: "X"))!] = 0xFF
+        let error = expectReelError(.metadataFormat) { try GPX.fixes(from: data) }
+        #expect(error?.message.contains("not UTF-8") == true && error?.field == "line 2")
+    }
+
+    @Test func readsEntitiesAndCharacterReferencesInValues() throws {
+        let text = "<gpx><trkpt lat=\"&#52;7\" lon=\"8\"><ele>4&#x30;0</ele><time><![CDATA[2020-05-01T10:00:00Z]]></time></trkpt></gpx>"
+        let fix = try #require(try GPX.fixes(from: Data(text.utf8)).first)
+        #expect(fix.latitude == 47 && fix.altitude == 400 && fix.time == Self.start)
     }
 
     @Test func damagedDocumentsNeverCrash() {
@@ -108,5 +125,15 @@ struct GPXTests {
         #expect(ISO8601.date("2019-11-18T23:45:14Zjunk") == nil)
         #expect(ISO8601.string(Date(timeIntervalSince1970: 1_574_120_714.0004)) == "2019-11-18T23:45:14.000Z")
         #expect(ISO8601.string(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500Z")
+        // To the nearest millisecond, not truncated.
+        #expect(ISO8601.string(Date(timeIntervalSince1970: 1_574_120_714.123)) == "2019-11-18T23:45:14.123Z")
+        #expect(ISO8601.string(Date(timeIntervalSince1970: 1_574_120_714.9996)) == "2019-11-18T23:45:15.000Z")
+        #expect(ISO8601.string(Date(timeIntervalSince1970: 1.007)) == "1970-01-01T00:00:01.007Z")
+        // RFC 3339's separators and ISO 8601's decimal comma; an offset without a colon.
+        #expect(ISO8601.date("2019-11-18 23:45:14.5z")?.timeIntervalSince1970 == 1_574_120_714.5)
+        #expect(ISO8601.date("2019-11-18t23:45:14,5Z")?.timeIntervalSince1970 == 1_574_120_714.5)
+        #expect(ISO8601.date(" 2019-11-18T21:15:14-0230 ")?.timeIntervalSince1970 == 1_574_120_714)
+        #expect(ISO8601.date("2019-11-18T23:45:14.Z") == nil)
+        #expect(ISO8601.date("") == nil)
     }
 }

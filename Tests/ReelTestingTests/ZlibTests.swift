@@ -34,8 +34,8 @@ import ReelTestSupport
         #expect(out == Self.skewedText)
     }
 
-    @Test(arguments: [Zlib.Method.stored, .fixedHuffman])
-    func roundTrips(method: Zlib.Method) throws {
+    @Test(arguments: PNG.Compression.allCases)
+    func roundTrips(method: PNG.Compression) throws {
         let inputs: [[UInt8]] = [[], [42], Self.skewedText, [UInt8](repeating: 7, count: 70_000),
                                  (0..<140_000).map { UInt8(truncatingIfNeeded: $0 * 31 / 7) }]
         for input in inputs {
@@ -44,10 +44,21 @@ import ReelTestSupport
         }
     }
 
-    @Test func fixedHuffmanActuallyCompresses() {
+    @Test func eachMethodWritesTheBlocksItNames() {
+        // The first block's type is bits 1-2 of the byte after the two-byte zlib header.
+        let blockType = { (stream: [UInt8]) in (stream[2] >> 1) & 3 }
+        #expect(blockType(Zlib.compress(Self.skewedText, method: .stored)) == 0)
+        #expect(blockType(Zlib.compress(Self.skewedText, method: .fixedHuffman)) == 1)
+        #expect(blockType(Zlib.compress(Self.skewedText, method: .standard)) == 2)
         let compressed = Zlib.compress([UInt8](repeating: 7, count: 70_000), method: .fixedHuffman)
         #expect(compressed.count < 1000)
         #expect(Zlib.compress(Self.skewedText).count < Self.skewedText.count * 4 / 5)
+        #expect(Zlib.compress(Self.skewedText, method: .stored).count > Self.skewedText.count)
+    }
+
+    @Test func refusesAPresetDictionary() {
+        // CMF 0x78, FLG with FDICT set (0xBB: 0x78BB is a multiple of 31), then a dictionary id.
+        expectReelError(.corruptData) { try Zlib.decompress([0x78, 0xBB, 0, 0, 0, 1, 3, 0], maximumOutputCount: 100, context: "test") }
     }
 
     @Test func refusesOutputBeyondTheLimit() {

@@ -236,7 +236,7 @@ public struct MetadataImporter: Sendable {
         writer.metadata = common
         var copies: [(output: AssetReaderTrackOutput, input: AssetWriterInput)] = []
         for track in reader.tracks {
-            guard track.mediaType == .video || track.mediaType == .audio else {
+            guard track.mediaType == .video || track.mediaType == .audio, !track.isCoverPicture else {
                 notes.append("track \(track.trackID) (\(track.metadataFormat ?? track.formatDescription.codecName)) of \(videoURL.lastPathComponent) is not copied: only video and audio are")
                 continue
             }

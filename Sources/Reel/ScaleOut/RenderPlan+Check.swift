@@ -112,11 +112,11 @@ extension RenderPlan {
         let url = pieceURL(index)
         let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? -1
         let stamp = PieceStamp(plan: identity, piece: index, frameCount: pieces[index].frameCount, bytes: bytes)
-        do {
-            try JSONEncoder().encode(stamp).write(to: stampURL(index), options: .atomic)
-        } catch {
-            throw ReelError(.outputFailed, "could not write the piece's stamp: \(error.localizedDescription)", path: stampURL(index).path)
+        let data: Data
+        do { data = try JSONEncoder().encode(stamp) } catch {
+            throw ReelError(.internalError, "could not encode the piece's stamp: \(error)", path: stampURL(index).path)
         }
+        try AtomicFile.write(data, to: stampURL(index), replacing: true)
     }
 
     /// Removes piece `index`'s stamp (before rendering it again), so that an interrupted

@@ -190,11 +190,14 @@ extension SchedulerFile {
     /// Writes the file into `folder` atomically, executable when it is a script.
     public func write(in folder: URL) throws(ReelError) {
         let url = folder.appendingPathComponent(name)
+        let file = try AtomicFile(url, replacing: true)
         do {
-            try Data(contents.utf8).write(to: url, options: .atomic)
-            if isExecutable { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path) }
+            try Data(contents.utf8).write(to: file.temporaryURL)
+            if isExecutable { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.temporaryURL.path) }
         } catch {
+            file.discard()
             throw ReelError(.outputFailed, "could not write: \(error.localizedDescription)", path: url.path)
         }
+        try file.commit()
     }
 }

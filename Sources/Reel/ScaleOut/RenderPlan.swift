@@ -125,10 +125,7 @@ extension RenderPlan {
 
     /// Writes the plan to `url` atomically (a reader never sees half a plan).
     public func write(to url: URL) throws(ReelError) {
-        let data = try encoded()
-        do { try data.write(to: url, options: .atomic) } catch {
-            throw ReelError(.outputFailed, "could not write the plan: \(error.localizedDescription)", path: url.path)
-        }
+        try AtomicFile.write(encoded(), to: url, replacing: true)
     }
 
     /// The work folder.

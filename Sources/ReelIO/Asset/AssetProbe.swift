@@ -19,27 +19,12 @@ enum AssetProbe {
         if family == .quickTime, let fileSize { try checkNotTruncated(context, fileSize: fileSize, path: path) }
 
         let formatStart = MediaTime(ffmpeg: ctx.pointee.start_time, timeBase: AVRational(timescale: reel_time_base()))
-        let containerDuration = MediaTime(ffmpeg: ctx.pointee.duration, timeBase: AVRational(timescale: reel_time_base()))
-        // The timeline starts at zero in MP4/MOV; elsewhere at the earliest timestamp, taken
-        // exactly from the streams (the container's own start is rounded to microseconds).
-        var origin: MediaTime = .zero
-        if family != .quickTime {
-            let starts = (0..<context.streamCount).map { i in
-                let st = context.stream(i)
-                return MediaTime(ffmpeg: st.pointee.start_time, timeBase: st.pointee.time_base)
-            }.filter(\.isNumeric)
-            origin = starts.min(by: <) ?? (formatStart.isNumeric ? formatStart : .zero)
-        }
-
-        var tracks: [AssetTrack] = []
-        for index in 0..<context.streamCount {
-            tracks.append(try track(context, index: index, family: family, containerDuration: containerDuration, origin: origin))
-        }
+        let (headerTracks, containerDuration, origin) = try tracks(context, family: family)
+        var tracks = headerTracks
         if source.options.preferPreciseDurationAndTiming {
             try refineTiming(&tracks, context: context, path: path)
         }
-        for i in tracks.indices { tracks[i].segments = segments(for: tracks[i].timeRange, origin: origin) }
-        associate(&tracks)
+        settle(&tracks, origin: origin)
 
         let format = ContainerFormat(
             name: context.formatName,
@@ -59,6 +44,37 @@ enum AssetProbe {
 
     // MARK: Tracks
 
+    /// Every stream of an opened file as a track, from the headers alone (no packets read),
+    /// with the container's duration and the timeline's origin. ``AssetReader`` lists these;
+    /// ``read(_:)`` refines their timing first when asked.
+    static func tracks(_ context: InputFormatContext, family: ContainerFamily) throws(ReelError)
+        -> (tracks: [AssetTrack], containerDuration: MediaTime, origin: MediaTime) {
+        let ctx = context.pointer
+        let formatStart = MediaTime(ffmpeg: ctx.pointee.start_time, timeBase: AVRational(timescale: reel_time_base()))
+        let containerDuration = MediaTime(ffmpeg: ctx.pointee.duration, timeBase: AVRational(timescale: reel_time_base()))
+        // The timeline starts at zero in MP4/MOV; elsewhere at the earliest timestamp, taken
+        // exactly from the streams (the container's own start is rounded to microseconds).
+        var origin: MediaTime = .zero
+        if family != .quickTime {
+            let starts = (0..<context.streamCount).map { i in
+                let st = context.stream(i)
+                return MediaTime(ffmpeg: st.pointee.start_time, timeBase: st.pointee.time_base)
+            }.filter(\.isNumeric)
+            origin = starts.min(by: <) ?? (formatStart.isNumeric ? formatStart : .zero)
+        }
+        var tracks: [AssetTrack] = []
+        for index in 0..<context.streamCount {
+            tracks.append(try track(context, index: index, family: family, containerDuration: containerDuration, origin: origin))
+        }
+        return (tracks, containerDuration, origin)
+    }
+
+    /// Each track's edit segments on the timeline, and the associations between tracks.
+    static func settle(_ tracks: inout [AssetTrack], origin: MediaTime) {
+        for i in tracks.indices { tracks[i].segments = segments(for: tracks[i].timeRange, origin: origin) }
+        associate(&tracks)
+    }
+
     static func track(_ context: InputFormatContext, index: Int, family: ContainerFamily,
                       containerDuration: MediaTime, origin: MediaTime) throws(ReelError) -> AssetTrack {
         let st = context.stream(index)
@@ -67,6 +83,7 @@ enum AssetProbe {
         let streamTags = tags(st.pointee.metadata)
         let description = try context.formatDescription(ofStreamAt: index)
         let mediaType = classify(par, tag: description.codecTag)
+        let isCoverPicture = st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
         let handler = streamTags.first { $0.key == "handler_name" }?.value
             .trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
         let naturalSize = description.dimensions.map { Size(width: $0.width, height: $0.height) } ?? .zero
@@ -78,6 +95,7 @@ enum AssetProbe {
             index: index,
             mediaType: mediaType,
             formatDescriptions: [description],
+            metadataFormat: metadataFormat(par, tag: description.codecTag),
             handlerName: handler?.isEmpty == false ? handler : nil,
             naturalSize: naturalSize,
             preferredTransform: displayMatrix(st) ?? .identity,
@@ -92,18 +110,20 @@ enum AssetProbe {
             isEnabled: family == .quickTime ? st.pointee.disposition & AV_DISPOSITION_DEFAULT != 0 : true,
             sampleCount: st.pointee.nb_frames > 0 ? Int(st.pointee.nb_frames) : nil,
             isDecodable: avcodec_find_decoder(par.codec_id) != nil,
-            isPlayable: avcodec_find_decoder(par.codec_id) != nil && st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+            isPlayable: avcodec_find_decoder(par.codec_id) != nil && !isCoverPicture
                 && [.video, .audio, .text, .subtitle].contains(mediaType),
             flags: characteristics(disposition: st.pointee.disposition),
             isMarkedDefault: st.pointee.disposition & AV_DISPOSITION_DEFAULT != 0,
-            isCoverPicture: st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0,
+            isCoverPicture: isCoverPicture,
             associations: [:],
             source: nil,
             timeBase: (timeBase.num, timeBase.den))
     }
 
-    /// Video, audio and subtitles by codec type; data tracks by sample entry or codec:
-    /// FFmpeg marks no metadata track as such (no `AV_DISPOSITION_METADATA`).
+    /// What a stream holds: the one classification of ``Asset``'s and ``AssetReader``'s
+    /// tracks. Video (cover pictures too: they are flagged), audio and subtitles by codec
+    /// type (3GPP timed text is `.text`); data tracks by sample entry or codec: FFmpeg
+    /// marks no metadata track as such (no `AV_DISPOSITION_METADATA`).
     static func classify(_ par: AVCodecParameters, tag: String?) -> MediaType {
         switch par.codec_type {
         case AVMEDIA_TYPE_VIDEO: return .video
@@ -137,6 +157,16 @@ enum AssetProbe {
     }
 
     static let metadataSampleEntries: Set<String> = ["gpmd", "mebx", "camm", "KLVA"]
+
+    /// The format name of the samples of a timed-metadata stream Reel decodes (`gpmd`,
+    /// `mebx`, `camm`, `klv`), which its ``SampleBuffer``s carry; nil for any other stream,
+    /// timed ID3 included (its samples come through as they are).
+    static func metadataFormat(_ par: AVCodecParameters, tag: String?) -> String? {
+        guard par.codec_type != AVMEDIA_TYPE_VIDEO, par.codec_type != AVMEDIA_TYPE_AUDIO else { return nil }
+        if par.codec_id == AV_CODEC_ID_SMPTE_KLV { return "klv" }
+        if let tag, ["gpmd", "mebx", "camm"].contains(tag) { return tag }
+        return par.codec_id == AV_CODEC_ID_BIN_DATA ? "gpmd" : nil
+    }
 
     /// Start and duration in the stream's time base; a missing duration falls back to the
     /// container's.

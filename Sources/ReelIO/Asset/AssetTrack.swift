@@ -18,6 +18,9 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
     /// What the samples are; one entry in practice. Hand one to a writer input to copy
     /// the track's samples unchanged.
     public var formatDescriptions: [FormatDescription]
+    /// For a timed-metadata track Reel decodes, the format of its samples (`gpmd`, `mebx`,
+    /// `camm`, `klv`); nil for other tracks.
+    public var metadataFormat: String?
     /// The track's handler name (MP4/MOV `hdlr`), trimmed: `GoPro MET`, `Core Media Metadata`.
     public var handlerName: String?
     /// Encoded picture size, before ``preferredTransform`` (zero for non-visual tracks).
@@ -62,8 +65,9 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
     var flags: Set<MediaCharacteristic>
     /// Whether the container marks the track as the default of its kind.
     var isMarkedDefault: Bool
-    /// Whether the track is a cover picture (an attached picture), not media.
-    var isCoverPicture: Bool
+    /// Whether the track is a cover picture (an attached picture: one still image, listed
+    /// as video), not media to play or read.
+    public internal(set) var isCoverPicture: Bool
 
     /// Track IDs this track relates to, by association type.
     var associations: [TrackAssociationType: [Int32]]
@@ -76,6 +80,9 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
     /// FFmpeg's codec name (`h264`, `aac`, `bin_data`, `klv`; `none` for data tracks FFmpeg
     /// has no codec for, such as `mebx`, `camm`, `tmcd`, `fdsc`).
     public var codec: String { formatDescriptions.first?.codecName ?? "none" }
+    /// The track's format description (``formatDescriptions`` holds exactly one for every
+    /// track Reel lists).
+    public var formatDescription: FormatDescription { formatDescriptions[0] }
     /// The sample format (`avc1`, `mp4a`, `gpmd`, `mebx`, `klv`): see ``FormatDescription/format``.
     public var format: String { formatDescriptions.first?.format ?? "none" }
 

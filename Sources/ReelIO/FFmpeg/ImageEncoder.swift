@@ -85,22 +85,9 @@ public enum ImageEncoder {
     /// Writes `buffer` to `url` as `type`, replacing what is there only when `overwrite`.
     /// The file is written beside the destination and renamed into place.
     public static func write(_ buffer: PixelBuffer, to url: URL, as type: ImageFileType, overwrite: Bool = false) throws(ReelError) {
-        if !overwrite && FileManager.default.fileExists(atPath: url.path) {
-            throw ReelError(.outputExists, "the output file exists (pass overwrite: true to replace it)", path: url.path)
-        }
-        let bytes = try data(for: buffer, as: type)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).reel-partial")
-        do {
-            try bytes.write(to: temporary)
-            if overwrite, FileManager.default.fileExists(atPath: url.path) {
-                _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
-            } else {
-                try FileManager.default.moveItem(at: temporary, to: url)
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw ReelError(.outputFailed, "could not write the image", path: url.path, underlying: error)
-        }
+        // The destination is checked before the (slower) encoding.
+        let file = try AtomicFile(url, replacing: overwrite)
+        try file.write(data(for: buffer, as: type))
     }
 
     /// Widens limited-range (16...235 / 16...240) samples to full range in place.

@@ -38,23 +38,15 @@ extension InputFormatContext {
     /// What the stream at `index` holds. Metadata tracks are recognised by codec tag or
     /// codec id (FFmpeg sets no disposition on them).
     func kind(ofStreamAt index: Int) -> StreamKind {
-        guard let par = stream(index).pointee.codecpar else { return .other }
-        switch par.pointee.codec_type {
-        case AVMEDIA_TYPE_VIDEO:
+        guard let par = stream(index).pointee.codecpar?.pointee else { return .other }
+        let tag = fourCCString(par.codec_tag)
+        switch AssetProbe.classify(par, tag: tag) {
+        case .video:
             // Cover art is a video stream of one attached picture: not a track to decode.
             return stream(index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 ? .other : .video
-        case AVMEDIA_TYPE_AUDIO: return .audio
-        default: break
+        case .audio: return .audio
+        default: return AssetProbe.metadataFormat(par, tag: tag).map { .metadata($0) } ?? .other
         }
-        if par.pointee.codec_id == AV_CODEC_ID_SMPTE_KLV { return .metadata("klv") }
-        switch fourCCString(par.pointee.codec_tag) {
-        case "gpmd": return .metadata("gpmd")
-        case "mebx": return .metadata("mebx")
-        case "camm": return .metadata("camm")
-        default: break
-        }
-        if par.pointee.codec_id == AV_CODEC_ID_BIN_DATA { return .metadata("gpmd") }
-        return .other
     }
 
     /// A copy of the stream's codec parameters, to describe it after the file closes; for

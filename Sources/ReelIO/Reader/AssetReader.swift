@@ -18,22 +18,12 @@ public final class AssetReader: Sendable {
         case cancelled
     }
 
-    /// One track of the file, as the reader sees it.
-    public struct Track: Sendable, CustomStringConvertible {
-        /// The MP4/MOV track ID (MPEG-TS PID), or the stream index without IDs.
-        public let trackID: Int32
-        /// `.video`, `.audio`, `.metadata`, or what else the track holds (`.timecode`, ...).
-        public let mediaType: MediaType
-        /// For metadata tracks, the format of their samples (`gpmd`, `mebx`, `camm`, `klv`).
-        public let metadataFormat: String?
-        public let formatDescription: FormatDescription
-
-        public var description: String { "track \(trackID): \(mediaType) \(metadataFormat ?? formatDescription.codecName)" }
-    }
+    /// One track of the file: an ``AssetTrack``, classified as ``Asset`` classifies it.
+    public typealias Track = AssetTrack
 
     public let url: URL
-    /// The file's tracks, in stream order.
-    public let tracks: [Track]
+    /// The file's tracks, in stream order, as ``Asset`` lists them (header timing).
+    public let tracks: [AssetTrack]
 
     private let state = Lock(AssetReaderState())
 
@@ -44,23 +34,8 @@ public final class AssetReader: Sendable {
     public init(url: URL) throws(ReelError) {
         self.url = url
         let input = try InputFormatContext(url: url)
-        var tracks: [Track] = []
-        for index in 0..<input.streamCount {
-            let kind = input.kind(ofStreamAt: index)
-            let description = try input.formatDescription(ofStreamAt: index)
-            let (type, format): (MediaType, String?) = switch kind {
-            case .video: (.video, nil)
-            case .audio: (.audio, nil)
-            case .metadata(let name): (.metadata, name)
-            case .other:
-                switch description.codecTag {
-                case "tmcd": (.timecode, nil)
-                default: (description.mediaType == "subtitle" ? .subtitle : MediaType(rawValue: description.codecTag ?? "data"), nil)
-                }
-            }
-            tracks.append(Track(trackID: input.trackID(ofStreamAt: index), mediaType: type, metadataFormat: format,
-                                formatDescription: description))
-        }
+        var (tracks, _, origin) = try AssetProbe.tracks(input, family: ContainerFamily(formatName: input.formatName))
+        AssetProbe.settle(&tracks, origin: origin)
         self.tracks = tracks
     }
 
@@ -73,8 +48,11 @@ public final class AssetReader: Sendable {
     /// The first track with `trackID`.
     public func track(withID trackID: Int32) -> Track? { tracks.first { $0.trackID == trackID } }
 
-    /// The tracks of one media type.
-    public func tracks(withMediaType type: MediaType) -> [Track] { tracks.filter { $0.mediaType == type } }
+    /// The tracks of one media type; cover pictures are left out (``tracks`` lists them as
+    /// video, flagged, as ``Asset`` does, but they are not media to read).
+    public func tracks(withMediaType type: MediaType) -> [AssetTrack] {
+        tracks.filter { $0.mediaType == type && !$0.isCoverPicture }
+    }
 
     public var status: Status { state.withLock { $0.status } }
     /// Why the reader failed, when ``status`` is `.failed`.

@@ -104,13 +104,8 @@ final class AppendedMetadataTracks {
             let handler = track.format == "mebx" ? MP4AppendedTrack.coreMediaMetadataHandlerName : "Camera Motion Metadata"
             return MP4AppendedTrack(sampleEntry: entry, handlerName: handler, timescale: UInt32(Self.timescale), samples: track.samples)
         }
-        let rewritten = file.appendingPathExtension("tracks")
         defer { unlink(spoolURL.path) }
-        try MP4TrackAppender.write(file, adding: appended, sampleData: spoolSize > 0 ? spoolURL : nil, moovInFront: moovInFront, to: rewritten)
-        if rename(rewritten.path, file.path) != 0 {
-            let code = errno
-            unlink(rewritten.path)
-            throw ReelError(.outputFailed, "could not replace the file with the one holding the metadata tracks (\(String(cString: strerror(code))))", path: file.path)
-        }
+        // The appender writes beside `file` and renames over it (AtomicFile).
+        try MP4TrackAppender.write(file, adding: appended, sampleData: spoolSize > 0 ? spoolURL : nil, moovInFront: moovInFront, to: file)
     }
 }

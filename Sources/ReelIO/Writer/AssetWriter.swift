@@ -67,20 +67,7 @@ public final class AssetWriter: Sendable {
         self.fileType = fileType
         self.overwrite = overwrite
         state = Lock(AssetWriterState(path: outputURL.path))
-        try checkDestination()
-    }
-
-    private func checkDestination() throws(ReelError) {
-        let path = outputURL.path
-        let folder = outputURL.deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ReelError(.fileNotFound, "the output folder does not exist", path: path)
-        }
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw ReelError(.notAFile, "the output path is a folder", path: path) }
-            if !overwrite { throw ReelError(.outputExists, "the output file exists (pass overwrite: true to replace it)", path: path) }
-        }
+        _ = try AtomicFile(outputURL, replacing: overwrite)
     }
 
     /// Whether the file is an MPEG-4 audio file: an `.m4a` output of type `.mp4`, written by
@@ -208,14 +195,14 @@ public final class AssetWriter: Sendable {
     public func startWriting() throws(ReelError) {
         try state.withLock { (s) throws(ReelError) in try s.beginStart() }
         let (inputs, optimize, metadata) = state.withLock { ($0.inputs, $0.optimizeForNetworkUse, $0.metadata) }
-        let temporary = outputURL.deletingLastPathComponent()
-            .appendingPathComponent(".\(outputURL.lastPathComponent).\(UUID().uuidString.prefix(8)).reel-partial")
+        var file: AtomicFile?
         var core: WriterCore?
         do throws(ReelError) {
-            try checkDestination()
-            core = try makeCore(inputs: inputs, optimize: optimize, metadata: metadata, temporary: temporary)
+            let destination = try AtomicFile(outputURL, replacing: overwrite)
+            file = destination
+            core = try makeCore(inputs: inputs, optimize: optimize, metadata: metadata, temporary: destination.temporaryURL)
         } catch {
-            unlink(temporary.path)
+            file?.discard()
             var located = error
             if located.path == nil { located.path = outputURL.path }
             Self.resume(state.withLock { $0.startFailed(located) })
@@ -224,13 +211,13 @@ public final class AssetWriter: Sendable {
         let queue = BoundedQueue<WriterCommand>(capacity: 8)
         switch state.withLock({ $0.started(queue: queue) }) {
         case .run:
-            guard let core else { preconditionFailure("the writer started without its core") }
-            let thread = Thread { [self] in self.run(core: core, queue: queue, temporary: temporary) }
+            guard let core, let file else { preconditionFailure("the writer started without its core") }
+            let thread = Thread { [self] in self.run(core: core, queue: queue, file: file) }
             thread.name = "reel.writer"
             thread.start()
         case .discard(let waiters):
             core = nil
-            unlink(temporary.path)
+            file?.discard()
             Self.resume(waiters)
             throw ReelError(.cancelled, "the writer was cancelled while it started", path: outputURL.path)
         }
@@ -349,19 +336,19 @@ public final class AssetWriter: Sendable {
 
     /// Encodes and muxes the queue's commands until the queue ends (finish: write the
     /// trailer and move the file into place) or fails (cancel, failure: remove the file).
-    private func run(core: WriterCore, queue: BoundedQueue<WriterCommand>, temporary: URL) {
+    private func run(core: WriterCore, queue: BoundedQueue<WriterCommand>, file: AtomicFile) {
         var core: WriterCore? = core
         var moved = false
         do throws(ReelError) {
             while let command = try queue.nextBlocking() {
                 try core?.handle(command)
             }
-            try core?.finish(file: temporary)
+            try core?.finish(file: file.temporaryURL)
             core = nil
             if state.withLock({ $0.commit() }) {
                 var failure: ReelError?
                 do throws(ReelError) {
-                    try moveIntoPlace(temporary)
+                    try file.commit()
                     moved = true
                 } catch {
                     failure = error
@@ -373,20 +360,10 @@ public final class AssetWriter: Sendable {
         }
         // The encoders, the muxer and the metadata spool go before anyone hears the outcome.
         core = nil
-        if !moved { unlink(temporary.path) }
+        if !moved { file.discard() }
         let ended = state.withLock { $0.threadEnded() }
         ended.finisher?.resume(returning: ended.outcome)
         Self.resume(ended.waiters)
-    }
-
-    private func moveIntoPlace(_ temporary: URL) throws(ReelError) {
-        if !overwrite && FileManager.default.fileExists(atPath: outputURL.path) {
-            throw ReelError(.outputExists, "a file appeared at the output path while writing", path: outputURL.path)
-        }
-        if rename(temporary.path, outputURL.path) != 0 {
-            let code = errno
-            throw ReelError(.outputFailed, "could not move the finished file into place (\(String(cString: strerror(code))))", path: outputURL.path)
-        }
     }
 
     private static func resume(_ waiters: [CheckedContinuation<Void, Never>]) {

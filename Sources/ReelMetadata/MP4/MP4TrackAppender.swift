@@ -23,8 +23,9 @@ public enum MP4TrackAppender {
     ///
     /// - Throws: `.unsupportedFormat` for a fragmented file or one without `moov`;
     ///   `.invalidArgument` for samples outside `sampleData` or out of time order;
-    ///   `.outputFailed` when the destination cannot be written. A failure removes
-    ///   whatever was written at `destination`.
+    ///   `.outputFailed` when the destination cannot be written. The file is written
+    ///   beside `destination` and renamed over it (`AtomicFile`), so a failure leaves
+    ///   `destination` as it was; `destination` may be `source`.
     ///
     /// `moovInFront` puts the `moov` before the media (faststart) or after everything;
     /// nil keeps it where the source has it. Asking for the front here, rather than from
@@ -113,29 +114,29 @@ public enum MP4TrackAppender {
         }
 
         // Write: the boxes in order with the moov in its place, then the sample data.
-        guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
-            throw ReelError(.outputFailed, "MP4: cannot create the file", path: destination.path)
-        }
-        let out: FileHandle
-        do {
-            out = try FileHandle(forWritingTo: destination)
-        } catch {
-            try? FileManager.default.removeItem(at: destination)
-            throw ReelError(.outputFailed, "MP4: cannot open the file for writing", path: destination.path, underlying: error)
-        }
-        defer { try? out.close() }
+        let placed = try AtomicFile(destination, replacing: true)
         do throws(ReelError) {
+            guard FileManager.default.createFile(atPath: placed.temporaryURL.path, contents: nil) else {
+                throw ReelError(.outputFailed, "MP4: cannot create the file", path: destination.path)
+            }
+            let out: FileHandle
+            do {
+                out = try FileHandle(forWritingTo: placed.temporaryURL)
+            } catch {
+                throw ReelError(.outputFailed, "MP4: cannot open the file for writing", path: destination.path, underlying: error)
+            }
+            defer { try? out.close() }
             for box in before { try copy(box, of: file, to: out, path: destination.path) }
             if inFront { try write(moovOut, to: out, path: destination.path) }
             for box in after { try copy(box, of: file, to: out, path: destination.path) }
             try write(appendedHeader, to: out, path: destination.path)
             if let data { try copy(0..<data.size, of: data, to: out, path: destination.path) }
             if !inFront { try write(moovOut, to: out, path: destination.path) }
-            try synchronize(out, path: destination.path)
         } catch {
-            try? FileManager.default.removeItem(at: destination)
+            placed.discard()
             throw error
         }
+        try placed.commit()
     }
 
     /// Where a source byte lands: moved by as much as the top-level box holding it moved.
@@ -203,14 +204,6 @@ public enum MP4TrackAppender {
             try out.write(contentsOf: Data(bytes))
         } catch {
             throw ReelError(.outputFailed, "MP4: writing the file failed", path: path, underlying: error)
-        }
-    }
-
-    private static func synchronize(_ out: FileHandle, path: String) throws(ReelError) {
-        do {
-            try out.synchronize()
-        } catch {
-            throw ReelError(.outputFailed, "MP4: flushing the file failed", path: path, underlying: error)
         }
     }
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 /// GPX 1.1 tracks: import to timed metadata groups, export from them.
 ///
@@ -8,74 +11,10 @@ import Foundation
 /// course in a Garmin TrackPointExtension (GPX has no 3D speed: use CSV for that).
 public enum GPX {
     /// The fixes of every `trkpt`, in document order.
-    /// - Throws: `.metadataFormat` naming the offset when the XML is malformed or a point's
-    ///   `lat`/`lon` is missing or out of range.
+    /// - Throws: `.metadataFormat` naming the line when the XML is malformed or not UTF-8, or
+    ///   a point's `lat`/`lon` is missing or out of range.
     public static func fixes(from data: Data) throws(ReelError) -> [GPSFix] {
-        var scanner = XMLScanner(data, format: "GPX")
-        var fixes: [GPSFix] = []
-        var current: GPSFix?
-        var element: String?
-        var sawGPX = false
-        var hdop: Double?, pdop: Double?
-        var count = 0
-        func number(_ text: String, _ what: String) throws(ReelError) -> Double {
-            guard let v = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), v.isFinite else {
-                throw .metadataFormat("GPX", "trkpt \(count): \(what) \"\(text)\" is not a number")
-            }
-            return v
-        }
-        while let event = try scanner.next() {
-            switch event {
-            case .start(let name, let attributes, let selfClosing):
-                let local = XMLScanner.localName(name)
-                if local == "gpx" { sawGPX = true }
-                if local == "trkpt" {
-                    count += 1
-                    guard let latText = attributes["lat"], let lonText = attributes["lon"] else {
-                        throw .metadataFormat("GPX", "trkpt \(count) has no lat or lon attribute")
-                    }
-                    let lat = try number(latText, "lat"), lon = try number(lonText, "lon")
-                    guard abs(lat) <= 90, abs(lon) <= 180 else {
-                        throw .metadataFormat("GPX", "trkpt \(count): lat \(lat) / lon \(lon) are out of range")
-                    }
-                    current = GPSFix(latitude: lat, longitude: lon)
-                    hdop = nil
-                    pdop = nil
-                    if selfClosing { fixes.append(current!); current = nil }
-                } else {
-                    element = selfClosing ? nil : local
-                }
-            case .text(let text):
-                guard current != nil, let element else { continue }
-                switch element {
-                case "ele": current?.altitude = try number(text, "ele")
-                case "time":
-                    guard let date = ISO8601.date(text) else { throw .metadataFormat("GPX", "trkpt \(count): time \"\(text)\" is not an ISO 8601 date") }
-                    current?.time = date
-                case "speed": current?.speed2D = try number(text, "speed")
-                case "course": current?.course = try number(text, "course")
-                case "hdop": hdop = try number(text, "hdop")
-                case "pdop": pdop = try number(text, "pdop")
-                case "fix":
-                    switch text.trimmingCharacters(in: .whitespacesAndNewlines) {
-                    case "none": current?.fix = 0
-                    case "2d": current?.fix = 2
-                    case "3d", "dgps", "pps": current?.fix = 3
-                    default: break
-                    }
-                default: break
-                }
-            case .end(let name):
-                element = nil
-                if XMLScanner.localName(name) == "trkpt", var fix = current {
-                    fix.dop = hdop ?? pdop
-                    fixes.append(fix)
-                    current = nil
-                }
-            }
-        }
-        guard sawGPX else { throw .metadataFormat("GPX", "no <gpx> element: not a GPX document") }
-        return fixes
+        try GPXReader.points(in: data).map(\.fix)
     }
 
     /// Groups for the track points, timed relative to `mediaStartTime` (the UTC time of
@@ -85,10 +24,12 @@ public enum GPX {
     /// when there is only one). Points before `mediaStartTime` are dropped.
     /// - Throws: `.metadataFormat` when a point has no `<time>` (it could not be placed).
     public static func groups(from data: Data, mediaStartTime: Date) throws(ReelError) -> [TimedMetadataGroup] {
-        let fixes = try fixes(from: data)
+        let points = try GPXReader.points(in: data)
         var timed: [(offset: Double, fix: GPSFix)] = []
-        for (i, fix) in fixes.enumerated() {
-            guard let time = fix.time else { throw .metadataFormat("GPX", "trkpt \(i + 1) has no <time>, so it cannot be placed on the media timeline") }
+        for (i, (fix, line)) in points.enumerated() {
+            guard let time = fix.time else {
+                throw GPXReader.error("trkpt \(i + 1) has no <time>, so it cannot be placed on the media timeline", line: line)
+            }
             let offset = time.timeIntervalSince(mediaStartTime)
             if offset >= 0 { timed.append((offset, fix)) }
         }
@@ -136,5 +77,118 @@ public enum GPX {
         }
         s += "    </trkseg>\n  </trk>\n</gpx>\n"
         return Data(s.utf8)
+    }
+}
+
+/// Reads GPX through Foundation's `XMLParser` (libxml2 underneath), one delegate per document.
+private final class GPXReader: NSObject, XMLParserDelegate {
+    private var points: [(fix: GPSFix, line: Int)] = []
+    private var error: ReelError?
+    private var sawGPX = false
+    private var current: GPSFix?
+    private var currentLine = 0
+    private var hdop: Double?, pdop: Double?
+    private var count = 0
+    /// The character data of the innermost open element inside a `trkpt`.
+    private var text = ""
+    private weak var parser: XMLParser?
+
+    /// Every `trkpt`'s fix and the line its start tag ends on.
+    static func points(in data: Data) throws(ReelError) -> [(fix: GPSFix, line: Int)] {
+        let reader = GPXReader()
+        let failure = XMLInput.parse(data, format: "GPX", delegate: reader) { reader.parser = $0 }
+        if let error = reader.error { throw error }
+        if let failure { throw error(failure.message, line: failure.line) }
+        guard reader.sawGPX else { throw error("no <gpx> element: not a GPX document", line: 1) }
+        return reader.points
+    }
+
+    static func error(_ message: String, line: Int) -> ReelError {
+        ReelError(.metadataFormat, "GPX: \(message)", field: "line \(line)")
+    }
+
+    private func fail(_ message: String) {
+        if error == nil { error = Self.error(message, line: parser?.lineNumber ?? 0) }
+        parser?.abortParsing()
+    }
+
+    private func number(_ text: String, _ what: String) -> Double? {
+        guard let v = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), v.isFinite else {
+            fail("trkpt \(count): \(what) \"\(text.prefix(40))\" is not a number")
+            return nil
+        }
+        return v
+    }
+
+    /// The name without its namespace prefix (`gpxtpx:speed` is `speed`).
+    private static func localName(_ name: String) -> Substring {
+        name.firstIndex(of: ":").map { name[name.index(after: $0)...] } ?? name[...]
+    }
+
+    // MARK: XMLParserDelegate
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        guard error == nil else { return }
+        text = ""
+        switch Self.localName(elementName) {
+        case "gpx": sawGPX = true
+        case "trkpt":
+            count += 1
+            guard let latText = attributeDict["lat"], let lonText = attributeDict["lon"] else {
+                return fail("trkpt \(count) has no lat or lon attribute")
+            }
+            guard let lat = number(latText, "lat"), let lon = number(lonText, "lon") else { return }
+            guard abs(lat) <= 90, abs(lon) <= 180 else { return fail("trkpt \(count): lat \(lat) / lon \(lon) are out of range") }
+            current = GPSFix(latitude: lat, longitude: lon)
+            currentLine = parser.lineNumber
+            hdop = nil
+            pdop = nil
+        default: break
+        }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+        guard error == nil, current != nil else { return }
+        switch Self.localName(elementName) {
+        case "ele": if let v = number(text, "ele") { current?.altitude = v }
+        case "time":
+            guard let date = ISO8601.date(text) else { return fail("trkpt \(count): time \"\(text.prefix(40))\" is not an ISO 8601 date") }
+            current?.time = date
+        case "speed": if let v = number(text, "speed") { current?.speed2D = v }
+        case "course": if let v = number(text, "course") { current?.course = v }
+        case "hdop": hdop = number(text, "hdop")
+        case "pdop": pdop = number(text, "pdop")
+        case "fix":
+            switch text.trimmingCharacters(in: .whitespacesAndNewlines) {
+            case "none": current?.fix = 0
+            case "2d": current?.fix = 2
+            case "3d", "dgps", "pps": current?.fix = 3
+            default: break
+            }
+        case "trkpt":
+            if var fix = current {
+                fix.dop = hdop ?? pdop
+                points.append((fix, currentLine))
+            }
+            current = nil
+        default: break
+        }
+        text = ""
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        // Only a point's own elements hold values: text anywhere else is not kept.
+        if current != nil { text += string }
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        // libxml2 reports some errors (an unclosed element at the end) without failing parse().
+        guard error == nil else { return }
+        error = Self.error("not well-formed XML (\((parseError as NSError).localizedDescription))", line: max(1, parser.lineNumber))
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        if current != nil { text += String(decoding: CDATABlock, as: UTF8.self) }
     }
 }

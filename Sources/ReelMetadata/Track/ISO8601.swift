@@ -1,71 +1,33 @@
 import Foundation
 
-/// ISO 8601 dates as GPX and CSV carry them, parsed and written without a formatter.
+/// ISO 8601 dates as GPX and CSV carry them, through Foundation's `Date.ISO8601FormatStyle`.
 enum ISO8601 {
-    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff][Z|±HH:MM]` (no zone means UTC).
+    /// A date with a zone (`Z` or an offset), with or without fractional seconds.
+    private static let zoned = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    /// A date without a zone, read as UTC.
+    private static let utc = Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day().time(includingFractionalSeconds: true)
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff][Z|±HH[:MM]]` (no zone means UTC); RFC 3339's space or
+    /// lower-case `t` between date and time, its lower-case `z` and ISO 8601's decimal comma
+    /// are accepted too. Nil unless the whole text is a date.
     static func date(_ text: String) -> Date? {
-        let c = Array(text.trimmingCharacters(in: .whitespaces).utf8)
-        var i = 0
-        func digits(_ n: Int) -> Int? {
-            guard i + n <= c.count else { return nil }
-            var v = 0
-            for k in 0..<n {
-                let d = c[i + k]
-                guard (0x30...0x39).contains(d) else { return nil }
-                v = v * 10 + Int(d - 0x30)
-            }
-            i += n
-            return v
-        }
-        func expect(_ ch: Character) -> Bool {
-            guard i < c.count, c[i] == ch.asciiValue else { return false }
-            i += 1
-            return true
-        }
-        guard let y = digits(4), expect("-"), let mo = digits(2), expect("-"), let d = digits(2) else { return nil }
-        guard i < c.count, c[i] == UInt8(ascii: "T") || c[i] == UInt8(ascii: "t") || c[i] == UInt8(ascii: " ") else { return nil }
-        i += 1
-        guard let h = digits(2), expect(":"), let mi = digits(2), expect(":"), let s = digits(2) else { return nil }
-        guard (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61 else { return nil }
-        var fraction = 0.0
-        if i < c.count, c[i] == UInt8(ascii: ".") || c[i] == UInt8(ascii: ",") {
-            i += 1
-            var scale = 0.1
-            let start = i
-            while i < c.count, (0x30...0x39).contains(c[i]) {
-                if i - start < 9 { fraction += Double(c[i] - 0x30) * scale; scale /= 10 }
-                i += 1
-            }
-            guard i > start else { return nil }
-        }
-        var offset = 0
-        if i < c.count {
-            if c[i] == UInt8(ascii: "Z") || c[i] == UInt8(ascii: "z") {
-                i += 1
-            } else if c[i] == UInt8(ascii: "+") || c[i] == UInt8(ascii: "-") {
-                let sign = c[i] == UInt8(ascii: "-") ? -1 : 1
-                i += 1
-                guard let oh = digits(2) else { return nil }
-                _ = expect(":")
-                guard let om = digits(2), oh < 24, om < 60 else { return nil }
-                offset = sign * (oh * 3600 + om * 60)
+        var bytes = Array(text.trimmingCharacters(in: .whitespaces).utf8)
+        if bytes.count > 10, bytes[10] == UInt8(ascii: " ") || bytes[10] == UInt8(ascii: "t") { bytes[10] = UInt8(ascii: "T") }
+        if bytes.count > 19, bytes[19] == UInt8(ascii: ",") { bytes[19] = UInt8(ascii: ".") }
+        if bytes.last == UInt8(ascii: "z") { bytes[bytes.count - 1] = UInt8(ascii: "Z") }
+        let s = String(decoding: bytes, as: UTF8.self)
+        for style in [zoned, utc] {
+            if let (end, date) = try? style.consuming(s, startingAt: s.startIndex, in: s.startIndex..<s.endIndex), end == s.endIndex {
+                return date
             }
         }
-        guard i == c.count else { return nil }
-        let days = GPMF.daysFromCivil(year: y, month: mo, day: d)
-        return Date(timeIntervalSince1970: Double(days * 86_400 + h * 3600 + mi * 60 + s - offset) + fraction)
+        return nil
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS.sssZ` (UTC, milliseconds).
+    /// `YYYY-MM-DDTHH:MM:SS.sssZ` (UTC), to the nearest millisecond.
     static func string(_ date: Date) -> String {
-        let totalMillis = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        let millis = Int(((totalMillis % 1000) + 1000) % 1000)
-        let seconds = (totalMillis - Int64(millis)) / 1000
-        let days = Int(GPMF.floorDiv(seconds, 86_400))
-        let secs = Int(seconds - Int64(days) * 86_400)
-        let (y, m, d) = GPMF.civilFromDays(days)
-        func two(_ v: Int) -> String { String(v).leftPadded(to: 2) }
-        return String(y).leftPadded(to: 4) + "-" + two(m) + "-" + two(d) + "T" + two(secs / 3600) + ":" + two(secs / 60 % 60) + ":"
-            + two(secs % 60) + "." + String(millis).leftPadded(to: 3) + "Z"
+        // The style truncates to the millisecond: format the middle of the nearest one.
+        let millis = (date.timeIntervalSince1970 * 1000).rounded()
+        return zoned.format(Date(timeIntervalSince1970: millis / 1000 + 0.0005))
     }
 }

@@ -137,10 +137,14 @@ public struct Golden: Sendable {
     private func write(_ bytes: [UInt8], to path: String, name: String) throws(GoldenFailure) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw GoldenFailure(name: name, reason: .unreadable(ReelError(.outputFailed, "cannot write golden output",
-                                                                             path: path, underlying: error)))
+            throw GoldenFailure(name: name, reason: .unreadable(ReelError(.outputFailed, "cannot create the goldens folder",
+                                                                             path: directory, underlying: error)))
+        }
+        do throws(ReelError) {
+            try AtomicFile.write(Data(bytes), to: URL(fileURLWithPath: path), replacing: true)
+        } catch {
+            throw GoldenFailure(name: name, reason: .unreadable(error))
         }
     }
 

@@ -1,4 +1,7 @@
-/// CRC-32 as PNG chunks use it (ISO 3309 / ITU-T V.42, polynomial 0xEDB88320, reflected).
+internal import CZlib
+
+/// CRC-32 as PNG chunks use it (ISO 3309 / ITU-T V.42, polynomial 0xEDB88320, reflected),
+/// computed by the system zlib.
 public struct CRC32: Sendable, Hashable {
     /// The running value, finalised (ready to read after any `update`).
     public private(set) var value: UInt32 = 0
@@ -14,31 +17,16 @@ public struct CRC32: Sendable, Hashable {
 
     /// Adds `bytes` to the checksum.
     public mutating func update<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
-        var c = ~value
-        for byte in bytes {
-            c = Self.table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8)
-        }
-        value = ~c
-    }
-
-    private static let table: [UInt32] = (0..<256).map { n -> UInt32 in
-        var c = UInt32(n)
-        for _ in 0..<8 {
-            c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1
-        }
-        return c
+        value = withContiguousBytes(bytes) { UInt32(crc32_z(uLong(value), $0.baseAddress, z_size_t($0.count))) }
     }
 }
 
-/// Adler-32, the checksum that ends a zlib stream (RFC 1950).
+/// Adler-32, the checksum that ends a zlib stream (RFC 1950), computed by the system zlib.
 public struct Adler32: Sendable, Hashable {
-    private var a: UInt32 = 1
-    private var b: UInt32 = 0
+    /// The checksum so far.
+    public private(set) var value: UInt32 = 1
 
     public init() {}
-
-    /// The checksum so far.
-    public var value: UInt32 { (b << 16) | a }
 
     /// The checksum of `bytes`.
     public static func checksum<S: Sequence>(_ bytes: S) -> UInt32 where S.Element == UInt8 {
@@ -49,20 +37,12 @@ public struct Adler32: Sendable, Hashable {
 
     /// Adds `bytes` to the checksum.
     public mutating func update<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
-        // 5552 is the largest run for which `b` cannot overflow 32 bits before the modulo.
-        let modulus: UInt32 = 65521
-        var pending = 0
-        for byte in bytes {
-            a &+= UInt32(byte)
-            b &+= a
-            pending += 1
-            if pending == 5552 {
-                a %= modulus
-                b %= modulus
-                pending = 0
-            }
-        }
-        a %= modulus
-        b %= modulus
+        value = withContiguousBytes(bytes) { UInt32(adler32_z(uLong(value), $0.baseAddress, z_size_t($0.count))) }
     }
+}
+
+/// Calls `body` with `bytes` in contiguous memory, copying only when the sequence has none.
+private func withContiguousBytes<S: Sequence>(_ bytes: S, _ body: (UnsafeBufferPointer<UInt8>) -> UInt32) -> UInt32 where S.Element == UInt8 {
+    if let result = bytes.withContiguousStorageIfAvailable(body) { return result }
+    return Array(bytes).withUnsafeBufferPointer(body)
 }

@@ -1,14 +1,13 @@
 import Foundation
 import ReelCore
 
-/// Reads and writes PNG files in pure Swift: no FFmpeg, no system image library.
+/// Reads and writes PNG files in Swift over the system zlib: no FFmpeg, no image library.
 ///
-/// Writing produces 8-bit gray, gray+alpha, RGB or RGBA images, zlib-compressed with
-/// fixed-Huffman (or stored) deflate blocks. Reading accepts what common encoders
-/// (FFmpeg, ImageMagick, libpng) write at 8 bits per channel: colour types gray, RGB,
-/// palette, gray+alpha and RGBA, any IDAT split, all five row filters, and stored, fixed
-/// or dynamic Huffman blocks. Interlaced images and 1, 2, 4 or 16-bit channels are
-/// refused with a clear error. Every length and size is checked before it is used.
+/// Writing produces 8-bit gray, gray+alpha, RGB or RGBA images, compressed by the system
+/// zlib. Reading accepts what common encoders (FFmpeg, ImageMagick, libpng) write at 8 bits
+/// per channel: colour types gray, RGB, palette, gray+alpha and RGBA, any IDAT split and
+/// all five row filters. Interlaced images and 1, 2, 4 or 16-bit channels are refused with
+/// a clear error. Every length and size is checked before it is used.
 public enum PNG {
     /// A PNG row filter (PNG specification, section 9).
     public enum Filter: UInt8, Sendable, Hashable, CaseIterable {
@@ -24,11 +23,13 @@ public enum PNG {
     }
 
     /// How the encoder compresses the filtered rows.
-    public enum Compression: Sendable, Hashable {
+    public enum Compression: Sendable, Hashable, CaseIterable {
         /// Stored deflate blocks (no compression).
         case stored
-        /// A fixed-Huffman deflate block with LZ77 matches.
+        /// Fixed-Huffman deflate blocks with LZ77 matches.
         case fixedHuffman
+        /// zlib's default level and strategy (dynamic Huffman codes): the smallest files.
+        case standard
     }
 
     /// The largest image ``decode(_:name:)`` accepts, in pixels (8192 x 8192).
@@ -40,7 +41,7 @@ public enum PNG {
 
     /// The PNG file that holds `image`.
     public static func encode(_ image: RasterImage, filter: FilterStrategy = .adaptive,
-                              compression: Compression = .fixedHuffman) -> [UInt8] {
+                              compression: Compression = .standard) -> [UInt8] {
         let bpp = image.layout.channelCount
         let rowBytes = image.width * bpp
         var filtered: [UInt8] = []
@@ -82,19 +83,14 @@ public enum PNG {
 
         var file = signature
         appendChunk("IHDR", ihdr, to: &file)
-        let zlibMethod: Zlib.Method = compression == .stored ? .stored : .fixedHuffman
-        appendChunk("IDAT", Zlib.compress(filtered, method: zlibMethod), to: &file)
+        appendChunk("IDAT", Zlib.compress(filtered, method: compression), to: &file)
         appendChunk("IEND", [], to: &file)
         return file
     }
 
     /// Writes `image` as a PNG file at `path`, replacing any file there.
     public static func write(_ image: RasterImage, to path: String) throws(ReelError) {
-        do {
-            try Data(encode(image)).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw ReelError(.outputFailed, "cannot write PNG", path: path, underlying: error)
-        }
+        try AtomicFile.write(Data(encode(image)), to: URL(fileURLWithPath: path), replacing: true)
     }
 
     static func bigEndian(_ v: UInt32) -> [UInt8] {
