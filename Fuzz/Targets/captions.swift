@@ -2,7 +2,7 @@ import Foundation
 import ReelCaptions
 
 /// Caption samples of media tracks (3GPP timed text, SubRip, WebVTT, ASS) and caption files: iTT (XMLParser and TTML times), SCC (timecodes, words, parity, the
-/// CEA-608 decoder), SRT and WebVTT (timing lines, cue markup); what reads is written and
+/// CEA-608 decoder and encoder: pop-on, roll-up and paint-on), SRT and WebVTT (timing lines, cue markup); what reads is written and
 /// must read again.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
