@@ -157,7 +157,7 @@ struct InspectReport: Codable, Equatable {
         captions = tracks.filter { $0.hasMediaCharacteristic(.legible) }.map { track in
             let format = track.format
             return CaptionTrack(trackID: track.trackID, format: format, language: track.languageCode,
-                                readable: CaptionSample.readableFormats.contains(format) || CaptionSample.readableFormats.contains(track.codec))
+                                readable: [format, track.codec].contains { CaptionSample.readableFormats.contains($0) || CEA608Stream.formats.contains($0) })
         }
         self.metadata = metadata.map(Item.init)
         self.commonMetadata = commonMetadata.map(Item.init)

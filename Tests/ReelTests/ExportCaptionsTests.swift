@@ -72,4 +72,27 @@ import ReelTestSupport
         // The output starts at the range's start: 1 s in the source is 0 in the export.
         #expect(kept.map(\.timeRange) == [TimeRange(start: .zero, end: Self.ms(500)), TimeRange(start: Self.ms(1000), end: Self.ms(2000))])
     }
+
+    /// A CEA-608 (`c608`) track, muxed by ffmpeg from Reel's SCC, is kept as 3GPP timed text.
+    @Test(.requires(.ffmpeg))
+    func anExportKeepsACEA608TrackAsTimedText() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let frame = MediaTime(value: 1001, timescale: 30000)
+        let written = [Caption("FROM 608", timeRange: TimeRange(start: frame * 30, end: frame * 60))]
+        let scc = folder.appendingPathComponent("in.scc")
+        // FFmpeg's SCC demuxer and MOV muxer drop the last line: padding follows the erase.
+        try (SCC.write(written).data + Data("00:00:02;15\t8080\n\n".utf8)).write(to: scc)
+        let mov = folder.appendingPathComponent("c608.mov")
+        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=3:r=10", "-i", scc.path,
+                                        "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", mov.path])
+        let session = AssetExportSession(composition: try await Composition(asset: Asset(url: mov)), preset: .h264(crf: 30, preset: "ultrafast"))
+        let out = folder.appendingPathComponent("out.mp4")
+        try await session.export(to: out, as: .mp4)
+        let kept = try await Self.captions(of: out)
+        #expect(kept.map(\.text) == ["FROM 608"])
+        // FFmpeg's demuxer times the lines by their labels, in milliseconds, and the output by milliseconds: within a frame.
+        #expect((kept.first.map { $0.timeRange.start - written[0].timeRange.start }?.magnitude ?? frame) < frame)
+        #expect((kept.first.map { $0.timeRange.end - written[0].timeRange.end }?.magnitude ?? frame) < frame)
+    }
 }

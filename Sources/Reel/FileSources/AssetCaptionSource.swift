@@ -6,7 +6,7 @@ import ReelComposition
 
 /// The captions of one caption track of a file, read whole on first use and kept: a track of
 /// a media file through ``AssetReaderOutputCaptionAdaptor`` (3GPP timed text, SubRip,
-/// WebVTT, ASS), or a caption file (iTT, SCC channel 1, SRT, WebVTT, by extension), which is
+/// WebVTT, ASS, CEA-608 channel CC1), or a caption file (iTT, SCC channel 1, SRT, WebVTT, by extension), which is
 /// one track numbered 1.
 public actor AssetCaptionSource: CaptionSource {
     public let url: URL
@@ -52,7 +52,8 @@ public actor AssetCaptionSource: CaptionSource {
             throw ReelError(.invalidComposition, "the source has no track \(trackID)", path: url.path, trackID: trackID)
         }
         let format = track.formatDescription
-        guard CaptionSample.readableFormats.contains(format.format) || CaptionSample.readableFormats.contains(format.codecName) else {
+        let readable = CaptionSample.readableFormats.union(CEA608Stream.formats)
+        guard readable.contains(format.format) || readable.contains(format.codecName) else {
             throw ReelError(.unsupportedFormat, "its source track holds \(format.codecName) captions, which Reel cannot read", path: url.path, trackID: trackID)
         }
         let output = AssetReaderTrackOutput(trackID: trackID, settings: .passthrough, bufferCapacity: 64)

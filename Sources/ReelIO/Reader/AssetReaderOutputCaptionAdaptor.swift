@@ -10,12 +10,19 @@ import ReelCaptions
 /// WebVTT and ASS text from Matroska. A sample is one caption timed by the sample's time
 /// range; an empty sample (a gap) gives none. A sample that does not decode is skipped and
 /// a ``CaptionWarning`` naming its time is added to ``warnings``.
+///
+/// CEA-608 tracks (`c608` in MOV) are a stream of byte pairs, decoded by a
+/// ``CEA608Stream`` for channel CC1: a caption each time the screen changes, given once it
+/// ends.
 public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
     public typealias Element = Caption
     public typealias Failure = ReelError
 
     public let assetReaderTrackOutput: AssetReaderTrackOutput
     private let warningsStore = Lock([CaptionWarning]())
+    /// The CEA-608 decoder, made at the first 608 sample, and the captions it has ended
+    /// that were not given yet.
+    private let stream = Lock<(decoder: CEA608Stream?, pending: [Caption], end: MediaTime)>((nil, [], .zero))
 
     public init(assetReaderTrackOutput output: AssetReaderTrackOutput) throws(ReelError) {
         guard case .passthrough = output.settings else {
@@ -42,21 +49,60 @@ public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
         }
     }
 
+    /// Feeds a CEA-608 sample to the stream decoder; false for a sample of another format.
+    private func feed608(_ sample: SampleBuffer) -> Bool {
+        guard CEA608Stream.formats.contains(sample.format) else { return false }
+        stream.withLock { s in
+            var decoder = s.decoder ?? (try? CEA608Stream(channel: 1))
+            decoder?.append(sample.data, at: sample.presentationTime)
+            s.pending += decoder?.takeCaptions() ?? []
+            if sample.duration.isNumeric { s.end = MediaTime.maximum(s.end, sample.presentationTime + sample.duration) }
+            s.decoder = decoder
+        }
+        return true
+    }
+
+    /// The next caption the CEA-608 decoder has ended; at the end of the track (`ended`),
+    /// the one still showing.
+    private func pending608(ended: Bool) -> Caption? {
+        let (caption, newWarnings) = stream.withLock { s -> (Caption?, [CaptionWarning]) in
+            var found: [CaptionWarning] = []
+            if ended, var decoder = s.decoder {
+                decoder.finish(at: s.end)
+                s.pending += decoder.takeCaptions()
+                found = decoder.warnings
+                s.decoder = nil
+            }
+            return (s.pending.isEmpty ? nil : s.pending.removeFirst(), found)
+        }
+        if !newWarnings.isEmpty { warningsStore.withLock { $0 += newWarnings } }
+        return caption
+    }
+
+    /// The caption of one sample read, or the next the 608 decoder ended.
+    private func take(_ buffer: SampleBuffer?) -> Caption? {
+        guard let buffer else { return nil }
+        if feed608(buffer) { return pending608(ended: false) }
+        return caption(of: buffer)
+    }
+
     /// The next caption, blocking the calling thread; nil at the end of the track.
     @available(*, noasync, message: "blocks the thread: iterate the adaptor with for try await instead")
     public func nextCaption() throws(ReelError) -> Caption? {
+        if let caption = pending608(ended: false) { return caption }
         while let sample = try assetReaderTrackOutput.nextSample() {
-            if let buffer = sample.sampleBuffer, let caption = caption(of: buffer) { return caption }
+            if let caption = take(sample.sampleBuffer) { return caption }
         }
-        return nil
+        return pending608(ended: true)
     }
 
     /// The next caption, suspending until it is read; nil at the end of the track.
     public func next(isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> Caption? {
+        if let caption = pending608(ended: false) { return caption }
         while let sample = try await assetReaderTrackOutput.next(isolation: actor) {
-            if let buffer = sample.sampleBuffer, let caption = caption(of: buffer) { return caption }
+            if let caption = take(sample.sampleBuffer) { return caption }
         }
-        return nil
+        return pending608(ended: true)
     }
 
     /// Every remaining caption, cut into the groups of captions showing together
