@@ -13,7 +13,9 @@ import ReelCaptions
 ///
 /// CEA-608 tracks (`c608` in MOV) are a stream of byte pairs, decoded by a
 /// ``CEA608Stream`` for channel CC1: a caption each time the screen changes, given once it
-/// ends.
+/// ends. Over a video track output (`.video` settings), the adaptor reads the CEA-608
+/// captions the pictures carry (EIA-608 in H.264 SEI, ``DecodedVideoFrame/closedCaptions``)
+/// the same way; ask for a small picture, the frames are decoded only for their captions.
 public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
     public typealias Element = Caption
     public typealias Failure = ReelError
@@ -25,8 +27,11 @@ public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
     private let stream = Lock<(decoder: CEA608Stream?, pending: [Caption], end: MediaTime)>((nil, [], .zero))
 
     public init(assetReaderTrackOutput output: AssetReaderTrackOutput) throws(ReelError) {
-        guard case .passthrough = output.settings else {
-            throw ReelError(.invalidArgument, "a caption adaptor needs an output with .passthrough settings", trackID: output.trackID)
+        switch output.settings {
+        case .passthrough, .video: break
+        default:
+            throw ReelError(.invalidArgument, "a caption adaptor needs an output with .passthrough settings, or .video for the captions in the pictures",
+                            trackID: output.trackID)
         }
         self.assetReaderTrackOutput = output
     }
@@ -52,14 +57,18 @@ public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
     /// Feeds a CEA-608 sample to the stream decoder; false for a sample of another format.
     private func feed608(_ sample: SampleBuffer) -> Bool {
         guard CEA608Stream.formats.contains(sample.format) else { return false }
+        feed608(sample.data, at: sample.presentationTime, duration: sample.duration)
+        return true
+    }
+
+    private func feed608(_ data: Data, at time: MediaTime, duration: MediaTime) {
         stream.withLock { s in
             var decoder = s.decoder ?? (try? CEA608Stream(channel: 1))
-            decoder?.append(sample.data, at: sample.presentationTime)
+            decoder?.append(data, at: time)
             s.pending += decoder?.takeCaptions() ?? []
-            if sample.duration.isNumeric { s.end = MediaTime.maximum(s.end, sample.presentationTime + sample.duration) }
+            if duration.isNumeric { s.end = MediaTime.maximum(s.end, time + duration) }
             s.decoder = decoder
         }
-        return true
     }
 
     /// The next caption the CEA-608 decoder has ended; at the end of the track (`ended`),
@@ -80,8 +89,12 @@ public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
     }
 
     /// The caption of one sample read, or the next the 608 decoder ended.
-    private func take(_ buffer: SampleBuffer?) -> Caption? {
-        guard let buffer else { return nil }
+    private func take(_ sample: AssetReaderSample) -> Caption? {
+        if let frame = sample.videoFrame {
+            feed608(frame.closedCaptions ?? Data(), at: frame.presentationTime, duration: frame.duration)
+            return pending608(ended: false)
+        }
+        guard let buffer = sample.sampleBuffer else { return nil }
         if feed608(buffer) { return pending608(ended: false) }
         return caption(of: buffer)
     }
@@ -91,7 +104,7 @@ public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
     public func nextCaption() throws(ReelError) -> Caption? {
         if let caption = pending608(ended: false) { return caption }
         while let sample = try assetReaderTrackOutput.nextSample() {
-            if let caption = take(sample.sampleBuffer) { return caption }
+            if let caption = take(sample) { return caption }
         }
         return pending608(ended: true)
     }
@@ -100,7 +113,7 @@ public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
     public func next(isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> Caption? {
         if let caption = pending608(ended: false) { return caption }
         while let sample = try await assetReaderTrackOutput.next(isolation: actor) {
-            if let caption = take(sample.sampleBuffer) { return caption }
+            if let caption = take(sample) { return caption }
         }
         return pending608(ended: true)
     }
