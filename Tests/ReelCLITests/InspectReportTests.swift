@@ -138,4 +138,17 @@ struct InspectReportTests {
         #expect(captions.map { $0["format"] as? String } == ["c608"])
         #expect(captions.map { $0["readable"] as? Bool } == [true])
     }
+
+    @Test("captions in a video's SEI are listed under the video track", .requires(.ffmpeg, .reelBinary))
+    func captionsInVideoSEI() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try SEIClip.make(words: SEIClip.hiWords, frames: 40, in: folder)
+        let captions = try #require(try Self.reelJSON(clip)["captions"] as? [[String: Any]])
+        #expect(captions.map { $0["trackID"] as? Int } == [1])
+        #expect(captions.map { $0["format"] as? String } == ["eia_608 in video"])
+        #expect(captions.map { $0["readable"] as? Bool } == [true])
+        // A video without captions lists none.
+        #expect((try Self.reelJSON(TestFiles.fixture("counter-320x240.mp4"))["captions"] as? [[String: Any]] ?? []).isEmpty)
+    }
 }

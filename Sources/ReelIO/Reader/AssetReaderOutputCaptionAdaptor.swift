@@ -139,4 +139,28 @@ public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(adaptor: self) }
+
+    /// The codecs whose pictures may carry CEA-608 in their user data (H.264 and HEVC SEI,
+    /// MPEG-2 user data), as FFmpeg names them.
+    public static let closedCaptionVideoCodecs: Set<String> = ["h264", "hevc", "mpeg2video"]
+
+    /// Whether the pictures of video track `trackID` of `url` carry closed captions, from
+    /// the frames of its first `duration` (decoded small, for their captions only).
+    public static func videoCarriesClosedCaptions(url: URL, trackID: Int32,
+                                                  within duration: MediaTime = MediaTime(value: 2, timescale: 1)) async throws(ReelError) -> Bool {
+        let reader = try await AssetReader.open(url: url)
+        guard let track = reader.track(withID: trackID), closedCaptionVideoCodecs.contains(track.formatDescription.codecName) else { return false }
+        let output = AssetReaderTrackOutput(trackID: trackID, settings: .video(pixelFormat: .yuv420p, width: 16, height: 16), bufferCapacity: 4)
+        try reader.add(output)
+        try reader.startReading()
+        defer { reader.cancelReading() }
+        var first: MediaTime?
+        while let frame = try await output.next(isolation: nil)?.videoFrame {
+            if frame.closedCaptions?.isEmpty == false { return true }
+            let start = first ?? frame.presentationTime
+            first = start
+            if frame.presentationTime - start >= duration { break }
+        }
+        return false
+    }
 }
