@@ -34,7 +34,10 @@ struct InspectCommand: AsyncParsableCommand {
             var captioned: [Int32] = []
             if url.isFileURL {
                 for track in tracks where track.mediaType == .video && AssetReaderOutputCaptionAdaptor.closedCaptionVideoCodecs.contains(track.codec) {
-                    if try await AssetReaderOutputCaptionAdaptor.videoCarriesClosedCaptions(url: url, trackID: track.trackID) { captioned.append(track.trackID) }
+                    // A picture that does not decode only means no captions are listed.
+                    if (try? await AssetReaderOutputCaptionAdaptor.videoCarriesClosedCaptions(url: url, trackID: track.trackID)) == true {
+                        captioned.append(track.trackID)
+                    }
                 }
             }
             report = InspectReport(file: file, format: format, duration: duration, tracks: tracks,
