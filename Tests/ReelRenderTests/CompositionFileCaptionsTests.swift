@@ -84,14 +84,15 @@ struct CompositionFileCaptionsTests {
 
     // MARK: Burn-in
 
-    /// A composition file burning `subs.srt` into `video` with the `captions` compositor.
+    /// A composition file burning `subs.srt` into `video` with the `captions` compositor,
+    /// writing no caption track.
     static func burnJSON(video: URL) -> String {
         """
         {"version": 1, "sources": [{"name": "camera", "path": "\(video.path)"}, {"name": "subs", "path": "subs.srt"}],
          "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "camera"}]},
                     {"trackID": 2, "mediaType": "captions", "segments": [{"source": "subs"}]}],
          "instructions": [{"timeRange": {"start": 0, "end": "end"}, "requiredSourceCaptionTrackIDs": [2], "layerInstructions": [{"trackID": 1}]}],
-         "compositor": {"name": "captions"}}
+         "compositor": {"name": "captions"}, "output": {"captions": false}}
         """
     }
 
@@ -103,6 +104,8 @@ struct CompositionFileCaptionsTests {
         let json = folder.appendingPathComponent("c.json")
         try Data(burnJSON(video: video).utf8).write(to: json)
         let loaded = try await LoadedComposition.load(path: json.path)
+        // Not written (output.captions is false), still drawn.
+        #expect(loaded.composition.track(withTrackID: 2)?.isEnabled == false)
         var options = RenderEngine.Options()
         options.timeRange = TimeRange(start: time, duration: loaded.videoComposition.frameDuration)
         options.preferredPixelFormat = .bgra
