@@ -42,7 +42,7 @@ let package = Package(
         // Composition model, compositor protocol and render engine; no FFmpeg.
         .target(name: "ReelComposition", dependencies: ["ReelCore"]),
         // The umbrella users import; wires files to the engine.
-        .target(name: "Reel", dependencies: ["ReelCore", "ReelMetadata", "ReelCaptions", "ReelIO", "ReelComposition"]),
+        .target(name: "Reel", dependencies: ["ReelCore", "ReelMetadata", "ReelCaptions", "ReelIO", "ReelComposition", "ReelText"]),
         // Text and shapes drawn straight into BGRA or YUV frames, with FreeType glyphs.
         .target(name: "ReelText", dependencies: ["ReelCore", "CFreeType"]),
         // The GPS dashboard example's compositor (Examples/gps-dashboard), built into `reel`.

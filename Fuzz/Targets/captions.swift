@@ -1,8 +1,8 @@
 import Foundation
 import ReelCaptions
 
-/// Caption samples of media tracks (3GPP timed text, SubRip, WebVTT, ASS) and caption files: iTT (XMLParser and TTML times), SCC (timecodes, words, parity, the
-/// CEA-608 decoder), SRT and WebVTT (timing lines, cue markup); what reads is written and
+/// Caption samples of media tracks (3GPP timed text, SubRip, WebVTT, ASS, CEA-608 triplets) and caption files: iTT (XMLParser and TTML times), SCC (timecodes, words, parity, the
+/// CEA-608 decoder and encoder: pop-on, roll-up and paint-on), SRT and WebVTT (timing lines, cue markup); what reads is written and
 /// must read again.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
@@ -12,6 +12,17 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         let caption = Caption(spans: spans, timeRange: FuzzInput.oneSecond)
         let again = FuzzInput.run("tx3g sample Reel wrote", { () throws(ReelError) in try CaptionSample.spans(CaptionSample.movTextSample(caption), format: "tx3g") })
         FuzzInput.require(again != nil, "a tx3g sample Reel wrote from a \(format) sample did not read back")
+    }
+    // The bytes as a CEA-608 track's cc_data triplets, on both fields; what reads is
+    // written as SCC and must read again.
+    for channel in [1, 3] {
+        guard var stream = try? CEA608Stream(channel: channel) else { continue }
+        stream.append(data, at: .zero)
+        stream.finish(at: FuzzInput.oneSecond.end)
+        let captions = stream.takeCaptions()
+        guard let written = FuzzInput.run("SCC write of CEA-608", { () throws(ReelError) in try SCC.write(captions, channel: channel) }) else { continue }
+        FuzzInput.require(FuzzInput.run("SCC read of its own file", { () throws(ReelError) in try SCC.read(written.data, channel: channel) }) != nil,
+                          "SCC could not read the file it wrote from a CEA-608 track")
     }
     for format in [CaptionFormat.itt, .scc, .srt, .webVTT] {
         guard let doc = FuzzInput.run("\(format) read", { () throws(ReelError) in try format.read(data) }) else { continue }

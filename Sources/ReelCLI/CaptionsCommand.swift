@@ -27,24 +27,16 @@ struct CaptionsCommand: AsyncParsableCommand {
     /// Reads a caption file, in the format its extension names or, failing that, its content
     /// shows; prints what the reader read past as warnings.
     static func read(_ path: String, channel: Int) throws(ReelError) -> CaptionDocument {
-        let url = URL(fileURLWithPath: path)
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw ReelError(exists ? .unreadable : .fileNotFound, exists ? "could not read the file" : "no such file", path: path)
-        }
-        guard let format = CaptionFormat(fileExtension: url.pathExtension) ?? CaptionFormat(sniffing: data) else {
-            throw ReelError(.unsupportedFormat, "not a caption file Reel reads (\(formatNames))", path: path)
-        }
+        let doc: CaptionDocument
         do {
-            let doc = format == .scc ? try SCC.read(data, channel: channel) : try format.read(data)
-            for warning in doc.warnings { CommandFailure.printLine("warning: \(path): \(warning)") }
-            return doc
+            doc = try CaptionDocument(contentsOf: URL(fileURLWithPath: path), channel: channel)
         } catch {
             var e = error
             e.path = path
             throw e
         }
+        for warning in doc.warnings { CommandFailure.printLine("warning: \(path): \(warning)") }
+        return doc
     }
 }
 
@@ -155,8 +147,9 @@ struct CaptionsBurnCommand: AsyncParsableCommand {
         abstract: "Draw a caption file's captions into a video's picture.",
         discussion: """
         The video is re-encoded (H.264) with each caption drawn in its region and styles \
-        (CaptionRenderer); sound, timed metadata and caption tracks are kept as an export \
-        keeps them. The output's container is its extension (.mp4, .mov, .mkv, .ts).
+        (the captions compositor) on the picture as it is shown (phone footage upright); \
+        sound, timed metadata and caption tracks are kept as an export keeps them. The \
+        output's container is its extension (.mp4, .mov, .mkv, .ts).
         """
     )
 
@@ -182,12 +175,30 @@ struct CaptionsBurnCommand: AsyncParsableCommand {
         let fileType: AssetWriter.FileType = ext == "mov" ? .mov : ext == "mkv" ? .mkv : ext == "ts" ? .mpegts : .mp4
         do {
             let doc = try CaptionsCommand.read(captions, channel: channel)
-            let renderer = try CaptionRenderer()
-            let groups = CaptionGroup.groups(for: doc.captions).filter { !$0.captions.isEmpty }
-            let composition = try await Composition(asset: Asset(url: URL(fileURLWithPath: video)))
+            let source = try await Composition(asset: Asset(url: URL(fileURLWithPath: video)))
+            // The captions as a caption track held in memory, off (not written as a soft
+            // track), that every instruction hands to the `captions` compositor.
+            let identifier = URL(fileURLWithPath: captions).path
+            let whole = TimeRange(start: .zero, end: source.duration)
+            let trackID = (source.tracks.map(\.trackID).max() ?? 0) + 1
+            var mutable = source.mutableCopy()
+            try mutable.addTrack(CompositionTrack(
+                trackID: trackID, mediaType: .subtitle,
+                segments: [CompositionTrackSegment(sourceTrack: SourceTrackReference(sourceIdentifier: identifier, trackID: 1),
+                                                   timeMapping: TimeMapping(source: whole, target: whole))],
+                isEnabled: false))
+            let composition = Composition(mutable)
             var videoComposition = MutableVideoComposition(propertiesOf: composition)
-            videoComposition.customVideoCompositor = { AsyncVideoCompositorAdapter(CaptionBurnInCompositor(groups: groups, renderer: renderer)) }
-            let session = AssetExportSession(composition: composition, preset: .h264(crf: 18, preset: "medium"))
+            videoComposition.turnUpright(for: composition)
+            videoComposition.instructions = videoComposition.instructions.map { instruction in
+                guard var standard = instruction as? VideoCompositionInstruction else { return instruction }
+                standard.requiredSourceCaptionTrackIDs = [trackID]
+                return standard
+            }
+            let compositor = try CaptionBurnInCompositor()
+            videoComposition.customVideoCompositor = { AsyncVideoCompositorAdapter(compositor) }
+            let session = AssetExportSession(composition: composition, preset: .h264(crf: 18, preset: "medium"),
+                                             sources: AssetRenderSources(captions: [identifier: doc.captions]))
             session.videoComposition = VideoComposition(videoComposition)
             session.overwrite = overwrite
             try await session.export(to: outURL, as: fileType)

@@ -39,8 +39,17 @@ struct InspectCommand: AsyncParsableCommand {
         do {
             let (format, duration, tracks, metadata, common, chapters) =
                 try await asset.load(.containerFormat, .duration, .tracks, .metadata, .commonMetadata, .chapters)
+            var captioned: [Int32] = []
+            if url.isFileURL {
+                for track in tracks where track.mediaType == .video && AssetReaderOutputCaptionAdaptor.closedCaptionVideoCodecs.contains(track.codec) {
+                    // A picture that does not decode only means no captions are listed.
+                    if (try? await AssetReaderOutputCaptionAdaptor.videoCarriesClosedCaptions(url: url, trackID: track.trackID)) == true {
+                        captioned.append(track.trackID)
+                    }
+                }
+            }
             report = InspectReport(file: file, format: format, duration: duration, tracks: tracks,
-                                   metadata: metadata, commonMetadata: common, chapters: chapters)
+                                   metadata: metadata, commonMetadata: common, chapters: chapters, closedCaptionVideoTrackIDs: captioned)
         } catch {
             throw CommandFailure.report(error, userPath: file, resolvedPath: url.isFileURL ? url.path : url.absoluteString)
         }

@@ -147,8 +147,13 @@ struct InspectReport: Codable, Equatable {
     var commonMetadata: [Item]
     var chapters: [Chapter]
 
+    /// The format a video track's closed captions are listed with.
+    static let closedCaptionFormat = "eia_608 in video"
+
+    /// `closedCaptionVideoTrackIDs`: the video tracks whose pictures carry CEA-608 captions
+    /// (SEI), listed among the captions.
     init(file: String, format: ContainerFormat, duration: MediaTime, tracks: [AssetTrack],
-         metadata: [MetadataItem], commonMetadata: [MetadataItem], chapters: [TimedMetadataGroup]) {
+         metadata: [MetadataItem], commonMetadata: [MetadataItem], chapters: [TimedMetadataGroup], closedCaptionVideoTrackIDs: [Int32] = []) {
         self.file = file
         container = Container(format: format.name, formatLongName: format.longName, fileSize: format.fileSize,
                               bitRate: format.bitRate, startTime: Time(format.startTime))
@@ -157,8 +162,8 @@ struct InspectReport: Codable, Equatable {
         captions = tracks.filter { $0.hasMediaCharacteristic(.legible) }.map { track in
             let format = track.format
             return CaptionTrack(trackID: track.trackID, format: format, language: track.languageCode,
-                                readable: CaptionSample.readableFormats.contains(format) || CaptionSample.readableFormats.contains(track.codec))
-        }
+                                readable: [format, track.codec].contains { CaptionSample.readableFormats.contains($0) || CEA608Stream.formats.contains($0) })
+        } + closedCaptionVideoTrackIDs.map { CaptionTrack(trackID: $0, format: Self.closedCaptionFormat, language: nil, readable: true) }
         self.metadata = metadata.map(Item.init)
         self.commonMetadata = commonMetadata.map(Item.init)
         self.chapters = chapters.map { group in

@@ -1,9 +1,13 @@
 import Foundation
 
-/// The CEA-608 words that load a caption for pop-on display: erase non-displayed memory,
-/// resume caption loading, then per row a preamble address code placing it, tab offsets,
-/// mid-row codes where the style changes, and the characters (two a word).
+/// CEA-608 words for captions. Pop-on: erase non-displayed memory, resume caption loading,
+/// then per row a preamble address code placing it, tab offsets, mid-row codes where the
+/// style changes, and the characters (two a word). Roll-up and paint-on: see
+/// ``revealSteps(_:afterShowing:channel:)``.
 enum CEA608Encoder {
+    /// One row of a caption as 608 cells: characters with their 608 styles.
+    typealias Line = [(character: Character, style: CEA608.Style)]
+
     /// A miscellaneous control code with parity, as a word.
     static func control(_ c: CEA608.Command, _ ch: CEA608.Channel) -> UInt16 {
         word(0x14 | ch.dataChannelBit | ch.fieldBit, c.rawValue)
@@ -14,7 +18,7 @@ enum CEA608Encoder {
     }
 
     /// Packs characters two a word, and control codes (sent twice) between them.
-    private struct Packer {
+    struct Packer {
         var words: [UInt16] = []
         var pending: UInt8?
 
@@ -33,13 +37,11 @@ enum CEA608Encoder {
         }
     }
 
-    /// The words that load `caption` into non-displayed memory (without the end of caption).
-    static func popOnLoad(_ caption: Caption, channel ch: CEA608.Channel) -> [UInt16] {
-        var p = Packer()
-        p.words = [control(.eraseNonDisplayedMemory, ch), control(.eraseNonDisplayedMemory, ch),
-                   control(.resumeCaptionLoading, ch), control(.resumeCaptionLoading, ch)]
-        // The lines as characters with their 608 styles; characters 608 lacks are dropped.
-        var lines: [[(Character, CEA608.Style)]] = [[]]
+    /// The rows of `caption` as 608 cells: characters 608 lacks are sent as their
+    /// unaccented letter where it has it (else dropped), rows are trimmed, cut at 32 columns
+    /// and at 15 rows, and empty rows left out.
+    static func lines(_ caption: Caption) -> [Line] {
+        var lines: [Line] = [[]]
         for span in caption.spans {
             let style = CEA608.Style(span.style)
             for ch in span.text {
@@ -55,7 +57,46 @@ enum CEA608Encoder {
             while l.last?.0 == " " { l = l.dropLast() }
             return Array(l.prefix(32))
         }.filter { !$0.isEmpty }
-        lines = Array(lines.prefix(15))
+        return Array(lines.prefix(15))
+    }
+
+    /// Sends `line[from...]` at the cursor, whose style is `style`: a mid-row code where the
+    /// style changes (a space before a restyled word becomes that code), special and
+    /// extended characters by their codes, until column 32 (`used` counts the columns).
+    static func send(_ line: Line, from: Int = 0, style: inout CEA608.Style, used: inout Int,
+                     into p: inout Packer, channel ch: CEA608.Channel) {
+        for i in from..<line.count where used < 32 {
+            let (character, charStyle) = line[i]
+            if character == " ", i + 1 < line.count, line[i + 1].1 != style {
+                // The space becomes the mid-row code that styles the next word.
+                style = line[i + 1].1
+                p.control(0x11 | ch.dataChannelBit, 0x20 + style.midRowAttribute)
+                used += 1
+                continue
+            }
+            if character != " ", charStyle != style {
+                style = charStyle
+                p.control(0x11 | ch.dataChannelBit, 0x20 + style.midRowAttribute)
+                used += 1
+                guard used < 32 else { break }
+            }
+            switch CEA608.codes[character]! {
+            case .basic(let b): p.character(b)
+            case .special(let b): p.control(0x11 | ch.dataChannelBit, b)
+            case .extended(let b1, let b2, let fallback):
+                p.character(fallback)
+                p.control(b1 | ch.dataChannelBit, b2)
+            }
+            used += 1
+        }
+    }
+
+    /// The words that load `caption` into non-displayed memory (without the end of caption).
+    static func popOnLoad(_ caption: Caption, channel ch: CEA608.Channel) -> [UInt16] {
+        var p = Packer()
+        p.words = [control(.eraseNonDisplayedMemory, ch), control(.eraseNonDisplayedMemory, ch),
+                   control(.resumeCaptionLoading, ch), control(.resumeCaptionLoading, ch)]
+        let lines = lines(caption)
         let top = caption.region.map { $0.isInUpperHalf(rows: 15) } ?? false
         let firstRow = top ? 1 : 16 - lines.count
         for (k, line) in lines.enumerated() {
@@ -85,29 +126,7 @@ enum CEA608Encoder {
                 p.control(0x11 | ch.dataChannelBit, 0x20 + style.midRowAttribute)
             }
             var used = column
-            for (i, (character, charStyle)) in line.enumerated() where used < 32 {
-                if character == " ", i + 1 < line.count, line[i + 1].1 != style {
-                    // The space becomes the mid-row code that styles the next word.
-                    style = line[i + 1].1
-                    p.control(0x11 | ch.dataChannelBit, 0x20 + style.midRowAttribute)
-                    used += 1
-                    continue
-                }
-                if character != " ", charStyle != style {
-                    style = charStyle
-                    p.control(0x11 | ch.dataChannelBit, 0x20 + style.midRowAttribute)
-                    used += 1
-                    guard used < 32 else { break }
-                }
-                switch CEA608.codes[character]! {
-                case .basic(let b): p.character(b)
-                case .special(let b): p.control(0x11 | ch.dataChannelBit, b)
-                case .extended(let b1, let b2, let fallback):
-                    p.character(fallback)
-                    p.control(b1 | ch.dataChannelBit, b2)
-                }
-                used += 1
-            }
+            send(line, style: &style, used: &used, into: &p, channel: ch)
         }
         p.flush()
         return p.words

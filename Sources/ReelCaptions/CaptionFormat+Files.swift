@@ -46,3 +46,28 @@ extension CaptionFormat {
         else { return nil }
     }
 }
+
+extension CaptionDocument {
+    /// The caption file at `url` (iTT, SCC, SRT or WebVTT, by extension, else by content);
+    /// an SCC file's CEA-608 `channel` (1-4).
+    /// - Throws: `.fileNotFound` or `.unreadable`; `.unsupportedFormat` for a file in none of
+    ///   the four formats; `.captionFormat` naming the line of what is malformed. Each error's
+    ///   `path` is the file's.
+    public init(contentsOf url: URL, channel: Int = 1) throws(ReelError) {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            let exists = FileManager.default.fileExists(atPath: url.path)
+            throw ReelError(exists ? .unreadable : .fileNotFound, exists ? "could not read the file" : "no such file", path: url.path)
+        }
+        guard let format = CaptionFormat(fileExtension: url.pathExtension) ?? CaptionFormat(sniffing: data) else {
+            throw ReelError(.unsupportedFormat, "not a caption file Reel reads (itt, scc, srt or vtt)", path: url.path)
+        }
+        do {
+            self = format == .scc ? try SCC.read(data, channel: channel) : try format.read(data)
+        } catch {
+            var e = error
+            e.path = url.path
+            throw e
+        }
+    }
+}

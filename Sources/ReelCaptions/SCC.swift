@@ -8,11 +8,14 @@ import Foundation
 /// skipped with a warning; a word that is not four hex digits, a malformed timecode or a
 /// missing `Scenarist_SCC V1.0` header is an error naming the line.
 ///
-/// Written: pop-on captions, control codes sent twice, drop-frame timecodes. Each caption
-/// is loaded into non-displayed memory in the frames before it starts, so that its
-/// end-of-caption code falls on its first frame; the erase code falls on its last. A
-/// caption that cannot be loaded in time (the one before leaves too few frames) shows late,
-/// with a warning. Characters outside the 608 set are sent as their unaccented letter
+/// Written: control codes sent twice, drop-frame timecodes. A caption without animation is
+/// pop-on: loaded into non-displayed memory in the frames before it starts, so that its
+/// end-of-caption code falls on its first frame; the erase code falls on its last. Captions
+/// with `characterReveal` animation are roll-up or paint-on, each run of them that follow
+/// one another being one screen changing (``CEA608Encoder/revealSteps(_:afterShowing:channel:)``):
+/// what sets the screen up goes in the frames before, and the first word on the caption's
+/// first frame changes the screen. A caption that cannot be sent in time (the one before
+/// leaves too few frames) shows late, with a warning. Characters outside the 608 set are sent as their unaccented letter
 /// where it is in the set, else left out (``CaptionConversionValidator`` lists them first).
 public enum SCC {
     static let header = "Scenarist_SCC V1.0"
@@ -89,7 +92,8 @@ public enum SCC {
         return (label, drop)
     }
 
-    /// An SCC file with `captions` as pop-on captions on channel `channel` (1-4), and what
+    /// An SCC file with `captions` on channel `channel` (1-4): pop-on, or roll-up and
+    /// paint-on for captions with `characterReveal` animation; and what
     /// could not be written as asked (captions shown late, cut short or left out).
     /// - Throws: `.invalidArgument` for a channel outside 1-4; `.captionFormat` for a
     ///   caption with a negative or non-numeric time.
@@ -119,41 +123,94 @@ public enum SCC {
         // End-of-caption and erase codes start lines of their own, so that readers that
         // time a whole line by its timecode (FFmpeg's) see them at the same frame.
         var lineStarts = Set<Int64>()
+        // The roll-up and paint-on steps of each run of character-reveal captions that
+        // follow one another with no gap.
+        var steps: [Int: CEA608Encoder.RevealStep] = [:]
+        var i = 0
+        while i < timed.count {
+            guard timed[i].caption.animation == .characterReveal else { i += 1; continue }
+            var j = i + 1
+            while j < timed.count, timed[j].caption.animation == .characterReveal, timed[j].start <= timed[j - 1].end { j += 1 }
+            let afterShowing = i > 0 && timed[i].start <= timed[i - 1].end
+            for (k, step) in CEA608Encoder.revealSteps(timed[i..<j].map(\.caption), afterShowing: afterShowing, channel: ch).enumerated() {
+                steps[i + k] = step
+            }
+            i = j
+        }
         var earliest: Int64 = 0
+        // The first frame after the last erase of the displayed memory.
+        var erased: Int64 = 0
         for (i, item) in timed.enumerated() {
-            let load = CEA608Encoder.popOnLoad(item.caption, channel: ch)
             var end = item.end
             if i + 1 < timed.count, timed[i + 1].start < end {
                 warnings.append(CaptionWarning(.scc, "caption \"\(item.caption.text.prefix(32))\" overlaps the next; it ends when the next starts",
                                                time: item.caption.timeRange.start))
                 end = timed[i + 1].start
             }
-            // Load into the free frames just before the start, else as early as possible.
-            let free = (earliest..<max(earliest, item.start)).filter { words[$0] == nil }
             var start = item.start
-            if free.count >= load.count {
-                for (w, f) in zip(load, free.suffix(load.count)) { _ = place(w, f) }
-            } else {
-                var f = earliest
-                for w in load {
+            if let step = steps[i] {
+                // Setup in the free frames just before the start (after the last erase when
+                // the screen is blank), then the words from the start on.
+                let from = max(earliest, i > 0 && item.start > timed[i - 1].end ? erased : earliest)
+                let free = (from..<max(from, item.start)).filter { words[$0] == nil }
+                var f = max(item.start, earliest)
+                if free.count >= step.setup.count {
+                    for (w, g) in zip(step.setup, free.suffix(step.setup.count)) { _ = place(w, g) }
+                } else {
+                    var g = from
+                    for w in step.setup {
+                        while words[g] != nil { g += 1 }
+                        _ = place(w, g)
+                        g += 1
+                    }
+                    f = max(f, g)
+                }
+                while words[f] != nil { f += 1 }
+                start = f
+                lineStarts.insert(f)
+                for w in step.words {
                     while words[f] != nil { f += 1 }
                     _ = place(w, f)
                     f += 1
                 }
-                while words[f] != nil { f += 1 }
-                start = f
-                warnings.append(CaptionWarning(.scc, "caption \"\(item.caption.text.prefix(32))\" needs \(load.count) frames to load; shown \(start - item.start) frames late",
-                                               time: item.caption.timeRange.start))
+                earliest = f
+                if step.redrawn {
+                    warnings.append(CaptionWarning(.scc, "caption \"\(item.caption.text.prefix(32))\" does not continue the one before it; the screen is erased and drawn again, so it shows a few frames late",
+                                                   time: item.caption.timeRange.start))
+                } else if start > item.start {
+                    warnings.append(CaptionWarning(.scc, "caption \"\(item.caption.text.prefix(32))\" needs \(step.setup.count + step.words.count) frames to send; shown \(start - item.start) frames late",
+                                                   time: item.caption.timeRange.start))
+                }
+                if end < f { end = f }
+            } else {
+                let load = CEA608Encoder.popOnLoad(item.caption, channel: ch)
+                // Load into the free frames just before the start, else as early as possible.
+                let free = (earliest..<max(earliest, item.start)).filter { words[$0] == nil }
+                if free.count >= load.count {
+                    for (w, f) in zip(load, free.suffix(load.count)) { _ = place(w, f) }
+                } else {
+                    var f = earliest
+                    for w in load {
+                        while words[f] != nil { f += 1 }
+                        _ = place(w, f)
+                        f += 1
+                    }
+                    while words[f] != nil { f += 1 }
+                    start = f
+                    warnings.append(CaptionWarning(.scc, "caption \"\(item.caption.text.prefix(32))\" needs \(load.count) frames to load; shown \(start - item.start) frames late",
+                                                   time: item.caption.timeRange.start))
+                }
+                if start >= end { end = start + 1 }
+                _ = place(eoc, start)
+                lineStarts.insert(start)
+                earliest = start + 1
+                if end > start + 1, place(eoc, start + 1) { earliest = start + 2 }
             }
-            if start >= end { end = start + 1 }
-            _ = place(eoc, start)
-            lineStarts.insert(start)
-            earliest = start + 1
-            if end > start + 1, place(eoc, start + 1) { earliest = start + 2 }
             let next = i + 1 < timed.count ? timed[i + 1].start : Int64.max
             if next > end, place(edm, end) {
                 lineStarts.insert(end)
-                if next > end + 1 { _ = place(edm, end + 1) }
+                erased = end + 1
+                if next > end + 1, place(edm, end + 1) { erased = end + 2 }
             }
         }
         var out = header + "\n\n"

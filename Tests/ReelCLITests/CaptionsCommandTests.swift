@@ -138,4 +138,19 @@ struct CaptionsCommandTests {
         #expect(shown > 4 * max(hidden, 1), "bottom differs by \(shown) with the caption, \(hidden) without")
         #expect(hidden < 3)
     }
+
+    @Test(.requires(.ffprobe))
+    func burnDrawsOnTheUprightPictureOfPhoneFootage() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let srt = folder.appendingPathComponent("c.srt")
+        try Data("1\n00:00:00,000 --> 00:00:01,000\nUPRIGHT\n".utf8).write(to: srt)
+        let out = folder.appendingPathComponent("burnt.mp4")
+        _ = try MetadataTestSupport.reelOK(["captions", "burn", TestFiles.fixture("portrait.mp4").path, "--captions", srt.path, "-o", out.path])
+        // 160x120 stored with a quarter turn: drawn upright, 120x160, with no display matrix left.
+        let video = try #require(try MetadataTestSupport.probeStreams(out).first { $0["codec_type"] as? String == "video" })
+        #expect(video["width"] as? Int == 120)
+        #expect(video["height"] as? Int == 160)
+        #expect(video["side_data_list"] == nil)
+    }
 }

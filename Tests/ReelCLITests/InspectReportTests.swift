@@ -123,4 +123,32 @@ struct InspectReportTests {
         let text = try TestTools.run(try #require(TestFiles.reelBinary), ["inspect", mkv.path])
         #expect(text.stdout.contains("captions: track 2 (subrip, fra); track 3 (ass, deu)\n"))
     }
+
+    @Test("a CEA-608 track in MOV is listed as readable", .requires(.ffmpeg))
+    func cea608Track() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scc = folder.appendingPathComponent("in.scc")
+        try Data("Scenarist_SCC V1.0\n\n00:00:00;10\t94ae 94ae 9420 9420 c849 942f 942f\n\n00:00:01;00\t942c 942c\n\n00:00:01;10\t8080\n".utf8).write(to: scc)
+        let mov = folder.appendingPathComponent("c608.mov")
+        let made = try TestTools.run(try #require(TestTools.which("ffmpeg")), ["-v", "error", "-f", "lavfi", "-i", "color=s=64x64:d=2:r=10", "-i", scc.path,
+                                                                             "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", mov.path])
+        try #require(made.status == 0, "ffmpeg: \(made.stderr)")
+        let captions = try #require(try Self.reelJSON(mov)["captions"] as? [[String: Any]])
+        #expect(captions.map { $0["format"] as? String } == ["c608"])
+        #expect(captions.map { $0["readable"] as? Bool } == [true])
+    }
+
+    @Test("captions in a video's SEI are listed under the video track", .requires(.ffmpeg, .reelBinary))
+    func captionsInVideoSEI() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try SEIClip.make(words: SEIClip.hiWords, frames: 40, in: folder)
+        let captions = try #require(try Self.reelJSON(clip)["captions"] as? [[String: Any]])
+        #expect(captions.map { $0["trackID"] as? Int } == [1])
+        #expect(captions.map { $0["format"] as? String } == ["eia_608 in video"])
+        #expect(captions.map { $0["readable"] as? Bool } == [true])
+        // A video without captions lists none.
+        #expect((try Self.reelJSON(TestFiles.fixture("counter-320x240.mp4"))["captions"] as? [[String: Any]] ?? []).isEmpty)
+    }
 }

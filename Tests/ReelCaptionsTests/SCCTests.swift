@@ -149,4 +149,101 @@ struct SCCTests {
             #expect((a.timeRange.end - (try labelTime(b.timeRange.end))).magnitude <= centisecond, "\(a.text)")
         }
     }
+
+    // MARK: Roll-up and paint-on
+
+    static func seconds(_ s: Double, _ e: Double) -> TimeRange { TimeRange(start: frame(Int64(s * 30)), end: frame(Int64(e * 30))) }
+
+    /// Roll-up as a live captioner sends it: words growing on the base row, rolling up
+    /// when a new row starts; three rows, so the top one leaves at the fourth.
+    static let rollUp = [
+        ("HELLO", 1.0, 1.5), ("HELLO THERE", 1.5, 2.0), ("HELLO THERE\nHOW ARE", 2.0, 2.5), ("HELLO THERE\nHOW ARE YOU", 2.5, 3.0),
+        ("HELLO THERE\nHOW ARE YOU\nFINE", 3.0, 3.5), ("HOW ARE YOU\nFINE", 3.5, 3.6), ("HOW ARE YOU\nFINE\nTHANKS", 3.6, 5.0),
+    ].map { Caption($0.0, timeRange: seconds($0.1, $0.2), animation: .characterReveal) }
+
+    @Test func writesRollUpThatReadsBackTheSame() throws {
+        let (data, warnings) = try SCC.write(Self.rollUp)
+        #expect(warnings.isEmpty, "\(warnings)")
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("9426 9426"), "RU3 on CC1")
+        #expect(!text.contains("942f"), "no pop-on end of caption")
+        let back = try SCC.read(data).captions
+        #expect(back.map(\.text) == Self.rollUp.map(\.text))
+        #expect(back.map(\.timeRange) == Self.rollUp.map(\.timeRange))
+        #expect(back.allSatisfy { $0.animation == .characterReveal })
+    }
+
+    @Test func rollUpReadFromAFileIsWrittenAsRollUpAgain() throws {
+        // Two-row roll-up on CC3 (field 2), with a mid-row italic word.
+        let scc = """
+        Scenarist_SCC V1.0
+
+        00:00:01;00\t1525 1525 15ad 15ad 9470 9470 c849
+
+        00:00:02;00\t15ad 15ad 9470 9470 d94f d580 91ae 91ae 4fcb
+
+        00:00:03;00\t15ad 15ad
+
+        00:00:04;00\t152c 152c
+        """
+        let first = try SCC.read(Data(scc.utf8), channel: 3).captions
+        #expect(first.map(\.text) == ["HI", "HI\nYOU OK", "YOU OK"])
+        let (data, warnings) = try SCC.write(first, channel: 3)
+        #expect(warnings.isEmpty, "\(warnings)")
+        #expect(String(decoding: data, as: UTF8.self).contains("1525 1525"), "RU2 on CC3")
+        let again = try SCC.read(data, channel: 3).captions
+        #expect(again.map(\.text) == first.map(\.text))
+        #expect(again.map(\.timeRange) == first.map(\.timeRange))
+    }
+
+    @Test func writesPaintOnThatReadsBackTheSame() throws {
+        // In the upper half, two rows at once, then a third below: paint-on.
+        let captions = [("NEWS\nAT TEN", 1.0, 2.0), ("NEWS\nAT TEN\nTONIGHT", 2.0, 3.0), ("NEWS\nAT TEN\nTONIGHT!", 3.0, 4.0)]
+            .map { Caption($0.0, timeRange: Self.seconds($0.1, $0.2), region: .top, animation: .characterReveal) }
+        let (data, warnings) = try SCC.write(captions)
+        #expect(warnings.isEmpty, "\(warnings)")
+        #expect(String(decoding: data, as: UTF8.self).contains("9429 9429"), "RDC on CC1")
+        let back = try SCC.read(data).captions
+        #expect(back.map(\.text) == captions.map(\.text))
+        #expect(back.map(\.timeRange) == captions.map(\.timeRange))
+        #expect(back.allSatisfy { $0.animation == .characterReveal && $0.region == .top })
+    }
+
+    @Test func aPaintOnCaptionThatDoesNotContinueIsRedrawnWithAWarning() throws {
+        let captions = [Caption("FIRST", timeRange: Self.seconds(1, 2), region: .top, animation: .characterReveal),
+                        Caption("OTHER", timeRange: Self.seconds(2, 3), region: .top, animation: .characterReveal)]
+        let (data, warnings) = try SCC.write(captions)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.message.contains("erased and drawn again") == true)
+        let back = try SCC.read(data).captions
+        #expect(back.map(\.text) == ["FIRST", "OTHER"])
+        #expect(back[1].timeRange.start > captions[1].timeRange.start)
+        #expect(back[1].timeRange.end == captions[1].timeRange.end)
+    }
+
+    @Test func popOnAndRollUpMix() throws {
+        let captions = [Caption("POP", timeRange: Self.seconds(1, 2)),
+                        Caption("ROLL", timeRange: Self.seconds(2, 3), animation: .characterReveal),
+                        Caption("ROLL ON", timeRange: Self.seconds(3, 4), animation: .characterReveal),
+                        Caption("POP AGAIN", timeRange: Self.seconds(5, 6))]
+        let (data, warnings) = try SCC.write(captions)
+        #expect(warnings.isEmpty, "\(warnings)")
+        let back = try SCC.read(data).captions
+        #expect(back.map(\.text) == captions.map(\.text))
+        #expect(back.map(\.timeRange) == captions.map(\.timeRange))
+    }
+
+    /// FFmpeg's SCC demuxer and cc_dec read Reel's roll-up file to the same text. cc_dec
+    /// gives one event a row: the rows showing each time the window rolls, and at the end.
+    @Test(.requires(.ffmpeg))
+    func ffmpegReadsRollUpToTheSameText() throws {
+        let (data, _) = try SCC.write(Self.rollUp)
+        let srt = try FFmpegTool.convert(data, input: "in.scc", outputName: "out.srt")
+        let theirs = try SRT.read(srt).captions
+        // Ours just before each carriage return (at 2, 3 and 3.5 s) and the last.
+        let beforeEachRoll = [1, 3, 4, 6].map { Self.rollUp[$0].text }
+        #expect(theirs.map { $0.text.replacingOccurrences(of: "\\h", with: "") } == beforeEachRoll)
+        // The erase at 5 s (00:00:05;00) ends the last.
+        #expect(theirs.last?.timeRange.end == MediaTime(value: 5, timescale: 1))
+    }
 }

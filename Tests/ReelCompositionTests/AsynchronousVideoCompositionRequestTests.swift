@@ -19,6 +19,20 @@ import Testing
         }
     }
 
+    @Test func captionGroupsAreGivenByTrackOnceInOrder() {
+        let a = CaptionGroup(timeRange: range(1, 2), captions: [Caption("a", timeRange: range(1, 2))])
+        let b = CaptionGroup(timeRange: range(0, 3), captions: [Caption("b", timeRange: range(0, 3))])
+        let request = AsynchronousVideoCompositionRequest(
+            renderContext: context, compositionTime: t(1.5), videoCompositionInstruction: instruction,
+            sourceCaptionGroups: [(7, a), (3, b), (7, b)], diagnostics: { _ in }) { _ in }
+        defer { request.finishCancelledRequest() }
+        #expect(request.sourceCaptionTrackIDs == [7, 3])
+        #expect(request.sourceCaptionGroup(byTrackID: 7) == a)
+        #expect(request.sourceCaptionGroup(byTrackID: 3) == b)
+        #expect(request.sourceCaptionGroup(byTrackID: 1) == nil)
+        #expect(request.sourceSampleDataTrackIDs.isEmpty)
+    }
+
     @Test func finishTwiceIsIgnoredAndReported() {
         let outcomes = Recorder<String>(), diagnostics = Recorder<RenderDiagnostic>()
         let request = makeRequest(at: 1.5, outcomes: outcomes, diagnostics: diagnostics)

@@ -63,6 +63,26 @@ import ReelTestSupport
         #expect(slow.compositionTime(forSourceTime: t(1.75)) == t(2.5))
     }
 
+    @Test func captionsAreCutToEachSegmentAndRetimed() async throws {
+        // Source 0-4 s played twice as fast over 1-3 s, then an empty edit, then source 6-8 s at 4 s.
+        let ref = SourceTrackReference(sourceIdentifier: "s", trackID: 1)
+        let track = CompositionTrack(trackID: 1, mediaType: .subtitle, segments: [
+            CompositionTrackSegment(emptyTarget: range(0, 1)),
+            CompositionTrackSegment(sourceTrack: ref, timeMapping: TimeMapping(source: range(0, 4), target: range(1, 3))),
+            CompositionTrackSegment(emptyTarget: range(3, 4)),
+            CompositionTrackSegment(sourceTrack: ref, timeMapping: TimeMapping(source: range(6, 8), target: range(4, 6))),
+        ])
+        let asked = Recorder<SourceTrackReference>()
+        let captions = try await track.compositionCaptions { r throws(ReelError) in
+            asked.append(r)
+            return [Caption("one", timeRange: range(1, 3)), Caption("two", timeRange: range(3.5, 6.5)), Caption("three", timeRange: range(9, 10))]
+        }
+        #expect(asked.all == [ref], "each source track is read once")
+        #expect(captions.map(\.text) == ["one", "two", "two"])
+        #expect(captions.map(\.timeRange) == [range(1.5, 2.5), range(2.75, 3), range(4, 4.5)])
+        #expect(track.segments[0].compositionCaption(Caption("x", timeRange: range(0, 1))) == nil, "an empty edit shows nothing")
+    }
+
     @Test func wrongKindOrRangeIsAClearError() {
         var track = CompositionTrack(trackID: 3, mediaType: .audio)
         expectReelError(.invalidArgument) { try track.insertTimeRange(range(0, 1), of: a, at: .zero) }

@@ -155,6 +155,82 @@ struct SampleSource {
     }
 }
 
+/// Caption tracks through the engine: groups retimed through the edits, delivered only where
+/// the instruction asks for the track.
+@Suite struct RenderEngineCaptionTests {
+    /// What a compositor saw of caption track 2 at one time.
+    struct Seen: Sendable {
+        var time: MediaTime
+        var trackIDs: [Int32]
+        var range: TimeRange?
+        var texts: [String]
+    }
+
+    struct Probe: AsyncVideoCompositing {
+        let seen: Recorder<Seen>
+        func compose(_ request: AsynchronousVideoCompositionRequest) async throws -> PixelBuffer {
+            let group = request.sourceCaptionGroup(byTrackID: 2)
+            seen.append(Seen(time: request.compositionTime, trackIDs: request.sourceCaptionTrackIDs, range: group?.timeRange,
+                             texts: group?.captions.map(\.text) ?? []))
+            return request.renderContext.newPixelBuffer()
+        }
+    }
+
+    /// Source "clip": video 1 and captions 2 (A 0.5-1.5 s, B 2-3.5 s, C 4-5 s), played as two
+    /// segments: source 1-2.5 s at 0, then source 3-5 s at 1.5 s. The first instruction
+    /// (0-2 s) asks for the captions, the second (2-3.5 s) does not.
+    func render() async throws -> [Seen] {
+        let captionTrack = SourceTrackDescription(reference: SourceTrackReference(sourceIdentifier: "clip", trackID: 2), mediaType: .subtitle,
+                                                  timeRange: range(0, 6))
+        let clip = SourceDescription(identifier: "clip", tracks: [videoTrack("clip", 1, duration: 6), captionTrack])
+        var m = MutableComposition()
+        try m.insertTimeRange(range(1, 2.5), of: clip, at: .zero)
+        try m.insertTimeRange(range(3, 5), of: clip, at: t(1.5))
+        let c = Composition(m)
+        #expect(c.tracks.map(\.mediaType) == [.video, .subtitle])
+        let v = VideoComposition(frameDuration: t(0.25), renderSize: Size(width: 64, height: 36), instructions: [
+            TestInstruction(timeRange: range(0, 2), requiredSourceCaptionTrackIDs: [2]),
+            TestInstruction(timeRange: range(2, 3.5)),
+        ])
+        var sources = RenderSources()
+        sources.add(InMemoryVideoFrameSource(count: 60, frameDuration: t(0.1)) { numbered($0) }, for: SourceTrackReference(sourceIdentifier: "clip", trackID: 1))
+        sources.add(InMemoryCaptionSource(captions: [Caption("A", timeRange: range(0.5, 1.5)), Caption("B", timeRange: range(2, 3.5)),
+                                                     Caption("C", timeRange: range(4, 5))]),
+                    for: SourceTrackReference(sourceIdentifier: "clip", trackID: 2))
+        let seen = Recorder<Seen>()
+        _ = try await RenderEngine(composition: c, videoComposition: v, sources: sources).renderAll(compositor: AsyncVideoCompositorAdapter(Probe(seen: seen)))
+        return seen.all.sorted { $0.time < $1.time }
+    }
+
+    @Test func groupsAreCutToTheSegmentsAndMovedToCompositionTime() async throws {
+        let seen = try await render()
+        #expect(seen.count == 14)
+        for s in seen {
+            let expected: (TimeRange, String)?
+            switch s.time.seconds {
+            case ..<0.5: expected = (range(0, 0.5), "A")          // source 1-1.5 s
+            case 1..<1.5: expected = (range(1, 1.5), "B")         // source 2-2.5 s, end of the first segment
+            case 1.5..<2: expected = (range(1.5, 2), "B")         // source 3-3.5 s, the second segment
+            default: expected = nil                               // no caption, or not asked for (C at 2.5-3.5 s)
+            }
+            #expect(s.range == expected?.0, "at \(s.time.seconds) s")
+            #expect(s.texts == (expected.map { [$0.1] } ?? []), "at \(s.time.seconds) s")
+            #expect(s.trackIDs == (expected == nil ? [] : [2]), "at \(s.time.seconds) s")
+        }
+    }
+
+    @Test func anInstructionNamingANonCaptionTrackIsInvalid() throws {
+        let clip = SourceDescription(identifier: "clip", tracks: [videoTrack("clip", 1, duration: 2)])
+        var m = MutableComposition()
+        try m.insertTimeRange(range(0, 2), of: clip, at: .zero)
+        let v = VideoComposition(frameDuration: t(0.5), renderSize: Size(width: 64, height: 36),
+                                 instructions: [TestInstruction(timeRange: range(0, 2), requiredSourceCaptionTrackIDs: [1])])
+        let problems = v.validate(for: Composition(m))
+        #expect(problems.map(\.field) == ["instructions[0].requiredSourceCaptionTrackIDs[0]"])
+        #expect(problems.first?.message.contains("only caption tracks") == true)
+    }
+}
+
 /// Accepts only yuv420p sources and renders yuv420p; records the formats it was given and
 /// keeps the render context.
 final class YUVOnlyCompositor: VideoCompositing {

@@ -36,6 +36,7 @@ struct TestInstruction: VideoCompositionInstructionProtocol {
     var requiredSourceTrackIDs: [Int32]? = nil
     var passthroughTrackID: Int32? = nil
     var requiredSourceSampleDataTrackIDs: [Int32] = []
+    var requiredSourceCaptionTrackIDs: [Int32] = []
 }
 
 /// A BGRA frame of one colour.

@@ -80,4 +80,64 @@ struct AssetReaderOutputCaptionAdaptorTests {
             try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: AssetReaderTrackOutput(trackID: 1, settings: .audioPCM))
         }
     }
+
+    /// A MOV whose `c608` track FFmpeg muxed from an SCC file Reel wrote (pop-on, then roll-up).
+    @Test(.requires(.ffmpeg))
+    func readsACEA608TrackAsTheSCCItCameFrom() async throws {
+        func seconds(_ s: Double, _ e: Double) -> TimeRange {
+            TimeRange(start: MediaTime(value: Int64(s * 30) * 1001, timescale: 30000), end: MediaTime(value: Int64(e * 30) * 1001, timescale: 30000))
+        }
+        let written = [Caption("HELLO", timeRange: seconds(1, 2)),
+                       Caption("ROLL", timeRange: seconds(2.5, 3), animation: .characterReveal),
+                       Caption("ROLL ON", timeRange: seconds(3, 4), animation: .characterReveal)]
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scc = folder.appendingPathComponent("in.scc")
+        // FFmpeg's SCC demuxer and MOV muxer drop the last line (here the erase at 4 s): a
+        // line of padding follows it.
+        try (SCC.write(written).data + Data("00:00:04;15\t8080 8080\n\n".utf8)).write(to: scc)
+        let mov = folder.appendingPathComponent("c608.mov")
+        _ = try TestTools.outputString(try #require(TestTools.which("ffmpeg")?.path), [
+            "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=5:r=30000/1001", "-i", scc.path,
+            "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", mov.path,
+        ])
+        let (captions, adaptor, track) = try await Self.read(mov)
+        #expect(track.formatDescription.format == "c608")
+        #expect(adaptor.warnings.isEmpty)
+        let expected = try SCC.read(Data(contentsOf: scc)).captions
+        #expect(captions.map(\.text) == expected.map(\.text))
+        #expect(captions.map(\.animation) == [.none, .characterReveal, .characterReveal])
+        // FFmpeg's SCC demuxer times each line by its label as a clock time, in
+        // milliseconds: within a frame of Reel's own reading.
+        let frame = MediaTime(value: 1001, timescale: 30000)
+        for (a, b) in zip(captions, expected) {
+            #expect((a.timeRange.start - b.timeRange.start).magnitude <= frame, "\(a.text)")
+            #expect((a.timeRange.end - b.timeRange.end).magnitude <= frame, "\(a.text)")
+        }
+    }
+
+    @Test(.requires(.ffmpeg))
+    func readsTheCEA608CaptionsInH264SEI() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Load "HI" (frames 0-4), end of caption at frame 5, erase at frame 27.
+        let clip = try SEIClip.make(words: SEIClip.hiWords, frames: 40, in: folder)
+        let reader = try AssetReader(url: clip)
+        let video = try #require(reader.tracks(withMediaType: .video).first)
+        let output = AssetReaderTrackOutput(trackID: video.trackID, settings: .video(pixelFormat: .yuv420p, width: 16, height: 16))
+        try reader.add(output)
+        let adaptor = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output)
+        try reader.startReading()
+        var captions: [Caption] = []
+        for try await caption in adaptor { captions.append(caption) }
+        let frame = MediaTime(value: 1001, timescale: 30000)
+        #expect(captions.map(\.text) == ["HI"])
+        #expect(captions.first?.timeRange == TimeRange(start: frame * 5, end: frame * 27))
+        #expect(adaptor.warnings.isEmpty)
+    }
+
+    @Test func anAudioOutputIsRefused() throws {
+        let output = AssetReaderTrackOutput(trackID: 1, settings: .audioPCM)
+        expectReelError(.invalidArgument) { _ = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output) }
+    }
 }

@@ -98,7 +98,7 @@ struct CompositionFileTests {
          "sourceSampleDataTrackIDs[0]", "expected an integer, got \"two\""),
         ("missing field", "\"trackID\": 1, \"mediaType\": \"video\", ", "\"mediaType\": \"video\", ", "tracks[0].trackID", "is missing"),
         ("bad time", "\"frameDuration\": \"1/30\"", "\"frameDuration\": \"soon\"", "frameDuration", "expected a time"),
-        ("unknown media type", "\"mediaType\": \"metadata\"", "\"mediaType\": \"gps\"", "tracks[1].mediaType", "expected \"video\", \"audio\" or \"metadata\""),
+        ("unknown media type", "\"mediaType\": \"metadata\"", "\"mediaType\": \"gps\"", "tracks[1].mediaType", "expected \"video\", \"audio\", \"metadata\" or \"captions\""),
         ("misspelt field", "\"renderSize\"", "\"renderSise\"", "renderSise", "did you mean \"renderSize\""),
         ("undeclared source", "\"segments\": [{\"source\": \"camera\"}]}\n", "\"segments\": [{\"source\": \"cam\"}]}\n",
          "tracks[1].segments[0].source", "names \"cam\", which is not in sources"),

@@ -8,9 +8,16 @@ import ReelTestSupport
 struct CompositorRegistryTests {
     @Test func standardIsBuiltIn() throws {
         let registry = CompositorRegistry()
-        #expect(registry.names == ["standard"])
+        #expect(registry.names == ["captions", "standard"])
         let compositor = try registry.makeCompositor(CompositorConfiguration(name: "standard"))
         #expect(compositor is StandardVideoCompositor)
+    }
+
+    @Test(.requires(.dejaVuFont))
+    func captionsIsBuiltInAndTakesPixelFormats() throws {
+        let registry = CompositorRegistry()
+        let compositor = try registry.makeCompositor(CompositorConfiguration(name: "captions", parameters: .object(["pixelFormats": .array([.string("bgra")])])))
+        #expect(compositor.requiredPixelBufferAttributesForRenderContext.pixelFormatType == [.bgra])
     }
 
     @Test func unknownNamesListTheKnownOnes() {
@@ -22,7 +29,7 @@ struct CompositorRegistryTests {
         } catch {
             #expect(error.code == .invalidComposition)
             #expect(error.field == "compositor.name")
-            #expect(error.message == "no compositor named \"gps-dashbaord\" (known: gps-dashboard, standard)")
+            #expect(error.message == "no compositor named \"gps-dashbaord\" (known: captions, gps-dashboard, standard)")
         }
     }
 

@@ -23,6 +23,25 @@ import Synchronization
         try harness.finish()
     }
 
+    @Test func captionGroupsReachTheCompositor() async throws {
+        /// White when caption track 3 shows "hi", black otherwise.
+        struct CaptionProbe: AsyncVideoCompositing {
+            func compose(_ request: AsynchronousVideoCompositionRequest) async throws -> PixelBuffer {
+                let shows = request.sourceCaptionGroup(byTrackID: 3)?.captions.map(\.text) == ["hi"]
+                let context = request.renderContext
+                return SyntheticFrame.make(.solid(shows ? Color(red: 1, green: 1, blue: 1) : Color(red: 0, green: 0, blue: 0)),
+                                           width: context.width, height: context.height, format: context.pixelFormat)
+            }
+        }
+        let harness = CompositorHarness(compositor: AsyncVideoCompositorAdapter(CaptionProbe()), width: 16, height: 8)
+        let group = CaptionGroup(timeRange: oneSecond, captions: [Caption("hi", timeRange: oneSecond)])
+        let with = try await harness.render(at: Self.half, instruction: instruction, captions: [3: group])
+        let without = try await harness.render(at: Self.half, instruction: instruction)
+        #expect(with.rgba(x: 0, y: 0) == RGBA(255, 255, 255))
+        #expect(without.rgba(x: 0, y: 0) == RGBA(0, 0, 0))
+        try harness.finish()
+    }
+
     @Test func missingInputsAreNilForTheCompositor() async throws {
         let harness = CompositorHarness(compositor: AsyncVideoCompositorAdapter(SpeedBar()), width: 16, height: 8)
         let frame = try await harness.render(at: .zero, instruction: instruction)

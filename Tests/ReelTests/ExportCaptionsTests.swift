@@ -58,6 +58,39 @@ import ReelTestSupport
         #expect(track.languageCode == "fra")
     }
 
+    /// `reel render` of a composition file playing two parts of the clip (source 1-2 s at
+    /// 0, source 2.5-4 s at 1 s) with no captions track of its own: the clip's captions
+    /// follow the picture.
+    @Test(.requires(.ffmpeg, .reelBinary))
+    func aRenderKeepsTheSourcesCaptionsRetimedThroughTheEdit() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try Self.clip(in: folder)
+        let json = folder.appendingPathComponent("c.json")
+        try Data("""
+        {"version": 1, "sources": [{"name": "clip", "path": "clip.mp4"}],
+         "tracks": [{"trackID": 1, "mediaType": "video",
+                     "segments": [{"source": "clip", "sourceStart": 1, "duration": 1}, {"source": "clip", "sourceStart": 2.5, "duration": 1.5}]}],
+         "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
+         "output": {"video": {"codec": "h264", "preset": "ultrafast"}}}
+        """.utf8).write(to: json)
+        let out = folder.appendingPathComponent("out.mp4")
+        _ = try TestTools.run(try #require(TestFiles.reelBinary), ["render", json.path, "-o", out.path]).succeeded("reel render")
+        // "Hello world" (source 0.5-1.5 s) plays 1-1.5 s at 0; "second" (2-3.25 s) plays 2.5-3.25 s at 1 s.
+        let expected = [(text: "Hello world", range: TimeRange(start: .zero, end: Self.ms(500))),
+                        (text: "second", range: TimeRange(start: Self.ms(1000), end: Self.ms(1750)))]
+        let kept = try await Self.captions(of: out)
+        #expect(kept.map(\.text) == expected.map(\.text))
+        #expect(kept.map(\.timeRange) == expected.map(\.range))
+        #expect(kept.first?.style(at: 6).italic == true)
+        // FFmpeg reads the same cues.
+        let srt = folder.appendingPathComponent("out.srt")
+        try TestTools.output("ffmpeg", ["-v", "error", "-i", out.path, "-map", "0:s:0", srt.path])
+        let read = try SRT.read(Data(contentsOf: srt)).captions
+        #expect(read.map(\.text) == expected.map(\.text))
+        #expect(read.map(\.timeRange) == expected.map(\.range))
+    }
+
     @Test(.requires(.ffmpeg))
     func aTrimmedExportKeepsTheOverlappingCaptionsCutAtTheRange() async throws {
         let folder = try TestFiles.scratchFolder()
@@ -71,5 +104,28 @@ import ReelTestSupport
         #expect(kept.map(\.text) == ["Hello world", "second"])
         // The output starts at the range's start: 1 s in the source is 0 in the export.
         #expect(kept.map(\.timeRange) == [TimeRange(start: .zero, end: Self.ms(500)), TimeRange(start: Self.ms(1000), end: Self.ms(2000))])
+    }
+
+    /// A CEA-608 (`c608`) track, muxed by ffmpeg from Reel's SCC, is kept as 3GPP timed text.
+    @Test(.requires(.ffmpeg))
+    func anExportKeepsACEA608TrackAsTimedText() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let frame = MediaTime(value: 1001, timescale: 30000)
+        let written = [Caption("FROM 608", timeRange: TimeRange(start: frame * 30, end: frame * 60))]
+        let scc = folder.appendingPathComponent("in.scc")
+        // FFmpeg's SCC demuxer and MOV muxer drop the last line: padding follows the erase.
+        try (SCC.write(written).data + Data("00:00:02;15\t8080\n\n".utf8)).write(to: scc)
+        let mov = folder.appendingPathComponent("c608.mov")
+        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=3:r=10", "-i", scc.path,
+                                        "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", mov.path])
+        let session = AssetExportSession(composition: try await Composition(asset: Asset(url: mov)), preset: .h264(crf: 30, preset: "ultrafast"))
+        let out = folder.appendingPathComponent("out.mp4")
+        try await session.export(to: out, as: .mp4)
+        let kept = try await Self.captions(of: out)
+        #expect(kept.map(\.text) == ["FROM 608"])
+        // FFmpeg's demuxer times the lines by their labels, in milliseconds, and the output by milliseconds: within a frame.
+        #expect((kept.first.map { $0.timeRange.start - written[0].timeRange.start }?.magnitude ?? frame) < frame)
+        #expect((kept.first.map { $0.timeRange.end - written[0].timeRange.end }?.magnitude ?? frame) < frame)
     }
 }

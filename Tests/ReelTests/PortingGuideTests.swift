@@ -72,7 +72,9 @@ import ReelTestSupport
         process.executableURL = URL(fileURLWithPath: try #require(Self.swiftc))
         process.arguments = ["-typecheck", "-swift-version", "6", "-module-name", "PortingGuide",
                              "-I", try #require(Self.modulesFolder).path,
-                             "-I", "\(root)/Sources/CFFmpeg", "-I", "\(root)/Sources/CFreeType"] + files
+                             "-I", "\(root)/Sources/CFFmpeg", "-I", "\(root)/Sources/CFreeType",
+                             // Reel depends on ReelText, whose FreeType module needs its headers.
+                             "-Xcc", "-I/usr/include/freetype2"] + files
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

@@ -70,15 +70,25 @@ extension CompositionFile {
     /// first audio track wherever the first video track plays that source, silent elsewhere.
     public func addingSourceAudio(to composition: Composition, sources: [String: SourceDescription]) throws(ReelError) -> Composition {
         guard output?.audio != false, composition.tracks(withMediaType: .audio).isEmpty,
-              let name = self.sources.first?.name, let audio = sources[name]?.tracks(withMediaType: .audio).first,
-              let picture = composition.tracks(withMediaType: .video).first else { return composition }
-        let segments = picture.segments.map { segment -> CompositionTrackSegment in
-            guard segment.sourceTrack?.sourceIdentifier == name else { return CompositionTrackSegment(emptyTarget: segment.target) }
-            return CompositionTrackSegment(sourceTrack: audio.reference, timeMapping: segment.timeMapping)
-        }
+              let name = self.sources.first?.name, let audio = sources[name]?.tracks(withMediaType: .audio).first else { return composition }
+        return try adding([audio], underPictureOf: name, to: composition)
+    }
+
+    /// `composition` with a track for each of `played` (tracks of source `name`), each
+    /// playing wherever the first video track plays that source and empty elsewhere, with
+    /// IDs after the highest in the composition. As it is when there is no video track.
+    func adding(_ played: [SourceTrackDescription], underPictureOf name: String, to composition: Composition) throws(ReelError) -> Composition {
+        guard let picture = composition.tracks(withMediaType: .video).first, !played.isEmpty else { return composition }
         var mutable = composition.mutableCopy()
-        let id = (composition.tracks.map(\.trackID).max() ?? 0) + 1
-        try mutable.addTrack(CompositionTrack(trackID: id, mediaType: .audio, segments: segments))
+        var id = composition.tracks.map(\.trackID).max() ?? 0
+        for track in played {
+            let segments = picture.segments.map { segment -> CompositionTrackSegment in
+                guard segment.sourceTrack?.sourceIdentifier == name else { return CompositionTrackSegment(emptyTarget: segment.target) }
+                return CompositionTrackSegment(sourceTrack: track.reference, timeMapping: segment.timeMapping)
+            }
+            id += 1
+            try mutable.addTrack(CompositionTrack(trackID: id, mediaType: track.mediaType, segments: segments))
+        }
         return Composition(mutable)
     }
 }

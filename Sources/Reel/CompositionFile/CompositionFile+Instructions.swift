@@ -7,6 +7,9 @@ extension CompositionFile {
         public var timeRange: TimeRangeValue
         /// The metadata tracks whose groups the compositor gets over this span.
         public var requiredSourceSampleDataTrackIDs: [Int32]?
+        /// The caption tracks whose captions the compositor gets over this span (the
+        /// `captions` compositor draws them).
+        public var requiredSourceCaptionTrackIDs: [Int32]?
         /// When set, this video track's frames are the output as they are.
         public var passthroughTrackID: Int32?
         /// Painted under the layers; opaque black when absent.
@@ -17,8 +20,10 @@ extension CompositionFile {
         public var layerInstructions: [LayerInstruction]?
 
         public init(timeRange: TimeRangeValue, requiredSourceSampleDataTrackIDs: [Int32]? = nil, passthroughTrackID: Int32? = nil,
-                    backgroundColor: ColorValue? = nil, containsTweening: Bool? = nil, layerInstructions: [LayerInstruction]? = nil) {
+                    backgroundColor: ColorValue? = nil, containsTweening: Bool? = nil, layerInstructions: [LayerInstruction]? = nil,
+                    requiredSourceCaptionTrackIDs: [Int32]? = nil) {
             self.timeRange = timeRange
+            self.requiredSourceCaptionTrackIDs = requiredSourceCaptionTrackIDs
             self.requiredSourceSampleDataTrackIDs = requiredSourceSampleDataTrackIDs
             self.passthroughTrackID = passthroughTrackID
             self.backgroundColor = backgroundColor

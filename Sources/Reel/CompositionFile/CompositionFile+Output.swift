@@ -20,9 +20,14 @@ extension CompositionFile {
         /// The audio codec: `aac` (default), `pcm` (16-bit) or `pcm24`; PCM goes into MOV
         /// or Matroska only (see ``AudioEncoderSettings/Codec``).
         public var audioCodec: String?
+        /// Whether the output keeps caption tracks (the default); `false` writes none (a
+        /// compositor may still draw them), and a file without caption tracks then gets none
+        /// of its first source's.
+        public var captions: Bool?
 
         public init(container: String? = nil, video: Video? = nil, metadataTrackIDs: [Int32]? = nil, metadataFormat: String? = nil,
-                    audio: Bool? = nil, audioCodec: String? = nil) {
+                    audio: Bool? = nil, audioCodec: String? = nil, captions: Bool? = nil) {
+            self.captions = captions
             self.container = container
             self.video = video
             self.metadataTrackIDs = metadataTrackIDs

@@ -13,11 +13,41 @@ extension CompositionFile {
         }
         var composition = MutableComposition()
         for (i, track) in tracks.enumerated() {
-            let id = composition.addMutableTrack(withMediaType: track.mediaType.mediaType, preferredTrackID: track.trackID)
+            // Each segment's source track (nil for an empty edit), found before the track is
+            // made: a captions track takes the type of the tracks it plays.
+            var played: [SourceTrackDescription?] = []
+            for (k, segment) in track.segments.enumerated() {
+                let field = "tracks[\(i)].segments[\(k)]"
+                guard segment.empty == nil else {
+                    played.append(nil)
+                    continue
+                }
+                guard let name = segment.source, let source = sources[name] else {
+                    throw fail(field + ".source", "names \"\(segment.source ?? "")\", which was not opened")
+                }
+                if let wanted = segment.sourceTrackID {
+                    guard let t = source.track(withTrackID: wanted) else {
+                        let ids = source.tracks.map { "\($0.trackID) (\($0.mediaType))" }.joined(separator: ", ")
+                        throw fail(field + ".sourceTrackID", "source \"\(name)\" has no track \(wanted) (it has \(ids.isEmpty ? "none" : ids))")
+                    }
+                    guard track.mediaType.plays(t.mediaType) else {
+                        throw fail(field + ".sourceTrackID", "track \(wanted) of source \"\(name)\" is a \(t.mediaType) track, but tracks[\(i)] is a \(track.mediaType.rawValue) track")
+                    }
+                    played.append(t)
+                } else {
+                    guard let t = track.mediaType.defaultTrack(in: source) else {
+                        throw fail(field + ".source", "source \"\(name)\" (\(source.identifier)) has no \(track.mediaType.rawValue) track")
+                    }
+                    played.append(t)
+                }
+            }
+            let mediaType = played.lazy.compactMap { $0?.mediaType }.first ?? track.mediaType.mediaType
+            let id = composition.addMutableTrack(withMediaType: mediaType, preferredTrackID: track.trackID)
             var cursor = MediaTime.zero
             for (k, segment) in track.segments.enumerated() {
                 let field = "tracks[\(i)].segments[\(k)]"
-                if let empty = segment.empty {
+                guard let sourceTrack = played[k] else {
+                    let empty = segment.empty ?? .zero
                     do {
                         try composition.modifyTrack(withTrackID: id) { (t: inout CompositionTrack) throws(ReelError) in
                             try t.insertEmptyTimeRange(TimeRange(start: cursor, duration: empty))
@@ -25,25 +55,6 @@ extension CompositionFile {
                     } catch { throw fail(field + ".empty", error.message) }
                     cursor = cursor + empty
                     continue
-                }
-                guard let name = segment.source, let source = sources[name] else {
-                    throw fail(field + ".source", "names \"\(segment.source ?? "")\", which was not opened")
-                }
-                let sourceTrack: SourceTrackDescription
-                if let wanted = segment.sourceTrackID {
-                    guard let t = source.track(withTrackID: wanted) else {
-                        let ids = source.tracks.map { "\($0.trackID) (\($0.mediaType))" }.joined(separator: ", ")
-                        throw fail(field + ".sourceTrackID", "source \"\(name)\" has no track \(wanted) (it has \(ids.isEmpty ? "none" : ids))")
-                    }
-                    guard t.mediaType == track.mediaType.mediaType else {
-                        throw fail(field + ".sourceTrackID", "track \(wanted) of source \"\(name)\" is a \(t.mediaType) track, but tracks[\(i)] is a \(track.mediaType.rawValue) track")
-                    }
-                    sourceTrack = t
-                } else {
-                    guard let t = source.defaultTrack(withMediaType: track.mediaType.mediaType) else {
-                        throw fail(field + ".source", "source \"\(name)\" (\(source.identifier)) has no \(track.mediaType.rawValue) track")
-                    }
-                    sourceTrack = t
                 }
                 let start = segment.sourceStart ?? sourceTrack.timeRange.start
                 let duration: MediaTime
@@ -144,7 +155,8 @@ extension CompositionFile {
             built.append(VideoCompositionInstruction(
                 timeRange: range, backgroundColor: instruction.backgroundColor?.color, layerInstructions: layers,
                 containsTweening: instruction.containsTweening ?? true, passthroughTrackID: instruction.passthroughTrackID,
-                requiredSourceSampleDataTrackIDs: instruction.requiredSourceSampleDataTrackIDs ?? []))
+                requiredSourceSampleDataTrackIDs: instruction.requiredSourceSampleDataTrackIDs ?? [],
+                requiredSourceCaptionTrackIDs: instruction.requiredSourceCaptionTrackIDs ?? []))
         }
         var made: (@Sendable () -> any VideoCompositing)?
         if let compositor { made = { compositor } }

@@ -13,26 +13,39 @@ extension CompositionFile {
             self.segments = segments
         }
 
-        /// The kind of a composition track, written `"video"`, `"audio"` or `"metadata"`.
+        /// The kind of a composition track, written `"video"`, `"audio"`, `"metadata"` or
+        /// `"captions"` (3GPP timed text or subtitles, from a media file or a caption file).
         public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
-            case video, audio, metadata
+            case video, audio, metadata, captions
 
             public init(from decoder: any Decoder) throws {
                 let c = try decoder.singleValueContainer()
                 let text = try c.decode(String.self)
                 guard let kind = Kind(rawValue: text) else {
-                    throw DecodingError.dataCorruptedError(in: c, debugDescription: "expected \"video\", \"audio\" or \"metadata\", got \"\(text)\"")
+                    throw DecodingError.dataCorruptedError(in: c, debugDescription: "expected \"video\", \"audio\", \"metadata\" or \"captions\", got \"\(text)\"")
                 }
                 self = kind
             }
 
-            /// The matching ``MediaType``.
+            /// The matching ``MediaType`` (captions: subtitle; a captions track takes the
+            /// type of the source track it plays, text for 3GPP timed text).
             public var mediaType: MediaType {
                 switch self {
                 case .video: .video
                 case .audio: .audio
                 case .metadata: .metadata
+                case .captions: .subtitle
                 }
+            }
+
+            /// Whether a source track of `type` can play in a track of this kind.
+            public func plays(_ type: MediaType) -> Bool {
+                self == .captions ? type == .text || type == .subtitle : type == mediaType
+            }
+
+            /// The track of this kind a segment plays when it names none.
+            func defaultTrack(in source: SourceDescription) -> SourceTrackDescription? {
+                self == .captions ? source.tracks.first { plays($0.mediaType) } : source.defaultTrack(withMediaType: mediaType)
             }
         }
     }

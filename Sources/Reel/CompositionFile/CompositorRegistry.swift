@@ -27,15 +27,19 @@ public struct CompositorRegistry: Sendable {
 
     private var table: [String: Registration] = [:]
 
-    /// A registry with the built-in compositors: `standard`.
+    /// A registry with the built-in compositors: `standard` and `captions`.
     public init() {
         register(name: "standard", summary: "the built-in compositor: layers with opacity, transform and crop ramps over a background colour") { config throws(ReelError) in
             let formats = try config.parameters.decode(StandardParameters.self)
             return StandardVideoCompositor(pixelFormats: formats.pixelFormats.map { $0.isEmpty ? [.yuv420p, .bgra] : $0 } ?? [.yuv420p, .bgra])
         }
+        register(name: "captions", summary: "standard's picture with the captions of the instructions' requiredSourceCaptionTrackIDs burnt in") { config throws(ReelError) in
+            let formats = try config.parameters.decode(StandardParameters.self)
+            return AsyncVideoCompositorAdapter(try CaptionBurnInCompositor(pixelFormats: formats.pixelFormats ?? []))
+        }
     }
 
-    /// `standard`'s parameters: optionally the render formats it may use.
+    /// `standard`'s and `captions`' parameters: optionally the render formats they may use.
     struct StandardParameters: Decodable {
         var pixelFormats: [PixelFormat]?
     }

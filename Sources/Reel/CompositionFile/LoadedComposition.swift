@@ -61,7 +61,8 @@ public struct LoadedComposition: Sendable {
                 throw e
             }
         }
-        let composition = try file.addingSourceAudio(to: file.makeComposition(sources: descriptions, path: path), sources: descriptions)
+        let made = try file.addingSourceAudio(to: file.makeComposition(sources: descriptions, path: path), sources: descriptions)
+        let composition = file.disablingCaptionTracks(of: try file.addingSourceCaptions(to: made, sources: descriptions))
         let urls = Dictionary(files.map { ($0.name, $0.url) }, uniquingKeysWith: { a, _ in a })
         var metadata: [Int32: [TimedMetadataGroup]] = [:]
         for track in composition.tracks(withMediaType: .metadata) {
@@ -92,8 +93,10 @@ public struct LoadedComposition: Sendable {
     }
 
     /// What a media file holds, as the composition layer sees it; tracks refer to the
-    /// source by `name`.
+    /// source by `name`. A caption file (iTT, SCC, SRT, WebVTT, by extension) is one
+    /// subtitle track, 1.
     public static func describe(name: String, url: URL) async throws(ReelError) -> SourceDescription {
+        if AssetCaptionSource.isCaptionFile(url) { return try SourceDescription.captionFile(url, identifier: name) }
         var source = try await SourceDescription(asset: Asset(url: url), identifier: name)
         if source.tracks(withMediaType: .metadata).count > 1 {
             // The track `reel metadata export` reads, so a render carries what it shows.

@@ -27,7 +27,7 @@ enum UnknownFields {
         "renderSize": .object(["width": .any, "height": .any]),
         "renderScale": .any, "frameDuration": time, "sourceTrackIDForFrameTiming": .any, "sourceSampleDataTrackIDs": .any,
         "instructions": .array(.object([
-            "timeRange": timeRange, "requiredSourceSampleDataTrackIDs": .any, "passthroughTrackID": .any,
+            "timeRange": timeRange, "requiredSourceSampleDataTrackIDs": .any, "requiredSourceCaptionTrackIDs": .any, "passthroughTrackID": .any,
             "backgroundColor": .any, "containsTweening": .any,
             "layerInstructions": .array(.object([
                 "trackID": .any, "opacity": .any, "transform": transform, "cropRectangle": rect,
@@ -37,7 +37,7 @@ enum UnknownFields {
         "compositor": .object(["name": .any, "parameters": .any]),
         "audioMix": .array(.object(["trackID": .any, "volume": .any, "volumeRamps": ramp(.any)])),
         "output": .object([
-            "container": .any, "metadataTrackIDs": .any, "metadataFormat": .any, "audio": .any, "audioCodec": .any,
+            "container": .any, "metadataTrackIDs": .any, "metadataFormat": .any, "audio": .any, "audioCodec": .any, "captions": .any,
             "video": .object(["codec": .any, "crf": .any, "qp": .any, "bitRate": .any, "preset": .any, "keyframeInterval": .any,
                               "pixelFormat": .any]),
         ]),

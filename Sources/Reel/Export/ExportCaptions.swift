@@ -40,33 +40,27 @@ struct ExportCaptions: Sendable {
         }
         var plans: [ExportCaptions] = []
         for track in tracks {
-            var captions: [Caption] = []
             var language: String?
-            for segment in track.segments where !segment.isEmpty {
-                guard let ref = segment.sourceTrack else { continue }
-                let target = segment.target.intersection(range)
-                guard target.isValid, target.duration > .zero else { continue }
-                let m = segment.timeMapping
-                let url = sources.url(for: ref.sourceIdentifier)
-                let read: [Caption]
-                do {
-                    (read, language) = try await Self.captions(of: ref.trackID, in: url)
-                } catch where error.code == .unsupportedFormat {
-                    warn("caption track \(track.trackID): \(error.message); the track is left out")
-                    captions = []
-                    break
+            var captions: [Caption]
+            do {
+                captions = try await track.compositionCaptions { ref throws(ReelError) in
+                    guard let source = sources.captionSource(for: ref) else {
+                        throw ReelError(.invalidComposition, "no caption source for \(ref)", trackID: track.trackID)
+                    }
+                    if language == nil, let file = source as? AssetCaptionSource { language = try await file.languageCode() }
+                    return try await source.captions()
                 }
-                for caption in read {
-                    // The caption's part inside the edit, on the composition's timeline.
-                    let played = caption.timeRange.intersection(m.source)
-                    guard played.isValid, played.duration > .zero else { continue }
-                    let mapped = TimeRange(start: TimeRange.mapTime(played.start, from: m.source, to: m.target),
-                                           end: TimeRange.mapTime(played.end, from: m.source, to: m.target)).intersection(target)
-                    guard mapped.isValid, mapped.duration > .zero else { continue }
-                    var retimed = caption
-                    retimed.timeRange = mapped
-                    captions.append(retimed)
-                }
+            } catch where error.code == .unsupportedFormat {
+                warn("caption track \(track.trackID): \(error.message); the track is left out")
+                continue
+            }
+            // Cut at the exported range.
+            captions = captions.compactMap { caption in
+                let kept = caption.timeRange.intersection(range)
+                guard kept.isValid, kept.duration > .zero else { return nil }
+                var cut = caption
+                cut.timeRange = kept
+                return cut
             }
             captions = Self.oneAtATime(captions)
             guard !captions.isEmpty else { continue }
@@ -75,26 +69,6 @@ struct ExportCaptions: Sendable {
             plans.append(ExportCaptions(trackID: track.trackID, input: input, captions: captions))
         }
         return plans
-    }
-
-    /// Every caption of source track `trackID` of `url`, and the track's language.
-    static func captions(of trackID: Int32, in url: URL) async throws(ReelError) -> (captions: [Caption], language: String?) {
-        let reader = try await AssetReader.open(url: url)
-        guard let track = reader.track(withID: trackID) else {
-            throw ReelError(.invalidComposition, "the source has no track \(trackID)", path: url.path, trackID: trackID)
-        }
-        let format = track.formatDescription.format
-        guard CaptionSample.readableFormats.contains(format) || CaptionSample.readableFormats.contains(track.formatDescription.codecName) else {
-            throw ReelError(.unsupportedFormat, "its source track holds \(track.formatDescription.codecName) captions, which Reel cannot read", path: url.path, trackID: trackID)
-        }
-        let output = AssetReaderTrackOutput(trackID: trackID, settings: .passthrough, bufferCapacity: 64)
-        try reader.add(output)
-        let adaptor = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output)
-        try reader.startReading()
-        var captions: [Caption] = []
-        while let caption = try await adaptor.next() { captions.append(caption) }
-        let language = try await Asset(url: url).load(.tracks).first { $0.trackID == trackID }?.languageCode
-        return (captions, language)
     }
 
     /// The captions in start order with each cut to start where the one before ends (a

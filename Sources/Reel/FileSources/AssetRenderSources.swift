@@ -3,10 +3,12 @@ import ReelCore
 import ReelIO
 import ReelComposition
 
-/// Finds the frames and metadata a composition refers to in files: each
+/// Finds the frames, metadata and captions a composition refers to in files: each
 /// ``SourceTrackReference``'s `sourceIdentifier` is a file path (or a name given a URL in
-/// `files`), and each referenced track gets one ``AssetVideoFrameSource`` or
-/// ``AssetTimedMetadataSource``, made on first use and kept for the render.
+/// `files`), and each referenced track gets one ``AssetVideoFrameSource``,
+/// ``AssetTimedMetadataSource`` or ``AssetCaptionSource``, made on first use and kept for
+/// the render. Captions given in memory (`captions`, by source identifier) are that
+/// source's caption track.
 ///
 /// ```swift
 /// let sources = AssetRenderSources()
@@ -19,18 +21,23 @@ public final class AssetRenderSources: RenderSourceProvider {
     public let files: [String: URL]
     /// Where metadata sources report samples skipped because they do not decode.
     public let metadataWarnings: @Sendable (MetadataReadWarning) -> Void
+    /// Caption tracks held in memory, by source identifier (any track ID of it).
+    public let captions: [String: [Caption]]
 
     private struct Table {
         var video: [SourceTrackReference: AssetVideoFrameSource] = [:]
         var metadata: [SourceTrackReference: AssetTimedMetadataSource] = [:]
+        var captions: [SourceTrackReference: AssetCaptionSource] = [:]
     }
     private let table = Lock(Table())
 
     public init(videoOptions: AssetVideoFrameSource.Options = .init(), files: [String: URL] = [:],
-                metadataWarnings: @escaping @Sendable (MetadataReadWarning) -> Void = MetadataReadWarning.standardErrorLogger) {
+                metadataWarnings: @escaping @Sendable (MetadataReadWarning) -> Void = MetadataReadWarning.standardErrorLogger,
+                captions: [String: [Caption]] = [:]) {
         self.videoOptions = videoOptions
         self.files = files
         self.metadataWarnings = metadataWarnings
+        self.captions = captions
     }
 
     /// The file a source identifier names.
@@ -58,6 +65,16 @@ public final class AssetRenderSources: RenderSourceProvider {
             let source = AssetTimedMetadataSource(url: url(for: reference.sourceIdentifier), trackID: reference.trackID,
                                                   warnings: metadataWarnings)
             t.metadata[reference] = source
+            return source
+        }
+    }
+
+    public func captionSource(for reference: SourceTrackReference) -> (any CaptionSource)? {
+        if let list = captions[reference.sourceIdentifier] { return InMemoryCaptionSource(captions: list) }
+        return table.withLock { t in
+            if let source = t.captions[reference] { return source }
+            let source = AssetCaptionSource(url: url(for: reference.sourceIdentifier), trackID: reference.trackID)
+            t.captions[reference] = source
             return source
         }
     }

@@ -178,21 +178,7 @@ public final class AssetImageGenerator: Sendable {
     /// The composition's own video composition, turned upright when asked.
     private func defaultVideoComposition(applyingTransform: Bool) -> VideoComposition {
         var v = MutableVideoComposition(propertiesOf: composition)
-        guard applyingTransform else { return VideoComposition(v) }
-        let tracks = composition.tracks(withMediaType: .video).filter(\.isEnabled)
-        guard let first = tracks.first, !first.preferredTransform.isIdentity else { return VideoComposition(v) }
-        // Turn each layer by its track's transform, moved back into view.
-        v.renderSize = first.uprightSize
-        v.instructions = v.instructions.map { instruction in
-            guard var standard = instruction as? VideoCompositionInstruction else { return instruction }
-            standard.layerInstructions = standard.layerInstructions.map { layer in
-                var turned = layer
-                let transform = tracks.first { $0.trackID == layer.trackID }?.uprightTransform ?? .identity
-                turned.setTransform(transform, at: .zero)
-                return turned
-            }
-            return standard
-        }
+        if applyingTransform { v.turnUpright(for: composition) }
         return VideoComposition(v)
     }
 

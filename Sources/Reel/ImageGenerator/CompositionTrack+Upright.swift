@@ -17,6 +17,26 @@ extension CompositionTrack {
     }
 }
 
+extension MutableVideoComposition {
+    /// Draws the composition's video upright: when its first enabled video track has a
+    /// display matrix, the render size becomes that track's upright size and each standard
+    /// instruction's layers get their track's ``CompositionTrack/uprightTransform``.
+    public mutating func turnUpright(for composition: Composition) {
+        let tracks = composition.tracks(withMediaType: .video).filter(\.isEnabled)
+        guard let first = tracks.first, !first.preferredTransform.isIdentity else { return }
+        renderSize = first.uprightSize
+        instructions = instructions.map { instruction in
+            guard var standard = instruction as? VideoCompositionInstruction else { return instruction }
+            standard.layerInstructions = standard.layerInstructions.map { layer in
+                var turned = layer
+                turned.setTransform(tracks.first { $0.trackID == layer.trackID }?.uprightTransform ?? .identity, at: .zero)
+                return turned
+            }
+            return standard
+        }
+    }
+}
+
 extension Composition {
     /// How the picture of the composition's one enabled video track is shown, when its
     /// preferred transform (display matrix) turns or mirrors it by whole pixels; nil when

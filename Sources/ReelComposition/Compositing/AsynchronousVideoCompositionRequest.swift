@@ -1,7 +1,7 @@
 
 /// One output frame to compose (`AVAsynchronousVideoCompositionRequest`): the composition
-/// time, the instruction in force, the source frames and timed metadata for that time, and
-/// the finish calls.
+/// time, the instruction in force, the source frames, timed metadata and captions for that
+/// time, and the finish calls.
 ///
 /// Rule 4: finish every request exactly once, with a frame, an error or as cancelled, from
 /// any task. A second finish is ignored and reported as a ``RenderDiagnostic``. Finishing
@@ -29,11 +29,15 @@ public final class AsynchronousVideoCompositionRequest: Sendable {
     public let sourceTrackIDs: [Int32]
     /// The metadata tracks that have a group in this request, in the instruction's order.
     public let sourceSampleDataTrackIDs: [Int32]
+    /// The caption tracks that have captions showing in this request, in the instruction's
+    /// order (`requiredSourceCaptionTrackIDs`).
+    public let sourceCaptionTrackIDs: [Int32]
     /// The instruction whose time range holds `compositionTime`.
     public let videoCompositionInstruction: any VideoCompositionInstructionProtocol
 
     private let frames: [Int32: PixelBuffer]
     private let sampleData: [Int32: SourceSampleData]
+    private let captionGroups: [Int32: CaptionGroup]
     private let state = Lock<Bool>(false)
     private let completion: @Sendable (Outcome) -> Void
     private let diagnostics: @Sendable (RenderDiagnostic) -> Void
@@ -41,12 +45,14 @@ public final class AsynchronousVideoCompositionRequest: Sendable {
     /// A request with the given sources; `completion` is called exactly once with how it
     /// ended, `diagnostics` for each ignored extra finish.
     ///
-    /// `sourceFrames` and `sourceSampleData` are in the instruction's order; their track IDs
-    /// become `sourceTrackIDs` and `sourceSampleDataTrackIDs`.
+    /// `sourceFrames`, `sourceSampleData` and `sourceCaptionGroups` are in the instruction's
+    /// order; their track IDs become `sourceTrackIDs`, `sourceSampleDataTrackIDs` and
+    /// `sourceCaptionTrackIDs`.
     public init(renderContext: VideoCompositionRenderContext, compositionTime: MediaTime,
                 videoCompositionInstruction: any VideoCompositionInstructionProtocol,
                 sourceFrames: [(trackID: Int32, frame: PixelBuffer)] = [],
                 sourceSampleData: [SourceSampleData] = [],
+                sourceCaptionGroups: [(trackID: Int32, group: CaptionGroup)] = [],
                 diagnostics: @escaping @Sendable (RenderDiagnostic) -> Void = RenderDiagnostic.standardErrorLogger,
                 completion: @escaping @Sendable (Outcome) -> Void) {
         self.renderContext = renderContext
@@ -58,6 +64,9 @@ public final class AsynchronousVideoCompositionRequest: Sendable {
         var seenData = Set<Int32>()
         self.sourceSampleDataTrackIDs = sourceSampleData.map(\.trackID).filter { seenData.insert($0).inserted }
         self.sampleData = Dictionary(sourceSampleData.map { ($0.trackID, $0) }, uniquingKeysWith: { first, _ in first })
+        var seenCaptions = Set<Int32>()
+        self.sourceCaptionTrackIDs = sourceCaptionGroups.map(\.trackID).filter { seenCaptions.insert($0).inserted }
+        self.captionGroups = Dictionary(sourceCaptionGroups.map { ($0.trackID, $0.group) }, uniquingKeysWith: { first, _ in first })
         self.diagnostics = diagnostics
         self.completion = completion
     }
@@ -85,6 +94,12 @@ public final class AsynchronousVideoCompositionRequest: Sendable {
     /// The metadata group of track `trackID` whose time range (in composition time) holds
     /// this time; nil when there is none (no carry-forward) or the track is not delivered.
     public func sourceTimedMetadata(byTrackID trackID: Int32) -> TimedMetadataGroup? { sampleData[trackID]?.group }
+
+    /// The captions of caption track `trackID` showing at this time, as a group whose time
+    /// range (in composition time) is the span over which the same captions show; nil when
+    /// none shows, or the instruction does not list the track in
+    /// `requiredSourceCaptionTrackIDs`.
+    public func sourceCaptionGroup(byTrackID trackID: Int32) -> CaptionGroup? { captionGroups[trackID] }
 
     // MARK: Finishing
 

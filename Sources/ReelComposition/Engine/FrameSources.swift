@@ -51,22 +51,38 @@ public protocol TimedMetadataSource: Sendable {
     func sample(at sourceTime: MediaTime) async throws(ReelError) -> TimedMetadataSample?
 }
 
+/// The captions of one source caption track. A caption track is small: the engine asks
+/// for all of it once per render and keeps it.
+public protocol CaptionSource: Sendable {
+    /// Every caption of the track, in source time.
+    func captions() async throws(ReelError) -> [Caption]
+}
+
 /// Finds the source for each track a composition refers to: in-memory sources in tests,
 /// file readers in the module that opens files.
 public protocol RenderSourceProvider: Sendable {
     func videoFrameSource(for reference: SourceTrackReference) -> (any VideoFrameSource)?
     func timedMetadataSource(for reference: SourceTrackReference) -> (any TimedMetadataSource)?
+    /// The captions of a caption track; none by default.
+    func captionSource(for reference: SourceTrackReference) -> (any CaptionSource)?
+}
+
+extension RenderSourceProvider {
+    public func captionSource(for reference: SourceTrackReference) -> (any CaptionSource)? { nil }
 }
 
 /// A ``RenderSourceProvider`` that is a table of sources by reference.
 public struct RenderSources: RenderSourceProvider {
     public var videoSources: [SourceTrackReference: any VideoFrameSource]
     public var metadataSources: [SourceTrackReference: any TimedMetadataSource]
+    public var captionSources: [SourceTrackReference: any CaptionSource]
 
     public init(videoSources: [SourceTrackReference: any VideoFrameSource] = [:],
-                metadataSources: [SourceTrackReference: any TimedMetadataSource] = [:]) {
+                metadataSources: [SourceTrackReference: any TimedMetadataSource] = [:],
+                captionSources: [SourceTrackReference: any CaptionSource] = [:]) {
         self.videoSources = videoSources
         self.metadataSources = metadataSources
+        self.captionSources = captionSources
     }
 
     public mutating func add(_ source: any VideoFrameSource, for reference: SourceTrackReference) {
@@ -77,6 +93,11 @@ public struct RenderSources: RenderSourceProvider {
         metadataSources[reference] = source
     }
 
+    public mutating func add(_ source: any CaptionSource, for reference: SourceTrackReference) {
+        captionSources[reference] = source
+    }
+
     public func videoFrameSource(for reference: SourceTrackReference) -> (any VideoFrameSource)? { videoSources[reference] }
+    public func captionSource(for reference: SourceTrackReference) -> (any CaptionSource)? { captionSources[reference] }
     public func timedMetadataSource(for reference: SourceTrackReference) -> (any TimedMetadataSource)? { metadataSources[reference] }
 }

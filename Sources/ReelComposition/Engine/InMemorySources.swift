@@ -44,6 +44,17 @@ public struct InMemoryTimedMetadataSource: TimedMetadataSource {
     }
 }
 
+/// A caption track held in memory.
+public struct InMemoryCaptionSource: CaptionSource {
+    private let list: [Caption]
+
+    public init(captions: [Caption]) {
+        self.list = captions
+    }
+
+    public func captions() async throws(ReelError) -> [Caption] { list }
+}
+
 enum InMemoryIndex {
     /// The last index whose start is at or before `time`, by binary search over sorted starts.
     static func last(in count: Int, notAfter time: MediaTime, start: (Int) -> MediaTime) -> Int? {

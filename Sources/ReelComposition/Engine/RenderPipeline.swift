@@ -13,6 +13,8 @@ actor RenderPipeline {
     private var pending: [(slot: RequestSlot, frame: PendingFrame)] = []
     private var done = false
     private var converters: [ConversionKey: PixelBufferPool] = [:]
+    /// Each caption track's groups in composition time, read on first use.
+    private var captionGroups: [Int32: [CaptionGroup]] = [:]
     private let videoTrackIDs: [Int32]
 
     struct PendingFrame {
@@ -152,10 +154,15 @@ actor RenderPipeline {
         for id in instruction.requiredSourceSampleDataTrackIDs where videoComposition.sourceSampleDataTrackIDs.contains(id) {
             if let data = try await metadata(track: id, at: time) { sampleData.append(data) }
         }
+        var captions: [(trackID: Int32, group: CaptionGroup)] = []
+        for id in instruction.requiredSourceCaptionTrackIDs {
+            if let group = try await captionGroup(track: id, at: time) { captions.append((id, group)) }
+        }
         let diagnostics = options.diagnostics
         let request = AsynchronousVideoCompositionRequest(
             renderContext: context, compositionTime: time, videoCompositionInstruction: instruction,
-            sourceFrames: frames, sourceSampleData: sampleData, diagnostics: diagnostics) { [slot] outcome in
+            sourceFrames: frames, sourceSampleData: sampleData, sourceCaptionGroups: captions,
+            diagnostics: diagnostics) { [slot] outcome in
             let result: RequestSlot.Result
             switch outcome {
             case .composed(let buffer): result = .success(buffer)
@@ -235,6 +242,24 @@ actor RenderPipeline {
             buffer?.duration = mapped.duration
         }
         return SourceSampleData(trackID: id, group: group, sampleBuffer: buffer)
+    }
+
+    /// The captions of caption track `id` showing at composition time `time`, as a group;
+    /// nil when none shows. The track's captions are read, cut to its segments and retimed
+    /// once, on first use.
+    private func captionGroup(track id: Int32, at time: MediaTime) async throws(ReelError) -> CaptionGroup? {
+        if let groups = captionGroups[id] { return CaptionGroup.group(at: time, in: groups) }
+        guard let track = engine.composition.track(withTrackID: id) else { return nil }
+        let sources = engine.sources
+        let captions = try await track.compositionCaptions { ref throws(ReelError) in
+            guard let source = sources.captionSource(for: ref) else {
+                throw ReelError(.invalidArgument, "no caption source for \(ref), used by composition track \(id)", trackID: id, time: time)
+            }
+            return try await source.captions()
+        }
+        let groups = CaptionGroup.groups(for: captions).filter { !$0.captions.isEmpty }
+        captionGroups[id] = groups
+        return CaptionGroup.group(at: time, in: groups)
     }
 
     // MARK: Pixels

@@ -31,7 +31,7 @@ extension VideoComposition {
             add(.badFrameDuration, "frameDuration", "is \(frameDuration.isNumeric ? s(frameDuration) : frameDuration.description): it must be a positive time such as 1/30 s")
         }
         if let id = sourceTrackIDForFrameTiming {
-            checkTrack(id, expected: .video, field: "sourceTrackIDForFrameTiming", index: nil, in: composition, add: add)
+            checkTrack(id, expected: [.video], field: "sourceTrackIDForFrameTiming", index: nil, in: composition, add: add)
         }
 
         // Instructions: each valid, tiling the range.
@@ -68,19 +68,22 @@ extension VideoComposition {
             // Tracks.
             if let ids = instruction.requiredSourceTrackIDs {
                 for (k, id) in ids.enumerated() {
-                    checkTrack(id, expected: .video, field: field + ".requiredSourceTrackIDs[\(k)]", index: i, in: composition, add: add)
+                    checkTrack(id, expected: [.video], field: field + ".requiredSourceTrackIDs[\(k)]", index: i, in: composition, add: add)
                 }
             }
             if let id = instruction.passthroughTrackID {
-                checkTrack(id, expected: .video, field: field + ".passthroughTrackID", index: i, in: composition, add: add)
+                checkTrack(id, expected: [.video], field: field + ".passthroughTrackID", index: i, in: composition, add: add)
             }
             for (k, id) in instruction.requiredSourceSampleDataTrackIDs.enumerated() {
                 let f = field + ".requiredSourceSampleDataTrackIDs[\(k)]"
-                if checkTrack(id, expected: .metadata, field: f, index: i, in: composition, add: add),
+                if checkTrack(id, expected: [.metadata], field: f, index: i, in: composition, add: add),
                    !sourceSampleDataTrackIDs.contains(id) {
                     add(.sampleDataTrackInOneListOnly, f, index: i, track: id,
                         "is metadata track \(id), which is not in sourceSampleDataTrackIDs \(sourceSampleDataTrackIDs): its groups would never reach the compositor; add it there too")
                 }
+            }
+            for (k, id) in instruction.requiredSourceCaptionTrackIDs.enumerated() {
+                checkTrack(id, expected: [.text, .subtitle], field: field + ".requiredSourceCaptionTrackIDs[\(k)]", index: i, in: composition, add: add)
             }
             if let standard = instruction as? VideoCompositionInstruction {
                 for (k, layer) in standard.layerInstructions.enumerated() {
@@ -99,7 +102,7 @@ extension VideoComposition {
         // The video composition's sample-data list.
         for (k, id) in sourceSampleDataTrackIDs.enumerated() {
             let f = "sourceSampleDataTrackIDs[\(k)]"
-            guard checkTrack(id, expected: .metadata, field: f, index: nil, in: composition, add: add) else { continue }
+            guard checkTrack(id, expected: [.metadata], field: f, index: nil, in: composition, add: add) else { continue }
             if !instructions.contains(where: { $0.requiredSourceSampleDataTrackIDs.contains(id) }) {
                 add(.sampleDataTrackInOneListOnly, f, track: id,
                     "is metadata track \(id), but no instruction lists it in requiredSourceSampleDataTrackIDs: its groups would never reach the compositor")
@@ -121,17 +124,18 @@ extension VideoComposition {
 
     /// Reports an unknown track or one of the wrong kind; true when the track is fine.
     @discardableResult
-    private func checkTrack(_ id: Int32, expected: MediaType, field: String, index: Int?, in composition: Composition,
+    private func checkTrack(_ id: Int32, expected: [MediaType], field: String, index: Int?, in composition: Composition,
                             add: (VideoCompositionProblem.Kind, String, Int?, Int32?, MediaTime?, String) -> Void) -> Bool {
         guard let track = composition.track(withTrackID: id) else {
             let known = composition.tracks.map { "\($0.trackID) (\($0.mediaType))" }.joined(separator: ", ")
             add(.unknownTrack, field, index, id, nil, "names track \(id), which the composition does not have (it has \(known.isEmpty ? "no tracks" : known))")
             return false
         }
-        guard track.mediaType == expected else {
-            let why = expected == .metadata
+        guard expected.contains(track.mediaType) else {
+            let why = expected == [.metadata]
                 ? "only metadata tracks carry sample data"
-                : "only \(expected) tracks can be used here"
+                : expected.contains(.subtitle) ? "only caption tracks (text, subtitle) carry captions"
+                : "only \(expected[0]) tracks can be used here"
             let kind = "\(track.mediaType)"
             let article = kind.first.map { "aeiou".contains($0) } == true ? "an" : "a"
             add(.wrongTrackType, field, index, id, nil, "names track \(id), \(article) \(kind) track: \(why)")

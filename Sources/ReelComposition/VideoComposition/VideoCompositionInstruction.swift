@@ -15,11 +15,13 @@ public struct VideoCompositionInstruction: VideoCompositionInstructionProtocol, 
     public var containsTweening: Bool
     public var passthroughTrackID: Int32?
     public var requiredSourceSampleDataTrackIDs: [Int32]
+    public var requiredSourceCaptionTrackIDs: [Int32]
 
     public init(timeRange: TimeRange, backgroundColor: Color? = nil,
                 layerInstructions: [VideoCompositionLayerInstruction] = [],
                 enablePostProcessing: Bool = false, containsTweening: Bool = true,
-                passthroughTrackID: Int32? = nil, requiredSourceSampleDataTrackIDs: [Int32] = []) {
+                passthroughTrackID: Int32? = nil, requiredSourceSampleDataTrackIDs: [Int32] = [],
+                requiredSourceCaptionTrackIDs: [Int32] = []) {
         self.timeRange = timeRange
         self.backgroundColor = backgroundColor
         self.layerInstructions = layerInstructions
@@ -27,6 +29,7 @@ public struct VideoCompositionInstruction: VideoCompositionInstructionProtocol, 
         self.containsTweening = containsTweening
         self.passthroughTrackID = passthroughTrackID
         self.requiredSourceSampleDataTrackIDs = requiredSourceSampleDataTrackIDs
+        self.requiredSourceCaptionTrackIDs = requiredSourceCaptionTrackIDs
     }
 
     /// An instruction with no time range yet, as `AVMutableVideoCompositionInstruction()`

@@ -24,6 +24,10 @@ public protocol VideoCompositionInstructionProtocol: Sendable {
     /// The composition metadata tracks whose groups the compositor needs. A group is
     /// delivered only for IDs also in the video composition's `sourceSampleDataTrackIDs`.
     var requiredSourceSampleDataTrackIDs: [Int32] { get }
+    /// The composition caption tracks (3GPP timed text, subtitles) whose caption group the
+    /// compositor needs: the request carries, for each, the captions showing at its time
+    /// (`sourceCaptionGroup(byTrackID:)`). Empty by default: no captions reach the compositor.
+    var requiredSourceCaptionTrackIDs: [Int32] { get }
 }
 
 extension VideoCompositionInstructionProtocol {
@@ -32,4 +36,5 @@ extension VideoCompositionInstructionProtocol {
     public var requiredSourceTrackIDs: [Int32]? { nil }
     public var passthroughTrackID: Int32? { nil }
     public var requiredSourceSampleDataTrackIDs: [Int32] { [] }
+    public var requiredSourceCaptionTrackIDs: [Int32] { [] }
 }

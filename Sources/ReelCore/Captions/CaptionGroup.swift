@@ -30,4 +30,15 @@ public struct CaptionGroup: Sendable, Hashable {
         }
         return groups
     }
+
+    /// The group of `groups` (in time order, not overlapping, as ``groups(for:)`` makes
+    /// them) whose range holds `time` (half-open), by binary search; nil when none does.
+    public static func group(at time: MediaTime, in groups: [CaptionGroup]) -> CaptionGroup? {
+        var low = 0, high = groups.count
+        while low < high {
+            let mid = (low + high) / 2
+            if groups[mid].timeRange.end <= time { low = mid + 1 } else { high = mid }
+        }
+        return low < groups.count && groups[low].timeRange.containsTime(time) ? groups[low] : nil
+    }
 }

@@ -10,16 +10,28 @@ import ReelCaptions
 /// WebVTT and ASS text from Matroska. A sample is one caption timed by the sample's time
 /// range; an empty sample (a gap) gives none. A sample that does not decode is skipped and
 /// a ``CaptionWarning`` naming its time is added to ``warnings``.
+///
+/// CEA-608 tracks (`c608` in MOV) are a stream of byte pairs, decoded by a
+/// ``CEA608Stream`` for channel CC1: a caption each time the screen changes, given once it
+/// ends. Over a video track output (`.video` settings), the adaptor reads the CEA-608
+/// captions the pictures carry (EIA-608 in H.264 SEI, ``DecodedVideoFrame/closedCaptions``)
+/// the same way; ask for a small picture, the frames are decoded only for their captions.
 public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
     public typealias Element = Caption
     public typealias Failure = ReelError
 
     public let assetReaderTrackOutput: AssetReaderTrackOutput
     private let warningsStore = Lock([CaptionWarning]())
+    /// The CEA-608 decoder, made at the first 608 sample, and the captions it has ended
+    /// that were not given yet.
+    private let stream = Lock<(decoder: CEA608Stream?, pending: [Caption], end: MediaTime)>((nil, [], .zero))
 
     public init(assetReaderTrackOutput output: AssetReaderTrackOutput) throws(ReelError) {
-        guard case .passthrough = output.settings else {
-            throw ReelError(.invalidArgument, "a caption adaptor needs an output with .passthrough settings", trackID: output.trackID)
+        switch output.settings {
+        case .passthrough, .video: break
+        default:
+            throw ReelError(.invalidArgument, "a caption adaptor needs an output with .passthrough settings, or .video for the captions in the pictures",
+                            trackID: output.trackID)
         }
         self.assetReaderTrackOutput = output
     }
@@ -42,21 +54,68 @@ public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
         }
     }
 
+    /// Feeds a CEA-608 sample to the stream decoder; false for a sample of another format.
+    private func feed608(_ sample: SampleBuffer) -> Bool {
+        guard CEA608Stream.formats.contains(sample.format) else { return false }
+        feed608(sample.data, at: sample.presentationTime, duration: sample.duration)
+        return true
+    }
+
+    private func feed608(_ data: Data, at time: MediaTime, duration: MediaTime) {
+        stream.withLock { s in
+            var decoder = s.decoder ?? (try? CEA608Stream(channel: 1))
+            decoder?.append(data, at: time)
+            s.pending += decoder?.takeCaptions() ?? []
+            if duration.isNumeric { s.end = MediaTime.maximum(s.end, time + duration) }
+            s.decoder = decoder
+        }
+    }
+
+    /// The next caption the CEA-608 decoder has ended; at the end of the track (`ended`),
+    /// the one still showing.
+    private func pending608(ended: Bool) -> Caption? {
+        let (caption, newWarnings) = stream.withLock { s -> (Caption?, [CaptionWarning]) in
+            var found: [CaptionWarning] = []
+            if ended, var decoder = s.decoder {
+                decoder.finish(at: s.end)
+                s.pending += decoder.takeCaptions()
+                found = decoder.warnings
+                s.decoder = nil
+            }
+            return (s.pending.isEmpty ? nil : s.pending.removeFirst(), found)
+        }
+        if !newWarnings.isEmpty { warningsStore.withLock { $0 += newWarnings } }
+        return caption
+    }
+
+    /// The caption of one sample read, or the next the 608 decoder ended.
+    private func take(_ sample: AssetReaderSample) -> Caption? {
+        if let frame = sample.videoFrame {
+            feed608(frame.closedCaptions ?? Data(), at: frame.presentationTime, duration: frame.duration)
+            return pending608(ended: false)
+        }
+        guard let buffer = sample.sampleBuffer else { return nil }
+        if feed608(buffer) { return pending608(ended: false) }
+        return caption(of: buffer)
+    }
+
     /// The next caption, blocking the calling thread; nil at the end of the track.
     @available(*, noasync, message: "blocks the thread: iterate the adaptor with for try await instead")
     public func nextCaption() throws(ReelError) -> Caption? {
+        if let caption = pending608(ended: false) { return caption }
         while let sample = try assetReaderTrackOutput.nextSample() {
-            if let buffer = sample.sampleBuffer, let caption = caption(of: buffer) { return caption }
+            if let caption = take(sample) { return caption }
         }
-        return nil
+        return pending608(ended: true)
     }
 
     /// The next caption, suspending until it is read; nil at the end of the track.
     public func next(isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> Caption? {
+        if let caption = pending608(ended: false) { return caption }
         while let sample = try await assetReaderTrackOutput.next(isolation: actor) {
-            if let buffer = sample.sampleBuffer, let caption = caption(of: buffer) { return caption }
+            if let caption = take(sample) { return caption }
         }
-        return nil
+        return pending608(ended: true)
     }
 
     /// Every remaining caption, cut into the groups of captions showing together
@@ -80,4 +139,28 @@ public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(adaptor: self) }
+
+    /// The codecs whose pictures may carry CEA-608 in their user data (H.264 and HEVC SEI,
+    /// MPEG-2 user data), as FFmpeg names them.
+    public static let closedCaptionVideoCodecs: Set<String> = ["h264", "hevc", "mpeg2video"]
+
+    /// Whether the pictures of video track `trackID` of `url` carry closed captions, from
+    /// the frames of its first `duration` (decoded small, for their captions only).
+    public static func videoCarriesClosedCaptions(url: URL, trackID: Int32,
+                                                  within duration: MediaTime = MediaTime(value: 2, timescale: 1)) async throws(ReelError) -> Bool {
+        let reader = try await AssetReader.open(url: url)
+        guard let track = reader.track(withID: trackID), closedCaptionVideoCodecs.contains(track.formatDescription.codecName) else { return false }
+        let output = AssetReaderTrackOutput(trackID: trackID, settings: .video(pixelFormat: .yuv420p, width: 16, height: 16), bufferCapacity: 4)
+        try reader.add(output)
+        try reader.startReading()
+        defer { reader.cancelReading() }
+        var first: MediaTime?
+        while let frame = try await output.next(isolation: nil)?.videoFrame {
+            if frame.closedCaptions?.isEmpty == false { return true }
+            let start = first ?? frame.presentationTime
+            first = start
+            if frame.presentationTime - start >= duration { break }
+        }
+        return false
+    }
 }

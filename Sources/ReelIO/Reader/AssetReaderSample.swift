@@ -1,3 +1,4 @@
+import Foundation
 import ReelCore
 
 /// One decoded video frame, with its exact timing in the track's time base.
@@ -8,11 +9,16 @@ public struct DecodedVideoFrame: Sendable {
     public var presentationTime: MediaTime
     /// How long it is shown; invalid when the file does not say.
     public var duration: MediaTime
+    /// The CEA-608/708 closed-caption data the picture carries (ATSC A/53 `cc_data`
+    /// triplets from H.264/HEVC SEI or MPEG-2 user data, as FFmpeg's decoder exports
+    /// them); nil when it carries none. ``CEA608Stream`` reads them.
+    public var closedCaptions: Data?
 
-    public init(pixelBuffer: PixelBuffer, presentationTime: MediaTime, duration: MediaTime) {
+    public init(pixelBuffer: PixelBuffer, presentationTime: MediaTime, duration: MediaTime, closedCaptions: Data? = nil) {
         self.pixelBuffer = pixelBuffer
         self.presentationTime = presentationTime
         self.duration = duration
+        self.closedCaptions = closedCaptions
     }
 
     /// `[presentationTime, presentationTime + duration)`.

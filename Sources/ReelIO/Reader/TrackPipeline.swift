@@ -185,7 +185,11 @@ final class TrackPipeline: @unchecked Sendable {
             let buffer = makeBuffer(format: format, width: width ?? Int(frame.width), height: height ?? Int(frame.height))
             // The scaler also sets the buffer's colour: the frame's, with the matrix and range it holds.
             try scaler?.convert(frame, into: buffer)
-            sample = .videoFrame(DecodedVideoFrame(pixelBuffer: buffer, presentationTime: pts, duration: duration))
+            var captions: Data?
+            if let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_A53_CC), side.pointee.size > 0 {
+                captions = Data(bytes: side.pointee.data, count: Int(side.pointee.size))
+            }
+            sample = .videoFrame(DecodedVideoFrame(pixelBuffer: buffer, presentationTime: pts, duration: duration, closedCaptions: captions))
         case .audioPCM:
             guard let resampler else { return true }
             let rate = frame.pointer.pointee.sample_rate

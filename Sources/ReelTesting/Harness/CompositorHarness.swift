@@ -118,17 +118,23 @@ public final class CompositorHarness: Sendable {
     ///     out is one with no frame at this time (an empty edit: `sourceFrame` gives nil).
     ///   - metadata: groups by metadata track ID, in the instruction's order; a track left
     ///     out has no group at this time (`sourceTimedMetadata` gives nil).
+    ///   - captions: caption groups by caption track ID, in the instruction's order; a track
+    ///     left out shows no caption at this time (`sourceCaptionGroup` gives nil). The engine
+    ///     delivers only the tracks the instruction lists in `requiredSourceCaptionTrackIDs`.
     public func makeRequest(at time: MediaTime, instruction: any VideoCompositionInstructionProtocol,
                             sourceFrames: KeyValuePairs<Int32, PixelBuffer> = [:],
-                            metadata: KeyValuePairs<Int32, TimedMetadataGroup> = [:]) -> Request {
+                            metadata: KeyValuePairs<Int32, TimedMetadataGroup> = [:],
+                            captions: KeyValuePairs<Int32, CaptionGroup> = [:]) -> Request {
         makeRequest(at: time, instruction: instruction, frames: sourceFrames.map { ($0.key, $0.value) },
-                    sampleData: metadata.map { SourceSampleData(trackID: $0.key, group: $0.value) })
+                    sampleData: metadata.map { SourceSampleData(trackID: $0.key, group: $0.value) },
+                    captionGroups: captions.map { ($0.key, $0.value) })
     }
 
     /// Makes a request from lists (for code that builds them); see the other overload.
     public func makeRequest(at time: MediaTime, instruction: any VideoCompositionInstructionProtocol,
                             frames: [(trackID: Int32, frame: PixelBuffer)],
-                            sampleData: [SourceSampleData]) -> Request {
+                            sampleData: [SourceSampleData],
+                            captionGroups: [(trackID: Int32, group: CaptionGroup)] = []) -> Request {
         let (id, context) = state.withLock { s -> (Int, VideoCompositionRenderContext) in
             defer { s.nextID += 1 }
             return (s.nextID, s.context)
@@ -136,7 +142,7 @@ public final class CompositorHarness: Sendable {
         let request = Request(id: id, compositionTime: time, instructionDescription: Self.describe(instruction))
         let made = AsynchronousVideoCompositionRequest(
             renderContext: context, compositionTime: time, videoCompositionInstruction: instruction,
-            sourceFrames: frames, sourceSampleData: sampleData,
+            sourceFrames: frames, sourceSampleData: sampleData, sourceCaptionGroups: captionGroups,
             diagnostics: { [state] diagnostic in
                 state.withLock { s in
                     s.diagnostics.append(diagnostic)
@@ -170,8 +176,9 @@ public final class CompositorHarness: Sendable {
     @discardableResult
     public func startRequest(at time: MediaTime, instruction: any VideoCompositionInstructionProtocol,
                              sourceFrames: KeyValuePairs<Int32, PixelBuffer> = [:],
-                             metadata: KeyValuePairs<Int32, TimedMetadataGroup> = [:]) -> Request {
-        let request = makeRequest(at: time, instruction: instruction, sourceFrames: sourceFrames, metadata: metadata)
+                             metadata: KeyValuePairs<Int32, TimedMetadataGroup> = [:],
+                             captions: KeyValuePairs<Int32, CaptionGroup> = [:]) -> Request {
+        let request = makeRequest(at: time, instruction: instruction, sourceFrames: sourceFrames, metadata: metadata, captions: captions)
         start(request)
         return request
     }
@@ -219,12 +226,13 @@ public final class CompositorHarness: Sendable {
     ///   unfinished or not finished within ``timeLimit``.
     public func render(at time: MediaTime, instruction: any VideoCompositionInstructionProtocol,
                        sourceFrames: KeyValuePairs<Int32, PixelBuffer> = [:],
-                       metadata: KeyValuePairs<Int32, TimedMetadataGroup> = [:]) async throws(ReelError) -> PixelBuffer {
-        let request = startRequest(at: time, instruction: instruction, sourceFrames: sourceFrames, metadata: metadata)
+                       metadata: KeyValuePairs<Int32, TimedMetadataGroup> = [:],
+                       captions: KeyValuePairs<Int32, CaptionGroup> = [:]) async throws(ReelError) -> PixelBuffer {
+        let request = startRequest(at: time, instruction: instruction, sourceFrames: sourceFrames, metadata: metadata, captions: captions)
         return try await frame(of: request)
     }
 
-    /// The composed frame of a started request; throws as ``render(at:instruction:sourceFrames:metadata:)`` does.
+    /// The composed frame of a started request; throws as ``render(at:instruction:sourceFrames:metadata:captions:)`` does.
     public func frame(of request: Request) async throws(ReelError) -> PixelBuffer {
         switch await outcome(of: request) {
         case .composed(let frame): return frame

@@ -1,8 +1,8 @@
 import ReelComposition
 import ReelCore
 
-/// A media source that lives in memory: video tracks of synthetic (or given) frames and
-/// timed-metadata tracks of groups, described for a composition and served to the render
+/// A media source that lives in memory: video tracks of synthetic (or given) frames,
+/// timed-metadata tracks of groups and caption tracks, described for a composition and served to the render
 /// engine. No files, no FFmpeg.
 ///
 /// ```swift
@@ -22,6 +22,7 @@ public struct InMemorySource: RenderSourceProvider {
     public private(set) var tracks: [SourceTrackDescription] = []
     private var videoSources: [Int32: InMemoryVideoFrameSource] = [:]
     private var metadataSources: [Int32: InMemoryTimedMetadataSource] = [:]
+    private var captionSources: [Int32: InMemoryCaptionSource] = [:]
 
     public init(identifier: String = "memory") {
         self.identifier = identifier
@@ -88,6 +89,16 @@ public struct InMemorySource: RenderSourceProvider {
         metadataSources[trackID] = InMemoryTimedMetadataSource(groups: groups)
     }
 
+    /// Adds a caption track (a subtitle track) holding `captions` (times are the source's
+    /// own), from zero to the end of the last caption.
+    public mutating func addCaptionTrack(trackID: Int32, captions: [Caption]) throws(ReelError) {
+        try checkNew(trackID)
+        guard !captions.isEmpty else { throw ReelError(.invalidArgument, "a caption track needs at least one caption", trackID: trackID) }
+        let end = captions.map(\.timeRange.end).max() ?? .zero
+        tracks.append(SourceTrackDescription(reference: reference(trackID), mediaType: .subtitle, timeRange: TimeRange(start: .zero, end: end)))
+        captionSources[trackID] = InMemoryCaptionSource(captions: captions)
+    }
+
     private func checkNew(_ trackID: Int32) throws(ReelError) {
         guard !tracks.contains(where: { $0.trackID == trackID }) else {
             throw ReelError(.invalidArgument, "the source \(identifier) already has a track \(trackID)", trackID: trackID)
@@ -100,6 +111,10 @@ public struct InMemorySource: RenderSourceProvider {
 
     public func timedMetadataSource(for reference: SourceTrackReference) -> (any TimedMetadataSource)? {
         reference.sourceIdentifier == identifier ? metadataSources[reference.trackID] : nil
+    }
+
+    public func captionSource(for reference: SourceTrackReference) -> (any CaptionSource)? {
+        reference.sourceIdentifier == identifier ? captionSources[reference.trackID] : nil
     }
 }
 
@@ -115,5 +130,9 @@ public struct InMemorySources: RenderSourceProvider {
 
     public func timedMetadataSource(for reference: SourceTrackReference) -> (any TimedMetadataSource)? {
         sources.lazy.compactMap { $0.timedMetadataSource(for: reference) }.first
+    }
+
+    public func captionSource(for reference: SourceTrackReference) -> (any CaptionSource)? {
+        sources.lazy.compactMap { $0.captionSource(for: reference) }.first
     }
 }
