@@ -22,17 +22,6 @@ extension RenderPlan {
         return nil
     }
 
-    /// Makes the work folder when it is missing and checks that pieces can be written in it.
-    public func prepareWorkFolder() throws(ReelError) {
-        let url = workFolderURL
-        do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
-            throw ReelError(.outputFailed, "the work folder cannot be made: \(error.localizedDescription)", path: url.path)
-        }
-        guard FileManager.default.isWritableFile(atPath: url.path) else {
-            throw ReelError(.outputFailed, "the work folder is not writable", path: url.path)
-        }
-    }
-
     /// The settings every piece is encoded with: the composition file's output settings.
     public func videoSettings(for loaded: LoadedComposition) throws(ReelError) -> VideoEncoderSettings {
         try (loaded.file.output ?? CompositionFile.Output())
