@@ -35,11 +35,11 @@ extension RenderPlan {
     public func pieceSession(_ index: Int, loaded: LoadedComposition) async throws(ReelError) -> AssetExportSession {
         let piece = try piece(index)
         try unstampPiece(index)
+        // The join writes the container tags: the source's are not read here.
         let session = await loaded.makeExportSession(settings: try videoSettings(for: loaded), audioCodec: .aac, metadataFormat: .auto,
-                                                     overwrite: true)
+                                                     overwrite: true, containerTags: false)
         session.includesAudio = false
         session.metadataTrackIDs = []
-        session.metadata = []
         session.shouldOptimizeForNetworkUse = false
         session.timeRange = piece.timeRange
         return session
