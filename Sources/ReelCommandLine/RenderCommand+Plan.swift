@@ -29,25 +29,10 @@ extension RenderCommand {
         }
         let piece = plan.pieces[index]
         let pieceURL = plan.pieceURL(index)
-        let identity: String
-        do throws(ReelError) {
-            try plan.prepareWorkFolder()
-            identity = try plan.identity()
-        } catch {
-            CLIOutput.line(error.description)
-            throw ExitStatus.failure
-        }
-        if case .complete = await plan.checkPiece(index, identity: identity) {
-            CLIOutput.line("piece \(index) is already complete: \(pieceURL.path)")
-            return
-        }
-        let loaded: LoadedComposition
-        do throws(ReelError) {
-            loaded = try await LoadedComposition.load(path: plan.composition, overrides: plan.sourceOverrides, registry: ReelCLI.registry)
-        } catch {
-            CLIOutput.line(error.description)
-            throw ExitStatus.usage
-        }
+        guard let identity = try await identityUnlessComplete(plan, task: "piece \(index)", shown: pieceURL.path, state: {
+            await plan.checkPiece(index, identity: $0)
+        }) else { return }
+        let loaded = try await loadComposition(plan, overrides: plan.sourceOverrides)
         try runner.checkInterrupted()
         let session: AssetExportSession
         do throws(ReelError) {
@@ -87,25 +72,10 @@ extension RenderCommand {
             CLIOutput.line(error.description)
             throw ExitStatus.usage
         }
-        let identity: String
-        do throws(ReelError) {
-            try plan.prepareWorkFolder()
-            identity = try plan.identity()
-        } catch {
-            CLIOutput.line(error.description)
-            throw ExitStatus.failure
-        }
-        if case .complete = await plan.checkJob(index, identity: identity) {
-            CLIOutput.line("job \(index) is already complete: \(job.output)")
-            return
-        }
-        let loaded: LoadedComposition
-        do throws(ReelError) {
-            loaded = try await LoadedComposition.load(path: plan.composition, overrides: plan.overrides(forJob: index), registry: ReelCLI.registry)
-        } catch {
-            CLIOutput.line(error.description)
-            throw ExitStatus.usage
-        }
+        guard let identity = try await identityUnlessComplete(plan, task: "job \(index)", shown: job.output, state: {
+            await plan.checkJob(index, identity: $0)
+        }) else { return }
+        let loaded = try await loadComposition(plan, overrides: plan.overrides(forJob: index))
         try runner.checkInterrupted()
         let render: BatchPlan.JobRender
         do throws(ReelError) {
@@ -123,5 +93,32 @@ extension RenderCommand {
             throw ExitStatus.failure
         }
         CLIOutput.line(ExportRunner.summary(wrote: "job \(index) (\(job.output))", frames: render.frameCount, seconds: seconds))
+    }
+
+    /// The plan's identity once its work folder is ready (exit 1 when it cannot be made or
+    /// written), or nil when the task is already complete, which is said.
+    func identityUnlessComplete(_ plan: some PlanFile, task: String, shown: String,
+                                state: (String) async -> RenderPlan.PieceState) async throws -> String? {
+        let identity: String
+        do throws(ReelError) {
+            try plan.prepareWorkFolder()
+            identity = try plan.identity()
+        } catch {
+            CLIOutput.line(error.description)
+            throw ExitStatus.failure
+        }
+        guard case .complete = await state(identity) else { return identity }
+        CLIOutput.line("\(task) is already complete: \(shown)")
+        return nil
+    }
+
+    /// The plan's composition opened with `overrides` (exit 2 when it cannot be).
+    func loadComposition(_ plan: some PlanFile, overrides: [CompositionFile.SourceOverride]) async throws -> LoadedComposition {
+        do throws(ReelError) {
+            return try await LoadedComposition.load(path: plan.composition, overrides: overrides, registry: ReelCLI.registry)
+        } catch {
+            CLIOutput.line(error.description)
+            throw ExitStatus.usage
+        }
     }
 }

@@ -106,15 +106,8 @@ extension BatchPlan {
     /// Checks job `index` against the plan whose ``identity()`` is `identity`: stamped for
     /// this plan, the output the size it was stamped with, and it opens with a video track.
     public func checkJob(_ index: Int, identity: String) async -> RenderPlan.PieceState {
-        switch readStamp(at: stampURL(index), of: URL(fileURLWithPath: jobs[index].output), index: index, identity: identity) {
-        case .success(nil): return .missing
-        case .failure(let problem): return .bad(problem.reason)
-        case .success: break
-        }
-        do throws(ReelError) {
-            return .complete(codecConfiguration: try await openOutput(of: index))
-        } catch {
-            return .bad(error.message)
+        await taskState(index, output: URL(fileURLWithPath: jobs[index].output), stamp: stampURL(index), identity: identity) { () async throws(ReelError) in
+            try await openOutput(of: index)
         }
     }
 
@@ -145,12 +138,9 @@ extension BatchPlan {
                 }
             }
         }
-        guard missing.isEmpty, bad.isEmpty else {
-            var parts: [String] = []
-            if !missing.isEmpty { parts.append("missing job\(missing.count == 1 ? "" : "s") " + missing.joined(separator: ", ")) }
-            if !bad.isEmpty { parts.append("bad " + bad.joined(separator: ", ")) }
-            throw ReelError(.invalidArgument, "not every job is complete: " + parts.joined(separator: "; ") + " (run them again with `reel render --plan ... --chunk K`)",
-                            path: workFolder)
+        if let error = incompleteError("not every job is complete: ", missing: missing, missingNoun: "job", bad: bad,
+                                       advice: "run them again with `reel render --plan ... --chunk K`") {
+            throw error
         }
     }
 }

@@ -57,9 +57,6 @@ extension BatchPlan: PlanFile {
     /// the same output or an output that is an input.
     public static func decode(_ data: Data, path: String) throws(ReelError) -> BatchPlan {
         let plan = try decodeJSON(data, path: path)
-        guard plan.version == currentVersion else {
-            throw ReelError(.invalidArgument, "is a version \(plan.version) batch plan; this reel reads version \(currentVersion) (make the plan again)", path: path)
-        }
         func broken(_ what: String, _ field: String) -> ReelError {
             ReelError(.invalidArgument, "\(what) (make the plan again with `reel plan --inputs`)", path: path, field: field)
         }

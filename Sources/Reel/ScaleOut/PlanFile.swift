@@ -5,6 +5,10 @@ import ReelCore
 /// cut into pieces) or a ``BatchPlan`` (one whole render per input file). Task `K` of
 /// either is a pure function of the plan and `K`.
 public protocol PlanFile: Sendable, Codable {
+    /// The plan file format this code writes and reads.
+    static var currentVersion: Int { get }
+    /// The plan file's format.
+    var version: Int { get }
     /// Where the tasks' stamps (and a render plan's pieces) go, as an absolute path.
     var workFolder: String { get }
     /// The composition file, as an absolute path.
@@ -54,12 +58,17 @@ extension PlanFile {
         }
     }
 
-    /// Decodes a plan of this type from `data` (read from `path`), or one error naming the
-    /// first thing that is wrong and where.
+    /// Decodes a plan of this type and this version from `data` (read from `path`), or one
+    /// error naming the first thing that is wrong and where.
     static func decodeJSON(_ data: Data, path: String) throws(ReelError) -> Self {
-        do { return try JSONDecoder().decode(Self.self, from: data) } catch {
+        let plan: Self
+        do { plan = try JSONDecoder().decode(Self.self, from: data) } catch {
             throw ReelError(.invalidArgument, "is not a render plan made by `reel plan` (\(RenderPlan.reason(error)))", path: path)
         }
+        guard plan.version == currentVersion else {
+            throw ReelError(.invalidArgument, "is a version \(plan.version) plan; this reel reads version \(currentVersion) (make the plan again)", path: path)
+        }
+        return plan
     }
 }
 

@@ -61,6 +61,32 @@ extension PlanFile {
         }
         return .success(stamp)
     }
+
+    /// Task `index`'s state: its `output` stamped (at `stamp`) for the plan whose identity
+    /// is `identity` with the size it has now, then `check`ed, which gives the output's
+    /// codec configuration or throws why it is bad.
+    func taskState(_ index: Int, output: URL, stamp: URL, identity: String,
+                   check: () async throws(ReelError) -> Data) async -> RenderPlan.PieceState {
+        switch readStamp(at: stamp, of: output, index: index, identity: identity) {
+        case .success(nil): return .missing
+        case .failure(let problem): return .bad(problem.reason)
+        case .success: break
+        }
+        do throws(ReelError) {
+            return .complete(codecConfiguration: try await check())
+        } catch {
+            return .bad(error.message)
+        }
+    }
+
+    /// The error that names every missing and bad task (none: nil), ending with `advice`.
+    func incompleteError(_ lead: String, missing: [String], missingNoun: String, bad: [String], advice: String) -> ReelError? {
+        guard !missing.isEmpty || !bad.isEmpty else { return nil }
+        var parts: [String] = []
+        if !missing.isEmpty { parts.append("missing \(missingNoun)\(missing.count == 1 ? "" : "s") " + missing.joined(separator: ", ")) }
+        if !bad.isEmpty { parts.append("bad " + bad.joined(separator: ", ")) }
+        return ReelError(.invalidArgument, lead + parts.joined(separator: "; ") + " (\(advice))", path: workFolder)
+    }
 }
 
 /// Why a stamped output is not usable.
@@ -106,15 +132,8 @@ extension RenderPlan {
     /// this plan, and its video track holds exactly the plan's frames, one every frame
     /// duration from zero, starting with a keyframe.
     public func checkPiece(_ index: Int, identity: String) async -> PieceState {
-        switch readStamp(at: stampURL(index), of: pieceURL(index), index: index, identity: identity) {
-        case .success(nil): return .missing
-        case .failure(let problem): return .bad(problem.reason)
-        case .success: break
-        }
-        do throws(ReelError) {
-            return .complete(codecConfiguration: try await checkVideo(of: index))
-        } catch {
-            return .bad(error.message)
+        await taskState(index, output: pieceURL(index), stamp: stampURL(index), identity: identity) { () async throws(ReelError) in
+            try await checkVideo(of: index)
         }
     }
 

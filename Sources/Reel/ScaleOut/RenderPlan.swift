@@ -84,9 +84,6 @@ extension RenderPlan: PlanFile {
     /// their frames adding up to the whole.
     public static func decode(_ data: Data, path: String) throws(ReelError) -> RenderPlan {
         let plan = try decodeJSON(data, path: path)
-        guard plan.version == currentVersion else {
-            throw ReelError(.invalidArgument, "is a version \(plan.version) plan; this reel reads version \(currentVersion) (make the plan again)", path: path)
-        }
         func broken(_ what: String, _ field: String) -> ReelError {
             ReelError(.invalidArgument, "\(what) (make the plan again with `reel plan`)", path: path, field: field)
         }
