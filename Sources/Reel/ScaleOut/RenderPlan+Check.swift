@@ -80,12 +80,12 @@ extension PlanFile {
     }
 
     /// The error that names every missing and bad task (none: nil), ending with `advice`.
-    func incompleteError(_ lead: String, missing: [String], missingNoun: String, bad: [String], advice: String) -> ReelError? {
+    func incompleteError(_ prefix: String, missing: [String], missingNoun: String, bad: [String], advice: String) -> ReelError? {
         guard !missing.isEmpty || !bad.isEmpty else { return nil }
         var parts: [String] = []
         if !missing.isEmpty { parts.append("missing \(missingNoun)\(missing.count == 1 ? "" : "s") " + missing.joined(separator: ", ")) }
         if !bad.isEmpty { parts.append("bad " + bad.joined(separator: ", ")) }
-        return ReelError(.invalidArgument, lead + parts.joined(separator: "; ") + " (\(advice))", path: workFolder)
+        return ReelError(.invalidArgument, prefix + parts.joined(separator: "; ") + " (\(advice))", path: workFolder)
     }
 }
 
