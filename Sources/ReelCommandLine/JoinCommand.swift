@@ -13,15 +13,17 @@ public struct JoinCommand: AsyncParsableCommand {
         the same codec configuration as the others); a missing or bad piece is named in one \
         line (exit 2) and nothing is written. The video is copied from the pieces; the sound \
         is mixed and the timed metadata tracks written once over the whole timeline, as a \
-        single `reel render` writes them. The output appears only when complete.
+        single `reel render` writes them. The output appears only when complete. For a batch \
+        plan (`reel plan --inputs`) there is nothing to join: it checks that every job's \
+        output is complete and names the missing and bad ones (exit 2); -o is not used.
         """
     )
 
     @Argument(help: "The render plan (made by `reel plan`).")
     var plan: String
 
-    @Option(name: [.short, .customLong("output")], help: "The video to write (.mp4, .mov, .mkv).")
-    var output: String
+    @Option(name: [.short, .customLong("output")], help: "The video to write (.mp4, .mov, .mkv); not used for a batch plan.")
+    var output: String?
 
     @Flag(help: "Replace the output file if it exists.")
     var overwrite = false
@@ -40,8 +42,19 @@ public struct JoinCommand: AsyncParsableCommand {
         let fileType: AssetWriter.FileType
         let audioCodec: AudioEncoderSettings.Codec
         let format: MetadataOutputFormat
+        let output: String
+        let file: AnyPlanFile
+        do throws(ReelError) { file = try AnyPlanFile.load(path: plan) } catch {
+            CLIOutput.line(error.description)
+            throw ExitStatus.usage
+        }
+        switch file {
+        case .batch(let batch): return try await checkJobs(of: batch)
+        case .render(let render): renderPlan = render
+        }
         do throws(ReelError) {
-            renderPlan = try RenderPlan.load(path: plan)
+            guard let path = self.output else { throw ReelError(.invalidArgument, "give the output: -o OUT") }
+            output = path
             try renderPlan.checkInputs(planPath: plan)
             loaded = try await LoadedComposition.load(path: renderPlan.composition, overrides: renderPlan.sourceOverrides,
                                                       registry: ReelCLI.registry)
@@ -78,5 +91,18 @@ public struct JoinCommand: AsyncParsableCommand {
         }
         let seconds = try await runner.run(session, to: outputURL, as: fileType, shown: output, frameCount: renderPlan.frameCount)
         CLIOutput.line("joined \(renderPlan.pieces.count) pieces into \(output): \(renderPlan.frameCount) frames in \(String(format: "%.1f", seconds)) s")
+    }
+
+    /// A batch plan's join: every job's output checked, nothing written.
+    func checkJobs(of batch: BatchPlan) async throws {
+        do throws(ReelError) {
+            if output != nil { throw ReelError(.invalidArgument, "a batch plan's jobs write their own outputs: drop -o") }
+            try batch.checkInputs(planPath: plan)
+            try await batch.checkJobs(identity: try batch.identity())
+        } catch {
+            CLIOutput.line(error.description)
+            throw ExitStatus.usage
+        }
+        CLIOutput.line("all \(batch.jobs.count) jobs of \(plan) are complete")
     }
 }

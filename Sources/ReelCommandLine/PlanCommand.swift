@@ -1,10 +1,15 @@
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Reel
 
 /// `reel plan COMPOSITION.json (--chunks N | --chunk-seconds S) -o plan.json
 /// [--work-folder DIR] [--emit slurm|k8s|aws-batch]`: splits a render into keyframe-aligned
-/// pieces for separate machines (docs/scale-out.md).
+/// pieces for separate machines; `reel plan --inputs GLOB --composition TEMPLATE.json -o
+/// plan.json [--output-dir DIR] [--output-name PATTERN]` plans one job per input file
+/// (docs/scale-out.md).
 public struct PlanCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "plan",
@@ -16,12 +21,27 @@ public struct PlanCommand: AsyncParsableCommand {
         `reel render --plan plan.json --chunk K`, then `reel join plan.json -o OUT`. \
         --emit writes the scheduler files beside the plan: a Slurm array script and its join \
         job (slurm), an Indexed Job and a join Job (k8s), or an AWS Batch job definition and \
-        submission script (aws-batch).
+        submission script (aws-batch). With --inputs, the plan has one job per input file \
+        instead: the template composition with its first source replaced by the input, \
+        rendered whole into --output-dir/--output-name; `reel join plan.json` then checks \
+        that every output is complete.
         """
     )
 
     @Argument(help: "The composition file (JSON).")
-    var composition: String
+    var composition: String?
+
+    @Option(name: .customLong("composition"), help: "With --inputs: the template composition file (JSON).")
+    var template: String?
+
+    @Option(help: "Plan one job per file these paths or quoted patterns ('clips/*.MP4') match, instead of pieces of one render.")
+    var inputs: [String] = []
+
+    @Option(help: "With --inputs: the folder the outputs go to (beside the plan by default).")
+    var outputDir: String?
+
+    @Option(help: "With --inputs: each output's file name; {name} is the input's name without its extension, {index} the job's.")
+    var outputName = "{name}.mp4"
 
     @Option(help: "Cut this many pieces.")
     var chunks: Int?
@@ -47,12 +67,21 @@ public struct PlanCommand: AsyncParsableCommand {
     @Option(help: "With --emit: the file the join job writes (PLAN.mp4 beside the plan by default).")
     var joinOutput: String?
 
-    @Flag(help: "Replace the plan (and emitted files) if they exist.")
+    @Flag(help: "Replace the plan (and emitted files) if they exist; with --inputs, let the jobs replace existing outputs.")
     var overwrite = false
 
     public init() {}
 
     public func validate() throws {
+        if !inputs.isEmpty {
+            if chunks != nil || chunkSeconds != nil { throw ValidationError("--inputs plans one whole render per file: drop --chunks and --chunk-seconds") }
+            if composition != nil && template != nil { throw ValidationError("give the template once: as an argument or with --composition") }
+            if composition == nil && template == nil { throw ValidationError("--inputs needs the template: --composition TEMPLATE.json") }
+            if !sources.isEmpty { throw ValidationError("--inputs replaces the template's first source: drop --source") }
+            return
+        }
+        if template != nil || outputDir != nil { throw ValidationError("--composition and --output-dir go with --inputs") }
+        if composition == nil { throw ValidationError("Missing expected argument '<composition>'") }
         switch (chunks, chunkSeconds) {
         case (nil, nil): throw ValidationError("give --chunks N or --chunk-seconds S")
         case (.some, .some): throw ValidationError("give --chunks or --chunk-seconds, not both")
@@ -67,15 +96,12 @@ public struct PlanCommand: AsyncParsableCommand {
         let planURL = URL(fileURLWithPath: output).standardizedFileURL
         let work = workFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? planURL.deletingPathExtension().appendingPathExtension("pieces")
-        let plan: RenderPlan
+        let plan: any PlanFile
         do throws(ReelError) {
-            let loaded = try await LoadedComposition.load(path: composition, overrides: sources.map(CompositionFile.SourceOverride.init(argument:)),
-                                                          registry: ReelCLI.registry)
-            plan = try RenderPlan.make(for: loaded, compositionPath: composition,
-                                       split: chunks.map { .pieces($0) } ?? .seconds(chunkSeconds ?? 1), workFolder: work)
+            plan = inputs.isEmpty ? try await splitPlan(work: work) : try await batchPlan(planURL: planURL)
         } catch {
             CLIOutput.line(error.description)
-            throw ExitStatus.usage
+            throw error.code == .outputExists ? ExitStatus.failure : ExitStatus.usage
         }
         let files = try emit.map { kind throws(ReelError) in (kind, try plan.schedulerFiles(kind, planPath: planURL.path, reel: Self.reelPath, image: image,
                                                                                            joinOutput: joinOutput.map { URL(fileURLWithPath: $0).standardizedFileURL.path })) }
@@ -92,13 +118,64 @@ public struct PlanCommand: AsyncParsableCommand {
             CLIOutput.line(error.description)
             throw ExitStatus.failure
         }
-        let sizes = plan.pieces.map(\.frameCount)
-        CLIOutput.line("wrote \(output): \(plan.pieces.count) pieces of \(sizes.min() ?? 0) to \(sizes.max() ?? 0) frames (\(plan.frameCount) in all, a keyframe every \(plan.video.keyframeInterval)); pieces go to \(plan.workFolder)")
+        switch plan {
+        case let plan as RenderPlan:
+            let sizes = plan.pieces.map(\.frameCount)
+            CLIOutput.line("wrote \(output): \(plan.pieces.count) pieces of \(sizes.min() ?? 0) to \(sizes.max() ?? 0) frames (\(plan.frameCount) in all, a keyframe every \(plan.video.keyframeInterval)); pieces go to \(plan.workFolder)")
+        case let plan as BatchPlan:
+            CLIOutput.line("wrote \(output): \(plan.jobs.count) jobs, one per input, writing \(plan.jobs.first?.output ?? "") ...")
+        default:
+            break
+        }
         for url in targets.dropFirst() { CLIOutput.line("wrote \(url.path)") }
     }
 }
 
 extension PlanCommand {
+    func splitPlan(work: URL) async throws(ReelError) -> RenderPlan {
+        let path = composition ?? ""
+        let loaded = try await LoadedComposition.load(path: path, overrides: sources.map(CompositionFile.SourceOverride.init(argument:)),
+                                                      registry: ReelCLI.registry)
+        return try RenderPlan.make(for: loaded, compositionPath: path, split: chunks.map { .pieces($0) } ?? .seconds(chunkSeconds ?? 1), workFolder: work)
+    }
+
+    /// The batch plan: the template opened with the first input (so that a template that
+    /// cannot render is refused now), one job per input.
+    func batchPlan(planURL: URL) async throws(ReelError) -> BatchPlan {
+        let path = template ?? composition ?? ""
+        let files = try Self.expand(inputs)
+        let loaded = try await LoadedComposition.load(path: path, overrides: [CompositionFile.SourceOverride(name: nil, path: files[0].path)],
+                                                      registry: ReelCLI.registry)
+        let folder = outputDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? planURL.deletingLastPathComponent()
+        let plan = try BatchPlan.make(template: loaded, templatePath: path, inputs: files, outputFolder: folder, outputName: outputName,
+                                      workFolder: workFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
+                                          ?? planURL.deletingPathExtension().appendingPathExtension("jobs"),
+                                      overwrite: overwrite)
+        return plan
+    }
+
+    /// The files `patterns` match (glob(3), sorted, each once), in the patterns' order.
+    static func expand(_ patterns: [String]) throws(ReelError) -> [URL] {
+        var seen: Set<String> = []
+        var files: [URL] = []
+        for pattern in patterns {
+            var matches = glob_t()
+            defer { globfree(&matches) }
+            guard glob(pattern, 0, nil, &matches) == 0 else {
+                throw ReelError(.fileNotFound, "--inputs \(pattern): matches no file")
+            }
+            for i in 0..<Int(matches.gl_pathc) {
+                guard let text = matches.gl_pathv[i].map({ String(cString: $0) }) else { continue }
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: text, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+                let url = URL(fileURLWithPath: text).standardizedFileURL
+                if seen.insert(url.path).inserted { files.append(url) }
+            }
+        }
+        guard !files.isEmpty else { throw ReelError(.fileNotFound, "--inputs \(patterns.joined(separator: " ")): matches no file") }
+        return files
+    }
+
     /// This `reel`, as an absolute path, for the Slurm scripts (nodes share the install).
     static var reelPath: String {
         let argument = CommandLine.arguments.first ?? "reel"

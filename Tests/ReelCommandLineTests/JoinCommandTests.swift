@@ -101,8 +101,9 @@ struct JoinCommandTests {
         let whole = try ReelProcess.frameHashes("whole.mp4", in: folder)
         let joined = try ReelProcess.frameHashes("joined.mp4", in: folder)
         #expect(whole.count == 60 && joined.count == 60)
-        // The rate control starts afresh in each piece, so pictures differ slightly (with
-        // "qp" they do not): every frame stays close to the single render's.
+        // Each group of pictures is coded by an encoder of its own, in the single render as
+        // in the pieces, so no rate-control state crosses a cut: every frame at least 45 dB
+        // from the single render's (on one machine they are equal).
         let ffmpeg = try #require(TestTools.which("ffmpeg"))
         let psnr = try TestTools.run(ffmpeg, ["-v", "error", "-i", "joined.mp4", "-i", "whole.mp4", "-lavfi", "[0:v][1:v]psnr=stats_file=psnr.txt", "-f", "null", "-"], in: folder)
         #expect(psnr.status == 0, "\(psnr.stderr)")
@@ -110,7 +111,7 @@ struct JoinCommandTests {
             line.split(separator: " ").first { $0.hasPrefix("psnr_avg:") }.map { Double($0.dropFirst("psnr_avg:".count)) ?? .infinity }
         }
         #expect(values.count == 60)
-        #expect(values.allSatisfy { $0 >= 35 }, "\(values.min() ?? 0) dB")
+        #expect(values.allSatisfy { $0 >= 45 }, "\(values.min() ?? 0) dB")
         // A keyframe exactly every 10 frames, the cuts among them, and nowhere else.
         let ffprobe = try #require(TestTools.which("ffprobe"))
         let packets = try TestTools.run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,flags", "-of", "csv=p=0", "joined.mp4"], in: folder)

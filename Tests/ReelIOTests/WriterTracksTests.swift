@@ -65,6 +65,40 @@ struct WriterTracksTests {
         #expect(!pictures.contains(21), "CRA pictures: open GOPs")
     }
 
+    /// Writes `frames` (timed from zero) with `settings` into `name` and returns each
+    /// decoded frame's MD5 (ffmpeg's framemd5).
+    static func decodedHashes(_ frames: Range<Int>, settings: VideoEncoderSettings, name: String, in folder: URL) async throws -> [String] {
+        let url = folder.appendingPathComponent(name)
+        let writer = try AssetWriter(outputURL: url, fileType: .mp4)
+        let input = AssetWriterInput(settings: .video(settings))
+        try writer.add(input)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        for (k, i) in frames.enumerated() {
+            try await input.append(Self.frame(i * 3), withPresentationTime: MediaTime(value: Int64(k), timescale: 30))
+        }
+        try await writer.finishWriting()
+        let ffmpeg = try #require(TestTools.which("ffmpeg")?.path)
+        let md5 = try TestTools.outputString(ffmpeg, ["-v", "error", "-i", url.path, "-f", "framemd5", "-"])
+        return md5.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last.map { String($0).trimmingCharacters(in: .whitespaces) } }
+    }
+
+    @Test("Groups coded independently: a keyframe-aligned range alone codes to the pictures it has within the whole",
+          .requires(.ffmpeg), arguments: [VideoEncoderSettings.Quality.crf(30), .bitRate(200_000)])
+    func groupsCodedIndependently(quality: VideoEncoderSettings.Quality) async throws {
+        let gop = 10
+        var settings = VideoEncoderSettings(codec: .h264, width: 128, height: 96, quality: quality, preset: "veryfast",
+                                            frameDuration: MediaTime(value: 1, timescale: 30), timescale: 30, keyframeInterval: gop)
+        settings.encoderOptions["x264-params"] = "keyint=\(gop):min-keyint=\(gop):scenecut=0"
+        settings.codesGroupsIndependently = true
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = try await Self.decodedHashes(0..<40, settings: settings, name: "whole.mp4", in: folder)
+        let part = try await Self.decodedHashes(20..<30, settings: settings, name: "part.mp4", in: folder)
+        #expect(whole.count == 40 && part.count == 10)
+        #expect(Array(whole[20..<30]) == part)
+    }
+
     /// The NAL unit types of an HEVC file's packets, in decode order (ffmpeg's
     /// `trace_headers` bitstream filter, which logs each header it parses).
     static func traceHeaders(_ ffmpeg: String, _ url: URL) throws -> [Int] {

@@ -143,7 +143,10 @@ extension CompositionFile.Output {
                                             preset: (codec == .h264 || codec == .hevc) ? (v.preset ?? "veryfast") : nil,
                                             frameDuration: frameDuration, timescale: Self.timescale(for: frameDuration),
                                             keyframeInterval: gop)
-        // Keyframes exactly every `gop` frames and nowhere else: what --range cuts on.
+        // Keyframes exactly every `gop` frames and nowhere else: what --range cuts on. With
+        // crf or bitRate, each group is coded afresh, so a keyframe-aligned piece codes to
+        // the same pictures as the whole render (docs/scale-out.md).
+        settings.codesGroupsIndependently = settings.quality != nil
         switch codec {
         case .h264:
             var params = "keyint=\(gop):min-keyint=\(gop):scenecut=0"

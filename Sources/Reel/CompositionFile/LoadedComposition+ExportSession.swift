@@ -5,10 +5,11 @@ import ReelIO
 extension LoadedComposition {
     /// The export session that renders the composition file as `reel render` does: its
     /// video composition, audio mix, metadata tracks in `metadataFormat`, and the first
-    /// source's container tags (creation date, location, make, model). The caller sets the
-    /// time range and runs it.
+    /// source's container tags (creation date, location, make, model; not read when
+    /// `containerTags` is false, for outputs that carry none). The caller sets the time
+    /// range and runs it.
     public func makeExportSession(settings: VideoEncoderSettings, audioCodec: AudioEncoderSettings.Codec,
-                                  metadataFormat: MetadataOutputFormat, overwrite: Bool) async -> AssetExportSession {
+                                  metadataFormat: MetadataOutputFormat, overwrite: Bool, containerTags: Bool = true) async -> AssetExportSession {
         let session = AssetExportSession(composition: composition, preset: .custom(settings),
                                          sources: AssetRenderSources(videoOptions: .init(lookahead: 8), files: sourceURLs))
         session.videoComposition = videoComposition
@@ -23,7 +24,7 @@ extension LoadedComposition {
         session.overwrite = overwrite
         session.metadataTrackIDs = file.output?.metadataTrackIDs ?? composition.tracks(withMediaType: .metadata).map(\.trackID)
         session.metadataFormat = metadataFormat
-        if let first = file.sources.first, let url = sourceURLs[first.name] {
+        if containerTags, let first = file.sources.first, let url = sourceURLs[first.name] {
             if let (common, all) = try? await Asset(url: url).load(.commonMetadata, .metadata) { session.metadata = common + all }
         }
         return session

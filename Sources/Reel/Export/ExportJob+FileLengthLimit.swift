@@ -60,14 +60,15 @@ extension ExportJob {
         return ExportJob(session: session, settings: shorter, url: destination, fileType: fileType)
     }
 
+    /// Puts the staged file in place as every output is (``AtomicFile``: flushed, then
+    /// renamed; a file that appeared meanwhile is kept unless overwriting).
     private func moveIntoPlace(_ staging: URL) throws(ReelError) {
-        if !settings.overwrite && FileManager.default.fileExists(atPath: url.path) {
-            throw ReelError(.outputExists, "a file appeared at the output path while exporting", path: url.path)
-        }
-        if rename(staging.path, url.path) != 0 {
+        let file = try AtomicFile(url, replacing: settings.overwrite)
+        guard rename(staging.path, file.temporaryURL.path) == 0 else {
             let code = errno
             throw ReelError(.outputFailed, "could not move the finished file into place (\(String(cString: strerror(code))))", path: url.path)
         }
+        try file.commit()
     }
 
     private static func length(of file: URL) throws(ReelError) -> Int64 {

@@ -2,9 +2,9 @@ import Foundation
 import ReelCore
 import ReelIO
 
-extension RenderPlan {
-    /// What pieces are stamped with: the SHA-256 of ``encoded()``. A piece of another plan
-    /// (another composition, source, setting or cut) carries another identity.
+extension PlanFile {
+    /// What tasks are stamped with: the SHA-256 of ``encoded()``. A task of another plan
+    /// (another composition, source, setting, cut or input) carries another identity.
     public func identity() throws(ReelError) -> String {
         try Digest(sha256: encoded()).hex
     }
@@ -26,16 +26,90 @@ extension RenderPlan {
                 ? "was changed after the plan was made" : "is not the composition the plan was made for (\(composition))"
             throw ReelError(.invalidArgument, "\(path) \(which): make the plan again with `reel plan`", path: planPath)
         }
-        for stamp in sources {
-            let now = try SourceStamp(name: stamp.name, url: URL(fileURLWithPath: stamp.path))
-            guard now.size == stamp.size, now.modified == stamp.modified else {
-                let what = now.size != stamp.size ? "its size is \(now.size) bytes, the plan saw \(stamp.size)" : "it was modified after the plan was made"
-                throw ReelError(.invalidArgument, "source \"\(stamp.name)\" (\(stamp.path)) changed: \(what); make the plan again with `reel plan` and render every piece again",
-                                path: planPath)
-            }
+        for stamp in sources { try stamp.checkUnchanged(planPath: planPath) }
+    }
+
+    /// Writes `stamp` to `url` atomically: the task's output is complete.
+    func writeStamp(_ stamp: RenderPlan.PieceStamp, to url: URL) throws(ReelError) {
+        let data: Data
+        do { data = try JSONEncoder().encode(stamp) } catch {
+            throw ReelError(.internalError, "could not encode the stamp: \(error)", path: url.path)
+        }
+        try AtomicFile.write(data, to: url, replacing: true)
+    }
+
+    /// Removes the stamp at `url` (before a task runs again), so that an interrupted task
+    /// never leaves an older output looking complete.
+    func removeStamp(at url: URL) throws(ReelError) {
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        do { try FileManager.default.removeItem(at: url) } catch {
+            throw ReelError(.outputFailed, "could not remove the old stamp: \(error.localizedDescription)", path: url.path)
         }
     }
 
+    /// The stamp at `url` when it says `file` is task `index` of the plan whose identity is
+    /// `identity`, with the bytes `file` has now; else nil for no stamp, or why not.
+    func readStamp(at url: URL, of file: URL, index: Int, identity: String) -> Result<RenderPlan.PieceStamp?, StampProblem> {
+        guard let data = try? Data(contentsOf: url), FileManager.default.fileExists(atPath: file.path) else { return .success(nil) }
+        guard let stamp = try? JSONDecoder().decode(RenderPlan.PieceStamp.self, from: data) else {
+            return .failure(StampProblem("its stamp \(url.lastPathComponent) is unreadable"))
+        }
+        guard stamp.plan == identity, stamp.piece == index else { return .failure(StampProblem("it was rendered for another plan")) }
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
+        guard bytes == stamp.bytes else {
+            return .failure(StampProblem("\(file.lastPathComponent) is \(bytes ?? 0) bytes, its stamp says \(stamp.bytes)"))
+        }
+        return .success(stamp)
+    }
+
+    /// Task `index`'s state: its `output` stamped (at `stamp`) for the plan whose identity
+    /// is `identity` with the size it has now, then `check`ed, which gives the output's
+    /// codec configuration or throws why it is bad.
+    func taskState(_ index: Int, output: URL, stamp: URL, identity: String,
+                   check: () async throws(ReelError) -> Data) async -> RenderPlan.PieceState {
+        switch readStamp(at: stamp, of: output, index: index, identity: identity) {
+        case .success(nil): return .missing
+        case .failure(let problem): return .bad(problem.reason)
+        case .success: break
+        }
+        do throws(ReelError) {
+            return .complete(codecConfiguration: try await check())
+        } catch {
+            return .bad(error.message)
+        }
+    }
+
+    /// The error that names every missing and bad task (none: nil), ending with `advice`.
+    func incompleteError(_ prefix: String, missing: [String], missingNoun: String, bad: [String], advice: String) -> ReelError? {
+        guard !missing.isEmpty || !bad.isEmpty else { return nil }
+        var parts: [String] = []
+        if !missing.isEmpty { parts.append("missing \(missingNoun)\(missing.count == 1 ? "" : "s") " + missing.joined(separator: ", ")) }
+        if !bad.isEmpty { parts.append("bad " + bad.joined(separator: ", ")) }
+        return ReelError(.invalidArgument, prefix + parts.joined(separator: "; ") + " (\(advice))", path: workFolder)
+    }
+}
+
+/// Why a stamped output is not usable.
+struct StampProblem: Error {
+    var reason: String
+    init(_ reason: String) { self.reason = reason }
+}
+
+extension RenderPlan.SourceStamp {
+    /// Checks that the file is as the plan saw it.
+    ///
+    /// - Throws: `invalidArgument` naming the source, what changed and what to do.
+    func checkUnchanged(planPath: String) throws(ReelError) {
+        let now = try RenderPlan.SourceStamp(name: name, url: URL(fileURLWithPath: path))
+        guard now.size == size, now.modified == modified else {
+            let what = now.size != size ? "its size is \(now.size) bytes, the plan saw \(size)" : "it was modified after the plan was made"
+            throw ReelError(.invalidArgument, "source \"\(name)\" (\(path)) changed: \(what); make the plan again with `reel plan` and render every piece again",
+                            path: planPath)
+        }
+    }
+}
+
+extension RenderPlan {
     /// What a piece's stamp says: which plan and piece the video file is, and its size.
     struct PieceStamp: Codable, Hashable {
         var plan: String
@@ -58,17 +132,8 @@ extension RenderPlan {
     /// this plan, and its video track holds exactly the plan's frames, one every frame
     /// duration from zero, starting with a keyframe.
     public func checkPiece(_ index: Int, identity: String) async -> PieceState {
-        let piece = pieces[index]
-        let url = pieceURL(index)
-        guard let stampData = try? Data(contentsOf: stampURL(index)), FileManager.default.fileExists(atPath: url.path) else { return .missing }
-        guard let stamp = try? JSONDecoder().decode(PieceStamp.self, from: stampData) else { return .bad("its stamp \(stampURL(index).lastPathComponent) is unreadable") }
-        guard stamp.plan == identity, stamp.piece == index else { return .bad("it was rendered for another plan") }
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
-        guard bytes == stamp.bytes else { return .bad("\(piece.file) is \(bytes ?? 0) bytes, its stamp says \(stamp.bytes)") }
-        do throws(ReelError) {
-            return .complete(codecConfiguration: try await checkVideo(of: index))
-        } catch {
-            return .bad(error.message)
+        await taskState(index, output: pieceURL(index), stamp: stampURL(index), identity: identity) { () async throws(ReelError) in
+            try await checkVideo(of: index)
         }
     }
 
@@ -109,23 +174,13 @@ extension RenderPlan {
     /// Stamps piece `index` as complete for the plan whose ``identity()`` is `identity`
     /// (written atomically, after the video file is in place and checked).
     func stampPiece(_ index: Int, identity: String) throws(ReelError) {
-        let url = pieceURL(index)
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? -1
-        let stamp = PieceStamp(plan: identity, piece: index, frameCount: pieces[index].frameCount, bytes: bytes)
-        let data: Data
-        do { data = try JSONEncoder().encode(stamp) } catch {
-            throw ReelError(.internalError, "could not encode the piece's stamp: \(error)", path: stampURL(index).path)
-        }
-        try AtomicFile.write(data, to: stampURL(index), replacing: true)
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: pieceURL(index).path)[.size] as? NSNumber)?.int64Value ?? -1
+        try writeStamp(PieceStamp(plan: identity, piece: index, frameCount: pieces[index].frameCount, bytes: bytes), to: stampURL(index))
     }
 
     /// Removes piece `index`'s stamp (before rendering it again), so that an interrupted
     /// render never leaves an older piece looking complete.
     func unstampPiece(_ index: Int) throws(ReelError) {
-        let url = stampURL(index)
-        guard FileManager.default.fileExists(atPath: url.path) else { return }
-        do { try FileManager.default.removeItem(at: url) } catch {
-            throw ReelError(.outputFailed, "could not remove the old stamp: \(error.localizedDescription)", path: url.path)
-        }
+        try removeStamp(at: stampURL(index))
     }
 }

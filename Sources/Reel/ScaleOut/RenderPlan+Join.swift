@@ -29,14 +29,9 @@ extension RenderPlan {
                 configurations.append(configuration)
             }
         }
-        guard missing.isEmpty, bad.isEmpty else {
-            var parts: [String] = []
-            if !missing.isEmpty {
-                parts.append("missing piece\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", "))")
-            }
-            if !bad.isEmpty { parts.append("bad " + bad.joined(separator: ", ")) }
-            throw ReelError(.invalidArgument, "cannot join: " + parts.joined(separator: "; ") + " (render them again with `reel render --plan ... --chunk K`)",
-                            path: workFolder)
+        if let error = incompleteError("cannot join: ", missing: missing.map(String.init), missingNoun: "piece", bad: bad,
+                                       advice: "render them again with `reel render --plan ... --chunk K`") {
+            throw error
         }
         let session = await loaded.makeExportSession(settings: try videoSettings(for: loaded), audioCodec: audioCodec, metadataFormat: metadataFormat,
                                                      overwrite: overwrite)

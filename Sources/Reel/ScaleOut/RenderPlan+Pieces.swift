@@ -22,17 +22,6 @@ extension RenderPlan {
         return nil
     }
 
-    /// Makes the work folder when it is missing and checks that pieces can be written in it.
-    public func prepareWorkFolder() throws(ReelError) {
-        let url = workFolderURL
-        do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
-            throw ReelError(.outputFailed, "the work folder cannot be made: \(error.localizedDescription)", path: url.path)
-        }
-        guard FileManager.default.isWritableFile(atPath: url.path) else {
-            throw ReelError(.outputFailed, "the work folder is not writable", path: url.path)
-        }
-    }
-
     /// The settings every piece is encoded with: the composition file's output settings.
     public func videoSettings(for loaded: LoadedComposition) throws(ReelError) -> VideoEncoderSettings {
         try (loaded.file.output ?? CompositionFile.Output())
@@ -46,11 +35,11 @@ extension RenderPlan {
     public func pieceSession(_ index: Int, loaded: LoadedComposition) async throws(ReelError) -> AssetExportSession {
         let piece = try piece(index)
         try unstampPiece(index)
+        // The join writes the container tags: the source's are not read here.
         let session = await loaded.makeExportSession(settings: try videoSettings(for: loaded), audioCodec: .aac, metadataFormat: .auto,
-                                                     overwrite: true)
+                                                     overwrite: true, containerTags: false)
         session.includesAudio = false
         session.metadataTrackIDs = []
-        session.metadata = []
         session.shouldOptimizeForNetworkUse = false
         session.timeRange = piece.timeRange
         return session

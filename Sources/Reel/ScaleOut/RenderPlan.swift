@@ -64,28 +64,26 @@ public struct RenderPlan: Sendable, Hashable, Codable {
     }
 }
 
-extension RenderPlan {
+extension RenderPlan: PlanFile {
     /// Reads a plan file.
     public static func load(path: String) throws(ReelError) -> RenderPlan {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw ReelError(exists ? .unreadable : .fileNotFound, exists ? "the plan cannot be read" : "no such plan file", path: path)
+        guard case .render(let plan) = try AnyPlanFile.load(path: path) else {
+            throw ReelError(.invalidArgument, "is a batch plan (`reel plan --inputs`), not one render cut into pieces", path: path)
         }
-        return try decode(data, path: path)
+        return plan
     }
+
+    public var taskCount: Int { pieces.count }
+
+    public var sharedPaths: [String] { [composition] + sources.map(\.path) }
+
+    public func joinArguments(planPath: String, output: String) -> [String] { ["join", planPath, "-o", output, "--overwrite"] }
 
     /// A plan from the bytes of a plan file (read from `path`), checked: this version, the
     /// pieces in order, each starting where the one before ends and holding frames, and
     /// their frames adding up to the whole.
     public static func decode(_ data: Data, path: String) throws(ReelError) -> RenderPlan {
-        let plan: RenderPlan
-        do { plan = try JSONDecoder().decode(RenderPlan.self, from: data) } catch {
-            throw ReelError(.invalidArgument, "is not a render plan made by `reel plan` (\(Self.reason(error)))", path: path)
-        }
-        guard plan.version == currentVersion else {
-            throw ReelError(.invalidArgument, "is a version \(plan.version) plan; this reel reads version \(currentVersion) (make the plan again)", path: path)
-        }
+        let plan = try decodeJSON(data, path: path)
         func broken(_ what: String, _ field: String) -> ReelError {
             ReelError(.invalidArgument, "\(what) (make the plan again with `reel plan`)", path: path, field: field)
         }
@@ -113,23 +111,6 @@ extension RenderPlan {
         }
         return plan
     }
-
-    /// The plan as JSON, keys sorted: the same plan always gives the same bytes.
-    public func encoded() throws(ReelError) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        do { return try encoder.encode(self) } catch {
-            throw ReelError(.internalError, "could not encode the plan: \(error)")
-        }
-    }
-
-    /// Writes the plan to `url` atomically (a reader never sees half a plan).
-    public func write(to url: URL) throws(ReelError) {
-        try AtomicFile.write(encoded(), to: url, replacing: true)
-    }
-
-    /// The work folder.
-    public var workFolderURL: URL { URL(fileURLWithPath: workFolder, isDirectory: true) }
 
     /// Piece `index`'s video file.
     public func pieceURL(_ index: Int) -> URL { workFolderURL.appendingPathComponent(pieces[index].file) }

@@ -55,6 +55,12 @@ public struct VideoEncoderSettings: Sendable, Hashable {
     public var timescale: Int32
     /// Frames between keyframes; nil for the encoder's default.
     public var keyframeInterval: Int?
+    /// Whether every group of ``keyframeInterval`` frames is coded by an encoder of its own
+    /// (x264/x265 only): the rate control then carries nothing across a keyframe, so any
+    /// range that starts on one codes to the same pictures alone as within the whole
+    /// render (what `reel plan` pieces rely on with `crf` and `bitRate`). Needs
+    /// ``keyframeInterval``; ignored for the other codecs.
+    public var codesGroupsIndependently = false
     /// Extra private options of the FFmpeg encoder, set by name after the others
     /// (`["x264-params": "keyint=60:min-keyint=60:scenecut=0"]`).
     public var encoderOptions: [String: String] = [:]

@@ -27,7 +27,13 @@ private func encode(_ frame: Frame?, with encoder: Encoder, packet: Packet, stre
 /// Encodes pixel buffers with libx264/libx265/prores_ks/ffv1.
 final class VideoTrackWriter: TrackWriter {
     let streamIndex: Int32
-    private let encoder: Encoder
+    private var encoder: Encoder
+    /// Opens an encoder with the track's settings: once, and again at every keyframe when
+    /// groups are coded independently.
+    private let makeEncoder: () throws(ReelError) -> Encoder
+    /// Frames per independently coded group (nil: one encoder for the whole track).
+    private let groupLength: Int?
+    private var framesWritten = 0
     private let scaler = Scaler()
     private let frame = Frame()
     private let packet = Packet()
@@ -58,7 +64,8 @@ final class VideoTrackWriter: TrackWriter {
         let encoding = color.encoding(width: settings.width, height: settings.height)
         self.encoding = encoding
         let rate = settings.frameDuration
-        encoder = try Encoder(name: settings.codec.encoderName) { (ctx) throws(ReelError) in
+        let path = output.path
+        makeEncoder = { () throws(ReelError) -> Encoder in try Encoder(name: settings.codec.encoderName) { (ctx) throws(ReelError) in
             ctx.pointee.width = Int32(settings.width)
             ctx.pointee.height = Int32(settings.height)
             ctx.pointee.pix_fmt = codecFormat
@@ -70,7 +77,7 @@ final class VideoTrackWriter: TrackWriter {
             switch settings.quality {
             case .crf(let crf)?:
                 guard settings.codec == .h264 || settings.codec == .hevc else {
-                    throw ReelError(.invalidArgument, "crf applies to H.264 and HEVC only", path: output.path)
+                    throw ReelError(.invalidArgument, "crf applies to H.264 and HEVC only", path: path)
                 }
                 try Encoder.setOption(ctx, "crf", String(crf))
             case .bitRate(let rate)?: ctx.pointee.bit_rate = Int64(rate)
@@ -81,7 +88,10 @@ final class VideoTrackWriter: TrackWriter {
             if settings.codec == .hevc { options["x265-params"] = Self.x265Parameters(options["x265-params"]) }
             for key in options.keys.sorted() { try Encoder.setOption(ctx, key, options[key] ?? "") }
             if case .proRes(let profile) = settings.codec { ctx.pointee.profile = profile.rawValue }
-        }
+        } }
+        encoder = try makeEncoder()
+        let isX26x = settings.codec == .h264 || settings.codec == .hevc
+        groupLength = settings.codesGroupsIndependently && isX26x ? settings.keyframeInterval.flatMap { $0 > 1 ? $0 : nil } : nil
         let stream = try output.addStream()
         streamIndex = stream.pointee.index
         do { try encoder.copyParameters(to: stream) } catch {
@@ -122,6 +132,12 @@ final class VideoTrackWriter: TrackWriter {
                             path: output.path, time: time)
         }
         lastPTS = pts
+        if let groupLength, framesWritten > 0, framesWritten % groupLength == 0 {
+            // A keyframe: the group before it is finished and the next starts afresh.
+            try finish(output)
+            encoder = try makeEncoder()
+        }
+        framesWritten += 1
         let e = encoder.pointer.pointee
         if buffer.format.avPixelFormat == e.pix_fmt, buffer.width == Int(e.width), buffer.height == Int(e.height),
            !buffer.format.isYUV || buffer.ycbcrEncoding == encoding {

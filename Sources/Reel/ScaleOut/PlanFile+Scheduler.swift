@@ -1,10 +1,10 @@
 import Foundation
 import ReelCore
 
-extension RenderPlan {
-    /// The files that submit this plan to `scheduler`: the array of piece renders and the
-    /// join that runs when all have succeeded. The user submits them with the scheduler's
-    /// own tool (docs/scale-out.md).
+extension PlanFile {
+    /// The files that submit this plan to `scheduler`: the array of tasks (a render plan's
+    /// pieces, a batch plan's jobs) and the join that runs when all have succeeded. The
+    /// user submits them with the scheduler's own tool (docs/scale-out.md).
     ///
     /// - Parameters:
     ///   - planPath: the plan file, as every machine sees it.
@@ -17,16 +17,16 @@ extension RenderPlan {
         let base = planURL.deletingPathExtension().lastPathComponent
         let output = joinOutput ?? planURL.deletingPathExtension().appendingPathExtension("mp4").path
         let name = Self.jobName(base)
-        let count = pieces.count
+        let count = taskCount
         let render = [reel, "render", "--plan", planURL.path]
-        let join = [reel, "join", planURL.path, "-o", output, "--overwrite"]
+        let join = [reel] + joinArguments(planPath: planURL.path, output: output)
         switch scheduler {
         case .slurm:
             let log = workFolderURL.appendingPathComponent("slurm-%A_%a.out").path
             let renderScript = """
                 #!/bin/bash
-                # Renders piece $SLURM_ARRAY_TASK_ID of \(planURL.path); a requeued or rerun
-                # task finds its piece complete and does nothing.
+                # Renders task $SLURM_ARRAY_TASK_ID of \(planURL.path); a requeued or rerun
+                # task finds its output complete and does nothing.
                 #SBATCH --job-name=reel-render-\(name)
                 #SBATCH --array=0-\(count - 1)
                 #SBATCH --requeue
@@ -38,7 +38,7 @@ extension RenderPlan {
                 """
             let joinScript = """
                 #!/bin/bash
-                # Joins the pieces of \(planURL.path) once every array task has succeeded.
+                # Joins (or checks) the outputs of \(planURL.path) once every array task has succeeded.
                 #SBATCH --job-name=reel-join-\(name)
                 #SBATCH --output=\(workFolderURL.appendingPathComponent("slurm-join-%j.out").path)
                 set -euo pipefail
@@ -47,14 +47,14 @@ extension RenderPlan {
                 """
             let submit = """
                 #!/bin/sh
-                # Submits the piece array, then the join, which waits for every piece (afterok).
+                # Submits the task array, then the join, which waits for every piece (afterok).
                 set -e
                 cd "$(dirname "$0")"
                 mkdir -p \(Self.shellQuoted(workFolder))
                 array=$(sbatch --parsable \(base).render.sbatch)
                 array=${array%%;*}
                 join=$(sbatch --parsable --dependency=afterok:$array \(base).join.sbatch)
-                echo "submitted render array $array (\(count) pieces) and join ${join%%;*}"
+                echo "submitted render array $array (\(count) tasks) and join ${join%%;*}"
 
                 """
             return [SchedulerFile(name: "\(base).render.sbatch", contents: renderScript, isExecutable: false),
@@ -99,7 +99,7 @@ extension RenderPlan {
 
                     """
             }
-            let header = "# \(planURL.path): \(count) pieces; every pod mounts the claim reel-shared at \(root).\n"
+            let header = "# \(planURL.path): \(count) tasks; every pod mounts the claim reel-shared at \(root).\n"
             return [SchedulerFile(name: "\(base).k8s.yaml", contents: header + job("reel-render-\(name)", ["reel"] + render.dropFirst(), indexed: true),
                                   isExecutable: false),
                     SchedulerFile(name: "\(base).k8s-join.yaml", contents: header + job("reel-join-\(name)", ["reel"] + join.dropFirst(), indexed: false),
@@ -138,7 +138,7 @@ extension RenderPlan {
             let arrayOption = count > 1 ? " --array-properties size=\(count)" : ""
             let submit = """
                 #!/bin/sh
-                # Registers the job definition, submits the piece array and the join that depends on it.
+                # Registers the job definition, submits the task array and the join that depends on it.
                 # Set JOB_QUEUE; the definition mounts an EFS file system at \(root) (set its fileSystemId).
                 set -e
                 cd "$(dirname "$0")"
@@ -146,7 +146,7 @@ extension RenderPlan {
                 aws batch register-job-definition --cli-input-json file://\(base).aws-batch.json > /dev/null
                 array=$(aws batch submit-job --job-name reel-render-\(name) --job-queue "$JOB_QUEUE" --job-definition reel-\(name)\(arrayOption) --query jobId --output text)
                 join=$(aws batch submit-job --job-name reel-join-\(name) --job-queue "$JOB_QUEUE" --job-definition reel-\(name) --depends-on jobId=$array --container-overrides \(Self.shellQuoted(joinOverride)) --query jobId --output text)
-                echo "submitted render array $array (\(count) pieces) and join $join"
+                echo "submitted render array $array (\(count) tasks) and join $join"
 
                 """
             return [SchedulerFile(name: "\(base).aws-batch.json", contents: String(decoding: data, as: UTF8.self) + "\n", isExecutable: false),
@@ -157,7 +157,7 @@ extension RenderPlan {
     /// The deepest folder holding the plan, the composition, every source and the work
     /// folder: what a container mounts from shared storage, at the same path.
     func sharedRoot(planPath: String) -> String {
-        let paths = [planPath, composition, workFolder + "/"] + sources.map(\.path)
+        let paths = [planPath, workFolder + "/"] + sharedPaths
         var common = paths.first.map { URL(fileURLWithPath: $0).deletingLastPathComponent().pathComponents } ?? ["/"]
         for path in paths.dropFirst() {
             let parts = URL(fileURLWithPath: path).deletingLastPathComponent().pathComponents
