@@ -157,8 +157,9 @@ struct CueMarkup {
         return base ?? ((background ? "bg_" : "") + "c_" + color.hexString.dropFirst())
     }
 
-    /// The markup for styled runs. Lines stay separated by `"\n"`; empty lines (which
-    /// would end the cue) are dropped.
+    /// The markup for styled runs. Lines stay separated by `"\n"` (a carriage return in
+    /// the text is a line break, as readers take it); lines that are empty or only spaces
+    /// and tabs (which would end the cue) are dropped.
     func markup(_ spans: [Caption.Span]) -> String {
         var out = ""
         for span in spans {
@@ -179,9 +180,9 @@ struct CueMarkup {
             var body = CueMarkup.escape(span.text)
             if isWebVTT, let ruby = s.ruby { body = "<ruby>\(body)<rt>\(CueMarkup.escape(ruby.text))</rt></ruby>" }
             // Tags never span a line break, so each line of the cue is balanced on its own.
-            out += body.split(separator: "\n", omittingEmptySubsequences: false)
+            out += body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
                 .map { $0.isEmpty ? "" : open + $0 + close }.joined(separator: "\n")
         }
-        return out.split(separator: "\n").joined(separator: "\n")
+        return out.split(separator: "\n").filter { !$0.allSatisfy { $0 == " " || $0 == "\t" } }.joined(separator: "\n")
     }
 }

@@ -34,6 +34,17 @@ struct SRTTests {
         CaptionSamples.expectSame(back.captions, CaptionSamples.portable, tolerance: .zero)
     }
 
+    /// A line of only spaces in a caption's text would end the cue, and what follows it
+    /// would be read as the next cue's number or timing line (found by fuzzing).
+    @Test(arguments: [CaptionFormat.srt, .webVTT])
+    func linesOfOnlySpacesAreNotWritten(_ format: CaptionFormat) throws {
+        let caption = Caption(spans: [.init("top\n  \n\tunder\rlast")], timeRange: CaptionSamples.range(1000, 2000))
+        let data = try format.write([caption]).data
+        let back = try format.read(data)
+        #expect(back.captions.count == 1)
+        #expect(back.captions.first?.text == "top\n\tunder\nlast")
+    }
+
     @Test func overlappingCuesAreKeptWithAWarningNamingTheLine() throws {
         let text = "1\n00:00:01,000 --> 00:00:03,000\nA\n\n2\n00:00:02,000 --> 00:00:04,000\nB\n"
         let doc = try SRT.read(Data(text.utf8))
