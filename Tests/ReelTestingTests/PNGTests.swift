@@ -97,7 +97,8 @@ import ReelTestSupport
         var hugeLength = good
         hugeLength[33...36] = [0x7F, 0xFF, 0xFF, 0xF0]  // IDAT length field
         for (name, data) in [("crc", badCRC), ("signature", badSignature), ("truncated", truncated), ("length", hugeLength)] {
-            #expect(throws: ReelError.self, "\(name)") { try PNG.decode(data, name: "x.png") }
+            let error = expectReelError(.corruptData) { try PNG.decode(data, name: "x.png") }
+            #expect(error != nil, "\(name)")
         }
     }
 
