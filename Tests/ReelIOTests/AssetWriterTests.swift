@@ -212,6 +212,25 @@ struct AssetWriterTests {
         #expect(try !AssetWriter(outputURL: folder.appendingPathComponent("out.M4V"), fileType: .mp4).isAudioOnlyMPEG4)
     }
 
+    /// FFmpeg's mov muxer writes CEA-608 (`eia_608`) as `c608` in MOV; MP4 has no tag for it.
+    @Test("a CEA-608 track is copied into MOV only", .requires(.ffmpeg))
+    func cea608PassthroughGoesIntoMOV() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scc = folder.appendingPathComponent("in.scc")
+        try Data("Scenario_SCC V1.0\n\n00:00:00;15\t94ae 94ae 9420 9420 c8c9 942f 942f\n\n00:00:01;00\t8080\n\n".utf8).write(to: scc)
+        let mov = folder.appendingPathComponent("c608.mov")
+        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=2:r=10", "-i", scc.path,
+                                        "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", mov.path])
+        let reader = try await AssetReader.open(url: mov)
+        let description = try #require(reader.tracks.first { $0.formatDescription.codecName == "eia_608" }?.formatDescription)
+        let intoMOV = try AssetWriter(outputURL: folder.appendingPathComponent("out.mov"), fileType: .mov)
+        #expect(intoMOV.canAdd(AssetWriterInput(settings: .passthrough(description))))
+        let intoMP4 = try AssetWriter(outputURL: folder.appendingPathComponent("out.mp4"), fileType: .mp4)
+        let error = expectReelError(.invalidArgument) { try intoMP4.add(AssetWriterInput(settings: .passthrough(description))) }
+        #expect(error?.message.contains("eia_608") == true)
+    }
+
     @Test("AAC audio encodes and reads back")
     func aacRoundTrip() async throws {
         let url = try TestFiles.scratchFolder().appendingPathComponent("tone.mp4")

@@ -106,22 +106,91 @@ import ReelTestSupport
         #expect(kept.map(\.timeRange) == [TimeRange(start: .zero, end: Self.ms(500)), TimeRange(start: Self.ms(1000), end: Self.ms(2000))])
     }
 
-    /// A CEA-608 (`c608`) track, muxed by ffmpeg from Reel's SCC, is kept as 3GPP timed text.
+    static let frame = MediaTime(value: 1001, timescale: 30000)
+
+    /// A MOV with video and a CEA-608 (`c608`) track muxed by ffmpeg from Reel's SCC of `written`.
+    /// FFmpeg's SCC demuxer and MOV muxer drop the last line: a padding line labelled
+    /// `padding` (after the last caption) follows.
+    static func c608Clip(_ written: [Caption], padding: String, seconds: Int, in folder: URL) throws -> URL {
+        let scc = folder.appendingPathComponent("in.scc")
+        try (SCC.write(written).data + Data("\(padding)\t8080\n\n".utf8)).write(to: scc)
+        let mov = folder.appendingPathComponent("c608.mov")
+        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=\(seconds):r=10", "-i", scc.path,
+                                        "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", mov.path])
+        return mov
+    }
+
+    /// The packets of the file's caption track, as read: times and bytes.
+    static func captionPackets(of url: URL) async throws -> (codec: String, packets: [(time: MediaTime, data: Data)]) {
+        let reader = try await AssetReader.open(url: url)
+        let track = try #require(reader.tracks.first { $0.formatDescription.mediaType == "subtitle" }, "no caption track")
+        let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
+        try reader.add(output)
+        try reader.startReading()
+        var packets: [(time: MediaTime, data: Data)] = []
+        while let sample = try await output.next() {
+            let buffer = try #require(sample.sampleBuffer)
+            packets.append((buffer.presentationTime, buffer.data))
+        }
+        return (track.formatDescription.codecName, packets)
+    }
+
+    static let two608 = [Caption("FIRST", timeRange: TimeRange(start: frame * 15, end: frame * 30)),
+                         Caption("SECOND", timeRange: TimeRange(start: frame * 60, end: frame * 90))]
+
+    /// A CEA-608 track exported to MOV is stream-copied: the same packets at the same times.
     @Test(.requires(.ffmpeg))
-    func anExportKeepsACEA608TrackAsTimedText() async throws {
+    func anExportToMOVCopiesACEA608Track() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let frame = MediaTime(value: 1001, timescale: 30000)
-        let written = [Caption("FROM 608", timeRange: TimeRange(start: frame * 30, end: frame * 60))]
-        let scc = folder.appendingPathComponent("in.scc")
-        // FFmpeg's SCC demuxer and MOV muxer drop the last line: padding follows the erase.
-        try (SCC.write(written).data + Data("00:00:02;15\t8080\n\n".utf8)).write(to: scc)
-        let mov = folder.appendingPathComponent("c608.mov")
-        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=3:r=10", "-i", scc.path,
-                                        "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", mov.path])
+        let mov = try Self.c608Clip(Self.two608, padding: "00:00:03;15", seconds: 4, in: folder)
         let session = AssetExportSession(composition: try await Composition(asset: Asset(url: mov)), preset: .h264(crf: 30, preset: "ultrafast"))
-        let out = folder.appendingPathComponent("out.mp4")
-        try await session.export(to: out, as: .mp4)
+        let out = folder.appendingPathComponent("out.mov")
+        try await session.export(to: out, as: .mov)
+        let source = try await Self.captionPackets(of: mov), copied = try await Self.captionPackets(of: out)
+        #expect(source.codec == "eia_608" && copied.codec == "eia_608")
+        try #require(source.packets.count > 1)
+        #expect(copied.packets.map(\.time) == source.packets.map(\.time))
+        #expect(copied.packets.map(\.data) == source.packets.map(\.data))
+        #expect(try await Self.captions(of: out).map(\.text) == ["FIRST", "SECOND"])
+    }
+
+    /// A trimmed export to MOV keeps the CEA-608 packets that start in the range, moved to
+    /// the output's start; they read back as the same captions, moved.
+    @Test(.requires(.ffmpeg))
+    func aTrimmedExportToMOVKeepsTheCEA608PacketsInTheRange() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mov = try Self.c608Clip(Self.two608, padding: "00:00:03;15", seconds: 4, in: folder)
+        let range = TimeRange(start: Self.ms(1200), end: Self.ms(3600))
+        let session = AssetExportSession(composition: try await Composition(asset: Asset(url: mov)), preset: .h264(crf: 30, preset: "ultrafast"))
+        session.timeRange = range
+        let out = folder.appendingPathComponent("out.mov")
+        try await session.export(to: out, as: .mov)
+        let source = try await Self.captionPackets(of: mov), copied = try await Self.captionPackets(of: out)
+        let inRange = source.packets.filter { range.containsTime($0.time) }
+        try #require(!inRange.isEmpty && inRange.count < source.packets.count)
+        #expect(copied.codec == "eia_608")
+        #expect(copied.packets.map(\.time) == inRange.map { $0.time - range.start })
+        #expect(copied.packets.map(\.data) == inRange.map(\.data))
+        let read = try await Self.captions(of: mov), kept = try await Self.captions(of: out)
+        #expect(kept.map(\.text) == ["SECOND"])
+        #expect(kept.map(\.timeRange) == read.filter { $0.text == "SECOND" }.map { TimeRange(start: $0.timeRange.start - range.start, duration: $0.timeRange.duration) })
+    }
+
+    /// A CEA-608 (`c608`) track, muxed by ffmpeg from Reel's SCC, is kept as 3GPP timed text
+    /// in MP4 and as SubRip in Matroska, which have no place for the byte pairs.
+    @Test(.requires(.ffmpeg), arguments: [AssetWriter.FileType.mp4, .mkv])
+    func anExportKeepsACEA608TrackAsText(fileType: AssetWriter.FileType) async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let frame = Self.frame
+        let written = [Caption("FROM 608", timeRange: TimeRange(start: frame * 30, end: frame * 60))]
+        let mov = try Self.c608Clip(written, padding: "00:00:02;15", seconds: 3, in: folder)
+        let session = AssetExportSession(composition: try await Composition(asset: Asset(url: mov)), preset: .h264(crf: 30, preset: "ultrafast"))
+        let out = folder.appendingPathComponent("out.\(fileType.rawValue)")
+        try await session.export(to: out, as: fileType)
+        #expect(try await Self.captionPackets(of: out).codec == (fileType == .mp4 ? "mov_text" : "subrip"))
         let kept = try await Self.captions(of: out)
         #expect(kept.map(\.text) == ["FROM 608"])
         // FFmpeg's demuxer times the lines by their labels, in milliseconds, and the output by milliseconds: within a frame.

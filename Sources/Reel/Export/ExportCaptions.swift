@@ -9,19 +9,32 @@ import ReelComposition
 /// are retimed through the edit, and are cut at the stretch and at the exported range, so a
 /// trimmed export keeps the captions that overlap it, shortened to it.
 ///
-/// The track keeps its language. It is written again (not stream-copied) in the format the container holds: 3GPP
+/// The track keeps its language. It is written again in the format the container holds: 3GPP
 /// timed text in MP4/MOV, SubRip in Matroska. MPEG-TS holds no text captions Reel writes:
-/// the track is left out with a warning.
+/// the track is left out with a warning. A CEA-608 (`c608`) track exported to MOV, played
+/// at its own speed, is stream-copied instead (``copyParts(of:range:sources:)``).
 struct ExportCaptions: Sendable {
+    /// What a plan writes.
+    enum Content: Sendable {
+        /// Captions in time order, on the composition's timeline, none overlapping.
+        case captions([Caption])
+        /// The source packets of each part, moved onto the composition's timeline.
+        case packets([ExportVideoCopy.Part])
+    }
+
     let trackID: Int32
     let input: AssetWriterInput
-    /// The captions to write, in time order, on the composition's timeline, none overlapping.
-    let captions: [Caption]
+    let content: Content
 
-    /// Writes the captions, then marks the input finished.
+    /// Writes the captions or copies the packets, then marks the input finished.
     func write() async throws(ReelError) {
-        let adaptor = try AssetWriterInputCaptionAdaptor(assetWriterInput: input)
-        for caption in captions { try await adaptor.append(caption) }
+        switch content {
+        case .captions(let captions):
+            let adaptor = try AssetWriterInputCaptionAdaptor(assetWriterInput: input)
+            for caption in captions { try await adaptor.append(caption) }
+        case .packets(let parts):
+            for part in parts { try await part.copy(into: input, startsInSource: true) }
+        }
         input.markAsFinished()
     }
 
@@ -40,6 +53,14 @@ struct ExportCaptions: Sendable {
         }
         var plans: [ExportCaptions] = []
         for track in tracks {
+            if fileType == .mov, let (description, parts) = try await copyParts(of: track, range: range, sources: sources) {
+                guard !parts.isEmpty else { continue }
+                let input = AssetWriterInput(settings: .passthrough(description))
+                let first = parts[0].part
+                input.languageCode = try await Asset(url: first.url).load(.tracks).first { $0.trackID == first.trackID }?.languageCode
+                plans.append(ExportCaptions(trackID: track.trackID, input: input, content: .packets(parts.map(\.part))))
+                continue
+            }
             var language: String?
             var captions: [Caption]
             do {
@@ -66,9 +87,37 @@ struct ExportCaptions: Sendable {
             guard !captions.isEmpty else { continue }
             let input = AssetWriterInput(settings: .captions(format))
             input.languageCode = language
-            plans.append(ExportCaptions(trackID: track.trackID, input: input, captions: captions))
+            plans.append(ExportCaptions(trackID: track.trackID, input: input, content: .captions(captions)))
         }
         return plans
+    }
+
+    /// The stream copy of a CEA-608 track: its source track's description and, for each
+    /// segment playing in `range`, the part of the source it plays; nil (the captions are
+    /// decoded and written again) unless every segment plays a CEA-608 track of a media file
+    /// at its own speed. Byte pairs go one frame's worth to a packet, so the cut is made at
+    /// packets: those that start in the part are kept.
+    static func copyParts(of track: CompositionTrack, range: TimeRange,
+                          sources: AssetRenderSources) async throws(ReelError) -> (FormatDescription, [(reference: SourceTrackReference, part: ExportVideoCopy.Part)])? {
+        var description: FormatDescription?
+        var parts: [(reference: SourceTrackReference, part: ExportVideoCopy.Part)] = []
+        for segment in track.segments where !segment.isEmpty {
+            guard let ref = segment.sourceTrack, segment.timeMapping.source.duration == segment.timeMapping.target.duration else { return nil }
+            let url = sources.url(for: ref.sourceIdentifier)
+            guard !AssetCaptionSource.isCaptionFile(url) else { return nil }
+            if !parts.contains(where: { $0.reference == ref }) {
+                let reader = try await AssetReader.open(url: url)
+                defer { reader.cancelReading() }
+                guard let found = reader.track(withID: ref.trackID)?.formatDescription, found.codecName == "eia_608" else { return nil }
+                description = description ?? found
+            }
+            let played = segment.target.intersection(range)
+            guard played.isValid, played.duration > .zero else { continue }
+            let offset = segment.target.start - segment.timeMapping.source.start
+            let part = ExportVideoCopy.Part(url: url, trackID: ref.trackID, source: TimeRange(start: played.start - offset, duration: played.duration), offset: offset)
+            parts.append((ref, part))
+        }
+        return description.map { ($0, parts) }
     }
 
     /// The captions in start order with each cut to start where the one before ends (a

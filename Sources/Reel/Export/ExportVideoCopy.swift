@@ -56,27 +56,33 @@ struct ExportVideoCopy: Sendable {
 
     /// Appends every packet of every part, moved onto the composition timeline.
     func write(progress: @Sendable (MediaTime) -> Void) async throws(ReelError) {
-        for part in parts {
-            let reader = try await AssetReader.open(url: part.url)
-            defer { reader.cancelReading() }
-            let output = AssetReaderTrackOutput(trackID: try part.track(in: reader).trackID, settings: .passthrough, bufferCapacity: 32)
-            try reader.add(output)
-            if let source = part.source { reader.timeRange = source }
-            try reader.startReading()
-            while let sample = try await output.next() {
-                if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled") }
-                guard var buffer = sample.sampleBuffer, buffer.presentationTime.isNumeric else { continue }
-                buffer.presentationTime = buffer.presentationTime + part.offset
-                if buffer.decodeTime.isNumeric { buffer.decodeTime = buffer.decodeTime + part.offset }
-                try await input.append(buffer)
-                progress(buffer.presentationTime)
-            }
-        }
+        for part in parts { try await part.copy(into: input, progress: progress) }
         input.markAsFinished()
     }
 }
 
 extension ExportVideoCopy.Part {
+    /// Appends the part's packets to `input`, moved by `offset`: those the reader gives for
+    /// `source` (from the keyframe before it), or with `startsInSource` only those whose
+    /// presentation time lies in `source`.
+    func copy(into input: AssetWriterInput, startsInSource: Bool = false, progress: @Sendable (MediaTime) -> Void = { _ in }) async throws(ReelError) {
+        let reader = try await AssetReader.open(url: url)
+        defer { reader.cancelReading() }
+        let output = AssetReaderTrackOutput(trackID: try track(in: reader).trackID, settings: .passthrough, bufferCapacity: 32)
+        try reader.add(output)
+        if let source { reader.timeRange = source }
+        try reader.startReading()
+        while let sample = try await output.next() {
+            if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled") }
+            guard var buffer = sample.sampleBuffer, buffer.presentationTime.isNumeric else { continue }
+            if startsInSource, let source, !source.containsTime(buffer.presentationTime) { continue }
+            buffer.presentationTime = buffer.presentationTime + offset
+            if buffer.decodeTime.isNumeric { buffer.decodeTime = buffer.decodeTime + offset }
+            try await input.append(buffer)
+            progress(buffer.presentationTime)
+        }
+    }
+
     /// The track the part copies.
     func track(in reader: AssetReader) throws(ReelError) -> AssetReader.Track {
         let track = trackID.map { reader.track(withID: $0) } ?? reader.tracks(withMediaType: .video).first

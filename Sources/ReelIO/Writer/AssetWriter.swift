@@ -137,8 +137,13 @@ public final class AssetWriter: Sendable {
         case .passthrough(let description):
             if description.mediaType == "subtitle" {
                 let codec = description.codecName
-                let fits = codec == "mov_text" ? fileType == .mp4 || fileType == .mov : ["subrip", "webvtt", "ass"].contains(codec) && fileType == .mkv
-                return fits ? nil : ReelError(.invalidArgument, "a \(codec) caption track cannot be copied into \(fileType.rawValue): 3GPP timed text (mov_text) goes into MP4/MOV, SubRip, WebVTT and ASS into Matroska", path: path)
+                let fits = switch codec {
+                case "mov_text": fileType == .mp4 || fileType == .mov
+                // FFmpeg's mov muxer writes `c608` in MOV only (MP4 has no tag for it).
+                case "eia_608": fileType == .mov
+                default: ["subrip", "webvtt", "ass"].contains(codec) && fileType == .mkv
+                }
+                return fits ? nil : ReelError(.invalidArgument, "a \(codec) caption track cannot be copied into \(fileType.rawValue): 3GPP timed text (mov_text) goes into MP4/MOV, CEA-608 (eia_608) into MOV, SubRip, WebVTT and ASS into Matroska", path: path)
             }
             if description.mediaType != "audio" && description.mediaType != "video" {
                 return ReelError(.invalidArgument, "passthrough copies audio, video or caption tracks; write metadata with .metadata(format:)", path: path)
