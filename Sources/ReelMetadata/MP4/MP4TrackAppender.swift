@@ -54,7 +54,12 @@ public enum MP4TrackAppender {
         }
         let movieTimescale = try mvhdTimescale(parsed, path: source.path)
         let video = existing.first { $0.handlerType == "vide" }?.trackID
-        var nextID = max(existing.map(\.trackID).max() ?? 0, 0) + 1
+        // Track IDs are 32-bit; the new ones and `next_track_ID` after them must fit.
+        let highest = UInt64(existing.map(\.trackID).max() ?? 0)
+        guard highest + UInt64(tracks.count) < UInt64(UInt32.max) else {
+            throw ReelError(.unsupportedFormat, "MP4: the file's track ID \(highest) leaves no ID for \(tracks.count) more track(s)", path: source.path)
+        }
+        var nextID = UInt32(highest) + 1
         var children = parsed.children
         var trakIndex = 0
         for (i, child) in children.enumerated() where child.type == "trak" {
