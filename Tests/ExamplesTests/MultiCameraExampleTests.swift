@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import Reel
 import ReelTestSupport
@@ -20,7 +19,7 @@ struct MultiCameraExampleTests {
     /// request delivered.
     final class RecordingCompositor: VideoCompositing {
         let inner: any VideoCompositing
-        let deliveries = Mutex<[Delivery]>([])
+        let deliveries = Lock<[Delivery]>([])
 
         init(_ inner: any VideoCompositing) { self.inner = inner }
 

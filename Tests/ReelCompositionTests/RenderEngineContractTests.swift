@@ -7,7 +7,7 @@ import Testing
 final class ScriptedCompositor: VideoCompositing {
     enum Action { case finish, finishTwice, fail, hold, drop, holdBatch(Int) }
     let script: @Sendable (Int, MediaTime) -> Action
-    let held = Mutex<[AsynchronousVideoCompositionRequest]>([])
+    let held = Lock<[AsynchronousVideoCompositionRequest]>([])
     let started = Recorder<MediaTime>()
     let cancels = Atomic<Int>(0)
     let onHold: (@Sendable () -> Void)?

@@ -1,6 +1,6 @@
 import ReelComposition
-import Foundation
 import Synchronization
+import Foundation
 import Testing
 import ReelTestSupport
 
@@ -236,7 +236,7 @@ struct SampleSource {
 final class YUVOnlyCompositor: VideoCompositing {
     let formats = Recorder<PixelFormat>()
     let events = Recorder<String>()
-    let context = Mutex<VideoCompositionRenderContext?>(nil)
+    let context = Lock<VideoCompositionRenderContext?>(nil)
     var sourcePixelBufferAttributes: PixelBufferAttributes? { events.append("source attributes"); return .yuv420p }
     var requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes { events.append("render attributes"); return .yuv420p }
     func renderContextChanged(_ c: VideoCompositionRenderContext) {

@@ -1,5 +1,4 @@
 import ReelComposition
-import Synchronization
 
 /// `seconds` as an exact time (`"2.5"` style parse, so 0.1 is 1/10).
 func t(_ seconds: Double) -> MediaTime {
@@ -25,7 +24,7 @@ func audioTrack(_ source: String, _ id: Int32, duration: Double = 10) -> SourceT
 
 /// A thread-safe list, for recording what callbacks saw.
 final class Recorder<Element: Sendable>: Sendable {
-    private let items = Mutex<[Element]>([])
+    private let items = Lock<[Element]>([])
     func append(_ e: Element) { items.withLock { $0.append(e) } }
     var all: [Element] { items.withLock { $0 } }
 }

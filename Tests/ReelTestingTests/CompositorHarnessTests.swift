@@ -1,6 +1,5 @@
 import Testing
 import ReelTesting
-import Synchronization
 
 @Suite struct CompositorHarnessTests {
     let instruction = SpeedBarInstruction(timeRange: oneSecond)

@@ -95,7 +95,7 @@ final class BlocksOnCancel: BGRACompositor {
 
 /// Breaks rule 2: keeps the last speed it saw and draws it when a request has no group.
 final class CarriesMetadataForward: AsyncVideoCompositing {
-    let last = Mutex<Double?>(nil)
+    let last = Lock<Double?>(nil)
     var sourcePixelBufferAttributes: PixelBufferAttributes? { .bgra }
     func compose(_ request: AsynchronousVideoCompositionRequest) async throws -> PixelBuffer {
         let speed = request.sourceSampleDataTrackIDs.compactMap { request.sourceTimedMetadata(byTrackID: $0) }.compactMap { GPSFix($0)?.speed2D }.first
@@ -109,7 +109,7 @@ final class CarriesMetadataForward: AsyncVideoCompositing {
 
 /// Breaks rule 7: renders into a pool made for the first render context, whatever comes after.
 final class KeepsFirstContext: BGRACompositor {
-    let first = Mutex<VideoCompositionRenderContext?>(nil)
+    let first = Lock<VideoCompositionRenderContext?>(nil)
     func renderContextChanged(_ newRenderContext: VideoCompositionRenderContext) {
         first.withLock { if $0 == nil { $0 = newRenderContext } }
     }
@@ -137,7 +137,7 @@ struct NeedsEveryFrame: AsyncVideoCompositing {
 /// Breaks rule 5: draws every frame into one scratch buffer and finishes with it, so a
 /// request still in flight sees its frame overwritten by the next one.
 final class ReusesOneBuffer: BGRACompositor {
-    let scratch = Mutex<PixelBuffer?>(nil)
+    let scratch = Lock<PixelBuffer?>(nil)
     func renderContextChanged(_ newRenderContext: VideoCompositionRenderContext) {
         scratch.withLock { $0 = newRenderContext.newPixelBuffer() }
     }

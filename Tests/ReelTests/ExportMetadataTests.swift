@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import Reel
 import ReelTesting
@@ -141,7 +140,7 @@ import ReelTestSupport
                        format: MetadataOutputFormat = .auto) async throws -> (URL, [String]) {
         let session = try await AssetExportSession(asset: Asset(url: input), preset: .h264(crf: 35, preset: "ultrafast"))
         session.metadataFormat = format
-        let warnings = Mutex<[String]>([])
+        let warnings = Lock<[String]>([])
         var options = session.renderOptions
         options.diagnostics = { d in warnings.withLock { $0.append(d.message) } }
         session.renderOptions = options

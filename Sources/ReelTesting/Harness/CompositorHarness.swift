@@ -1,6 +1,5 @@
 import ReelComposition
 import ReelCore
-import Synchronization
 
 /// Runs one compositor as a black box, with no engine and no media files: build requests
 /// from frames and metadata groups at chosen composition times, start them in the order
