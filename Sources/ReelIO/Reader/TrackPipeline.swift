@@ -59,8 +59,8 @@ final class TrackPipeline: @unchecked Sendable {
         self.fallbackFrameDuration = rate.num > 0 && rate.den > 0 ? MediaTime(value: Int64(rate.den), timescale: rate.num) : .invalid
         let isQuickTime = ContainerFamily(formatName: input.formatName) == .quickTime
         switch kind {
-        case .metadata(let name):
-            formatName = name
+        case .metadata(let format):
+            formatName = format.rawValue
             metadataTimes = isQuickTime ? MetadataSampleTimes(path: input.path, trackID: trackID) : nil
         default:
             metadataTimes = nil
