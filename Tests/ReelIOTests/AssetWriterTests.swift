@@ -66,7 +66,7 @@ struct AssetWriterTests {
         try reader.add(video)
         try reader.add(metadata)
         try reader.startReading()
-        var frames: [DecodedVideoFrame] = []
+        var frames: [VideoFrame] = []
         for try await sample in video { if let f = sample.videoFrame { frames.append(f) } }
         #expect(frames.count == 30)
         for (i, frame) in frames.enumerated() {

@@ -209,7 +209,7 @@ actor RenderPipeline {
 
     // MARK: Sources
 
-    private func sourceFrame(track id: Int32, at time: MediaTime) async throws(ReelError) -> SourceFrame? {
+    private func sourceFrame(track id: Int32, at time: MediaTime) async throws(ReelError) -> VideoFrame? {
         guard let track = engine.composition.track(withTrackID: id), let (ref, sourceTime) = track.sourceTime(at: time) else { return nil }
         guard let source = engine.sources.videoFrameSource(for: ref) else {
             throw ReelError(.invalidArgument, "no video frame source for \(ref), used by composition track \(id)", trackID: id, time: time)

@@ -135,7 +135,7 @@ public final class AssetWriterInput: Sendable {
     }
 
     /// Appends a decoded frame (from an ``AssetReaderTrackOutput``) at its own time.
-    public func append(_ frame: DecodedVideoFrame) async throws(ReelError) {
+    public func append(_ frame: VideoFrame) async throws(ReelError) {
         try await append(frame.pixelBuffer, withPresentationTime: frame.presentationTime)
     }
 
