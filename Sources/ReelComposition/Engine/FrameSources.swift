@@ -1,5 +1,7 @@
 /// One sample of a timed-metadata track: the decoded group and, when known, its raw bytes.
-/// Both carry source times.
+/// From a ``TimedMetadataSource`` both carry source times; in an
+/// ``AsynchronousVideoCompositionRequest`` (``AsynchronousVideoCompositionRequest/sourceTimedMetadata(byTrackID:)``,
+/// ``AsynchronousVideoCompositionRequest/sourceSampleBuffer(byTrackID:)``), composition times.
 public struct TimedMetadataSample: Sendable, Hashable {
     public var group: TimedMetadataGroup
     public var sampleBuffer: SampleBuffer?
