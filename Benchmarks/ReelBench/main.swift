@@ -220,7 +220,7 @@ enum Bench {
         let video = AssetWriterInput(settings: .video(VideoEncoderSettings(
             codec: .h264, width: size.width, height: size.height, quality: .crf(20), preset: "medium",
             frameDuration: MediaTime(value: 1, timescale: 30), timescale: 15360, keyframeInterval: 60)))
-        let meta = AssetWriterInput(settings: .metadata(format: "gpmd"))
+        let meta = AssetWriterInput(settings: .metadata(format: .gpmd))
         try writer.add(video)
         try writer.add(meta)
         let adaptor = try AssetWriterInputMetadataAdaptor(assetWriterInput: meta)

@@ -1,15 +1,15 @@
 import Foundation
 
 /// Decodes the samples of any timed-metadata track Reel reads into groups, by the
-/// track's format: `gpmd` (GPMF), `mebx` (QuickTime, with the sample entry's keys),
-/// `camm`, and KLV (`klv`, `KLVA`: MISB ST 0601 and EG 0104).
+/// track's ``MetadataFormat``: `gpmd` (GPMF), `mebx` (QuickTime, with the sample entry's
+/// keys), `camm`, and KLV (`klv`, the MP4 `KLVA`: MISB ST 0601 and EG 0104).
 ///
 /// A value type with a little state: KLV packets without a presentation time are placed
 /// by their UNIX time stamp relative to the first packet seen, so feed one track's
 /// samples in order through one decoder.
 public struct TimedMetadataDecoder: Sendable {
     /// The track format this decoder handles.
-    public let format: String
+    public let format: MetadataFormat
     /// For `mebx`: the keys from the track's sample entry (``MP4SampleEntry/metadataKeys``).
     public let keys: [QuickTimeMetadataKey]
 
@@ -17,11 +17,11 @@ public struct TimedMetadataDecoder: Sendable {
     private var lastKLVTime: MediaTime?
 
     /// The formats with a decoder.
-    public static let supportedFormats: Set<String> = ["gpmd", "mebx", "camm", "klv", "KLVA"]
+    public static let supportedFormats: Set<MetadataFormat> = [.gpmd, .mebx, .camm, .klv]
 
-    public static func canDecode(format: String) -> Bool { supportedFormats.contains(format) }
+    public static func canDecode(format: MetadataFormat) -> Bool { supportedFormats.contains(format) }
 
-    public init(format: String, keys: [QuickTimeMetadataKey] = []) {
+    public init(format: MetadataFormat, keys: [QuickTimeMetadataKey] = []) {
         self.format = format
         self.keys = keys
     }
@@ -39,16 +39,16 @@ public struct TimedMetadataDecoder: Sendable {
         let duration = sample.duration.isNumeric ? sample.duration : .zero
         let range = TimeRange(start: sample.presentationTime, duration: duration)
         switch format {
-        case "gpmd":
+        case .gpmd:
             return try GPMF.groups(payload: sample.data, timeRange: range)
-        case "mebx":
+        case .mebx:
             return [try QuickTimeMetadataSample.group(sample: sample.data, keys: keys, timeRange: range)]
-        case "camm":
+        case .camm:
             return [try CAMM.group(sample: sample.data, timeRange: range)]
-        case "klv", "KLVA":
+        case .klv:
             return try klvGroups(sample)
         default:
-            throw ReelError(.unsupportedFormat, "no timed-metadata decoder for format '\(format)' (Reel decodes \(Self.supportedFormats.sorted().joined(separator: ", ")))",
+            throw ReelError(.unsupportedFormat, "no timed-metadata decoder for format '\(format)' (Reel decodes \(Self.supportedFormats.map(\.rawValue).sorted().joined(separator: ", ")))",
                             time: sample.presentationTime)
         }
     }

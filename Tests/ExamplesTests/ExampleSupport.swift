@@ -58,13 +58,13 @@ enum ExampleSupport {
     }
 
     /// Every frame of `url`'s first video track, as Reel's reader decodes it.
-    static func decodedFrames(of url: URL) throws -> [DecodedVideoFrame] {
+    static func decodedFrames(of url: URL) throws -> [VideoFrame] {
         let reader = try AssetReader(url: url)
         let id = try #require(reader.tracks(withMediaType: .video).first?.trackID)
         let output = AssetReaderTrackOutput(trackID: id, settings: .video(pixelFormat: .yuv420p), bufferCapacity: 4)
         try reader.add(output)
         try reader.startReading()
-        var frames: [DecodedVideoFrame] = []
+        var frames: [VideoFrame] = []
         while let sample = try output.nextSample() {
             if let frame = sample.videoFrame { frames.append(frame) }
         }

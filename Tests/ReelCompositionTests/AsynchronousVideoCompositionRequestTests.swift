@@ -1,4 +1,5 @@
 import ReelComposition
+import Foundation
 import Testing
 
 @Suite struct AsynchronousVideoCompositionRequestTests {
@@ -31,6 +32,22 @@ import Testing
         #expect(request.sourceCaptionGroup(byTrackID: 3) == b)
         #expect(request.sourceCaptionGroup(byTrackID: 1) == nil)
         #expect(request.sourceSampleDataTrackIDs.isEmpty)
+    }
+
+    @Test func metadataSamplesAreGivenByTrackOnceInOrder() {
+        let a = TimedMetadataSample(group: TimedMetadataGroup(timeRange: range(1, 2), items: []),
+                                    sampleBuffer: SampleBuffer(data: Data([1, 2]), presentationTime: t(1), duration: t(1), format: .camm))
+        let b = TimedMetadataSample(group: TimedMetadataGroup(timeRange: range(0, 3), items: []))
+        let request = AsynchronousVideoCompositionRequest(
+            renderContext: context, compositionTime: t(1.5), videoCompositionInstruction: instruction,
+            sourceSampleData: [(5, a), (2, b), (5, b)], diagnostics: { _ in }) { _ in }
+        defer { request.finishCancelledRequest() }
+        #expect(request.sourceSampleDataTrackIDs == [5, 2])
+        #expect(request.sourceTimedMetadata(byTrackID: 5) == a.group)
+        #expect(request.sourceSampleBuffer(byTrackID: 5) == a.sampleBuffer)
+        #expect(request.sourceTimedMetadata(byTrackID: 2) == b.group)
+        #expect(request.sourceSampleBuffer(byTrackID: 2) == nil)
+        #expect(request.sourceTimedMetadata(byTrackID: 9) == nil)
     }
 
     @Test func finishTwiceIsIgnoredAndReported() {

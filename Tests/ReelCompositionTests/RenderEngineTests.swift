@@ -259,7 +259,7 @@ final class YUVOnlyCompositor: VideoCompositing {
 }
 
 @Suite struct RenderEngineTimingAndFormatTests {
-    func oneTrack(frames: [SourceFrame], duration: Double, frameTiming: Bool) throws -> RenderEngine {
+    func oneTrack(frames: [VideoFrame], duration: Double, frameTiming: Bool) throws -> RenderEngine {
         var m = MutableComposition()
         try m.insertTimeRange(range(0, duration), of: SourceDescription(identifier: "v", tracks: [videoTrack("v", 1, duration: duration)]), at: .zero)
         let c = Composition(m)
@@ -272,7 +272,7 @@ final class YUVOnlyCompositor: VideoCompositing {
     }
 
     @Test func attributesReadOnceAndSourcesConverted() async throws {
-        let frames = (0..<4).map { SourceFrame(pixelBuffer: numbered($0), timeRange: range(Double($0) * 0.5, Double($0) * 0.5 + 0.5)) }
+        let frames = (0..<4).map { VideoFrame(pixelBuffer: numbered($0), timeRange: range(Double($0) * 0.5, Double($0) * 0.5 + 0.5)) }
         let compositor = YUVOnlyCompositor()
         let out = try await oneTrack(frames: frames, duration: 2, frameTiming: false).renderAll(compositor: compositor)
         #expect(out.count == 4)
@@ -285,14 +285,14 @@ final class YUVOnlyCompositor: VideoCompositing {
     @Test func framesFollowTheTimingTrack() async throws {
         // Variable frame durations: 0.1, 0.3, 0.6, then 1 s.
         let bounds = [0, 0.1, 0.4, 1.0, 2.0]
-        let frames = (0..<4).map { SourceFrame(pixelBuffer: numbered($0), timeRange: range(bounds[$0], bounds[$0 + 1])) }
+        let frames = (0..<4).map { VideoFrame(pixelBuffer: numbered($0), timeRange: range(bounds[$0], bounds[$0 + 1])) }
         let out = try await oneTrack(frames: frames, duration: 2, frameTiming: true).renderAll(compositor: RecordingCompositor())
         #expect(out.map(\.time) == [t(0), t(0.1), t(0.4), t(1)])
         #expect(out.map(\.duration) == [t(0.1), t(0.3), t(0.6), t(1)])
     }
 
     @Test func poolStaysFlatAndOutputIsDeterministic() async throws {
-        let frames = (0..<120).map { SourceFrame(pixelBuffer: numbered($0), timeRange: range(Double($0) * 0.5, Double($0) * 0.5 + 0.5)) }
+        let frames = (0..<120).map { VideoFrame(pixelBuffer: numbered($0), timeRange: range(Double($0) * 0.5, Double($0) * 0.5 + 0.5)) }
         var first: [[UInt8]] = []
         for inFlight in [1, 3, 6] {
             let compositor = YUVOnlyCompositor()

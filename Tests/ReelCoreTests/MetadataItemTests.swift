@@ -83,4 +83,15 @@ struct MetadataItemTests {
                                   duration: MediaTime(value: 1001, timescale: 30000), format: "gpmd")
         #expect(sample.timeRange.end == MediaTime(value: 2002, timescale: 30000))
     }
+
+    @Test func sampleBufferMetadataFormat() {
+        func sample(_ format: String) -> SampleBuffer {
+            SampleBuffer(data: Data(), presentationTime: .zero, duration: .zero, format: format)
+        }
+        #expect(sample("gpmd").metadataFormat == .gpmd)
+        #expect(sample("KLVA").metadataFormat == .klv)
+        #expect(sample("avc1").metadataFormat == nil)
+        let typed = SampleBuffer(data: Data(), presentationTime: .zero, duration: .zero, format: .camm)
+        #expect(typed.format == "camm" && typed.metadataFormat == .camm)
+    }
 }

@@ -30,9 +30,9 @@ struct AppendedMetadataTracksTests {
         let writer = try AssetWriter(outputURL: url, fileType: fileType)
         writer.shouldOptimizeForNetworkUse = faststart
         let video = AssetWriterInput(settings: .video(.init(codec: .h264, width: 160, height: 120, preset: "ultrafast")))
-        let mebx = AssetWriterInput(settings: .metadata(format: "mebx"))
-        let camm = AssetWriterInput(settings: .metadata(format: "camm"))
-        let gpmd = AssetWriterInput(settings: .metadata(format: "gpmd"))
+        let mebx = AssetWriterInput(settings: .metadata(format: .mebx))
+        let camm = AssetWriterInput(settings: .metadata(format: .camm))
+        let gpmd = AssetWriterInput(settings: .metadata(format: .gpmd))
         for input in [video, mebx, camm, gpmd] { try writer.add(input) }
         let adaptors = try [mebx, camm, gpmd].map { try AssetWriterInputMetadataAdaptor(assetWriterInput: $0) }
         try writer.startWriting()
@@ -165,7 +165,7 @@ struct AppendedMetadataTracksTests {
         try writer.add(video)
         var adaptors: [AssetWriterInputMetadataAdaptor] = []
         for track in sourceTracks {
-            let input = AssetWriterInput(settings: .metadata(format: "mebx"), sourceFormatHint: track.sampleEntries[0])
+            let input = AssetWriterInput(settings: .metadata(format: .mebx), sourceFormatHint: track.sampleEntries[0])
             try writer.add(input)
             adaptors.append(try AssetWriterInputMetadataAdaptor(assetWriterInput: input))
         }
@@ -208,7 +208,7 @@ struct AppendedMetadataTracksTests {
         let url = folder.appendingPathComponent("out.mp4")
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
         let video = AssetWriterInput(settings: .video(.init(codec: .h264, width: 160, height: 120, preset: "ultrafast")))
-        let mebx = AssetWriterInput(settings: .metadata(format: "mebx"))
+        let mebx = AssetWriterInput(settings: .metadata(format: .mebx))
         try writer.add(video)
         try writer.add(mebx)
         let adaptor = try AssetWriterInputMetadataAdaptor(assetWriterInput: mebx)
@@ -216,7 +216,7 @@ struct AppendedMetadataTracksTests {
         writer.startSession(atSourceTime: .zero)
         try await video.append(AssetWriterTests.flatFrame(0), withPresentationTime: .zero)
         let sample: [UInt8] = [0, 0, 0, 9, 0, 0, 0, 7, 42]
-        try? await adaptor.append(AssetWriterTests.rawGroup(sample, start: 0, duration: 100, format: "mebx"))
+        try? await adaptor.append(AssetWriterTests.rawGroup(sample, start: 0, duration: 100, format: .mebx))
         await expectReelError(.metadataFormat) { try await writer.finishWriting() }
         #expect(writer.status == .failed)
         #expect(writer.error?.message.contains("key id 7") == true)
@@ -226,7 +226,7 @@ struct AppendedMetadataTracksTests {
     @Test("mebx and camm go into MP4 and MOV only, and need a track to describe")
     func refusals() throws {
         let folder = try TestFiles.scratchFolder()
-        for format in ["mebx", "camm"] {
+        for format in [MetadataFormat.mebx, .camm] {
             let ts = try AssetWriter(outputURL: folder.appendingPathComponent("x.ts"), fileType: .mpegts)
             #expect(!ts.canAdd(AssetWriterInput(settings: .metadata(format: format))))
             let mp4 = try AssetWriter(outputURL: folder.appendingPathComponent("x.mp4"), fileType: .mp4)

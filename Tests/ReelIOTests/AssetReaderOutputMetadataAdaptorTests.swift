@@ -11,7 +11,7 @@ struct AssetReaderOutputMetadataAdaptorTests {
 
     func gpmdOutput() throws -> (AssetReader, AssetReaderTrackOutput) {
         let reader = try AssetReader(url: TestFiles.sharedMedia(Self.maxFile))
-        let track = try #require(reader.tracks(withMediaType: .metadata).first { $0.metadataFormat == "gpmd" })
+        let track = try #require(reader.tracks(withMediaType: .metadata).first { $0.metadataFormat == .gpmd })
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 64)
         try reader.add(output)
         return (reader, output)
@@ -54,7 +54,7 @@ struct AssetReaderOutputMetadataAdaptorTests {
     @Test("KLV samples in MPEG-TS decode to located groups", .requires(.sharedMedia))
     func klvDecode() async throws {
         let reader = try AssetReader(url: TestFiles.sharedMedia("kwiver_aphill_short.ts"))
-        let track = try #require(reader.tracks(withMediaType: .metadata).first { $0.metadataFormat == "klv" })
+        let track = try #require(reader.tracks(withMediaType: .metadata).first { $0.metadataFormat == .klv })
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 64)
         try reader.add(output)
         let adaptor = try AssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output)
@@ -112,7 +112,7 @@ struct AssetReaderOutputMetadataAdaptorTests {
     func mebxKeys() async throws {
         let url = TestFiles.sharedMedia("nom-exif_meta.mov")
         let reader = try AssetReader(url: url)
-        let mebx = reader.tracks(withMediaType: .metadata).filter { $0.metadataFormat == "mebx" }
+        let mebx = reader.tracks(withMediaType: .metadata).filter { $0.metadataFormat == .mebx }
         #expect(mebx.count == 2)
         let keyNames = mebx.map { $0.formatDescription.metadataKeys.map(\.key) }
         #expect(keyNames.first?.count == 5)
@@ -129,7 +129,7 @@ struct AssetReaderOutputMetadataAdaptorTests {
     static let gpsFixture = TestFiles.fixture("counter-gps.mp4")
 
     static func gpmdTrackID(_ url: URL) throws -> Int32 {
-        try #require(try AssetReader(url: url).tracks(withMediaType: .metadata).first { $0.metadataFormat == "gpmd" }).trackID
+        try #require(try AssetReader(url: url).tracks(withMediaType: .metadata).first { $0.metadataFormat == .gpmd }).trackID
     }
 
     static func ffmpeg(_ arguments: [String], name: String) throws -> URL {

@@ -255,7 +255,7 @@ struct AssetReaderTests {
     @Test("GoPro MAX: 315 video frames and 11 gpmd samples", .requires(.sharedMedia))
     func goProMax() async throws {
         let reader = try AssetReader(url: TestFiles.sharedMedia(Self.maxFile))
-        let gpmd = try #require(reader.tracks(withMediaType: .metadata).first { $0.metadataFormat == "gpmd" })
+        let gpmd = try #require(reader.tracks(withMediaType: .metadata).first { $0.metadataFormat == .gpmd })
         let video = AssetReaderTrackOutput(trackID: try videoTrackID(reader), settings: .video(pixelFormat: .yuv420p))
         let metadata = AssetReaderTrackOutput(trackID: gpmd.trackID, settings: .passthrough)
         try reader.add(video)

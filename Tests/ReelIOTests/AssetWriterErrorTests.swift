@@ -125,9 +125,9 @@ struct AssetWriterErrorTests {
     }
 
     @Test("combinations FFmpeg would write corrupt are refused", arguments: [
-        (AssetWriter.FileType.mpegts, "camm"), (.mkv, "mebx"), (.mkv, "gpmd"), (.mkv, "klv"), (.mp4, "klv"), (.mpegts, "gpmd"),
+        (AssetWriter.FileType.mpegts, MetadataFormat.camm), (.mkv, .mebx), (.mkv, .gpmd), (.mkv, .klv), (.mp4, .klv), (.mpegts, .gpmd),
     ])
-    func refusedCombinations(fileType: AssetWriter.FileType, format: String) throws {
+    func refusedCombinations(fileType: AssetWriter.FileType, format: MetadataFormat) throws {
         let url = try TestFiles.scratchFolder().appendingPathComponent("out.\(fileType.rawValue)")
         let writer = try AssetWriter(outputURL: url, fileType: fileType)
         let input = AssetWriterInput(settings: .metadata(format: format))

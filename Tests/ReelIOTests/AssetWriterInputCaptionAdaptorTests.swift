@@ -72,6 +72,6 @@ struct AssetWriterInputCaptionAdaptorTests {
         let mp4 = try AssetWriter(outputURL: folder.appendingPathComponent("a.mp4"), fileType: .mp4)
         #expect(!mp4.canAdd(AssetWriterInput(settings: .captions(.webVTT))))
         #expect(!mp4.canAdd(AssetWriterInput(settings: .captions(.scc))))
-        expectReelError(.invalidArgument) { try AssetWriterInputCaptionAdaptor(assetWriterInput: AssetWriterInput(settings: .metadata(format: "gpmd"))) }
+        expectReelError(.invalidArgument) { try AssetWriterInputCaptionAdaptor(assetWriterInput: AssetWriterInput(settings: .metadata(format: .gpmd))) }
     }
 }

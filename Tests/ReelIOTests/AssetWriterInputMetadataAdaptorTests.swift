@@ -22,7 +22,7 @@ struct AssetWriterInputMetadataAdaptorTests {
         let url = try TestFiles.scratchFolder().appendingPathComponent("gps.mp4")
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
         let video = AssetWriterInput(settings: .video(.init(codec: .h264, width: 64, height: 48, preset: "ultrafast")))
-        let gpmd = AssetWriterInput(settings: .metadata(format: "gpmd"))
+        let gpmd = AssetWriterInput(settings: .metadata(format: .gpmd))
         try writer.add(video)
         try writer.add(gpmd)
         let adaptor = try AssetWriterInputMetadataAdaptor(assetWriterInput: gpmd)
@@ -68,11 +68,11 @@ struct AssetWriterInputMetadataAdaptorTests {
 
     @Test("groups without a fix, or for another format, are refused clearly")
     func refusals() async throws {
-        let input = AssetWriterInput(settings: .metadata(format: "gpmd"))
+        let input = AssetWriterInput(settings: .metadata(format: .gpmd))
         let adaptor = try AssetWriterInputMetadataAdaptor(assetWriterInput: input)
         let empty = TimedMetadataGroup(timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1)), items: [])
         await #expect { try await adaptor.append(empty) } throws: { ($0 as? ReelError)?.code == .metadataFormat }
-        let klv = try AssetWriterInputMetadataAdaptor(assetWriterInput: AssetWriterInput(settings: .metadata(format: "klv")))
+        let klv = try AssetWriterInputMetadataAdaptor(assetWriterInput: AssetWriterInput(settings: .metadata(format: .klv)))
         await #expect { try await klv.appendGPS([]) } throws: { ($0 as? ReelError)?.code == .invalidArgument }
         expectReelError(.invalidArgument) {
             try AssetWriterInputMetadataAdaptor(assetWriterInput: AssetWriterInput(settings: .audio(.init())))
@@ -88,7 +88,7 @@ struct AssetWriterInputMetadataAdaptorFormatTests {
                                           items: fix.metadataItems())
 
     @Test func klvIsMISB0601WithAValidChecksum() throws {
-        let data = try AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: "klv")(Self.group)
+        let data = try AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: .klv)(Self.group)
         // decode checks the checksum.
         let fix = try #require(try MISB0601.decode(data).sensorFix)
         #expect(abs(fix.latitude - 38.1601) < 1e-6)
@@ -98,21 +98,21 @@ struct AssetWriterInputMetadataAdaptorFormatTests {
     }
 
     @Test func cammIsATypeSixRecord() throws {
-        let data = try AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: "camm")(Self.group)
+        let data = try AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: .camm)(Self.group)
         guard case .gps(let gps)? = try CAMM.records(sample: data).first else { Issue.record("expected a type 6 record"); return }
         #expect(gps.latitude == 38.1601 && gps.longitude == -77.3561)
     }
 
     @Test func mebxGrowsTheInputsKeysAndNeedsTheInput() throws {
-        let input = AssetWriterInput(settings: .metadata(format: "mebx"))
-        let encode = AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: "mebx", input: input)
+        let input = AssetWriterInput(settings: .metadata(format: .mebx))
+        let encode = AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: .mebx, input: input)
         let data = try encode(Self.group)
         #expect(input.metadataKeys.map(\.key) == ["com.apple.quicktime.location.ISO6709"])
         let items = try QuickTimeMetadataSample.items(sample: data, keys: input.metadataKeys, timeRange: Self.group.timeRange)
         #expect(items.first?.value == .string("+38.160100-077.356100+120.000/"))
-        expectReelError(.invalidArgument) { try AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: "mebx")(Self.group) }
+        expectReelError(.invalidArgument) { try AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: .mebx)(Self.group) }
         expectReelError(.metadataFormat) {
-            try AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: "camm")(TimedMetadataGroup(timeRange: Self.group.timeRange, items: []))
+            try AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: .camm)(TimedMetadataGroup(timeRange: Self.group.timeRange, items: []))
         }
     }
 }

@@ -12,7 +12,7 @@ struct AssetWriterStateTests {
 
     static func writingState() throws -> (AssetWriterState, BoundedQueue<WriterCommand>) {
         var state = AssetWriterState(path: "/tmp/out.mp4")
-        let index = state.add(AssetWriterInput(settings: .metadata(format: "gpmd")))
+        let index = state.add(AssetWriterInput(settings: .metadata(format: .gpmd)))
         #expect(index == 0)
         try state.beginStart()
         let queue = BoundedQueue<WriterCommand>(capacity: 1)
@@ -32,10 +32,10 @@ struct AssetWriterStateTests {
         } catch {
             #expect(error.code == .writerState)
         }
-        _ = state.add(AssetWriterInput(settings: .metadata(format: "gpmd")))
+        _ = state.add(AssetWriterInput(settings: .metadata(format: .gpmd)))
         try state.beginStart()
         #expect(state.status == .unknown)
-        let late = state.add(AssetWriterInput(settings: .metadata(format: "gpmd")))
+        let late = state.add(AssetWriterInput(settings: .metadata(format: .gpmd)))
         #expect(late == nil)
         do throws(ReelError) {
             try state.beginStart()
@@ -48,7 +48,7 @@ struct AssetWriterStateTests {
     @Test("a cancel during the start discards what the start opened")
     func cancelWhileStarting() throws {
         var state = AssetWriterState(path: "/tmp/out.mp4")
-        _ = state.add(AssetWriterInput(settings: .metadata(format: "gpmd")))
+        _ = state.add(AssetWriterInput(settings: .metadata(format: .gpmd)))
         try state.beginStart()
         let stopped = state.cancel()
         #expect(stopped == nil)

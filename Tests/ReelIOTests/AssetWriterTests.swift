@@ -16,7 +16,7 @@ struct AssetWriterTests {
         return buffer
     }
 
-    static func rawGroup(_ bytes: [UInt8], start: Int64, duration: Int64, format: String = "gpmd") -> TimedMetadataGroup {
+    static func rawGroup(_ bytes: [UInt8], start: Int64, duration: Int64, format: MetadataFormat = .gpmd) -> TimedMetadataGroup {
         let range = TimeRange(start: MediaTime(value: start, timescale: 1000), duration: MediaTime(value: duration, timescale: 1000))
         return TimedMetadataGroup(timeRange: range, items: [
             MetadataItem(identifier: MetadataIdentifier(keySpace: "reel", key: "sample.\(format)"), value: .data(Data(bytes))),
@@ -32,7 +32,7 @@ struct AssetWriterTests {
         try writer.add(video)
         var adaptor: AssetWriterInputMetadataAdaptor?
         if fileType == .mp4 || fileType == .mov {
-            let gpmd = AssetWriterInput(settings: .metadata(format: "gpmd"))
+            let gpmd = AssetWriterInput(settings: .metadata(format: .gpmd))
             try writer.add(gpmd)
             adaptor = try AssetWriterInputMetadataAdaptor(assetWriterInput: gpmd)
         }
@@ -60,13 +60,13 @@ struct AssetWriterTests {
         let reader = try AssetReader(url: url)
         let videoTrack = try #require(reader.tracks(withMediaType: .video).first)
         let gpmdTrack = try #require(reader.tracks(withMediaType: .metadata).first)
-        #expect(gpmdTrack.metadataFormat == "gpmd")
+        #expect(gpmdTrack.metadataFormat == .gpmd)
         let video = AssetReaderTrackOutput(trackID: videoTrack.trackID, settings: .video(pixelFormat: .yuv420p))
         let metadata = AssetReaderTrackOutput(trackID: gpmdTrack.trackID, settings: .passthrough)
         try reader.add(video)
         try reader.add(metadata)
         try reader.startReading()
-        var frames: [DecodedVideoFrame] = []
+        var frames: [VideoFrame] = []
         for try await sample in video { if let f = sample.videoFrame { frames.append(f) } }
         #expect(frames.count == 30)
         for (i, frame) in frames.enumerated() {
@@ -118,7 +118,7 @@ struct AssetWriterTests {
         let url = try TestFiles.scratchFolder().appendingPathComponent("klv.ts")
         let writer = try AssetWriter(outputURL: url, fileType: .mpegts)
         let video = AssetWriterInput(settings: .video(.init(codec: .h264, width: 160, height: 120, preset: "ultrafast")))
-        let klv = AssetWriterInput(settings: .metadata(format: "klv"))
+        let klv = AssetWriterInput(settings: .metadata(format: .klv))
         try writer.add(video)
         try writer.add(klv)
         let adaptor = try AssetWriterInputMetadataAdaptor(assetWriterInput: klv)
@@ -128,13 +128,13 @@ struct AssetWriterTests {
         for i in 0..<10 {
             try await video.append(Self.flatFrame(i), withPresentationTime: MediaTime(value: Int64(i), timescale: 30))
             if i % 3 == 0 {
-                try await adaptor.append(Self.rawGroup(key + [0x03, 0x02, 0x01, UInt8(i)], start: Int64(i) * 1000 / 30, duration: 33, format: "klv"))
+                try await adaptor.append(Self.rawGroup(key + [0x03, 0x02, 0x01, UInt8(i)], start: Int64(i) * 1000 / 30, duration: 33, format: .klv))
             }
         }
         try await writer.finishWriting()
         let reader = try AssetReader(url: url)
         let track = try #require(reader.tracks(withMediaType: .metadata).first)
-        #expect(track.metadataFormat == "klv")
+        #expect(track.metadataFormat == .klv)
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
         try reader.add(output)
         try reader.startReading()

@@ -10,7 +10,7 @@ import ReelTestSupport
 
     /// Exports lossless (FFV1 in MOV) so the output frames can be compared exactly.
     func exportLossless(_ composition: Composition, videoComposition: VideoComposition? = nil,
-                        timeRange: TimeRange? = nil, in folder: URL) async throws -> [DecodedVideoFrame] {
+                        timeRange: TimeRange? = nil, in folder: URL) async throws -> [VideoFrame] {
         let session = AssetExportSession(composition: composition, preset: .lossless)
         session.videoComposition = videoComposition
         session.timeRange = timeRange

@@ -20,10 +20,10 @@ import Testing
 
     @Test func klvCarriesEveryFixAndSaysWhatItCannotCarry() throws {
         let groups = Self.groups(withAccelerometer: true)
-        let conversion = MetadataConversion(groups: groups, to: "klv", input: AssetWriterInput(settings: .metadata(format: "klv")))
+        let conversion = MetadataConversion(groups: groups, to: .klv, input: AssetWriterInput(settings: .metadata(format: .klv)))
         #expect(conversion.samples.count == 20)
         #expect(conversion.droppedGroups == 0)
-        var decoder = TimedMetadataDecoder(format: "klv")
+        var decoder = TimedMetadataDecoder(format: .klv)
         let back = try conversion.samples.flatMap { try decoder.groups(for: $0) }
         #expect(back.count == 20)
         for (a, b) in zip(groups, back) {
@@ -37,9 +37,9 @@ import Testing
     }
 
     @Test func gpmdGathersGroupsIntoPayloadsOfAboutASecond() throws {
-        let conversion = MetadataConversion(groups: Self.groups(withAccelerometer: false), to: "gpmd", input: AssetWriterInput(settings: .metadata(format: "gpmd")))
+        let conversion = MetadataConversion(groups: Self.groups(withAccelerometer: false), to: .gpmd, input: AssetWriterInput(settings: .metadata(format: .gpmd)))
         #expect(conversion.samples.count == 2)
-        var decoder = TimedMetadataDecoder(format: "gpmd")
+        var decoder = TimedMetadataDecoder(format: .gpmd)
         let back = try conversion.samples.flatMap { try decoder.groups(for: $0) }
         #expect(back.compactMap { GPSFix($0) }.count == 20)
     }
@@ -48,7 +48,7 @@ import Testing
         let orientation = TimedMetadataGroup(timeRange: TimeRange(start: .zero, duration: .ratio(1, 2)), items: [
             MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.apple.quicktime.video-orientation"), value: .integer(6)),
         ])
-        let conversion = MetadataConversion(groups: [orientation], to: "klv", input: AssetWriterInput(settings: .metadata(format: "klv")))
+        let conversion = MetadataConversion(groups: [orientation], to: .klv, input: AssetWriterInput(settings: .metadata(format: .klv)))
         #expect(conversion.samples.isEmpty)
         #expect(conversion.droppedGroups == 1)
         let text = try #require(conversion.lossDescription)
@@ -60,11 +60,11 @@ import Testing
         var groups = Self.groups(withAccelerometer: true)
         let orientation = MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.apple.quicktime.video-orientation")
         groups[0].items.append(MetadataItem(identifier: orientation, value: .integer(6)))
-        let input = AssetWriterInput(settings: .metadata(format: "mebx"))
-        let conversion = MetadataConversion(groups: groups, to: "mebx", input: input)
+        let input = AssetWriterInput(settings: .metadata(format: .mebx))
+        let conversion = MetadataConversion(groups: groups, to: .mebx, input: input)
         #expect(conversion.samples.count == 20)
         #expect(input.metadataKeys.map(\.key).contains("com.apple.quicktime.location.ISO6709"))
-        var decoder = TimedMetadataDecoder(format: "mebx", keys: input.metadataKeys)
+        var decoder = TimedMetadataDecoder(format: .mebx, keys: input.metadataKeys)
         let back = try conversion.samples.flatMap { try decoder.groups(for: $0) }
         #expect(back.first?.item(orientation)?.numberValue == 6)
         for (a, b) in zip(groups, back) {

@@ -4,14 +4,14 @@ import Reel
 /// Reference frames decoded straight through ``AssetReader``, and pixel comparisons.
 enum TestFrames {
     /// Every frame of video track `trackID` (the first video track when nil), yuv420p.
-    static func decodeAll(_ url: URL, trackID: Int32? = nil, timeRange: TimeRange? = nil) async throws -> [DecodedVideoFrame] {
+    static func decodeAll(_ url: URL, trackID: Int32? = nil, timeRange: TimeRange? = nil) async throws -> [VideoFrame] {
         let reader = try AssetReader(url: url)
         guard let id = trackID ?? reader.tracks(withMediaType: .video).first?.trackID else { return [] }
         let output = AssetReaderTrackOutput(trackID: id, settings: .video(pixelFormat: .yuv420p), bufferCapacity: 4)
         try reader.add(output)
         if let timeRange { reader.timeRange = timeRange }
         try reader.startReading()
-        var frames: [DecodedVideoFrame] = []
+        var frames: [VideoFrame] = []
         for try await sample in output {
             if let frame = sample.videoFrame { frames.append(frame) }
         }
@@ -20,7 +20,7 @@ enum TestFrames {
 
     /// The index of the frame showing at `time` in `frames` (each frame until the next one
     /// starts; the last for its duration).
-    static func index(in frames: [DecodedVideoFrame], at time: MediaTime) -> Int? {
+    static func index(in frames: [VideoFrame], at time: MediaTime) -> Int? {
         guard let i = frames.lastIndex(where: { !(time < $0.presentationTime) }) else { return nil }
         if i == frames.count - 1, frames[i].duration.isNumeric, !(time < frames[i].presentationTime + frames[i].duration) { return nil }
         return i
@@ -87,7 +87,7 @@ enum TestFrames {
     }
 
     /// The index of the reference frame closest to `frame` by luma PSNR.
-    static func closest(_ frame: PixelBuffer, in references: [DecodedVideoFrame]) -> (index: Int, psnr: Double) {
+    static func closest(_ frame: PixelBuffer, in references: [VideoFrame]) -> (index: Int, psnr: Double) {
         var best = (index: -1, psnr: -Double.infinity)
         for (i, r) in references.enumerated() {
             let p = psnr(frame, r.pixelBuffer)

@@ -22,7 +22,7 @@ struct ExportMetadata: Sendable {
         /// Where it plays in the composition.
         var target: TimeRange
         /// The format of the source track's samples.
-        var format: String
+        var format: MetadataFormat
         /// For `mebx`: the source track's keys, which its samples' local key ids refer to.
         var keys: [QuickTimeMetadataKey]
     }
@@ -57,8 +57,8 @@ struct ExportMetadata: Sendable {
             // mebx samples name their items by the track's local key ids: samples from
             // sources whose key tables differ are encoded again under one table.
             let keys = pieces[0].keys
-            if format == "mebx", pieces.contains(where: { $0.keys != keys }) { converts = true }
-            let hint = format == "mebx" && !converts ? MP4SampleEntry(format: "mebx", metadataKeys: keys) : nil
+            if format == .mebx, pieces.contains(where: { $0.keys != keys }) { converts = true }
+            let hint = format == .mebx && !converts ? MP4SampleEntry(format: FourCC(format.rawValue), metadataKeys: keys) : nil
             let input = AssetWriterInput(settings: .metadata(format: format), sourceFormatHint: hint)
             var groups: [TimedMetadataGroup] = []
             var copied: [SampleBuffer] = []
@@ -75,7 +75,7 @@ struct ExportMetadata: Sendable {
             if converts {
                 let conversion = MetadataConversion(groups: groups, to: format, input: input)
                 samples = conversion.samples
-                let from = Set(pieces.map { MetadataOutputFormat.canonical($0.format) }).sorted().joined(separator: "+")
+                let from = Set(pieces.map(\.format.rawValue)).sorted().joined(separator: "+")
                 loss = conversion.lossDescription.map { "written as \(format) (converted from \(from) for .\(fileType.rawValue)): \($0)" }
             }
             samples = inTimeOrder(samples)
@@ -124,8 +124,8 @@ struct ExportMetadata: Sendable {
             }
             guard let sourceTrack = reader.track(withID: ref.trackID), let format = sourceTrack.metadataFormat,
                   TimedMetadataDecoder.canDecode(format: format) else {
-                let what = reader.track(withID: ref.trackID).map { $0.metadataFormat ?? $0.formatDescription.codecName } ?? "no such track"
-                throw ReelError(.unsupportedFormat, "its source track \(ref.trackID) holds \(what) samples, which Reel cannot carry (it carries \(TimedMetadataDecoder.supportedFormats.sorted().joined(separator: ", ")))",
+                let what = reader.track(withID: ref.trackID).map { $0.metadataFormat?.rawValue ?? $0.formatDescription.codecName } ?? "no such track"
+                throw ReelError(.unsupportedFormat, "its source track \(ref.trackID) holds \(what) samples, which Reel cannot carry (it carries \(TimedMetadataDecoder.supportedFormats.map(\.rawValue).sorted().joined(separator: ", ")))",
                                 path: url.path, trackID: ref.trackID)
             }
             let m = segment.timeMapping
@@ -183,7 +183,7 @@ struct ExportMetadata: Sendable {
     static func copied(_ samples: [TimedMetadataSample], piece: Piece) throws(ReelError) -> [SampleBuffer] {
         var out: [SampleBuffer] = []
         for (buffer, groups) in bySample(samples) {
-            if MetadataOutputFormat.canonical(buffer.format) == "klv" {
+            if buffer.metadataFormat == .klv {
                 out += klvPackets(buffer, groups: groups, piece: piece)
             } else if let sample = try retimed(buffer, groups: groups, piece: piece) {
                 out.append(sample)
@@ -218,13 +218,13 @@ struct ExportMetadata: Sendable {
             out.presentationTime = map(span.start)
             out.duration = span.duration == .zero ? buffer.duration : map(span.end) - out.presentationTime
             // GPMF stamps each stream's first sample on the track's clock: it moves with the sample.
-            if buffer.format == "gpmd", out.presentationTime != span.start || out.duration != span.duration {
+            if buffer.metadataFormat == .gpmd, out.presentationTime != span.start || out.duration != span.duration {
                 out.data = try GPMF.restamped(buffer.data, by: map)
             }
             return out
         }
         guard inside.isValid, inside.duration > .zero else { return nil }
-        guard buffer.format == "gpmd" else {
+        guard buffer.metadataFormat == .gpmd else {
             // One reading over the sample's span (mebx, camm): the same bytes over the part inside.
             var out = buffer
             out.presentationTime = map(inside.start)

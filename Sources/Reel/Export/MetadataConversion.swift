@@ -11,7 +11,7 @@ import ReelMetadata
 /// What is lost is found by decoding the written samples again and comparing the item
 /// identifiers with the groups', so the warning is true of the bytes, not of a table.
 struct MetadataConversion: Sendable {
-    let format: String
+    let format: MetadataFormat
     /// The encoded samples, in time order.
     private(set) var samples: [SampleBuffer] = []
     /// Groups the format could not hold at all (no GPS fix for `camm` or `klv`, say).
@@ -24,9 +24,9 @@ struct MetadataConversion: Sendable {
 
     /// `groups` encoded as `format` samples for `input` (a `mebx` input gathers the key
     /// table its samples refer to).
-    init(groups: [TimedMetadataGroup], to format: String, input: AssetWriterInput) {
+    init(groups: [TimedMetadataGroup], to format: MetadataFormat, input: AssetWriterInput) {
         self.format = format
-        if format == "gpmd" {
+        if format == .gpmd {
             encodeGPMF(groups)
         } else {
             let encode = AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: format, input: input)
@@ -54,7 +54,7 @@ struct MetadataConversion: Sendable {
                 dropped += window.count
                 return
             }
-            samples.append(SampleBuffer(data: data, presentationTime: range.start, duration: range.duration, format: "gpmd"))
+            samples.append(SampleBuffer(data: data, presentationTime: range.start, duration: range.duration, format: .gpmd))
         }
         for group in groups {
             if let first = window.first, !(group.timeRange.start < first.timeRange.start + Self.gpmfPayloadDuration) {

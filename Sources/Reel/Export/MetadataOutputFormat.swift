@@ -12,42 +12,42 @@ public enum MetadataOutputFormat: String, Sendable, Hashable, Codable, CaseItera
     case auto, gpmd, mebx, camm, klv
 
     /// The track formats `fileType` can hold, in the order `auto` prefers them.
-    public static func writableFormats(in fileType: AssetWriter.FileType) -> [String] {
+    public static func writableFormats(in fileType: AssetWriter.FileType) -> [MetadataFormat] {
         switch fileType {
-        case .mp4, .mov: ["gpmd", "mebx", "camm"]
-        case .mpegts: ["klv"]
+        case .mp4, .mov: [.gpmd, .mebx, .camm]
+        case .mpegts: [.klv]
         case .mkv: []
         }
     }
 
-    /// The one spelling of a track format: `KLVA` (the MPEG-TS registration) is `klv`.
-    static func canonical(_ format: String) -> String { format == "KLVA" ? "klv" : format }
+    /// The track format this choice asks for; nil for `auto`.
+    public var metadataFormat: MetadataFormat? { self == .auto ? nil : MetadataFormat(rawValue: rawValue) }
 
     /// The format to write a track whose sources hold samples of `sourceFormats` in,
     /// and whether its samples must be converted (decoded and encoded again).
     ///
     /// - Throws: `.invalidArgument` naming the track and the way out when the container
     ///   holds no timed metadata, or cannot hold the asked format.
-    func resolve(sourceFormats: [String], fileType: AssetWriter.FileType, trackID: Int32? = nil, path: String) throws(ReelError) -> (format: String, converts: Bool) {
+    func resolve(sourceFormats: [MetadataFormat], fileType: AssetWriter.FileType, trackID: Int32? = nil, path: String) throws(ReelError) -> (format: MetadataFormat, converts: Bool) {
         let track = trackID.map { "track \($0)" } ?? "the metadata track"
-        let sources = Set(sourceFormats.map(Self.canonical))
+        let sources = Set(sourceFormats)
         let writable = Self.writableFormats(in: fileType)
-        let described = sources.sorted().joined(separator: "+")
+        let described = sources.map(\.rawValue).sorted().joined(separator: "+")
         guard !writable.isEmpty else {
             throw ReelError(.invalidArgument, "\(track) holds \(described.isEmpty ? "" : described + " ")timed metadata, and \(fileType.rawValue) files hold none: write .mp4, .mov or .ts, or leave the metadata out (output.metadataTrackIDs: [])",
                             path: path, trackID: trackID)
         }
-        let target: String
-        if self != .auto {
-            guard writable.contains(rawValue) else {
-                throw ReelError(.invalidArgument, "\(track): \(rawValue) metadata does not go into \(fileType.rawValue) files (they hold \(writable.joined(separator: ", "))): choose one of those or auto",
+        let target: MetadataFormat
+        if let requested = metadataFormat {
+            guard writable.contains(requested) else {
+                throw ReelError(.invalidArgument, "\(track): \(requested) metadata does not go into \(fileType.rawValue) files (they hold \(writable.map(\.rawValue).joined(separator: ", "))): choose one of those or auto",
                                 path: path, trackID: trackID)
             }
-            target = rawValue
+            target = requested
         } else if sources.count == 1, let only = sources.first, writable.contains(only) {
             target = only
-        } else if writable.contains("mebx"), sources.contains("mebx") {
-            target = "mebx"
+        } else if writable.contains(.mebx), sources.contains(.mebx) {
+            target = .mebx
         } else {
             target = writable[0]
         }

@@ -67,18 +67,18 @@ public actor AssetVideoFrameSource: VideoFrameSource {
         self.options = options
     }
 
-    public func frame(at sourceTime: MediaTime) async throws(ReelError) -> SourceFrame? {
+    public func frame(at sourceTime: MediaTime) async throws(ReelError) -> VideoFrame? {
         try await frame(at: sourceTime, format: options.pixelFormat)
     }
 
     /// The frame in ``Options/pixelFormat`` when `acceptedFormats` holds it, else in the
     /// first accepted format, converted by the reader's scaler on its own thread.
-    public func frame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> SourceFrame? {
+    public func frame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> VideoFrame? {
         let format = acceptedFormats.flatMap { $0.contains(options.pixelFormat) ? nil : $0.first } ?? options.pixelFormat
         return try await frame(at: sourceTime, format: format)
     }
 
-    private func frame(at sourceTime: MediaTime, format: PixelFormat) async throws(ReelError) -> SourceFrame? {
+    private func frame(at sourceTime: MediaTime, format: PixelFormat) async throws(ReelError) -> VideoFrame? {
         guard sourceTime.isNumeric else { return nil }
         // Calls are served one at a time: a cursor is never read by two callers at once.
         await gate.enter()
@@ -130,9 +130,9 @@ final class VideoCursor {
     /// The pixel format of the frames.
     let format: PixelFormat
     /// The last frame taken from the reader (returned or skipped).
-    private var current: SourceFrame?
+    private var current: VideoFrame?
     /// A frame read ahead, not yet current.
-    private var pending: DecodedVideoFrame?
+    private var pending: VideoFrame?
     private var ended = false
     var lastUse = 0
 
@@ -183,7 +183,7 @@ final class VideoCursor {
 
     /// The frame whose range holds `time`, reading forward as needed; nil when the track
     /// shows nothing then.
-    func frame(at time: MediaTime, isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> SourceFrame? {
+    func frame(at time: MediaTime, isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> VideoFrame? {
         while true {
             if let current, current.timeRange.containsTime(time) { return current }
             if let current, time < current.timeRange.start { return nil }
@@ -200,7 +200,7 @@ final class VideoCursor {
     }
 
     /// The next decoded frame: the one kept back, else the reader's.
-    private func take(isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> DecodedVideoFrame? {
+    private func take(isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> VideoFrame? {
         if let pending {
             self.pending = nil
             return pending
@@ -215,7 +215,7 @@ final class VideoCursor {
 
     /// The frame with its range: until the next frame starts (what a player shows,
     /// whatever the packet durations say), or for its own duration when it is the last.
-    private func complete(_ frame: DecodedVideoFrame, isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> SourceFrame {
+    private func complete(_ frame: VideoFrame, isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> VideoFrame {
         var duration = MediaTime.invalid
         if let next = try await take(isolation: actor) {
             pending = next
@@ -223,6 +223,8 @@ final class VideoCursor {
         }
         if !(duration.isNumeric && duration > .zero) { duration = frame.duration }
         if !(duration.isNumeric && duration > .zero) { duration = nominalDuration }
-        return SourceFrame(pixelBuffer: frame.pixelBuffer, timeRange: TimeRange(start: frame.presentationTime, duration: duration))
+        var completed = frame
+        completed.duration = duration
+        return completed
     }
 }

@@ -81,7 +81,7 @@ public struct MetadataExporter: Sendable {
     }
 
     /// The metadata formats that carry GPS, in the order a track is chosen by default.
-    public static let gpsFormats = ["gpmd", "mebx", "camm", "klv"]
+    public static let gpsFormats: [MetadataFormat] = [.gpmd, .mebx, .camm, .klv]
 
     /// The ``Track/format`` of the movie's static location.
     public static let staticLocationFormat = "location"
@@ -105,7 +105,7 @@ public struct MetadataExporter: Sendable {
         let reader = try await AssetReader.open(url: url)
         let staticLocation = await self.staticLocation()
         let metadata = reader.tracks(withMediaType: .metadata)
-        let listed = metadata.isEmpty ? "none" : metadata.map { "\($0.trackID) (\($0.metadataFormat ?? "?"))" }.joined(separator: ", ")
+        let listed = metadata.isEmpty ? "none" : metadata.map { "\($0.trackID) (\($0.metadataFormat?.rawValue ?? "?"))" }.joined(separator: ", ")
         if let trackID {
             guard let track = reader.track(withID: trackID) else {
                 let all = reader.tracks.map { String($0.trackID) }.joined(separator: ", ")
@@ -136,7 +136,7 @@ public struct MetadataExporter: Sendable {
     /// The first of `metadata` holding GPS fixes (formats in ``gpsFormats`` order, then
     /// the others), else the first holding items, else the first.
     private func preferredTrack(among metadata: [AssetReader.Track], staticLocation: GPSFix?) async throws(ReelError) -> Track? {
-        let rank = { (t: AssetReader.Track) in Self.gpsFormats.firstIndex(of: t.metadataFormat ?? "") ?? Self.gpsFormats.count }
+        let rank = { (t: AssetReader.Track) in t.metadataFormat.flatMap { Self.gpsFormats.firstIndex(of: $0) } ?? Self.gpsFormats.count }
         let ordered = metadata.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
         var first: Track?
         for candidate in ordered {
@@ -158,7 +158,7 @@ public struct MetadataExporter: Sendable {
             try reader.startReading()
             var groups: [TimedMetadataGroup] = []
             while let group = try await adaptor.next() { groups.append(group) }
-            return Track(trackID: track.trackID, format: track.metadataFormat ?? track.formatDescription.codecName, groups: groups,
+            return Track(trackID: track.trackID, format: track.metadataFormat?.rawValue ?? track.formatDescription.codecName, groups: groups,
                          warnings: adaptor.warnings, staticLocation: staticLocation)
         } catch {
             var located = error

@@ -237,7 +237,7 @@ public struct MetadataImporter: Sendable {
         var copies: [(output: AssetReaderTrackOutput, input: AssetWriterInput)] = []
         for track in reader.tracks {
             guard track.mediaType == .video || track.mediaType == .audio, !track.isCoverPicture else {
-                notes.append("track \(track.trackID) (\(track.metadataFormat ?? track.formatDescription.codecName)) of \(videoURL.lastPathComponent) is not copied: only video and audio are")
+                notes.append("track \(track.trackID) (\(track.metadataFormat?.rawValue ?? track.formatDescription.codecName)) of \(videoURL.lastPathComponent) is not copied: only video and audio are")
                 continue
             }
             let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 32)
@@ -259,10 +259,10 @@ public struct MetadataImporter: Sendable {
             writer.startSession(atSourceTime: .zero)
             // The track starts with the video: a payload without fixes until the first one
             // (FFmpeg's MP4 muxer loses the last sample's duration of a track that starts late).
-            if trackFormat == "gpmd" {
+            if trackFormat == .gpmd {
                 if let first = groups.first?.timeRange.start, first > .zero {
                     let empty = try GPMFWriter.payload(fixes: [], options: GPMFWriter.Options(format: format))
-                    try await gps.append(SampleBuffer(data: empty, presentationTime: .zero, duration: first, format: "gpmd"))
+                    try await gps.append(SampleBuffer(data: empty, presentationTime: .zero, duration: first, format: .gpmd))
                 }
                 try await adaptor.appendGPS(groups, payloadDuration: options.payloadDuration, options: GPMFWriter.Options(format: format))
             } else {

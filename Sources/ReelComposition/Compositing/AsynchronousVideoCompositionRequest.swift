@@ -36,7 +36,7 @@ public final class AsynchronousVideoCompositionRequest: Sendable {
     public let videoCompositionInstruction: any VideoCompositionInstructionProtocol
 
     private let frames: [Int32: PixelBuffer]
-    private let sampleData: [Int32: SourceSampleData]
+    private let sampleData: [Int32: TimedMetadataSample]
     private let captionGroups: [Int32: CaptionGroup]
     private let state = Lock<Bool>(false)
     private let completion: @Sendable (Outcome) -> Void
@@ -47,11 +47,12 @@ public final class AsynchronousVideoCompositionRequest: Sendable {
     ///
     /// `sourceFrames`, `sourceSampleData` and `sourceCaptionGroups` are in the instruction's
     /// order; their track IDs become `sourceTrackIDs`, `sourceSampleDataTrackIDs` and
-    /// `sourceCaptionTrackIDs`.
+    /// `sourceCaptionTrackIDs`. A metadata sample's group and raw sample are in composition
+    /// time.
     public init(renderContext: VideoCompositionRenderContext, compositionTime: MediaTime,
                 videoCompositionInstruction: any VideoCompositionInstructionProtocol,
                 sourceFrames: [(trackID: Int32, frame: PixelBuffer)] = [],
-                sourceSampleData: [SourceSampleData] = [],
+                sourceSampleData: [(trackID: Int32, sample: TimedMetadataSample)] = [],
                 sourceCaptionGroups: [(trackID: Int32, group: CaptionGroup)] = [],
                 diagnostics: @escaping @Sendable (RenderDiagnostic) -> Void = RenderDiagnostic.standardErrorLogger,
                 completion: @escaping @Sendable (Outcome) -> Void) {
@@ -63,7 +64,7 @@ public final class AsynchronousVideoCompositionRequest: Sendable {
         self.frames = Dictionary(sourceFrames.map { ($0.trackID, $0.frame) }, uniquingKeysWith: { first, _ in first })
         var seenData = Set<Int32>()
         self.sourceSampleDataTrackIDs = sourceSampleData.map(\.trackID).filter { seenData.insert($0).inserted }
-        self.sampleData = Dictionary(sourceSampleData.map { ($0.trackID, $0) }, uniquingKeysWith: { first, _ in first })
+        self.sampleData = Dictionary(sourceSampleData.map { ($0.trackID, $0.sample) }, uniquingKeysWith: { first, _ in first })
         var seenCaptions = Set<Int32>()
         self.sourceCaptionTrackIDs = sourceCaptionGroups.map(\.trackID).filter { seenCaptions.insert($0).inserted }
         self.captionGroups = Dictionary(sourceCaptionGroups.map { ($0.trackID, $0.group) }, uniquingKeysWith: { first, _ in first })
@@ -149,19 +150,5 @@ public final class AsynchronousVideoCompositionRequest: Sendable {
                 kind: .requestFinishedTwice, compositionTime: compositionTime,
                 message: "the request for composition time \(compositionTime.secondsDescription) was finished again (\(how)); the second finish was ignored"))
         }
-    }
-}
-
-/// The timed metadata of one metadata track for one request: the group whose range holds
-/// the composition time, and the raw sample it came from when known.
-public struct SourceSampleData: Sendable, Hashable {
-    public var trackID: Int32
-    public var group: TimedMetadataGroup
-    public var sampleBuffer: SampleBuffer?
-
-    public init(trackID: Int32, group: TimedMetadataGroup, sampleBuffer: SampleBuffer? = nil) {
-        self.trackID = trackID
-        self.group = group
-        self.sampleBuffer = sampleBuffer
     }
 }

@@ -1,17 +1,7 @@
-/// A decoded frame of a source track and the source time range it shows over
-/// (`[pts, pts + duration)`).
-public struct SourceFrame: Sendable {
-    public var pixelBuffer: PixelBuffer
-    public var timeRange: TimeRange
-
-    public init(pixelBuffer: PixelBuffer, timeRange: TimeRange) {
-        self.pixelBuffer = pixelBuffer
-        self.timeRange = timeRange
-    }
-}
-
 /// One sample of a timed-metadata track: the decoded group and, when known, its raw bytes.
-/// Both carry source times.
+/// From a ``TimedMetadataSource`` both carry source times; in an
+/// ``AsynchronousVideoCompositionRequest`` (``AsynchronousVideoCompositionRequest/sourceTimedMetadata(byTrackID:)``,
+/// ``AsynchronousVideoCompositionRequest/sourceSampleBuffer(byTrackID:)``), composition times.
 public struct TimedMetadataSample: Sendable, Hashable {
     public var group: TimedMetadataGroup
     public var sampleBuffer: SampleBuffer?
@@ -28,17 +18,17 @@ public struct TimedMetadataSample: Sendable, Hashable {
 public protocol VideoFrameSource: Sendable {
     /// The frame showing at `sourceTime` (whose range holds it), or nil when the track shows
     /// nothing then (before its first frame, after its last).
-    func frame(at sourceTime: MediaTime) async throws(ReelError) -> SourceFrame?
+    func frame(at sourceTime: MediaTime) async throws(ReelError) -> VideoFrame?
 
     /// The same, preferably in one of `acceptedFormats` (the compositor's
     /// `sourcePixelBufferAttributes`, most preferred first; nil accepts any). A file-backed
     /// source converts with its scaler here, off the engine's path; the default ignores the
     /// hint, and the engine converts whatever is not accepted.
-    func frame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> SourceFrame?
+    func frame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> VideoFrame?
 }
 
 extension VideoFrameSource {
-    public func frame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> SourceFrame? {
+    public func frame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> VideoFrame? {
         try await frame(at: sourceTime)
     }
 }

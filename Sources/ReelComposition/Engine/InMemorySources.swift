@@ -1,24 +1,24 @@
 /// A video track held in memory: frames with their time ranges, found by binary search.
 public struct InMemoryVideoFrameSource: VideoFrameSource {
-    public let frames: [SourceFrame]
+    public let frames: [VideoFrame]
 
     /// Frames in any order; they are sorted by start time.
-    public init(frames: [SourceFrame]) {
+    public init(frames: [VideoFrame]) {
         self.frames = frames.sorted { $0.timeRange.start < $1.timeRange.start }
     }
 
     /// `count` frames of `frameDuration` each from `start`, frame `i` made by `make(i)`.
     public init(count: Int, frameDuration: MediaTime, start: MediaTime = .zero, make: (Int) -> PixelBuffer) {
-        var frames: [SourceFrame] = []
+        var frames: [VideoFrame] = []
         var time = start
         for i in 0..<max(count, 0) {
-            frames.append(SourceFrame(pixelBuffer: make(i), timeRange: TimeRange(start: time, duration: frameDuration)))
+            frames.append(VideoFrame(pixelBuffer: make(i), timeRange: TimeRange(start: time, duration: frameDuration)))
             time = time + frameDuration
         }
         self.frames = frames
     }
 
-    public func frame(at sourceTime: MediaTime) async throws(ReelError) -> SourceFrame? {
+    public func frame(at sourceTime: MediaTime) async throws(ReelError) -> VideoFrame? {
         guard let i = InMemoryIndex.last(in: frames.count, notAfter: sourceTime, start: { frames[$0].timeRange.start }) else { return nil }
         return frames[i].timeRange.containsTime(sourceTime) ? frames[i] : nil
     }

@@ -150,9 +150,9 @@ actor RenderPipeline {
                 frames.append((id, convertForCompositor(frame.pixelBuffer)))
             }
         }
-        var sampleData: [SourceSampleData] = []
+        var sampleData: [(trackID: Int32, sample: TimedMetadataSample)] = []
         for id in instruction.requiredSourceSampleDataTrackIDs where videoComposition.sourceSampleDataTrackIDs.contains(id) {
-            if let data = try await metadata(track: id, at: time) { sampleData.append(data) }
+            if let sample = try await metadata(track: id, at: time) { sampleData.append((id, sample)) }
         }
         var captions: [(trackID: Int32, group: CaptionGroup)] = []
         for id in instruction.requiredSourceCaptionTrackIDs {
@@ -209,7 +209,7 @@ actor RenderPipeline {
 
     // MARK: Sources
 
-    private func sourceFrame(track id: Int32, at time: MediaTime) async throws(ReelError) -> SourceFrame? {
+    private func sourceFrame(track id: Int32, at time: MediaTime) async throws(ReelError) -> VideoFrame? {
         guard let track = engine.composition.track(withTrackID: id), let (ref, sourceTime) = track.sourceTime(at: time) else { return nil }
         guard let source = engine.sources.videoFrameSource(for: ref) else {
             throw ReelError(.invalidArgument, "no video frame source for \(ref), used by composition track \(id)", trackID: id, time: time)
@@ -217,7 +217,7 @@ actor RenderPipeline {
         return try await source.frame(at: sourceTime, acceptedFormats: sourceFormats?.pixelFormatType)
     }
 
-    private func metadata(track id: Int32, at time: MediaTime) async throws(ReelError) -> SourceSampleData? {
+    private func metadata(track id: Int32, at time: MediaTime) async throws(ReelError) -> TimedMetadataSample? {
         guard let track = engine.composition.track(withTrackID: id), let segment = track.segment(forTrackTime: time),
               let ref = segment.sourceTrack, let sourceTime = segment.sourceTime(forCompositionTime: time) else { return nil }
         guard let source = engine.sources.timedMetadataSource(for: ref) else {
@@ -241,7 +241,7 @@ actor RenderPipeline {
             buffer?.presentationTime = mapped.start
             buffer?.duration = mapped.duration
         }
-        return SourceSampleData(trackID: id, group: group, sampleBuffer: buffer)
+        return TimedMetadataSample(group: group, sampleBuffer: buffer)
     }
 
     /// The captions of caption track `id` showing at composition time `time`, as a group;

@@ -169,7 +169,8 @@ public struct SampleBuffer: Sendable, Hashable {
     public var data: Data
     public var presentationTime: MediaTime
     public var duration: MediaTime
-    /// The track's format (`gpmd`, `mebx`, `camm`, `klv`, ...).
+    /// The codec code of the sample's track: a timed-metadata format (`gpmd`, `mebx`,
+    /// `camm`, `klv`), or any other codec's for passthrough packets (`avc1`, `mp4a`).
     public var format: String
     /// When the sample is decoded, for codecs that reorder frames (B-frames); invalid when
     /// it is the presentation time.
@@ -187,5 +188,14 @@ public struct SampleBuffer: Sendable, Hashable {
         self.isSync = isSync
     }
 
+    /// A timed-metadata sample of `format`.
+    public init(data: Data, presentationTime: MediaTime, duration: MediaTime, format: MetadataFormat) {
+        self.init(data: data, presentationTime: presentationTime, duration: duration, format: format.rawValue)
+    }
+
     public var timeRange: TimeRange { TimeRange(start: presentationTime, duration: duration) }
+
+    /// The timed-metadata format ``format`` names (`KLVA` read as ``MetadataFormat/klv``),
+    /// or nil when it is no format in ``MetadataFormat/known`` (video, audio, captions).
+    public var metadataFormat: MetadataFormat? { MetadataFormat(knownCode: format) }
 }

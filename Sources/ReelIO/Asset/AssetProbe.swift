@@ -132,7 +132,7 @@ enum AssetProbe {
             return par.codec_id == AV_CODEC_ID_MOV_TEXT ? .text : .subtitle
         case AVMEDIA_TYPE_ATTACHMENT: return .attachment
         default:
-            if let tag, metadataSampleEntries.contains(tag) { return .metadata }
+            if let tag, MetadataFormat(knownCode: tag) != nil { return .metadata }
             if par.codec_id == AV_CODEC_ID_BIN_DATA || par.codec_id == AV_CODEC_ID_SMPTE_KLV
                 || par.codec_id == AV_CODEC_ID_TIMED_ID3 { return .metadata }
             if tag == "tmcd" { return .timecode }
@@ -156,16 +156,15 @@ enum AssetProbe {
         return Set(table.filter { disposition & $0.0 != 0 }.flatMap(\.1))
     }
 
-    static let metadataSampleEntries: Set<String> = ["gpmd", "mebx", "camm", "KLVA"]
-
-    /// The format name of the samples of a timed-metadata stream Reel decodes (`gpmd`,
-    /// `mebx`, `camm`, `klv`), which its ``SampleBuffer``s carry; nil for any other stream,
-    /// timed ID3 included (its samples come through as they are).
-    static func metadataFormat(_ par: AVCodecParameters, tag: String?) -> String? {
+    /// The format of the samples of a timed-metadata stream Reel decodes, which its
+    /// ``SampleBuffer``s carry: by codec for KLV, else by sample entry (`gpmd`, `mebx`,
+    /// `camm`), else `gpmd` for FFmpeg's binary data; nil for any other stream, timed ID3
+    /// included (its samples come through as they are).
+    static func metadataFormat(_ par: AVCodecParameters, tag: String?) -> MetadataFormat? {
         guard par.codec_type != AVMEDIA_TYPE_VIDEO, par.codec_type != AVMEDIA_TYPE_AUDIO else { return nil }
-        if par.codec_id == AV_CODEC_ID_SMPTE_KLV { return "klv" }
-        if let tag, ["gpmd", "mebx", "camm"].contains(tag) { return tag }
-        return par.codec_id == AV_CODEC_ID_BIN_DATA ? "gpmd" : nil
+        if par.codec_id == AV_CODEC_ID_SMPTE_KLV { return .klv }
+        if let tag, let format = MetadataFormat(knownCode: tag), format != .klv { return format }
+        return par.codec_id == AV_CODEC_ID_BIN_DATA ? .gpmd : nil
     }
 
     /// Start and duration in the stream's time base; a missing duration falls back to the

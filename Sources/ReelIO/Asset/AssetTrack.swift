@@ -20,7 +20,7 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
     public var formatDescriptions: [FormatDescription]
     /// For a timed-metadata track Reel decodes, the format of its samples (`gpmd`, `mebx`,
     /// `camm`, `klv`); nil for other tracks.
-    public var metadataFormat: String?
+    public var metadataFormat: MetadataFormat?
     /// The track's handler name (MP4/MOV `hdlr`), trimmed: `GoPro MET`, `Core Media Metadata`.
     public var handlerName: String?
     /// Encoded picture size, before ``preferredTransform`` (zero for non-visual tracks).

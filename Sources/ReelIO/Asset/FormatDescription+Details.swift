@@ -4,12 +4,13 @@ import ReelCore
 
 extension FormatDescription {
     /// The sample format as the container names it: the sample-entry FourCC in MP4/MOV
-    /// (`avc1`, `mp4a`, `gpmd`, `mebx`, `camm`, `tmcd`), `klv` for MISB KLV, else the
-    /// codec name (MPEG-TS and Matroska carry no FourCC).
+    /// (`avc1`, `mp4a`, `gpmd`, `mebx`, `camm`, `tmcd`), `klv` for MISB KLV (the MP4
+    /// `KLVA` included, see ``MetadataFormat``), else the codec name (MPEG-TS and Matroska
+    /// carry no FourCC).
     public var format: String {
-        let par = parameters.pointer.pointee
-        if par.codec_id == AV_CODEC_ID_SMPTE_KLV || codecTag == "KLVA" { return "klv" }
-        return codecTag ?? codecName
+        if parameters.pointer.pointee.codec_id == AV_CODEC_ID_SMPTE_KLV { return MetadataFormat.klv.rawValue }
+        let code = codecTag ?? codecName
+        return MetadataFormat(knownCode: code)?.rawValue ?? code
     }
 
     /// Encoded picture width and height in pixels, for video.

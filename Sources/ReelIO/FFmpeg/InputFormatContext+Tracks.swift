@@ -7,9 +7,8 @@ import ReelMetadata
 enum StreamKind: Equatable {
     case video
     case audio
-    /// Timed metadata, with the format name a ``SampleBuffer`` carries (`gpmd`, `mebx`,
-    /// `camm`, `klv`).
-    case metadata(String)
+    /// Timed metadata, with the format its ``SampleBuffer``s carry.
+    case metadata(MetadataFormat)
     case other
 }
 
@@ -59,7 +58,7 @@ extension InputFormatContext {
         } catch {
             throw ReelError(.internalError, "could not copy the codec parameters", path: path, trackID: trackID(ofStreamAt: index), underlying: error)
         }
-        if kind(ofStreamAt: index) == .metadata("mebx") {
+        if kind(ofStreamAt: index) == .metadata(.mebx) {
             description.metadataKeys = metadataKeys(trackID: trackID(ofStreamAt: index))
         }
         return description
@@ -71,7 +70,7 @@ extension InputFormatContext {
     private func metadataKeys(trackID: Int32) -> [QuickTimeMetadataKey] {
         guard let tracks = try? MP4File(contentsOf: URL(fileURLWithPath: path)).tracks(),
               let track = tracks.first(where: { Int64($0.trackID) == Int64(trackID) }) else { return [] }
-        return track.sampleEntries.first { $0.format == "mebx" }?.metadataKeys ?? []
+        return track.sampleEntries.first { $0.metadataFormat == .mebx }?.metadataKeys ?? []
     }
 
     /// Tells the demuxer to skip every stream but `index` (`AVStream.discard`).

@@ -14,7 +14,7 @@ import ReelCaptions
 /// CEA-608 tracks (`c608` in MOV) are a stream of byte pairs, decoded by a
 /// ``CEA608Stream`` for channel CC1: a caption each time the screen changes, given once it
 /// ends. Over a video track output (`.video` settings), the adaptor reads the CEA-608
-/// captions the pictures carry (EIA-608 in H.264 SEI, ``DecodedVideoFrame/closedCaptions``)
+/// captions the pictures carry (EIA-608 in H.264 SEI, ``VideoFrame/closedCaptions``)
 /// the same way; ask for a small picture, the frames are decoded only for their captions.
 public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
     public typealias Element = Caption

@@ -62,13 +62,14 @@ public final class AssetReaderOutputMetadataAdaptor: AsyncSequence, Sendable {
     /// Asynchronous KLV (samples without a time) decoded one sample at a time starts at
     /// zero: an adaptor places such a track's packets relative to one another.
     public static func defaultDecode(_ sample: SampleBuffer, keys: [QuickTimeMetadataKey] = []) throws(ReelError) -> [TimedMetadataGroup] {
-        guard var decoder = decoder(format: sample.format, keys: keys) else { return [rawGroup(sample)] }
+        guard var decoder = decoder(for: sample, keys: keys) else { return [rawGroup(sample)] }
         return try decoder.groups(for: sample)
     }
 
-    /// Reel's decoder for `format`, or nil when the samples stay raw.
-    private static func decoder(format: String, keys: [QuickTimeMetadataKey]) -> TimedMetadataDecoder? {
-        guard TimedMetadataDecoder.canDecode(format: format), format != "mebx" || !keys.isEmpty else { return nil }
+    /// Reel's decoder for the format of `sample`, or nil when the samples stay raw.
+    private static func decoder(for sample: SampleBuffer, keys: [QuickTimeMetadataKey]) -> TimedMetadataDecoder? {
+        guard let format = sample.metadataFormat, TimedMetadataDecoder.canDecode(format: format),
+              format != .mebx || !keys.isEmpty else { return nil }
         return TimedMetadataDecoder(format: format, keys: keys)
     }
 
@@ -89,7 +90,7 @@ public final class AssetReaderOutputMetadataAdaptor: AsyncSequence, Sendable {
             if let decode { return try decode(buffer) }
             let keys = assetReaderTrackOutput.formatDescription?.metadataKeys ?? []
             return try state.withLock { s throws(ReelError) -> [TimedMetadataGroup] in
-                if s.decoder == nil { s.decoder = Self.decoder(format: buffer.format, keys: keys) }
+                if s.decoder == nil { s.decoder = Self.decoder(for: buffer, keys: keys) }
                 guard s.decoder != nil else { return [Self.rawGroup(buffer)] }
                 return try s.decoder!.groups(for: buffer)
             }

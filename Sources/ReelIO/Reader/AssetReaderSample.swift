@@ -1,30 +1,6 @@
 import Foundation
 import ReelCore
 
-/// One decoded video frame, with its exact timing in the track's time base.
-public struct DecodedVideoFrame: Sendable {
-    /// The pixels, in the format and size the output asked for (from the output's pool).
-    public var pixelBuffer: PixelBuffer
-    /// When the frame is shown, exactly (the stream's time base).
-    public var presentationTime: MediaTime
-    /// How long it is shown; invalid when the file does not say.
-    public var duration: MediaTime
-    /// The CEA-608/708 closed-caption data the picture carries (ATSC A/53 `cc_data`
-    /// triplets from H.264/HEVC SEI or MPEG-2 user data, as FFmpeg's decoder exports
-    /// them); nil when it carries none. ``CEA608Stream`` reads them.
-    public var closedCaptions: Data?
-
-    public init(pixelBuffer: PixelBuffer, presentationTime: MediaTime, duration: MediaTime, closedCaptions: Data? = nil) {
-        self.pixelBuffer = pixelBuffer
-        self.presentationTime = presentationTime
-        self.duration = duration
-        self.closedCaptions = closedCaptions
-    }
-
-    /// `[presentationTime, presentationTime + duration)`.
-    public var timeRange: TimeRange { TimeRange(start: presentationTime, duration: duration) }
-}
-
 /// Decoded audio: interleaved 32-bit float PCM (`L R L R ...`).
 public struct DecodedAudio: Sendable, Hashable {
     /// `frameCount * channelCount` samples, interleaved.
@@ -51,7 +27,7 @@ public struct DecodedAudio: Sendable, Hashable {
 /// What an ``AssetReaderTrackOutput`` produces: a decoded frame, decoded audio, or a
 /// sample's raw bytes (metadata, passthrough).
 public enum AssetReaderSample: Sendable {
-    case videoFrame(DecodedVideoFrame)
+    case videoFrame(VideoFrame)
     case audio(DecodedAudio)
     case sampleBuffer(SampleBuffer)
 
@@ -64,7 +40,7 @@ public enum AssetReaderSample: Sendable {
         }
     }
 
-    public var videoFrame: DecodedVideoFrame? {
+    public var videoFrame: VideoFrame? {
         if case .videoFrame(let f) = self { return f }
         return nil
     }

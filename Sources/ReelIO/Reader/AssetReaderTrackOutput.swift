@@ -75,7 +75,7 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
 
     /// The next decoded frame of a video output, blocking; nil at the end.
     @available(*, noasync, message: "blocks the thread: iterate the output with for try await instead")
-    public func nextFrame() throws(ReelError) -> DecodedVideoFrame? {
+    public func nextFrame() throws(ReelError) -> VideoFrame? {
         guard case .video = settings else {
             throw ReelError(.invalidArgument, "nextFrame() needs an output with .video settings", trackID: trackID)
         }

@@ -59,8 +59,8 @@ final class TrackPipeline: @unchecked Sendable {
         self.fallbackFrameDuration = rate.num > 0 && rate.den > 0 ? MediaTime(value: Int64(rate.den), timescale: rate.num) : .invalid
         let isQuickTime = ContainerFamily(formatName: input.formatName) == .quickTime
         switch kind {
-        case .metadata(let name):
-            formatName = name
+        case .metadata(let format):
+            formatName = format.rawValue
             metadataTimes = isQuickTime ? MetadataSampleTimes(path: input.path, trackID: trackID) : nil
         default:
             metadataTimes = nil
@@ -189,7 +189,7 @@ final class TrackPipeline: @unchecked Sendable {
             if let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_A53_CC), side.pointee.size > 0 {
                 captions = Data(bytes: side.pointee.data, count: Int(side.pointee.size))
             }
-            sample = .videoFrame(DecodedVideoFrame(pixelBuffer: buffer, presentationTime: pts, duration: duration, closedCaptions: captions))
+            sample = .videoFrame(VideoFrame(pixelBuffer: buffer, presentationTime: pts, duration: duration, closedCaptions: captions))
         case .audioPCM:
             guard let resampler else { return true }
             let rate = frame.pointer.pointee.sample_rate

@@ -15,13 +15,13 @@ import Darwin
 /// Used by the writer thread only. The spool file is removed when this is released.
 final class AppendedMetadataTracks {
     /// The formats written here rather than through FFmpeg.
-    static let formats: Set<String> = ["mebx", "camm"]
+    static let formats: Set<MetadataFormat> = [.mebx, .camm]
     /// Units per second of the new tracks' sample times: exact for 1/600, 1/1000 and NTSC frame times.
     static let timescale: Int32 = 90000
 
     private struct Track {
         let input: AssetWriterInput
-        let format: String
+        let format: MetadataFormat
         var samples: [MP4AppendedTrack.Sample] = []
     }
 
@@ -34,7 +34,7 @@ final class AppendedMetadataTracks {
     private let moovInFront: Bool
 
     /// The tracks for the inputs at these indexes; the spool goes beside `file`.
-    init(inputs: [(index: Int, input: AssetWriterInput, format: String)], beside file: URL, moovInFront: Bool) {
+    init(inputs: [(index: Int, input: AssetWriterInput, format: MetadataFormat)], beside file: URL, moovInFront: Bool) {
         self.moovInFront = moovInFront
         var tracks: [Int: Track] = [:]
         for entry in inputs { tracks[entry.index] = Track(input: entry.input, format: entry.format) }
@@ -57,10 +57,10 @@ final class AppendedMetadataTracks {
         guard var track = tracks[index] else { return }
         let start = time.convertScale(Self.timescale).value
         let duration = sample.duration.isNumeric ? max(0, sample.duration.convertScale(Self.timescale).value) : 0
-        if track.format == "mebx", let last = track.samples.last, last.time + last.duration < start, last.duration > 0 {
+        if track.format == .mebx, let last = track.samples.last, last.time + last.duration < start, last.duration > 0 {
             track.samples.append(try spooled([0, 0, 0, 8, 0, 0, 0, 0], time: last.time + last.duration, duration: start - last.time - last.duration))
         }
-        if track.format == "mebx" {
+        if track.format == .mebx {
             let keys = track.input.metadataKeys
             for item in try QuickTimeMetadataSample.rawItems(sample.data) where item.localID != 0 && !keys.contains(where: { $0.localID == item.localID }) {
                 throw ReelError(.metadataFormat, "a mebx sample uses key id \(item.localID), which is not among the input's metadata keys (give the source track's sample entry as the input's sourceFormatHint)", time: time)
@@ -100,8 +100,8 @@ final class AppendedMetadataTracks {
         let appended = tracks.keys.sorted().compactMap { index -> MP4AppendedTrack? in
             let track = tracks[index]!
             guard !track.samples.isEmpty else { return nil }
-            let entry = MP4SampleEntry(format: FourCC(track.format), metadataKeys: track.format == "mebx" ? track.input.metadataKeys : [])
-            let handler = track.format == "mebx" ? MP4AppendedTrack.coreMediaMetadataHandlerName : "Camera Motion Metadata"
+            let entry = MP4SampleEntry(format: FourCC(track.format.rawValue), metadataKeys: track.format == .mebx ? track.input.metadataKeys : [])
+            let handler = track.format == .mebx ? MP4AppendedTrack.coreMediaMetadataHandlerName : "Camera Motion Metadata"
             return MP4AppendedTrack(sampleEntry: entry, handlerName: handler, timescale: UInt32(Self.timescale), samples: track.samples)
         }
         defer { unlink(spoolURL.path) }

@@ -125,12 +125,12 @@ public final class AssetWriter: Sendable {
                 return ReelError(.invalidArgument, "Matroska holds no timed-metadata tracks (FFmpeg writes only audio, video and subtitles there): use .mp4, .mov or .mpegts", path: path)
             }
             switch format {
-            case "gpmd" where fileType == .mp4 || fileType == .mov: return nil
-            case "gpmd": return ReelError(.invalidArgument, "gpmd tracks go into MP4 or MOV only", path: path)
-            case "klv" where fileType == .mpegts: return nil
-            case "klv": return ReelError(.invalidArgument, "KLV tracks go into MPEG-TS only: FFmpeg would write an empty sample description into MP4/MOV, a corrupt file", path: path)
-            case "camm" where fileType == .mp4 || fileType == .mov, "mebx" where fileType == .mp4 || fileType == .mov: return nil
-            case "camm", "mebx": return ReelError(.invalidArgument, "\(format) tracks go into MP4 or MOV only", path: path)
+            case .gpmd where fileType == .mp4 || fileType == .mov: return nil
+            case .gpmd: return ReelError(.invalidArgument, "gpmd tracks go into MP4 or MOV only", path: path)
+            case .klv where fileType == .mpegts: return nil
+            case .klv: return ReelError(.invalidArgument, "KLV tracks go into MPEG-TS only: FFmpeg would write an empty sample description into MP4/MOV, a corrupt file", path: path)
+            case .camm where fileType == .mp4 || fileType == .mov, .mebx where fileType == .mp4 || fileType == .mov: return nil
+            case .camm, .mebx: return ReelError(.invalidArgument, "\(format) tracks go into MP4 or MOV only", path: path)
             default:
                 return ReelError(.invalidArgument, "no writer for \(format) metadata (gpmd, mebx, camm into MP4/MOV, klv into MPEG-TS)", path: path)
             }
@@ -234,7 +234,7 @@ public final class AssetWriter: Sendable {
         let tagPlan = ContainerTagPlan(items: metadata, fileType: fileType)
         output.setMetadata(tagPlan.tags)
         var tracks: [(any TrackWriter)?] = []
-        var appended: [(index: Int, input: AssetWriterInput, format: String)] = []
+        var appended: [(index: Int, input: AssetWriterInput, format: MetadataFormat)] = []
         for (index, input) in inputs.enumerated() {
             switch input.settings {
             case .video(let s): tracks.append(try VideoTrackWriter(s, output: output))
@@ -257,7 +257,7 @@ public final class AssetWriter: Sendable {
         guard tracks.contains(where: { $0 != nil }) else {
             throw ReelError(.invalidArgument, "mebx and camm tracks describe other tracks: add a video or audio input too", path: outputURL.path)
         }
-        let gpmd = inputs.contains { if case .metadata("gpmd") = $0.settings { true } else { false } }
+        let gpmd = inputs.contains { if case .metadata(.gpmd) = $0.settings { true } else { false } }
         let postPass = (fileType == .mp4 || fileType == .mov) && (gpmd || !appended.isEmpty)
         // The pass that adds the metadata tracks also puts the index in front, so the
         // muxer's own faststart pass over the file is not needed.

@@ -21,7 +21,7 @@ public final class AssetWriterInput: Sendable {
         /// Timed metadata samples of `format`: `gpmd`, `mebx` or `camm` (MP4/MOV), or `klv`
         /// (MPEG-TS). A `mebx` input's keys come from its ``AssetWriterInput/sourceFormatHint``
         /// and from the items its metadata adaptor meets.
-        case metadata(format: String)
+        case metadata(format: MetadataFormat)
         /// A caption track: 3GPP timed text (``CaptionFormat/movText``, MP4/MOV), or SubRip
         /// or WebVTT (Matroska). Append captions with an ``AssetWriterInputCaptionAdaptor``.
         case captions(CaptionFormat)
@@ -135,7 +135,7 @@ public final class AssetWriterInput: Sendable {
     }
 
     /// Appends a decoded frame (from an ``AssetReaderTrackOutput``) at its own time.
-    public func append(_ frame: DecodedVideoFrame) async throws(ReelError) {
+    public func append(_ frame: VideoFrame) async throws(ReelError) {
         try await append(frame.pixelBuffer, withPresentationTime: frame.presentationTime)
     }
 

@@ -11,7 +11,7 @@ public final class AssetWriterInputMetadataAdaptor: Sendable {
 
     public let assetWriterInput: AssetWriterInput
     /// The sample format: `gpmd`, `mebx`, `camm` or `klv`.
-    public let format: String
+    public let format: MetadataFormat
     private let encode: Encode
 
     /// An adaptor over a `.metadata(format:)` input, encoding with `encode`, or, when nil,
@@ -33,30 +33,30 @@ public final class AssetWriterInputMetadataAdaptor: Sendable {
     /// (``GPMFWriter/payload(groups:timeRange:options:)``); `mebx` groups become the group's
     /// `mdta` items, a GPS fix as `mdta/com.apple.quicktime.location.ISO6709` (6 decimals),
     /// their keys added to `input`'s ``AssetWriterInput/metadataKeys``; `camm` groups become
-    /// a CAMM GPS record (``CAMM/record(fix:)``); `klv`/`KLVA` groups a MISB ST 0601 packet
+    /// a CAMM GPS record (``CAMM/record(fix:)``); `klv` groups a MISB ST 0601 packet
     /// with its checksum (``MISB0601/encode(fix:version:)``). Other formats need an encode
     /// function.
-    public static func defaultEncode(forFormat format: String, input: AssetWriterInput? = nil) -> Encode {
+    public static func defaultEncode(forFormat format: MetadataFormat, input: AssetWriterInput? = nil) -> Encode {
         { group in
             let raw = MetadataIdentifier(keySpace: "reel", key: "sample.\(format)")
             if let bytes = group.item(raw)?.dataValue { return bytes }
             switch format {
-            case "gpmd":
+            case .gpmd:
                 guard GPSFix(group) != nil || group.items.contains(where: { $0.keySpace == .gpmf }) else {
                     throw ReelError(.metadataFormat, "the group has no GPS fix or gpmf item to write as GPMF", time: group.timeRange.start)
                 }
                 return try GPMFWriter.payload(groups: [group], timeRange: group.timeRange)
-            case "mebx":
+            case .mebx:
                 guard let input else {
                     throw ReelError(.invalidArgument, "mebx samples need their input's key table: use defaultEncode(forFormat:input:)", time: group.timeRange.start)
                 }
                 return try input.withMetadataKeys { (keys) throws(ReelError) in try QuickTimeMetadataSample.encode(mebxItems(group), keys: &keys) }
-            case "camm":
+            case .camm:
                 guard let fix = GPSFix(group) else {
                     throw ReelError(.metadataFormat, "the group has no GPS fix to write as CAMM", time: group.timeRange.start)
                 }
                 return CAMM.encode([CAMM.record(fix: fix)])
-            case "klv", "KLVA":
+            case .klv:
                 guard let fix = GPSFix(group) else {
                     throw ReelError(.metadataFormat, "the group has no GPS fix to write as MISB ST 0601 KLV", time: group.timeRange.start)
                 }
@@ -89,7 +89,7 @@ public final class AssetWriterInputMetadataAdaptor: Sendable {
     /// (``GPMFWriter/payloads(for:payloadDuration:options:)``). For `gpmd` inputs only.
     public func appendGPS(_ groups: [TimedMetadataGroup], payloadDuration: MediaTime = MediaTime(value: 1001, timescale: 1000),
                           options: GPMFWriter.Options = GPMFWriter.Options()) async throws(ReelError) {
-        guard format == "gpmd" else {
+        guard format == .gpmd else {
             throw ReelError(.invalidArgument, "GPMF payloads go into gpmd tracks; this input writes \(format)")
         }
         for payload in try GPMFWriter.payloads(for: groups, payloadDuration: payloadDuration, options: options) {

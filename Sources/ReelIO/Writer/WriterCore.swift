@@ -33,7 +33,7 @@ enum WriterCommand: Sendable {
         var s = sample
         s.presentationTime = s.presentationTime - offset
         if s.decodeTime.isNumeric { s.decodeTime = s.decodeTime - offset }
-        if s.format == "gpmd", offset != .zero, let data = try? GPMF.restamped(s.data, by: { $0 - offset }) { s.data = data }
+        if s.metadataFormat == .gpmd, offset != .zero, let data = try? GPMF.restamped(s.data, by: { $0 - offset }) { s.data = data }
         return s
     }
 }

@@ -289,17 +289,17 @@ final class PacketTrackWriter: TrackWriter {
     /// time stamp on every packet, 1/90000. Not the synchronous form (stream type 0x15):
     /// FFmpeg 5.1's muxer writes its packets without the 5-byte metadata AU cell header its
     /// demuxer then strips, so each packet would lose its first five bytes.
-    init(metadataFormat format: String, output: OutputFormatContext) throws(ReelError) {
+    init(metadataFormat format: MetadataFormat, output: OutputFormatContext) throws(ReelError) {
         let stream = try output.addStream()
         let par = stream.pointee.codecpar!
         par.pointee.codec_type = AVMEDIA_TYPE_DATA
         switch format {
-        case "gpmd":
+        case .gpmd:
             par.pointee.codec_id = AV_CODEC_ID_BIN_DATA
-            par.pointee.codec_tag = fourCCTag("gpmd") ?? 0
+            par.pointee.codec_tag = fourCCTag(format.rawValue) ?? 0
             stream.pointee.time_base = AVRational(num: 1, den: 1000)
             av_dict_set(&stream.pointee.metadata, "handler_name", "GoPro MET", 0)
-        case "klv":
+        case .klv:
             par.pointee.codec_id = AV_CODEC_ID_SMPTE_KLV
             stream.pointee.time_base = AVRational(num: 1, den: 90000)
         default:

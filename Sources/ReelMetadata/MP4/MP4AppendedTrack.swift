@@ -199,7 +199,7 @@ extension MP4SampleEntry {
     /// ``metadataKeys`` (when there are any), else ``body`` as it is.
     public func encoded() -> [UInt8] {
         var payload: [UInt8] = [0, 0, 0, 0, 0, 0, UInt8(dataReferenceIndex >> 8), UInt8(dataReferenceIndex & 0xFF)]
-        if format == "mebx", !metadataKeys.isEmpty {
+        if metadataFormat == .mebx, !metadataKeys.isEmpty {
             var keys: [UInt8] = []
             for key in metadataKeys {
                 var keyd = ByteWriter()

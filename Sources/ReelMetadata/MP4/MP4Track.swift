@@ -42,6 +42,9 @@ public struct MP4Track: Sendable, Hashable {
     /// The format of the first sample entry (`avc1`, `gpmd`, `mebx`, `camm`, ...).
     public var format: FourCC? { sampleEntries.first?.format }
 
+    /// The timed-metadata format of the first sample entry, when it is one Reel knows.
+    public var metadataFormat: MetadataFormat? { sampleEntries.first?.metadataFormat }
+
     /// Every sample with its file offset, size and time, exactly as the sample table says
     /// (no edit list applied; FFmpeg may report a shorter last duration).
     public func samples() throws(ReelError) -> [MP4Sample] {
@@ -151,6 +154,10 @@ public struct MP4SampleEntry: Sendable, Hashable {
         self.metadataKeys = metadataKeys
     }
 
+    /// The timed-metadata format ``format`` names (`KLVA` read as ``MetadataFormat/klv``),
+    /// or nil when it is no format in ``MetadataFormat/known``.
+    public var metadataFormat: MetadataFormat? { MetadataFormat(knownCode: format.description) }
+
     init(parsing bytes: [UInt8], box: MP4Box, base: Int64, track: String) throws(ReelError) {
         format = box.type
         var r = ByteReader(bytes, range: Int(box.payloadRange.lowerBound - base)..<Int(box.payloadRange.upperBound - base), format: "MP4 '\(box.type)' sample entry")
@@ -158,7 +165,7 @@ public struct MP4SampleEntry: Sendable, Hashable {
         dataReferenceIndex = try r.u16be("data reference index")
         body = Data(bytes[r.offset..<r.end])
         metadataKeys = []
-        if format == "mebx" {
+        if metadataFormat == .mebx {
             let children = try MP4Box.parse(bytes, range: r.offset..<r.end, base: base, parent: "\(track) mebx")
             if let keys = children.first(where: { $0.type == "keys" }) {
                 metadataKeys = try QuickTimeMetadataKey.parseKeys(bytes, box: keys, base: base, track: track)

@@ -66,7 +66,7 @@ public enum MP4TrackAppender {
             defer { trakIndex += 1 }
             guard linkingDataTracks, let video, trakIndex < existing.count else { continue }
             let track = existing[trakIndex]
-            if ["gpmd", "mebx", "camm"].contains(track.format ?? "    "), track.references["cdsc"] == nil {
+            if let format = track.metadataFormat, format != .klv, track.references["cdsc"] == nil {
                 children[i] = linked(child, to: video)
             }
         }

@@ -125,14 +125,14 @@ public final class CompositorHarness: Sendable {
                             metadata: KeyValuePairs<Int32, TimedMetadataGroup> = [:],
                             captions: KeyValuePairs<Int32, CaptionGroup> = [:]) -> Request {
         makeRequest(at: time, instruction: instruction, frames: sourceFrames.map { ($0.key, $0.value) },
-                    sampleData: metadata.map { SourceSampleData(trackID: $0.key, group: $0.value) },
+                    sampleData: metadata.map { ($0.key, TimedMetadataSample(group: $0.value)) },
                     captionGroups: captions.map { ($0.key, $0.value) })
     }
 
     /// Makes a request from lists (for code that builds them); see the other overload.
     public func makeRequest(at time: MediaTime, instruction: any VideoCompositionInstructionProtocol,
                             frames: [(trackID: Int32, frame: PixelBuffer)],
-                            sampleData: [SourceSampleData],
+                            sampleData: [(trackID: Int32, sample: TimedMetadataSample)],
                             captionGroups: [(trackID: Int32, group: CaptionGroup)] = []) -> Request {
         let (id, context) = state.withLock { s -> (Int, VideoCompositionRenderContext) in
             defer { s.nextID += 1 }

@@ -56,17 +56,17 @@ public struct InMemorySource: RenderSourceProvider {
         guard frameDuration.isNumeric, frameDuration > .zero else {
             throw ReelError(.invalidArgument, "frame duration must be a positive time, not \(frameDuration)", trackID: trackID)
         }
-        var timed: [SourceFrame] = []
+        var timed: [VideoFrame] = []
         var time = MediaTime.zero
         for frame in frames {
-            timed.append(SourceFrame(pixelBuffer: frame, timeRange: TimeRange(start: time, duration: frameDuration)))
+            timed.append(VideoFrame(pixelBuffer: frame, timeRange: TimeRange(start: time, duration: frameDuration)))
             time = time + frameDuration
         }
         try addVideoTrack(trackID: trackID, frames: timed, nominalFrameDuration: frameDuration)
     }
 
     /// Adds a video track of frames with their own time ranges (variable frame rate, gaps).
-    public mutating func addVideoTrack(trackID: Int32, frames: [SourceFrame], nominalFrameDuration: MediaTime = .invalid) throws(ReelError) {
+    public mutating func addVideoTrack(trackID: Int32, frames: [VideoFrame], nominalFrameDuration: MediaTime = .invalid) throws(ReelError) {
         try checkNew(trackID)
         guard let first = frames.first else { throw ReelError(.invalidArgument, "a video track needs at least one frame", trackID: trackID) }
         let source = InMemoryVideoFrameSource(frames: frames)

@@ -81,7 +81,7 @@ extension CompositorVerifier {
             for track in point.videoTracks where track != droppedTrack {
                 frames.append((track, sourceFrame(track, point, format: format, width: w, height: h)))
             }
-            var data: [SourceSampleData] = []
+            var data: [(trackID: Int32, sample: TimedMetadataSample)] = []
             for track in point.metadataTracks {
                 let time: MediaTime?
                 switch metadata {
@@ -92,7 +92,7 @@ extension CompositorVerifier {
                     let own = group(track, at: point.time)
                     time = (points[(point.index + 1)...] + points[..<point.index]).first { group(track, at: $0.time) != own }?.time
                 }
-                if let time, let g = group(track, at: time) { data.append(SourceSampleData(trackID: track, group: g)) }
+                if let time, let g = group(track, at: time) { data.append((track, TimedMetadataSample(group: g))) }
             }
             let request = harness.makeRequest(at: point.time, instruction: point.instruction, frames: frames, sampleData: data)
             harness.start(request)
