@@ -217,6 +217,72 @@ struct AssetReaderTests {
         #expect(reader.status == .completed)
     }
 
+    // MARK: Opened once, started without blocking
+
+    @Test("a reader with two outputs opens its file twice: once to probe, then for the second output")
+    func opensOncePerExtraOutput() async throws {
+        let reader = try AssetReader(url: TestFiles.fixture("counter-gps.mp4"))
+        #expect(reader.demuxerOpenCount == 1)
+        let video = AssetReaderTrackOutput(trackID: try videoTrackID(reader), settings: .video(pixelFormat: .gray8))
+        let audio = AssetReaderTrackOutput(trackID: try #require(reader.tracks(withMediaType: .audio).first).trackID, settings: .audioPCM)
+        try reader.add(video)
+        try reader.add(audio)
+        try reader.startReading()
+        async let frames = readAll(video)
+        let sound = try await readAll(audio)
+        #expect(try await !frames.isEmpty)
+        #expect(!sound.isEmpty)
+        #expect(reader.status == .completed)
+        // The first output read from the probed file; only the second opened its own.
+        #expect(reader.demuxerOpenCount == 2)
+    }
+
+    @Test("two outputs of metadata tracks read the file's MP4 boxes once")
+    func readsBoxesOnce() async throws {
+        let reader = try AssetReader(url: TestFiles.fixture("counter-gps.mp4"))
+        let gpmd = try #require(reader.tracks(withMediaType: .metadata).first).trackID
+        let first = AssetReaderTrackOutput(trackID: gpmd, settings: .passthrough)
+        let second = AssetReaderTrackOutput(trackID: gpmd, settings: .passthrough)
+        try reader.add(first)
+        try reader.add(second)
+        #expect(reader.movieBoxReadCount == 0)
+        try reader.startReading()
+        async let one = readAll(first)
+        let two = try await readAll(second).compactMap(\.sampleBuffer)
+        let times = try await one.compactMap(\.sampleBuffer).map(\.presentationTime)
+        #expect(!two.isEmpty)
+        #expect(times == two.map(\.presentationTime))
+        #expect(reader.movieBoxReadCount == 1)
+    }
+
+    /// The file is removed after the reader probed it: `startReading()` opens nothing, so
+    /// it returns; the first output reads the probed (still open) file, the second fails
+    /// on its own thread when it opens the file, and its consumer gets that error.
+    @Test("startReading() opens no file: an output that cannot open it fails from next()")
+    func startReadingOpensNothing() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("clip.mp4")
+        try FileManager.default.copyItem(at: TestFiles.fixture("counter-gps.mp4"), to: url)
+        let reader = try AssetReader(url: url)
+        let video = AssetReaderTrackOutput(trackID: try videoTrackID(reader), settings: .video(pixelFormat: .gray8))
+        let audio = AssetReaderTrackOutput(trackID: try #require(reader.tracks(withMediaType: .audio).first).trackID, settings: .audioPCM)
+        try reader.add(video)
+        try reader.add(audio)
+        try FileManager.default.removeItem(at: url)
+        try reader.startReading()
+        await expectReelError(.fileNotFound) {
+            while try await audio.next() != nil {}
+        }
+        #expect(reader.status == .failed)
+        #expect(reader.error?.code == .fileNotFound)
+        #expect(reader.error?.path == url.path)
+        // The first output's loop read the probed file: it ends normally or was still
+        // going when the reader failed.
+        _ = try? await readAll(video)
+        #expect(reader.demuxerOpenCount == 1)
+    }
+
     @Test("bad input gives clear errors")
     func errors() throws {
         let missing = URL(fileURLWithPath: "/nonexistent/reel/clip.mp4")

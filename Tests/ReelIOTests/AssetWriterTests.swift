@@ -50,6 +50,33 @@ struct AssetWriterTests {
         #expect(writer.status == .completed)
     }
 
+    @Test("start() starts the writer as startWriting() does, and fails as it does")
+    func asyncStart() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("out.mp4")
+        let writer = try AssetWriter(outputURL: url, fileType: .mp4)
+        let video = AssetWriterInput(settings: .video(.init(codec: .h264, width: 160, height: 120, preset: "ultrafast")))
+        try writer.add(video)
+        // Nothing is created before the writer starts.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        try await writer.start()
+        #expect(writer.status == .writing)
+        await expectReelError(.writerState) { try await writer.start() }
+        writer.startSession(atSourceTime: .zero)
+        for i in 0..<3 { try await video.append(Self.flatFrame(i), withPresentationTime: MediaTime(value: Int64(i), timescale: 30)) }
+        try await writer.finishWriting()
+        #expect(writer.status == .completed)
+        #expect(try AssetReader(url: url).tracks(withMediaType: .video).count == 1)
+
+        let failing = try AssetWriter(outputURL: folder.appendingPathComponent("bad.mp4"), fileType: .mp4)
+        try failing.add(AssetWriterInput(settings: .video(.init(codec: .h264, width: 160, height: 120, preset: "no-such-preset"))))
+        let error = await expectReelError(.encoderFailed) { try await failing.start() }
+        #expect(error?.path == folder.appendingPathComponent("bad.mp4").path)
+        #expect(failing.status == .failed)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.mp4"])
+    }
+
     @Test("round trip: frames and a gpmd track come back from the reader", arguments: [AssetWriter.FileType.mp4, .mov])
     func roundTrip(fileType: AssetWriter.FileType) async throws {
         let folder = try TestFiles.scratchFolder()

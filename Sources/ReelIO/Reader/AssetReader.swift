@@ -56,6 +56,10 @@ public final class AssetReader: Sendable {
     /// once when made, then once for each output after the first.
     package var demuxerOpenCount: Int { demuxerOpens.withLock { $0 } }
 
+    /// How many times the outputs' loops read the file's MP4 boxes (for the times of a
+    /// metadata track's samples): at most once per reader.
+    package var movieBoxReadCount: Int { movie.readCount }
+
     /// A reader of `url`, opened and probed on a thread of its own while the caller
     /// suspends (``init(url:)`` blocks the calling thread).
     public static func open(url: URL) async throws(ReelError) -> AssetReader {

@@ -51,14 +51,19 @@ extension MetadataSampleTimes {
         private let path: String
         /// Nil until read; `.some(nil)` once the boxes turned out unreadable.
         private let parsed = Lock<Parsed??>(nil)
+        private let reads = Lock(0)
 
         init(path: String) { self.path = path }
+
+        /// How many times the boxes were read: 0 or 1.
+        var readCount: Int { reads.withLock { $0 } }
 
         /// The placements of track `trackID`'s samples; nil when the file's boxes cannot
         /// be read or the track has no sample table.
         func sampleTimes(trackID: Int32) -> MetadataSampleTimes? {
             let movie = parsed.withLock { parsed -> Parsed? in
                 if let parsed { return parsed }
+                reads.withLock { $0 += 1 }
                 let read: Parsed? = (try? MP4File(contentsOf: URL(fileURLWithPath: path))).flatMap { file in
                     guard let tracks = try? file.tracks() else { return nil }
                     return Parsed(tracks: tracks, movieTimescale: (try? file.movieTimescale()) ?? 0)
