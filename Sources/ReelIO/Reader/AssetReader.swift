@@ -41,6 +41,7 @@ public final class AssetReader: Sendable {
     ///
     /// Blocks while the file is opened and probed: async code uses ``open(url:)``. The
     /// opened file is kept for the first output to read.
+    @available(*, noasync, message: "blocks the thread while the file is opened: use try await AssetReader.open(url:)")
     public init(url: URL) throws(ReelError) {
         self.url = url
         let input = try InputFormatContext(url: url)

@@ -201,6 +201,7 @@ public final class AssetWriter: Sendable {
     /// Blocks the calling thread while the encoders open, the file is created
     /// (`avio_open`) and the header is written: async code calls ``start()`` instead,
     /// which does the same on a thread of its own while the caller suspends.
+    @available(*, noasync, message: "blocks the thread while the file is created: use try await start()")
     public func startWriting() throws(ReelError) {
         try state.withLock { (s) throws(ReelError) in try s.beginStart() }
         let (inputs, optimize, metadata) = state.withLock { ($0.inputs, $0.optimizeForNetworkUse, $0.metadata) }
