@@ -209,7 +209,7 @@ enum Bench {
     /// `a` re-encoded with the inputs' settings (libx264 medium, CRF 20, GOP 60) plus a
     /// gpmd track of 30 fixes a second: speed, altitude and position changing every frame.
     static func makeGPSInput(_ a: URL, out: URL) async throws -> Int {
-        let reader = try AssetReader(url: a)
+        let reader = try await AssetReader.open(url: a)
         guard let track = reader.tracks(withMediaType: .video).first, let size = track.formatDescription.dimensions else {
             throw ReelError(.invalidArgument, "no video track", path: a.path)
         }
@@ -224,7 +224,7 @@ enum Bench {
         try writer.add(video)
         try writer.add(meta)
         let adaptor = try AssetWriterInputMetadataAdaptor(assetWriterInput: meta)
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: .zero)
         var frames = 0
         var groups: [TimedMetadataGroup] = []

@@ -35,7 +35,7 @@ struct AppendedMetadataTracksTests {
         let gpmd = AssetWriterInput(settings: .metadata(format: .gpmd))
         for input in [video, mebx, camm, gpmd] { try writer.add(input) }
         let adaptors = try [mebx, camm, gpmd].map { try AssetWriterInputMetadataAdaptor(assetWriterInput: $0) }
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: .zero)
         for i in 0..<30 {
             try await video.append(AssetWriterTests.flatFrame(i), withPresentationTime: MediaTime(value: Int64(i), timescale: 30))
@@ -169,7 +169,7 @@ struct AppendedMetadataTracksTests {
             try writer.add(input)
             adaptors.append(try AssetWriterInputMetadataAdaptor(assetWriterInput: input))
         }
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: .zero)
         for i in 0..<15 {
             try await video.append(AssetWriterTests.flatFrame(i), withPresentationTime: MediaTime(value: Int64(i), timescale: 30))
@@ -212,7 +212,7 @@ struct AppendedMetadataTracksTests {
         try writer.add(video)
         try writer.add(mebx)
         let adaptor = try AssetWriterInputMetadataAdaptor(assetWriterInput: mebx)
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: .zero)
         try await video.append(AssetWriterTests.flatFrame(0), withPresentationTime: .zero)
         let sample: [UInt8] = [0, 0, 0, 9, 0, 0, 0, 7, 42]

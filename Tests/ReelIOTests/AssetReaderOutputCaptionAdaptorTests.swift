@@ -31,7 +31,7 @@ struct AssetReaderOutputCaptionAdaptorTests {
     }
 
     static func read(_ url: URL) async throws -> (captions: [Caption], adaptor: AssetReaderOutputCaptionAdaptor, track: AssetReader.Track) {
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         let track = try #require(reader.tracks.first { $0.mediaType == .subtitle || $0.mediaType == MediaType(rawValue: "text") || $0.formatDescription.mediaType == "subtitle" })
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
         try reader.add(output)
@@ -64,7 +64,7 @@ struct AssetReaderOutputCaptionAdaptorTests {
 
     @Test("groups follow the captions and the gaps between them", .requires(.ffmpeg))
     func groups() async throws {
-        let reader = try AssetReader(url: try Self.clip("mp4", codec: "mov_text"))
+        let reader = try await AssetReader.open(url: try Self.clip("mp4", codec: "mov_text"))
         let track = try #require(reader.tracks.first { $0.formatDescription.mediaType == "subtitle" })
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
         try reader.add(output)
@@ -122,7 +122,7 @@ struct AssetReaderOutputCaptionAdaptorTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         // Load "HI" (frames 0-4), end of caption at frame 5, erase at frame 27.
         let clip = try SEIClip.make(words: SEIClip.hiWords, frames: 40, in: folder)
-        let reader = try AssetReader(url: clip)
+        let reader = try await AssetReader.open(url: clip)
         let video = try #require(reader.tracks(withMediaType: .video).first)
         let output = AssetReaderTrackOutput(trackID: video.trackID, settings: .video(pixelFormat: .yuv420p, width: 16, height: 16))
         try reader.add(output)

@@ -53,7 +53,7 @@ struct AssetReaderOutputMetadataAdaptorTests {
 
     @Test("KLV samples in MPEG-TS decode to located groups", .requires(.sharedMedia))
     func klvDecode() async throws {
-        let reader = try AssetReader(url: TestFiles.sharedMedia("kwiver_aphill_short.ts"))
+        let reader = try await AssetReader.open(url: TestFiles.sharedMedia("kwiver_aphill_short.ts"))
         let track = try #require(reader.tracks(withMediaType: .metadata).first { $0.metadataFormat == .klv })
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 64)
         try reader.add(output)
@@ -97,7 +97,7 @@ struct AssetReaderOutputMetadataAdaptorTests {
 
     /// Reads every group of `trackID` in `url` with Reel's own decoding.
     static func groups(_ url: URL, trackID: Int32) async throws -> (groups: [TimedMetadataGroup], warnings: [MetadataReadWarning]) {
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         let output = AssetReaderTrackOutput(trackID: trackID, settings: .passthrough, bufferCapacity: 64)
         try reader.add(output)
         let adaptor = try AssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output)
@@ -111,7 +111,7 @@ struct AssetReaderOutputMetadataAdaptorTests {
           .requires(.sharedMedia))
     func mebxKeys() async throws {
         let url = TestFiles.sharedMedia("nom-exif_meta.mov")
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         let mebx = reader.tracks(withMediaType: .metadata).filter { $0.metadataFormat == .mebx }
         #expect(mebx.count == 2)
         let keyNames = mebx.map { $0.formatDescription.metadataKeys.map(\.key) }
@@ -177,7 +177,7 @@ struct AssetReaderOutputMetadataAdaptorTests {
         let delayed = try Self.ffmpeg(["-itsoffset", "2", "-i", source.path, "-map", "0", "-c", "copy"], name: "delayed.mp4")
         let plain = try await Self.groups(source, trackID: try Self.gpmdTrackID(source)).groups
         let moved = try await Self.groups(delayed, trackID: try Self.gpmdTrackID(delayed)).groups
-        let reader = try AssetReader(url: delayed)
+        let reader = try await AssetReader.open(url: delayed)
         let video = AssetReaderTrackOutput(trackID: try #require(reader.tracks(withMediaType: .video).first).trackID, settings: .passthrough)
         try reader.add(video)
         try reader.startReading()

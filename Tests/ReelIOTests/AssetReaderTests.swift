@@ -23,7 +23,7 @@ struct AssetReaderTests {
     @Test("decodes every frame with exact timestamps", .requires(.ffmpeg))
     func decodesEveryFrame() async throws {
         let url = try ReadWriteTestMedia.testPatternClip()
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         let output = AssetReaderTrackOutput(trackID: try videoTrackID(reader), settings: .video(pixelFormat: .bgra))
         try reader.add(output)
         try reader.startReading()
@@ -43,7 +43,7 @@ struct AssetReaderTests {
         // Holding every frame must not let the reader reuse their memory for later ones.
         func read(copyingEach: Bool) async throws -> [PixelBuffer] {
             let url = try ReadWriteTestMedia.testPatternClip()
-            let reader = try AssetReader(url: url)
+            let reader = try await AssetReader.open(url: url)
             let output = AssetReaderTrackOutput(trackID: try videoTrackID(reader), settings: .video(pixelFormat: .yuv420p))
             try reader.add(output)
             try reader.startReading()
@@ -107,7 +107,7 @@ struct AssetReaderTests {
     @Test("scales to the size asked for", .requires(.ffmpeg))
     func scales() async throws {
         let url = try ReadWriteTestMedia.testPatternClip()
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         let output = AssetReaderTrackOutput(trackID: try videoTrackID(reader), settings: .video(pixelFormat: .yuv420p, width: 160, height: 90))
         try reader.add(output)
         try reader.startReading()
@@ -129,7 +129,7 @@ struct AssetReaderTests {
             (MediaTime(value: 59, timescale: 30), MediaTime(value: 10, timescale: 1), 59, 1),
         ]
         for c in cases {
-            let reader = try AssetReader(url: url)
+            let reader = try await AssetReader.open(url: url)
             reader.timeRange = TimeRange(start: c.start, end: c.end)
             let output = AssetReaderTrackOutput(trackID: try videoTrackID(reader), settings: .video(pixelFormat: .gray8))
             try reader.add(output)
@@ -157,7 +157,7 @@ struct AssetReaderTests {
     @Test("decodes audio to interleaved float", .requires(.ffmpeg))
     func audio() async throws {
         let url = try ReadWriteTestMedia.lavfi("sine=frequency=440:sample_rate=48000:duration=1", ["-c:a", "aac", "-ac", "2"], name: "tone.mp4")
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         let track = try #require(reader.tracks(withMediaType: .audio).first)
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .audioPCM)
         try reader.add(output)
@@ -173,7 +173,7 @@ struct AssetReaderTests {
     @Test("cancelling stops the outputs with a cancelled error", .requires(.ffmpeg))
     func cancel() async throws {
         let url = try ReadWriteTestMedia.testPatternClip()
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         let output = AssetReaderTrackOutput(trackID: try videoTrackID(reader), settings: .video(pixelFormat: .bgra), bufferCapacity: 1)
         try reader.add(output)
         try reader.startReading()
@@ -188,7 +188,7 @@ struct AssetReaderTests {
     @Test("concurrent startReading calls start exactly one read", .requires(.ffmpeg))
     func concurrentStarts() async throws {
         let url = try ReadWriteTestMedia.testPatternClip()
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         let output = AssetReaderTrackOutput(trackID: try videoTrackID(reader), settings: .video(pixelFormat: .gray8))
         try reader.add(output)
         let started = Atomic<Int>(0)
@@ -215,6 +215,72 @@ struct AssetReaderTests {
         #expect(refused.load(ordering: .relaxed) == 15)
         #expect(try await readAll(output).count == 60)
         #expect(reader.status == .completed)
+    }
+
+    // MARK: Opened once, started without blocking
+
+    @Test("a reader with two outputs opens its file twice: once to probe, then for the second output")
+    func opensOncePerExtraOutput() async throws {
+        let reader = try await AssetReader.open(url: TestFiles.fixture("counter-gps.mp4"))
+        #expect(reader.demuxerOpenCount == 1)
+        let video = AssetReaderTrackOutput(trackID: try videoTrackID(reader), settings: .video(pixelFormat: .gray8))
+        let audio = AssetReaderTrackOutput(trackID: try #require(reader.tracks(withMediaType: .audio).first).trackID, settings: .audioPCM)
+        try reader.add(video)
+        try reader.add(audio)
+        try reader.startReading()
+        async let frames = readAll(video)
+        let sound = try await readAll(audio)
+        #expect(try await !frames.isEmpty)
+        #expect(!sound.isEmpty)
+        #expect(reader.status == .completed)
+        // The first output read from the probed file; only the second opened its own.
+        #expect(reader.demuxerOpenCount == 2)
+    }
+
+    @Test("two outputs of metadata tracks read the file's MP4 boxes once")
+    func readsBoxesOnce() async throws {
+        let reader = try await AssetReader.open(url: TestFiles.fixture("counter-gps.mp4"))
+        let gpmd = try #require(reader.tracks(withMediaType: .metadata).first).trackID
+        let first = AssetReaderTrackOutput(trackID: gpmd, settings: .passthrough)
+        let second = AssetReaderTrackOutput(trackID: gpmd, settings: .passthrough)
+        try reader.add(first)
+        try reader.add(second)
+        #expect(reader.movieBoxReadCount == 0)
+        try reader.startReading()
+        async let one = readAll(first)
+        let two = try await readAll(second).compactMap(\.sampleBuffer)
+        let times = try await one.compactMap(\.sampleBuffer).map(\.presentationTime)
+        #expect(!two.isEmpty)
+        #expect(times == two.map(\.presentationTime))
+        #expect(reader.movieBoxReadCount == 1)
+    }
+
+    /// The file is removed after the reader probed it: `startReading()` opens nothing, so
+    /// it returns; the first output reads the probed (still open) file, the second fails
+    /// on its own thread when it opens the file, and its consumer gets that error.
+    @Test("startReading() opens no file: an output that cannot open it fails from next()")
+    func startReadingOpensNothing() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("clip.mp4")
+        try FileManager.default.copyItem(at: TestFiles.fixture("counter-gps.mp4"), to: url)
+        let reader = try await AssetReader.open(url: url)
+        let video = AssetReaderTrackOutput(trackID: try videoTrackID(reader), settings: .video(pixelFormat: .gray8))
+        let audio = AssetReaderTrackOutput(trackID: try #require(reader.tracks(withMediaType: .audio).first).trackID, settings: .audioPCM)
+        try reader.add(video)
+        try reader.add(audio)
+        try FileManager.default.removeItem(at: url)
+        try reader.startReading()
+        await expectReelError(.fileNotFound) {
+            while try await audio.next() != nil {}
+        }
+        #expect(reader.status == .failed)
+        #expect(reader.error?.code == .fileNotFound)
+        #expect(reader.error?.path == url.path)
+        // The first output's loop read the probed file: it ends normally or was still
+        // going when the reader failed.
+        _ = try? await readAll(video)
+        #expect(reader.demuxerOpenCount == 1)
     }
 
     @Test("bad input gives clear errors")
@@ -245,7 +311,7 @@ struct AssetReaderTests {
     func fromAsset() async throws {
         let asset = Asset(url: try ReadWriteTestMedia.testPatternClip())
         let track = try #require(try await asset.loadTracks(withMediaType: .video).first)
-        let reader = try AssetReader(asset: asset)
+        let reader = try await AssetReader.open(asset: asset)
         let output = AssetReaderTrackOutput(track: track, settings: .video(pixelFormat: .rgba))
         try reader.add(output)
         try reader.startReading()
@@ -254,7 +320,7 @@ struct AssetReaderTests {
 
     @Test("GoPro MAX: 315 video frames and 11 gpmd samples", .requires(.sharedMedia))
     func goProMax() async throws {
-        let reader = try AssetReader(url: TestFiles.sharedMedia(Self.maxFile))
+        let reader = try await AssetReader.open(url: TestFiles.sharedMedia(Self.maxFile))
         let gpmd = try #require(reader.tracks(withMediaType: .metadata).first { $0.metadataFormat == .gpmd })
         let video = AssetReaderTrackOutput(trackID: try videoTrackID(reader), settings: .video(pixelFormat: .yuv420p))
         let metadata = AssetReaderTrackOutput(trackID: gpmd.trackID, settings: .passthrough)
@@ -299,18 +365,18 @@ struct AssetReaderTests {
 
         for (name, expected) in [("tracks.mp4", [MediaType.video, .text, .video]), ("id3.ts", [.video, .metadata])] {
             let url = folder.appendingPathComponent(name)
-            let reader = try AssetReader(url: url)
+            let reader = try await AssetReader.open(url: url)
             let assetTracks = try await Asset(url: url).load(.tracks)
             #expect(assetTracks.map(\.mediaType) == expected, "\(name)")
             #expect(reader.tracks.map(\.mediaType) == assetTracks.map(\.mediaType), "\(name)")
             #expect(reader.tracks.map(\.trackID) == assetTracks.map(\.trackID), "\(name)")
             #expect(reader.tracks.map(\.metadataFormat) == assetTracks.map(\.metadataFormat), "\(name)")
         }
-        let reader = try AssetReader(url: folder.appendingPathComponent("tracks.mp4"))
+        let reader = try await AssetReader.open(url: folder.appendingPathComponent("tracks.mp4"))
         // The cover picture is listed, flagged, but is not a video track to read.
         #expect(reader.tracks.map(\.isCoverPicture) == [false, false, true])
         #expect(reader.tracks(withMediaType: .video).map(\.trackID) == [reader.tracks[0].trackID])
-        #expect(try AssetReader(url: folder.appendingPathComponent("id3.ts")).tracks[1].formatDescription.codecName == "timed_id3")
+        #expect(try await AssetReader.open(url: folder.appendingPathComponent("id3.ts")).tracks[1].formatDescription.codecName == "timed_id3")
     }
 }
 

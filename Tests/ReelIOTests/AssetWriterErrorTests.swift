@@ -48,7 +48,7 @@ struct AssetWriterErrorTests {
         let writer = try AssetWriter(outputURL: url, fileType: .mp4, overwrite: true)
         let video = Self.videoInput()
         try writer.add(video)
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: .zero)
         try await video.append(Self.frame(), withPresentationTime: .zero)
         try await writer.finishWriting()
@@ -62,7 +62,7 @@ struct AssetWriterErrorTests {
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
         let video = Self.videoInput()
         try writer.add(video)
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: .zero)
         try await video.append(Self.frame(), withPresentationTime: .zero)
         try await writer.finishWriting()
@@ -74,7 +74,7 @@ struct AssetWriterErrorTests {
         let other = try AssetWriter(outputURL: url.deletingLastPathComponent().appendingPathComponent("b.mp4"), fileType: .mp4)
         let input = Self.videoInput()
         try other.add(input)
-        try other.startWriting()
+        try await other.start()
         other.startSession(atSourceTime: .zero)
         input.markAsFinished()
         await #expect { try await input.append(Self.frame(), withPresentationTime: .zero) } throws: { Self.code($0) == .writerState }
@@ -87,7 +87,7 @@ struct AssetWriterErrorTests {
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
         let video = Self.videoInput()
         try writer.add(video)
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: .zero)
         try await video.append(Self.frame(), withPresentationTime: MediaTime(value: 2, timescale: 30))
         let back = MediaTime(value: 1, timescale: 30)
@@ -142,7 +142,7 @@ struct AssetWriterErrorTests {
         let video = Self.videoInput()
         try writer.add(video)
         await #expect { try await video.append(Self.frame(), withPresentationTime: .zero) } throws: { Self.code($0) == .writerState }
-        try writer.startWriting()
+        try await writer.start()
         await #expect { try await video.append(Self.frame(), withPresentationTime: .zero) } throws: { Self.code($0) == .writerState }
         await writer.cancel()
     }

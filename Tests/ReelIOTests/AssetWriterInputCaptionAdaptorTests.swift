@@ -16,7 +16,7 @@ struct AssetWriterInputCaptionAdaptorTests {
         let input = AssetWriterInput(settings: .captions(format))
         try writer.add(input)
         let adaptor = try AssetWriterInputCaptionAdaptor(assetWriterInput: input)
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: .zero)
         for caption in captions { try await adaptor.append(caption) }
         input.markAsFinished()
@@ -55,7 +55,7 @@ struct AssetWriterInputCaptionAdaptorTests {
         let input = AssetWriterInput(settings: .captions(.movText))
         try writer.add(input)
         let adaptor = try AssetWriterInputCaptionAdaptor(assetWriterInput: input)
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: .zero)
         try await adaptor.append(Caption("one", timeRange: AssetReaderOutputCaptionAdaptorTests.range(0, 2000)))
         await #expect {

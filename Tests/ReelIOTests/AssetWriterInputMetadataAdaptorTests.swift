@@ -26,7 +26,7 @@ struct AssetWriterInputMetadataAdaptorTests {
         try writer.add(video)
         try writer.add(gpmd)
         let adaptor = try AssetWriterInputMetadataAdaptor(assetWriterInput: gpmd)
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: .zero)
         for i in 0..<30 {
             try await video.append(PixelBuffer(width: 64, height: 48, format: .yuv420p), withPresentationTime: MediaTime(value: Int64(i), timescale: 30))
@@ -34,7 +34,7 @@ struct AssetWriterInputMetadataAdaptorTests {
         try await fill(adaptor)
         try await writer.finishWriting()
 
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         let track = try #require(reader.tracks(withMediaType: .metadata).first)
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
         try reader.add(output)

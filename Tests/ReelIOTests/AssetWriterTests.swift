@@ -36,7 +36,7 @@ struct AssetWriterTests {
             try writer.add(gpmd)
             adaptor = try AssetWriterInputMetadataAdaptor(assetWriterInput: gpmd)
         }
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: .zero)
         for i in 0..<frames {
             try await video.append(Self.flatFrame(i), withPresentationTime: MediaTime(value: Int64(i), timescale: 30))
@@ -50,6 +50,33 @@ struct AssetWriterTests {
         #expect(writer.status == .completed)
     }
 
+    @Test("start() starts the writer as startWriting() does, and fails as it does")
+    func asyncStart() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("out.mp4")
+        let writer = try AssetWriter(outputURL: url, fileType: .mp4)
+        let video = AssetWriterInput(settings: .video(.init(codec: .h264, width: 160, height: 120, preset: "ultrafast")))
+        try writer.add(video)
+        // Nothing is created before the writer starts.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        try await writer.start()
+        #expect(writer.status == .writing)
+        await expectReelError(.writerState) { try await writer.start() }
+        writer.startSession(atSourceTime: .zero)
+        for i in 0..<3 { try await video.append(Self.flatFrame(i), withPresentationTime: MediaTime(value: Int64(i), timescale: 30)) }
+        try await writer.finishWriting()
+        #expect(writer.status == .completed)
+        #expect(try await AssetReader.open(url: url).tracks(withMediaType: .video).count == 1)
+
+        let failing = try AssetWriter(outputURL: folder.appendingPathComponent("bad.mp4"), fileType: .mp4)
+        try failing.add(AssetWriterInput(settings: .video(.init(codec: .h264, width: 160, height: 120, preset: "no-such-preset"))))
+        let error = await expectReelError(.encoderFailed) { try await failing.start() }
+        #expect(error?.path == folder.appendingPathComponent("bad.mp4").path)
+        #expect(failing.status == .failed)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.mp4"])
+    }
+
     @Test("round trip: frames and a gpmd track come back from the reader", arguments: [AssetWriter.FileType.mp4, .mov])
     func roundTrip(fileType: AssetWriter.FileType) async throws {
         let folder = try TestFiles.scratchFolder()
@@ -57,7 +84,7 @@ struct AssetWriterTests {
         try await writeClip(to: url, fileType: fileType)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.\(fileType.rawValue)"])
 
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         let videoTrack = try #require(reader.tracks(withMediaType: .video).first)
         let gpmdTrack = try #require(reader.tracks(withMediaType: .metadata).first)
         #expect(gpmdTrack.metadataFormat == .gpmd)
@@ -100,7 +127,7 @@ struct AssetWriterTests {
     func otherCodecs(codec: VideoEncoderSettings.Codec) async throws {
         let url = try TestFiles.scratchFolder().appendingPathComponent("codec.mov")
         try await writeClip(to: url, fileType: .mov, frames: 5, codec: codec)
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         let output = AssetReaderTrackOutput(trackID: try #require(reader.tracks(withMediaType: .video).first).trackID,
                                             settings: .video(pixelFormat: .gray8))
         try reader.add(output)
@@ -122,7 +149,7 @@ struct AssetWriterTests {
         try writer.add(video)
         try writer.add(klv)
         let adaptor = try AssetWriterInputMetadataAdaptor(assetWriterInput: klv)
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: .zero)
         let key: [UInt8] = [0x06, 0x0E, 0x2B, 0x34, 0x02, 0x0B, 0x01, 0x01, 0x0E, 0x01, 0x03, 0x01, 0x01, 0x00, 0x00, 0x00]
         for i in 0..<10 {
@@ -132,7 +159,7 @@ struct AssetWriterTests {
             }
         }
         try await writer.finishWriting()
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         let track = try #require(reader.tracks(withMediaType: .metadata).first)
         #expect(track.metadataFormat == .klv)
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
@@ -149,7 +176,7 @@ struct AssetWriterTests {
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
         let audio = AssetWriterInput(settings: .audio(.init(sampleRate: 48000, channelCount: 2)))
         try writer.add(audio)
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: .zero)
         for chunk in 0..<10 {
             var samples: [Float] = []
@@ -165,7 +192,7 @@ struct AssetWriterTests {
 
     /// The sample frames and the peak of a file's audio track.
     func readTone(_ url: URL) async throws -> (frames: Int, peak: Float) {
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         let output = AssetReaderTrackOutput(trackID: try #require(reader.tracks(withMediaType: .audio).first).trackID, settings: .audioPCM)
         try reader.add(output)
         try reader.startReading()
@@ -245,7 +272,7 @@ struct AssetWriterTests {
         let folder = try TestFiles.scratchFolder()
         let source = folder.appendingPathComponent("tone.mp4")
         try await writeTone(to: source)
-        let reader = try AssetReader(url: source)
+        let reader = try await AssetReader.open(url: source)
         let output = AssetReaderTrackOutput(trackID: try #require(reader.tracks(withMediaType: .audio).first).trackID, settings: .passthrough)
         try reader.add(output)
         let copy = folder.appendingPathComponent("copy.mov")
@@ -253,7 +280,7 @@ struct AssetWriterTests {
         let input = AssetWriterInput(settings: .passthrough(try #require(output.formatDescription)))
         try writer.add(input)
         try reader.startReading()
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: .zero)
         var packets = 0
         for try await sample in output {

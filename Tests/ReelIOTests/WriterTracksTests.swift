@@ -34,7 +34,7 @@ struct WriterTracksTests {
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
         let input = AssetWriterInput(settings: .video(settings))
         try writer.add(input)
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: .zero)
         let count = 30
         for i in 0..<count {
@@ -72,7 +72,7 @@ struct WriterTracksTests {
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
         let input = AssetWriterInput(settings: .video(settings))
         try writer.add(input)
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: .zero)
         for (k, i) in frames.enumerated() {
             try await input.append(Self.frame(i * 3), withPresentationTime: MediaTime(value: Int64(k), timescale: 30))
@@ -146,7 +146,7 @@ struct WriterTracksTests {
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
         let input = AssetWriterInput(settings: .video(settings))
         try writer.add(input)
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: .zero)
         let frame = PixelBuffer(width: c.width, height: c.height, format: .yuv420p)
         frame.colorProperties = settings.colorProperties ?? ColorProperties()

@@ -19,7 +19,7 @@ struct ColorPropertiesPipelineTests {
 
     /// One frame of a video read by the reader (libswscale) in `format`.
     static func firstFrame(_ url: URL, as format: PixelFormat) async throws -> PixelBuffer {
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: format), bufferCapacity: 2)
         try reader.add(output)
         try reader.startReading()
@@ -85,7 +85,7 @@ struct ColorPropertiesPipelineTests {
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
         let input = AssetWriterInput(settings: .video(settings))
         try writer.add(input)
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: .zero)
         try await input.append(frame, withPresentationTime: .zero)
         input.markAsFinished()

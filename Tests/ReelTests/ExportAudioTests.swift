@@ -137,7 +137,7 @@ import ReelTestSupport
         let out = folder.appendingPathComponent(fileType == .mov ? "pcm.mov" : "pcm.mkv")
         try await session.export(to: out, as: fileType)
 
-        let reader = try AssetReader(url: out)
+        let reader = try await AssetReader.open(url: out)
         let track = try #require(reader.tracks(withMediaType: .audio).first)
         #expect(track.formatDescription.codecName == codecName)
         let source = try await TestAudio.decode(tone440)

@@ -10,7 +10,7 @@ import ReelTestSupport
     static func makeClip(_ name: String, in folder: URL, crf: Int = 18,
                          writeTrack: (AssetWriterInputMetadataAdaptor) async throws -> Void) async throws -> URL {
         let url = folder.appendingPathComponent(name)
-        let reader = try AssetReader(url: TestFiles.fixture("counter-320x240.mp4"))
+        let reader = try await AssetReader.open(url: TestFiles.fixture("counter-320x240.mp4"))
         let frames = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .yuv420p))
         try reader.add(frames)
         try reader.startReading()
@@ -20,7 +20,7 @@ import ReelTestSupport
         try writer.add(video)
         try writer.add(meta)
         let adaptor = try AssetWriterInputMetadataAdaptor(assetWriterInput: meta)
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: .zero)
         for try await sample in frames { if let f = sample.videoFrame { try await video.append(f) } }
         video.markAsFinished()
@@ -44,7 +44,7 @@ import ReelTestSupport
     }
 
     static func gpsGroups(_ url: URL) async throws -> [TimedMetadataGroup] {
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         let track = try #require(reader.tracks(withMediaType: .metadata).first)
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 16)
         try reader.add(output)
@@ -122,7 +122,7 @@ import ReelTestSupport
 
     /// Every group of the first metadata track of `url`, the whole track decoded in order.
     static func allGroups(_ url: URL) async throws -> [TimedMetadataGroup] {
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         let track = try #require(reader.tracks(withMediaType: .metadata).first)
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 16)
         try reader.add(output)
@@ -172,7 +172,7 @@ import ReelTestSupport
         let input = TestFiles.sharedMedia("kwiver_aphill_short.ts")
         let (out, warnings) = try await Self.export(input, to: "out.ts", in: folder, as: .mpegts)
         #expect(warnings.isEmpty, "\(warnings)")
-        let track = try #require(try AssetReader(url: out).tracks(withMediaType: .metadata).first)
+        let track = try #require(try await AssetReader.open(url: out).tracks(withMediaType: .metadata).first)
         #expect(track.metadataFormat == .klv)
         // The source's clock starts at 1.4 s; the export's at zero, the offsets between tracks kept.
         let source = try await Self.allGroups(input), written = try await Self.allGroups(out)
@@ -185,7 +185,7 @@ import ReelTestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = TestFiles.sharedMedia("kwiver_mpeg2_klv.ts")
         let (out, warnings) = try await Self.export(input, to: "out.mp4", in: folder, as: .mp4)
-        let track = try #require(try AssetReader(url: out).tracks(withMediaType: .metadata).first)
+        let track = try #require(try await AssetReader.open(url: out).tracks(withMediaType: .metadata).first)
         #expect(track.metadataFormat == .gpmd)
         #expect(warnings.count == 1)
         #expect(warnings.first?.contains("converted from klv") == true, "\(warnings)")
@@ -200,7 +200,7 @@ import ReelTestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = TestFiles.fixture("counter-gps.mp4")
         let (out, _) = try await Self.export(input, to: "out.ts", in: folder, as: .mpegts)
-        let track = try #require(try AssetReader(url: out).tracks(withMediaType: .metadata).first)
+        let track = try #require(try await AssetReader.open(url: out).tracks(withMediaType: .metadata).first)
         #expect(track.metadataFormat == .klv)
         let source = try await Self.allGroups(input), written = try await Self.allGroups(out)
         #expect(!source.isEmpty)

@@ -9,7 +9,7 @@ extension AudioSignal {
     /// Audio track `trackID` of `url` (the first audio track when nil), each decoded block
     /// placed at its presentation time (what plays before zero is dropped).
     static func decode(_ url: URL, trackID: Int32? = nil) async throws -> AudioSignal {
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         guard let id = trackID ?? reader.tracks(withMediaType: .audio).first?.trackID else { return AudioSignal(samples: [], sampleRate: 1) }
         let output = AssetReaderTrackOutput(trackID: id, settings: .audioPCM)
         try reader.add(output)

@@ -5,7 +5,7 @@ import Reel
 enum TestFrames {
     /// Every frame of video track `trackID` (the first video track when nil), yuv420p.
     static func decodeAll(_ url: URL, trackID: Int32? = nil, timeRange: TimeRange? = nil) async throws -> [VideoFrame] {
-        let reader = try AssetReader(url: url)
+        let reader = try await AssetReader.open(url: url)
         guard let id = trackID ?? reader.tracks(withMediaType: .video).first?.trackID else { return [] }
         let output = AssetReaderTrackOutput(trackID: id, settings: .video(pixelFormat: .yuv420p), bufferCapacity: 4)
         try reader.add(output)

@@ -38,7 +38,7 @@ final class AudioTrackStream {
         out.reserveCapacity(count * channels)
         let stop = position + Int64(count)
         while position < stop {
-            guard let segment = try openSegment(before: stop, into: &out) else { continue }
+            guard let segment = try await openSegment(before: stop, into: &out) else { continue }
             let frames = Int(min(stop, segment.end) - position)
             out += try await segment.read(frames)
             position += Int64(frames)
@@ -49,7 +49,7 @@ final class AudioTrackStream {
 
     /// The segment playing at the current position, opened when it starts there; else
     /// silence appended up to the next segment's start or `stop`, and nil.
-    private func openSegment(before stop: Int64, into out: inout [Float]) throws(ReelError) -> Segment? {
+    private func openSegment(before stop: Int64, into out: inout [Float]) async throws(ReelError) -> Segment? {
         if let current { return current }
         while nextPiece < pieces.count, index(of: pieces[nextPiece].target.end) <= position { nextPiece += 1 }
         let silenceEnd = nextPiece < pieces.count ? min(stop, index(of: pieces[nextPiece].target.start)) : stop
@@ -60,7 +60,9 @@ final class AudioTrackStream {
         }
         let piece = pieces[nextPiece]
         nextPiece += 1
-        let segment = try Segment(piece: piece, end: index(of: piece.target.end), sampleRate: sampleRate, channels: channels)
+        // The file is opened and probed on a thread of its own.
+        let reader = try await AssetReader.open(url: piece.url)
+        let segment = try Segment(piece: piece, reader: reader, end: index(of: piece.target.end), sampleRate: sampleRate, channels: channels)
         current = segment
         return segment
     }
@@ -85,12 +87,13 @@ final class AudioTrackStream {
         private var pending: [Float] = []
         private var ended = false
 
-        init(piece: ExportAudio.Piece, end: Int64, sampleRate: Int, channels: Int) throws(ReelError) {
+        /// A segment reading `piece` through `reader` (opened on `piece.url`, not started).
+        init(piece: ExportAudio.Piece, reader: AssetReader, end: Int64, sampleRate: Int, channels: Int) throws(ReelError) {
             self.piece = piece
             self.end = end
             self.sampleRate = sampleRate
             self.channels = channels
-            reader = try AssetReader(url: piece.url)
+            self.reader = reader
             output = AssetReaderTrackOutput(trackID: piece.trackID, settings: .audioPCM, bufferCapacity: 16)
             try reader.add(output)
             // Decoding starts a little early: a codec with overlapping frames (AAC, Opus)

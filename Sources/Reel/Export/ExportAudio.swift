@@ -43,15 +43,15 @@ struct ExportAudio: Sendable {
     /// track when `audioMix` is given, else one per track; none when nothing plays there.
     /// Encoded outputs use `codec`.
     static func plans(composition: Composition, range: TimeRange, sources: AssetRenderSources,
-                      audioMix: AudioMix?, codec: AudioEncoderSettings.Codec = .aac) throws(ReelError) -> [ExportAudio] {
+                      audioMix: AudioMix?, codec: AudioEncoderSettings.Codec = .aac) async throws(ReelError) -> [ExportAudio] {
         let tracks = composition.tracks(withMediaType: .audio).filter { $0.isEnabled && !$0.isEmpty }.map { track in
             Track(trackID: track.trackID, pieces: pieces(of: track, in: range, sources: sources),
                   volume: audioMix?.inputParameters(forTrackID: track.trackID) ?? AudioMixInputParameters(trackID: track.trackID))
         }.filter { !$0.pieces.isEmpty }
         guard !tracks.isEmpty else { return [] }
-        if audioMix != nil { return [try plan(tracks, range: range, codec: codec)] }
+        if audioMix != nil { return [try await plan(tracks, range: range, codec: codec)] }
         var plans: [ExportAudio] = []
-        for track in tracks { plans.append(try plan([track], range: range, codec: codec)) }
+        for track in tracks { plans.append(try await plan([track], range: range, codec: codec)) }
         return plans
     }
 
@@ -70,9 +70,9 @@ struct ExportAudio: Sendable {
         return pieces
     }
 
-    private static func plan(_ tracks: [Track], range: TimeRange, codec: AudioEncoderSettings.Codec) throws(ReelError) -> ExportAudio {
+    private static func plan(_ tracks: [Track], range: TimeRange, codec: AudioEncoderSettings.Codec) async throws(ReelError) -> ExportAudio {
         let first = tracks[0].pieces[0]
-        let reader = try AssetReader(url: first.url)
+        let reader = try await AssetReader.open(url: first.url)
         guard let description = reader.track(withID: first.trackID)?.formatDescription else {
             throw ReelError(.invalidArgument, "the file has no audio track \(first.trackID)", path: first.url.path, trackID: first.trackID)
         }

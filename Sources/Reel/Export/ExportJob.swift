@@ -65,7 +65,7 @@ struct ExportJob: Sendable {
             videoInput = input
         }
         let audio = settings.audioEnabled
-            ? try ExportAudio.plans(composition: composition, range: range, sources: session.sources, audioMix: settings.audioMix,
+            ? try await ExportAudio.plans(composition: composition, range: range, sources: session.sources, audioMix: settings.audioMix,
                                      codec: settings.audioCodec) : []
         for plan in audio { try writer.add(plan.input) }
         let metadataIDs = includesVideo ? settings.metadataTrackIDs ?? videoComposition?.sourceSampleDataTrackIDs ?? [] : []
@@ -84,7 +84,7 @@ struct ExportJob: Sendable {
             throw ReelError(.invalidComposition, "the composition has nothing to export in \(range)", path: url.path)
         }
 
-        try writer.startWriting()
+        try await writer.start()
         writer.startSession(atSourceTime: range.start)
         do throws(ReelError) {
             try await feed(writer: writer, videoInput: videoInput, videoComposition: videoComposition, videoCopy: videoCopy,

@@ -41,7 +41,7 @@ public actor AssetTimedMetadataSource: TimedMetadataSource {
         defer { gate.leave() }
         if cursor.map({ !$0.canReach(sourceTime) }) ?? true {
             cursor?.close()
-            cursor = try MetadataCursor(url: url, trackID: trackID, start: sourceTime, decode: decode)
+            cursor = try MetadataCursor(reader: try await AssetReader.open(url: url), trackID: trackID, start: sourceTime, decode: decode)
         }
         guard let cursor else { return nil }
         do {
@@ -58,7 +58,7 @@ public actor AssetTimedMetadataSource: TimedMetadataSource {
     /// Every sample of the track overlapping `range` (source time), in order: what an
     /// export copies into its output. Samples that do not decode are left out and reported.
     public func samples(in range: TimeRange) async throws(ReelError) -> [TimedMetadataSample] {
-        let cursor = try MetadataCursor(url: url, trackID: trackID, start: range.start, decode: decode)
+        let cursor = try MetadataCursor(reader: try await AssetReader.open(url: url), trackID: trackID, start: range.start, decode: decode)
         defer { cursor.close() }
         let all = try await cursor.readAll(until: range.end)
         report(cursor.adaptor.takeNewWarnings())
@@ -81,8 +81,9 @@ final class MetadataCursor {
     private var ended = false
     private var lastAsked: MediaTime = .invalid
 
-    init(url: URL, trackID: Int32, start: MediaTime, decode: AssetReaderOutputMetadataAdaptor.Decode?) throws(ReelError) {
-        let reader = try AssetReader(url: url)
+    /// A cursor reading track `trackID` of `reader` (opened, not started) from `start`.
+    init(reader: AssetReader, trackID: Int32, start: MediaTime, decode: AssetReaderOutputMetadataAdaptor.Decode?) throws(ReelError) {
+        let url = reader.url
         guard let track = reader.track(withID: trackID) else {
             let known = reader.tracks.map { String($0.trackID) }.joined(separator: ", ")
             throw ReelError(.invalidArgument, "the file has no track \(trackID) (tracks: \(known))", path: url.path, trackID: trackID)

@@ -83,7 +83,7 @@ public actor AssetVideoFrameSource: VideoFrameSource {
         // Calls are served one at a time: a cursor is never read by two callers at once.
         await gate.enter()
         defer { gate.leave() }
-        let cursor = try pickCursor(for: sourceTime, format: format)
+        let cursor = try await pickCursor(for: sourceTime, format: format)
         useCounter += 1
         cursor.lastUse = useCounter
         do {
@@ -102,7 +102,7 @@ public actor AssetVideoFrameSource: VideoFrameSource {
     }
 
     /// The cursor that reaches `time` by reading forward the least, or a new one.
-    private func pickCursor(for time: MediaTime, format: PixelFormat) throws(ReelError) -> VideoCursor {
+    private func pickCursor(for time: MediaTime, format: PixelFormat) async throws(ReelError) -> VideoCursor {
         var best: VideoCursor?
         for cursor in cursors where cursor.format == format && cursor.canReach(time, maximumSkip: options.maximumForwardSkip) {
             if best.map({ $0.position < cursor.position }) ?? true { best = cursor }
@@ -112,7 +112,9 @@ public actor AssetVideoFrameSource: VideoFrameSource {
             oldest.close()
             cursors.removeAll { $0 === oldest }
         }
-        let cursor = try VideoCursor(url: url, trackID: trackID, start: time, format: format, options: options)
+        // The file is opened and probed on a thread of its own, not on the actor.
+        let cursor = try VideoCursor(reader: try await AssetReader.open(url: url), trackID: trackID, start: time,
+                                     format: format, options: options)
         readerOpenCount += 1
         cursors.append(cursor)
         return cursor
@@ -136,8 +138,9 @@ final class VideoCursor {
     private var ended = false
     var lastUse = 0
 
-    init(url: URL, trackID: Int32, start: MediaTime, format: PixelFormat, options: AssetVideoFrameSource.Options) throws(ReelError) {
-        let reader = try AssetReader(url: url)
+    /// A cursor reading track `trackID` of `reader` (opened, not started) from `start`.
+    init(reader: AssetReader, trackID: Int32, start: MediaTime, format: PixelFormat, options: AssetVideoFrameSource.Options) throws(ReelError) {
+        let url = reader.url
         guard let track = reader.track(withID: trackID) else {
             let known = reader.tracks.map { String($0.trackID) }.joined(separator: ", ")
             throw ReelError(.invalidArgument, "the file has no track \(trackID) (tracks: \(known))", path: url.path, trackID: trackID)

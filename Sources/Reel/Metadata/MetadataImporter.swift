@@ -255,7 +255,7 @@ public struct MetadataImporter: Sendable {
         let adaptor = try AssetWriterInputMetadataAdaptor(assetWriterInput: gps)
         do {
             try reader.startReading()
-            try writer.startWriting()
+            try await writer.start()
             writer.startSession(atSourceTime: .zero)
             // The track starts with the video: a payload without fixes until the first one
             // (FFmpeg's MP4 muxer loses the last sample's duration of a track that starts late).

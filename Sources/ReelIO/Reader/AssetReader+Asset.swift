@@ -1,9 +1,17 @@
 import ReelCore
 
 extension AssetReader {
-    /// A reader for an ``Asset``'s file (AVAssetReader(asset:)).
+    /// A reader for an ``Asset``'s file (AVAssetReader(asset:)). Blocks while the file is
+    /// opened and probed: async code uses ``open(asset:)``.
+    @available(*, noasync, message: "blocks the thread while the file is opened: use try await AssetReader.open(asset:)")
     public convenience init(asset: Asset) throws(ReelError) {
         try self.init(url: asset.url)
+    }
+
+    /// A reader for an ``Asset``'s file, opened and probed on a thread of its own while the
+    /// caller suspends.
+    public static func open(asset: Asset) async throws(ReelError) -> AssetReader {
+        try await open(url: asset.url)
     }
 }
 

@@ -8,6 +8,10 @@ import ReelCore
 /// is wanted, then call ``startReading()``. Each output runs its own demux/decode loop on
 /// a thread of its own (never on Swift's cooperative pool), bounded by the output's
 /// buffer, so outputs read at their own pace without blocking one another.
+///
+/// The file is opened and probed once, by ``init(url:)`` (or ``open(url:)``); the first
+/// output reads from that opened file, each further output opens one of its own on its
+/// thread. ``startReading()`` does no I/O: it checks the outputs and starts the threads.
 public final class AssetReader: Sendable {
     /// Where the reader is in its life.
     public enum Status: Sendable, Hashable {
@@ -26,18 +30,36 @@ public final class AssetReader: Sendable {
     public let tracks: [AssetTrack]
 
     private let state = Lock(AssetReaderState())
+    /// The file opened and probed by `init`, until the first output's loop takes it.
+    private let probed: Lock<ProbedInput?>
+    /// The file's MP4 boxes, read once for all the outputs that need them.
+    private let movie: MetadataSampleTimes.Movie
+    private let demuxerOpens = Lock(0)
 
     /// Opens `url` and lists its tracks. Throws when the file is missing, unreadable or
     /// not a media file.
     ///
-    /// Blocks while the file is opened and probed: async code uses ``open(url:)``.
+    /// Blocks while the file is opened and probed: async code uses ``open(url:)``. The
+    /// opened file is kept for the first output to read.
+    @available(*, noasync, message: "blocks the thread while the file is opened: use try await AssetReader.open(url:)")
     public init(url: URL) throws(ReelError) {
         self.url = url
         let input = try InputFormatContext(url: url)
         var (tracks, _, origin) = try AssetProbe.tracks(input, family: ContainerFamily(formatName: input.formatName))
         AssetProbe.settle(&tracks, origin: origin)
         self.tracks = tracks
+        self.probed = Lock(ProbedInput(input))
+        self.movie = MetadataSampleTimes.Movie(path: input.path)
+        demuxerOpens.withLock { $0 += 1 }
     }
+
+    /// How many times this reader has opened its file's demuxer (`avformat_open_input`):
+    /// once when made, then once for each output after the first.
+    package var demuxerOpenCount: Int { demuxerOpens.withLock { $0 } }
+
+    /// How many times the outputs' loops read the file's MP4 boxes (for the times of a
+    /// metadata track's samples): at most once per reader.
+    package var movieBoxReadCount: Int { movie.readCount }
 
     /// A reader of `url`, opened and probed on a thread of its own while the caller
     /// suspends (``init(url:)`` blocks the calling thread).
@@ -98,41 +120,74 @@ public final class AssetReader: Sendable {
         ReelError(.invalidArgument, "outputs can only be added before startReading()", path: url.path, trackID: output.trackID)
     }
 
-    /// Starts every output's read loop. Throws when there are no outputs, the time range
-    /// is invalid, an output's settings do not fit its track or no decoder exists for it.
+    /// Starts every output's read loop, each on a thread of its own, and returns without
+    /// waiting for them: no file is opened and nothing is read on the calling thread.
+    ///
+    /// Throws when there are no outputs, the time range is invalid, an output's settings
+    /// do not fit its track (kind, output size) or no decoder exists for its codec. What
+    /// fails later on an output's thread (opening the file again, reading its boxes,
+    /// opening the decoder, seeking, reading) fails the reader (``status`` `.failed`,
+    /// ``error`` set) and reaches that output's consumer from `next()`.
     public func startReading() throws(ReelError) {
         let (outputs, range): ([AssetReaderTrackOutput], TimeRange)
         switch state.withLock({ $0.startReading() }) {
         case .refuse(let reason): throw ReelError(.invalidArgument, reason, path: url.path)
         case .start(let o, let r): (outputs, range) = (o, r)
         }
-        var pipelines: [TrackPipeline] = []
-        do {
+        do throws(ReelError) {
             for output in outputs {
-                let queue = BoundedQueue<AssetReaderSample>(capacity: output.bufferCapacity)
-                pipelines.append(try TrackPipeline(url: url, trackID: output.trackID, settings: output.settings,
-                                                   timeRange: range, queue: queue))
+                guard let track = track(withID: output.trackID) else {
+                    throw ReelError(.invalidArgument, "the file has no such track", path: url.path, trackID: output.trackID)
+                }
+                try TrackPipeline.check(output.settings, track: track, path: url.path)
             }
         } catch {
             state.withLock { $0.startFailed(error) }
             throw error
         }
-        let reading = state.withLock { $0.started(count: pipelines.count) }
-        for (output, pipeline) in zip(outputs, pipelines) {
+        let queues = outputs.map { BoundedQueue<AssetReaderSample>(capacity: $0.bufferCapacity) }
+        let reading = state.withLock { $0.started(count: outputs.count) }
+        let first = probed.withLock { taken -> ProbedInput? in
+            defer { taken = nil }
+            return taken
+        }
+        for (index, (output, queue)) in zip(outputs, queues).enumerated() {
             output.state.withLock {
-                $0.queue = pipeline.queue
+                $0.queue = queue
                 $0.timeRange = range
             }
-            // Cancelled while the loops were made: they end at once.
-            if !reading { pipeline.queue.cancel(error: cancelledError) }
+            // Cancelled while starting: the loops end at once.
+            if !reading { queue.cancel(error: cancelledError) }
+            let given = index == 0 ? first : nil
             let thread = Thread { [self] in
-                let failure = pipeline.run()
+                let failure = self.read(output, from: given, range: range, into: queue)
                 // Status first, so a consumer that sees the end also sees `.completed`.
                 self.pipelineFinished(failure)
-                pipeline.queue.finish(error: failure)
+                queue.finish(error: failure)
             }
-            thread.name = "reel.reader.track\(pipeline.trackID)"
+            thread.name = "reel.reader.track\(output.trackID)"
             thread.start()
+        }
+    }
+
+    /// One output's loop, on its own thread: takes the probed file or opens one, makes
+    /// the pipeline and runs it; returns its error.
+    private func read(_ output: AssetReaderTrackOutput, from given: ProbedInput?, range: TimeRange,
+                      into queue: BoundedQueue<AssetReaderSample>) -> ReelError? {
+        if queue.isCancelled { return nil }
+        do throws(ReelError) {
+            let input: InputFormatContext
+            if let given {
+                input = given.input
+            } else {
+                input = try InputFormatContext(url: url)
+                demuxerOpens.withLock { $0 += 1 }
+            }
+            let pipeline = try TrackPipeline(input: input, trackID: output.trackID, settings: output.settings,
+                                             timeRange: range, queue: queue, movie: movie)
+            return pipeline.run()
+        } catch {
+            return error
         }
     }
 
@@ -147,4 +202,14 @@ public final class AssetReader: Sendable {
     }
 
     private var cancelledError: ReelError { ReelError(.cancelled, "reading was cancelled", path: url.path) }
+}
+
+/// The demuxer ``AssetReader/init(url:)`` opened and probed, handed whole to the first
+/// output's thread.
+private final class ProbedInput: @unchecked Sendable {
+    // @unchecked: the reader keeps it behind its lock until one output's thread takes it
+    // (once); from then on that thread alone uses it.
+    let input: InputFormatContext
+
+    init(_ input: InputFormatContext) { self.input = input }
 }

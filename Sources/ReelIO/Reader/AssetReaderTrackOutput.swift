@@ -10,7 +10,7 @@ import ReelCore
 /// one consumer.
 ///
 /// ```swift
-/// let reader = try AssetReader(url: url)
+/// let reader = try await AssetReader.open(url: url)
 /// let video = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .bgra))
 /// try reader.add(video)
 /// try reader.startReading()

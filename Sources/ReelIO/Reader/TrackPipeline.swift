@@ -3,7 +3,8 @@ import Foundation
 import ReelCore
 
 /// The demux/decode loop of one reader output, run on a thread of its own: reads the
-/// track's packets from its own opened file, decodes and converts them as the output's
+/// track's packets from its own opened file (the reader's probed one for its first
+/// output), decodes and converts them as the output's
 /// settings ask, and pushes the results into the output's bounded queue (blocking there
 /// when the consumer is behind).
 ///
@@ -11,9 +12,7 @@ import ReelCore
 /// start, decodes from there, and drops what ends before the start. A sample is
 /// delivered when `[pts, pts + duration)` overlaps the range (samples without a duration
 /// when `pts` is inside it; samples without a pts, such as asynchronous KLV, always).
-final class TrackPipeline: @unchecked Sendable {
-    // @unchecked: built by AssetReader.startReading on the caller's thread, then handed
-    // whole to the one reader thread, which alone uses it from then on.
+final class TrackPipeline {
     let input: InputFormatContext
     let streamIndex: Int
     let trackID: Int32
@@ -39,9 +38,11 @@ final class TrackPipeline: @unchecked Sendable {
     /// ones after it by their own time stamps relative to it (asynchronous KLV).
     private var untimedPacketStartsTrack = true
 
-    init(url: URL, trackID: Int32, settings: AssetReaderTrackOutput.Settings, timeRange: TimeRange,
-         queue: BoundedQueue<AssetReaderSample>) throws(ReelError) {
-        let input = try InputFormatContext(url: url)
+    /// A loop reading track `trackID` of `input`, which it then owns. Made on the output's
+    /// own thread: it reads the MP4 boxes of a metadata track (through `movie`, once per
+    /// reader) and opens the decoder. ``check(_:track:path:)`` has already run.
+    init(input: InputFormatContext, trackID: Int32, settings: AssetReaderTrackOutput.Settings, timeRange: TimeRange,
+         queue: BoundedQueue<AssetReaderSample>, movie: MetadataSampleTimes.Movie) throws(ReelError) {
         guard let index = input.streamIndex(forTrackID: trackID) else {
             throw ReelError(.invalidArgument, "the file has no such track", path: input.path, trackID: trackID)
         }
@@ -61,7 +62,7 @@ final class TrackPipeline: @unchecked Sendable {
         switch kind {
         case .metadata(let format):
             formatName = format.rawValue
-            metadataTimes = isQuickTime ? MetadataSampleTimes(path: input.path, trackID: trackID) : nil
+            metadataTimes = isQuickTime ? movie.sampleTimes(trackID: trackID) : nil
         default:
             metadataTimes = nil
             formatName = fourCCString(stream.pointee.codecpar.pointee.codec_tag)
@@ -71,26 +72,42 @@ final class TrackPipeline: @unchecked Sendable {
         input.discardAllStreams(except: index)
     }
 
-    /// Checks the settings fit the track and opens the decoder they need.
+    /// Checks that `settings` fit `track` without touching the file: the track's kind, the
+    /// output size, and that a decoder exists for its codec (``AssetTrack/isDecodable``,
+    /// from `avcodec_find_decoder`). ``AssetReader/startReading()`` throws what this throws.
+    static func check(_ settings: AssetReaderTrackOutput.Settings, track: AssetTrack, path: String) throws(ReelError) {
+        switch settings {
+        case .passthrough:
+            return
+        case .video(_, let width, let height):
+            // Cover art is a video stream of one attached picture: not a track to decode.
+            guard track.mediaType == .video, !track.isCoverPicture else {
+                throw ReelError(.invalidArgument, "track is not a video track: use .passthrough or .audioPCM", path: path, trackID: track.trackID)
+            }
+            if let width, let height, width <= 0 || height <= 0 || width > 16384 || height > 16384 {
+                throw ReelError(.invalidArgument, "output size \(width)x\(height) is out of range", path: path, trackID: track.trackID)
+            }
+        case .audioPCM:
+            guard track.mediaType == .audio else {
+                throw ReelError(.invalidArgument, "track is not an audio track: use .video or .passthrough", path: path, trackID: track.trackID)
+            }
+        }
+        guard track.isDecodable else {
+            throw ReelError(.decoderFailed, "no decoder for \(track.formatDescription.codecName) in this FFmpeg", path: path, trackID: track.trackID)
+        }
+    }
+
+    /// Opens the decoder the settings need (``check(_:track:path:)`` has passed).
     private func configure() throws(ReelError) {
         let stream = input.stream(streamIndex)
         switch settings {
         case .passthrough:
             return
-        case .video(let format, let width, let height):
-            guard kind == .video else {
-                throw ReelError(.invalidArgument, "track is not a video track: use .passthrough or .audioPCM", path: input.path, trackID: trackID)
-            }
-            if let width, let height, width <= 0 || height <= 0 || width > 16384 || height > 16384 {
-                throw ReelError(.invalidArgument, "output size \(width)x\(height) is out of range", path: input.path, trackID: trackID)
-            }
-            _ = format
+        case .video:
             // Slice threads for the conversion: it then overlaps the decoder's frame threads.
             scaler = Scaler(threads: 0)
         case .audioPCM:
-            guard kind == .audio else {
-                throw ReelError(.invalidArgument, "track is not an audio track: use .video or .passthrough", path: input.path, trackID: trackID)
-            }
+            break
         }
         do {
             let made = try Decoder(parameters: stream.pointee.codecpar, timeBase: timeBase)

@@ -13,7 +13,7 @@ import Darwin
 /// let writer = try AssetWriter(outputURL: url, fileType: .mp4)
 /// let video = AssetWriterInput(settings: .video(.init(codec: .h264, width: 1920, height: 1080)))
 /// try writer.add(video)
-/// try writer.startWriting()
+/// try await writer.start()  // startWriting() from code on a thread of its own
 /// writer.startSession(atSourceTime: .zero)
 /// try await video.append(buffer, withPresentationTime: t)
 /// try await writer.finishWriting()
@@ -62,6 +62,9 @@ public final class AssetWriter: Sendable {
 
     /// A writer for a new file at `outputURL`. Throws when the folder does not exist, the
     /// path is a folder, or a file is there and `overwrite` is false.
+    ///
+    /// Opens nothing and writes nothing (it only looks the path up); ``start()`` or
+    /// ``startWriting()`` create the file.
     public init(outputURL: URL, fileType: FileType, overwrite: Bool = false) throws(ReelError) {
         self.outputURL = outputURL
         self.fileType = fileType
@@ -195,8 +198,10 @@ public final class AssetWriter: Sendable {
     /// Opens the encoders, creates the temporary file and writes the header. Only one
     /// call starts the writer: another, concurrent or later, throws.
     ///
-    /// Blocks while the encoders and the file open: async code runs it off the
-    /// cooperative pool, or accepts a short block (as AVAssetWriter's does).
+    /// Blocks the calling thread while the encoders open, the file is created
+    /// (`avio_open`) and the header is written: async code calls ``start()`` instead,
+    /// which does the same on a thread of its own while the caller suspends.
+    @available(*, noasync, message: "blocks the thread while the file is created: use try await start()")
     public func startWriting() throws(ReelError) {
         try state.withLock { (s) throws(ReelError) in try s.beginStart() }
         let (inputs, optimize, metadata) = state.withLock { ($0.inputs, $0.optimizeForNetworkUse, $0.metadata) }
@@ -226,6 +231,13 @@ public final class AssetWriter: Sendable {
             Self.resume(waiters)
             throw ReelError(.cancelled, "the writer was cancelled while it started", path: outputURL.path)
         }
+    }
+
+    /// Starts the writer as ``startWriting()`` does (same checks, same errors), suspending
+    /// while a thread of its own opens the encoders, creates the file and writes the
+    /// header, so that none of it blocks Swift's cooperative pool.
+    public func start() async throws(ReelError) {
+        try await onDedicatedThread(named: "reel.writer.start") { [self] () throws(ReelError) in try self.startWriting() }
     }
 
     /// Opens the muxer on `temporary`, makes a track writer per input and writes the header.
