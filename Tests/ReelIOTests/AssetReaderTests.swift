@@ -237,6 +237,23 @@ struct AssetReaderTests {
         #expect(reader.demuxerOpenCount == 2)
     }
 
+    /// A consumer that stops early and lets go of the reader and its output: the loop,
+    /// blocked on a full queue, must not keep them (and the file, and the samples) alive.
+    @Test("releasing a reader and its output mid-read cancels the output's queue, so its loop ends")
+    func releasingTheOutputStopsItsLoop() async throws {
+        var queue: BoundedQueue<AssetReaderSample>?
+        do {
+            let reader = try await AssetReader.open(url: TestFiles.fixture("counter-gps.mp4"))
+            let video = AssetReaderTrackOutput(trackID: try videoTrackID(reader), settings: .passthrough, bufferCapacity: 1)
+            try reader.add(video)
+            try reader.startReading()
+            #expect(try await video.next() != nil)
+            queue = video.state.withLock { $0.queue }
+            #expect(queue?.isCancelled == false)
+        }
+        #expect(queue?.isCancelled == true)
+    }
+
     @Test("two outputs of metadata tracks read the file's MP4 boxes once")
     func readsBoxesOnce() async throws {
         let reader = try await AssetReader.open(url: TestFiles.fixture("counter-gps.mp4"))

@@ -159,40 +159,20 @@ public final class AssetReader: Sendable {
             // Cancelled while starting: the loops end at once.
             if !reading { queue.cancel(error: cancelledError) }
             let given = index == 0 ? first : nil
-            let thread = Thread { [self] in
-                let failure = self.read(output, from: given, range: range, into: queue)
+            // The loop holds neither the reader, its state (which lists the outputs) nor the
+            // output: when the consumer lets go of them, the output's deinit cancels the
+            // queue and the loop ends, instead of blocking for ever on a queue nobody reads.
+            let loop = ReadLoop(url: url, trackID: output.trackID, settings: output.settings, range: range,
+                                movie: movie, demuxerOpens: demuxerOpens)
+            let thread = Thread { [weak state] in
+                let failure = loop.run(from: given, into: queue)
                 // Status first, so a consumer that sees the end also sees `.completed`.
-                self.pipelineFinished(failure)
+                state?.withLock { $0.loopFinished(failure) }
                 queue.finish(error: failure)
             }
             thread.name = "reel.reader.track\(output.trackID)"
             thread.start()
         }
-    }
-
-    /// One output's loop, on its own thread: takes the probed file or opens one, makes
-    /// the pipeline and runs it; returns its error.
-    private func read(_ output: AssetReaderTrackOutput, from given: ProbedInput?, range: TimeRange,
-                      into queue: BoundedQueue<AssetReaderSample>) -> ReelError? {
-        if queue.isCancelled { return nil }
-        do throws(ReelError) {
-            let input: InputFormatContext
-            if let given {
-                input = given.input
-            } else {
-                input = try InputFormatContext(url: url)
-                demuxerOpens.withLock { $0 += 1 }
-            }
-            let pipeline = try TrackPipeline(input: input, trackID: output.trackID, settings: output.settings,
-                                             timeRange: range, queue: queue, movie: movie)
-            return pipeline.run()
-        } catch {
-            return error
-        }
-    }
-
-    private func pipelineFinished(_ failure: ReelError?) {
-        state.withLock { $0.loopFinished(failure) }
     }
 
     /// Stops every output: their loops end and their consumers get a `.cancelled` error.
@@ -212,4 +192,34 @@ private final class ProbedInput: @unchecked Sendable {
     let input: InputFormatContext
 
     init(_ input: InputFormatContext) { self.input = input }
+}
+
+/// One output's loop, on its own thread: takes the probed file or opens one, makes the
+/// pipeline and runs it.
+private struct ReadLoop: Sendable {
+    let url: URL
+    let trackID: Int32
+    let settings: AssetReaderTrackOutput.Settings
+    let range: TimeRange
+    let movie: MetadataSampleTimes.Movie
+    let demuxerOpens: Lock<Int>
+
+    /// Runs to the end of the range, a cancel or an error, which it returns.
+    func run(from given: ProbedInput?, into queue: BoundedQueue<AssetReaderSample>) -> ReelError? {
+        if queue.isCancelled { return nil }
+        do throws(ReelError) {
+            let input: InputFormatContext
+            if let given {
+                input = given.input
+            } else {
+                input = try InputFormatContext(url: url)
+                demuxerOpens.withLock { $0 += 1 }
+            }
+            let pipeline = try TrackPipeline(input: input, trackID: trackID, settings: settings,
+                                             timeRange: range, queue: queue, movie: movie)
+            return pipeline.run()
+        } catch {
+            return error
+        }
+    }
 }

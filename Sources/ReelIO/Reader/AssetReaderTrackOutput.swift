@@ -56,6 +56,11 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
         self.bufferCapacity = Swift.max(1, bufferCapacity)
     }
 
+    /// Nobody can read what is left: the reader's loop for this output stops.
+    deinit {
+        state.withLock { $0.queue }?.cancel(error: ReelError(.cancelled, "the output was released while reading", trackID: trackID))
+    }
+
     /// The track's codec and parameters, once the output is added to a reader.
     public var formatDescription: FormatDescription? { state.withLock { $0.formatDescription } }
 
