@@ -74,6 +74,8 @@ struct GPXTests {
         ("<gpx>\n&bogus;</gpx>", "not well-formed XML", 2),
         ("</gpx>", "not well-formed XML", 1),
         ("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><gpx/>", "declares encoding", 1),
+        // FoundationXML's parser crashes on a processing instruction without data.
+        ("<?xml version=\"1.0\"?>\n<gpx>\n<?x_?>\n</gpx>", "processing instruction without data (<?x_?>)", 3),
     ])
     func errors(text: String, expected: String, line: Int) {
         do {
@@ -93,6 +95,15 @@ struct GPXTests {
         data[data.firstIndex(of: UInt8(ascii: "X"))!] = 0xFF
         let error = expectReelError(.metadataFormat) { try GPX.fixes(from: data) }
         #expect(error?.message.contains("not UTF-8") == true && error?.field == "line 2")
+    }
+
+    /// Only a processing instruction without data is refused (the parser crashes on it);
+    /// one with data, or with a space before `?>`, is read past.
+    @Test func processingInstructionsWithDataAreReadPast() throws {
+        for pi in ["<?xml-stylesheet href=\"a.xsl\"?>", "<?x_ ?>"] {
+            let text = "<?xml version=\"1.0\"?>\n\(pi)\n<gpx><trkpt lat=\"47\" lon=\"8\"><time>2020-05-01T10:00:00Z</time></trkpt></gpx>"
+            #expect(try GPX.fixes(from: Data(text.utf8)).first?.latitude == 47, "\(pi)")
+        }
     }
 
     @Test func readsEntitiesAndCharacterReferencesInValues() throws {
