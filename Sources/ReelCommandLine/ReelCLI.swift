@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Reel
 
-/// The `reel` command line as a library: the render, export and thumbnail commands, and the
+/// The `reel` command line as a library: the render, export, thumbnail, plan and join commands, and the
 /// compositor registry they use.
 ///
 /// A package with its own compositors builds its own `reel` in a few lines (see
