@@ -48,10 +48,10 @@ public enum SCC {
                 sawHeader = true
                 continue
             }
-            guard let (label, drop) = timecode(first) else {
+            guard let label = timecode(first) else {
                 throw .captionFormat(.scc, "\"\(first.prefix(20))\" is not a timecode HH:MM:SS:FF (or ;FF drop-frame)", line: lineNumber)
             }
-            var frame = label.frameNumber(nominalRate: 30, dropFrame: drop)
+            var frame = Int64(label.frameNumber(nominalRate: 30))
             if frame < nextFrame {
                 warnings.append(CaptionWarning(.scc, "timecode \(first) is earlier than the end of the words before it; its words follow them",
                                                line: lineNumber, time: time(frame: frame)))
@@ -78,18 +78,11 @@ public enum SCC {
         return CaptionDocument(captions: decoder.captions, warnings: warnings)
     }
 
-    /// `HH:MM:SS:FF`, `HH:MM:SS;FF` (also `.` or `,` before the frames, as drop-frame).
-    static func timecode(_ text: Substring) -> (SMPTETimecode, Bool)? {
-        guard text.count == 11 else { return nil }
-        let chars = Array(text)
-        let drop = chars[8] == ";" || chars[8] == "." || chars[8] == ","
-        guard chars[2] == ":", chars[5] == ":", drop || chars[8] == ":" else { return nil }
-        let digits = [0, 1, 3, 4, 6, 7, 9, 10].map { chars[$0] }
-        guard digits.allSatisfy(\.isASCIIDigit) else { return nil }
-        func two(_ i: Int) -> Int64 { Int64(String(chars[i...i + 1]))! }
-        let label = SMPTETimecode(hours: two(0), minutes: two(3), seconds: two(6), frames: two(9))
-        guard label.isValid(nominalRate: 30, dropFrame: drop) else { return nil }
-        return (label, drop)
+    /// `HH:MM:SS:FF`, `HH:MM:SS;FF` (also `.` or `,` before the frames, as drop-frame), a
+    /// label that exists at 30 frames a second.
+    static func timecode(_ text: Substring) -> Timecode? {
+        guard let label = Timecode(text), label.isValid(nominalRate: 30) else { return nil }
+        return label
     }
 
     /// An SCC file with `captions` on channel `channel` (1-4): pop-on, or roll-up and
@@ -218,7 +211,7 @@ public enum SCC {
         let last = words.keys.max() ?? -1
         while f <= last {
             guard words[f] != nil else { f += 1; continue }
-            out += SMPTETimecode(frameNumber: f, nominalRate: 30, dropFrame: true).string(dropFrame: true) + "\t"
+            out += Timecode(frameNumber: Int(f), nominalRate: 30, dropFrame: true).description + "\t"
             var line: [String] = []
             while let w = words[f], line.isEmpty || !lineStarts.contains(f) {
                 line.append(hex(w))

@@ -87,9 +87,9 @@ struct TTMLTime {
                   frameParts.count <= 2, let f = Int64(frameParts[0]), frameParts[0].count <= 4, f < frameRate,
                   frameParts[0].allSatisfy(\.isASCIIDigit) else { throw bad() }
             let sub = frameParts.count == 2 ? Int64(frameParts[1].prefix(6)) ?? 0 : 0
-            let label = SMPTETimecode(hours: h, minutes: m, seconds: s, frames: f)
-            guard label.isValid(nominalRate: frameRate, dropFrame: dropFrame) else { throw bad() }
-            guard let t = frames(label.frameNumber(nominalRate: frameRate, dropFrame: dropFrame), sub: min(sub, subFrameRate - 1)) else { throw bad() }
+            let label = Timecode(hours: Int(h), minutes: Int(m), seconds: Int(s), frames: Int(f), dropFrame: dropFrame)
+            guard label.isValid(nominalRate: Int(frameRate)) else { throw bad() }
+            guard let t = frames(Int64(label.frameNumber(nominalRate: Int(frameRate))), sub: min(sub, subFrameRate - 1)) else { throw bad() }
             return t
         }
         let units: [(String, (Int64, Int64))] = [("ms", (1, 1000)), ("h", (3600, 1)), ("m", (60, 1)), ("s", (1, 1))]

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReelCaptions
+import ReelCore
 import ReelTestSupport
 
 @Suite("SCC")
@@ -17,9 +18,9 @@ struct SCCTests {
         var edmFrames: [Int64] = []
         for line in text.split(separator: "\n").dropFirst() {
             let fields = line.split(whereSeparator: { $0 == "\t" || $0 == " " })
-            let (label, drop) = try #require(SCC.timecode(fields[0]))
-            #expect(drop)
-            let start = label.frameNumber(nominalRate: 30, dropFrame: true)
+            let label = try #require(SCC.timecode(fields[0]))
+            #expect(label.isDropFrame)
+            let start = Int64(label.frameNumber(nominalRate: 30))
             for (k, w) in fields.dropFirst().enumerated() {
                 if w == "942f", fields.dropFirst().dropFirst(k).first == "942f", k == 0 || fields[k] != "942f" { eocFrames.append(start + Int64(k)) }
                 if w == "942c", k == 0 || fields[k] != "942c" { edmFrames.append(start + Int64(k)) }
@@ -139,8 +140,8 @@ struct SCCTests {
         // FFmpeg reads a drop-frame label as a clock time (00:00:03;00 is 3 s, frame 90 is
         // 3.003 s): the same frame, named by its label.
         func labelTime(_ t: MediaTime) throws -> MediaTime {
-            let tc = SMPTETimecode(frameNumber: try #require(SCC.frame(t)), nominalRate: 30, dropFrame: true)
-            return MediaTime(value: ((tc.hours * 60 + tc.minutes) * 60 + tc.seconds) * 30 + tc.frames, timescale: 30)
+            let tc = Timecode(frameNumber: Int(try #require(SCC.frame(t))), nominalRate: 30, dropFrame: true)
+            return MediaTime(value: Int64(((tc.hours * 60 + tc.minutes) * 60 + tc.seconds) * 30 + tc.frames), timescale: 30)
         }
         for (a, b) in zip(theirs, ours) {
             // cc_dec's events pass through ASS, which holds centiseconds: within 10 ms.
