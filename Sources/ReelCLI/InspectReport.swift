@@ -66,6 +66,8 @@ struct InspectReport: Codable, Equatable {
         var startTime: Time?
         var duration: Time?
         var sampleCount: Int?
+        /// The SMPTE timecode of the first frame (video and timecode tracks).
+        var timecode: String?
         var estimatedDataRate: Double?
         var profile: String?
         // Video.
@@ -99,6 +101,7 @@ struct InspectReport: Codable, Equatable {
             startTime = Time(track.timeRange.start)
             duration = Time(track.timeRange.duration)
             sampleCount = track.sampleCount
+            timecode = [.video, .timecode].contains(track.mediaType) ? track.startTimecode?.description : nil
             estimatedDataRate = track.estimatedDataRate > 0 ? Double(track.estimatedDataRate) : nil
             profile = fd?.profile
             if track.mediaType == .video {
@@ -239,6 +242,7 @@ struct InspectReport: Codable, Equatable {
         if let sf = t.sampleFormat { parts.append(sf) }
         parts.append("from \(describe(t.startTime)) for \(describe(t.duration))")
         if let n = t.sampleCount { parts.append("\(n) sample\(n == 1 ? "" : "s")") }
+        if let tc = t.timecode { parts.append("timecode \(tc)") }
         if let h = t.handler { parts.append("handler \"\(h)\"") }
         if let l = t.language { parts.append("language \(l)") }
         if !t.enabled { parts.append("disabled") }

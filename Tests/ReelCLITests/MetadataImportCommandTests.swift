@@ -99,6 +99,21 @@ struct MetadataImportCommandTests {
         #expect(try Support.packetHashes(out) == (try Support.packetHashes(source)))
     }
 
+    @Test("a camera's timecode is kept: the video starts at the same label, with its timecode track", .requires(.ffmpeg))
+    func timecode() throws {
+        let scratch = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let source = scratch.appendingPathComponent("tc.mp4")
+        _ = try TestTools.run("ffmpeg", ["-v", "error", "-i", Support.counter.path, "-c", "copy", "-timecode", "12:34:56:07",
+                                         "-metadata", "creation_time=2024-01-01T00:00:00Z", source.path]).succeeded("ffmpeg")
+        let folder = try Self.imported(video: source)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let json = try Support.reelOK(["inspect", "--json", folder.appendingPathComponent("out.mp4").path])
+        let tracks = (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["tracks"] as? [[String: Any]] ?? []
+        #expect(tracks.first { $0["mediaType"] as? String == "video" }?["timecode"] as? String == "12:34:56:07")
+        #expect(tracks.filter { $0["mediaType"] as? String == "timecode" }.count == 1)
+    }
+
     @Test("the committed fixtures are what the script makes", .requires(.ffprobe),
           arguments: MetadataTestSupport.gpsFixtures)
     func fixtureIsCurrent(_ fixture: MetadataTestSupport.GPSFixture) throws {

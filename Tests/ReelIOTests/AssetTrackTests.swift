@@ -27,6 +27,7 @@ struct AssetTrackTests {
         #expect(video.handlerName == "VideoHandler")
         #expect(video.languageCode == "und")
         #expect(video.sampleCount == 60)
+        #expect(video.startTimecode == nil)
         // The edit list's one edit: the media from its B-frame delay (1024 of 15360) over the whole timeline.
         #expect(video.segments == [TimeMapping(source: TimeRange(start: MediaTime(value: 1024, timescale: 15360), duration: video.timeRange.duration),
                                                target: video.timeRange)])
@@ -120,6 +121,10 @@ struct AssetTrackTests {
         // Only the file's `tref` says that the audio track has a timecode track too.
         #expect(try await t[1].loadAssociatedTracks(ofType: .timecode).map(\.trackID) == [3])
         #expect(try await t[3].loadAssociatedTracks(ofType: .timecode).isEmpty)
+        // The camera's time of day at the first frame, from the timecode track's sample.
+        #expect(t[2].startTimecode == Timecode(hours: 15, minutes: 44, seconds: 35, frames: 10))
+        #expect(t[0].startTimecode == t[2].startTimecode)
+        #expect(t[3].startTimecode == nil)
         let metadataTracks = try await asset.loadTracks(withMediaCharacteristic: .containsTimedMetadata)
         #expect(metadataTracks.map(\.trackID) == [4])
         #expect(asset.openCount == 1)

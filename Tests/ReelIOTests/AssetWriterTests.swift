@@ -77,6 +77,40 @@ struct AssetWriterTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.mp4"])
     }
 
+    @Test("a video input's start timecode becomes a timecode track timing it, in MP4 and MOV", arguments: [AssetWriter.FileType.mp4, .mov])
+    func startTimecode(fileType: AssetWriter.FileType) async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("out.\(fileType == .mov ? "mov" : "mp4")")
+        let writer = try AssetWriter(outputURL: url, fileType: fileType)
+        let video = AssetWriterInput(settings: .video(.init(codec: .h264, width: 160, height: 120, preset: "ultrafast",
+                                                            frameDuration: MediaTime(value: 1001, timescale: 30000))))
+        let start = try #require(Timecode("10:59:59;28"))
+        video.startTimecode = start
+        try writer.add(video)
+        try await writer.start()
+        writer.startSession(atSourceTime: .zero)
+        for i in 0..<3 { try await video.append(Self.flatFrame(i), withPresentationTime: MediaTime(value: Int64(i) * 1001, timescale: 30000)) }
+        try await writer.finishWriting()
+        let tracks = try await Asset(url: url).load(.tracks)
+        #expect(tracks.map(\.mediaType) == [.video, .timecode])
+        #expect(tracks.first?.startTimecode == start)
+        #expect(try await tracks[0].loadAssociatedTracks(ofType: .timecode).map(\.trackID) == [tracks[1].trackID])
+    }
+
+    @Test("a start timecode on an audio input is refused before anything is written")
+    func startTimecodeOnAudio() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let writer = try AssetWriter(outputURL: folder.appendingPathComponent("out.mp4"), fileType: .mp4)
+        let audio = AssetWriterInput(settings: .audio(AudioEncoderSettings(sampleRate: 48000, channelCount: 1)))
+        audio.startTimecode = Timecode(hours: 1, minutes: 0, seconds: 0, frames: 0)
+        try writer.add(audio)
+        let error = await expectReelError(.invalidArgument) { try await writer.start() }
+        #expect(error?.message.contains("video input") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
     @Test("round trip: frames and a gpmd track come back from the reader", arguments: [AssetWriter.FileType.mp4, .mov])
     func roundTrip(fileType: AssetWriter.FileType) async throws {
         let folder = try TestFiles.scratchFolder()

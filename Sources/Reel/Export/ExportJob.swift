@@ -64,6 +64,11 @@ struct ExportJob: Sendable {
             try writer.add(input)
             videoInput = input
         }
+        // The source's timecode, moved to the first exported frame (MP4/MOV keep it).
+        if let input = videoInput ?? videoCopy?.input, fileType == .mp4 || fileType == .mov {
+            input.startTimecode = await ExportTimecode.start(composition: composition, range: range, sources: session.sources,
+                                                             outputFrameDuration: videoInput == nil ? nil : videoComposition?.frameDuration)
+        }
         let audio = settings.audioEnabled
             ? try await ExportAudio.plans(composition: composition, range: range, sources: session.sources, audioMix: settings.audioMix,
                                      codec: settings.audioCodec) : []
@@ -117,12 +122,23 @@ struct ExportJob: Sendable {
         return clipped
     }
 
+    /// The part of `range` the video is rendered over: all of it for a caller's video
+    /// composition; else it ends where the video tracks end, so no frame is invented for
+    /// audio that runs a few milliseconds past the last picture (as AVAssetExportSession).
+    func videoRange(_ range: TimeRange) -> TimeRange {
+        guard settings.videoComposition == nil else { return range }
+        let ends = session.composition.tracks(withMediaType: .video).filter(\.isEnabled)
+            .flatMap { $0.segments.filter { !$0.isEmpty }.map(\.target.end) }
+        guard let end = ends.max(), end > range.start, end < range.end else { return range }
+        return TimeRange(start: range.start, end: end)
+    }
+
     /// Runs the video, audio and metadata feeds side by side; the first failure stops all.
     private func feed(writer: AssetWriter, videoInput: AssetWriterInput?, videoComposition: VideoComposition?, videoCopy: ExportVideoCopy?,
                       audio: [ExportAudio], metadata: [ExportMetadata], captions: [ExportCaptions], range: TimeRange) async throws(ReelError) {
         let session = self.session
         var options = settings.engineOptions
-        options.timeRange = range
+        options.timeRange = videoRange(range)
         let engineOptions = options
         let path = url.path
         let firstAudioInput = audio.first?.input

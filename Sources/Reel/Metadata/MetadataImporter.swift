@@ -237,6 +237,9 @@ public struct MetadataImporter: Sendable {
         var copies: [(output: AssetReaderTrackOutput, input: AssetWriterInput)] = []
         for track in reader.tracks {
             guard track.mediaType == .video || track.mediaType == .audio, !track.isCoverPicture else {
+                // The video's start timecode writes the timecode track again.
+                if track.mediaType == .timecode, fileType == .mp4 || fileType == .mov,
+                   tracks.contains(where: { $0.mediaType == .video && $0.startTimecode != nil }) { continue }
                 notes.append("track \(track.trackID) (\(track.metadataFormat?.rawValue ?? track.formatDescription.codecName)) of \(videoURL.lastPathComponent) is not copied: only video and audio are")
                 continue
             }
@@ -246,6 +249,7 @@ public struct MetadataImporter: Sendable {
             let input = AssetWriterInput(settings: .passthrough(description))
             if let source = tracks.first(where: { $0.trackID == track.trackID }), track.mediaType == .video {
                 input.transform = source.preferredTransform
+                if fileType == .mp4 || fileType == .mov { input.startTimecode = source.startTimecode }
             }
             try writer.add(input)
             copies.append((output, input))

@@ -107,6 +107,7 @@ enum AssetProbe {
             estimatedDataRate: Float(description.bitRate),
             languageCode: streamTags.first { $0.key == "language" }?.value,
             metadata: ContainerMetadata.items(from: streamTags, family: family),
+            startTimecode: startTimecode(streamTags, context: context, isVideo: isVideo),
             isEnabled: family == .quickTime ? st.pointee.disposition & AV_DISPOSITION_DEFAULT != 0 : true,
             sampleCount: st.pointee.nb_frames > 0 ? Int(st.pointee.nb_frames) : nil,
             isDecodable: avcodec_find_decoder(par.codec_id) != nil,
@@ -118,6 +119,14 @@ enum AssetProbe {
             associations: [:],
             source: nil,
             timeBase: (timeBase.num, timeBase.den))
+    }
+
+    /// A stream's `timecode` tag, else for video the container's (FFmpeg puts an MXF
+    /// file's or an MPEG-2 stream's there); nil when neither reads as a timecode.
+    static func startTimecode(_ streamTags: [(key: String, value: String)], context: InputFormatContext, isVideo: Bool) -> Timecode? {
+        if let value = streamTags.first(where: { $0.key == "timecode" })?.value { return Timecode(value) }
+        guard isVideo else { return nil }
+        return tags(context.pointer.pointee.metadata).first { $0.key == "timecode" }.flatMap { Timecode($0.value) }
     }
 
     /// What a stream holds: the one classification of ``Asset``'s and ``AssetReader``'s

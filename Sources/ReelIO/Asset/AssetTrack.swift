@@ -50,6 +50,12 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
     public var languageCode: String?
     /// The track's own tags (handler name, language, creation time, encoder, timecode).
     public var metadata: [MetadataItem]
+    /// The SMPTE timecode of the track's first frame (`15:44:35:10`), when the file has one:
+    /// a timecode track's (`tmcd`, whose first sample FFmpeg reads) and that of the video
+    /// and audio tracks it times; a container's own timecode (MXF, MPEG-2 streams) for its
+    /// video tracks. Count it at ``Timecode/nominalRate(framesPerSecond:)`` of the video's
+    /// ``nominalFrameRate``.
+    public var startTimecode: Timecode?
     /// Whether the container marks the track enabled (MP4 `tkhd` flag; true elsewhere).
     public var isEnabled: Bool
     /// Number of samples, when the container says (MP4 sample table).

@@ -11,8 +11,11 @@ final class CodecParameters: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<AVCodecParameters>
     /// The time base of the stream they came from.
     let timeBase: AVRational
+    /// That stream's average frame rate (0/1 when unknown or not video).
+    let frameRate: AVRational
 
-    init(copying source: UnsafePointer<AVCodecParameters>, timeBase: AVRational) throws(FFmpegError) {
+    init(copying source: UnsafePointer<AVCodecParameters>, timeBase: AVRational,
+         frameRate: AVRational = AVRational(num: 0, den: 1)) throws(FFmpegError) {
         guard let p = avcodec_parameters_alloc() else {
             throw FFmpegError(code: reel_averror(ENOMEM), function: "avcodec_parameters_alloc")
         }
@@ -24,6 +27,7 @@ final class CodecParameters: @unchecked Sendable {
         }
         self.pointer = p
         self.timeBase = timeBase
+        self.frameRate = frameRate
     }
 
     deinit {

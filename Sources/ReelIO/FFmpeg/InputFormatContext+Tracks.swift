@@ -54,7 +54,8 @@ extension InputFormatContext {
         let s = stream(index)
         var description: FormatDescription
         do {
-            description = FormatDescription(parameters: try CodecParameters(copying: s.pointee.codecpar, timeBase: s.pointee.time_base))
+            description = FormatDescription(parameters: try CodecParameters(copying: s.pointee.codecpar, timeBase: s.pointee.time_base,
+                                                                                  frameRate: s.pointee.avg_frame_rate))
         } catch {
             throw ReelError(.internalError, "could not copy the codec parameters", path: path, trackID: trackID(ofStreamAt: index), underlying: error)
         }

@@ -49,6 +49,12 @@ final class OutputFormatContext {
         av_dict_set(&stream(streamIndex).pointee.metadata, "language", code, 0)
     }
 
+    /// Gives a video stream the timecode of its first frame: the MP4/MOV muxer then adds a
+    /// timecode track (`tmcd`) for it, counted at the stream's average frame rate.
+    func setTimecode(_ timecode: Timecode, streamIndex: Int) {
+        av_dict_set(&stream(streamIndex).pointee.metadata, "timecode", timecode.description, 0)
+    }
+
     /// Gives a stream a display matrix (`av_stream_new_side_data`,
     /// `AV_PKT_DATA_DISPLAYMATRIX`): `x' = a x + c y + tx`, `y' = b x + d y + ty`, in
     /// 16.16 fixed point, the last column 0, 0, 1 in 2.30.

@@ -265,6 +265,12 @@ public final class AssetWriter: Sendable {
             if let language = input.languageCode, let track = tracks.last ?? nil {
                 output.setLanguage(language, streamIndex: Int(track.streamIndex))
             }
+            if let timecode = input.startTimecode, let track = tracks.last ?? nil {
+                guard input.mediaType == .video else {
+                    throw ReelError(.invalidArgument, "a start timecode belongs on a video input, not \(input.mediaType)", path: outputURL.path)
+                }
+                output.setTimecode(timecode, streamIndex: Int(track.streamIndex))
+            }
         }
         guard tracks.contains(where: { $0 != nil }) else {
             throw ReelError(.invalidArgument, "mebx and camm tracks describe other tracks: add a video or audio input too", path: outputURL.path)

@@ -36,6 +36,7 @@ public final class AssetWriterInput: Sendable {
         var finished = false
         var transform: Transform2D = .identity
         var languageCode: String?
+        var startTimecode: Timecode?
         var metadataKeys = QuickTimeMetadataKeyTable()
     }
     let state = Lock(State())
@@ -54,6 +55,17 @@ public final class AssetWriterInput: Sendable {
     public var languageCode: String? {
         get { state.withLock { $0.languageCode } }
         set { state.withLock { $0.languageCode = newValue } }
+    }
+
+    /// The SMPTE timecode of the first frame, for a video input: the writer adds a timecode
+    /// track (`tmcd`) timing this track, counted at its frame rate (the encoder's, or a
+    /// passthrough source's), as a camera's is. MP4 and MOV only: other containers keep no
+    /// timecode track. Set it before the writer's `startWriting()`. (AVFoundation writes
+    /// timecode as samples of a separate timecode input; one start label is what FFmpeg's
+    /// muxer writes, and what cameras record.)
+    public var startTimecode: Timecode? {
+        get { state.withLock { $0.startTimecode } }
+        set { state.withLock { $0.startTimecode = newValue } }
     }
 
     /// The sample description of the track the samples come from, for a metadata input

@@ -348,6 +348,8 @@ final class PacketTrackWriter: TrackWriter {
         // The source container's tag may mean nothing in this one: let the muxer choose.
         stream.pointee.codecpar.pointee.codec_tag = 0
         stream.pointee.time_base = description.parameters.timeBase
+        // The muxer counts a timecode track at it, and players show it.
+        stream.pointee.avg_frame_rate = description.parameters.frameRate
         streamIndex = stream.pointee.index
         streamTimeBase = stream.pointee.time_base
         copiesPackets = true
