@@ -109,6 +109,31 @@ import ReelTestSupport
         }
     }
 
+    /// Exports made by a preset keep the video's own span: the fragmented file's pictures
+    /// start 2 frames after its sound (a B-frame delay with no edit list) and end 2 frames
+    /// before it; no black frame is made before the first picture nor a copy after the last.
+    @Test(.requires(.ffmpeg))
+    func anExportWithoutAVideoCompositionKeepsTheVideosOwnSpan() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("fragmented.mp4")
+        _ = try TestTools.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30:duration=1",
+                                         "-f", "lavfi", "-i", "sine=duration=1.1", "-c:v", "libx264", "-bf", "2", "-c:a", "aac",
+                                         "-movflags", "frag_keyframe+empty_moov", clip.path]).succeeded("ffmpeg")
+        let video = try #require(try await Asset(url: clip).load(.tracks).first { $0.mediaType == .video })
+        try #require(video.timeRange.start > .zero)
+        let session = try await AssetExportSession(asset: Asset(url: clip), preset: .lossless)
+        let out = folder.appendingPathComponent("out.mov")
+        try await session.export(to: out, as: .mov)
+        let frames = try await TestFrames.decodeAll(out)
+        #expect(frames.count == 30)
+        #expect(frames.first.map { abs(($0.presentationTime - video.timeRange.start).seconds) < 0.001 } == true)
+        // testsrc2's first picture is bright, not the black of an empty stretch.
+        let first = try #require(frames.first?.pixelBuffer)
+        let luma = first.withUnsafeBytes(plane: 0) { bytes in bytes.prefix(first.width).reduce(0) { $0 + Int($1) } / first.width }
+        #expect(luma > 40)
+    }
+
     @Test func variableFrameRateAndEditListSourcesRenderTheFrameShowingAtEachTime() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -66,7 +66,8 @@ struct ExportJob: Sendable {
         }
         // The source's timecode, moved to the first exported frame (MP4/MOV keep it).
         if let input = videoInput ?? videoCopy?.input, fileType == .mp4 || fileType == .mov {
-            input.startTimecode = await ExportTimecode.start(composition: composition, range: range, sources: session.sources,
+            input.startTimecode = await ExportTimecode.start(composition: composition, range: videoInput == nil ? range : videoRange(range),
+                                                             sources: session.sources,
                                                              outputFrameDuration: videoInput == nil ? nil : videoComposition?.frameDuration)
         }
         let audio = settings.audioEnabled
@@ -123,14 +124,17 @@ struct ExportJob: Sendable {
     }
 
     /// The part of `range` the video is rendered over: all of it for a caller's video
-    /// composition; else it ends where the video tracks end, so no frame is invented for
-    /// audio that runs a few milliseconds past the last picture (as AVAssetExportSession).
+    /// composition; else from where the video tracks' pictures start to where they end, so
+    /// no black frame is made for audio that starts a little before the first picture (an
+    /// MPEG-TS or fragmented MP4 without edit list) and no frame is repeated for audio that
+    /// runs past the last, as AVAssetExportSession keeps each track's own timing.
     func videoRange(_ range: TimeRange) -> TimeRange {
         guard settings.videoComposition == nil else { return range }
-        let ends = session.composition.tracks(withMediaType: .video).filter(\.isEnabled)
-            .flatMap { $0.segments.filter { !$0.isEmpty }.map(\.target.end) }
-        guard let end = ends.max(), end > range.start, end < range.end else { return range }
-        return TimeRange(start: range.start, end: end)
+        let pictures = session.composition.tracks(withMediaType: .video).filter(\.isEnabled)
+            .flatMap { $0.segments.filter { !$0.isEmpty }.map(\.target) }
+        guard let first = pictures.map(\.start).min(), let last = pictures.map(\.end).max() else { return range }
+        let clipped = range.intersection(TimeRange(start: first, end: last))
+        return clipped.isValid && clipped.duration > .zero ? clipped : range
     }
 
     /// Runs the video, audio and metadata feeds side by side; the first failure stops all.
