@@ -133,6 +133,37 @@ struct MP4TrackAppenderTests {
         #expect(try written.data(of: try added.samples()[0]) == sample)
     }
 
+    @Test("a second moov is kept as a free box of the same bytes, so the rewritten moov is the one read")
+    func keepsASecondMoovAsFreeSpace() throws {
+        // Found by the mp4-append fuzz target: a moov in front, then a damaged second moov;
+        // the rewritten moov went after it, and readers, which take the first, lost the new track.
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/regressions/mp4-append/second-moov-before-the-rewritten-one")
+        let file = try MP4File(contentsOf: source)
+        let top = try file.topLevelBoxes()
+        try #require(top.filter { $0.type == "moov" }.count == 2)
+        let before = try file.tracks()
+
+        let location = QuickTimeMetadataKey(localID: 1, key: "com.apple.quicktime.location.ISO6709", dataType: .wellKnown(1))
+        var table = QuickTimeMetadataKeyTable(keys: [location])
+        let sample = try QuickTimeMetadataSample.encode([MetadataItem(identifier: .quickTimeMetadataLocationISO6709, value: .string("+46.5000+006.6000/"))],
+                                                        keys: &table)
+        let data = try Self.temporary("samples.bin"), out = try Self.temporary("out.mp4")
+        try sample.write(to: data)
+        let track = MP4AppendedTrack(sampleEntry: MP4SampleEntry(format: "mebx", metadataKeys: [location]), handlerName: "Core Media Metadata",
+                                     timescale: 1000, samples: [.init(offset: 0, size: sample.count, time: 0, duration: 1000)])
+        try MP4TrackAppender.write(source, adding: [track], sampleData: data, to: out)
+
+        let written = try MP4File(contentsOf: out)
+        #expect(try written.tracks().count == before.count + 1)
+        let boxes = try written.topLevelBoxes()
+        #expect(boxes.filter { $0.type == "moov" }.count == 1)
+        // The damaged moov's bytes are all there, under another name.
+        let second = top.filter { $0.type == "moov" }[1]
+        let free = try #require(boxes.first { $0.type == "free" && $0.size == second.size })
+        #expect(try written.readBytes((free.offset + 8)..<free.end) == (try file.readBytes((second.offset + 8)..<second.end)))
+    }
+
     @Test("a mebx sample entry's keys survive encoding and parsing")
     func sampleEntryRoundTrip() throws {
         let keys = [

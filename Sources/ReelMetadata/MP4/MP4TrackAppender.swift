@@ -213,17 +213,24 @@ public enum MP4TrackAppender {
     }
 
     /// Copies a top-level box. A size field of 0 means "to the end of the file", which
-    /// would swallow what is written after it: the copy gets the box's real size.
+    /// would swallow what is written after it: the copy gets the box's real size. A `moov`
+    /// other than the one rewritten (readers read the first and FFmpeg skips the others)
+    /// is copied as a `free` box of the same bytes, so that wherever the rewritten `moov`
+    /// lands it is the one read (found by fuzzing: a second `moov` before it hid the new
+    /// track).
     private static func copy(_ box: MP4Box, of file: MP4File, to out: FileHandle, path: String) throws(ReelError) {
-        guard box.size >= 8, try file.readBytes(box.offset..<(box.offset + 4)) == [0, 0, 0, 0] else {
-            return try copy(box.offset..<box.end, of: file, to: out, path: path)
+        guard box.size >= 8 else { return try copy(box.offset..<box.end, of: file, to: out, path: path) }
+        var header = try file.readBytes(box.offset..<(box.offset + 8))
+        if header[0..<4] == [0, 0, 0, 0] {
+            guard let size = UInt32(exactly: box.size) else {
+                throw ReelError(.unsupportedFormat, "MP4: '\(box.type)' at \(box.offset) runs to the end of the file and is over 4 GiB: its size cannot be written in place",
+                                path: file.path)
+            }
+            header.replaceSubrange(0..<4, with: [UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF)])
         }
-        guard let size = UInt32(exactly: box.size) else {
-            throw ReelError(.unsupportedFormat, "MP4: '\(box.type)' at \(box.offset) runs to the end of the file and is over 4 GiB: its size cannot be written in place",
-                            path: file.path)
-        }
-        try write([UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF)], to: out, path: path)
-        try copy((box.offset + 4)..<box.end, of: file, to: out, path: path)
+        if box.type == "moov" { header.replaceSubrange(4..<8, with: Array("free".utf8)) }
+        try write(header, to: out, path: path)
+        try copy((box.offset + 8)..<box.end, of: file, to: out, path: path)
     }
 
     /// Copies `range` of `file` in blocks of ``copyBlockSize``.
