@@ -130,6 +130,21 @@ struct CompositionFileTests {
         #expect(RenderTestSupport.error(decoding: "[1, 2]")?.message.contains("expected a JSON object") == true)
     }
 
+    /// Found by fuzzing: thirteen thousand `[` overflowed the stack of the scanner that
+    /// places syntax errors. Deeper than Foundation's parser goes is refused, with its place.
+    @Test func nestingTooDeepIsOneErrorWithItsPlace() throws {
+        let prefix = "{\"version\": 1, \"x\": "
+        let deep = prefix + String(repeating: "[", count: 20_000) + String(repeating: "]", count: 20_000) + "}"
+        let error = try #require(RenderTestSupport.error(decoding: deep))
+        #expect(error.code == .invalidComposition)
+        // The object is the first level; the 512th array is the 513th.
+        #expect(error.message.hasPrefix("line 1, column \(prefix.count + 512): arrays and objects nested more than 512 deep"), "\(error)")
+        // As deep as allowed is read (and then refused only for what it is: an unknown field).
+        let allowed = "{\"version\": 1, \"x\": " + String(repeating: "[", count: 511) + String(repeating: "]", count: 511) + "}"
+        let unknown = try #require(RenderTestSupport.error(decoding: allowed))
+        #expect(unknown.field == "x", "\(unknown)")
+    }
+
     @Test func aGapBetweenInstructionsNamesBothInstructions() throws {
         let json = RenderTestSupport.dashboardJSON.replacingOccurrences(
             of: "{\"timeRange\": {\"start\": 0, \"end\": \"end\"}, \"requiredSourceSampleDataTrackIDs\": [2],",

@@ -65,6 +65,11 @@ private struct SyntaxScanner {
     var i = 0
     var line = 1
     var lineStart = 0
+    /// Arrays and objects open around the scanner.
+    var depth = 0
+    /// As deep as Foundation's JSON parser goes; the scanner recurses once a level, so a
+    /// deeper document is refused here rather than overflowing the stack (found by fuzzing).
+    static let maximumDepth = 512
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -148,7 +153,15 @@ private struct SyntaxScanner {
         throw fail("unterminated string, got end of file")
     }
 
+    /// Opens an array or object: one level deeper, refused past ``maximumDepth``.
+    mutating func enter() throws {
+        guard depth < Self.maximumDepth else { throw fail("arrays and objects nested more than \(Self.maximumDepth) deep") }
+        depth += 1
+    }
+
     mutating func object() throws {
+        try enter()
+        defer { depth -= 1 }
         i += 1
         skipSpace()
         if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return }
@@ -170,6 +183,8 @@ private struct SyntaxScanner {
     }
 
     mutating func array() throws {
+        try enter()
+        defer { depth -= 1 }
         i += 1
         skipSpace()
         if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return }
