@@ -49,8 +49,8 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     FuzzInput.require(after.last?.format == "mebx" && after.last?.sampleEntries.first?.metadataKeys == [location], "the new track lost its keys")
     let boxes = FuzzInput.run("topLevelBoxes", { () throws(ReelError) in try source.topLevelBoxes() }) ?? []
     for (old, new) in zip(before + [nil], after) {
-        let oldSamples = old.flatMap { track in FuzzInput.run("old samples", { () throws(ReelError) in try track.samples() }) }
-        let newSamples = FuzzInput.run("new samples", { () throws(ReelError) in try new.samples() })
+        let oldSamples = old.flatMap { MP4Fuzzing.samples(of: $0, "old samples") }
+        let newSamples = MP4Fuzzing.samples(of: new, "new samples")
         guard let oldSamples else { continue }
         FuzzInput.require(newSamples?.count == oldSamples.count, "track \(new.trackID) has \(newSamples?.count ?? -1) of \(oldSamples.count) samples")
         for (a, b) in zip(oldSamples, newSamples ?? []).prefix(4) {

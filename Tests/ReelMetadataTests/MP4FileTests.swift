@@ -92,6 +92,22 @@ struct MP4FileTests {
         #expect(try QuickTimeMetadataSample.items(sample: file.data(of: faceSample), keys: faceKeys, timeRange: faceSample.timeRange).isEmpty)
     }
 
+    /// A table of constant-size samples claims millions in a few bytes (PCM audio has one
+    /// per audio frame): up to the ceiling they are laid out, past it refused.
+    @Test func constantSizeTablesAreLaidOutUpToTheCeiling() throws {
+        var table = MP4SampleTable()
+        table.constantSampleSize = 4
+        table.sampleToChunk = [.init(firstChunk: 1, samplesPerChunk: UInt32.max, descriptionIndex: 1)]
+        table.chunkOffsets = [64]
+        table.timeToSample = [.init(count: UInt32.max, delta: 1)]
+        table.sampleCount = 100_000
+        let samples = try table.samples(timescale: 48000)
+        #expect(samples.count == 100_000)
+        #expect(samples.last.map { $0.offset } == Int64(64 + 4 * 99_999))
+        table.sampleCount = UInt32(MP4SampleTable.maximumSampleCount + 1)
+        expectReelError(.corruptData) { try table.samples(timescale: 48000) }
+    }
+
     @Test func sizesPastTheParentAreRefused() {
         // A 'moov' claiming 100 bytes in a 16-byte file.
         var w = ByteWriter()
