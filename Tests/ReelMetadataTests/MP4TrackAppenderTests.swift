@@ -105,25 +105,37 @@ struct MP4TrackAppenderTests {
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
+    /// A fuzz regression input, by name.
+    static func regression(_ name: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/regressions/mp4-append/\(name)")
+    }
+
+    /// `source` with a `mebx` track of one ISO 6709 location sample appended, as the
+    /// mp4-append fuzz target does; the output file and the sample's bytes.
+    static func appendingALocationTrack(to source: URL) throws -> (out: URL, sample: Data) {
+        let location = QuickTimeMetadataKey(localID: 1, key: "com.apple.quicktime.location.ISO6709", dataType: .wellKnown(1))
+        var table = QuickTimeMetadataKeyTable(keys: [location])
+        let sample = try QuickTimeMetadataSample.encode([MetadataItem(identifier: .quickTimeMetadataLocationISO6709, value: .string("+46.5000+006.6000/"))],
+                                                        keys: &table)
+        let data = try temporary("samples.bin"), out = try temporary("out.mp4")
+        try sample.write(to: data)
+        let track = MP4AppendedTrack(sampleEntry: MP4SampleEntry(format: "mebx", metadataKeys: [location]), handlerName: "Core Media Metadata",
+                                     timescale: 1000, samples: [.init(offset: 0, size: sample.count, time: 0, duration: 1000)])
+        try MP4TrackAppender.write(source, adding: [track], sampleData: data, to: out)
+        return (out, sample)
+    }
+
     @Test("a box whose size runs to the end of the file gets its real size, so the new mdat and moov after it still parse")
     func sizesABoxThatRanToTheEnd() throws {
         // Found by the mp4-append fuzz target: a moov, then a box with size 0 ("to the end of the file").
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fuzz/regressions/mp4-append/size-zero-box-after-moov.mp4")
+        let source = Self.regression("size-zero-box-after-moov.mp4")
         let file = try MP4File(contentsOf: source)
         let top = try file.topLevelBoxes()
         #expect(top.last?.end == file.size)
         let before = try file.tracks()
 
-        let location = QuickTimeMetadataKey(localID: 1, key: "com.apple.quicktime.location.ISO6709", dataType: .wellKnown(1))
-        var table = QuickTimeMetadataKeyTable(keys: [location])
-        let sample = try QuickTimeMetadataSample.encode([MetadataItem(identifier: .quickTimeMetadataLocationISO6709, value: .string("+46.5000+006.6000/"))],
-                                                        keys: &table)
-        let data = try Self.temporary("samples.bin"), out = try Self.temporary("out.mp4")
-        try sample.write(to: data)
-        let track = MP4AppendedTrack(sampleEntry: MP4SampleEntry(format: "mebx", metadataKeys: [location]), handlerName: "Core Media Metadata",
-                                     timescale: 1000, samples: [.init(offset: 0, size: sample.count, time: 0, duration: 1000)])
-        try MP4TrackAppender.write(source, adding: [track], sampleData: data, to: out)
+        let (out, sample) = try Self.appendingALocationTrack(to: source)
 
         let written = try MP4File(contentsOf: out)
         let after = try written.tracks()
@@ -137,22 +149,13 @@ struct MP4TrackAppenderTests {
     func keepsASecondMoovAsFreeSpace() throws {
         // Found by the mp4-append fuzz target: a moov in front, then a damaged second moov;
         // the rewritten moov went after it, and readers, which take the first, lost the new track.
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fuzz/regressions/mp4-append/second-moov-before-the-rewritten-one")
+        let source = Self.regression("second-moov-before-the-rewritten-one")
         let file = try MP4File(contentsOf: source)
         let top = try file.topLevelBoxes()
         try #require(top.filter { $0.type == "moov" }.count == 2)
         let before = try file.tracks()
 
-        let location = QuickTimeMetadataKey(localID: 1, key: "com.apple.quicktime.location.ISO6709", dataType: .wellKnown(1))
-        var table = QuickTimeMetadataKeyTable(keys: [location])
-        let sample = try QuickTimeMetadataSample.encode([MetadataItem(identifier: .quickTimeMetadataLocationISO6709, value: .string("+46.5000+006.6000/"))],
-                                                        keys: &table)
-        let data = try Self.temporary("samples.bin"), out = try Self.temporary("out.mp4")
-        try sample.write(to: data)
-        let track = MP4AppendedTrack(sampleEntry: MP4SampleEntry(format: "mebx", metadataKeys: [location]), handlerName: "Core Media Metadata",
-                                     timescale: 1000, samples: [.init(offset: 0, size: sample.count, time: 0, duration: 1000)])
-        try MP4TrackAppender.write(source, adding: [track], sampleData: data, to: out)
+        let (out, _) = try Self.appendingALocationTrack(to: source)
 
         let written = try MP4File(contentsOf: out)
         #expect(try written.tracks().count == before.count + 1)
