@@ -25,11 +25,20 @@ struct CaptionsCommand: AsyncParsableCommand {
     }
 
     /// Reads a caption file, in the format its extension names or, failing that, its content
-    /// shows; prints what the reader read past as warnings.
-    static func read(_ path: String, channel: Int) throws(ReelError) -> CaptionDocument {
+    /// shows; or a media file's caption track (`track`, else its first); prints what the
+    /// reader read past as warnings.
+    static func read(_ path: String, channel: Int, track: Int32? = nil) async throws(ReelError) -> CaptionDocument {
+        let url = URL(fileURLWithPath: path)
         let doc: CaptionDocument
-        do {
-            doc = try CaptionDocument(contentsOf: URL(fileURLWithPath: path), channel: channel)
+        do throws(ReelError) {
+            if isCaptionFile(url) {
+                if let track, track != 1 {
+                    throw ReelError(.invalidArgument, "a caption file has one track, 1; --track \(track) was given", field: "--track")
+                }
+                doc = try CaptionDocument(contentsOf: url, channel: channel)
+            } else {
+                doc = try await mediaTrack(url, track: track, channel: channel)
+            }
         } catch {
             var e = error
             e.path = path
@@ -38,15 +47,49 @@ struct CaptionsCommand: AsyncParsableCommand {
         for warning in doc.warnings { CommandFailure.printLine("warning: \(path): \(warning)") }
         return doc
     }
+
+    /// Whether `url` is a caption file: by its extension, else by how it starts (a missing
+    /// file is left to the caption reader, which names it).
+    static func isCaptionFile(_ url: URL) -> Bool {
+        if let format = CaptionFormat(fileExtension: url.pathExtension) { return format.isFileFormat }
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return true }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 512)) ?? Data()
+        return CaptionFormat(sniffing: head) != nil
+    }
+
+    /// The captions of caption track `track` of a media file, or of its first caption track.
+    static func mediaTrack(_ url: URL, track: Int32?, channel: Int) async throws(ReelError) -> CaptionDocument {
+        let tracks = try await Asset(url: url).load(.tracks)
+        let captionTracks = tracks.filter { $0.mediaType == .text || $0.mediaType == .subtitle }
+        let chosen: Int32
+        if let track {
+            guard let found = tracks.first(where: { $0.trackID == track }) else {
+                throw ReelError(.invalidArgument, "the file has no track \(track) (caption tracks: \(captionTracks.isEmpty ? "none" : captionTracks.map { String($0.trackID) }.joined(separator: ", ")))",
+                                trackID: track, field: "--track")
+            }
+            guard captionTracks.contains(where: { $0.trackID == track }) else {
+                throw ReelError(.invalidArgument, "track \(track) is a \(found.mediaType.rawValue) track, not a caption track", trackID: track, field: "--track")
+            }
+            chosen = track
+        } else {
+            guard let first = captionTracks.first else {
+                throw ReelError(.unsupportedFormat, "not a caption file Reel reads (itt, scc, srt or vtt), nor a media file with a caption track")
+            }
+            chosen = first.trackID
+        }
+        return CaptionDocument(captions: try await AssetCaptionSource(url: url, trackID: chosen, closedCaptionChannel: channel).captions())
+    }
 }
 
 /// `reel captions convert IN -o OUT [--format itt|scc|srt|vtt]`.
 struct CaptionsConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert a caption file to iTT, SCC, SRT or WebVTT.",
+        abstract: "Convert a caption file, or a media file's caption track, to iTT, SCC, SRT or WebVTT.",
         discussion: """
-        The output format is --format, else the output's extension. What the output format \
+        The input is a caption file (by extension, else by content) or a media file, whose \
+        first caption track (or --track N) is read. The output format is --format, else the output's extension. What the output format \
         cannot hold (styles, colours, overlapping captions, lines or characters CEA-608 lacks) \
         is listed on stderr, one warning a caption, before the file is written; the file is \
         written anyway, keeping what the format holds. Nothing is written when the input \
@@ -54,16 +97,19 @@ struct CaptionsConvertCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "The caption file to read (.itt, .ttml, .scc, .srt, .vtt).")
+    @Argument(help: "The caption file to read (.itt, .ttml, .scc, .srt, .vtt), or a media file with a caption track.")
     var input: String
 
     @Option(name: [.short, .customLong("output")], help: "The caption file to write.")
     var output: String
 
+    @Option(help: "The caption track of a media file input (default: its first caption track).")
+    var track: Int32?
+
     @Option(help: "itt, scc, srt or vtt (default: from the output's extension).")
     var format: String?
 
-    @Option(help: "The CEA-608 channel (1-4) to read from or write to an SCC file.")
+    @Option(help: "The CEA-608 channel (1-4) to read from or write to an SCC file (or read from a c608 track).")
     var channel = 1
 
     @Option(help: "The language (BCP 47) an iTT file declares.")
@@ -74,6 +120,7 @@ struct CaptionsConvertCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...4).contains(channel) else { throw ValidationError("--channel: \(channel) is not 1-4") }
+        if let track, track < 0 { throw ValidationError("--track: \(track) is not a track ID") }
         if let format { _ = try CaptionsCommand.format(named: format) }
         else if CaptionFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
             throw ValidationError("--format: the output's extension names no caption format; give --format \(CaptionsCommand.formatNames)")
@@ -81,9 +128,10 @@ struct CaptionsConvertCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        FFmpegLogging.setQuiet()
         let target = try format.map(CaptionsCommand.format(named:)) ?? CaptionFormat(fileExtension: URL(fileURLWithPath: output).pathExtension)!
         do {
-            let doc = try CaptionsCommand.read(input, channel: channel)
+            let doc = try await CaptionsCommand.read(input, channel: channel, track: track)
             for warning in CaptionConversionValidator(captions: doc.captions, format: target).validate() {
                 CommandFailure.printLine("warning: \(input): \(warning)")
             }
@@ -127,7 +175,7 @@ struct CaptionsValidateCommand: AsyncParsableCommand {
         let target = try CaptionsCommand.format(named: format)
         let warnings: [CaptionConversionWarning]
         do {
-            let doc = try CaptionsCommand.read(input, channel: channel)
+            let doc = try await CaptionsCommand.read(input, channel: channel)
             warnings = CaptionConversionValidator(captions: doc.captions, format: target).validate()
         } catch {
             throw CommandFailure.report(error)
@@ -174,7 +222,7 @@ struct CaptionsBurnCommand: AsyncParsableCommand {
         let ext = outURL.pathExtension.lowercased()
         let fileType: AssetWriter.FileType = ext == "mov" ? .mov : ext == "mkv" ? .mkv : ext == "ts" ? .mpegts : .mp4
         do {
-            let doc = try CaptionsCommand.read(captions, channel: channel)
+            let doc = try await CaptionsCommand.read(captions, channel: channel)
             let source = try await Composition(asset: Asset(url: URL(fileURLWithPath: video)))
             // The captions as a caption track held in memory, off (not written as a soft
             // track), that every instruction hands to the `captions` compositor.

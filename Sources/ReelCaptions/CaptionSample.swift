@@ -8,6 +8,7 @@ import Foundation
 /// after a byte order mark), then boxes, of which `styl` (style records over character
 /// ranges: bold, italic, underline, colour; size written only) is read and written; the others
 /// (highlight, karaoke, scroll, hyperlink, box) are skipped. An empty sample is a gap.
+/// ``CaptionSampleDecoder`` reads samples with their placement and the track's header.
 public enum CaptionSample {
     /// The default font size of 3GPP text samples Reel writes (FFmpeg's mov_text encoder uses
     /// the same), which a style record's size is a percentage of.
@@ -32,14 +33,17 @@ public enum CaptionSample {
         }
     }
 
-    private static func text(_ data: Data, _ format: CaptionFormat) throws(ReelError) -> String {
+    static func text(_ data: Data, _ format: CaptionFormat) throws(ReelError) -> String {
         guard let s = String(data: data, encoding: .utf8) else { throw .captionFormat(format, "a sample's text is not UTF-8") }
         return s.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n").trimmingCharacters(in: .newlines)
     }
 
     // MARK: 3GPP timed text
 
-    private static func movTextSpans(_ data: Data) throws(ReelError) -> [Caption.Span] {
+    /// The runs of a 3GPP text sample: characters no style record covers take
+    /// `defaultStyle` (the sample entry's), those a record covers the record's style, its
+    /// font size a percentage of `defaultFontSize` when that is known.
+    static func movTextSpans(_ data: Data, defaultStyle: CaptionStyle = .plain, defaultFontSize: Int? = nil) throws(ReelError) -> [Caption.Span] {
         let b = [UInt8](data)
         guard b.count >= 2 else { return [] }
         let length = Int(b[0]) << 8 | Int(b[1])
@@ -54,6 +58,7 @@ public enum CaptionSample {
         // Style records count Unicode scalars.
         let scalars = Array(text.unicodeScalars)
         var styles = [CaptionStyle](repeating: .plain, count: scalars.count)
+        var covered = [Bool](repeating: false, count: scalars.count)
         var at = 2 + length
         while at + 8 <= b.count {
             let size = Int(b[at]) << 24 | Int(b[at + 1]) << 16 | Int(b[at + 2]) << 8 | Int(b[at + 3])
@@ -67,9 +72,12 @@ public enum CaptionSample {
                 for _ in 0..<count where r + 12 <= at + size {
                     let start = Int(b[r]) << 8 | Int(b[r + 1]), end = Int(b[r + 2]) << 8 | Int(b[r + 3])
                     // b[r + 7], the size, is relative to the track's default style, which is in
-                    // the sample description, not the sample: it is written but not read back.
+                    // the sample description, not the sample: read only when that is known.
                     let flags = b[r + 6]
                     var style = CaptionStyle.plain
+                    if let defaultFontSize, defaultFontSize > 0, b[r + 7] > 0, Int(b[r + 7]) != defaultFontSize {
+                        style.fontSizePercent = (Double(b[r + 7]) * 100 / Double(defaultFontSize)).rounded()
+                    }
                     if flags & 1 != 0 { style.fontWeight = .bold }
                     if flags & 2 != 0 { style.italic = true }
                     if flags & 4 != 0 { style.underline = true }
@@ -77,12 +85,18 @@ public enum CaptionSample {
                     if color != .white { style.textColor = color }
                     // A record may reach past the text (or start after it): only the characters there are styled.
                     let upper = min(end, scalars.count)
-                    if start < upper { for k in start..<upper { styles[k] = styles[k].merging(style) } }
+                    if start < upper {
+                        for k in start..<upper {
+                            styles[k] = styles[k].merging(style)
+                            covered[k] = true
+                        }
+                    }
                     r += 12
                 }
             }
             at += size
         }
+        if !defaultStyle.isPlain { for k in styles.indices where !covered[k] { styles[k] = defaultStyle } }
         var spans: [Caption.Span] = []
         var scalarText = String.UnicodeScalarView()
         var current: CaptionStyle?
@@ -100,15 +114,25 @@ public enum CaptionSample {
 
     /// The sample a caption track of `format` stores for `caption`: a 3GPP timed-text sample
     /// (``CaptionFormat/movText``), or the cue text with its markup for SubRip and WebVTT
-    /// tracks (Matroska).
+    /// tracks (Matroska); a SubRip cue placed elsewhere than bottom centre starts with its
+    /// `{\anN}` tag. A WebVTT cue's placement goes beside it (``cueSettings(for:format:)``).
     /// - Throws: `.unsupportedFormat` for iTT and SCC, which are files, not track samples.
     public static func data(for caption: Caption, format: CaptionFormat) throws(ReelError) -> Data {
         switch format {
         case .movText: return movTextSample(caption)
-        case .srt: return Data(CueMarkup(isWebVTT: false).markup(caption.spans).utf8)
+        case .srt: return Data((CaptionPlacement.keypadTag(of: caption) + CueMarkup(isWebVTT: false).markup(caption.spans)).utf8)
         case .webVTT: return Data(CueMarkup(isWebVTT: true).markup(caption.spans).utf8)
         case .itt, .scc: throw ReelError(.unsupportedFormat, "\(format) captions are files, not samples of a track: write 3GPP timed text, SubRip or WebVTT")
         }
+    }
+
+    /// The WebVTT cue settings that place `caption` (`line:0`, `align:`) for a WebVTT track,
+    /// which Matroska stores beside the cue text (``SampleBuffer/cueSettings``); nil for
+    /// other formats and for a caption at the default place.
+    public static func cueSettings(for caption: Caption, format: CaptionFormat) -> String? {
+        guard format == .webVTT else { return nil }
+        let settings = WebVTT.settings(for: caption)
+        return settings.isEmpty ? nil : settings
     }
 
     /// A 3GPP timed-text sample for a caption: its UTF-8 text and a `styl` box with a record

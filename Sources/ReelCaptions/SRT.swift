@@ -30,14 +30,14 @@ public enum SRT {
             }
             let (start, end) = try times(timing)
             let body = lines.dropFirst().map { String($0.text) }.joined(separator: "\n")
-            var (text, region) = positionTags(body)
+            var (text, placement) = positionTags(body)
             text = text.trimmingCharacters(in: .newlines)
             if let lastEnd, start < lastEnd.ms {
                 warnings.append(CaptionWarning(.srt, "cue starts before the cue ending at line \(lastEnd.line) has ended", line: timing.number, time: CueClock.time(start)))
             }
             lastEnd = (max(end, lastEnd?.ms ?? end), timing.number)
             let range = TimeRange(start: CueClock.time(start), end: CueClock.time(end))
-            captions.append(Caption(spans: markup.spans(text), timeRange: range, region: region))
+            captions.append(Caption(spans: markup.spans(text), timeRange: range, region: placement?.region, textAlignment: placement?.alignment))
         }
         return CaptionDocument(captions: captions, warnings: warnings)
     }
@@ -57,16 +57,19 @@ public enum SRT {
         return (start, end)
     }
 
-    /// The text without `{\...}` override tags, and the region an `{\anN}` tag asks for.
-    static func positionTags(_ text: String) -> (String, CaptionRegion?) {
+    /// The text without `{\...}` override tags, and the placement an `{\anN}` (or SSA
+    /// `{\aN}`) tag asks for (``CaptionPlacement``).
+    static func positionTags(_ text: String) -> (String, (region: CaptionRegion, alignment: Caption.TextAlignment?)?) {
         guard text.contains("{\\") else { return (text, nil) }
-        var out = "", region: CaptionRegion?
+        var out = "", placement: (region: CaptionRegion, alignment: Caption.TextAlignment?)?
         var i = text.startIndex
         while i < text.endIndex {
             if text[i...].hasPrefix("{\\"), let close = text[i...].firstIndex(of: "}") {
-                let tag = text[text.index(i, offsetBy: 2)..<close]
-                if tag.hasPrefix("an"), let n = Int(tag.dropFirst(2)) {
-                    region = (7...9).contains(n) ? .top : (1...3).contains(n) ? .bottom : nil
+                for tag in text[text.index(after: i)..<close].split(separator: "\\") {
+                    if tag.hasPrefix("an"), let n = Int(tag.dropFirst(2)), let p = CaptionPlacement.keypad(n) { placement = p }
+                    else if tag.hasPrefix("a"), let n = Int(tag.dropFirst()), let k = CaptionPlacement.keypad(legacy: n) {
+                        placement = CaptionPlacement.keypad(k)
+                    }
                 }
                 i = text.index(after: close)
             } else {
@@ -74,11 +77,12 @@ public enum SRT {
                 i = text.index(after: i)
             }
         }
-        return (out, region)
+        return (out, placement)
     }
 
     /// An SRT file: cues numbered from 1 in the order given, times to the millisecond.
-    /// A caption in the upper half of the picture gets `{\an8}`.
+    /// A caption placed elsewhere than bottom centre gets an `{\anN}` tag: its region's row
+    /// (top, middle, bottom) and its alignment's column (``CaptionPlacement``).
     public static func write(_ captions: [Caption]) -> Data {
         let markup = CueMarkup(isWebVTT: false)
         var out = ""
@@ -86,8 +90,7 @@ public enum SRT {
             let start = CueClock.milliseconds(caption.timeRange.start), end = CueClock.milliseconds(caption.timeRange.end)
             out += "\(n + 1)\n"
             out += CueClock.string(milliseconds: start, separator: ",") + " --> " + CueClock.string(milliseconds: end, separator: ",") + "\n"
-            let top = caption.region.map { $0.isInUpperHalf(rows: 15) } ?? false
-            out += (top ? "{\\an8}" : "") + markup.markup(caption.spans) + "\n\n"
+            out += CaptionPlacement.keypadTag(of: caption) + markup.markup(caption.spans) + "\n\n"
         }
         return Data(out.utf8)
     }

@@ -48,25 +48,43 @@ public enum WebVTT {
             guard end >= start else {
                 throw .captionFormat(.webVTT, "cue ends (\(endText)) before it starts (\(startText))", line: timing.number, time: CueClock.time(start))
             }
-            var region: CaptionRegion?
-            var alignment: Caption.TextAlignment?
-            for setting in rest.dropFirst() {
-                let kv = setting.split(separator: ":", maxSplits: 1)
-                guard kv.count == 2 else { continue }
-                switch kv[0] {
-                case "line":
-                    let value = kv[1].split(separator: ",").first ?? ""
-                    if value.hasSuffix("%"), let p = Double(value.dropLast()) { region = p < 50 ? .top : .bottom }
-                    else if let n = Int(value) { region = n >= 0 && n < 8 ? .top : .bottom }
-                case "align": alignment = Caption.TextAlignment(rawValue: String(kv[1]) == "middle" ? "center" : String(kv[1]))
-                default: break
-                }
-            }
+            let (region, alignment) = placement(settings: rest.dropFirst())
             let text = lines.dropFirst().map { String($0.text) }.joined(separator: "\n")
             let range = TimeRange(start: CueClock.time(start), end: CueClock.time(end))
             captions.append(Caption(spans: markup.spans(text), timeRange: range, region: region, textAlignment: alignment))
         }
         return CaptionDocument(captions: captions, warnings: warnings)
+    }
+
+    /// The region and text alignment of a cue's settings (`line:0 align:start`, split at
+    /// spaces): `line` as a percentage or a line number places the cue at the top (above
+    /// 50%, or lines 0-7 counted from the top) or the bottom; `align` gives its alignment.
+    /// Other settings (`position`, `size`, `vertical`, `region`) are not read.
+    static func placement<S: Sequence>(settings: S) -> (CaptionRegion?, Caption.TextAlignment?) where S.Element: StringProtocol {
+        var region: CaptionRegion?
+        var alignment: Caption.TextAlignment?
+        for setting in settings {
+            let kv = setting.split(separator: ":", maxSplits: 1)
+            guard kv.count == 2 else { continue }
+            switch kv[0] {
+            case "line":
+                let value = kv[1].split(separator: ",").first ?? ""
+                if value.hasSuffix("%"), let p = Double(value.dropLast()) { region = p < 50 ? .top : .bottom }
+                else if let n = Int(value) { region = n >= 0 && n < 8 ? .top : .bottom }
+            case "align": alignment = Caption.TextAlignment(rawValue: String(kv[1]) == "middle" ? "center" : String(kv[1]))
+            default: break
+            }
+        }
+        return (region, alignment)
+    }
+
+    /// The cue settings that place `caption`: `line:0` in the upper half of the picture,
+    /// `align:` its alignment; "" for neither.
+    static func settings(for caption: Caption) -> String {
+        var out: [String] = []
+        if let region = caption.region, region.isInUpperHalf(rows: 15) { out.append("line:0") }
+        if let alignment = caption.textAlignment { out.append("align:\(alignment.rawValue)") }
+        return out.joined(separator: " ")
     }
 
     /// Adds the classes `::cue(.name) { color: ...; background-color: ... }` rules define.
@@ -109,8 +127,8 @@ public enum WebVTT {
         for caption in captions {
             let start = CueClock.milliseconds(caption.timeRange.start), end = CueClock.milliseconds(caption.timeRange.end)
             out += CueClock.string(milliseconds: start, separator: ".") + " --> " + CueClock.string(milliseconds: end, separator: ".")
-            if let region = caption.region, region.isInUpperHalf(rows: 15) { out += " line:0" }
-            if let alignment = caption.textAlignment { out += " align:\(alignment.rawValue)" }
+            let cueSettings = settings(for: caption)
+            if !cueSettings.isEmpty { out += " " + cueSettings }
             out += "\n" + markup.markup(caption.spans) + "\n\n"
         }
         return Data(out.utf8)

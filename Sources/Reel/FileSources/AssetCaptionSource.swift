@@ -6,16 +6,20 @@ import ReelComposition
 
 /// The captions of one caption track of a file, read whole on first use and kept: a track of
 /// a media file through ``AssetReaderOutputCaptionAdaptor`` (3GPP timed text, SubRip,
-/// WebVTT, ASS, CEA-608 channel CC1), or a caption file (iTT, SCC channel 1, SRT, WebVTT, by extension), which is
-/// one track numbered 1.
+/// WebVTT, ASS, CEA-608), or a caption file (iTT, SCC, SRT, WebVTT, by extension), which is
+/// one track numbered 1. CEA-608 captions (a `c608` track, an SCC file) are read from
+/// channel CC`closedCaptionChannel`.
 public actor AssetCaptionSource: CaptionSource {
     public let url: URL
     public let trackID: Int32
+    /// The CEA-608 channel (1-4) read from a `c608` track or an SCC file.
+    public let closedCaptionChannel: Int
     private var read: (captions: [Caption], language: String?)?
 
-    public init(url: URL, trackID: Int32) {
+    public init(url: URL, trackID: Int32, closedCaptionChannel: Int = 1) {
         self.url = url
         self.trackID = trackID
+        self.closedCaptionChannel = closedCaptionChannel
     }
 
     /// Whether `url` names a caption file rather than a media file, by its extension.
@@ -43,7 +47,7 @@ public actor AssetCaptionSource: CaptionSource {
         guard trackID == 1 else {
             throw ReelError(.invalidComposition, "a caption file has one track, 1; track \(trackID) was asked for", path: url.path, trackID: trackID)
         }
-        return (try CaptionDocument(contentsOf: url).captions, nil)
+        return (try CaptionDocument(contentsOf: url, channel: closedCaptionChannel).captions, nil)
     }
 
     private func mediaTrack() async throws(ReelError) -> (captions: [Caption], language: String?) {
@@ -58,7 +62,7 @@ public actor AssetCaptionSource: CaptionSource {
         }
         let output = AssetReaderTrackOutput(trackID: trackID, settings: .passthrough, bufferCapacity: 64)
         try reader.add(output)
-        let adaptor = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output)
+        let adaptor = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output, closedCaptionChannel: closedCaptionChannel)
         try reader.startReading()
         var captions: [Caption] = []
         while let caption = try await adaptor.next() { captions.append(caption) }

@@ -177,6 +177,12 @@ public struct SampleBuffer: Sendable, Hashable {
     public var decodeTime: MediaTime
     /// Whether the sample decodes without earlier ones (a keyframe); true for metadata.
     public var isSync: Bool
+    /// A WebVTT cue's settings (`line:0 align:start`), which Matroska keeps beside the cue
+    /// text (FFmpeg's WebVTT settings side data); nil for other samples.
+    public var cueSettings: String?
+    /// A WebVTT cue's identifier, kept beside the cue text as its settings are; nil when
+    /// the cue has none.
+    public var cueIdentifier: String?
 
     public init(data: Data, presentationTime: MediaTime, duration: MediaTime, format: String,
                 decodeTime: MediaTime = .invalid, isSync: Bool = true) {

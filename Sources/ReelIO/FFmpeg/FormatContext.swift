@@ -157,6 +157,22 @@ final class Packet {
     var duration: Int64 { pointer.pointee.duration }
     var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
 
+    /// The packet's side data of `type` as UTF-8 text (WebVTT cue settings and
+    /// identifiers); nil when it has none.
+    func sideDataText(_ type: AVPacketSideDataType) -> String? {
+        var size: Int = 0
+        guard let bytes = av_packet_get_side_data(pointer, type, &size), size > 0 else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: size), as: UTF8.self)
+    }
+
+    /// Adds `text` as side data of `type` (`av_packet_new_side_data`, which the packet owns).
+    func addSideData(_ type: AVPacketSideDataType, text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard let dst = av_packet_new_side_data(pointer, type, bytes.count) else { return false }
+        dst.update(from: bytes, count: bytes.count)
+        return true
+    }
+
     /// A copy of the payload bytes.
     var data: Data {
         guard let d = pointer.pointee.data, pointer.pointee.size > 0 else { return Data() }

@@ -32,6 +32,8 @@ final class OutputFormatContext {
 
     /// Whether the format wants codec headers out of band (`AVFMT_GLOBALHEADER`).
     var wantsGlobalHeader: Bool { pointer.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
+    /// Whether packets of a stream may share a decode time (`AVFMT_TS_NONSTRICT`: Matroska).
+    var allowsNonStrictTimestamps: Bool { pointer.pointee.oformat.pointee.flags & AVFMT_TS_NONSTRICT != 0 }
 
     /// Adds a stream (`avformat_new_stream`), owned by this context.
     func addStream() throws(ReelError) -> UnsafeMutablePointer<AVStream> {

@@ -6,34 +6,51 @@ import ReelCaptions
 /// ``CaptionGroup``s (AVAssetReaderOutputCaptionAdaptor).
 ///
 /// The output must use `.passthrough` settings. Each sample is decoded by its format
-/// through ``CaptionSample``: 3GPP timed text (`tx3g`, mov_text) from MP4/MOV, and SubRip,
-/// WebVTT and ASS text from Matroska. A sample is one caption timed by the sample's time
-/// range; an empty sample (a gap) gives none. A sample that does not decode is skipped and
-/// a ``CaptionWarning`` naming its time is added to ``warnings``.
+/// through a ``CaptionSampleDecoder`` made with the track's header: 3GPP timed text (`tx3g`,
+/// mov_text) from MP4/MOV, and SubRip, WebVTT and ASS text from Matroska, each caption with
+/// the region and alignment its sample, cue settings or track header give. A sample is one
+/// caption timed by the sample's time range; an empty sample (a gap) gives none. A sample
+/// that does not decode is skipped and a ``CaptionWarning`` naming its time is added to
+/// ``warnings``.
 ///
 /// CEA-608 tracks (`c608` in MOV) are a stream of byte pairs, decoded by a
-/// ``CEA608Stream`` for channel CC1: a caption each time the screen changes, given once it
-/// ends. Over a video track output (`.video` settings), the adaptor reads the CEA-608
-/// captions the pictures carry (EIA-608 in H.264 SEI, ``VideoFrame/closedCaptions``)
-/// the same way; ask for a small picture, the frames are decoded only for their captions.
+/// ``CEA608Stream`` for one channel, ``closedCaptionChannel`` (CC1 unless chosen): a
+/// caption each time the screen changes, given once it ends. Over a video track output
+/// (`.video` settings), the adaptor reads the CEA-608 captions the pictures carry (EIA-608
+/// in H.264 SEI, ``VideoFrame/closedCaptions``) the same way; ask for a small picture, the
+/// frames are decoded only for their captions.
 public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
     public typealias Element = Caption
     public typealias Failure = ReelError
 
     public let assetReaderTrackOutput: AssetReaderTrackOutput
+    /// The CEA-608 channel read from a `c608` track or from the captions in the pictures:
+    /// 1-4 for CC1-CC4 (CC1 and CC2 on field 1, CC3 and CC4 on field 2). AVFoundation's
+    /// adaptor has no such choice (it reads CC1); other tracks ignore it.
+    public let closedCaptionChannel: Int
     private let warningsStore = Lock([CaptionWarning]())
+    /// The decoder of a text track's samples, made at its first sample.
+    private let sampleDecoder = Lock<CaptionSampleDecoder?>(nil)
     /// The CEA-608 decoder, made at the first 608 sample, and the captions it has ended
     /// that were not given yet.
     private let stream = Lock<(decoder: CEA608Stream?, pending: [Caption], end: MediaTime)>((nil, [], .zero))
 
-    public init(assetReaderTrackOutput output: AssetReaderTrackOutput) throws(ReelError) {
+    /// An adaptor over `output`, reading CEA-608 channel CC`closedCaptionChannel` (1-4)
+    /// where the track holds CEA-608.
+    /// - Throws: `.invalidArgument` for an output without `.passthrough` or `.video`
+    ///   settings, or a channel outside 1-4.
+    public init(assetReaderTrackOutput output: AssetReaderTrackOutput, closedCaptionChannel: Int = 1) throws(ReelError) {
         switch output.settings {
         case .passthrough, .video: break
         default:
             throw ReelError(.invalidArgument, "a caption adaptor needs an output with .passthrough settings, or .video for the captions in the pictures",
                             trackID: output.trackID)
         }
+        guard (1...4).contains(closedCaptionChannel) else {
+            throw ReelError(.invalidArgument, "CEA-608 channel \(closedCaptionChannel) is not 1-4 (CC1-CC4)", trackID: output.trackID, field: "closedCaptionChannel")
+        }
         self.assetReaderTrackOutput = output
+        self.closedCaptionChannel = closedCaptionChannel
     }
 
     /// The samples skipped so far because they did not decode, in track order.
@@ -42,10 +59,15 @@ public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
     /// The caption of one sample; nil for a gap or a sample that does not decode.
     private func caption(of sample: SampleBuffer) -> Caption? {
         do {
-            let spans = try CaptionSample.spans(sample.data, format: sample.format)
-            guard spans.contains(where: { !$0.text.isEmpty }) else { return nil }
+            let decoder = try sampleDecoder.withLock { (d) throws(ReelError) -> CaptionSampleDecoder in
+                if let d, d.format == sample.format { return d }
+                let made = try CaptionSampleDecoder(format: sample.format,
+                                                    trackHeader: assetReaderTrackOutput.formatDescription?.codecConfiguration ?? Data())
+                d = made
+                return made
+            }
             let duration = sample.duration.isNumeric ? sample.duration : .zero
-            return Caption(spans: spans, timeRange: TimeRange(start: sample.presentationTime, duration: duration))
+            return try decoder.caption(sample.data, timeRange: TimeRange(start: sample.presentationTime, duration: duration), cueSettings: sample.cueSettings)
         } catch {
             let warning = CaptionWarning(.movText, "track \(assetReaderTrackOutput.trackID): could not decode the \(sample.format) sample: \(error.message)",
                                          time: sample.presentationTime)
@@ -63,7 +85,7 @@ public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
 
     private func feed608(_ data: Data, at time: MediaTime, duration: MediaTime) {
         stream.withLock { s in
-            var decoder = s.decoder ?? (try? CEA608Stream(channel: 1))
+            var decoder = s.decoder ?? (try? CEA608Stream(channel: closedCaptionChannel))
             decoder?.append(data, at: time)
             s.pending += decoder?.takeCaptions() ?? []
             if duration.isNumeric { s.end = MediaTime.maximum(s.end, time + duration) }

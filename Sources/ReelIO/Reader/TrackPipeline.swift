@@ -250,6 +250,10 @@ final class TrackPipeline {
         var sample = SampleBuffer(data: packet.data, presentationTime: MediaTime(ffmpeg: packet.pts, timeBase: timeBase),
                                   duration: packet.duration > 0 ? MediaTime(ffmpeg: packet.duration, timeBase: timeBase) : .invalid,
                                   format: formatName, decodeTime: MediaTime(ffmpeg: packet.dts, timeBase: timeBase), isSync: packet.isKeyframe)
+        if formatName == "webvtt" {
+            sample.cueSettings = packet.sideDataText(AV_PKT_DATA_WEBVTT_SETTINGS)
+            sample.cueIdentifier = packet.sideDataText(AV_PKT_DATA_WEBVTT_IDENTIFIER)
+        }
         guard case .metadata = kind else { return try deliver(sample) }
         if let placement = metadataTimes?.placement(atOffset: packet.pointer.pointee.pos) {
             guard case .shown(let range) = placement else { return false }

@@ -114,6 +114,18 @@ public final class AssetWriter: Sendable {
 
     // MARK: Inputs
 
+    /// Whether a caption track of `codec` (FFmpeg's name) can be copied into a `fileType`
+    /// file as it is: 3GPP timed text (`mov_text`) into MP4/MOV, CEA-608 (`eia_608`) into
+    /// MOV (FFmpeg's muxer has no MP4 tag for `c608`), SubRip, WebVTT and ASS into Matroska.
+    public static func canCopyCaptions(codec: String, into fileType: FileType) -> Bool {
+        switch codec {
+        case "mov_text": fileType == .mp4 || fileType == .mov
+        case "eia_608": fileType == .mov
+        case "subrip", "webvtt", "ass": fileType == .mkv
+        default: false
+        }
+    }
+
     /// Why `input` cannot go into this file, or nil when it can.
     private func refusal(_ input: AssetWriterInput) -> ReelError? {
         let path = outputURL.path
@@ -140,13 +152,7 @@ public final class AssetWriter: Sendable {
         case .passthrough(let description):
             if description.mediaType == "subtitle" {
                 let codec = description.codecName
-                let fits = switch codec {
-                case "mov_text": fileType == .mp4 || fileType == .mov
-                // FFmpeg's mov muxer writes `c608` in MOV only (MP4 has no tag for it).
-                case "eia_608": fileType == .mov
-                default: ["subrip", "webvtt", "ass"].contains(codec) && fileType == .mkv
-                }
-                return fits ? nil : ReelError(.invalidArgument, "a \(codec) caption track cannot be copied into \(fileType.rawValue): 3GPP timed text (mov_text) goes into MP4/MOV, CEA-608 (eia_608) into MOV, SubRip, WebVTT and ASS into Matroska", path: path)
+                return Self.canCopyCaptions(codec: codec, into: fileType) ? nil : ReelError(.invalidArgument, "a \(codec) caption track cannot be copied into \(fileType.rawValue): 3GPP timed text (mov_text) goes into MP4/MOV, CEA-608 (eia_608) into MOV, SubRip, WebVTT and ASS into Matroska", path: path)
             }
             if description.mediaType != "audio" && description.mediaType != "video" {
                 return ReelError(.invalidArgument, "passthrough copies audio, video or caption tracks; write metadata with .metadata(format:)", path: path)

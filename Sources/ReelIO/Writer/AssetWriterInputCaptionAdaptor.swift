@@ -3,7 +3,9 @@ import ReelCaptions
 
 /// Appends ``Caption``s to a caption track (AVAssetWriterInputCaptionAdaptor): each caption
 /// becomes one sample timed by its time range, in the input's format (3GPP timed text in
-/// MP4/MOV, SubRip or WebVTT in Matroska).
+/// MP4/MOV, SubRip or WebVTT in Matroska). A caption's placement is written where the
+/// format holds it: an `{\anN}` tag in a SubRip cue, cue settings (`line`, `align`) beside
+/// a WebVTT cue; 3GPP timed text tracks Reel writes place every caption at the bottom.
 ///
 /// A caption track shows one caption at a time: captions come in time order and one may
 /// not start before the one before it ends (run ``CaptionConversionValidator`` first to
@@ -39,8 +41,9 @@ public final class AssetWriterInputCaptionAdaptor: Sendable {
             end = range.end
         }
         let data = try CaptionSample.data(for: caption, format: format)
-        try await assetWriterInput.append(SampleBuffer(data: data, presentationTime: range.start, duration: range.duration,
-                                                       format: format == .movText ? "tx3g" : format.rawValue,
-                                                       decodeTime: range.start, isSync: true))
+        var sample = SampleBuffer(data: data, presentationTime: range.start, duration: range.duration,
+                                  format: format == .movText ? "tx3g" : format.rawValue, decodeTime: range.start, isSync: true)
+        sample.cueSettings = CaptionSample.cueSettings(for: caption, format: format)
+        try await assetWriterInput.append(sample)
     }
 }

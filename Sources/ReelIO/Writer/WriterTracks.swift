@@ -283,6 +283,9 @@ final class PacketTrackWriter: TrackWriter {
     /// Whether packets are copied from another file: they keep their decode times and
     /// keyframe flags. Metadata samples are all keyframes, decoded when presented.
     private let copiesPackets: Bool
+    /// Whether two packets may share a decode time: caption cues copied into Matroska,
+    /// which holds cues that start together (ASS events on separate layers or lines).
+    private var allowsEqualDecodeTimes = false
 
     /// A `gpmd` track (MP4/MOV): BIN_DATA, tag `gpmd`, time base 1/1000, handler "GoPro MET".
     /// A `klv` track (MPEG-TS): SMPTE_KLV in private-data PES with a KLVA registration and a
@@ -353,6 +356,7 @@ final class PacketTrackWriter: TrackWriter {
         streamIndex = stream.pointee.index
         streamTimeBase = stream.pointee.time_base
         copiesPackets = true
+        allowsEqualDecodeTimes = description.mediaType == "subtitle" && output.allowsNonStrictTimestamps
     }
 
     func headerWritten(_ output: OutputFormatContext) {
@@ -361,7 +365,8 @@ final class PacketTrackWriter: TrackWriter {
 
     func write(_ sample: SampleBuffer, at time: MediaTime, into output: OutputFormatContext) throws(ReelError) {
         let decodeTime = copiesPackets && sample.decodeTime.isNumeric ? sample.decodeTime : time
-        guard let ts = time.ffmpegTimestamp(in: streamTimeBase), let dts = decodeTime.ffmpegTimestamp(in: streamTimeBase), dts > lastDTS else {
+        guard let ts = time.ffmpegTimestamp(in: streamTimeBase), let dts = decodeTime.ffmpegTimestamp(in: streamTimeBase),
+              dts > lastDTS || (allowsEqualDecodeTimes && dts == lastDTS) else {
             throw ReelError(.invalidArgument, "sample time \(decodeTime.secondsDescription) does not come after the previous sample in the track's time base",
                             path: output.path, time: time)
         }
@@ -376,6 +381,12 @@ final class PacketTrackWriter: TrackWriter {
         }
         if !sample.data.isEmpty, let dst = packet.pointer.pointee.data {
             sample.data.withUnsafeBytes { src in dst.update(from: src.bindMemory(to: UInt8.self).baseAddress!, count: sample.data.count) }
+        }
+        for (type, text) in [(AV_PKT_DATA_WEBVTT_SETTINGS, sample.cueSettings), (AV_PKT_DATA_WEBVTT_IDENTIFIER, sample.cueIdentifier)] {
+            guard let text, !text.isEmpty else { continue }
+            guard packet.addSideData(type, text: text) else {
+                throw ReelError(.outputFailed, "out of memory for a cue's settings", path: output.path, time: time)
+            }
         }
         packet.pointer.pointee.pts = ts
         packet.pointer.pointee.dts = dts
