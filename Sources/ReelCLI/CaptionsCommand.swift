@@ -69,7 +69,7 @@ struct CaptionsCommand: AsyncParsableCommand {
                                 trackID: track, field: "--track")
             }
             guard captionTracks.contains(where: { $0.trackID == track }) else {
-                throw ReelError(.invalidArgument, "track \(track) is a \(found.mediaType.rawValue) track, not a caption track", trackID: track, field: "--track")
+                throw ReelError(.invalidArgument, "track \(track) is a \(found.mediaType) track, not a caption track", trackID: track, field: "--track")
             }
             chosen = track
         } else {

@@ -62,6 +62,35 @@ struct CaptionsCommandTests {
         #expect(fine.stdout.isEmpty)
     }
 
+    /// A media file as input: its first caption track, or the one `--track` names. The
+    /// Matroska file has the SRT twice: French as SubRip (track 2), English as WebVTT (track 3).
+    @Test(.requires(.ffmpeg, .reelBinary))
+    func convertsAMediaFilesCaptionTrack() throws {
+        let (folder, input) = try Self.folderWithSRT()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mkv = folder.appendingPathComponent("clip.mkv")
+        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=6:r=10", "-i", input.path,
+                                        "-map", "0", "-map", "1", "-map", "1", "-c:v", "mpeg4", "-c:s:0", "srt", "-c:s:1", "webvtt", mkv.path])
+        let first = folder.appendingPathComponent("first.srt")
+        _ = try MetadataTestSupport.reelOK(["captions", "convert", mkv.path, "-o", first.path])
+        let captions = try SRT.read(Data(contentsOf: first)).captions
+        #expect(captions.map(\.text) == ["Hello world", "On top"])
+        #expect(captions.map(\.timeRange.start.seconds) == [1, 3])
+        #expect(captions[0].style(at: 6).italic == true)
+        #expect(captions[1].region?.isInUpperHalf(rows: 15) == true)
+        let tracks = try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "stream=index,codec_name", "-of", "csv=p=0", mkv.path])
+        #expect(tracks.split(separator: "\n") == ["0,mpeg4", "1,subrip", "2,webvtt"])
+        let second = folder.appendingPathComponent("second.itt")
+        _ = try MetadataTestSupport.reelOK(["captions", "convert", mkv.path, "--track", "3", "-o", second.path])
+        #expect(try ITT.read(Data(contentsOf: second)).captions.map(\.text) == ["Hello world", "On top"])
+        // A track that holds no captions is one line naming it.
+        let video = try TestTools.run(try MetadataTestSupport.reel(), ["captions", "convert", mkv.path, "--track", "1", "-o", folder.appendingPathComponent("v.srt").path])
+        #expect(video.status == 1)
+        #expect(video.stderr.split(separator: "\n").count == 1)
+        #expect(video.stderr.contains(mkv.path) && video.stderr.contains("track 1 is a video track, not a caption track"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("v.srt").path))
+    }
+
     @Test func badInputIsOneLineNamingFileAndLineAndWritesNothing() throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

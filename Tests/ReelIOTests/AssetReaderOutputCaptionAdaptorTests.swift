@@ -136,6 +136,143 @@ struct AssetReaderOutputCaptionAdaptorTests {
         #expect(adaptor.warnings.isEmpty)
     }
 
+    /// Where a caption sits, by name: `top`, `middle` or `bottom` (no region: bottom), and
+    /// its alignment.
+    static func placement(_ c: Caption) -> String {
+        (c.region?.identifier ?? "bottom") + (c.textAlignment.map { " " + $0.rawValue } ?? "")
+    }
+
+    static let assScript = """
+    [Script Info]
+    ScriptType: v4.00+
+    PlayResX: 384
+    PlayResY: 288
+
+    [V4+ Styles]
+    Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding
+    Style: Default,Arial,16,&Hffffff,&Hffffff,&H0,&H0,0,0,0,0,100,100,0,0,1,1,0,2,10,10,10,0
+    Style: Sign,Arial,20,&H00ffff,&Hffffff,&H0,&H0,0,0,0,0,100,100,0,0,1,1,0,8,10,10,10,0
+
+    [Events]
+    Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+    Dialogue: 0,0:00:01.00,0:00:02.00,Sign,,0,0,0,,Top
+    Dialogue: 0,0:00:02.50,0:00:03.00,Default,,0,0,0,,{\\an1}Bottom left
+    Dialogue: 0,0:00:03.50,0:00:04.00,Default,,0,0,0,,{\\a7}Top right
+    Dialogue: 0,0:00:04.50,0:00:05.00,Default,,0,0,0,,Plain
+
+    """
+
+    /// The same four cues placed by each format's own means, copied by ffmpeg into Matroska.
+    static func placedClip(_ codec: String, in folder: URL) throws -> URL {
+        let file: (name: String, text: String)
+        switch codec {
+        case "subrip":
+            file = ("in.srt", "1\n00:00:01,000 --> 00:00:02,000\n{\\an8}Top\n\n2\n00:00:02,500 --> 00:00:03,000\n{\\an1}Bottom left\n\n"
+                    + "3\n00:00:03,500 --> 00:00:04,000\n{\\an9}Top right\n\n4\n00:00:04,500 --> 00:00:05,000\nPlain\n")
+        case "webvtt":
+            file = ("in.vtt", "WEBVTT\n\n00:01.000 --> 00:02.000 line:0\nTop\n\n00:02.500 --> 00:03.000 line:-1 align:left\nBottom left\n\n"
+                    + "00:03.500 --> 00:04.000 line:10% align:right position:90%\nTop right\n\n00:04.500 --> 00:05.000\nPlain\n")
+        default:
+            file = ("in.ass", assScript)
+        }
+        let input = folder.appendingPathComponent(file.name)
+        try Data(file.text.utf8).write(to: input)
+        let out = folder.appendingPathComponent("placed-\(codec).mkv")
+        try TestTools.output("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=5:r=10", "-i", input.path,
+                                        "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", out.path])
+        return out
+    }
+
+    @Test("Matroska caption tracks keep where each caption sits", .requires(.ffmpeg), arguments: ["subrip", "webvtt", "ass"])
+    func readsThePlacementOfMatroskaCaptions(codec: String) async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (captions, adaptor, track) = try await Self.read(try Self.placedClip(codec, in: folder))
+        #expect(track.formatDescription.codecName == codec)
+        #expect(adaptor.warnings.isEmpty)
+        #expect(captions.map(\.text) == ["Top", "Bottom left", "Top right", "Plain"])
+        // ASS names the default place (bottom centre) through its style; the others leave it unsaid.
+        #expect(captions.map(Self.placement) == ["top", "bottom left", "top right", "bottom"])
+        if codec != "ass" { #expect(captions.last?.region == nil) }
+    }
+
+    /// FFmpeg's mov_text encoder writes the ASS default style (bold, yellow) as the track's
+    /// default style and no style records: the default style is the captions' style.
+    @Test(.requires(.ffmpeg))
+    func aMovTextTracksDefaultStyleStylesItsCaptions() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ass = folder.appendingPathComponent("in.ass")
+        try Data(Self.assScript.replacingOccurrences(of: "Style: Default,Arial,16,&Hffffff,&Hffffff,&H0,&H0,0,",
+                                                     with: "Style: Default,Arial,16,&H00ffff,&Hffffff,&H0,&H0,-1,").utf8).write(to: ass)
+        let mp4 = folder.appendingPathComponent("styled.mp4")
+        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=5:r=10", "-i", ass.path,
+                                        "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "mov_text", mp4.path])
+        let (captions, _, _) = try await Self.read(mp4)
+        let plain = try #require(captions.last)
+        #expect(plain.text == "Plain")
+        #expect(plain.spans == [Caption.Span("Plain", CaptionStyle(fontWeight: .bold, textColor: .yellow))])
+    }
+
+    /// Channel choice: "HI" on CC3 (field 2 of the SEI cc_data) is read on channel 3 only.
+    @Test(.requires(.ffmpeg))
+    func readsTheChosenChannelOfTheCaptionsInSEI() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try SEIClip.make(words: SEIClip.hiWords, frames: 40, field: 2, in: folder)
+        func captions(channel: Int) async throws -> [Caption] {
+            let reader = try await AssetReader.open(url: clip)
+            let video = try #require(reader.tracks(withMediaType: .video).first)
+            let output = AssetReaderTrackOutput(trackID: video.trackID, settings: .video(pixelFormat: .yuv420p, width: 16, height: 16))
+            try reader.add(output)
+            let adaptor = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output, closedCaptionChannel: channel)
+            #expect(adaptor.closedCaptionChannel == channel)
+            try reader.startReading()
+            var out: [Caption] = []
+            for try await caption in adaptor { out.append(caption) }
+            return out
+        }
+        let frame = MediaTime(value: 1001, timescale: 30000)
+        let cc3 = try await captions(channel: 3)
+        #expect(cc3.map(\.text) == ["HI"])
+        #expect(cc3.first?.timeRange == TimeRange(start: frame * 5, end: frame * 27))
+        #expect(try await captions(channel: 1).isEmpty)
+        #expect(try await captions(channel: 4).isEmpty)
+    }
+
+    @Test func aChannelOutsideOneToFourIsRefused() {
+        let output = AssetReaderTrackOutput(trackID: 1, settings: .passthrough)
+        expectReelError(.invalidArgument) { _ = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output, closedCaptionChannel: 5) }
+    }
+
+    /// FFmpeg's own reading of the captions in the pictures (the lavfi `movie` source's
+    /// `subcc` output, decoded by cc_dec) agrees with Reel's: same texts, same times to the
+    /// millisecond SRT holds.
+    @Test(.requires(.ffmpeg))
+    func theCaptionsInSEIReadAsFFmpegsCCDecoderReadsThem() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try SEIClip.make(words: SEIClip.hiWords + SEIClip.byeWords, frames: 60, in: folder)
+        let reader = try await AssetReader.open(url: clip)
+        let video = try #require(reader.tracks(withMediaType: .video).first)
+        let output = AssetReaderTrackOutput(trackID: video.trackID, settings: .video(pixelFormat: .yuv420p, width: 16, height: 16))
+        try reader.add(output)
+        let adaptor = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output)
+        try reader.startReading()
+        var reel: [Caption] = []
+        for try await caption in adaptor { reel.append(caption) }
+        let srt = folder.appendingPathComponent("ffmpeg.srt")
+        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "movie=\(clip.path)[out+subcc]", "-map", "0:s", srt.path])
+        let ffmpeg = try SRT.read(Data(contentsOf: srt)).captions
+        #expect(reel.map(\.text) == ["HI", "BYE"])
+        #expect(ffmpeg.map(\.text) == reel.map(\.text))
+        let ms = MediaTime(value: 1, timescale: 1000)
+        for (a, b) in zip(reel, ffmpeg) {
+            #expect((a.timeRange.start - b.timeRange.start).magnitude <= ms, "\(a.text) starts")
+            #expect((a.timeRange.end - b.timeRange.end).magnitude <= ms, "\(a.text) ends")
+        }
+    }
+
     @Test func anAudioOutputIsRefused() throws {
         let output = AssetReaderTrackOutput(trackID: 1, settings: .audioPCM)
         expectReelError(.invalidArgument) { _ = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output) }

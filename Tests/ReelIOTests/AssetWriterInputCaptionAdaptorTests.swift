@@ -38,6 +38,38 @@ struct AssetWriterInputCaptionAdaptorTests {
         #expect(theirs.last?.style(at: 0).fontWeight == .bold)
     }
 
+    /// FFmpeg's prober names the track Reel writes into MP4 and MOV 3GPP timed text,
+    /// sample entry `tx3g`.
+    @Test(.requires(.ffmpeg), arguments: [AssetWriter.FileType.mp4, .mov])
+    func ffprobeSeesAMovTextTrack(fileType: AssetWriter.FileType) async throws {
+        let url = try await Self.write(Self.captions, format: .movText, fileType: fileType)
+        let probed = try TestTools.outputString("ffprobe", ["-v", "error", "-select_streams", "s:0", "-show_entries", "stream=codec_type,codec_name,codec_tag_string",
+                                                            "-of", "default=noprint_wrappers=1", url.path])
+        #expect(probed.split(separator: "\n").sorted() == ["codec_name=mov_text", "codec_tag_string=tx3g", "codec_type=subtitle"])
+    }
+
+    /// A caption's region and alignment are written where the track's format holds them:
+    /// an `{\anN}` tag in a SubRip cue, cue settings beside a WebVTT cue. FFmpeg copies
+    /// them out to a file, and Reel reads them back.
+    @Test(.requires(.ffmpeg), arguments: [CaptionFormat.srt, .webVTT])
+    func placementIsWrittenWhereTheFormatHoldsIt(format: CaptionFormat) async throws {
+        let placed = [Caption("top", timeRange: AssetReaderOutputCaptionAdaptorTests.range(0, 1000), region: .top),
+                      Caption("left", timeRange: AssetReaderOutputCaptionAdaptorTests.range(1000, 2000), textAlignment: .left),
+                      Caption("plain", timeRange: AssetReaderOutputCaptionAdaptorTests.range(2000, 3000))]
+        let url = try await Self.write(placed, format: format, fileType: .mkv)
+        let file = url.deletingLastPathComponent().appendingPathComponent("copied.\(format.fileExtension)")
+        try TestTools.output("ffmpeg", ["-v", "error", "-i", url.path, "-c", "copy", file.path])
+        let text = try String(contentsOf: file, encoding: .utf8)
+        if format == .srt {
+            #expect(text.contains("{\\an8}top") && text.contains("{\\an1}left") && text.contains("\nplain\n"))
+        } else {
+            #expect(text.contains("00:00.000 --> 00:01.000 line:0\ntop") && text.contains("00:01.000 --> 00:02.000 align:left\nleft")
+                    && text.contains("00:02.000 --> 00:03.000\nplain"))
+        }
+        let back = try await AssetReaderOutputCaptionAdaptorTests.read(url).captions
+        #expect(back.map(AssetReaderOutputCaptionAdaptorTests.placement) == ["top", "bottom left", "bottom"])
+    }
+
     /// A mov_text track read back, converted to WebVTT and written again gives the same
     /// captions: text, times to the millisecond, styles.
     @Test func movTextToWebVTTToMovText() async throws {

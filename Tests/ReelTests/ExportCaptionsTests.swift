@@ -197,4 +197,142 @@ import ReelTestSupport
         #expect((kept.first.map { $0.timeRange.start - written[0].timeRange.start }?.magnitude ?? frame) < frame)
         #expect((kept.first.map { $0.timeRange.end - written[0].timeRange.end }?.magnitude ?? frame) < frame)
     }
+    static let assScript = """
+    [Script Info]
+    ScriptType: v4.00+
+    PlayResX: 384
+    PlayResY: 288
+
+    [V4+ Styles]
+    Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding
+    Style: Default,Arial,16,&Hffffff,&Hffffff,&H0,&H0,0,0,0,0,100,100,0,0,1,1,0,2,10,10,10,0
+    Style: Sign,DejaVu Serif,20,&H00ffff,&Hffffff,&H0,&H0,-1,0,0,0,100,100,0,0,1,1,0,8,10,10,10,0
+
+    [Events]
+    Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+    Dialogue: 0,0:00:01.00,0:00:03.00,Default,,0,0,0,,Bottom {\\i1}line{\\i0}
+    Dialogue: 0,0:00:01.00,0:00:02.00,Sign,,0,0,0,,Top sign
+    Dialogue: 0,0:00:03.50,0:00:04.50,Default,,0,0,0,,{\\an7}Top left
+
+    """
+
+    /// A 5 s Matroska file whose caption track ffmpeg copied from a file in `codec`
+    /// (`ass`, `srt`, `vtt`) holding `text`.
+    static func matroskaClip(_ text: String, ext: String, in folder: URL) throws -> URL {
+        let input = folder.appendingPathComponent("in.\(ext)")
+        try Data(text.utf8).write(to: input)
+        let out = folder.appendingPathComponent("clip.mkv")
+        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=5:r=10", "-i", input.path,
+                                        "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", "-metadata:s:s:0", "language=deu", out.path])
+        return out
+    }
+
+    /// The codec of the first caption stream and its codec private data (the ASS header), by ffprobe and ffmpeg.
+    static func probeCaptions(_ url: URL, in folder: URL, ext: String) throws -> (codec: String, file: String) {
+        let codec = try TestTools.outputString("ffprobe", ["-v", "error", "-select_streams", "s:0", "-show_entries", "stream=codec_name",
+                                                           "-of", "default=noprint_wrappers=1:nokey=1", url.path])
+        let file = folder.appendingPathComponent("probe-\(UUID().uuidString).\(ext)")
+        try TestTools.output("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:s:0", "-c", "copy", file.path])
+        return (codec.trimmingCharacters(in: .whitespacesAndNewlines), try String(contentsOf: file, encoding: .utf8))
+    }
+
+    /// An ASS track exported from Matroska to Matroska is copied: codec, styles (the
+    /// header), override tags and events at their times, with the passthrough preset and
+    /// with a re-encoding one.
+    @Test(.requires(.ffmpeg), arguments: [ExportPreset.passthrough, .h264(crf: 30, preset: "ultrafast")])
+    func anASSTrackIsCopiedIntoMatroska(preset: ExportPreset) async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mkv = try Self.matroskaClip(Self.assScript, ext: "ass", in: folder)
+        let session = AssetExportSession(composition: try await Composition(asset: Asset(url: mkv)), preset: preset)
+        let out = folder.appendingPathComponent("out.mkv")
+        try await session.export(to: out, as: .mkv)
+        let (codec, script) = try Self.probeCaptions(out, in: folder, ext: "ass")
+        #expect(codec == "ass")
+        #expect(script.contains("Style: Sign,DejaVu Serif,20,&H00ffff,&Hffffff,&H0,&H0,-1,0,0,0,100,100,0,0,1,1,0,8,10,10,10,0"))
+        #expect(script.contains("Dialogue: 0,0:00:01.00,0:00:03.00,Default,,0,0,0,,Bottom {\\i1}line{\\i0}"))
+        #expect(script.contains("Dialogue: 0,0:00:01.00,0:00:02.00,Sign,,0,0,0,,Top sign"))
+        #expect(script.contains("Dialogue: 0,0:00:03.50,0:00:04.50,Default,,0,0,0,,{\\an7}Top left"))
+        let track = try #require(try await Asset(url: out).load(.tracks).first { $0.hasMediaCharacteristic(.legible) })
+        #expect(track.languageCode == "deu")
+    }
+
+    /// A trimmed export (1.5-4 s) copies the cues that overlap the range, cut at it.
+    @Test(.requires(.ffmpeg))
+    func aTrimmedCopyCutsTheCuesAtTheRange() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mkv = try Self.matroskaClip(Self.assScript, ext: "ass", in: folder)
+        let session = AssetExportSession(composition: try await Composition(asset: Asset(url: mkv)), preset: .h264(crf: 30, preset: "ultrafast"))
+        session.timeRange = TimeRange(start: Self.ms(1500), end: Self.ms(4000))
+        let out = folder.appendingPathComponent("out.mkv")
+        try await session.export(to: out, as: .mkv)
+        let (codec, script) = try Self.probeCaptions(out, in: folder, ext: "ass")
+        #expect(codec == "ass")
+        #expect(script.contains("Dialogue: 0,0:00:00.00,0:00:01.50,Default,,0,0,0,,Bottom {\\i1}line{\\i0}"))
+        #expect(script.contains("Dialogue: 0,0:00:00.00,0:00:00.50,Sign,,0,0,0,,Top sign"))
+        #expect(script.contains("Dialogue: 0,0:00:02.00,0:00:02.50,Default,,0,0,0,,{\\an7}Top left"))
+        let kept = try await Self.captions(of: out)
+        #expect(kept.map(\.text).sorted() == ["Bottom line", "Top left", "Top sign"])
+        #expect(kept.first { $0.text == "Top left" }?.timeRange == TimeRange(start: Self.ms(2000), end: Self.ms(2500)))
+    }
+
+    /// A SubRip cue placed at the top (`{\an8}`) keeps its tag through a Matroska copy, and a
+    /// WebVTT cue its settings.
+    @Test(.requires(.ffmpeg), arguments: [("srt", "subrip"), ("vtt", "webvtt")])
+    func matroskaCopiesKeepWhereCaptionsSit(ext: String, codec: String) async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = ext == "srt" ? "1\n00:00:01,000 --> 00:00:02,000\n{\\an8}At the top\n\n2\n00:00:04,500 --> 00:00:05,000\nBelow\n"
+            : "WEBVTT\n\n00:01.000 --> 00:02.000 line:0 align:start\nAt the top\n\n00:04.500 --> 00:05.000\nBelow\n"
+        let mkv = try Self.matroskaClip(text, ext: ext, in: folder)
+        let session = AssetExportSession(composition: try await Composition(asset: Asset(url: mkv)), preset: .passthrough)
+        let out = folder.appendingPathComponent("out.mkv")
+        try await session.export(to: out, as: .mkv)
+        let (probed, file) = try Self.probeCaptions(out, in: folder, ext: ext)
+        #expect(probed == codec)
+        #expect(file.contains(ext == "srt" ? "{\\an8}At the top" : "00:01.000 --> 00:02.000 line:0 align:start\nAt the top"))
+        let kept = try await Self.captions(of: out)
+        #expect(kept.first?.region?.isInUpperHalf(rows: 15) == true)
+        #expect(kept.last?.region == nil)
+    }
+
+    /// A mov_text track exported from MP4 to MP4 is copied: the same samples, byte for byte.
+    @Test(.requires(.ffmpeg))
+    func aMovTextTrackIsCopiedIntoMP4() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mp4 = try Self.clip(in: folder)
+        let session = AssetExportSession(composition: try await Composition(asset: Asset(url: mp4)), preset: .h264(crf: 30, preset: "ultrafast"))
+        let out = folder.appendingPathComponent("out.mp4")
+        try await session.export(to: out, as: .mp4)
+        let source = try await Self.captionPackets(of: mp4), copied = try await Self.captionPackets(of: out)
+        #expect(copied.codec == "mov_text")
+        #expect(copied.packets.filter { $0.data.count > 2 }.map(\.data) == source.packets.filter { $0.data.count > 2 }.map(\.data))
+        let codec = try TestTools.outputString("ffprobe", ["-v", "error", "-select_streams", "s:0", "-show_entries", "stream=codec_name,codec_tag_string",
+                                                           "-of", "default=noprint_wrappers=1", out.path])
+        #expect(codec.contains("codec_name=mov_text") && codec.contains("codec_tag_string=tx3g"))
+    }
+
+    /// SubRip cues that overlap (1-5 s, 4.5-6 s), exported where they are written again as
+    /// 3GPP timed text, which shows one caption at a time: both texts show while both
+    /// cues do, nothing moves, and a warning names the track and the time.
+    @Test(.requires(.ffmpeg))
+    func overlappingCaptionsAreMergedWithAWarning() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mkv = try Self.matroskaClip("1\n00:00:01,000 --> 00:00:05,000\nFirst\n\n2\n00:00:04,500 --> 00:00:06,000\nSecond\n", ext: "srt", in: folder)
+        let session = AssetExportSession(composition: try await Composition(asset: Asset(url: mkv)), preset: .h264(crf: 30, preset: "ultrafast"))
+        let said = Lock([String]())
+        session.renderOptions.diagnostics = { d in said.withLock { $0.append(d.message) } }
+        let out = folder.appendingPathComponent("out.mp4")
+        try await session.export(to: out, as: .mp4)
+        let kept = try await Self.captions(of: out)
+        #expect(kept.map(\.text) == ["First", "First\nSecond", "Second"])
+        #expect(kept.map(\.timeRange) == [TimeRange(start: Self.ms(1000), end: Self.ms(4500)), TimeRange(start: Self.ms(4500), end: Self.ms(5000)),
+                                          TimeRange(start: Self.ms(5000), end: Self.ms(6000))])
+        let warnings = said.withLock { $0 }.filter { $0.contains("overlap") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.hasPrefix("caption track ") == true && warnings.first?.contains("at 4.5 s") == true)
+    }
 }

@@ -117,7 +117,9 @@ public final class AssetWriterInput: Sendable {
 
     /// Checks an append is allowed and records its time; returns the writer and the
     /// input's index.
-    private func admit(_ time: MediaTime, what: String) throws(ReelError) -> (AssetWriter, Int) {
+    /// `equalTimesIn`: the file type in which a sample may have the time of the one before
+    /// (caption cues copied into Matroska).
+    private func admit(_ time: MediaTime, what: String, equalTimesIn: AssetWriter.FileType? = nil) throws(ReelError) -> (AssetWriter, Int) {
         try state.withLock { (s) throws(ReelError) -> (AssetWriter, Int) in
             guard let writer = s.writer else {
                 throw ReelError(.writerState, "add the input to an AssetWriter before appending")
@@ -129,7 +131,7 @@ public final class AssetWriterInput: Sendable {
             guard time.isNumeric else {
                 throw ReelError(.invalidArgument, "cannot append \(what) without a valid time", path: writer.outputURL.path)
             }
-            if s.lastTime.isValid, !(time > s.lastTime) {
+            if s.lastTime.isValid, !(time > s.lastTime), !(time == s.lastTime && equalTimesIn == writer.fileType) {
                 throw ReelError(.invalidArgument, "timestamps must increase: \(what) at \(time.secondsDescription) comes after \(s.lastTime.secondsDescription)",
                                 path: writer.outputURL.path, time: time)
             }
@@ -168,16 +170,21 @@ public final class AssetWriterInput: Sendable {
     /// their presentation times) must increase, and each keeps its keyframe flag. None is
     /// dropped for lying before the session start: a stream copy needs them to decode
     /// what follows (a GOP's keyframe, AAC priming), and the MP4/MOV muxer hides the
-    /// negative times with an edit list.
+    /// negative times with an edit list. Caption cues copied into Matroska may start
+    /// together (ASS events on different lines), so there a cue may have the time of the
+    /// one before.
     public func append(_ sampleBuffer: SampleBuffer) async throws(ReelError) {
         let copiesPackets: Bool
+        var equalTimesIn: AssetWriter.FileType?
         switch settings {
-        case .passthrough: copiesPackets = true
+        case .passthrough(let description):
+            copiesPackets = true
+            if description.mediaType == "subtitle" { equalTimesIn = .mkv }
         case .metadata, .captions: copiesPackets = false
         default: throw ReelError(.invalidArgument, "this input encodes its samples: append frames or audio")
         }
         let order = copiesPackets && sampleBuffer.decodeTime.isNumeric ? sampleBuffer.decodeTime : sampleBuffer.presentationTime
-        let (writer, index) = try admit(order, what: "a sample")
+        let (writer, index) = try admit(order, what: "a sample", equalTimesIn: equalTimesIn)
         try await writer.submit(copiesPackets ? .packet(input: index, sample: sampleBuffer) : .sample(input: index, sample: sampleBuffer))
     }
 }

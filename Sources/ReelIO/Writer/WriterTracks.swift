@@ -322,6 +322,9 @@ final class PacketTrackWriter: TrackWriter {
         switch format {
         case .movText:
             par.pointee.codec_id = AV_CODEC_ID_MOV_TEXT
+            // `tx3g` in MOV too: FFmpeg's MOV muxer would otherwise tag it `text`, the older
+            // QuickTime text format, whose sample description is laid out differently.
+            par.pointee.codec_tag = fourCCTag("tx3g") ?? 0
             let entry = CaptionSample.movTextSampleEntry
             guard let extradata = av_mallocz(entry.count + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self) else {
                 throw ReelError(.outputFailed, "out of memory for the caption track's sample description", path: output.path)
@@ -348,8 +351,12 @@ final class PacketTrackWriter: TrackWriter {
             throw ReelError(.outputFailed, "could not copy the track's codec parameters", path: output.path,
                             underlying: FFmpegError(code: code, function: "avcodec_parameters_copy"))
         }
-        // The source container's tag may mean nothing in this one: let the muxer choose.
-        stream.pointee.codecpar.pointee.codec_tag = 0
+        // The source container's tag may mean nothing in this one: let the muxer choose;
+        // but a 3GPP text track stays `tx3g` (FFmpeg's MOV muxer would say `text`, QuickTime
+        // text, whose sample description is laid out differently).
+        let tx3g = fourCCTag("tx3g") ?? 0
+        let keepsTag = description.codecName == "mov_text" && stream.pointee.codecpar.pointee.codec_tag == tx3g
+        stream.pointee.codecpar.pointee.codec_tag = keepsTag ? tx3g : 0
         stream.pointee.time_base = description.parameters.timeBase
         // The muxer counts a timecode track at it, and players show it.
         stream.pointee.avg_frame_rate = description.parameters.frameRate
