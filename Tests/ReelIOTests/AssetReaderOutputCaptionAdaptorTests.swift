@@ -240,6 +240,51 @@ struct AssetReaderOutputCaptionAdaptorTests {
         #expect(try await captions(channel: 4).isEmpty)
     }
 
+    /// Channel choice on a `c608` track: FFmpeg muxes an SCC file (field 1, CC1) into MOV,
+    /// whose samples hold the pairs in `cdat` atoms; renamed `cdt2`, the same pairs are
+    /// field 2's, where the same codes are CC3. (FFmpeg 5.1's MOV muxer writes field 1 only,
+    /// so the file is made by renaming the atoms.)
+    @Test(.requires(.ffmpeg))
+    func readsTheChosenChannelOfAC608Track() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let frame = MediaTime(value: 1001, timescale: 30000)
+        let written = [Caption("ON THREE", timeRange: TimeRange(start: frame * 30, end: frame * 60))]
+        let scc = folder.appendingPathComponent("in.scc")
+        try (SCC.write(written).data + Data("00:00:02;15\t8080 8080\n\n".utf8)).write(to: scc)
+        let field1 = folder.appendingPathComponent("cc1.mov")
+        try TestTools.output("ffmpeg", ["-v", "error", "-i", scc.path, "-map", "0", "-c:s", "copy", field1.path])
+        let bytes = try Data(contentsOf: field1)
+        let cdat = Data("cdat".utf8)
+        var samples = 0, at = bytes.startIndex
+        while let hit = bytes[at...].range(of: cdat) { samples += 1; at = hit.upperBound }
+        try #require(samples > 1)
+        let field2 = folder.appendingPathComponent("cc3.mov")
+        var patched = bytes
+        at = patched.startIndex
+        while let hit = patched[at...].range(of: cdat) {
+            patched.replaceSubrange(hit, with: Data("cdt2".utf8))
+            at = hit.upperBound
+        }
+        try patched.write(to: field2)
+        func captions(channel: Int) async throws -> [Caption] {
+            let reader = try await AssetReader.open(url: field2)
+            let track = try #require(reader.tracks.first)
+            let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
+            try reader.add(output)
+            let adaptor = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output, closedCaptionChannel: channel)
+            try reader.startReading()
+            var out: [Caption] = []
+            for try await caption in adaptor { out.append(caption) }
+            return out
+        }
+        let cc3 = try await captions(channel: 3)
+        #expect(cc3.map(\.text) == ["ON THREE"])
+        // FFmpeg's SCC demuxer times the lines in milliseconds: within a frame.
+        #expect((cc3.first.map { $0.timeRange.start - written[0].timeRange.start }?.magnitude ?? frame) < frame)
+        #expect(try await captions(channel: 1).isEmpty)
+    }
+
     @Test func aChannelOutsideOneToFourIsRefused() {
         let output = AssetReaderTrackOutput(trackID: 1, settings: .passthrough)
         expectReelError(.invalidArgument) { _ = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output, closedCaptionChannel: 5) }
