@@ -1,7 +1,7 @@
 import Foundation
 import ReelCaptions
 
-/// Caption samples of media tracks (3GPP timed text, SubRip, WebVTT, ASS, CEA-608 triplets) and caption files: iTT (XMLParser and TTML times), SCC (timecodes, words, parity, the
+/// Caption samples of media tracks (3GPP timed text, SubRip, WebVTT, ASS, CEA-608 triplets; track headers and cue settings) and caption files: iTT (XMLParser and TTML times), SCC (timecodes, words, parity, the
 /// CEA-608 decoder and encoder: pop-on, roll-up and paint-on), SRT and WebVTT (timing lines, cue markup); what reads is written and
 /// must read again.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -12,6 +12,18 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         let caption = Caption(spans: spans, timeRange: FuzzInput.oneSecond)
         let again = FuzzInput.run("tx3g sample Reel wrote", { () throws(ReelError) in try CaptionSample.spans(CaptionSample.movTextSample(caption), format: "tx3g") })
         FuzzInput.require(again != nil, "a tx3g sample Reel wrote from a \(format) sample did not read back")
+    }
+    // The bytes as a track header (an ASS script's styles, a 3GPP sample entry) and as
+    // WebVTT cue settings, with a sample under them.
+    for format in ["tx3g", "ass"] {
+        guard let decoder = FuzzInput.run("\(format) track header", { () throws(ReelError) in try CaptionSampleDecoder(format: format, trackHeader: data) }) else { continue }
+        let sample = format == "ass" ? Data("0,0,Default,,0,0,0,,{\\an8}text".utf8) : Data([0, 4]) + Data("text".utf8)
+        _ = FuzzInput.run("\(format) sample under a header", { () throws(ReelError) in try decoder.caption(sample, timeRange: FuzzInput.oneSecond) })
+    }
+    if let decoder = try? CaptionSampleDecoder(format: "webvtt") {
+        _ = FuzzInput.run("webvtt cue settings", { () throws(ReelError) in
+            try decoder.caption(Data("text".utf8), timeRange: FuzzInput.oneSecond, cueSettings: String(decoding: data, as: UTF8.self))
+        })
     }
     // The bytes as a CEA-608 track's cc_data triplets, on both fields; what reads is
     // written as SCC and must read again.
