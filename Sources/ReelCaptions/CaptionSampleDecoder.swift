@@ -39,7 +39,9 @@ public struct CaptionSampleDecoder: Sendable {
         self.format = format
         switch format {
         case "ass", "ssa": styleAlignments = ASSDialogue.styleAlignments(header: String(decoding: trackHeader, as: UTF8.self))
-        case "tx3g", "mov_text", "text": movText = Self.movTextEntry(trackHeader)
+        // A `text` track's sample description may be QuickTime text's, laid out otherwise
+        // (FFmpeg reads both as mov_text): only a `tx3g` entry is read.
+        case "tx3g", "mov_text": movText = Self.movTextEntry(trackHeader)
         default: break
         }
     }
