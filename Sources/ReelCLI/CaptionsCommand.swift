@@ -157,7 +157,7 @@ struct CaptionsValidateCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "The caption file to check (.itt, .ttml, .scc, .srt, .vtt).")
+    @Argument(help: "The caption file to check (.itt, .ttml, .scc, .srt, .vtt), or a media file (its first caption track).")
     var input: String
 
     @Option(help: "The format to check against: itt, scc, srt or vtt.")
@@ -204,7 +204,7 @@ struct CaptionsBurnCommand: AsyncParsableCommand {
     @Argument(help: "The video to draw into.")
     var video: String
 
-    @Option(help: "The caption file (.itt, .ttml, .scc, .srt, .vtt).")
+    @Option(help: "The caption file (.itt, .ttml, .scc, .srt, .vtt), or a media file (its first caption track).")
     var captions: String
 
     @Option(name: [.short, .customLong("output")], help: "The video to write.")
