@@ -178,6 +178,36 @@ import ReelTestSupport
         #expect(kept.map(\.timeRange) == read.filter { $0.text == "SECOND" }.map { TimeRange(start: $0.timeRange.start - range.start, duration: $0.timeRange.duration) })
     }
 
+    /// A `c608` track whose pairs are on field 2 (CC3), copied into MOV: FFmpeg's MOV muxer
+    /// writes field 1 only, so the export says what it cannot carry, naming the track and time.
+    @Test(.requires(.ffmpeg))
+    func aCopiedCEA608TracksFieldTwoIsReportedLost() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let field1 = try Self.c608Clip(Self.two608, padding: "00:00:03;15", seconds: 4, in: folder)
+        // The samples hold their pairs in `cdat` atoms; renamed `cdt2`, the pairs are field 2's.
+        var bytes = try Data(contentsOf: field1)
+        var renamed = 0, at = bytes.startIndex
+        while let hit = bytes[at...].range(of: Data("cdat".utf8)) {
+            bytes.replaceSubrange(hit, with: Data("cdt2".utf8))
+            renamed += 1
+            at = hit.upperBound
+        }
+        let mov = folder.appendingPathComponent("cc3.mov")
+        try bytes.write(to: mov)
+        let first = try #require(try await Self.captionPackets(of: mov).packets.first).time
+        let moved = try await Self.captionPackets(of: mov).packets.flatMap { p in stride(from: 0, to: p.data.count, by: 3).map { p.data[p.data.startIndex + $0] } }
+        try #require(renamed > 0 && !moved.isEmpty && moved.allSatisfy { $0 == 0xFD })
+        let session = AssetExportSession(composition: try await Composition(asset: Asset(url: mov)), preset: .h264(crf: 30, preset: "ultrafast"))
+        let said = Lock([String]())
+        session.renderOptions.diagnostics = { d in said.withLock { $0.append(d.message) } }
+        let out = folder.appendingPathComponent("out.mov")
+        try await session.export(to: out, as: .mov)
+        let warnings = said.withLock { $0 }.filter { $0.contains("field 2") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.hasPrefix("caption track ") == true && warnings.first?.contains("(CC3, CC4; first at \(first.secondsDescription))") == true, "\(warnings)")
+    }
+
     /// A CEA-608 (`c608`) track, muxed by ffmpeg from Reel's SCC, is kept as 3GPP timed text
     /// in MP4 and as SubRip in Matroska, which have no place for the byte pairs.
     @Test(.requires(.ffmpeg), arguments: [AssetWriter.FileType.mp4, .mkv])

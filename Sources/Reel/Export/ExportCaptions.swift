@@ -68,6 +68,9 @@ struct ExportCaptions: Sendable {
                 let first = parts[0].part
                 input.languageCode = try await Asset(url: first.url).load(.tracks).first { $0.trackID == first.trackID }?.languageCode
                 let copied = parts.map(\.part)
+                if description.codecName == "eia_608", let time = try await firstFieldTwoPair(in: copied) {
+                    warn("caption track \(track.trackID): its CEA-608 field 2 (CC3, CC4; first at \(time.secondsDescription)) is not carried: FFmpeg's MOV muxer writes field 1 only")
+                }
                 plans.append(ExportCaptions(trackID: track.trackID, input: input,
                                             content: description.codecName == "eia_608" ? .packets(copied) : .cues(copied)))
                 continue
@@ -139,6 +142,28 @@ struct ExportCaptions: Sendable {
             parts.append((ref, part))
         }
         return description.map { ($0, parts) }
+    }
+
+    /// The composition time of the first CEA-608 pair of field 2 (cc_type 1) that is not
+    /// padding in the packets `parts` copy; nil when there is none.
+    static func firstFieldTwoPair(in parts: [ExportVideoCopy.Part]) async throws(ReelError) -> MediaTime? {
+        for part in parts {
+            let reader = try await AssetReader.open(url: part.url)
+            defer { reader.cancelReading() }
+            let output = AssetReaderTrackOutput(trackID: try part.track(in: reader).trackID, settings: .passthrough, bufferCapacity: 64)
+            try reader.add(output)
+            if let source = part.source { reader.timeRange = source }
+            try reader.startReading()
+            while let sample = try await output.next() {
+                guard let buffer = sample.sampleBuffer, buffer.presentationTime.isNumeric else { continue }
+                if let source = part.source, !source.containsTime(buffer.presentationTime) { continue }
+                let b = [UInt8](buffer.data)
+                for k in stride(from: 0, to: b.count - 2, by: 3) where b[k] & 0x07 == 0x05 && (b[k + 1] & 0x7F != 0 || b[k + 2] & 0x7F != 0) {
+                    return buffer.presentationTime + part.offset
+                }
+            }
+        }
+        return nil
     }
 
     /// Appends the cues of `part` that overlap its source range, as they are (text, markup,
