@@ -39,6 +39,18 @@ struct ExportThumbnailCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("none.m4a").path))
     }
 
+    @Test(.requires(.reelBinary, .ffmpeg))
+    func exportOfATrackThatCannotBeDecodedIsOneLineAndNothingWritten() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let broken = try BrokenAACClip.make(in: folder)
+        let out = try ReelProcess.reel(["export", broken.path, "-o", "out.mp4", "--preset", "h264"], in: folder)
+        #expect(out.status == 1, "\(out.stderr)")
+        #expect(out.stderrLines.count == 1, "\(out.stderr)")
+        #expect(out.stderr.contains(broken.path) && out.stderr.contains("track 2"), "\(out.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["broken-aac.mov"], "nothing written")
+    }
+
     @Test(.requires(.reelBinary, .ffmpeg, .ffprobe), arguments: ["h264", "passthrough"])
     func exportKeepsAPhonesDisplayMatrix(preset: String) throws {
         let folder = try TestFiles.scratchFolder()

@@ -72,4 +72,28 @@ struct CompositionFileAudioTests {
         #expect(unknown?.field == "output.audioCodec")
         #expect(unknown?.message.contains("\"mp3\"") == true)
     }
+
+    @Test func outputALACGoesIntoMOVAndMP4Only() throws {
+        let alac = try #require(try Self.file(#", "output": {"audioCodec": "alac"}"#).output)
+        for fileType in [AssetWriter.FileType.mov, .mp4] { #expect(try alac.audioEncoderCodec(for: fileType) == .alac) }
+        for fileType in [AssetWriter.FileType.mkv, .mpegts] {
+            let refused = expectReelError(.invalidComposition) { try alac.audioEncoderCodec(for: fileType) }
+            #expect(refused?.field == "output.audioCodec")
+            #expect(refused?.message.contains(fileType.rawValue) == true)
+        }
+    }
+
+    @Test func outputAudioSampleRateAndChannelsAreCheckedAndNameTheirField() throws {
+        let fine = try #require(try Self.file(#", "output": {"audioSampleRate": 44100, "audioChannels": 2}"#).output)
+        #expect(fine.audioSampleRate == 44100 && fine.audioChannels == 2)
+        #expect(try fine.audioEncoderCodec(for: .mp4) == .aac)
+        let rate = expectReelError(.invalidComposition) {
+            try #require(try Self.file(#", "output": {"audioSampleRate": 1000}"#).output).audioEncoderCodec(for: .mp4)
+        }
+        #expect(rate?.field == "output.audioSampleRate")
+        let channels = expectReelError(.invalidComposition) {
+            try #require(try Self.file(#", "output": {"audioChannels": 0}"#).output).audioEncoderCodec(for: .mp4)
+        }
+        #expect(channels?.field == "output.audioChannels")
+    }
 }

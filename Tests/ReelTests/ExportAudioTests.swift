@@ -72,6 +72,45 @@ import ReelTestSupport
         #expect(audio.rms(1.8, 1.9) < full - 20)
     }
 
+    /// A ramp from 1 to 0 over exactly the last second of the 2 s tone, written as 16-bit
+    /// PCM (no codec noise). A linear ramp's gain over its last 100 ms goes from 0.1 to 0:
+    /// its RMS is 0.1/sqrt(3) = 0.0577 of the tone's (-24.77 dB), over the last 10 ms
+    /// 0.01/sqrt(3) (-44.77 dB); the last samples, whose gain times the tone's peak is
+    /// below half a 16-bit step, are 0.
+    @Test func aRampOverTheLastSecondFallsAsALinearRampDoesAndEndsAtZero() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var composition = MutableComposition()
+        let a = composition.addMutableTrack(withMediaType: .audio)
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: .ratio(2, 1)), of: try await audioTrack(tone440), intoTrackWithID: a, at: .zero)
+        var ramp = MutableAudioMixInputParameters(trackID: a)
+        ramp.setVolumeRamp(fromStartVolume: 1, toEndVolume: 0, timeRange: TimeRange(start: .ratio(1, 1), end: .ratio(2, 1)))
+        let session = AssetExportSession(composition: Composition(composition), preset: .h264(crf: 30, preset: "ultrafast"))
+        session.audioMix = AudioMix(inputParameters: [.init(ramp)])
+        session.audioCodec = .pcm16
+        let out = folder.appendingPathComponent("out.mov")
+        try await session.export(to: out, as: .mov)
+
+        let source = try await TestAudio.decode(tone440)
+        let audio = try await TestAudio.decode(out)
+        try #require(audio.samples.count == 96000, "\(audio.samples.count) samples")
+        let tone = source.rms(0.2, 0.8)
+        #expect(abs(audio.rms(0.2, 0.8) - tone) < 0.01, "full volume before the ramp")
+        // A gain moving linearly from g0 to g1 scales the RMS by sqrt((g0² + g0 g1 + g1²) / 3).
+        func ramped(_ g0: Double, _ g1: Double) -> Double { tone + 10 * log10((g0 * g0 + g0 * g1 + g1 * g1) / 3) }
+        #expect(abs(audio.rms(1.5, 1.6) - ramped(0.5, 0.4)) < 0.2, "halfway: \(audio.rms(1.5, 1.6)) dBFS, a linear ramp gives \(ramped(0.5, 0.4))")
+        let lastTenth = ramped(0.1, 0)
+        #expect(abs(audio.rms(1.9, 2.0) - lastTenth) < 0.2, "last 100 ms: \(audio.rms(1.9, 2.0)) dBFS, a linear ramp gives \(lastTenth)")
+        let lastHundredth = ramped(0.01, 0)
+        #expect(audio.rms(1.99, 2.0) < -50, "last 10 ms: \(audio.rms(1.99, 2.0)) dBFS")
+        #expect(abs(audio.rms(1.99, 2.0) - lastHundredth) < 1, "last 10 ms: \(audio.rms(1.99, 2.0)) dBFS, a linear ramp gives \(lastHundredth)")
+        // Sample n (at n/48000 s) has gain (96000 - n)/48000; below half a step it rounds to 0.
+        let peak = Double(source.peak)
+        let silent = (1...96000).filter { peak * Double($0) / 48000 < 0.5 / 32768 }.count
+        try #require(silent >= 1)
+        #expect(audio.samples.suffix(silent).allSatisfy { $0 == 0 }, "the last \(silent) samples are 0: \(Array(audio.samples.suffix(silent)))")
+    }
+
     @Test func anEmptyEditIsSilenceAndTheAudioLastsAsLongAsTheVideo() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -17,16 +17,24 @@ extension CompositionFile {
         /// Whether the output has sound (the default); `false` writes no audio track, and a
         /// file without audio tracks then gets none of its first source's audio.
         public var audio: Bool?
-        /// The audio codec: `aac` (default), `pcm` (16-bit) or `pcm24`; PCM goes into MOV
-        /// or Matroska only (see ``AudioEncoderSettings/Codec``).
+        /// The audio codec: `aac` (default), `pcm` (16-bit), `pcm24` or `alac` (16-bit
+        /// Apple Lossless); PCM goes into MOV or Matroska only, ALAC into MOV or MP4 (M4A)
+        /// only (see ``AudioEncoderSettings/Codec``).
         public var audioCodec: String?
+        /// The sample rate of the output's sound, 8000 to 192000 Hz; the first audio
+        /// track's by default.
+        public var audioSampleRate: Int?
+        /// The channel count of the output's sound, 1 to 8 (FFmpeg's standard layout for
+        /// the count: 1 mono, 2 stereo, 6 5.1, 8 7.1); the first audio track's by default.
+        public var audioChannels: Int?
         /// Whether the output keeps caption tracks (the default); `false` writes none (a
         /// compositor may still draw them), and a file without caption tracks then gets none
         /// of its first source's.
         public var captions: Bool?
 
         public init(container: String? = nil, video: Video? = nil, metadataTrackIDs: [Int32]? = nil, metadataFormat: String? = nil,
-                    audio: Bool? = nil, audioCodec: String? = nil, captions: Bool? = nil) {
+                    audio: Bool? = nil, audioCodec: String? = nil, audioSampleRate: Int? = nil, audioChannels: Int? = nil,
+                    captions: Bool? = nil) {
             self.captions = captions
             self.container = container
             self.video = video
@@ -34,6 +42,8 @@ extension CompositionFile {
             self.metadataFormat = metadataFormat
             self.audio = audio
             self.audioCodec = audioCodec
+            self.audioSampleRate = audioSampleRate
+            self.audioChannels = audioChannels
         }
 
         /// Video encoder settings.
@@ -91,15 +101,27 @@ extension CompositionFile.Output {
     }
 
     /// The audio codec asked for (``audioCodec`` parsed, AAC when absent), checked against
-    /// the container `fileType`: PCM goes into MOV or Matroska only.
+    /// the container `fileType` (PCM goes into MOV or Matroska only, ALAC into MOV or
+    /// MP4), with ``audioSampleRate`` and ``audioChannels`` checked too.
     public func audioEncoderCodec(for fileType: AssetWriter.FileType) throws(ReelError) -> AudioEncoderSettings.Codec {
         let codec: AudioEncoderSettings.Codec
         switch (audioCodec ?? "aac").lowercased() {
         case "aac": codec = .aac
         case "pcm": codec = .pcm16
         case "pcm24": codec = .pcm24
+        case "alac": codec = .alac
         case let other:
-            throw ReelError(.invalidComposition, "is \"\(other)\": expected aac, pcm (16-bit) or pcm24", field: "output.audioCodec")
+            throw ReelError(.invalidComposition, "is \"\(other)\": expected aac, pcm (16-bit), pcm24 or alac", field: "output.audioCodec")
+        }
+        if codec == .alac, fileType != .mov, fileType != .mp4 {
+            throw ReelError(.invalidComposition, "is \"alac\": ALAC goes into MOV or MP4 (M4A), and the output is \(fileType.rawValue) (write to .mov or .m4a, or use aac or pcm)",
+                            field: "output.audioCodec")
+        }
+        if let rate = audioSampleRate, !(8000...192_000).contains(rate) {
+            throw ReelError(.invalidComposition, "is \(rate): expected 8000 to 192000 (Hz)", field: "output.audioSampleRate")
+        }
+        if let channels = audioChannels, !(1...8).contains(channels) {
+            throw ReelError(.invalidComposition, "is \(channels): expected 1 to 8", field: "output.audioChannels")
         }
         if codec.isPCM, fileType != .mov, fileType != .mkv {
             throw ReelError(.invalidComposition, "is \"\(audioCodec ?? "")\": PCM goes into MOV or Matroska, and the output is \(fileType.rawValue) (write to .mov or .mkv, or use aac)",

@@ -16,6 +16,8 @@ extension LoadedComposition {
         session.audioMix = audioMix
         session.includesAudio = audioMix != nil
         session.audioCodec = audioCodec
+        session.audioSampleRate = file.output?.audioSampleRate
+        session.audioChannelCount = file.output?.audioChannels
         // Deeper buffers between decoding, compositing and encoding keep each busy when
         // another stalls for a moment.
         var engineOptions = session.renderOptions

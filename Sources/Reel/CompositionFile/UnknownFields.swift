@@ -37,7 +37,7 @@ enum UnknownFields {
         "compositor": .object(["name": .any, "parameters": .any]),
         "audioMix": .array(.object(["trackID": .any, "volume": .any, "volumeRamps": ramp(.any)])),
         "output": .object([
-            "container": .any, "metadataTrackIDs": .any, "metadataFormat": .any, "audio": .any, "audioCodec": .any, "captions": .any,
+            "container": .any, "metadataTrackIDs": .any, "metadataFormat": .any, "audio": .any, "audioCodec": .any, "audioSampleRate": .any, "audioChannels": .any, "captions": .any,
             "video": .object(["codec": .any, "crf": .any, "qp": .any, "bitRate": .any, "preset": .any, "keyframeInterval": .any,
                               "pixelFormat": .any]),
         ]),

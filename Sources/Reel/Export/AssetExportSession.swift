@@ -47,6 +47,7 @@ public final class AssetExportSession: Sendable {
         var audioEnabled = true
         var audioMix: AudioMix?
         var audioCodec = AudioEncoderSettings.Codec.aac
+        var audioFormat = ExportAudio.OutputFormat()
         var optimizeForNetworkUse = true
         var metadata: [MetadataItem] = []
         var fileLengthLimit: Int64 = 0
@@ -154,12 +155,30 @@ public final class AssetExportSession: Sendable {
         set { state.withLock { $0.settings.audioMix = newValue } }
     }
 
-    /// The codec of the audio the export encodes: AAC (the default), or 16-bit or 24-bit
-    /// PCM for a MOV or Matroska output (another container is refused before anything is
-    /// written). PCM output is always decoded and encoded, never copied.
+    /// The codec of the audio the export encodes: AAC (the default), 16-bit or 24-bit
+    /// PCM for a MOV or Matroska output, or ALAC (16-bit Apple Lossless) for a MOV or
+    /// MP4/M4A output (another container is refused before anything is written). PCM and
+    /// ALAC output is always decoded and encoded, never copied.
     public var audioCodec: AudioEncoderSettings.Codec {
         get { state.withLock { $0.settings.audioCodec } }
         set { state.withLock { $0.settings.audioCodec = newValue } }
+    }
+
+    /// The sample rate the audio is mixed and encoded at (8000 to 192000 Hz); the first
+    /// audio track's when nil (the default). A track at another rate is converted with
+    /// libswresample; packets are copied only from a track already at this rate.
+    public var audioSampleRate: Int? {
+        get { state.withLock { $0.settings.audioFormat.sampleRate } }
+        set { state.withLock { $0.settings.audioFormat.sampleRate = newValue } }
+    }
+
+    /// The channel count the audio is mixed and encoded with (1 to 8, in FFmpeg's standard
+    /// layout for the count: 1 mono, 2 stereo, 6 5.1, 8 7.1); the first audio track's (at
+    /// most 8) when nil (the default). Other counts are mixed up or down with
+    /// libswresample's standard matrix (mono into stereo at -3 dB in each channel).
+    public var audioChannelCount: Int? {
+        get { state.withLock { $0.settings.audioFormat.channelCount } }
+        set { state.withLock { $0.settings.audioFormat.channelCount = newValue } }
     }
 
     /// Container metadata for the output (title, creation date, location, make, model,

@@ -41,17 +41,18 @@ struct ExportAudio: Sendable {
 
     /// The audio outputs for `composition` over `range`: one mixing every enabled audio
     /// track when `audioMix` is given, else one per track; none when nothing plays there.
-    /// Encoded outputs use `codec`.
+    /// Encoded outputs use `codec`, at `format`'s rate and channel count where it gives them.
     static func plans(composition: Composition, range: TimeRange, sources: AssetRenderSources,
-                      audioMix: AudioMix?, codec: AudioEncoderSettings.Codec = .aac) async throws(ReelError) -> [ExportAudio] {
+                      audioMix: AudioMix?, codec: AudioEncoderSettings.Codec = .aac,
+                      format: OutputFormat = OutputFormat()) async throws(ReelError) -> [ExportAudio] {
         let tracks = composition.tracks(withMediaType: .audio).filter { $0.isEnabled && !$0.isEmpty }.map { track in
             Track(trackID: track.trackID, pieces: pieces(of: track, in: range, sources: sources),
                   volume: audioMix?.inputParameters(forTrackID: track.trackID) ?? AudioMixInputParameters(trackID: track.trackID))
         }.filter { !$0.pieces.isEmpty }
         guard !tracks.isEmpty else { return [] }
-        if audioMix != nil { return [try await plan(tracks, range: range, codec: codec)] }
+        if audioMix != nil { return [try await plan(tracks, range: range, codec: codec, format: format)] }
         var plans: [ExportAudio] = []
-        for track in tracks { plans.append(try await plan([track], range: range, codec: codec)) }
+        for track in tracks { plans.append(try await plan([track], range: range, codec: codec, format: format)) }
         return plans
     }
 
@@ -70,21 +71,22 @@ struct ExportAudio: Sendable {
         return pieces
     }
 
-    private static func plan(_ tracks: [Track], range: TimeRange, codec: AudioEncoderSettings.Codec) async throws(ReelError) -> ExportAudio {
+    private static func plan(_ tracks: [Track], range: TimeRange, codec: AudioEncoderSettings.Codec, format: OutputFormat) async throws(ReelError) -> ExportAudio {
         let first = tracks[0].pieces[0]
         let reader = try await AssetReader.open(url: first.url)
         guard let description = reader.track(withID: first.trackID)?.formatDescription else {
             throw ReelError(.invalidArgument, "the file has no audio track \(first.trackID)", path: first.url.path, trackID: first.trackID)
         }
-        if !codec.isPCM, tracks.count == 1, tracks[0].pieces.count == 1, !first.isScaled, first.target.start == range.start,
+        if codec.isLossy, format.fits(description), tracks.count == 1, tracks[0].pieces.count == 1, !first.isScaled, first.target.start == range.start,
            tracks[0].volume.isUnitVolume(over: range) {
             return ExportAudio(input: AssetWriterInput(settings: .passthrough(description)), mode: .copy(first))
         }
         guard let rate = description.sampleRate, rate > 0, let channels = description.channelCount, channels > 0 else {
             throw ReelError(.unsupportedFormat, "the audio track gives no sample rate or channel count", path: first.url.path, trackID: first.trackID)
         }
-        let settings = AudioEncoderSettings(codec: codec, sampleRate: rate, channelCount: min(channels, 8))
-        return ExportAudio(input: AssetWriterInput(settings: .audio(settings)), mode: .mix(tracks, sampleRate: rate, channels: min(channels, 8)))
+        let (outRate, outChannels) = format.resolved(sampleRate: rate, channelCount: min(channels, 8))
+        let settings = AudioEncoderSettings(codec: codec, sampleRate: outRate, channelCount: outChannels)
+        return ExportAudio(input: AssetWriterInput(settings: .audio(settings)), mode: .mix(tracks, sampleRate: outRate, channels: outChannels))
     }
 
     /// Appends the audio, then marks the input finished. `progress` gets 0...1.

@@ -72,7 +72,9 @@ struct ExportJob: Sendable {
         }
         let audio = settings.audioEnabled
             ? try await ExportAudio.plans(composition: composition, range: range, sources: session.sources, audioMix: settings.audioMix,
-                                     codec: settings.audioCodec) : []
+                                     codec: settings.audioCodec, format: settings.audioFormat) : []
+        // Every source of the mixed sound decodes, before the first frame is rendered.
+        for plan in audio { try await plan.checkDecoding() }
         for plan in audio { try writer.add(plan.input) }
         let metadataIDs = includesVideo ? settings.metadataTrackIDs ?? videoComposition?.sourceSampleDataTrackIDs ?? [] : []
         let diagnostics = settings.engineOptions.diagnostics
@@ -181,7 +183,10 @@ struct ExportJob: Sendable {
                 for plan in captions {
                     group.addTask { try await plan.write() }
                 }
-                try await group.waitForAll()
+                // The first failure ends the wait (waitForAll would wait for every task,
+                // rendering all the video after the audio failed); leaving the group then
+                // cancels the others.
+                while try await group.next() != nil {}
             }
         } catch let error as ReelError {
             throw error

@@ -47,7 +47,9 @@ public final class AssetReader: Sendable {
         let input = try InputFormatContext(url: url)
         var (tracks, _, origin) = try AssetProbe.tracks(input, family: ContainerFamily(formatName: input.formatName))
         AssetProbe.settle(&tracks, origin: origin)
-        self.tracks = tracks
+        // The tracks know their file, so an output can tell them from another file's.
+        let source = AssetSource(url: url, options: Asset.Options())
+        self.tracks = tracks.map { $0.attached(to: source) }
         self.probed = Lock(ProbedInput(input))
         self.movie = MetadataSampleTimes.Movie(path: input.path)
         demuxerOpens.withLock { $0 += 1 }
@@ -116,6 +118,26 @@ public final class AssetReader: Sendable {
         }
     }
 
+    /// Adds an output that reads several of the file's tracks through readers of its own
+    /// (an audio mix). Throws when the reader has started, a track is not one of this
+    /// file's (a track of another file, or of none), or the output refuses the tracks.
+    public func add(_ output: any AssetReaderCompositeOutput) throws(ReelError) {
+        guard state.withLock({ $0.isConfigurable }) else {
+            throw ReelError(.invalidArgument, "outputs can only be added before startReading()", path: url.path)
+        }
+        for track in output.sourceTracks {
+            guard let own = self.track(withID: track.trackID), own.index == track.index,
+                  let file = track.source?.url, file.standardizedFileURL == url.standardizedFileURL else {
+                let other = track.source.map { " (it is a track of \(NetworkInput.location($0.url)))" } ?? ""
+                throw ReelError(.invalidArgument, "the track is not one of this file's\(other)", path: url.path, trackID: track.trackID)
+            }
+        }
+        try output.attach(to: self)
+        guard state.withLock({ $0.add(composite: output) }) else {
+            throw ReelError(.invalidArgument, "outputs can only be added before startReading()", path: url.path)
+        }
+    }
+
     private static func tooLate(_ output: AssetReaderTrackOutput, _ url: URL) -> ReelError {
         ReelError(.invalidArgument, "outputs can only be added before startReading()", path: url.path, trackID: output.trackID)
     }
@@ -129,10 +151,10 @@ public final class AssetReader: Sendable {
     /// opening the decoder, seeking, reading) fails the reader (``status`` `.failed`,
     /// ``error`` set) and reaches that output's consumer from `next()`.
     public func startReading() throws(ReelError) {
-        let (outputs, range): ([AssetReaderTrackOutput], TimeRange)
+        let (outputs, composites, range): ([AssetReaderTrackOutput], [any AssetReaderCompositeOutput], TimeRange)
         switch state.withLock({ $0.startReading() }) {
         case .refuse(let reason): throw ReelError(.invalidArgument, reason, path: url.path)
-        case .start(let o, let r): (outputs, range) = (o, r)
+        case .start(let o, let c, let r): (outputs, composites, range) = (o, c, r)
         }
         do throws(ReelError) {
             for output in outputs {
@@ -141,12 +163,17 @@ public final class AssetReader: Sendable {
                 }
                 try TrackPipeline.check(output.settings, track: track, path: url.path)
             }
+            for output in composites { try output.prepare(timeRange: range) }
         } catch {
             state.withLock { $0.startFailed(error) }
             throw error
         }
         let queues = outputs.map { BoundedQueue<AssetReaderSample>(capacity: $0.bufferCapacity) }
-        let reading = state.withLock { $0.started(count: outputs.count) }
+        let reading = state.withLock { $0.started(count: outputs.count + composites.count) }
+        for output in composites {
+            output.start { [weak state] failure in state?.withLock { $0.loopFinished(failure) } }
+            if !reading { output.cancel(cancelledError) }
+        }
         let first = probed.withLock { taken -> ProbedInput? in
             defer { taken = nil }
             return taken
@@ -177,8 +204,9 @@ public final class AssetReader: Sendable {
 
     /// Stops every output: their loops end and their consumers get a `.cancelled` error.
     public func cancelReading() {
-        let outputs = state.withLock { $0.cancel() }
+        let (outputs, composites) = state.withLock { $0.cancel() }
         for output in outputs { output.state.withLock { $0.queue }?.cancel(error: cancelledError) }
+        for output in composites { output.cancel(cancelledError) }
     }
 
     private var cancelledError: ReelError { ReelError(.cancelled, "reading was cancelled", path: url.path) }

@@ -8,6 +8,8 @@ struct AssetReaderState {
     private(set) var error: ReelError?
     private(set) var timeRange = TimeRange(start: .zero, duration: .positiveInfinity)
     private(set) var outputs: [AssetReaderTrackOutput] = []
+    /// Outputs that read through readers of their own (an audio mix).
+    private(set) var compositeOutputs: [any AssetReaderCompositeOutput] = []
     /// `startReading()` is making the read loops: the reader is no longer `.unknown`.
     private var starting = false
     private var running = 0
@@ -26,20 +28,27 @@ struct AssetReaderState {
         return true
     }
 
+    /// Adds a composite output; false once the reader has started.
+    mutating func add(composite output: any AssetReaderCompositeOutput) -> Bool {
+        guard isConfigurable else { return false }
+        compositeOutputs.append(output)
+        return true
+    }
+
     /// What `startReading()` does.
     enum StartAction {
         /// Make the read loops of these outputs over this range; only one caller gets it.
-        case start([AssetReaderTrackOutput], TimeRange)
+        case start([AssetReaderTrackOutput], [any AssetReaderCompositeOutput], TimeRange)
         /// Refuse, saying why.
         case refuse(String)
     }
 
     mutating func startReading() -> StartAction {
         guard isConfigurable else { return .refuse("startReading() was already called") }
-        guard !outputs.isEmpty else { return .refuse("add an output before startReading()") }
+        guard !outputs.isEmpty || !compositeOutputs.isEmpty else { return .refuse("add an output before startReading()") }
         guard timeRange.isValid else { return .refuse("the time range \(timeRange) is not valid") }
         starting = true
-        return .start(outputs, timeRange)
+        return .start(outputs, compositeOutputs, timeRange)
     }
 
     /// The read loops could not be made.
@@ -73,9 +82,9 @@ struct AssetReaderState {
         }
     }
 
-    /// Stops reading; returns the outputs whose queues the caller cancels.
-    mutating func cancel() -> [AssetReaderTrackOutput] {
+    /// Stops reading; returns the outputs the caller cancels.
+    mutating func cancel() -> ([AssetReaderTrackOutput], [any AssetReaderCompositeOutput]) {
         if status == .reading || status == .unknown { status = .cancelled }
-        return outputs
+        return (outputs, compositeOutputs)
     }
 }

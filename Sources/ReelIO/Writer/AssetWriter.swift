@@ -181,6 +181,11 @@ public final class AssetWriter: Sendable {
             if settings.codec.isPCM, fileType != .mov, fileType != .mkv {
                 return ReelError(.invalidArgument, "PCM audio goes into MOV or Matroska, not \(fileType.rawValue): use AAC or a .mov/.mkv output", path: path)
             }
+            // Matroska times packets in whole milliseconds, and ALAC's 4096-sample packets
+            // (a size FFmpeg's encoder fixes) do not start on them at 44.1 or 48 kHz.
+            if settings.codec == .alac, fileType != .mov, fileType != .mp4 {
+                return ReelError(.invalidArgument, "ALAC goes into MOV or MP4 (M4A), not \(fileType.rawValue): use AAC or PCM, or a .mov/.m4a output", path: path)
+            }
             return nil
         }
     }

@@ -96,17 +96,26 @@ public struct AudioEncoderSettings: Sendable, Hashable {
         case pcm16
         /// 24-bit little-endian PCM (`pcm_s24le`; MOV `in24`, Matroska `A_PCM/INT/LIT`).
         case pcm24
+        /// Apple Lossless, 16-bit (FFmpeg's `alac` encoder; MOV and MP4/M4A `alac`):
+        /// decodes to exactly the 16-bit samples encoded. Not Matroska: its packets of
+        /// 4096 samples would not start on Matroska's whole milliseconds.
+        case alac
 
         var encoderName: String {
             switch self {
             case .aac: "aac"
             case .pcm16: "pcm_s16le"
             case .pcm24: "pcm_s24le"
+            case .alac: "alac"
             }
         }
 
         /// Whether the codec is uncompressed PCM (MOV and Matroska only).
-        public var isPCM: Bool { self != .aac }
+        public var isPCM: Bool { self == .pcm16 || self == .pcm24 }
+
+        /// Whether the codec is lossy: the one whose packets an export may copy from a
+        /// source instead of encoding (lossless outputs are always encoded).
+        public var isLossy: Bool { self == .aac }
     }
 
     public var codec: Codec

@@ -168,10 +168,10 @@ final class VideoTrackWriter: TrackWriter {
     }
 }
 
-/// Encodes interleaved float PCM to AAC or integer PCM: libswresample (`swr_convert`)
-/// turns the floats into the encoder's sample format (planar float for AAC, 16-bit or
-/// 32-bit interleaved integers for `pcm_s16le`/`pcm_s24le`), in frames of the encoder's
-/// size. The PCM encoders take any size: they get 20 ms frames where the rate allows
+/// Encodes interleaved float PCM to AAC, ALAC or integer PCM: libswresample (`swr_convert`)
+/// turns the floats into the encoder's sample format (planar float for AAC, planar 16-bit
+/// for ALAC, 16-bit or 32-bit interleaved integers for `pcm_s16le`/`pcm_s24le`), in frames
+/// of the encoder's size (4096 for ALAC). The PCM encoders take any size: they get 20 ms frames where the rate allows
 /// (960 samples at 48 kHz), so that every packet starts on a whole millisecond, which is
 /// as fine as Matroska's timestamps go; else 1024 samples.
 final class AudioTrackWriter: TrackWriter {
@@ -200,6 +200,8 @@ final class AudioTrackWriter: TrackWriter {
         case .pcm16: sampleFormat = AV_SAMPLE_FMT_S16
         // pcm_s24le takes 32-bit samples and keeps their top 24 bits.
         case .pcm24: sampleFormat = AV_SAMPLE_FMT_S32
+        // 16-bit ALAC: planar 16-bit samples.
+        case .alac: sampleFormat = AV_SAMPLE_FMT_S16P
         }
         encoder = try Encoder(name: settings.codec.encoderName) { (ctx) throws(ReelError) in
             ctx.pointee.sample_fmt = sampleFormat
