@@ -37,23 +37,111 @@ struct ExportAudio: Sendable {
     }
 
     let input: AssetWriterInput
-    let mode: Mode
+    var mode: Mode
+    /// What a mix is made over when it is not the export's range: a piece's range with its
+    /// pre-roll before and the frames its last packets need after (``piece(of:range:tracks:sources:)``).
+    var mixRange: TimeRange?
+    /// Whether copied packets end at the range's end: a piece's last packet is shortened so
+    /// that its track ends with its video.
+    var trimsCopyToRange = false
+    /// The output's sample rate, when known.
+    var sampleRate: Int?
 
     /// The audio outputs for `composition` over `range`: one mixing every enabled audio
     /// track when `audioMix` is given, else one per track; none when nothing plays there.
     /// Encoded outputs use `codec`.
+    ///
+    /// With `pieceOf`, `range` is a piece of that timeline, to be joined by stream copy with
+    /// the other pieces: the outputs, their formats and whether they copy or encode are
+    /// those of an export of the whole timeline, and each is cut down to the piece.
     static func plans(composition: Composition, range: TimeRange, sources: AssetRenderSources,
-                      audioMix: AudioMix?, codec: AudioEncoderSettings.Codec = .aac) async throws(ReelError) -> [ExportAudio] {
-        let tracks = composition.tracks(withMediaType: .audio).filter { $0.isEnabled && !$0.isEmpty }.map { track in
-            Track(trackID: track.trackID, pieces: pieces(of: track, in: range, sources: sources),
+                      audioMix: AudioMix?, codec: AudioEncoderSettings.Codec = .aac,
+                      pieceOf: TimeRange? = nil) async throws(ReelError) -> [ExportAudio] {
+        let whole = pieceOf ?? range
+        let compositionTracks = composition.tracks(withMediaType: .audio).filter { $0.isEnabled && !$0.isEmpty }
+        let tracks = compositionTracks.map { track in
+            Track(trackID: track.trackID, pieces: pieces(of: track, in: whole, sources: sources),
                   volume: audioMix?.inputParameters(forTrackID: track.trackID) ?? AudioMixInputParameters(trackID: track.trackID))
         }.filter { !$0.pieces.isEmpty }
         guard !tracks.isEmpty else { return [] }
-        if audioMix != nil { return [try await plan(tracks, range: range, codec: codec)] }
+        let groups = audioMix != nil ? [tracks] : tracks.map { [$0] }
         var plans: [ExportAudio] = []
-        for track in tracks { plans.append(try await plan([track], range: range, codec: codec)) }
+        for group in groups {
+            let plan = try await plan(group, range: whole, codec: codec)
+            guard pieceOf != nil else {
+                plans.append(plan)
+                continue
+            }
+            plans.append(plan.piece(of: whole, range: range, tracks: compositionTracks.filter { t in group.contains { $0.trackID == t.trackID } },
+                                    sources: sources))
+        }
         return plans
     }
+
+    /// This output, planned over `whole`, cut down to `range`, a piece of it.
+    ///
+    /// Copied packets: those that start in the range. Encoded AAC: the packets one encode
+    /// of `whole` would give from the first frame boundary of its grid at or after the
+    /// range's start to the first at or after its end; the encoder starts
+    /// ``preRollFrames`` frames before (the pre-roll, mixed as the whole would be and
+    /// dropped) and is fed three frames past the last packet kept, which the encoder's
+    /// look-ahead and overlap read.
+    /// PCM has no frames that overlap: the range itself.
+    private func piece(of whole: TimeRange, range: TimeRange, tracks: [CompositionTrack], sources: AssetRenderSources) -> ExportAudio {
+        switch mode {
+        case .copy(var piece):
+            let target = piece.target.intersection(range)
+            piece.source = TimeRange(start: piece.source.start + (target.start - piece.target.start), duration: target.duration)
+            piece.target = target
+            var plan = self
+            plan.mode = .copy(piece)
+            plan.trimsCopyToRange = true
+            return plan
+        case .mix(let planned, let rate, let channels):
+            guard case .audio(var settings) = input.settings, !settings.codec.isPCM else { return self }
+            let frame = Int64(Self.aacFrame)
+            let r = Int32(clamping: rate)
+            func sample(_ t: MediaTime) -> Int64 { (t - whole.start).convertScale(r, method: .roundHalfAwayFromZero).value }
+            func time(_ n: Int64) -> MediaTime { whole.start + MediaTime(value: n, timescale: r) }
+            func boundary(_ n: Int64) -> Int64 { (n + frame - 1) / frame * frame }
+            let total = sample(whole.end)
+            let first = sample(range.start), last = sample(range.end)
+            // The encode of the whole gives packet i at sample 1024 (i - 1), its priming
+            // packet first; an encode from sample `start` gives them from `start - 1024`.
+            let keptStart = first <= 0 ? -frame : boundary(first)
+            let start = first <= 0 ? 0 : max(0, keptStart - Int64(Self.preRollFrames) * frame)
+            let firstPacket = Int((keptStart - (start - frame)) / frame)
+            var count: Int?
+            var end = total
+            var trackEnd: MediaTime?
+            if last < total {
+                let keptEnd = boundary(last)
+                count = Int((keptEnd - keptStart) / frame)
+                end = min(total, keptEnd + 3 * frame)
+                trackEnd = range.duration
+            }
+            let mixRange = TimeRange(start: time(start), end: time(end))
+            let cut = planned.map { track in
+                Track(trackID: track.trackID,
+                      pieces: tracks.first { $0.trackID == track.trackID }.map { Self.pieces(of: $0, in: mixRange, sources: sources) } ?? [],
+                      volume: track.volume)
+            }
+            settings.packetWindow = AudioPacketWindow(firstPacket: firstPacket, packetCount: count, end: trackEnd)
+            var plan = ExportAudio(input: AssetWriterInput(settings: .audio(settings)), mode: .mix(cut, sampleRate: rate, channels: channels))
+            plan.mixRange = mixRange
+            plan.sampleRate = rate
+            return plan
+        }
+    }
+
+    /// Samples per AAC frame (AAC-LC).
+    static let aacFrame = 1024
+    /// AAC frames encoded before a piece's first packet and dropped (about a second at
+    /// 48 kHz). FFmpeg's AAC encoder carries its rate control (the quantiser's lambda)
+    /// from frame to frame; it takes some 30 to 50 frames from a cold start to settle
+    /// where the encode of the whole is, and the pieces' packets differ from the whole's
+    /// until it has.
+    static let preRollFrames = 48
 
     /// The stretches of `track`'s sources that play in `range`, in order.
     private static func pieces(of track: CompositionTrack, in range: TimeRange, sources: AssetRenderSources) -> [Piece] {
@@ -78,13 +166,17 @@ struct ExportAudio: Sendable {
         }
         if !codec.isPCM, tracks.count == 1, tracks[0].pieces.count == 1, !first.isScaled, first.target.start == range.start,
            tracks[0].volume.isUnitVolume(over: range) {
-            return ExportAudio(input: AssetWriterInput(settings: .passthrough(description)), mode: .copy(first))
+            var plan = ExportAudio(input: AssetWriterInput(settings: .passthrough(description)), mode: .copy(first))
+            plan.sampleRate = description.sampleRate
+            return plan
         }
         guard let rate = description.sampleRate, rate > 0, let channels = description.channelCount, channels > 0 else {
             throw ReelError(.unsupportedFormat, "the audio track gives no sample rate or channel count", path: first.url.path, trackID: first.trackID)
         }
         let settings = AudioEncoderSettings(codec: codec, sampleRate: rate, channelCount: min(channels, 8))
-        return ExportAudio(input: AssetWriterInput(settings: .audio(settings)), mode: .mix(tracks, sampleRate: rate, channels: min(channels, 8)))
+        var plan = ExportAudio(input: AssetWriterInput(settings: .audio(settings)), mode: .mix(tracks, sampleRate: rate, channels: min(channels, 8)))
+        plan.sampleRate = rate
+        return plan
     }
 
     /// Appends the audio, then marks the input finished. `progress` gets 0...1.
@@ -93,7 +185,7 @@ struct ExportAudio: Sendable {
         case .copy(let piece):
             try await copy(piece, range: range, progress: progress)
         case .mix(let tracks, let rate, let channels):
-            try await mix(tracks, range: range, sampleRate: rate, channels: channels, progress: progress)
+            try await mix(tracks, range: mixRange ?? range, sampleRate: rate, channels: channels, progress: progress)
         }
         input.markAsFinished()
     }
@@ -113,6 +205,9 @@ struct ExportAudio: Sendable {
             guard buffer.presentationTime < piece.target.end else { break }
             // Packets starting before the range are dropped by the writer's session start.
             guard !(buffer.presentationTime < range.start) else { continue }
+            if trimsCopyToRange, buffer.duration.isNumeric, buffer.presentationTime + buffer.duration > range.end {
+                buffer.duration = range.end - buffer.presentationTime
+            }
             try await input.append(buffer)
             progress((buffer.presentationTime - range.start).seconds / max(range.duration.seconds, 1e-9))
         }
