@@ -7,8 +7,8 @@ import ReelComposition
 ///
 /// With an ``AudioMix``, every enabled audio track is mixed into one output track; without
 /// one, each enabled audio track becomes an output track of its own. An output that plays
-/// exactly one track, unscaled, at volume 1, as one stretch of its source from the start of
-/// the range, copies the source's packets. Any other is decoded, converted to one format
+/// exactly one track, unscaled, at volume 1, as one stretch of its source over the whole
+/// range, copies the source's packets. Any other is decoded, converted to one format
 /// (the first track's sample rate and channel count), cut at the edits sample-exactly,
 /// given silence over empty edits, scaled by its volume ramps, summed and encoded once to
 /// AAC (or PCM), lasting exactly as long as the range (see ``ExportAudio/mix(_:range:sampleRate:channels:progress:)``).
@@ -164,7 +164,9 @@ struct ExportAudio: Sendable {
         guard let description = reader.track(withID: first.trackID)?.formatDescription else {
             throw ReelError(.invalidArgument, "the file has no audio track \(first.trackID)", path: first.url.path, trackID: first.trackID)
         }
-        if !codec.isPCM, tracks.count == 1, tracks[0].pieces.count == 1, !first.isScaled, first.target.start == range.start,
+        // Copied only when the one stretch plays over the whole range: a track that ends
+        // early is mixed, so its silence lasts to the end.
+        if !codec.isPCM, tracks.count == 1, tracks[0].pieces.count == 1, !first.isScaled, first.target == range,
            tracks[0].volume.isUnitVolume(over: range) {
             var plan = ExportAudio(input: AssetWriterInput(settings: .passthrough(description)), mode: .copy(first))
             plan.sampleRate = description.sampleRate
