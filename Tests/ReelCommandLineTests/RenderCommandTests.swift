@@ -146,11 +146,14 @@ struct RenderCommandTests {
         (try? String(contentsOf: root.appendingPathComponent("Examples/crossfade/composition.json"), encoding: .utf8)) ?? ""
     }
 
-    /// The packet times of the first audio stream, in its time base.
-    static func audioPacketTimes(_ file: String, in folder: URL) throws -> [Int] {
+    /// The packet times and durations of the first audio stream, in its time base, and
+    /// the duration of each stream.
+    static func audioTiming(_ file: String, in folder: URL) throws -> (packets: [String], streams: [String]) {
         let ffprobe = try #require(TestTools.which("ffprobe"))
-        let out = try TestTools.run(ffprobe, ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts", "-of", "csv=p=0", file], in: folder)
-        return out.stdout.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let packets = try TestTools.run(ffprobe, ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts,duration", "-of", "csv=p=0", file],
+                                        in: folder)
+        let streams = try TestTools.run(ffprobe, ["-v", "error", "-show_entries", "stream=codec_type,start_time,duration", "-of", "csv=p=0", file], in: folder)
+        return (packets.stdout.split(separator: "\n").map(String.init), streams.stdout.split(separator: "\n").map(String.init))
     }
 
     @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
@@ -179,10 +182,13 @@ struct RenderCommandTests {
         #expect(concat.status == 0, "\(concat.stderr)")
         #expect(try ReelProcess.frameHashes("joined.mp4", in: folder) == ReelProcess.frameHashes("whole.mp4", in: folder))
 
-        // No drift: the joined file's sound packets sit where the single render's do.
-        let wholeTimes = try Self.audioPacketTimes("whole.mp4", in: folder)
-        #expect(wholeTimes.count > 100)
-        #expect(try Self.audioPacketTimes("joined.mp4", in: folder) == wholeTimes)
+        // No drift: the joined file's sound packets sit where the single render's do, and
+        // its streams start and end as the single render's.
+        let wholeTiming = try Self.audioTiming("whole.mp4", in: folder)
+        let joinedTiming = try Self.audioTiming("joined.mp4", in: folder)
+        #expect(wholeTiming.packets.count > 100)
+        #expect(joinedTiming.packets == wholeTiming.packets)
+        #expect(joinedTiming.streams == wholeTiming.streams)
         let single = try JoinCommandTests.samples("whole.mp4", in: folder)
         let joined = try JoinCommandTests.samples("joined.mp4", in: folder)
         #expect(single.count >= 120_000)

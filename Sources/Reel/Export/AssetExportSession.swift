@@ -104,13 +104,14 @@ public final class AssetExportSession: Sendable {
     /// The whole timeline that ``timeRange`` is one piece of, when pieces exported with
     /// adjoining ranges are to be joined by stream copy (nil, the default: the export
     /// stands alone). Encoded sound is then coded on the whole timeline's AAC frame grid:
-    /// the encoder starts about a second before the piece's first grid boundary (the
-    /// pre-roll, mixed from the sources as an export of the whole would), those packets are dropped,
-    /// and the piece keeps the packets up to the next piece's first boundary, the last one
-    /// shortened to end the track where the video ends. Laid end to end, the pieces' packets
-    /// are those of one encode of the whole, so the joined sound has no gap, click or drift.
-    /// Copied sound keeps the packets that start in the range, the last one shortened the
-    /// same way.
+    /// the encoder starts about a second before the piece (the pre-roll, mixed from the
+    /// sources as an export of the whole would), those packets are dropped, and the piece
+    /// keeps the packets from the frame that holds its start (an edit list hides the part
+    /// before the start) to the frame before the one that holds the next piece's start.
+    /// Laid end to end, the pieces' packets are those of one encode of the whole, so the
+    /// joined sound has no gap, click or drift. Copied sound keeps the packets that start
+    /// in the range, the last one shortened to end with it. The MP4/MOV movie timescale
+    /// counts the frames and samples exactly, so joiners place each piece where it belongs.
     public var pieceOf: TimeRange? {
         get { state.withLock { $0.settings.pieceOf } }
         set { state.withLock { $0.settings.pieceOf = newValue } }

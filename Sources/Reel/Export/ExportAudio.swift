@@ -81,8 +81,9 @@ struct ExportAudio: Sendable {
     /// This output, planned over `whole`, cut down to `range`, a piece of it.
     ///
     /// Copied packets: those that start in the range. Encoded AAC: the packets one encode
-    /// of `whole` would give from the first frame boundary of its grid at or after the
-    /// range's start to the first at or after its end; the encoder starts
+    /// of `whole` would give from the frame of its grid that holds the range's start (an
+    /// edit list hides what it holds before the start) to the frame before the one that
+    /// holds the range's end, where the next piece starts; the encoder starts
     /// ``preRollFrames`` frames before (the pre-roll, mixed as the whole would be and
     /// dropped) and is fed three frames past the last packet kept, which the encoder's
     /// look-ahead and overlap read.
@@ -103,7 +104,8 @@ struct ExportAudio: Sendable {
             let r = Int32(clamping: rate)
             func sample(_ t: MediaTime) -> Int64 { (t - whole.start).convertScale(r, method: .roundHalfAwayFromZero).value }
             func time(_ n: Int64) -> MediaTime { whole.start + MediaTime(value: n, timescale: r) }
-            func boundary(_ n: Int64) -> Int64 { (n + frame - 1) / frame * frame }
+            // The start of the frame holding sample n (n >= 0).
+            func boundary(_ n: Int64) -> Int64 { n / frame * frame }
             let total = sample(whole.end)
             let first = sample(range.start), last = sample(range.end)
             // The encode of the whole gives packet i at sample 1024 (i - 1), its priming
@@ -113,12 +115,10 @@ struct ExportAudio: Sendable {
             let firstPacket = Int((keptStart - (start - frame)) / frame)
             var count: Int?
             var end = total
-            var trackEnd: MediaTime?
             if last < total {
                 let keptEnd = boundary(last)
                 count = Int((keptEnd - keptStart) / frame)
                 end = min(total, keptEnd + 3 * frame)
-                trackEnd = range.duration
             }
             let mixRange = TimeRange(start: time(start), end: time(end))
             let cut = planned.map { track in
@@ -126,7 +126,7 @@ struct ExportAudio: Sendable {
                       pieces: tracks.first { $0.trackID == track.trackID }.map { Self.pieces(of: $0, in: mixRange, sources: sources) } ?? [],
                       volume: track.volume)
             }
-            settings.packetWindow = AudioPacketWindow(firstPacket: firstPacket, packetCount: count, end: trackEnd)
+            settings.packetWindow = AudioPacketWindow(firstPacket: firstPacket, packetCount: count)
             var plan = ExportAudio(input: AssetWriterInput(settings: .audio(settings)), mode: .mix(cut, sampleRate: rate, channels: channels))
             plan.mixRange = mixRange
             plan.sampleRate = rate

@@ -76,7 +76,7 @@ struct ExportJob: Sendable {
         for plan in audio { try writer.add(plan.input) }
         if settings.pieceOf != nil {
             // Joiners place a piece after the previous one's duration, and a piece's sound
-            // may start after its video: both counted exactly in frames and samples.
+            // starts with an edit: both counted exactly in frames and samples.
             writer.movieTimescale = Self.movieTimescale(counting: [videoComposition?.frameDuration.timescale].compactMap { $0 }
                                                            + audio.compactMap { $0.sampleRate.map { Int32(clamping: $0) } })
         }

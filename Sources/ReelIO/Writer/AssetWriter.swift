@@ -99,7 +99,7 @@ public final class AssetWriter: Sendable {
     /// list are counted; nil (the default) for FFmpeg's 1000. A file that is to be joined
     /// by stream copy needs one that counts its video's frames and its audio's samples
     /// exactly: joiners place each file after the previous one's duration, and a track
-    /// that starts after the video has its offset written as an edit. Set it before
+    /// that starts before or after the video has its offset written as an edit. Set it before
     /// ``startWriting()``.
     public var movieTimescale: Int32? {
         get { state.withLock { $0.movieTimescale } }

@@ -133,21 +133,18 @@ public struct AudioEncoderSettings: Sendable, Hashable {
 ///
 /// The encoder starts on the whole timeline's frame grid before the stretch (a pre-roll,
 /// appended with times before the session start), so that its state at the first packet
-/// kept is the one the whole encode had there. The packets before ``firstPacket`` are
-/// dropped; ``packetCount`` are kept (nil: all that follow); the last one kept is given
-/// the duration that ends the track at ``end``, where the next stretch's picture starts,
-/// so the file lasts as long as its video and files concatenate without drift.
+/// kept is near the one the whole encode had there. The packets before ``firstPacket``
+/// are dropped and ``packetCount`` are kept (nil: all that follow). A first packet kept
+/// that starts before the session start is written with its negative time, which MP4 and
+/// MOV hide with an edit list, as they hide AAC's priming.
 public struct AudioPacketWindow: Sendable, Hashable {
     /// How many of the encoder's first packets are dropped: the pre-roll's.
     public var firstPacket: Int
     /// How many packets are kept from there (nil: every one to the end).
     public var packetCount: Int?
-    /// Where the track ends, from the session start (nil: where its last packet ends).
-    public var end: MediaTime?
 
-    public init(firstPacket: Int, packetCount: Int?, end: MediaTime?) {
+    public init(firstPacket: Int, packetCount: Int?) {
         self.firstPacket = firstPacket
         self.packetCount = packetCount
-        self.end = end
     }
 }

@@ -191,8 +191,6 @@ final class AudioTrackWriter: TrackWriter {
     /// Which packets are written, and the encoder's packets so far.
     private let window: AudioPacketWindow?
     private var packetsOut = 0
-    /// Where the track ends (``AudioPacketWindow/end``), in the encoder's time base.
-    private let endPTS: Int64?
 
     init(_ settings: AudioEncoderSettings, output: OutputFormatContext) throws(ReelError) {
         guard (1...8).contains(settings.channelCount), (8000...192_000).contains(settings.sampleRate) else {
@@ -236,7 +234,6 @@ final class AudioTrackWriter: TrackWriter {
         stream.pointee.time_base = encoder.timeBase
         streamTimeBase = encoder.timeBase
         window = settings.packetWindow
-        endPTS = settings.packetWindow?.end.flatMap { $0.convertScale(Int32(settings.sampleRate), method: .roundTowardNegativeInfinity).value }
     }
 
     deinit { swr_free(&converter) }
@@ -283,8 +280,7 @@ final class AudioTrackWriter: TrackWriter {
         try encode(nil, into: output)
     }
 
-    /// Encodes `frame` (nil: the end) and writes the packets the window keeps, the last
-    /// one kept shortened to end the track at the window's end.
+    /// Encodes `frame` (nil: the end) and writes the packets the window keeps.
     private func encode(_ frame: Frame?, into output: OutputFormatContext) throws(ReelError) {
         guard let window else {
             return try ReelIO.encode(frame, with: encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
@@ -293,12 +289,8 @@ final class AudioTrackWriter: TrackWriter {
             let index = packetsOut
             packetsOut += 1
             guard index >= window.firstPacket, window.packetCount.map({ index < window.firstPacket + $0 }) ?? true else { return }
-            let p = packet.pointer
-            if let endPTS, p.pointee.pts != reel_nopts_value(), p.pointee.pts + p.pointee.duration > endPTS {
-                p.pointee.duration = max(1, endPTS - p.pointee.pts)
-            }
-            av_packet_rescale_ts(p, encoder.timeBase, streamTimeBase)
-            p.pointee.stream_index = streamIndex
+            av_packet_rescale_ts(packet.pointer, encoder.timeBase, streamTimeBase)
+            packet.pointer.pointee.stream_index = streamIndex
             try output.write(packet)
         }
     }
