@@ -109,8 +109,8 @@ public final class AssetExportSession: Sendable {
     /// keeps the packets from the frame that holds its start (an edit list hides the part
     /// before the start) to the frame before the one that holds the next piece's start.
     /// Laid end to end, the pieces' packets are those of one encode of the whole, so the
-    /// joined sound has no gap, click or drift. Copied sound keeps the packets that start
-    /// in the range, the last one shortened to end with it. The MP4/MOV movie timescale
+    /// joined sound has no gap, click or drift. Copied sound keeps the source's packets
+    /// the same way: those that end in the range. The MP4/MOV movie timescale
     /// counts the frames and samples exactly, so joiners place each piece where it belongs.
     public var pieceOf: TimeRange? {
         get { state.withLock { $0.settings.pieceOf } }

@@ -41,9 +41,9 @@ struct ExportAudio: Sendable {
     /// What a mix is made over when it is not the export's range: a piece's range with its
     /// pre-roll before and the frames its last packets need after (``piece(of:range:tracks:sources:)``).
     var mixRange: TimeRange?
-    /// Whether copied packets end at the range's end: a piece's last packet is shortened so
-    /// that its track ends with its video.
-    var trimsCopyToRange = false
+    /// The whole timeline a copy's range is a piece of: the piece keeps the packets that
+    /// end in it (see ``copy(_:range:progress:)``).
+    var copyPieceOf: TimeRange?
     /// The output's sample rate, when known.
     var sampleRate: Int?
 
@@ -80,7 +80,8 @@ struct ExportAudio: Sendable {
 
     /// This output, planned over `whole`, cut down to `range`, a piece of it.
     ///
-    /// Copied packets: those that start in the range. Encoded AAC: the packets one encode
+    /// Copied packets: those that end in the range (the one holding its start written at
+    /// a negative time its edit list hides). Encoded AAC: the packets one encode
     /// of `whole` would give from the frame of its grid that holds the range's start (an
     /// edit list hides what it holds before the start) to the frame before the one that
     /// holds the range's end, where the next piece starts; the encoder starts
@@ -96,7 +97,7 @@ struct ExportAudio: Sendable {
             piece.target = target
             var plan = self
             plan.mode = .copy(piece)
-            plan.trimsCopyToRange = true
+            plan.copyPieceOf = whole
             return plan
         case .mix(let planned, let rate, let channels):
             guard case .audio(var settings) = input.settings, !settings.codec.isPCM else { return self }
@@ -205,10 +206,14 @@ struct ExportAudio: Sendable {
             guard var buffer = sample.sampleBuffer, buffer.presentationTime.isNumeric else { continue }
             buffer.presentationTime = buffer.presentationTime + offset
             guard buffer.presentationTime < piece.target.end else { break }
-            // Packets starting before the range are dropped by the writer's session start.
-            guard !(buffer.presentationTime < range.start) else { continue }
-            if trimsCopyToRange, buffer.duration.isNumeric, buffer.presentationTime + buffer.duration > range.end {
-                buffer.duration = range.end - buffer.presentationTime
+            if let whole = copyPieceOf, buffer.duration.isNumeric {
+                // A piece keeps the packets that end in it, the one holding its start at a
+                // negative time its edit list hides; the last piece, every one that starts in it.
+                let end = buffer.presentationTime + buffer.duration
+                guard end > range.start, end <= range.end || !(range.end < whole.end) else { continue }
+            } else {
+                // Packets starting before the range are dropped by the writer's session start.
+                guard !(buffer.presentationTime < range.start) else { continue }
             }
             try await input.append(buffer)
             progress((buffer.presentationTime - range.start).seconds / max(range.duration.seconds, 1e-9))
