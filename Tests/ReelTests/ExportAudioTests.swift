@@ -113,6 +113,20 @@ import ReelTestSupport
         #expect(audio.duration < 1.95 || audio.slice(1.05, 1.95).allSatisfy { $0 == 0 }, "silence after the track ends")
     }
 
+    /// A track copied from later in its source (its packets moved earlier on the timeline)
+    /// keeps each packet's decode time with its presentation time.
+    @Test func aTrackCopiedFromLaterInItsSourceIsWritten() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try await SourceDescription(asset: Asset(url: tone440))
+        var composition = MutableComposition()
+        try composition.insertTimeRange(TimeRange(start: .ratio(1, 2), duration: .ratio(3, 2)), of: source, at: .zero)
+        let file = try await export(composition, mix: nil, in: folder)
+        let audio = try await TestAudio.decode(file)
+        #expect(abs(audio.duration - 1.5) < 0.03)
+        #expect(audio.rms(0.1, 1.4) > -25)
+    }
+
     @Test func anExportKeepsEveryAudioTrackOrMixesThemIntoOne() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

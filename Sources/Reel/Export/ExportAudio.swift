@@ -205,6 +205,7 @@ struct ExportAudio: Sendable {
             if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled") }
             guard var buffer = sample.sampleBuffer, buffer.presentationTime.isNumeric else { continue }
             buffer.presentationTime = buffer.presentationTime + offset
+            if buffer.decodeTime.isNumeric { buffer.decodeTime = buffer.decodeTime + offset }
             guard buffer.presentationTime < piece.target.end else { break }
             if let whole = copyPieceOf, buffer.duration.isNumeric {
                 // A piece keeps the packets that end in it, the one holding its start at a
