@@ -14,7 +14,7 @@ public struct RenderCommand: AsyncParsableCommand {
         A broken composition file is reported as one line naming the JSON path at fault \
         (exit status 2) and nothing is written. --range renders a piece cut on keyframe \
         boundaries: pieces rendered with the same cut points join by stream copy \
-        (ffmpeg -f concat -c copy) into the whole render. Ctrl-C stops the render and \
+        (ffmpeg -f concat -i list.txt -c copy -copyts), sound included, into the whole render. Ctrl-C stops the render and \
         leaves no output file. --plan renders piece --chunk K of a plan made by `reel plan` \
         into the plan's work folder (K defaults to SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX \
         or AWS_BATCH_JOB_ARRAY_INDEX); a piece already complete is not rendered again.
@@ -140,6 +140,8 @@ public struct RenderCommand: AsyncParsableCommand {
         let session = await loaded.makeExportSession(settings: settings, audioCodec: audioCodec, metadataFormat: metadataFormatChoice,
                                                      overwrite: overwrite)
         session.timeRange = renderRange
+        // A piece's sound is coded on the whole timeline's frames, so pieces join seamlessly.
+        if range != nil { session.pieceOf = total }
         let frameCount = Int((renderRange.duration.seconds / video.frameDuration.seconds).rounded(.up))
         let seconds = try await runner.run(session, to: outputURL, as: fileType, shown: output, frameCount: frameCount)
         CLIOutput.line(ExportRunner.summary(wrote: output, frames: frameCount, seconds: seconds))

@@ -88,6 +88,30 @@ struct JoinCommandTests {
         #expect(probe.stdout.contains("title=Reel counter") && probe.stdout.contains("creation_time=2024-01-01"), "\(probe.stdout)")
     }
 
+    /// The crossfade, a real mix (two tones under volume ramps): the join mixes and encodes
+    /// the sound once over the whole timeline, so it is the single render's, sample by sample.
+    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
+    func aMixedSoundJoinsIntoTheSingleRendersSound() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let json = RenderCommandTests.crossfade.replacingOccurrences(of: "\"compositor\":", with: "\"output\": {\"video\": \(Self.qp)},\n  \"compositor\":")
+        #expect(json != RenderCommandTests.crossfade)
+        let c = try RenderCommandTests.write(json, in: folder)
+        #expect(try ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
+        try Self.renderPieces(c, pieces: 3, in: folder)
+        let join = try ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
+        #expect(join.status == 0, "\(join.stderr)")
+        #expect(try ReelProcess.frameHashes("joined.mp4", in: folder) == ReelProcess.frameHashes("whole.mp4", in: folder))
+        let single = try Self.samples("whole.mp4", in: folder)
+        let joined = try Self.samples("joined.mp4", in: folder)
+        // 2.5 s at 48 kHz, both tones heard.
+        #expect(single.count >= 120_000)
+        #expect((single.map { $0 * $0 }.reduce(0, +) / Float(max(single.count, 1))).squareRoot() > 0.05)
+        #expect(joined.count == single.count)
+        let difference = zip(single, joined).map { abs($0 - $1) }.max() ?? 1
+        #expect(difference <= 1e-4, "largest difference \(difference)")
+    }
+
     @Test(.requires(.reelBinary, .ffmpeg, .ffprobe),
           arguments: ["{\"codec\": \"h264\", \"crf\": 23, \"keyframeInterval\": 10}", "{\"codec\": \"hevc\", \"crf\": 28, \"keyframeInterval\": 10}"])
     func rateControlledPiecesStayCloseToTheSingleRenderAndKeepKeyframesOnTheCuts(video: String) throws {

@@ -142,6 +142,84 @@ struct RenderCommandTests {
         #expect(try ReelProcess.frameHashes("p1.mp4", in: folder).count == 20)
     }
 
+    static var crossfade: String {
+        (try? String(contentsOf: root.appendingPathComponent("Examples/crossfade/composition.json"), encoding: .utf8)) ?? ""
+    }
+
+    /// The packet times and durations of the first audio stream, in its time base, and
+    /// the duration of each stream.
+    static func audioTiming(_ file: String, in folder: URL) throws -> (packets: [String], streams: [String]) {
+        let ffprobe = try #require(TestTools.which("ffprobe"))
+        let packets = try TestTools.run(ffprobe, ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts,duration", "-of", "csv=p=0", file],
+                                        in: folder)
+        let streams = try TestTools.run(ffprobe, ["-v", "error", "-show_entries", "stream=codec_type,start_time,duration", "-of", "csv=p=0", file], in: folder)
+        return (packets.stdout.split(separator: "\n").map(String.init), streams.stdout.split(separator: "\n").map(String.init))
+    }
+
+    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
+    func rangePiecesSoundJoinsSeamlesslyByStreamCopy() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The crossfade (two tones mixed with volume ramps), a keyframe every 10 frames.
+        let json = Self.crossfade.replacingOccurrences(of: "\"compositor\":",
+                                                       with: "\"output\": {\"video\": {\"codec\": \"h264\", \"qp\": 24, \"preset\": \"veryfast\", \"keyframeInterval\": 10}},\n  \"compositor\":")
+        #expect(json != Self.crossfade)
+        let c = try Self.write(json, in: folder)
+        #expect(try ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
+        // Cut at 20 and 40 frames: samples 32,000 and 64,000, neither on a 1024-sample frame.
+        let pieces = [("..0.7", "p1.mp4"), ("0.7..1.4", "p2.mp4"), ("1.4..", "p3.mp4")]
+        for (range, name) in pieces {
+            let out = try ReelProcess.reel(["render", c, "-o", name, "--range", range], in: folder)
+            #expect(out.status == 0, "\(range): \(out.stderr)")
+        }
+        let list = pieces.map { "file '\($0.1)'" }.joined(separator: "\n") + "\n"
+        try Data(list.utf8).write(to: folder.appendingPathComponent("list.txt"))
+        let ffmpeg = try #require(TestTools.which("ffmpeg"))
+        // As docs/composition-file.md joins them: -copyts keeps the first piece's AAC
+        // priming at its negative time, where the edit list hides it.
+        let concat = try TestTools.run(ffmpeg, ["-v", "error", "-f", "concat", "-safe", "0", "-i", "list.txt", "-c", "copy", "-copyts", "joined.mp4"],
+                                       in: folder)
+        #expect(concat.status == 0, "\(concat.stderr)")
+        #expect(try ReelProcess.frameHashes("joined.mp4", in: folder) == ReelProcess.frameHashes("whole.mp4", in: folder))
+
+        // No drift: the joined file's sound packets sit where the single render's do, and
+        // its streams start and end as the single render's.
+        let wholeTiming = try Self.audioTiming("whole.mp4", in: folder)
+        let joinedTiming = try Self.audioTiming("joined.mp4", in: folder)
+        #expect(wholeTiming.packets.count > 100)
+        #expect(joinedTiming.packets == wholeTiming.packets)
+        #expect(joinedTiming.streams == wholeTiming.streams)
+        let single = try JoinCommandTests.samples("whole.mp4", in: folder)
+        let joined = try JoinCommandTests.samples("joined.mp4", in: folder)
+        #expect(single.count >= 120_000)
+        #expect(joined.count == single.count)
+        guard joined.count == single.count else { return }
+        // Within AAC's tolerance everywhere.
+        let difference = zip(single, joined).map { abs($0 - $1) }.max() ?? 1
+        #expect(difference <= Self.aacTolerance, "largest difference \(difference)")
+        for joint in [32000, 64000] {
+            let around = (joint - 2048)..<(joint + 2048)
+            // Sample by sample at the joint.
+            let near = around.map { abs(single[$0] - joined[$0]) }.max() ?? 1
+            #expect(near <= Self.aacTolerance, "a difference of \(near) near sample \(joint)")
+            // No near-silent gap: every 5 ms keeps the single render's level.
+            for start in stride(from: around.lowerBound, to: around.upperBound, by: 240) {
+                func rms(_ x: [Float]) -> Float { (x[start..<(start + 240)].map { $0 * $0 }.reduce(0, +) / 240).squareRoot() }
+                #expect(rms(joined) >= rms(single) * 0.9, "the level drops at sample \(start)")
+            }
+            // No click: no step larger than the single render's there.
+            let steps = { (x: [Float]) in around.map { abs(x[$0] - x[$0 - 1]) }.max() ?? 0 }
+            #expect(steps(joined) <= steps(single) + Self.aacTolerance, "a step of \(steps(joined)) near sample \(joint)")
+        }
+    }
+
+    /// How far the pieces' sound may differ from the single render's, sample by sample: the
+    /// pieces' encoders start from a pre-roll, and what is left of the difference in their
+    /// rate control is below AAC's own coding error (the single render of the crossfade, a
+    /// tone peaking at 0.13, is up to 0.1 from the exact mix at its start; two-frame
+    /// pre-rolls left differences of 0.005 for 25 frames after each joint).
+    static let aacTolerance: Float = 0.001
+
     // MARK: Where the output goes
 
     @Test(.requires(.reelBinary),

@@ -131,6 +131,41 @@ import ReelTestSupport
         #expect(audio.rms(1.05, 1.9) > -25)
     }
 
+    /// One track at volume 1 that stops playing before the video ends (cut short, or with
+    /// an empty edit to the end) is not copied short: it is mixed, silent to the end.
+    @Test(arguments: [false, true])
+    func anAudioTrackThatEndsEarlyLastsAsLongAsTheVideo(trailingEmptyEdit: Bool) async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try await SourceDescription(asset: Asset(url: tone440))
+        var composition = MutableComposition()
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: .ratio(2, 1)), of: source, at: .zero)
+        let audioID = try #require(composition.tracks(withMediaType: .audio).first?.trackID)
+        try composition.modifyTrack(withTrackID: audioID) { (track) throws(ReelError) in
+            try track.removeTimeRange(TimeRange(start: .ratio(1, 1), duration: .ratio(1, 1)))
+            if trailingEmptyEdit { try track.insertEmptyTimeRange(TimeRange(start: .ratio(1, 1), duration: .ratio(1, 1))) }
+        }
+        let file = try await export(composition, mix: nil, in: folder)
+        let audio = try await TestAudio.decode(file)
+        #expect(abs(audio.duration - 2) < 0.03, "the audio lasts \(audio.duration) s under 2 s of video")
+        #expect(audio.rms(0.1, 0.9) > -25)
+        #expect(audio.duration < 1.95 || audio.slice(1.05, 1.95).allSatisfy { $0 == 0 }, "silence after the track ends")
+    }
+
+    /// A track copied from later in its source (its packets moved earlier on the timeline)
+    /// keeps each packet's decode time with its presentation time.
+    @Test func aTrackCopiedFromLaterInItsSourceIsWritten() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try await SourceDescription(asset: Asset(url: tone440))
+        var composition = MutableComposition()
+        try composition.insertTimeRange(TimeRange(start: .ratio(1, 2), duration: .ratio(3, 2)), of: source, at: .zero)
+        let file = try await export(composition, mix: nil, in: folder)
+        let audio = try await TestAudio.decode(file)
+        #expect(abs(audio.duration - 1.5) < 0.03)
+        #expect(audio.rms(0.1, 1.4) > -25)
+    }
+
     @Test func anExportKeepsEveryAudioTrackOrMixesThemIntoOne() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -38,6 +38,8 @@ public final class AssetExportSession: Sendable {
     struct Settings: Sendable {
         var videoComposition: VideoComposition?
         var timeRange: TimeRange?
+        /// The whole timeline `timeRange` is a piece of (see ``AssetExportSession/pieceOf``).
+        var pieceOf: TimeRange?
         var overwrite = false
         var outputFileType: AssetWriter.FileType?
         var outputURL: URL?
@@ -98,6 +100,22 @@ public final class AssetExportSession: Sendable {
     public var timeRange: TimeRange? {
         get { state.withLock { $0.settings.timeRange } }
         set { state.withLock { $0.settings.timeRange = newValue } }
+    }
+
+    /// The whole timeline that ``timeRange`` is one piece of, when pieces exported with
+    /// adjoining ranges are to be joined by stream copy (nil, the default: the export
+    /// stands alone). Encoded sound is then coded on the whole timeline's AAC frame grid:
+    /// the encoder starts about a second before the piece (the pre-roll, mixed from the
+    /// sources as an export of the whole would), those packets are dropped, and the piece
+    /// keeps the packets from the frame that holds its start (an edit list hides the part
+    /// before the start) to the frame before the one that holds the next piece's start.
+    /// Laid end to end, the pieces' packets are those of one encode of the whole, so the
+    /// joined sound has no gap, click or drift. Copied sound keeps the source's packets
+    /// the same way: those that end in the range. The MP4/MOV movie timescale
+    /// counts the frames and samples exactly, so joiners place each piece where it belongs.
+    public var pieceOf: TimeRange? {
+        get { state.withLock { $0.settings.pieceOf } }
+        set { state.withLock { $0.settings.pieceOf = newValue } }
     }
 
     /// Replace an existing file at the output path instead of failing.

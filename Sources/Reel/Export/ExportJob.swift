@@ -72,10 +72,16 @@ struct ExportJob: Sendable {
         }
         let audio = settings.audioEnabled
             ? try await ExportAudio.plans(composition: composition, range: range, sources: session.sources, audioMix: settings.audioMix,
-                                     codec: settings.audioCodec, format: settings.audioFormat) : []
+                                     codec: settings.audioCodec, format: settings.audioFormat, pieceOf: try wholeRange(of: range)) : []
         // Every source of the mixed sound decodes, before the first frame is rendered.
         for plan in audio { try await plan.checkDecoding() }
         for plan in audio { try writer.add(plan.input) }
+        if settings.pieceOf != nil {
+            // Joiners place a piece after the previous one's duration, and a piece's sound
+            // starts with an edit: both counted exactly in frames and samples.
+            writer.movieTimescale = Self.movieTimescale(counting: [videoComposition?.frameDuration.timescale].compactMap { $0 }
+                                                           + audio.compactMap { $0.sampleRate.map { Int32(clamping: $0) } })
+        }
         let metadataIDs = includesVideo ? settings.metadataTrackIDs ?? videoComposition?.sourceSampleDataTrackIDs ?? [] : []
         let diagnostics = settings.engineOptions.diagnostics
         let metadata = try await ExportMetadata.plans(trackIDs: metadataIDs, composition: composition, range: range,
@@ -123,6 +129,29 @@ struct ExportJob: Sendable {
             throw ReelError(.invalidArgument, "the export time range \(asked) lies outside the composition \(full)", path: url.path)
         }
         return clipped
+    }
+
+    /// The smallest timescale counting every one of `timescales` exactly (their least
+    /// common multiple); nil when there are none or it overflows 32 bits.
+    static func movieTimescale(counting timescales: [Int32]) -> Int32? {
+        func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
+        var lcm: Int64 = 1
+        for t in timescales where t > 0 {
+            lcm = lcm / gcd(lcm, Int64(t)) * Int64(t)
+            if lcm > Int64(Int32.max) { return nil }
+        }
+        return timescales.isEmpty ? nil : Int32(lcm)
+    }
+
+    /// The whole timeline `range` is a piece of (``AssetExportSession/pieceOf``), clipped to
+    /// the composition; nil when the export stands alone or is the whole.
+    func wholeRange(of range: TimeRange) throws(ReelError) -> TimeRange? {
+        guard let asked = settings.pieceOf else { return nil }
+        let whole = asked.isValid ? asked.intersection(session.composition.timeRange) : asked
+        guard whole.isValid, whole.start <= range.start, range.end <= whole.end else {
+            throw ReelError(.invalidArgument, "the export time range \(range) is not a piece of \(asked)", path: url.path)
+        }
+        return whole == range ? nil : whole
     }
 
     /// The part of `range` the video is rendered over: all of it for a caller's video

@@ -95,6 +95,17 @@ public final class AssetWriter: Sendable {
         set { state.withLock { $0.setOptimizeForNetworkUse(newValue) } }
     }
 
+    /// The MP4/MOV movie timescale (`mvhd`), in which the file's duration and every edit
+    /// list are counted; nil (the default) for FFmpeg's 1000. A file that is to be joined
+    /// by stream copy needs one that counts its video's frames and its audio's samples
+    /// exactly: joiners place each file after the previous one's duration, and a track
+    /// that starts before or after the video has its offset written as an edit. Set it before
+    /// ``startWriting()``.
+    public var movieTimescale: Int32? {
+        get { state.withLock { $0.movieTimescale } }
+        set { state.withLock { $0.setMovieTimescale(newValue) } }
+    }
+
     /// The file's own tags, written into the header (AVAssetWriter.metadata); set before
     /// ``startWriting()``. Every item the container can hold is written: in MOV as
     /// QuickTime user data, in MP4 as iTunes items, and in both as QuickTime metadata keys
@@ -215,13 +226,14 @@ public final class AssetWriter: Sendable {
     @available(*, noasync, message: "blocks the thread while the file is created: use try await start()")
     public func startWriting() throws(ReelError) {
         try state.withLock { (s) throws(ReelError) in try s.beginStart() }
-        let (inputs, optimize, metadata) = state.withLock { ($0.inputs, $0.optimizeForNetworkUse, $0.metadata) }
+        let (inputs, optimize, metadata, timescale) = state.withLock { ($0.inputs, $0.optimizeForNetworkUse, $0.metadata, $0.movieTimescale) }
         var file: AtomicFile?
         var core: WriterCore?
         do throws(ReelError) {
             let destination = try AtomicFile(outputURL, replacing: overwrite)
             file = destination
-            core = try makeCore(inputs: inputs, optimize: optimize, metadata: metadata, temporary: destination.temporaryURL)
+            core = try makeCore(inputs: inputs, optimize: optimize, metadata: metadata, movieTimescale: timescale,
+                                temporary: destination.temporaryURL)
         } catch {
             file?.discard()
             var located = error
@@ -252,7 +264,8 @@ public final class AssetWriter: Sendable {
     }
 
     /// Opens the muxer on `temporary`, makes a track writer per input and writes the header.
-    private func makeCore(inputs: [AssetWriterInput], optimize: Bool, metadata: [MetadataItem], temporary: URL) throws(ReelError) -> WriterCore {
+    private func makeCore(inputs: [AssetWriterInput], optimize: Bool, metadata: [MetadataItem], movieTimescale: Int32?,
+                          temporary: URL) throws(ReelError) -> WriterCore {
         let output = try OutputFormatContext(formatName: isAudioOnlyMPEG4 ? "ipod" : fileType.muxerName, path: temporary.path)
         let tagPlan = ContainerTagPlan(items: metadata, fileType: fileType)
         output.setMetadata(tagPlan.tags)
@@ -295,6 +308,7 @@ public final class AssetWriter: Sendable {
         if optimize && !postPass && (fileType == .mp4 || fileType == .mov) { movflags += "+faststart" }
         if tagPlan.usesMetadataKeys { movflags += "+use_metadata_tags" }
         if !movflags.isEmpty { options["movflags"] = movflags }
+        if let movieTimescale, fileType == .mp4 || fileType == .mov { options["movie_timescale"] = String(movieTimescale) }
         let appendedTracks = postPass ? AppendedMetadataTracks(inputs: appended, beside: temporary, moovInFront: optimize) : nil
         return try WriterCore(output: output, tracks: tracks, appended: appendedTracks, options: options)
     }

@@ -123,11 +123,37 @@ public struct AudioEncoderSettings: Sendable, Hashable {
     public var channelCount: Int
     /// Bits per second for AAC; PCM's follows from the rate, channels and depth.
     public var bitRate: Int
+    /// Which of the encoder's packets are written (nil: all): for a file that is one
+    /// stretch of a longer encode, whose pieces join by stream copy.
+    public var packetWindow: AudioPacketWindow?
 
-    public init(codec: Codec = .aac, sampleRate: Int = 48000, channelCount: Int = 2, bitRate: Int = 128_000) {
+    public init(codec: Codec = .aac, sampleRate: Int = 48000, channelCount: Int = 2, bitRate: Int = 128_000,
+                packetWindow: AudioPacketWindow? = nil) {
         self.codec = codec
         self.sampleRate = sampleRate
         self.channelCount = channelCount
         self.bitRate = bitRate
+        self.packetWindow = packetWindow
+    }
+}
+
+/// The packets of an audio encode that a file keeps, so that files encoded as stretches
+/// of one timeline, laid end to end, hold the packets one encode of the whole would give.
+///
+/// The encoder starts on the whole timeline's frame grid before the stretch (a pre-roll,
+/// appended with times before the session start), so that its state at the first packet
+/// kept is near the one the whole encode had there. The packets before ``firstPacket``
+/// are dropped and ``packetCount`` are kept (nil: all that follow). A first packet kept
+/// that starts before the session start is written with its negative time, which MP4 and
+/// MOV hide with an edit list, as they hide AAC's priming.
+public struct AudioPacketWindow: Sendable, Hashable {
+    /// How many of the encoder's first packets are dropped: the pre-roll's.
+    public var firstPacket: Int
+    /// How many packets are kept from there (nil: every one to the end).
+    public var packetCount: Int?
+
+    public init(firstPacket: Int, packetCount: Int?) {
+        self.firstPacket = firstPacket
+        self.packetCount = packetCount
     }
 }

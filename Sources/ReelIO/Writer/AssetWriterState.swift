@@ -37,6 +37,7 @@ struct AssetWriterState {
     private(set) var inputs: [AssetWriterInput] = []
     private(set) var sessionStart: MediaTime = .invalid
     private(set) var optimizeForNetworkUse = true
+    private(set) var movieTimescale: Int32?
     private(set) var metadata: [MetadataItem] = []
     /// Whether `startWriting()` is at work, even after a cancel came.
     private var starting = false
@@ -88,6 +89,10 @@ struct AssetWriterState {
 
     mutating func setOptimizeForNetworkUse(_ on: Bool) {
         if isConfigurable { optimizeForNetworkUse = on }
+    }
+
+    mutating func setMovieTimescale(_ timescale: Int32?) {
+        if isConfigurable { movieTimescale = timescale.flatMap { $0 > 0 ? $0 : nil } }
     }
 
     mutating func startSession(at time: MediaTime) {

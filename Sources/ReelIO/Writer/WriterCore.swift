@@ -17,8 +17,9 @@ enum WriterCommand: Sendable {
             let r = t - offset
             return r < .zero ? nil : .video(input: i, buffer: b, time: r)
         case .audio(let i, var a):
+            // Audio before the start is the track writer's to drop (or encode as a pre-roll).
             a.presentationTime = a.presentationTime - offset
-            return a.presentationTime < .zero ? nil : .audio(input: i, audio: a)
+            return .audio(input: i, audio: a)
         case .sample(let i, let s):
             let moved = Self.moved(s, back: offset)
             return moved.presentationTime < .zero ? nil : .sample(input: i, sample: moved)

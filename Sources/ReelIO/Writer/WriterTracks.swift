@@ -15,7 +15,7 @@ protocol TrackWriter: AnyObject {
 }
 
 /// Encodes `frame` (nil: the end) and hands the packets, in the stream's time base, to the muxer.
-private func encode(_ frame: Frame?, with encoder: Encoder, packet: Packet, streamIndex: Int32, streamTimeBase: AVRational,
+func encode(_ frame: Frame?, with encoder: Encoder, packet: Packet, streamIndex: Int32, streamTimeBase: AVRational,
                     into output: OutputFormatContext) throws(ReelError) {
     try encoder.encode(frame, into: packet, path: output.path) { (packet) throws(ReelError) in
         av_packet_rescale_ts(packet.pointer, encoder.timeBase, streamTimeBase)
@@ -188,6 +188,9 @@ final class AudioTrackWriter: TrackWriter {
     /// Interleaved samples waiting for a full frame.
     private var fifo: [Float] = []
     private var nextPTS: Int64?
+    /// Which packets are written, and the encoder's packets so far.
+    private let window: AudioPacketWindow?
+    private var packetsOut = 0
 
     init(_ settings: AudioEncoderSettings, output: OutputFormatContext) throws(ReelError) {
         guard (1...8).contains(settings.channelCount), (8000...192_000).contains(settings.sampleRate) else {
@@ -232,6 +235,7 @@ final class AudioTrackWriter: TrackWriter {
         }
         stream.pointee.time_base = encoder.timeBase
         streamTimeBase = encoder.timeBase
+        window = settings.packetWindow
     }
 
     deinit { swr_free(&converter) }
@@ -240,7 +244,10 @@ final class AudioTrackWriter: TrackWriter {
         streamTimeBase = output.stream(Int(streamIndex)).pointee.time_base
     }
 
+    /// Encodes `audio`, which starts at `time` (from the session start). Audio before the
+    /// session start is dropped, unless a packet window asks for a pre-roll.
     func write(_ audio: DecodedAudio, at time: MediaTime, into output: OutputFormatContext) throws(ReelError) {
+        if time < .zero && window == nil { return }
         if nextPTS == nil { nextPTS = time.ffmpegTimestamp(in: encoder.timeBase) ?? 0 }
         fifo += audio.samples.prefix(audio.frameCount * channels)
         while fifo.count >= frameSize * channels { try emit(frameSize, into: output) }
@@ -267,12 +274,27 @@ final class AudioTrackWriter: TrackWriter {
         fifo.removeFirst(count * channels)
         frame.pointer.pointee.pts = nextPTS ?? 0
         nextPTS = (nextPTS ?? 0) + Int64(count)
-        try encode(frame, with: encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
+        try encode(frame, into: output)
     }
 
     func finish(_ output: OutputFormatContext) throws(ReelError) {
         if !fifo.isEmpty { try emit(fifo.count / channels, into: output) }
-        try encode(nil, with: encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
+        try encode(nil, into: output)
+    }
+
+    /// Encodes `frame` (nil: the end) and writes the packets the window keeps.
+    private func encode(_ frame: Frame?, into output: OutputFormatContext) throws(ReelError) {
+        guard let window else {
+            return try ReelIO.encode(frame, with: encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
+        }
+        try encoder.encode(frame, into: packet, path: output.path) { (packet) throws(ReelError) in
+            let index = packetsOut
+            packetsOut += 1
+            guard index >= window.firstPacket, window.packetCount.map({ index < window.firstPacket + $0 }) ?? true else { return }
+            av_packet_rescale_ts(packet.pointer, encoder.timeBase, streamTimeBase)
+            packet.pointer.pointee.stream_index = streamIndex
+            try output.write(packet)
+        }
     }
 }
 
