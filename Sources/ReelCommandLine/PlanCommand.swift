@@ -103,8 +103,14 @@ public struct PlanCommand: AsyncParsableCommand {
             CLIOutput.line(error.description)
             throw error.code == .outputExists ? ExitStatus.failure : ExitStatus.usage
         }
-        let files = try emit.map { kind throws(ReelError) in (kind, try plan.schedulerFiles(kind, planPath: planURL.path, reel: Self.reelPath, image: image,
-                                                                                           joinOutput: joinOutput.map { URL(fileURLWithPath: $0).standardizedFileURL.path })) }
+        let files: [(SchedulerKind, [SchedulerFile])]
+        do throws(ReelError) {
+            files = try emit.map { kind throws(ReelError) in (kind, try plan.schedulerFiles(kind, planPath: planURL.path, reel: Self.reelPath, image: image,
+                                                                                            joinOutput: joinOutput.map { URL(fileURLWithPath: $0).standardizedFileURL.path })) }
+        } catch {
+            CLIOutput.line(error.description)
+            throw ExitStatus.usage
+        }
         let targets = [planURL] + files.flatMap { $0.1.map { planURL.deletingLastPathComponent().appendingPathComponent($0.name) } }
         for url in targets { _ = try CLIOutput.checkOutput(url.path, overwrite: overwrite) }
         do throws(ReelError) {

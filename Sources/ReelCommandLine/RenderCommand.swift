@@ -30,7 +30,9 @@ public struct RenderCommand: AsyncParsableCommand {
     @Option(help: "Render one piece of this render plan (made by `reel plan`) into its work folder.")
     var plan: String?
 
-    @Option(help: "The piece of --plan to render, from 0; by default the scheduler's array index.")
+    // Unconditional: `--chunk -1` reads -1 as the value (and is refused as out of range on
+    // one line) instead of as an unknown option.
+    @Option(parsing: .unconditional, help: "The piece of --plan to render, from 0; by default the scheduler's array index.")
     var chunk: Int?
 
     @Option(name: .customLong("source"), help: "NAME=PATH replaces the source called NAME; a bare PATH replaces the first source.")

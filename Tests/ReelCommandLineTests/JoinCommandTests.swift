@@ -176,6 +176,111 @@ struct JoinCommandTests {
         #expect(!Self.exists("joined.mp4", in: folder))
     }
 
+    /// Puts `file` in place of piece `index` of `folder`'s plan and stamps it complete, as a
+    /// task that had rendered it would (the stamp's size is the new file's).
+    static func replacePiece(_ index: Int, with file: URL, in folder: URL) throws {
+        let piece = folder.appendingPathComponent(String(format: "plan.pieces/piece-%04d.mov", index))
+        let stamp = piece.deletingPathExtension().appendingPathExtension("json")
+        try FileManager.default.removeItem(at: piece)
+        try FileManager.default.copyItem(at: file, to: piece)
+        var fields = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: stamp)) as? [String: Any])
+        fields["bytes"] = try #require(try FileManager.default.attributesOfItem(atPath: piece.path)[.size] as? NSNumber)
+        try JSONSerialization.data(withJSONObject: fields).write(to: stamp)
+    }
+
+    /// A join of the plan in `folder` that must fail naming `mentions`, on one line, and
+    /// write nothing.
+    static func expectJoinRefused(in folder: URL, mentions: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let join = try ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
+        #expect(join.status == 2 && join.stderrLines.count == 1, "\(join.stderr)", sourceLocation: sourceLocation)
+        #expect(join.stderr.contains(mentions), "\(join.stderr)", sourceLocation: sourceLocation)
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("joined") || $0.hasPrefix(".joined") }
+        #expect(written.isEmpty, "\(written)", sourceLocation: sourceLocation)
+    }
+
+    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
+    func aStampedPieceWithOtherCodecSettingsFramesOrTimesIsNamedAndNothingIsWritten() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let c = try Self.dashboard(video: Self.qp, in: folder)
+        try Self.renderPieces(c, pieces: 3, in: folder)
+        let pieces = folder.appendingPathComponent("plan.pieces")
+        let kept = folder.appendingPathComponent("kept")
+        try FileManager.default.copyItem(at: pieces, to: kept)
+        #expect(try ReelProcess.reel(["join", "plan.json", "-o", "first.mp4"], in: folder).status == 0)
+        // The same render with x264's "slow" preset (another reference frame count in its
+        // SPS): piece 1 of it has the same frames at the same times, in another codec
+        // configuration, which a decoder of the joined stream would not be told about.
+        let other = folder.appendingPathComponent("other")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        let slow = try Self.dashboard(video: Self.qp.replacingOccurrences(of: "veryfast", with: "slow"), in: other)
+        try Self.renderPieces(slow, pieces: 3, in: other)
+        try Self.replacePiece(1, with: other.appendingPathComponent("plan.pieces/piece-0001.mov"), in: folder)
+        try Self.expectJoinRefused(in: folder, mentions: "bad piece 1 (its codec configuration differs from piece 0's")
+        try Self.replacePiece(1, with: kept.appendingPathComponent("piece-0001.mov"), in: folder)
+        // Piece 2 cut to its first group of pictures: 10 of its 20 frames.
+        let ffmpeg = try #require(TestTools.which("ffmpeg"))
+        let short = folder.appendingPathComponent("short.mov")
+        let cut = try TestTools.run(ffmpeg, ["-v", "error", "-i", kept.appendingPathComponent("piece-0002.mov").path, "-map", "0:v",
+                                             "-c", "copy", "-frames:v", "10", short.path])
+        #expect(cut.status == 0, "\(cut.stderr)")
+        try Self.replacePiece(2, with: short, in: folder)
+        try Self.expectJoinRefused(in: folder, mentions: "bad piece 2 (piece-0002.mov has 10 frames, expected 20)")
+        try Self.replacePiece(2, with: kept.appendingPathComponent("piece-0002.mov"), in: folder)
+        // Piece 0 with its times doubled: the right frames, one every two frame durations.
+        let slowed = folder.appendingPathComponent("slowed.mov")
+        let times = try TestTools.run(ffmpeg, ["-v", "error", "-i", kept.appendingPathComponent("piece-0000.mov").path, "-map", "0:v",
+                                               "-c", "copy", "-bsf:v", "setts=pts=2*PTS:dts=2*DTS:duration=2*DURATION", slowed.path])
+        #expect(times.status == 0, "\(times.stderr)")
+        try Self.replacePiece(0, with: slowed, in: folder)
+        try Self.expectJoinRefused(in: folder, mentions: "bad piece 0 (piece-0000.mov: frame 1 is at ")
+        // Put back, the pieces join into the same file as before.
+        try Self.replacePiece(0, with: kept.appendingPathComponent("piece-0000.mov"), in: folder)
+        #expect(try ReelProcess.reel(["join", "plan.json", "-o", "second.mp4"], in: folder).status == 0)
+        #expect(try ReelProcess.frameHashes("second.mp4", in: folder) == ReelProcess.frameHashes("first.mp4", in: folder))
+    }
+
+    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
+    func aRotatedSourceJoinsUprightLikeTheSingleRender() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let c = try RenderCommandTests.write("""
+            {"version": 1, "sources": [{"name": "camera", "path": "../../Fixtures/rotated-90.mp4"}],
+             "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "camera"}]},
+                        {"trackID": 2, "mediaType": "audio", "segments": [{"source": "camera"}]}],
+             "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
+             "output": {"video": {"codec": "h264", "qp": 24, "preset": "veryfast", "keyframeInterval": 10}}}
+            """, in: folder)
+        #expect(try ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
+        try Self.renderPieces(c, pieces: 3, in: folder)
+        let join = try ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
+        #expect(join.status == 0, "\(join.stderr)")
+        // The source is coded 320x240 with a 90° display matrix; a render turns the pictures
+        // upright (240x320, no matrix left), and the join is that render, frame for frame.
+        let ffprobe = try #require(TestTools.which("ffprobe"))
+        func orientation(_ file: String) throws -> String {
+            let out = try TestTools.run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height:stream_side_data=rotation",
+                                                  "-of", "compact=p=0:nk=1", file], in: folder)
+            return out.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let source = try orientation(TestFiles.fixture("rotated-90.mp4").path), single = try orientation("whole.mp4")
+        #expect(source == "320|240|90" && single == "240|320", "\(source); \(single)")
+        #expect(try orientation("joined.mp4") == single)
+        let whole = try ReelProcess.frameHashes("whole.mp4", in: folder)
+        #expect(whole.count == 60)
+        #expect(try ReelProcess.frameHashes("joined.mp4", in: folder) == whole)
+        // Turned the right way: close to the source as a player shows it (ffmpeg applies its
+        // display matrix), far from it turned upside down.
+        func psnr(_ graph: String) throws -> Double {
+            let ffmpeg = try #require(TestTools.which("ffmpeg"))
+            let out = try TestTools.run(ffmpeg, ["-i", "joined.mp4", "-i", TestFiles.fixture("rotated-90.mp4").path, "-lavfi", graph, "-f", "null", "-"], in: folder)
+            let average = out.stderr.components(separatedBy: "average:").last?.split(separator: " ").first
+            return try #require(average.flatMap { Double($0) }, "\(out.stderr.suffix(300))")
+        }
+        #expect(try psnr("[0:v][1:v]psnr") >= 35)
+        #expect(try psnr("[1:v]hflip,vflip[r];[0:v][r]psnr") < 20)
+    }
+
     @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
     func aRerunPieceIsNotRenderedAgainAndARenderedAgainOneJoinsTheSame() throws {
         let folder = try TestFiles.scratchFolder()
@@ -240,7 +345,14 @@ struct JoinCommandTests {
         try Data("not a folder".utf8).write(to: folder.appendingPathComponent("file"))
         #expect(try ReelProcess.reel(["plan", c, "--chunks", "2", "-o", "blocked.json", "--work-folder", "file/pieces"], in: folder).status == 0)
         let blocked = try ReelProcess.reel(["render", "--plan", "blocked.json", "--chunk", "0"], in: folder)
-        #expect(blocked.status == 1 && blocked.stderrLines.count == 1 && blocked.stderr.contains("work folder"), "\(blocked.stderr)")
+        #expect(blocked.status == 1 && blocked.stderrLines.count == 1, "\(blocked.stderr)")
+        #expect(blocked.stderr.contains("\(folder.path)/file/pieces: the work folder cannot be made: \(folder.path)/file is a file, not a folder"),
+                "\(blocked.stderr)")
+        // A negative index, with or without `=`: one line.
+        for arguments in [["--chunk", "-1"], ["--chunk=-1"]] {
+            let negative = try ReelProcess.reel(["render", "--plan", "plan.json"] + arguments, in: folder)
+            #expect(negative.status == 2 && negative.stderrLines.count == 1 && negative.stderr.contains("piece -1 is out of range"), "\(negative.stderr)")
+        }
         // A file that is not a plan.
         let notPlan = try ReelProcess.reel(["join", c, "-o", "out.mp4"], in: folder)
         #expect(notPlan.status == 2 && notPlan.stderrLines.count == 1 && notPlan.stderr.contains("is not a render plan"), "\(notPlan.stderr)")

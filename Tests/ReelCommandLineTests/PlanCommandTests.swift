@@ -8,7 +8,10 @@ struct PlanCommandTests {
     func writesThePlanAndTheSchedulerFiles() throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let c = try JoinCommandTests.dashboard(video: JoinCommandTests.qp, in: folder)
+        // The containers mount the folder holding the plan, the composition and the source.
+        let source = folder.appendingPathComponent("camera.mp4")
+        try FileManager.default.copyItem(at: TestFiles.packageRoot.appendingPathComponent("Fixtures/counter-gps.mp4"), to: source)
+        let c = try JoinCommandTests.dashboard(video: JoinCommandTests.qp, in: folder, source: source.path)
         let out = try ReelProcess.reel(["plan", c, "--chunk-seconds", "0.5", "-o", "plan.json", "--emit", "slurm", "--emit", "k8s", "--emit", "aws-batch"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stderr.contains("4 pieces of 10 to 20 frames (60 in all, a keyframe every 10)"), "\(out.stderr)")
@@ -21,6 +24,14 @@ struct PlanCommandTests {
         // Not replaced without --overwrite.
         let again = try ReelProcess.reel(["plan", c, "--chunks", "2", "-o", "plan.json"], in: folder)
         #expect(again.status == 1 && again.stderr.contains("--overwrite"), "\(again.stderr)")
+        // A work folder sharing only `/` with the plan: no mount point for the containers,
+        // one line, nothing written.
+        let outside = try ReelProcess.reel(["plan", c, "--chunks", "2", "-o", "other.json", "--work-folder", "/dev/shm/reel-pieces", "--emit", "k8s"], in: folder)
+        #expect(outside.status == 2 && outside.stderrLines.count == 1, "\(outside.stderr)")
+        #expect(outside.stderr.contains("--emit k8s: the plan \(folder.path)/other.json and the work folder /dev/shm/reel-pieces share no folder but /"),
+                "\(outside.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("other.json").path))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("other.k8s.yaml").path))
     }
 
     @Test(.requires(.reelBinary),

@@ -48,9 +48,9 @@ struct RenderPlanTests {
 
     // MARK: Making, saving, loading
 
-    static func dashboardPlan(pieces: Int = 3, folder: URL) async throws -> RenderPlan {
+    static func dashboardPlan(pieces: Int = 3, folder: URL, source: URL = TestFiles.fixture("counter-gps.mp4")) async throws -> RenderPlan {
         let json = """
-        {"version": 1, "sources": [{"name": "camera", "path": "\(TestFiles.fixture("counter-gps.mp4").path)"}],
+        {"version": 1, "sources": [{"name": "camera", "path": "\(source.path)"}],
          "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "camera"}]},
                     {"trackID": 2, "mediaType": "metadata", "segments": [{"source": "camera"}]}],
          "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
@@ -139,26 +139,110 @@ struct RenderPlanTests {
     @Test func kubernetesAndAWSBatchFilesCarryTheIndexContract() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let plan = try await Self.dashboardPlan(pieces: 3, folder: folder)
-        let planPath = folder.appendingPathComponent("plan.json").path
+        // The plan, the composition, the source and the work folder all under `folder`.
+        let source = folder.appendingPathComponent("media/counter-gps.mp4")
+        try FileManager.default.createDirectory(at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestFiles.fixture("counter-gps.mp4"), to: source)
+        let plan = try await Self.dashboardPlan(pieces: 3, folder: folder, source: source)
+        let planPath = folder.appendingPathComponent("plans/plan.json").path
         let k8s = try plan.schedulerFiles(.k8s, planPath: planPath, image: "registry/reel:1")
         #expect(k8s[0].contents.contains("completionMode: Indexed") && k8s[0].contents.contains("completions: 3"))
         #expect(k8s[0].contents.contains("image: \"registry/reel:1\""))
         #expect(k8s[1].contents.contains("\"join\"") && !k8s[1].contents.contains("Indexed"))
-        // The shared root holds the plan, the work folder and the fixture.
-        let root = plan.sharedRoot(planPath: planPath)
-        let prefix = root.hasSuffix("/") ? root : root + "/"
-        #expect(planPath.hasPrefix(prefix) && TestFiles.fixture("counter-gps.mp4").path.hasPrefix(prefix))
-        #expect(k8s[0].contents.contains("mountPath: \"\(root)\""))
+        // Every pod mounts the deepest folder holding them all, never `/`.
+        #expect(try plan.sharedRoot(planPath: planPath, for: .k8s) == folder.path)
+        for file in k8s.prefix(2) {
+            let mounts = file.contents.split(separator: "\n").filter { $0.contains("mountPath:") }.map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(mounts == ["mountPath: \"\(folder.path)\""], "\(mounts)")
+        }
         var inside = plan
         inside.sources = []
         inside.composition = folder.appendingPathComponent("c.json").path
-        #expect(inside.sharedRoot(planPath: planPath) == folder.path)
+        #expect(try inside.sharedRoot(planPath: folder.appendingPathComponent("plan.json").path, for: .k8s) == folder.path)
         let batch = try plan.schedulerFiles(.awsBatch, planPath: planPath)
         let definition = try #require(try JSONSerialization.jsonObject(with: Data(batch[0].contents.utf8)) as? [String: Any])
         let container = try #require(definition["containerProperties"] as? [String: Any])
         #expect(container["command"] as? [String] == ["reel", "render", "--plan", planPath])
+        let mountPoints = try #require(container["mountPoints"] as? [[String: Any]])
+        #expect(mountPoints.map { $0["containerPath"] as? String } == [folder.path])
         #expect(batch[1].contents.contains("--array-properties size=3") && batch[1].contents.contains("--depends-on jobId=$array"))
+        #expect(batch[1].contents.contains("EFS file system at \(folder.path)"))
         #expect(RenderPlan.jobName("My Plan_2026!") == "my-plan-2026")
+    }
+
+    @Test(arguments: [SchedulerKind.k8s, .awsBatch])
+    func filesThatWouldMountTheWholeFileSystemAreRefused(scheduler: SchedulerKind) async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var plan = try await Self.dashboardPlan(pieces: 3, folder: folder)
+        plan.composition = "/srv/media/c.json"
+        plan.sources[0].path = "/srv/media/camera.mp4"
+        plan.workFolder = "/srv/pieces"
+        // Everything under /srv but the plan: /home and /srv share only `/`.
+        #expect { try plan.schedulerFiles(scheduler, planPath: "/home/ana/plan.json") } throws: { error in
+            let error = error as? ReelError
+            return error?.code == .invalidArgument && error?.message.contains("--emit \(scheduler.rawValue): the plan /home/ana/plan.json and "
+                                                                              + "the work folder /srv/pieces share no folder but /") == true
+                && error?.message.contains("\n") == false
+        }
+        // The work folder beside the plan: the composition is the first path outside.
+        plan.workFolder = "/home/ana/pieces"
+        #expect { try plan.schedulerFiles(scheduler, planPath: "/home/ana/plan.json") } throws: { error in
+            (error as? ReelError)?.message.contains("the plan /home/ana/plan.json and /srv/media/c.json share no folder but /") == true
+        }
+        // Under one folder they are written, mounting it.
+        plan.composition = "/home/ana/c.json"
+        plan.sources[0].path = "/home/ana/media/camera.mp4"
+        #expect(try plan.sharedRoot(planPath: "/home/ana/plan.json", for: scheduler) == "/home/ana")
+        #expect(try plan.schedulerFiles(scheduler, planPath: "/home/ana/plan.json").count >= 2)
+        // Slurm mounts nothing: its files are written whatever the paths.
+        plan.workFolder = "/srv/pieces"
+        #expect(try plan.schedulerFiles(.slurm, planPath: "/home/ana/plan.json").count == 3)
+    }
+
+    @Test func theKubernetesSubmissionWaitsForCompleteOrFailed() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var plan = try await Self.dashboardPlan(pieces: 3, folder: folder)
+        plan.sources[0].path = folder.appendingPathComponent("camera.mp4").path
+        let files = try plan.schedulerFiles(.k8s, planPath: folder.appendingPathComponent("plan.json").path)
+        let script = try #require(files.first { $0.name == "plan.submit-k8s.sh" })
+        #expect(!script.contents.contains("--timeout=-1s") && script.contents.contains("*\" Failed \"*)") && script.contents.contains("*\" Complete \"*)"))
+        for file in files { try file.write(in: folder) }
+        // A kubectl that logs its arguments and reports the conditions in $CONDITIONS,
+        // one line a call: the Job is running, then complete or failed.
+        let bin = folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let kubectl = bin.appendingPathComponent("kubectl")
+        try Data("""
+            #!/bin/sh
+            echo "$*" >> "$KUBECTL_LOG"
+            [ "$1" = get ] || exit 0
+            n=$(grep -c '^get ' "$KUBECTL_LOG")
+            [ "$n" -le "$(wc -l < "$CONDITIONS")" ] || exit 3
+            printf '%s' "$(sed -n "${n}p" "$CONDITIONS")"
+
+            """.utf8).write(to: kubectl)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: kubectl.path)
+        func submit(_ conditions: [String]) throws -> (TestTools.Output, [String]) {
+            let log = folder.appendingPathComponent("kubectl.log"), states = folder.appendingPathComponent("conditions")
+            try? FileManager.default.removeItem(at: log)
+            try Data(conditions.map { $0 + "\n" }.joined().utf8).write(to: states)
+            let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            let out = try TestTools.run(URL(fileURLWithPath: "/bin/sh"), [folder.appendingPathComponent(script.name).path],
+                                        environment: ["PATH": path, "KUBECTL_LOG": log.path, "CONDITIONS": states.path, "REEL_POLL_SECONDS": "0"])
+            let calls = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+            return (out, calls)
+        }
+        // Complete after two polls: the join is applied, exit 0.
+        let (done, doneCalls) = try submit(["", "SuccessCriteriaMet ", "SuccessCriteriaMet Complete "])
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(doneCalls.first == "apply -f plan.k8s.yaml" && doneCalls.last == "apply -f plan.k8s-join.yaml")
+        #expect(doneCalls.filter { $0.hasPrefix("get job/reel-render-plan ") }.count == 3)
+        // Failed: the script stops, says so on one line, exits 1, and never applies the join.
+        let (failed, failedCalls) = try submit(["", "FailureTarget ", "FailureTarget Failed "])
+        #expect(failed.status == 1)
+        #expect(failed.stderrLines == ["job/reel-render-plan failed: see kubectl describe job/reel-render-plan; the join was not started"])
+        #expect(!failedCalls.contains("apply -f plan.k8s-join.yaml") && failedCalls.filter { $0.hasPrefix("get ") }.count == 3)
     }
 }

@@ -61,7 +61,7 @@ extension PlanFile {
                     SchedulerFile(name: "\(base).join.sbatch", contents: joinScript, isExecutable: false),
                     SchedulerFile(name: "\(base).submit-slurm.sh", contents: submit, isExecutable: true)]
         case .k8s:
-            let root = sharedRoot(planPath: planURL.path)
+            let root = try sharedRoot(planPath: planURL.path, for: scheduler)
             func job(_ jobName: String, _ command: [String], indexed: Bool) -> String {
                 var spec = ""
                 if indexed {
@@ -106,16 +106,27 @@ extension PlanFile {
                                   isExecutable: false),
                     SchedulerFile(name: "\(base).submit-k8s.sh", contents: """
                         #!/bin/sh
-                        # Runs the Indexed Job, waits for every index to complete, then runs the join Job.
+                        # Runs the Indexed Job and waits until it has completed or failed (polling its
+                        # conditions every REEL_POLL_SECONDS, 10 by default); runs the join Job only when
+                        # every index completed, and exits 1 when the Job failed.
                         set -e
                         cd "$(dirname "$0")"
                         kubectl apply -f \(base).k8s.yaml
-                        kubectl wait --for=condition=complete --timeout=-1s job/reel-render-\(name)
+                        while :; do
+                            state=" $(kubectl get job/reel-render-\(name) -o 'jsonpath={range .status.conditions[?(@.status=="True")]}{.type} {end}') "
+                            case "$state" in
+                                *" Failed "*)
+                                    echo "job/reel-render-\(name) failed: see kubectl describe job/reel-render-\(name); the join was not started" >&2
+                                    exit 1 ;;
+                                *" Complete "*) break ;;
+                            esac
+                            sleep "${REEL_POLL_SECONDS:-10}"
+                        done
                         kubectl apply -f \(base).k8s-join.yaml
 
                         """, isExecutable: true)]
         case .awsBatch:
-            let root = sharedRoot(planPath: planURL.path)
+            let root = try sharedRoot(planPath: planURL.path, for: scheduler)
             // An array of one is not allowed: a single piece is named on the command line.
             let pieceCommand = ["reel"] + render.dropFirst() + (count == 1 ? ["--chunk", "0"] : [])
             let definition: [String: Any] = [
@@ -155,15 +166,23 @@ extension PlanFile {
     }
 
     /// The deepest folder holding the plan, the composition, every source and the work
-    /// folder: what a container mounts from shared storage, at the same path.
-    func sharedRoot(planPath: String) -> String {
+    /// folder: what a container mounts from shared storage, at the same path. An error when
+    /// that is `/`: a container would mount the whole file system over its own.
+    func sharedRoot(planPath: String, for scheduler: SchedulerKind) throws(ReelError) -> String {
         let paths = [planPath, workFolder + "/"] + sharedPaths
-        var common = paths.first.map { URL(fileURLWithPath: $0).deletingLastPathComponent().pathComponents } ?? ["/"]
+        func folders(_ path: String) -> [String] { URL(fileURLWithPath: path).deletingLastPathComponent().pathComponents }
+        var common = folders(planPath)
         for path in paths.dropFirst() {
-            let parts = URL(fileURLWithPath: path).deletingLastPathComponent().pathComponents
-            common = Array(zip(common, parts).prefix { $0 == $1 }.map(\.0))
+            common = Array(zip(common, folders(path)).prefix { $0 == $1 }.map(\.0))
+            // Only `/` is left: this path and the plan share nothing below it; name both.
+            guard common.count > 1 else {
+                let other = path == workFolder + "/" ? "the work folder \(workFolder)" : path
+                throw ReelError(.invalidArgument, "--emit \(scheduler.rawValue): the plan \(planPath) and \(other) share no folder but /, "
+                                + "which a container cannot mount from shared storage; put the plan, its work folder, the composition "
+                                + "and the sources under one shared folder")
+            }
         }
-        return common.isEmpty ? "/" : NSString.path(withComponents: common)
+        return NSString.path(withComponents: common)
     }
 
     /// A name Kubernetes, Slurm and AWS Batch all accept: lower-case letters, digits, `-`.

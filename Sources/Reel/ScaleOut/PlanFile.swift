@@ -1,5 +1,8 @@
 import Foundation
 import ReelCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What `reel plan` writes and a batch scheduler's tasks read: a ``RenderPlan`` (one render
 /// cut into pieces) or a ``BatchPlan`` (one whole render per input file). Task `K` of
@@ -47,12 +50,31 @@ extension PlanFile {
     /// Makes the work folder when it is missing and checks that files can be written in it.
     public func prepareWorkFolder() throws(ReelError) {
         let url = workFolderURL
-        do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
-            throw ReelError(.outputFailed, "the work folder cannot be made: \(error.localizedDescription)", path: url.path)
+        if let reason = Self.makeFolders(url.standardizedFileURL.path) {
+            throw ReelError(.outputFailed, "the work folder cannot be made: \(reason)", path: url.path)
         }
         guard FileManager.default.isWritableFile(atPath: url.path) else {
             throw ReelError(.outputFailed, "the work folder is not writable", path: url.path)
         }
+    }
+
+    /// Makes `path` and the folders above it that are missing; nil when it is there, else why
+    /// not, naming the folder that failed (a file in the way, a folder without permission).
+    static func makeFolders(_ path: String) -> String? {
+        var partial = ""
+        for component in path.split(separator: "/") {
+            partial += "/" + component
+            var info = stat()
+            if stat(partial, &info) == 0 {
+                if info.st_mode & S_IFMT != S_IFDIR { return "\(partial) is a file, not a folder" }
+                continue
+            }
+            if mkdir(partial, 0o777) != 0 {
+                let code = errno
+                if code != EEXIST { return "cannot make \(partial) (\(String(cString: strerror(code))))" }
+            }
+        }
+        return nil
     }
 
     /// Decodes a plan of this type and this version from `data` (read from `path`), or one
