@@ -41,7 +41,7 @@ struct ExportMetadata: Sendable {
     ///   source that cannot be read.
     static func plans(trackIDs: [Int32], composition: Composition, range: TimeRange, sources: AssetRenderSources,
                       fileType: AssetWriter.FileType, format requested: MetadataOutputFormat, path: String,
-                      warn: @Sendable (String) -> Void) async throws(ReelError) -> [ExportMetadata] {
+                      leaveOut: String = "metadataTrackIDs = []", warn: @Sendable (String) -> Void) async throws(ReelError) -> [ExportMetadata] {
         var plans: [ExportMetadata] = []
         var readers: [URL: AssetReader] = [:]
         for id in trackIDs {
@@ -53,7 +53,7 @@ struct ExportMetadata: Sendable {
                 continue
             }
             guard !pieces.isEmpty else { continue }
-            var (format, converts) = try requested.resolve(sourceFormats: pieces.map(\.format), fileType: fileType, trackID: id, path: path)
+            var (format, converts) = try requested.resolve(sourceFormats: pieces.map(\.format), fileType: fileType, trackID: id, path: path, leaveOut: leaveOut)
             // mebx samples name their items by the track's local key ids: samples from
             // sources whose key tables differ are encoded again under one table.
             let keys = pieces[0].keys
