@@ -66,11 +66,19 @@ struct MetadataConversion: Sendable {
     /// One payload per 1.001 s window holding the groups that start in it.
     private mutating func encodeGPMF(_ groups: [TimedMetadataGroup]) {
         var window: [TimedMetadataGroup] = []
-        func flush(_ samples: inout [SampleBuffer], _ dropped: inout Int) {
+        func flush(_ samples: inout [SampleBuffer], _ dropped: inout Int, isLast: Bool = false) {
             defer { window.removeAll() }
             guard let first = window.first, let last = window.last else { return }
             var end = last.timeRange.end
             if !(first.timeRange.start < end) { end = first.timeRange.start + Self.gpmfPayloadDuration }
+            // A reader spreads a payload's fixes evenly to its end: the last payload, which
+            // no next one bounds, ends one fix spacing after its last fix (a source's last
+            // sample often lasts to the end of the video).
+            if isLast, window.count > 1 {
+                let (a, b) = (Self.sampleTime(of: first), Self.sampleTime(of: last))
+                let spaced = b + (b - a).multiplied(byRatio: 1, Int32(clamping: window.count - 1))
+                if a < b, spaced < end { end = spaced }
+            }
             let range = TimeRange(start: first.timeRange.start, end: end)
             guard let data = try? GPMFWriter.payload(groups: window, timeRange: range) else {
                 dropped += window.count
@@ -84,7 +92,7 @@ struct MetadataConversion: Sendable {
             }
             window.append(group)
         }
-        flush(&samples, &droppedGroups)
+        flush(&samples, &droppedGroups, isLast: true)
     }
 
     /// Identifiers the groups hold and the decoded samples do not, the fix's fields
