@@ -59,7 +59,8 @@ struct ExportThumbnailCommandTests {
     func aTurnedClipStaysUprightInMP4AndMPEGTS(preset: String) throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = Self.fixtures.appendingPathComponent("rotated-90.mp4").path
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("rotated-90.mp4"), to: folder.appendingPathComponent("in.mp4"))
+        let input = "in.mp4"
         let source = try ReelProcess.videoGeometry(input, in: folder)
         try #require(abs(source.rotation) == 90, "\(source)")
         let shownSource = try ReelProcess.shownPicture(input, in: folder)
