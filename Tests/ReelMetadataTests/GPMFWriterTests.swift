@@ -254,7 +254,7 @@ struct GPMFWriterTests {
         #expect(nine[1].speed2D == 12.5 && nine[1].speed3D == nil && nine[1].fix == 3 && nine[1].dop == 1.2 && nine[1].altitude == nil)
     }
 
-    @Test("payload(groups:) writes GPS9 with an STMP when every fix has a time, GPS5 otherwise")
+    @Test("payload(groups:) writes GPS9 (and GPS5) with an STMP when every fix has a time, GPS5 alone otherwise")
     func groupsWithTimedFixesBecomeGPS9() throws {
         let t = Date(timeIntervalSince1970: 1_221_515_219)
         func group(_ k: Int, time: Date?) -> TimedMetadataGroup {
@@ -264,8 +264,9 @@ struct GPMFWriterTests {
         }
         let range = TimeRange(start: MediaTime(value: 300, timescale: 1000), duration: MediaTime(value: 990, timescale: 1000))
         let timed = try GPMFWriter.payload(groups: (0..<30).map { group($0, time: t) }, timeRange: range)
-        let strm = try #require(try GPMFNode.parse(timed).first?.children.first { $0.key == "STRM" })
-        #expect(strm.children.map(\.key).contains("GPS9") && strm.children.first?.key == "STMP", "\(strm.children.map(\.key))")
+        let streams = try #require(try GPMFNode.parse(timed).first).children.filter { $0.key == "STRM" }
+        #expect(streams.map { $0.children.first { ["GPS5", "GPS9"].contains($0.key) }?.key } == ["GPS5", "GPS9"])
+        #expect(streams.allSatisfy { $0.children.first?.key == "STMP" }, "\(streams.map { $0.children.map(\.key) })")
         let fixes = try GPMF.fixes(payload: timed, timeRange: range)
         #expect(fixes.count == 30)
         for (k, f) in fixes.enumerated() {
