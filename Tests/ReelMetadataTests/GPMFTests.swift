@@ -155,40 +155,4 @@ struct GPMFTests {
         #expect(error?.message.contains("all zero") == true, "\(String(describing: error))")
         #expect((try? GPMF.groups(payload: Data(), timeRange: oneSecond))?.count == 1)
     }
-
-    /// GPS at 18.18 Hz in payloads of 1.001 s, each STRM with a TSMP and no STMP: from the
-    /// second payload on, the TSMP counts place every fix within a frame (1/30 s) of when
-    /// it was taken; spread evenly over each payload, they miss by up to 0.05 s.
-    @Test(arguments: [0.0, 0.02, 0.05])
-    func tsmpPlacesFixesWithoutSTMP(phase: Double) throws {
-        let rate = 18.18, payload = 1.001
-        func taken(_ c: Int) -> Double { phase + Double(c - 1) / rate }
-        var decoder = TimedMetadataDecoder(format: .gpmd)
-        var c = 1
-        var checked = 0
-        for k in 0..<12 {
-            let start = Double(k) * payload, end = Double(k + 1) * payload
-            var fixes: [GPSFix] = []
-            while taken(c) < end {
-                fixes.append(GPSFix(latitude: 10 + Double(c) * 1e-4, longitude: 20))
-                c += 1
-            }
-            var devc = try #require(try GPMFNode.parse(GPMFWriter.payload(fixes: fixes)).first)
-            let s = try #require(devc.children.firstIndex { $0.key == "STRM" })
-            devc.children[s].children.insert(.integers("TSMP", .uint32, [[Int64(c - 1)]]), at: 0)
-            let sample = SampleBuffer(data: try devc.encoded(), presentationTime: MediaTime(seconds: start, preferredTimescale: 1000),
-                                      duration: MediaTime(value: 1001, timescale: 1000), format: .gpmd)
-            let groups = try decoder.groups(for: sample)
-            #expect(groups.count == fixes.count)
-            guard k > 0 else { continue }
-            for group in groups {
-                let fix = try #require(GPSFix(group))
-                let count = Int(((fix.latitude - 10) / 1e-4).rounded())
-                let time = GPSFix.time(in: group).seconds
-                #expect(abs(time - taken(count)) < 1.0 / 30, "payload \(k), fix \(count): \(time) for \(taken(count))")
-                checked += 1
-            }
-        }
-        #expect(checked > 150)
-    }
 }
