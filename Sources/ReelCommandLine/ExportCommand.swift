@@ -29,6 +29,9 @@ public struct ExportCommand: AsyncParsableCommand {
     @Option(help: "The format of the metadata tracks written: auto (default: each track's own where the container holds it), gpmd, mebx, camm or klv.")
     var metadataFormat: String = "auto"
 
+    @Flag(help: "Leave the timed-metadata tracks out (for a container that holds none, such as .mkv).")
+    var noMetadata = false
+
     @Flag(help: "Replace the output file if it exists.")
     var overwrite = false
 
@@ -81,6 +84,8 @@ public struct ExportCommand: AsyncParsableCommand {
             }
             session.overwrite = overwrite
             session.metadataFormat = metadataOutputFormat
+            session.metadataLeaveOut = "--no-metadata"
+            if noMetadata { session.metadataTrackIDs = [] }
             let interrupts = InterruptHandler { session.cancelExport() }
             defer { interrupts.remove() }
             try await session.export(to: outputURL, as: fileType)

@@ -23,7 +23,9 @@ final class ProgressReporter: @unchecked Sendable {
         let frames = min(Int((progress * Double(totalFrames)).rounded()), totalFrames)
         let now = Date()
         let interval = isTerminal ? 0.2 : 2.0
-        guard frames != lastFrames, now.timeIntervalSince(lastPrint) >= interval || frames == totalFrames else { return }
+        // Nothing is shown before the first frame: a render refused while it is planned
+        // prints its one error line alone.
+        guard frames > 0, frames != lastFrames, now.timeIntervalSince(lastPrint) >= interval || frames == totalFrames else { return }
         lastPrint = now
         lastFrames = frames
         write(line(frames: frames, elapsed: now.timeIntervalSince(started)))

@@ -5,8 +5,9 @@ import Foundation
 /// keys), `camm`, and KLV (`klv`, the MP4 `KLVA`: MISB ST 0601 and EG 0104).
 ///
 /// A value type with a little state: KLV packets without a presentation time are placed
-/// by their UNIX time stamp relative to the first packet seen, so feed one track's
-/// samples in order through one decoder.
+/// by their UNIX time stamp relative to the first packet seen, and GPMF streams without
+/// STMP by their TSMP counts against the track's earlier payloads (``GPMFSampleCounts``),
+/// so feed one track's samples in order through one decoder.
 public struct TimedMetadataDecoder: Sendable {
     /// The track format this decoder handles.
     public let format: MetadataFormat
@@ -14,6 +15,7 @@ public struct TimedMetadataDecoder: Sendable {
     public let keys: [QuickTimeMetadataKey]
 
     private var klvAnchor: (unix: Int64, time: MediaTime)?
+    private var gpmfCounts = GPMFSampleCounts()
     private var lastKLVTime: MediaTime?
 
     /// The formats with a decoder.
@@ -40,7 +42,7 @@ public struct TimedMetadataDecoder: Sendable {
         let range = TimeRange(start: sample.presentationTime, duration: duration)
         switch format {
         case .gpmd:
-            return try GPMF.groups(payload: sample.data, timeRange: range)
+            return try GPMF.groups(payload: sample.data, timeRange: range, counts: &gpmfCounts)
         case .mebx:
             return [try QuickTimeMetadataSample.group(sample: sample.data, keys: keys, timeRange: range)]
         case .camm:

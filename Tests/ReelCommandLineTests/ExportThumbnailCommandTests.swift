@@ -66,6 +66,48 @@ struct ExportThumbnailCommandTests {
         #expect(shown.gray(110, 10) > 200 && shown.gray(10, 10) < 50 && shown.gray(110, 150) < 50)
     }
 
+    /// rotated-90.mp4 stores 320x240 pictures with a display matrix turning them to 240x320.
+    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe), arguments: ["h264", "passthrough"])
+    func aTurnedClipStaysUprightInMP4AndMPEGTS(preset: String) throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("rotated-90.mp4"), to: folder.appendingPathComponent("in.mp4"))
+        let input = "in.mp4"
+        let source = try ReelProcess.videoGeometry(input, in: folder)
+        try #require(abs(source.rotation) == 90, "\(source)")
+        let shownSource = try ReelProcess.shownPicture(input, in: folder)
+
+        // MP4 keeps the display matrix, and the thumbnail of the export is upright.
+        let mp4 = try ReelProcess.reel(["export", input, "-o", "out.mp4", "--preset", preset], in: folder)
+        #expect(mp4.status == 0, "\(mp4.stderr)")
+        #expect(!mp4.stderr.contains("rotation not carried"), "\(mp4.stderr)")
+        let kept = try ReelProcess.videoGeometry("out.mp4", in: folder)
+        #expect(kept.width == source.width && kept.height == source.height && kept.rotation == source.rotation, "\(kept)")
+        let thumb = try ReelProcess.reel(["thumbnail", "out.mp4", "--at", "0.5", "-o", "t.png"], in: folder)
+        #expect(thumb.status == 0, "\(thumb.stderr)")
+        let png = try Data(contentsOf: folder.appendingPathComponent("t.png"))
+        let size = png[16..<24].reduce(into: [UInt8]()) { $0.append($1) }
+        #expect(size == [0, 0, 0, 240, 0, 0, 1, 64], "\(size)")
+
+        // MPEG-TS has no display matrix: a re-encode draws the pictures upright; a copy
+        // keeps them as stored and says so in one line, before the first frame.
+        let ts = try ReelProcess.reel(["export", input, "-o", "out.ts", "--preset", preset], in: folder)
+        #expect(ts.status == 0, "\(ts.stderr)")
+        let written = try ReelProcess.videoGeometry("out.ts", in: folder)
+        #expect(written.rotation == 0, "\(written)")
+        let warnings = ts.stderrLines.filter { $0.contains("rotation not carried") }
+        if preset == "passthrough" {
+            #expect(warnings.count == 1, "\(ts.stderr)")
+            #expect(written.width == source.width && written.height == source.height, "\(written)")
+        } else {
+            #expect(warnings.isEmpty, "\(ts.stderr)")
+            let shown = try ReelProcess.shownPicture("out.ts", in: folder)
+            try #require(shown.width == shownSource.width && shown.height == shownSource.height, "\(written)")
+            let difference = zip(shown.bytes, shownSource.bytes).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) } / shown.bytes.count
+            #expect(difference < 8, "mean difference \(difference) from the upright source")
+        }
+    }
+
     @Test(.requires(.reelBinary, .ffprobe))
     func exportKeepsTheSourcesArtistAlbumAndCopyright() throws {
         let folder = try TestFiles.scratchFolder()

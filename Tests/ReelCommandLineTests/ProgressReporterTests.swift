@@ -26,6 +26,15 @@ struct ProgressReporterTests {
         #expect(reporter.shownFrames == -1)
     }
 
+    @Test("nothing is shown before the first frame")
+    func nothingBeforeTheFirstFrame() async {
+        let reporter = ProgressReporter(totalFrames: 10, isTerminal: false)
+        reporter.update(0)
+        #expect(reporter.shownFrames == -1)
+        reporter.update(0.5)
+        #expect(reporter.shownFrames == 5)
+    }
+
     @Test("the plain line for logs")
     func line() {
         let reporter = ProgressReporter(totalFrames: 100, isTerminal: false)

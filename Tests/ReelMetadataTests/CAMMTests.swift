@@ -99,8 +99,26 @@ struct CAMMRecordFromFixTests {
         #expect(gps.date == time)
         #expect(gps.fixType == 3)
         #expect(abs(gps.velocityEast - 2) < 1e-6 && abs(gps.velocityNorth) < 1e-6)
-        let decoded = try CAMM.records(sample: CAMM.encode([CAMM.record(fix: fix)]))
-        #expect(decoded == [.gps(gps)])
+        // No vertical speed in the fix: NaN, not 0 (NaN is not equal to itself, so the
+        // bytes are compared).
+        #expect(gps.velocityUp.isNaN)
+        let bytes = try CAMM.encode([CAMM.record(fix: fix)])
+        #expect(try CAMM.encode(CAMM.records(sample: bytes)) == bytes)
+        let back = gps.fix
+        #expect(back.speed2D == 2 && back.speed3D == nil && back.altitude.map { abs($0 + 22.959) < 1e-4 } == true)
         #expect(CAMM.record(fix: GPSFix(latitude: 1, longitude: 2)) == .location(latitude: 1, longitude: 2, altitude: 0))
+    }
+
+    @Test("what the fix does not give is written as NaN and read back as missing, not as 0")
+    func missingValuesStayMissing() throws {
+        let time = Date(timeIntervalSince1970: 1_574_120_714.25)
+        // A speed without a course cannot be split east and north.
+        for fix in [GPSFix(latitude: 33, longitude: -117, time: time), GPSFix(latitude: 33, longitude: -117, speed2D: 1.046, time: time)] {
+            guard case .gps(let gps) = CAMM.record(fix: fix) else { Issue.record("expected type 6"); return }
+            let decoded = try CAMM.records(sample: CAMM.encode([.gps(gps)]))
+            guard case .gps(let read)? = decoded.first else { Issue.record("expected type 6 back"); return }
+            let back = read.fix
+            #expect(back.speed2D == nil && back.speed3D == nil && back.course == nil && back.altitude == nil, "\(back)")
+        }
     }
 }

@@ -149,4 +149,10 @@ struct GPMFTests {
     @Test func invalidTimeRangeIsAnArgumentError() {
         expectReelError(.invalidArgument) { try GPMF.groups(payload: Data(), timeRange: .invalid) }
     }
+    @Test("a payload of zero bytes only is an error, not an empty payload")
+    func zeroFilledPayloadIsAnError() {
+        let error = expectReelError(.corruptData) { try GPMF.groups(payload: Data(count: 6208), timeRange: oneSecond) }
+        #expect(error?.message.contains("all zero") == true, "\(String(describing: error))")
+        #expect((try? GPMF.groups(payload: Data(), timeRange: oneSecond))?.count == 1)
+    }
 }

@@ -228,4 +228,54 @@ struct GPMFWriterTests {
                                       dataType: "JlllSSSSBB", time: .zero)
         expectReelError(.invalidArgument) { try payload(wrongCount) }
     }
+    @Test("what the fixes do not hold is not claimed: no GPSF, GPSP, speed or altitude is made up")
+    func missingValuesStayMissing() throws {
+        // A drone's KLV fix: a position and an altitude, no speed, fix type or DOP.
+        let bare = GPSFix(latitude: 38.252336, longitude: -77.366859, altitude: 1054.4)
+        let gps5 = try GPMFWriter.payload(fixes: [bare, GPSFix(latitude: 38.25, longitude: -77.36)])
+        let strm = try #require(try GPMFNode.parse(gps5).first?.child("STRM"))
+        #expect(!strm.children.map(\.key).contains("GPSF") && !strm.children.map(\.key).contains("GPSP"))
+        let back = try GPMF.fixes(payload: gps5, timeRange: oneSecond).map(\.fix)
+        #expect(back.count == 2)
+        #expect(back[0].altitude == 1054.4 && back[1].altitude == nil)
+        #expect(back.allSatisfy { $0.speed2D == nil && $0.speed3D == nil && $0.fix == nil && $0.dop == nil }, "\(back)")
+
+        // GPS9 (fixes with times): each fix keeps its own UTC, and still claims nothing else.
+        let t = Date(timeIntervalSince1970: 1_221_515_219.356)
+        var timed = bare
+        timed.time = t
+        var later = GPSFix(latitude: 38.25, longitude: -77.36, speed2D: 12.5, time: t.addingTimeInterval(0.04), fix: 3, dop: 1.2)
+        later.altitude = nil
+        let gps9 = try GPMFWriter.payload(fixes: [timed, later], options: .init(format: .gps9))
+        let nine = try GPMF.fixes(payload: gps9, timeRange: oneSecond).map(\.fix)
+        #expect(nine.count == 2)
+        #expect(nine[0].time == t && nine[0].speed2D == nil && nine[0].fix == nil && nine[0].dop == nil && nine[0].altitude == 1054.4)
+        #expect(close(nine[1].time?.timeIntervalSince1970, t.timeIntervalSince1970 + 0.04, 1e-6))
+        #expect(nine[1].speed2D == 12.5 && nine[1].speed3D == nil && nine[1].fix == 3 && nine[1].dop == 1.2 && nine[1].altitude == nil)
+    }
+
+    @Test("payload(groups:) writes GPS9 (and GPS5) with an STMP when every fix has a time, GPS5 alone otherwise")
+    func groupsWithTimedFixesBecomeGPS9() throws {
+        let t = Date(timeIntervalSince1970: 1_221_515_219)
+        func group(_ k: Int, time: Date?) -> TimedMetadataGroup {
+            let start = MediaTime(value: Int64(300 + 33 * k), timescale: 1000)
+            let fix = GPSFix(latitude: 38.25 + Double(k) * 1e-5, longitude: -77.36, altitude: 1054.4, time: time?.addingTimeInterval(Double(k) * 0.033))
+            return TimedMetadataGroup(timeRange: TimeRange(start: start, duration: MediaTime(value: 33, timescale: 1000)), items: fix.metadataItems(time: start))
+        }
+        let range = TimeRange(start: MediaTime(value: 300, timescale: 1000), duration: MediaTime(value: 990, timescale: 1000))
+        let timed = try GPMFWriter.payload(groups: (0..<30).map { group($0, time: t) }, timeRange: range)
+        let streams = try #require(try GPMFNode.parse(timed).first).children.filter { $0.key == "STRM" }
+        #expect(streams.map { $0.children.first { ["GPS5", "GPS9"].contains($0.key) }?.key } == ["GPS5", "GPS9"])
+        #expect(streams.allSatisfy { $0.children.first?.key == "STMP" }, "\(streams.map { $0.children.map(\.key) })")
+        let fixes = try GPMF.fixes(payload: timed, timeRange: range)
+        #expect(fixes.count == 30)
+        for (k, f) in fixes.enumerated() {
+            #expect(close(f.fix.time?.timeIntervalSince1970, t.timeIntervalSince1970 + Double(k) * 0.033, 1e-6), "fix \(k)")
+            #expect(abs((f.time - MediaTime(value: Int64(300 + 33 * k), timescale: 1000)).seconds) < 0.001, "fix \(k) at \(f.time)")
+            #expect(f.fix.speed2D == nil && f.fix.fix == nil && f.fix.dop == nil)
+        }
+        let untimed = try GPMFWriter.payload(groups: [group(0, time: nil), group(1, time: t)], timeRange: range)
+        let keys = try #require(try GPMFNode.parse(untimed).first?.children.first { $0.key == "STRM" }).children.map(\.key)
+        #expect(keys.contains("GPS5") && !keys.contains("GPS9"), "\(keys)")
+    }
 }

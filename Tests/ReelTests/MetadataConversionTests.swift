@@ -74,4 +74,57 @@ import Testing
         #expect(conversion.lostIdentifiers.contains(MetadataIdentifier(keySpace: .gpmf, key: "ACCL")))
         #expect(!conversion.lostIdentifiers.contains(orientation))
     }
+    /// Groups as a GPMF payload's decoder gives them: the first starts with the payload
+    /// (at 0) though its fix was taken at 0.1 s; the others start at their fixes.
+    static func payloadGroups() -> [TimedMetadataGroup] {
+        let times = [MediaTime(value: 1, timescale: 10), MediaTime(value: 2, timescale: 10), MediaTime(value: 3, timescale: 10)]
+        return times.enumerated().map { k, t in
+            let end = MediaTime(value: Int64(k + 2), timescale: 10)
+            let fix = GPSFix(latitude: 47 + Double(k) * 0.001, longitude: 8.5, altitude: 420, speed2D: 3, speed3D: 3.1,
+                             time: Date(timeIntervalSince1970: 1_700_000_000 + Double(k) / 10), fix: 3, dop: 1.5)
+            return TimedMetadataGroup(timeRange: TimeRange(start: k == 0 ? .zero : t, end: end), items: fix.metadataItems(time: t, duration: end - t))
+        }
+    }
+
+    @Test(arguments: [MetadataFormat.klv, .camm, .mebx])
+    func eachConvertedSampleStartsAtItsFixsOwnTime(format: MetadataFormat) throws {
+        let conversion = MetadataConversion(groups: Self.payloadGroups(), to: format, input: AssetWriterInput(settings: .metadata(format: format)))
+        #expect(conversion.samples.map(\.presentationTime) == [MediaTime(value: 1, timescale: 10), MediaTime(value: 2, timescale: 10), MediaTime(value: 3, timescale: 10)])
+        // Each lasts until the next; the last until its group ends.
+        #expect(conversion.samples.map(\.duration.seconds) == [0.1, 0.1, 0.1])
+    }
+
+    @Test func aCarriedFixWithoutItsDOPFixTypeAnd3DSpeedNamesThemFirst() throws {
+        var groups = Self.payloadGroups()
+        for k in groups.indices {
+            for key in ["ACCL", "GYRO", "MAGN", "CORI", "GRAV", "IORI", "ISOE", "SHUT", "WBAL"] {
+                groups[k].items.append(MetadataItem(identifier: MetadataIdentifier(keySpace: .gpmf, key: key), value: .numbers([1]),
+                                                    time: groups[k].timeRange.start))
+            }
+        }
+        let conversion = MetadataConversion(groups: groups, to: .klv, input: AssetWriterInput(settings: .metadata(format: .klv)))
+        let text = try #require(conversion.lossDescription)
+        #expect(text.hasPrefix("not carried: reel/gps.dop, reel/gps.fix, reel/speed.3d, gpmf/ACCL"), "\(text)")
+    }
+
+    @Test func toGPMDNothingIsMadeUpAndEachFixKeepsItsTime() throws {
+        // A drone's KLV: position, altitude and a UTC time on each fix, 30 a second.
+        let groups = (0..<45).map { i in
+            let t = MediaTime(value: Int64(i), timescale: 30), d = MediaTime(value: 1, timescale: 30)
+            let fix = GPSFix(latitude: 38.25 + Double(i) * 1e-5, longitude: -77.36, altitude: 1054.4,
+                             time: Date(timeIntervalSince1970: 1_221_515_219.356 + Double(i) * 0.0337))
+            return TimedMetadataGroup(timeRange: TimeRange(start: t, duration: d), items: fix.metadataItems(time: t, duration: d))
+        }
+        let conversion = MetadataConversion(groups: groups, to: .gpmd, input: AssetWriterInput(settings: .metadata(format: .gpmd)))
+        #expect(conversion.lossDescription == nil, "\(conversion.lossDescription ?? "")")
+        var decoder = TimedMetadataDecoder(format: .gpmd)
+        let back = try conversion.samples.flatMap { try decoder.groups(for: $0) }.compactMap { g in GPSFix(g).map { (GPSFix.time(in: g), $0) } }
+        #expect(back.count == 45)
+        for ((time, fix), group) in zip(back, groups) {
+            let source = try #require(GPSFix(group))
+            #expect(fix.speed2D == nil && fix.speed3D == nil && fix.fix == nil && fix.dop == nil, "\(fix)")
+            #expect(abs((fix.time?.timeIntervalSince1970 ?? 0) - source.time!.timeIntervalSince1970) < 0.0006, "\(fix)")
+            #expect(abs((time - group.timeRange.start).seconds) < 1.0 / 30, "\(time) for \(group.timeRange.start)")
+        }
+    }
 }

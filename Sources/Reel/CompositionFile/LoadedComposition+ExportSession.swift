@@ -26,6 +26,7 @@ extension LoadedComposition {
         session.overwrite = overwrite
         session.metadataTrackIDs = file.output?.metadataTrackIDs ?? composition.tracks(withMediaType: .metadata).map(\.trackID)
         session.metadataFormat = metadataFormat
+        session.metadataLeaveOut = "output.metadataTrackIDs: [] in the composition file"
         if containerTags, let first = file.sources.first, let url = sourceURLs[first.name] {
             if let (common, all) = try? await Asset(url: url).load(.commonMetadata, .metadata) { session.metadata = common + all }
         }

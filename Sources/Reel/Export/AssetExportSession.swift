@@ -46,6 +46,7 @@ public final class AssetExportSession: Sendable {
         var engineOptions = RenderEngine.Options(maximumRequestsInFlight: 4)
         var metadataTrackIDs: [Int32]?
         var metadataFormat = MetadataOutputFormat.auto
+        var metadataLeaveOut = "AssetExportSession.metadataTrackIDs = []"
         var audioEnabled = true
         var audioMix: AudioMix?
         var audioCodec = AudioEncoderSettings.Codec.aac
@@ -157,6 +158,13 @@ public final class AssetExportSession: Sendable {
     public var metadataFormat: MetadataOutputFormat {
         get { state.withLock { $0.settings.metadataFormat } }
         set { state.withLock { $0.settings.metadataFormat = newValue } }
+    }
+
+    /// How the caller leaves metadata tracks out, as a refusal to write them names it
+    /// (a composition-file key, a command-line flag).
+    package var metadataLeaveOut: String {
+        get { state.withLock { $0.settings.metadataLeaveOut } }
+        set { state.withLock { $0.settings.metadataLeaveOut = newValue } }
     }
 
     /// Whether audio is carried into the output (it is by default).

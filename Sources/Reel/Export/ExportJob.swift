@@ -12,14 +12,43 @@ struct ExportJob: Sendable {
     let url: URL
     let fileType: AssetWriter.FileType
 
+    /// Whether `fileType` files keep a video track's display matrix (MP4 and MOV `tkhd`).
+    static func keepsDisplayMatrix(_ fileType: AssetWriter.FileType) -> Bool {
+        fileType == .mp4 || fileType == .mov
+    }
+
+    /// The composition's own video composition, drawn upright when asked.
+    static func ownVideoComposition(of composition: Composition, upright: Bool) -> VideoComposition {
+        guard upright else { return VideoComposition(propertiesOf: composition) }
+        var v = MutableVideoComposition(propertiesOf: composition)
+        v.turnUpright(for: composition)
+        return VideoComposition(v)
+    }
+
+    /// One warning line when copied video with the display matrix `transform` goes into a
+    /// file that cannot keep it: its pictures will play as stored.
+    func warnIfTurnLost(_ transform: Transform2D) {
+        guard !transform.isIdentity, !Self.keepsDisplayMatrix(fileType) else { return }
+        let turn = PixelOrientation(transform).map { "\($0)" } ?? "turned"
+        settings.engineOptions.diagnostics(RenderDiagnostic(
+            kind: .metadataNotCarried, compositionTime: .zero,
+            message: "rotation not carried: \(fileType) files have no display matrix and the video is copied, so it plays as stored instead of \(turn); export with a preset that re-encodes (h264) to draw it upright, or write .mp4 or .mov"))
+    }
+
     func run() async throws(ReelError) {
         let composition = session.composition
         let range = try exportRange()
         let videoTracks = composition.tracks(withMediaType: .video).filter { $0.isEnabled && !$0.isEmpty }
         // An .m4a file holds the audio alone, whatever the preset (as AppleM4A).
         let includesVideo = session.preset.includesVideo && !AssetWriter.isAudioOnlyMPEG4(url, fileType: fileType)
+        // MPEG-TS (and Matroska, as FFmpeg 5.1 writes it) has no display matrix: frames
+        // rendered as stored would play turned, so they are drawn upright instead, as a
+        // render draws them. Copied pictures cannot be turned; that is said before the
+        // first frame.
+        let turnsUpright = includesVideo && !Self.keepsDisplayMatrix(fileType) && settings.videoComposition == nil
+            && videoTracks.contains { !$0.preferredTransform.isIdentity }
         let videoComposition = includesVideo
-            ? (settings.videoComposition ?? (videoTracks.isEmpty ? nil : VideoComposition(propertiesOf: composition)))?
+            ? (settings.videoComposition ?? (videoTracks.isEmpty ? nil : Self.ownVideoComposition(of: composition, upright: turnsUpright)))?
                 .passingThroughPlainSpans(of: composition)
             : nil
 
@@ -41,10 +70,12 @@ struct ExportJob: Sendable {
             let copy = try await ExportVideoCopy.joining(parts)
             // As rendered frames: the display matrix only when no video composition drew them.
             if settings.videoComposition == nil { copy.input.transform = composition.sharedVideoTransform }
+            warnIfTurnLost(copy.input.transform)
             try writer.add(copy.input)
             videoCopy = copy
         } else if includesVideo, session.preset == .passthrough, settings.videoComposition == nil,
            let copy = try await ExportVideoCopy.plan(composition: composition, range: range, sources: session.sources) {
+            warnIfTurnLost(copy.input.transform)
             try writer.add(copy.input)
             videoCopy = copy
         } else if let videoComposition {
@@ -60,7 +91,7 @@ struct ExportJob: Sendable {
             let input = AssetWriterInput(settings: .video(video))
             // Frames rendered as stored keep the tracks' display matrix (as AVAssetExportSession
             // does); a caller's video composition draws the picture as it is to be shown.
-            if settings.videoComposition == nil { input.transform = composition.sharedVideoTransform }
+            if settings.videoComposition == nil, !turnsUpright { input.transform = composition.sharedVideoTransform }
             try writer.add(input)
             videoInput = input
         }
@@ -86,7 +117,7 @@ struct ExportJob: Sendable {
         let diagnostics = settings.engineOptions.diagnostics
         let metadata = try await ExportMetadata.plans(trackIDs: metadataIDs, composition: composition, range: range,
                                                       sources: session.sources, fileType: fileType, format: settings.metadataFormat,
-                                                      path: url.path) { message in
+                                                      path: url.path, leaveOut: settings.metadataLeaveOut) { message in
             diagnostics(RenderDiagnostic(kind: .metadataNotCarried, compositionTime: range.start, message: message))
         }
         for plan in metadata { try writer.add(plan.input) }

@@ -41,7 +41,7 @@ struct ExportMetadata: Sendable {
     ///   source that cannot be read.
     static func plans(trackIDs: [Int32], composition: Composition, range: TimeRange, sources: AssetRenderSources,
                       fileType: AssetWriter.FileType, format requested: MetadataOutputFormat, path: String,
-                      warn: @Sendable (String) -> Void) async throws(ReelError) -> [ExportMetadata] {
+                      leaveOut: String = "metadataTrackIDs = []", warn: @Sendable (String) -> Void) async throws(ReelError) -> [ExportMetadata] {
         var plans: [ExportMetadata] = []
         var readers: [URL: AssetReader] = [:]
         for id in trackIDs {
@@ -53,7 +53,7 @@ struct ExportMetadata: Sendable {
                 continue
             }
             guard !pieces.isEmpty else { continue }
-            var (format, converts) = try requested.resolve(sourceFormats: pieces.map(\.format), fileType: fileType, trackID: id, path: path)
+            var (format, converts) = try requested.resolve(sourceFormats: pieces.map(\.format), fileType: fileType, trackID: id, path: path, leaveOut: leaveOut)
             // mebx samples name their items by the track's local key ids: samples from
             // sources whose key tables differ are encoded again under one table.
             let keys = pieces[0].keys
@@ -79,6 +79,7 @@ struct ExportMetadata: Sendable {
                 loss = conversion.lossDescription.map { "written as \(format) (converted from \(from) for .\(fileType.rawValue)): \($0)" }
             }
             samples = inTimeOrder(samples)
+            if format == .gpmd { samples = Self.gapsFilled(samples) }
             guard !samples.isEmpty else {
                 let held = Set(groups.flatMap { $0.items.map(\.identifier.description) }).sorted()
                 let what = held.isEmpty ? "" : " (it holds \(held.prefix(4).joined(separator: ", "))\(held.count > 4 ? " and \(held.count - 4) more" : ""))"
@@ -144,6 +145,25 @@ struct ExportMetadata: Sendable {
         out.reserveCapacity(samples.count)
         for sample in samples where out.last.map({ $0.presentationTime < sample.presentationTime }) ?? true {
             out.append(sample)
+        }
+        return out
+    }
+
+    /// `samples` (gpmd) with a payload holding no fix (an empty GPS stream, GPSF 0) in
+    /// each gap of a millisecond or more between them. An MP4 sample lasts until the next
+    /// one starts, so a gap (a damaged sample skipped, a hole in a converted track) would
+    /// stretch the sample before it, and a reader spreads that payload's fixes over the
+    /// gap, up to a payload late.
+    static func gapsFilled(_ samples: [SampleBuffer]) -> [SampleBuffer] {
+        guard samples.count > 1, let empty = try? GPMFWriter.payload(fixes: []) else { return samples }
+        var out: [SampleBuffer] = []
+        out.reserveCapacity(samples.count)
+        for (k, sample) in samples.enumerated() {
+            out.append(sample)
+            guard k + 1 < samples.count, sample.presentationTime.isNumeric, sample.duration.isNumeric else { continue }
+            let end = sample.presentationTime + sample.duration, next = samples[k + 1].presentationTime
+            guard next.isNumeric, (next - end).seconds >= 0.001 else { continue }
+            out.append(SampleBuffer(data: empty, presentationTime: end, duration: next - end, format: .gpmd))
         }
         return out
     }

@@ -30,25 +30,55 @@ struct MetadataConversion: Sendable {
             encodeGPMF(groups)
         } else {
             let encode = AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: format, input: input)
+            var encoded: [(group: TimedMetadataGroup, time: MediaTime, data: Data)] = []
             for group in groups {
                 guard let data = try? encode(group) else {
                     droppedGroups += 1
                     continue
                 }
-                samples.append(SampleBuffer(data: data, presentationTime: group.timeRange.start, duration: group.timeRange.duration, format: format))
+                encoded.append((group, Self.sampleTime(of: group), data))
+            }
+            for (k, e) in encoded.enumerated() {
+                // A sample lasts until the next one when their groups meet, so the track
+                // has no gap between a payload's start and its first fix.
+                var end = e.group.timeRange.end
+                if k + 1 < encoded.count, !(e.group.timeRange.end < encoded[k + 1].group.timeRange.start), e.time < encoded[k + 1].time {
+                    end = encoded[k + 1].time
+                }
+                if end < e.time { end = e.time }
+                samples.append(SampleBuffer(data: e.data, presentationTime: e.time, duration: end - e.time, format: format))
             }
         }
         lostIdentifiers = Self.lost(from: groups, in: samples, decoder: TimedMetadataDecoder(format: format, keys: input.metadataKeys))
     }
 
+    /// When a converted sample of `group` starts: at its fix's own time (a GPMF payload's
+    /// first group starts with the payload, up to a payload's length before its first
+    /// fix), else at the group's start. A fix time outside the group (a group cut at an
+    /// edit) gives the group's start.
+    static func sampleTime(of group: TimedMetadataGroup) -> MediaTime {
+        let range = group.timeRange
+        let time = GPSFix.time(in: group)
+        guard time.isNumeric, !(time < range.start), time < range.end || time == range.start else { return range.start }
+        return time
+    }
+
     /// One payload per 1.001 s window holding the groups that start in it.
     private mutating func encodeGPMF(_ groups: [TimedMetadataGroup]) {
         var window: [TimedMetadataGroup] = []
-        func flush(_ samples: inout [SampleBuffer], _ dropped: inout Int) {
+        func flush(_ samples: inout [SampleBuffer], _ dropped: inout Int, isLast: Bool = false) {
             defer { window.removeAll() }
             guard let first = window.first, let last = window.last else { return }
             var end = last.timeRange.end
             if !(first.timeRange.start < end) { end = first.timeRange.start + Self.gpmfPayloadDuration }
+            // A reader spreads a payload's fixes evenly to its end: the last payload, which
+            // no next one bounds, ends one fix spacing after its last fix (a source's last
+            // sample often lasts to the end of the video).
+            if isLast, window.count > 1 {
+                let (a, b) = (Self.sampleTime(of: first), Self.sampleTime(of: last))
+                let spaced = b + (b - a).multiplied(byRatio: 1, Int32(clamping: window.count - 1))
+                if a < b, spaced < end { end = spaced }
+            }
             let range = TimeRange(start: first.timeRange.start, end: end)
             guard let data = try? GPMFWriter.payload(groups: window, timeRange: range) else {
                 dropped += window.count
@@ -62,12 +92,14 @@ struct MetadataConversion: Sendable {
             }
             window.append(group)
         }
-        flush(&samples, &droppedGroups)
+        flush(&samples, &droppedGroups, isLast: true)
     }
 
-    /// Identifiers the groups hold and the decoded samples do not. Raw GPS records whose
-    /// content the samples carry as a fix (GPMF's GPS5, GPSU, ...; the ISO 6709 string)
-    /// are not counted, nor Reel's raw-sample items.
+    /// Identifiers the groups hold and the decoded samples do not, the fix's fields
+    /// (`reel/speed.3d`, `reel/gps.dop`, ...) first. Raw GPS records whose content the
+    /// samples carry as a fix (GPMF's GPS5, GPSU, ...; the ISO 6709 string) are not
+    /// counted, nor Reel's raw-sample items: the fix's fields they held are compared one
+    /// by one instead, so a fix carried without its DOP names `reel/gps.dop`.
     static func lost(from groups: [TimedMetadataGroup], in samples: [SampleBuffer], decoder: TimedMetadataDecoder) -> [MetadataIdentifier] {
         var decoder = decoder
         var kept = Set<MetadataIdentifier>()
@@ -84,7 +116,12 @@ struct MetadataConversion: Sendable {
                 lost.insert(id)
             }
         }
-        return lost.sorted { $0.description < $1.description }
+        // The fix's own fields (3D speed, DOP, fix type, UTC) first: they are what a
+        // reader of the converted track misses most, and a long list shows only its start.
+        return lost.sorted { a, b in
+            let (fa, fb) = (a.keySpace == .reel, b.keySpace == .reel)
+            return fa != fb ? fa : a.description < b.description
+        }
     }
 
     /// GPMF keys whose content is the GPS fix.

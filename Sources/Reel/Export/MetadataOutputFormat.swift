@@ -26,21 +26,25 @@ public enum MetadataOutputFormat: String, Sendable, Hashable, Codable, CaseItera
     /// The format to write a track whose sources hold samples of `sourceFormats` in,
     /// and whether its samples must be converted (decoded and encoded again).
     ///
+    /// - Parameter leaveOut: how the caller leaves metadata tracks out, named in the
+    ///   refusal (a property, a composition-file key, a command-line flag).
     /// - Throws: `.invalidArgument` naming the track and the way out when the container
     ///   holds no timed metadata, or cannot hold the asked format.
-    func resolve(sourceFormats: [MetadataFormat], fileType: AssetWriter.FileType, trackID: Int32? = nil, path: String) throws(ReelError) -> (format: MetadataFormat, converts: Bool) {
-        let track = trackID.map { "track \($0)" } ?? "the metadata track"
+    func resolve(sourceFormats: [MetadataFormat], fileType: AssetWriter.FileType, trackID: Int32? = nil, path: String,
+                 leaveOut: String = "metadataTrackIDs = []") throws(ReelError) -> (format: MetadataFormat, converts: Bool) {
+        // The error's track ID names the track; the message does not repeat it.
+        let track = "the metadata track"
         let sources = Set(sourceFormats)
         let writable = Self.writableFormats(in: fileType)
         let described = sources.map(\.rawValue).sorted().joined(separator: "+")
         guard !writable.isEmpty else {
-            throw ReelError(.invalidArgument, "\(track) holds \(described.isEmpty ? "" : described + " ")timed metadata, and \(fileType.rawValue) files hold none: write .mp4, .mov or .ts, or leave the metadata out (output.metadataTrackIDs: [])",
+            throw ReelError(.invalidArgument, "\(track) holds \(described.isEmpty ? "" : described + " ")timed metadata, and \(fileType.rawValue) files hold none: write .mp4, .mov or .ts, or leave the metadata out (\(leaveOut))",
                             path: path, trackID: trackID)
         }
         let target: MetadataFormat
         if let requested = metadataFormat {
             guard writable.contains(requested) else {
-                throw ReelError(.invalidArgument, "\(track): \(requested) metadata does not go into \(fileType.rawValue) files (they hold \(writable.map(\.rawValue).joined(separator: ", "))): choose one of those or auto",
+                throw ReelError(.invalidArgument, "\(requested) metadata does not go into \(fileType.rawValue) files (they hold \(writable.map(\.rawValue).joined(separator: ", "))): choose one of those or auto",
                                 path: path, trackID: trackID)
             }
             target = requested

@@ -46,17 +46,20 @@ public enum CAMM {
             return Date(timeIntervalSince1970: gps - Double(CAMM.leapSeconds(atGPSTime: gps)))
         }
 
-        /// The measurement as a fix: speeds from the velocity, course from east/north.
+        /// The measurement as a fix: speeds from the velocity, course from east/north. A
+        /// velocity or altitude that is not a number (what ``CAMM/record(fix:)`` writes for
+        /// one the fix did not have) leaves that field out.
         public var fix: GPSFix {
             let e = Double(velocityEast), n = Double(velocityNorth), u = Double(velocityUp)
-            let ground = (e * e + n * n).squareRoot()
+            let ground: Double? = e.isFinite && n.isFinite ? (e * e + n * n).squareRoot() : nil
             var course: Double?
-            if ground > 0 {
+            if let ground, ground > 0 {
                 let c = atan2(e, n) * 180 / .pi
                 course = c < 0 ? c + 360 : c
             }
-            return GPSFix(latitude: latitude, longitude: longitude, altitude: Double(altitude), speed2D: ground,
-                          speed3D: (ground * ground + u * u).squareRoot(), course: course, time: date, fix: Int(fixType))
+            let speed3D = ground.flatMap { g in u.isFinite ? (g * g + u * u).squareRoot() : nil }
+            return GPSFix(latitude: latitude, longitude: longitude, altitude: altitude.isFinite ? Double(altitude) : nil, speed2D: ground,
+                          speed3D: speed3D, course: course, time: date, fix: Int(fixType))
         }
     }
 
@@ -211,8 +214,9 @@ public enum CAMM {
 
     /// The record for a fix: type 6 (GPS) when the fix has a time, else type 5 (position,
     /// altitude 0 when unknown). Type 6 takes the time on the GPS clock, the fix type (3
-    /// with an altitude, else 2, unless the fix says), and the ground velocity east and
-    /// north from the 2D speed and course.
+    /// with an altitude, else 2, unless the fix says: the record has no "unknown"), and the
+    /// ground velocity east and north from the 2D speed and course; a velocity or altitude
+    /// the fix lacks is NaN, which ``GPS/fix`` reads back as missing.
     public static func record(fix: GPSFix) -> Record {
         guard let time = fix.time else {
             return .location(latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude ?? 0)
@@ -220,14 +224,16 @@ public enum CAMM {
         let utc = time.timeIntervalSince1970
         var leap = leapSeconds(atGPSTime: utc)
         leap = leapSeconds(atGPSTime: utc + Double(leap))
-        var east: Float = 0, north: Float = 0
+        // A velocity the fix does not give (no speed, or a speed without a course to
+        // split it east and north; no vertical speed at all) is written as NaN, not 0.
+        var east = Float.nan, north = Float.nan
         if let speed = fix.speed2D, let course = fix.course, speed.isFinite, course.isFinite {
             east = Float(speed * sin(course * .pi / 180))
             north = Float(speed * cos(course * .pi / 180))
         }
         return .gps(GPS(timeGPSEpoch: utc + Double(leap) - gpsEpoch, fixType: Int32(fix.fix ?? (fix.altitude == nil ? 2 : 3)),
-                        latitude: fix.latitude, longitude: fix.longitude, altitude: Float(fix.altitude ?? 0),
-                        velocityEast: east, velocityNorth: north))
+                        latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude.map { Float($0) } ?? .nan,
+                        velocityEast: east, velocityNorth: north, velocityUp: .nan))
     }
 
     /// 1980-01-06T00:00:00Z as seconds since 1970.

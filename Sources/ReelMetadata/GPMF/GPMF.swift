@@ -34,9 +34,18 @@ public enum GPMF {
     ///   offset when the payload is not valid GPMF; `.invalidArgument` when `timeRange`
     ///   is not numeric.
     public static func groups(payload: Data, timeRange: TimeRange) throws(ReelError) -> [TimedMetadataGroup] {
+        var counts = GPMFSampleCounts()
+        return try groups(payload: payload, timeRange: timeRange, counts: &counts)
+    }
+
+    /// ``groups(payload:timeRange:)`` for the next payload of a track read in order:
+    /// streams without STMP are placed by their TSMP counts against the track's earlier
+    /// payloads (``GPMFSampleCounts``), which `counts` remembers.
+    public static func groups(payload: Data, timeRange: TimeRange, counts: inout GPMFSampleCounts) throws(ReelError) -> [TimedMetadataGroup] {
         try checkTimeRange(timeRange)
         let all = try series(payload: payload)
-        let fixes = try fixes(series: all, timeRange: timeRange)
+        defer { counts.note(all, in: timeRange) }
+        let fixes = try fixes(series: all, timeRange: timeRange, counts: counts)
         var groups: [TimedMetadataGroup] = []
         if fixes.isEmpty {
             groups.append(TimedMetadataGroup(timeRange: timeRange, items: []))
@@ -60,13 +69,12 @@ public enum GPMF {
         for s in all {
             let m = s.samples.count
             guard m > 0 else { continue }
-            let span = sampleSpan(of: s, in: timeRange)
-            let duration = sampleDuration(span, count: m)
+            let (times, duration) = sampleTimes(of: s, in: timeRange, counts: counts)
             let identifier = MetadataIdentifier(keySpace: .gpmf, key: s.key.description)
             let dataType = s.typeDescription
             let unit = s.unitDescription
             for (j, sample) in s.samples.enumerated() {
-                let time = sampleTime(span, index: j, count: m)
+                let time = times[j]
                 groups[groupIndex(time)].items.append(MetadataItem(identifier: identifier, value: itemValue(sample), dataType: dataType,
                                                                    unit: unit, time: time, duration: duration))
             }
@@ -168,6 +176,16 @@ public enum GPMF {
         return TimeRange(start: MediaTime.maximum(stamp, range.start), end: range.end)
     }
 
+    /// Each sample's time and duration for `series` in a payload spanning `range`: by
+    /// its TSMP count against earlier payloads when `counts` can place it, else across
+    /// ``sampleSpan(of:in:)``.
+    static func sampleTimes(of series: GPMFSeries, in range: TimeRange, counts: GPMFSampleCounts?) -> (times: [MediaTime], duration: MediaTime) {
+        if let placed = counts?.placement(of: series, in: range) { return placed }
+        let span = sampleSpan(of: series, in: range)
+        let m = series.samples.count
+        return ((0..<m).map { sampleTime(span, index: $0, count: m) }, sampleDuration(span, count: m))
+    }
+
     static func sampleTime(_ range: TimeRange, index: Int, count: Int) -> MediaTime {
         range.start + range.duration.multiplied(byRatio: Int32(clamping: index), Int32(clamping: count))
     }
@@ -190,7 +208,7 @@ public enum GPMF {
     /// otherwise evenly across the stream's span (``sampleSpan(of:in:)``). Each lasts until the next; the last until the
     /// end of `timeRange`. Samples whose position is not a number or out of range are
     /// left out.
-    static func fixes(series all: [GPMFSeries], timeRange: TimeRange) throws(ReelError) -> [(time: MediaTime, duration: MediaTime, fix: GPSFix)] {
+    static func fixes(series all: [GPMFSeries], timeRange: TimeRange, counts: GPMFSampleCounts? = nil) throws(ReelError) -> [(time: MediaTime, duration: MediaTime, fix: GPSFix)] {
         try checkTimeRange(timeRange)
         var best: (series: GPMFSeries, layout: GPMFGPSStream)?
         for s in all where !s.samples.isEmpty {
@@ -199,13 +217,16 @@ public enum GPMF {
             best = (s, layout)
         }
         guard let (gps, layout) = best else { return [] }
-        let values = gps.samples.map { $0.map { $0.doubleValue ?? .nan } }
+        var values = gps.samples.map { $0.map { $0.doubleValue ?? .nan } }
+        markMissing(&values, of: gps, layout: layout)
         for (i, v) in values.enumerated() where v.count < layout.valuesNeeded {
             throw .metadataFormat("GPMF", "\(gps.key) sample \(i) has \(v.count) values, expected \(layout.valuesNeeded)", offset: gps.offset)
         }
         let n = values.count
         let span = sampleSpan(of: gps, in: timeRange)
         let offsets = clockOffsets(values.map(layout.deviceSeconds), span: span.duration.seconds)
+        // Without STMP, the stream's TSMP count against earlier payloads places it.
+        let placed = offsets == nil ? counts?.placement(of: gps, in: timeRange)?.times : nil
         let payloadFix = gps.context["GPSF"]?.doubleValue.flatMap { $0.isFinite && abs($0) < 1e9 ? Int($0) : nil }
         let payloadDOP = gps.context["GPSP"]?.doubleValue.map { $0 / 100 }
         // GPSU: the UTC of the payload's first GPS sample; a drone's GPRI/GLPI take the camera's.
@@ -218,9 +239,9 @@ public enum GPMF {
         for i in 0..<n {
             guard var fix = layout.fix(values[i]) else { continue }
             let time = offsets.map { span.start + MediaTime(seconds: $0[i], preferredTimescale: 1_000_000) }
-                ?? sampleTime(span, index: i, count: n)
+                ?? placed?[i] ?? sampleTime(span, index: i, count: n)
             if fix.time == nil, let gpsu {
-                fix.time = gpsu.addingTimeInterval(offsets?[i] ?? (time - span.start).seconds)
+                fix.time = gpsu.addingTimeInterval(offsets?[i] ?? (time - (placed?.first ?? span.start)).seconds)
             }
             if layout.fix == nil { fix.fix = payloadFix }
             if layout.dop == nil { fix.dop = payloadDOP }
@@ -230,6 +251,24 @@ public enum GPMF {
             out[k].duration = (k + 1 < out.count ? out[k + 1].time : timeRange.end) - out[k].time
         }
         return out
+    }
+
+    /// Replaces GPS5/GPS9 fields stored as "no value" (``GPMFWriter/noValue``: an altitude
+    /// or speed of the int32's lowest value; ``GPMFWriter/noValue16``: a GPS9 DOP or fix
+    /// type of 65535) with NaN, so the fix leaves them out.
+    static func markMissing(_ values: inout [[Double]], of series: GPMFSeries, layout: GPMFGPSStream) {
+        guard layout.key == "GPS5" || layout.key == "GPS9" else { return }
+        let scale = series.scale
+        func stored(_ v: Double, _ i: Int) -> Double {
+            let s = scale.isEmpty ? 1 : scale.count == 1 ? scale[0] : (i < scale.count ? scale[i] : 1)
+            return (v * (s == 0 ? 1 : s)).rounded()
+        }
+        let wide = [layout.altitude, layout.speed2D, layout.speed3D].compactMap { $0 }
+        let narrow = layout.key == "GPS9" ? [layout.dop, layout.fix].compactMap { $0 } : []
+        for r in values.indices {
+            for i in wide where i < values[r].count && stored(values[r][i], i) == Double(GPMFWriter.noValue) { values[r][i] = .nan }
+            for i in narrow where i < values[r].count && stored(values[r][i], i) == Double(GPMFWriter.noValue16) { values[r][i] = .nan }
+        }
     }
 
     /// Each sample's seconds after the first by a per-sample clock, when every sample has a

@@ -119,8 +119,15 @@ extension GPMF {
     }
 
     /// Every data series of a payload, in payload order.
+    ///
+    /// - Throws: what ``GPMFNode/parse(_:)`` throws, and `.corruptData` for a payload of
+    ///   zero bytes only (a sample the camera never filled in): zero padding ends a
+    ///   payload, but a payload that is nothing else holds no KLV at all.
     public static func series(payload: Data) throws(ReelError) -> [GPMFSeries] {
-        try series(in: GPMFNode.parse(payload))
+        if !payload.isEmpty, payload.allSatisfy({ $0 == 0 }) {
+            throw .corrupt("GPMF", "the payload's \(payload.count) bytes are all zero: it holds no KLV", offset: 0)
+        }
+        return try series(in: GPMFNode.parse(payload))
     }
 
     private static func walk(_ nodes: [GPMFNode], state: inout WalkState, into out: inout [GPMFSeries]) throws(ReelError) {

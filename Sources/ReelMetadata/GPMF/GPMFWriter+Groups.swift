@@ -18,7 +18,8 @@ extension GPMFWriter {
     /// GPS stream is among the items but GPSU is not (a payload cut after its first
     /// sample), a GPSU is made from the first fix's time, so the fixes keep their UTC.
     /// When no GPS stream is among the items, the groups' fixes (``GPSFix/init(_:)``) are
-    /// written as ``Options/format``. Device ids, names and stream names
+    /// written as ``Options/format``, with an STMP at the first fix's time; `.gps5` becomes
+    /// `.gps5AndGPS9` when every fix has a UTC time, so each keeps its own. Device ids, names and stream names
     /// are not part of the items: the payload has one `DEVC` named by `options`.
     ///
     /// Decoding the result with ``GPMF/groups(payload:timeRange:)`` over `timeRange`
@@ -77,7 +78,20 @@ extension GPMFWriter {
         if gpsIndex == nil {
             for c in context { nodes.append(try c.nodes()) }
             if !fixes.isEmpty {
+                var options = options
+                // GPS9 keeps each fix's own UTC where GPS5 keeps only the first's; GPS5
+                // beside it for readers that know only GPS5 (exiftool before 12.63).
+                if options.format == .gps5, fixes.allSatisfy({ $0.fix.time != nil }) { options.format = .gps5AndGPS9 }
                 gps = try gpsStreams(fixes: fixes.enumerated().map { ($0.offset, $0.element.fix) }, options: options)
+                // STMP: the first fix's time, so the fixes start where they were.
+                if let first = fixes.first?.time, first.isNumeric, !(first < .zero) {
+                    let stamp = GPMFNode.integers("STMP", .uint64, [[first.convertScale(1_000_000, method: .roundTowardZero).value]])
+                    gps = gps.map { strm in
+                        var strm = strm
+                        strm.children.insert(stamp, at: 0)
+                        return strm
+                    }
+                }
             }
         }
         return try device(nodes.map { .nested("STRM", $0) } + gps, options: options).encoded()

@@ -5,7 +5,13 @@ import Foundation
 /// Each payload is `DEVC > (DVID, DVNM, STRM > (STNM, UNIT, SCAL, [TYPE], GPSU, GPSF, GPSP, GPS5|GPS9))`.
 /// Values are stored as GPMF stores them: latitude and longitude x 1e7, altitude, 2D and
 /// 3D speed x 1000 (GPS9 adds days since 2000, milliseconds since midnight, DOP x 100 and
-/// the fix type per sample). A missing altitude or speed is written as 0.
+/// the fix type per sample).
+///
+/// Nothing the fixes do not hold is claimed: GPSF (fix type) and GPSP (DOP) are written
+/// only when the first fix has them. A GPS5 or GPS9 sample has a slot for every field, so
+/// a missing altitude or speed is written as ``noValue`` (the int32's lowest value, which
+/// no altitude or speed scaled by 1000 reaches) and a missing GPS9 DOP or fix type as
+/// ``noValue16``; ``GPMF`` reads both back as missing.
 public enum GPMFWriter {
     /// Which GPS stream to write.
     public enum GPSFormat: String, Sendable, Hashable, CaseIterable {
@@ -40,6 +46,10 @@ public enum GPMFWriter {
     public static let gps9Scale: [Int64] = [10_000_000, 10_000_000, 1000, 1000, 1000, 1, 1000, 100, 1]
     /// The GPS9 TYPE.
     public static let gps9Type = "lllllllSS"
+    /// The stored altitude or speed of a fix that has none (GPS5, GPS9).
+    public static let noValue = Int64(Int32.min)
+    /// The stored GPS9 DOP or fix type of a fix that has none.
+    public static let noValue16: Int64 = 65535
 
     /// The payloads for the GPS fixes in `groups`, one per `payloadDuration` of media.
     ///
@@ -134,7 +144,7 @@ public enum GPMFWriter {
             stream.append(.integers("SCAL", .int32, gps5Scale.map { [$0] }))
             if let first = fixes.first?.fix {
                 if let time = first.time { stream.append(.init(key: "GPSU", type: .utcDate, structSize: 16, repeatCount: 1, payload: Data(GPMF.gpsuString(from: time).utf8))) }
-                stream.append(.integers("GPSF", .uint32, [[Int64(first.fix ?? (first.altitude != nil ? 3 : 2))]]))
+                if let fix = first.fix { stream.append(.integers("GPSF", .uint32, [[try stored(Double(fix), 0...65535, "fix", fixes[0].index)]])) }
                 if let dop = first.dop { stream.append(.integers("GPSP", .uint16, [[try stored(dop * 100, 0...65535, "DOP", fixes[0].index)]])) }
             } else {
                 stream.append(.integers("GPSF", .uint32, [[0]]))
@@ -163,8 +173,8 @@ public enum GPMFWriter {
                 let total = Int64(millis.rounded())
                 w.appendBE(UInt64(total / 86_400_000), 4)
                 w.appendBE(UInt64(total % 86_400_000), 4)
-                w.appendBE(UInt64(try stored((fix.dop ?? 99.99) * 100, 0...65535, "DOP", index)), 2)
-                w.appendBE(UInt64(try stored(Double(fix.fix ?? (fix.altitude != nil ? 3 : 2)), 0...65535, "fix", index)), 2)
+                w.appendBE(UInt64(try fix.dop.map { dop throws(ReelError) in try stored(dop * 100, 0...(noValue16 - 1), "DOP", index) } ?? noValue16), 2)
+                w.appendBE(UInt64(try fix.fix.map { f throws(ReelError) in try stored(Double(f), 0...(noValue16 - 1), "fix", index) } ?? noValue16), 2)
             }
             stream.append(GPMFNode(key: "GPS9", type: .complex, structSize: 32, repeatCount: fixes.count, payload: Data(w.bytes)))
         }
@@ -175,12 +185,13 @@ public enum GPMFWriter {
         guard (-90...90).contains(fix.latitude) else { throw ReelError(.invalidArgument, "GPMF writer: group \(index): latitude \(fix.latitude) is outside -90...90") }
         guard (-180...180).contains(fix.longitude) else { throw ReelError(.invalidArgument, "GPMF writer: group \(index): longitude \(fix.longitude) is outside -180...180") }
         let int32 = Int64(Int32.min)...Int64(Int32.max)
+        let valued = (noValue + 1)...Int64(Int32.max)
         return [
             try stored(fix.latitude * 1e7, int32, "latitude", index),
             try stored(fix.longitude * 1e7, int32, "longitude", index),
-            try stored((fix.altitude ?? 0) * 1000, int32, "altitude", index),
-            try stored((fix.speed2D ?? 0) * 1000, int32, "2D speed", index),
-            try stored((fix.speed3D ?? 0) * 1000, int32, "3D speed", index),
+            try fix.altitude.map { a throws(ReelError) in try stored(a * 1000, valued, "altitude", index) } ?? noValue,
+            try fix.speed2D.map { v throws(ReelError) in try stored(v * 1000, valued, "2D speed", index) } ?? noValue,
+            try fix.speed3D.map { v throws(ReelError) in try stored(v * 1000, valued, "3D speed", index) } ?? noValue,
         ]
     }
 
