@@ -23,13 +23,13 @@ extension SourceTrackDescription {
 
 extension SourceDescription {
     /// A file's tracks as the composition layer sees them, loading them first. The
-    /// identifier is the file's path unless given.
+    /// identifier is the file's path (a remote asset's whole URL) unless given.
     ///
     /// A metadata track lasts until the file ends: its last sample's values hold until
     /// then. (Outside MP4 and MOV metadata samples are instants, and the stream's own
     /// duration ends at the last one's time, which would leave it out.)
     public init(asset: Asset, identifier: String? = nil) async throws(ReelError) {
-        let id = identifier ?? asset.url.path
+        let id = identifier ?? (asset.url.isFileURL ? asset.url.path : asset.url.absoluteString)
         var tracks = try await asset.load(.tracks).map { SourceTrackDescription($0, sourceIdentifier: id) }
         let end = tracks.map(\.timeRange.end).filter(\.isNumeric).max()
         for i in tracks.indices where tracks[i].mediaType == .metadata {
