@@ -313,6 +313,26 @@ import ReelTestSupport
     }
 }
 
+/// A source's cover picture is its artwork, not a track: the export carries it in the
+/// output's metadata (before, the picture was taken for a video track and refused).
+@Suite struct AssetExportSessionCoverTests {
+    @Test(arguments: ["mp4", "mov"])
+    func aSourcesCoverPictureIsCarriedAsItsArtwork(container: String) async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = Asset(url: TestFiles.fixture("selection.mp4"))
+        let cover = try #require(try await source.load(.commonMetadata).first { $0.identifier == .commonIdentifierArtwork }?.dataValue)
+        #expect(try await source.load(.tracks).contains { $0.isCoverPicture })
+        let session = try await AssetExportSession(asset: source, preset: .h264(crf: 30, preset: "ultrafast"))
+        let out = folder.appendingPathComponent("out.\(container)")
+        try await session.export(to: out, as: try #require(AssetWriter.FileType(pathExtension: container)))
+        let exported = Asset(url: out)
+        #expect(try await exported.load(.commonMetadata).first { $0.identifier == .commonIdentifierArtwork }?.dataValue == cover)
+        let tracks = try await exported.load(.tracks)
+        #expect(tracks.filter { $0.mediaType == .video && !$0.isCoverPicture }.count == 1)
+    }
+}
+
 @Suite struct AssetExportSessionPassthroughTests {
     @Test func passthroughCopiesTheVideoPacketsUnchanged() async throws {
         let folder = try TestFiles.scratchFolder()
