@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reel
+import ReelCommandLine
 
 /// `reel inspect FILE [--json] [--verbose]`: the container, duration, every track (data and
 /// metadata tracks too), the container's tags and chapters.
@@ -48,6 +49,11 @@ struct InspectCommand: AsyncParsableCommand {
                     }
                 }
             }
+            if !format.isSeekable {
+                CommandFailure.printLine("warning: \(file): the server ignores byte-range requests (Range:), so the file was read from start to end only; "
+                    + "what needs reading out of order may be missing: track references, edit lists, the container's own metadata boxes, "
+                    + "codec details, a duration read from the end")
+            }
             report = InspectReport(file: file, format: format, duration: duration, tracks: tracks,
                                    metadata: metadata, commonMetadata: common, chapters: chapters, closedCaptionVideoTrackIDs: captioned)
         } catch {
@@ -61,8 +67,5 @@ struct InspectCommand: AsyncParsableCommand {
     }
 
     /// A `scheme://` argument as the URL it is, anything else as a file path.
-    static func url(for argument: String) -> URL {
-        if argument.contains("://"), let url = URL(string: argument), let scheme = url.scheme, scheme.count > 1 { return url }
-        return URL(fileURLWithPath: argument)
-    }
+    static func url(for argument: String) -> URL { CLIInput.url(for: argument) }
 }

@@ -11,7 +11,7 @@ public struct ExportCommand: AsyncParsableCommand {
         discussion: "Presets: passthrough, h264 (default), hevc, prores, lossless, and AVFoundation's: LowQuality, MediumQuality, HighestQuality, HEVCHighestQuality, 640x480, 960x540, 1280x720, 1920x1080, 3840x2160, HEVC1920x1080, HEVC3840x2160, AppleM4A."
     )
 
-    @Argument(help: "The video to export.")
+    @Argument(help: "The video to export: a file, or a URL FFmpeg reads (http://, https://, ...).")
     var input: String
 
     @Option(name: [.short, .customLong("output")], help: "The file to write.")
@@ -77,7 +77,7 @@ public struct ExportCommand: AsyncParsableCommand {
         let outputURL = try CLIOutput.checkOutput(output, overwrite: overwrite)
         let fileType = AssetWriter.FileType(pathExtension: outputURL.pathExtension) ?? .mp4
         do {
-            let session = try await AssetExportSession(asset: Asset(url: URL(fileURLWithPath: input)), preset: exportPreset)
+            let session = try await AssetExportSession(asset: Asset(url: CLIInput.url(for: input)), preset: exportPreset)
             if start != nil || length != nil {
                 let end = length.map { startTime + $0 } ?? session.composition.duration
                 session.timeRange = TimeRange(start: startTime, end: end)
@@ -95,7 +95,7 @@ public struct ExportCommand: AsyncParsableCommand {
                 throw ExitStatus.interrupted
             }
             var shown = error
-            if shown.path == URL(fileURLWithPath: input).path { shown.path = input }
+            if shown.path == CLIInput.url(for: input).path || shown.path == CLIInput.url(for: input).absoluteString { shown.path = input }
             if shown.path == outputURL.path { shown.path = output }
             CLIOutput.line(shown.description)
             throw ExitStatus.failure

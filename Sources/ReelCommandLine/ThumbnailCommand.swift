@@ -17,7 +17,7 @@ public struct ThumbnailCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "The video.")
+    @Argument(help: "The video: a file, or a URL FFmpeg reads (http://, https://, ...).")
     var input: String
 
     @Option(help: "The time: seconds (2.5) or a rational (1001/500).")
@@ -45,7 +45,7 @@ public struct ThumbnailCommand: AsyncParsableCommand {
         }
         let outputURL = try CLIOutput.checkOutput(output, overwrite: overwrite)
         do {
-            let url = URL(fileURLWithPath: input)
+            let url = CLIInput.url(for: input)
             let composition = try await Composition(asset: Asset(url: url))
             let video = VideoComposition(propertiesOf: composition)
             guard !composition.tracks(withMediaType: .video).isEmpty else {
@@ -73,7 +73,7 @@ public struct ThumbnailCommand: AsyncParsableCommand {
             try await generator.writeImage(at: time, to: outputURL, as: .png, overwrite: true)
         } catch let error as ReelError {
             var shown = error
-            if shown.path == URL(fileURLWithPath: input).path { shown.path = input }
+            if shown.path == CLIInput.url(for: input).path || shown.path == CLIInput.url(for: input).absoluteString { shown.path = input }
             CLIOutput.line(shown.description)
             throw ExitStatus.failure
         }

@@ -7,7 +7,10 @@ import Glibc
 /// folder with byte ranges (`Range: bytes=a-b`, 206 with `Content-Range`), one thread per
 /// connection. It can play a server that dies part-way through a file: from byte `failAt`
 /// of any file it either closes the connection (`.close`) or stops sending and keeps the
-/// connection open (`.stall`) until ``stop()``.
+/// connection open (`.stall`) until ``stop()``. With `servesRanges` false it plays a
+/// server that ignores `Range:` (as `python3 -m http.server` does): every answer is the
+/// whole file, 200, without `Accept-Ranges`. It keeps the `Range:` header of every request
+/// (``rangeRequests``).
 final class LoopbackHTTPServer: @unchecked Sendable {
     // @unchecked: the listening socket and the open connections are guarded by `lock`;
     // each connection's thread owns its socket until it is listed for closing.
@@ -16,16 +19,19 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     let folder: URL
     let failAt: Int?
     let failure: Failure
+    let servesRanges: Bool
     private(set) var port: UInt16 = 0
+    private var ranges: [String?] = []
     private var listener: Int32 = -1
     private var connections: Set<Int32> = []
     private var stopped = false
     private let lock = NSCondition()
 
-    init(folder: URL, failAt: Int? = nil, failure: Failure = .close) throws {
+    init(folder: URL, failAt: Int? = nil, failure: Failure = .close, servesRanges: Bool = true) throws {
         self.folder = folder
         self.failAt = failAt
         self.failure = failure
+        self.servesRanges = servesRanges
         listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw POSIXError(.EMFILE) }
         var yes: Int32 = 1
@@ -47,8 +53,52 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         thread.start()
     }
 
+    /// A port on 127.0.0.1 no one listens on now, for a server started as another program.
+    static func freePort() throws -> UInt16 {
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard probe >= 0 else { throw POSIXError(.EMFILE) }
+        defer { close(probe) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) == 0 && getsockname(probe, $0, &length) == 0 }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    /// Returns once something accepts connections on 127.0.0.1:`port`; throws if
+    /// `stillStarting` says the program that should listen there has ended.
+    static func waitUntilListening(port: UInt16, stillStarting: () -> Bool) throws {
+        while true {
+            let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard probe >= 0 else { throw POSIXError(.EMFILE) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            close(probe)
+            if connected { return }
+            guard stillStarting() else { throw POSIXError(.ECONNREFUSED) }
+            usleep(20_000)
+        }
+    }
+
     /// `http://127.0.0.1:PORT/NAME`.
     func url(_ name: String) -> URL { URL(string: "http://127.0.0.1:\(port)/\(name)")! }
+
+    /// The `Range:` header of each request served so far (`bytes=48-`), nil for a request
+    /// without one, in the order they came.
+    var rangeRequests: [String?] {
+        lock.lock()
+        defer { lock.unlock() }
+        return ranges
+    }
 
     /// Stops accepting, and closes every connection (a stalled one too).
     func stop() {
@@ -93,7 +143,11 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             return send(connection, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
         }
         var start = 0, end = body.count - 1
-        let range = lines.first { $0.lowercased().hasPrefix("range: bytes=") }.map { $0.dropFirst("range: bytes=".count) }
+        let asked = lines.first { $0.lowercased().hasPrefix("range: bytes=") }.map { $0.dropFirst("range: bytes=".count) }
+        lock.lock()
+        ranges.append(asked.map { "bytes=" + $0 })
+        lock.unlock()
+        let range = servesRanges ? asked : nil
         if let range {
             let bounds = range.split(separator: "-", omittingEmptySubsequences: false)
             start = Int(bounds.first ?? "") ?? 0
@@ -103,7 +157,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             return send(connection, "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(body.count)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
         }
         var head = range == nil ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(start)-\(end)/\(body.count)\r\n"
-        head += "Content-Type: application/octet-stream\r\nAccept-Ranges: bytes\r\nContent-Length: \(end - start + 1)\r\nConnection: close\r\n\r\n"
+        head += "Content-Type: application/octet-stream\r\n" + (servesRanges ? "Accept-Ranges: bytes\r\n" : "")
+        head += "Content-Length: \(end - start + 1)\r\nConnection: close\r\n\r\n"
         send(connection, head)
         if parts[0] == "HEAD" { return }
         let stopAt = min(end + 1, failAt.map { max($0, start) } ?? end + 1)

@@ -2,6 +2,9 @@ import Foundation
 import Reel
 import Testing
 import ReelTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Assets at `http://` URLs, read through FFmpeg's own protocols from a server on the
 /// loopback address that the test starts.
@@ -29,6 +32,95 @@ struct RemoteAssetTests {
         #expect(try await remote.load(.trackGroups) == local.load(.trackGroups))
         #expect(try await remote.load(.isPlayable))
         #expect(remote.description.contains("http://127.0.0.1:"))
+        #expect(try await remote.load(.containerFormat).isSeekable)
+        // The clip is larger than FFmpeg's read buffer: reading its index and the boxes Reel
+        // reads itself took byte ranges past its start, not whole-file reads.
+        if name == Self.clip {
+            #expect(server.rangeRequests.contains { $0 != nil && $0 != "bytes=0-" }, "\(server.rangeRequests)")
+        }
+    }
+
+    @Test("a server that ignores byte ranges: the asset says the file reads forward only; reel inspect says so in one line",
+          .requires(.reelBinary))
+    func serverWithoutRanges() async throws {
+        let server = try LoopbackHTTPServer(folder: Self.fixtures, servesRanges: false)
+        defer { server.stop() }
+        let name = "selection.mp4"
+        let format = try await Asset(url: server.url(name)).load(.containerFormat)
+        #expect(!format.isSeekable)
+        #expect(try await Asset(url: Self.fixtures.appendingPathComponent(name)).load(.containerFormat).isSeekable)
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = server.url(name).absoluteString
+        let result = try ReelProcess.reel(["inspect", url], in: folder)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderrLines.count == 1, "stderr: \(result.stderr)")
+        #expect(result.stderr.hasPrefix("reel: warning: \(url): the server ignores byte-range requests"), "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("tracks:"))
+        // A server that serves ranges gets no such line.
+        let ranged = try LoopbackHTTPServer(folder: Self.fixtures)
+        defer { ranged.stop() }
+        let complete = try ReelProcess.reel(["inspect", ranged.url(name).absoluteString], in: folder)
+        #expect(complete.status == 0 && complete.stderr.isEmpty, "stderr: \(complete.stderr)")
+    }
+
+    /// An https server on the loopback address: `openssl s_server -WWW` with a certificate
+    /// made for the test. FFmpeg's TLS protocol checks no certificate unless told to
+    /// (`tls_verify`), so a self-signed one serves. `-WWW` sends the whole file for every
+    /// request, without byte ranges or a length: the file is read from start to end, so
+    /// the clip is one whose index comes first.
+    @Test("an https URL loads through FFmpeg's TLS protocol", .requires(.openssl))
+    func https() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let name = "counter-gps.mp4"
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        try TestTools.output("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem",
+                                         "-days", "1", "-subj", "/CN=127.0.0.1"], in: folder)
+        let port = try LoopbackHTTPServer.freePort()
+        let server = try TestTools.start(try #require(TestTools.which("openssl")),
+                                         ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", "cert.pem", "-key", "key.pem", "-WWW", "-quiet"],
+                                         in: folder)
+        defer {
+            // SIGKILL: the server inherits the test thread's signal mask, which blocks SIGTERM.
+            kill(server.process.processIdentifier, SIGKILL)
+            _ = try? server.finish()
+        }
+        try LoopbackHTTPServer.waitUntilListening(port: port) { server.process.isRunning }
+        let remote = Asset(url: try #require(URL(string: "https://127.0.0.1:\(port)/\(name)")))
+        let local = Asset(url: Self.fixtures.appendingPathComponent(name))
+        let (rd, rt) = try await remote.load(.duration, .tracks)
+        let (ld, lt) = try await local.load(.duration, .tracks)
+        #expect(rd == ld)
+        #expect(rt.map(\.trackID) == lt.map(\.trackID))
+        #expect(rt.map(\.format) == lt.map(\.format))
+        #expect(try await !remote.load(.containerFormat).isSeekable)
+    }
+
+    @Test("reel thumbnail and reel export read an http URL as they read the file",
+          .requires(.reelBinary, .ffprobe))
+    func thumbnailAndExportOfAURL() throws {
+        let server = try LoopbackHTTPServer(folder: Self.fixtures)
+        defer { server.stop() }
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = server.url(Self.clip).absoluteString
+        let thumbnail = try ReelProcess.reel(["thumbnail", url, "--at", "1", "-o", "t.png"], in: folder)
+        #expect(thumbnail.status == 0, "stderr: \(thumbnail.stderr)")
+        let local = try ReelProcess.reel(["thumbnail", Self.fixtures.appendingPathComponent(Self.clip).path, "--at", "1", "-o", "l.png"], in: folder)
+        #expect(local.status == 0, "stderr: \(local.stderr)")
+        let made = try Data(contentsOf: folder.appendingPathComponent("t.png"))
+        let fromFile = try Data(contentsOf: folder.appendingPathComponent("l.png"))
+        #expect(!made.isEmpty && made == fromFile)
+        let export = try ReelProcess.reel(["export", url, "-o", "copy.mp4", "--preset", "passthrough"], in: folder)
+        #expect(export.status == 0, "stderr: \(export.stderr)")
+        let frames = try TestTools.outputString("ffprobe", ["-v", "error", "-count_packets", "-select_streams", "v:0",
+                                                          "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0",
+                                                          folder.appendingPathComponent("copy.mp4").path])
+        #expect(frames.trimmingCharacters(in: .whitespacesAndNewlines) == "60")
+        // A missing remote file is the server's answer, not "no such file".
+        let missing = try ReelProcess.reel(["thumbnail", server.url("nothing.mp4").absoluteString, "--at", "0", "-o", "m.png"], in: folder)
+        #expect(missing.status != 0 && !missing.stderr.contains("no such file"), "stderr: \(missing.stderr)")
     }
 
     @Test("a server that dies part-way through the file: a clear error, not a file cut short")
@@ -52,6 +144,20 @@ struct RemoteAssetTests {
         #expect(error?.code == .unreadable)
         #expect(error?.message.hasPrefix("timed out: the server sent nothing for 1.0 seconds (at byte ") == true, "\(String(describing: error))")
         #expect(error?.description.contains("Invalid data") == false)
+    }
+
+    @Test("an AssetReader of a remote asset waits as long as the asset's network timeout says, not 30 s")
+    func readerKeepsTheAssetsTimeout() async throws {
+        let server = try LoopbackHTTPServer(folder: Self.fixtures, failAt: Self.clipSize / 2, failure: .stall)
+        defer { server.stop() }
+        let asset = Asset(url: server.url(Self.clip), options: .init(networkTimeout: .seconds(1)))
+        let error = await expectReelError(.unreadable) { _ = try await AssetReader.open(asset: asset) }
+        #expect(error?.message.hasPrefix("timed out: the server sent nothing for 1.0 seconds (at byte ") == true, "\(String(describing: error))")
+        let good = try LoopbackHTTPServer(folder: Self.fixtures)
+        defer { good.stop() }
+        let reader = try await AssetReader.open(asset: Asset(url: good.url(Self.clip), options: .init(networkTimeout: .seconds(7))))
+        #expect(reader.networkTimeout == .seconds(7))
+        #expect(try await AssetReader.open(url: good.url(Self.clip)).networkTimeout == .seconds(30))
     }
 
     @Test("a missing remote file and a scheme FFmpeg has no protocol for are clear errors")

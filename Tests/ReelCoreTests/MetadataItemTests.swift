@@ -45,6 +45,8 @@ struct MetadataItemTests {
         #expect(item(.string("2023-11-14T22:13:20Z")).dateValue == Self.date)
         let fractional = item(.string("2023-11-14T22:13:20.250Z")).dateValue
         #expect(fractional.map { abs($0.timeIntervalSince(Self.date) - 0.25) < 1e-6 } == true)
+        // ID3v2.4 timestamps: no zone, UTC.
+        #expect(item(.string("2023-11-14T22:13:20")).dateValue == Self.date)
         // Not coercible.
         #expect(item(.string("yesterday")).dateValue == nil)
         #expect(item(.integer(1_700_000_000)).dateValue == nil)
@@ -68,6 +70,49 @@ struct MetadataItemTests {
         let found = MetadataItem.metadataItems(from: items, filteredByIdentifier: Self.id)
         #expect(found.map(\.numberValue) == [1, 2])
         #expect(MetadataItem.metadataItems(from: items, filteredByIdentifier: .course).isEmpty)
+    }
+
+    @Test func filteringByKeyAndKeySpace() {
+        let udtaTitle = MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeUserData, key: "\u{A9}nam"), value: .string("U"))
+        let itunesTitle = MetadataItem(identifier: MetadataIdentifier(keySpace: .iTunes, key: "\u{A9}nam"), value: .string("I"))
+        let title = MetadataItem(identifier: .commonIdentifierTitle, value: .string("C"))
+        let items = [udtaTitle, title, itunesTitle]
+        #expect(MetadataItem.metadataItems(from: items, withKey: "\u{A9}nam", keySpace: .iTunes) == [itunesTitle])
+        #expect(MetadataItem.metadataItems(from: items, withKey: "\u{A9}nam", keySpace: nil) == [udtaTitle, itunesTitle])
+        #expect(MetadataItem.metadataItems(from: items, withKey: nil, keySpace: .common) == [title])
+        #expect(MetadataItem.metadataItems(from: items, withKey: nil, keySpace: nil) == items)
+        // Keys compare exactly: `title` is not `©nam`.
+        #expect(MetadataItem.metadataItems(from: items, withKey: "title", keySpace: .quickTimeUserData).isEmpty)
+    }
+
+    @Test func filteringAndSortingByPreferredLanguages() {
+        func titled(_ text: String, _ language: String?) -> MetadataItem {
+            MetadataItem(identifier: .commonIdentifierTitle, value: .string(text), extendedLanguageTag: language)
+        }
+        let english = titled("Harbour", "en"), french = titled("Port", "fr-FR"), canadian = titled("Quai", "fr-CA")
+        let german = titled("Hafen", "de"), none = titled("?", nil)
+        let items = [english, french, none, german, canadian]
+        // French first (both French items, in their order), then English; German and the
+        // item without a language are left out.
+        #expect(MetadataItem.metadataItems(from: items, filteredAndSortedAccordingToPreferredLanguages: ["fra", "en-GB"])
+                == [french, canadian, english])
+        #expect(MetadataItem.metadataItems(from: items, filteredAndSortedAccordingToPreferredLanguages: ["ja"]).isEmpty)
+        #expect(MetadataItem.metadataItems(from: items, filteredAndSortedAccordingToPreferredLanguages: []).isEmpty)
+    }
+
+    @Test func startDateAndExtraAttributes() {
+        let plain = item(.integer(1))
+        #expect(plain.startDate == nil && plain.extraAttributes.isEmpty)
+        let dated = MetadataItem(identifier: Self.id, value: .string("x"), startDate: Self.date, extraAttributes: [.info: "lens"])
+        #expect(dated.startDate == Self.date && dated.extraAttributes[.info] == "lens")
+        // Both take part in equality, as the item's other fields do.
+        #expect(dated != MetadataItem(identifier: Self.id, value: .string("x"), startDate: Self.date))
+        #expect(MetadataExtraAttributeKey.info.rawValue == "info" && MetadataExtraAttributeKey.baseURI.rawValue == "baseURI")
+    }
+
+    @Test func groupInEitherArgumentOrder() {
+        let range = TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 10))
+        #expect(TimedMetadataGroup(items: [item(.integer(1))], timeRange: range) == TimedMetadataGroup(timeRange: range, items: [item(.integer(1))]))
     }
 
     @Test func groupLookup() {

@@ -71,4 +71,26 @@ struct AssetTrackLoadingTests {
         #expect(try await video.loadAssociatedTracks(ofType: .forcedSubtitlesOnly).isEmpty)
         #expect(try await video.loadAssociatedTracks(ofType: .selectionFollower).isEmpty)
     }
+
+    @Test("associated tracks from 'fall', 'forc' and 'folw' references: each from its own track, to the one it names")
+    func fallbackForcedAndFollower() async throws {
+        let all = try await tracks("selection.mp4")
+        func track(_ id: Int32) throws -> AssetTrack { try #require(all.first { $0.trackID == id }) }
+        func associated(_ id: Int32, _ type: TrackAssociationType) async throws -> [Int32] {
+            try await track(id).loadAssociatedTracks(ofType: type).map(\.trackID)
+        }
+        // The French dub (3) falls back to the English track (2), not the other way round.
+        #expect(try await associated(3, .audioFallback) == [2])
+        #expect(try await associated(2, .audioFallback) == [])
+        // The English subtitles (4) name their forced-only track (5).
+        #expect(try await associated(4, .forcedSubtitlesOnly) == [5])
+        #expect(try await associated(5, .forcedSubtitlesOnly) == [])
+        // The forced track (5) follows the French audio's selection (3).
+        #expect(try await associated(5, .selectionFollower) == [3])
+        #expect(try await associated(4, .selectionFollower) == [])
+        // A reference of one type is not read as another.
+        #expect(try await associated(3, .forcedSubtitlesOnly) == [])
+        #expect(try await associated(3, .selectionFollower) == [])
+        #expect(try await associated(3, .chapterList).count == 1)
+    }
 }

@@ -140,6 +140,39 @@ struct ContainerKeySpaceTests {
         #expect(value(common, .commonIdentifierCreationDate)?.dateValue == Date(timeIntervalSince1970: 1_704_067_200))
     }
 
+    /// The common keys a camera or a tagger writes beyond title, artist and album, each
+    /// read from a real file: QuickTime user data in MOV (author `©aut`, subject `©key`,
+    /// type `©gen`, source `©src`, relation `©lnk`) and ID3 frames in MP3 (type `TCON`,
+    /// language `TLAN`, contributor `TPE3`, creator `TCOM`, last-modified date `TDTG`,
+    /// format `TFLT`, identifier `TSRC`).
+    @Test("the other common keys, from QuickTime user data and ID3 frames of real files")
+    func otherCommonKeys() async throws {
+        let (movAll, mov) = try await load("userdata.mov")
+        // Each key space's item knows the common key it stands for (AVMetadataItem.commonKey).
+        #expect(movAll.first { $0.key == "\u{A9}aut" }?.commonKey == "author")
+        #expect(movAll.first { $0.key == "\u{A9}src" }?.commonKey == "source")
+        #expect(mov.allSatisfy { $0.commonKey == $0.key })
+        #expect(value(mov, .commonIdentifierAuthor)?.stringValue == "Reel Author")
+        #expect(value(mov, .commonIdentifierSubject)?.stringValue == "reel, fixture")
+        #expect(value(mov, .commonIdentifierType)?.stringValue == "Reel Genre")
+        #expect(value(mov, .commonIdentifierSource)?.stringValue == "Reel Source")
+        #expect(value(mov, .commonIdentifierRelation)?.stringValue == "https://example.com/reel")
+        // ©aut is the author, not the artist (FFmpeg reads both as `artist`).
+        #expect(value(mov, .commonIdentifierArtist)?.stringValue == "Reel Artist")
+        let (all, mp3) = try await load("tags.mp3")
+        #expect(Set(all.filter { $0.keySpace == .id3 }.map(\.key)).isSuperset(of: ["TCON", "TLAN", "TPE3", "TCOM", "TDTG", "TFLT", "TSRC"]))
+        #expect(value(mp3, .commonIdentifierType)?.stringValue == "Reel Genre")
+        #expect(value(mp3, .commonIdentifierLanguage)?.stringValue == "fra")
+        #expect(value(mp3, .commonIdentifierContributor)?.stringValue == "Reel Performer")
+        #expect(value(mp3, .commonIdentifierCreator)?.stringValue == "Reel Composer")
+        #expect(value(mp3, .commonIdentifierLastModifiedDate)?.dateValue == Date(timeIntervalSince1970: 1_706_933_106))
+        #expect(value(mp3, .commonIdentifierFormat)?.stringValue == "MPG/3")
+        #expect(value(mp3, .commonIdentifierIdentifier)?.stringValue == "XXR012400001")
+        #expect(value(mp3, .commonIdentifierPublisher)?.stringValue == "Reel Publisher")
+        #expect(all.first { $0.keySpace == .id3 && $0.key == "TCON" }?.commonKey == "type")
+        #expect(MetadataItem(identifier: MetadataIdentifier(keySpace: .id3, key: "TXXX"), value: .string("x")).commonKey == nil)
+    }
+
     @Test("FFmpeg's names map to ID3 frames in MP3 only", arguments: [
         ("title", ContainerFamily.id3, "org.id3/TIT2"), ("TXXX", .id3, "org.id3/TXXX"), ("major_brand", .id3, "container/major_brand"),
         ("title", .matroska, "container/title"),

@@ -25,7 +25,21 @@ import ReelTestSupport
         item(.commonIdentifierLocation, .string("+51.5000-000.1200/")),
     ]
     static let ownKey = item(MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.example.camera.lens"), .string("35mm"))
+    /// Data that is no JPEG nor PNG picture: an artwork item no container holds.
     static let artwork = item(.commonIdentifierArtwork, .data(Data([0x89, 0x50, 0x4E, 0x47])))
+
+    /// The 16x16 PNG cover of Fixtures/selection.mp4.
+    static func fixturePNG() async throws -> Data {
+        let items = try await Asset(url: TestFiles.fixture("selection.mp4")).load(.commonMetadata)
+        return try #require(items.first { $0.identifier == .commonIdentifierArtwork }?.dataValue)
+    }
+
+    /// A 16x16 JPEG made by ffmpeg.
+    static func madeJPEG(in folder: URL) throws -> Data {
+        let url = folder.appendingPathComponent("cover.jpg")
+        _ = try TestTools.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=red:s=16x16", "-frames:v", "1", url.path])
+        return try Data(contentsOf: url)
+    }
 
     /// Writes five frames with `items` as the file's metadata; returns the writer.
     @discardableResult
@@ -67,6 +81,56 @@ import ReelTestSupport
         let date = try #require(common.first { $0.identifier == .commonIdentifierCreationDate })
         #expect(date.dateValue == Self.created)
         if fileType != .mkv { #expect(Self.text(all, Self.ownKey.identifier) == "35mm") }
+    }
+
+    /// A JPEG or PNG artwork item is the cover: read back as the common artwork with its
+    /// bytes, in every container but MPEG-TS, whichever form the tags take; a second
+    /// picture is left out.
+    @Test(.requires(.ffmpeg), arguments: [AssetWriter.FileType.mp4, .mov, .mkv], [false, true])
+    func theCoverPictureIsWrittenAndReadBackWithItsBytes(fileType: AssetWriter.FileType, withMetadataKeys: Bool) async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, picture) in [("png", try await Self.fixturePNG()), ("jpeg", try Self.madeJPEG(in: folder))] {
+            let url = folder.appendingPathComponent("\(name)-\(withMetadataKeys).\(fileType.rawValue)")
+            let cover = Self.item(.commonIdentifierArtwork, .data(picture))
+            let second = Self.item(MetadataIdentifier(keySpace: .iTunes, key: "covr"), .data(picture + Data([0])))
+            var items = [Self.item(.commonIdentifierTitle, .string("Harbour")), cover, second]
+            if withMetadataKeys { items.append(Self.ownKey) }
+            let plan = ContainerTagPlan(items: items, fileType: fileType)
+            if fileType != .mkv { #expect(plan.usesMetadataKeys == withMetadataKeys, "\(fileType)") }
+            let writer = try await Self.write(items, to: url, as: fileType)
+            let expectedLeftOut = fileType == .mkv && withMetadataKeys ? [second, Self.ownKey] : [second]
+            #expect(writer.metadataNotWritten == expectedLeftOut, "\(name) in \(fileType)")
+            let asset = Asset(url: url)
+            let common = try await asset.load(.commonMetadata)
+            let artwork = common.filter { $0.identifier == .commonIdentifierArtwork }
+            #expect(artwork.count == 1 && artwork.first?.dataValue == picture, "\(name) in \(fileType), metadata keys: \(withMetadataKeys)")
+            #expect(Self.text(common, .commonIdentifierTitle) == "Harbour")
+            // The cover is no track of the file.
+            let tracks = try await asset.load(.tracks)
+            #expect(tracks.filter { $0.mediaType == .video && !$0.isCoverPicture }.count == 1)
+        }
+    }
+
+    @Test func pictureHeaders() async throws {
+        let png = try await Self.fixturePNG()
+        #expect(ContainerTagPlan.Picture.header(of: png).map { "\($0.kind) \($0.width)x\($0.height)" } == "png 16x16")
+        // A JPEG's size is in its start-of-frame segment, after the segments before it.
+        let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x4A, 0x46, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 0x30, 0x00, 0x40, 0x03])
+        #expect(ContainerTagPlan.Picture.header(of: jpeg).map { "\($0.kind) \($0.width)x\($0.height)" } == "jpeg 64x48")
+        // A signature alone is no picture.
+        #expect(ContainerTagPlan.Picture.header(of: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0])) == nil)
+        #expect(ContainerTagPlan.Picture.header(of: Data([0xFF, 0xD8, 0xFF])) == nil)
+    }
+
+    @Test func mpegTSHoldsNoPicture() async throws {
+        let png = try await Self.fixturePNG()
+        let cover = Self.item(.commonIdentifierArtwork, .data(png))
+        let plan = ContainerTagPlan(items: [cover], fileType: .mpegts)
+        #expect(plan.picture == nil && plan.notWritten == [cover])
+        #expect(ContainerTagPlan(items: [cover], fileType: .mp4).picture?.place == .attachedPicture)
+        #expect(ContainerTagPlan(items: [cover], fileType: .mov).picture?.place == .metadataKey)
+        #expect(ContainerTagPlan(items: [cover], fileType: .mkv).picture?.place == .attachment)
     }
 
     @Test func itemsThatFitUserDataStayThereInMOV() async throws {

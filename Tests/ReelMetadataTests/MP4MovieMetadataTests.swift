@@ -92,7 +92,8 @@ struct MP4MovieMetadataTests {
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fixtures")
         let userData = try MP4File(contentsOf: fixtures.appendingPathComponent("userdata.mov")).movieMetadata()
-        #expect(userData.map(\.key) == ["\u{A9}ART", "\u{A9}nam", "\u{A9}alb", "\u{A9}day", "\u{A9}des", "\u{A9}cmt", "\u{A9}cpy"])
+        #expect(userData.map(\.key) == ["\u{A9}ART", "\u{A9}nam", "\u{A9}aut", "\u{A9}alb", "\u{A9}day", "\u{A9}des", "\u{A9}cmt", "\u{A9}gen",
+                                        "\u{A9}cpy", "\u{A9}key", "\u{A9}src", "\u{A9}lnk"])
         #expect(userData.allSatisfy { $0.keySpace == .quickTimeUserData })
         #expect(userData[1].stringValue == "Reel user data")
         let iTunes = try MP4File(contentsOf: fixtures.appendingPathComponent("selection.mp4")).movieMetadata()

@@ -286,9 +286,14 @@ import ReelTestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = TestFiles.fixture("metadata.mov")
         let session = try await AssetExportSession(asset: Asset(url: source), preset: .h264(crf: 30, preset: "ultrafast"))
-        let picture = MetadataItem(identifier: .commonIdentifierArtwork, value: .data(Data([0x89, 0x50, 0x4E, 0x47])))
+        // The 16x16 PNG cover of selection.mp4.
+        let png = try #require(try await Asset(url: TestFiles.fixture("selection.mp4")).load(.commonMetadata)
+            .first { $0.identifier == .commonIdentifierArtwork }?.dataValue)
+        let picture = MetadataItem(identifier: .commonIdentifierArtwork, value: .data(png))
+        // Bytes that are no JPEG nor PNG picture: no container has a place for them.
+        let blob = MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.example.blob"), value: .data(Data([1, 2, 3])))
         let lens = MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.example.lens"), value: .string("35mm"))
-        session.metadata += [picture, lens]
+        session.metadata += [picture, lens, blob]
         let said = Lock<[String]>([])
         session.renderOptions.diagnostics = { d in if d.kind == .metadataNotCarried { said.withLock { $0.append(d.message) } } }
         let out = folder.appendingPathComponent("out.\(container)")
@@ -299,10 +304,32 @@ import ReelTestSupport
             #expect(common.first { $0.identifier == item.identifier }?.value == item.value, "\(item.identifier) in \(container)")
         }
         #expect(all.first { $0.identifier == lens.identifier }?.stringValue == "35mm")
-        // The picture cannot go into the container's tags: one line says so, naming it alone.
+        // The cover picture is written (a metadata key beside the lens key, in both), the
+        // bytes that are no picture are not: one line says so, naming them alone.
+        #expect(common.first { $0.identifier == .commonIdentifierArtwork }?.dataValue == png, "artwork in \(container)")
         let lines = said.withLock { $0 }
-        #expect(lines.count == 1 && lines.first?.contains("common/artwork") == true, "\(lines)")
-        #expect(lines.first?.contains("title") == false)
+        #expect(lines.count == 1 && lines.first?.contains("com.example.blob") == true, "\(lines)")
+        #expect(lines.first?.contains("artwork") == false && lines.first?.contains("title") == false)
+    }
+}
+
+/// A source's cover picture is its artwork, not a track: the export carries it in the
+/// output's metadata (before, the picture was taken for a video track and refused).
+@Suite struct AssetExportSessionCoverTests {
+    @Test(arguments: ["mp4", "mov"])
+    func aSourcesCoverPictureIsCarriedAsItsArtwork(container: String) async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = Asset(url: TestFiles.fixture("selection.mp4"))
+        let cover = try #require(try await source.load(.commonMetadata).first { $0.identifier == .commonIdentifierArtwork }?.dataValue)
+        #expect(try await source.load(.tracks).contains { $0.isCoverPicture })
+        let session = try await AssetExportSession(asset: source, preset: .h264(crf: 30, preset: "ultrafast"))
+        let out = folder.appendingPathComponent("out.\(container)")
+        try await session.export(to: out, as: try #require(AssetWriter.FileType(pathExtension: container)))
+        let exported = Asset(url: out)
+        #expect(try await exported.load(.commonMetadata).first { $0.identifier == .commonIdentifierArtwork }?.dataValue == cover)
+        let tracks = try await exported.load(.tracks)
+        #expect(tracks.filter { $0.mediaType == .video && !$0.isCoverPicture }.count == 1)
     }
 }
 

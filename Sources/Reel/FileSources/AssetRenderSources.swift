@@ -40,9 +40,14 @@ public final class AssetRenderSources: RenderSourceProvider {
         self.captions = captions
     }
 
-    /// The file a source identifier names.
+    /// The file a source identifier names: as `files` maps it, else a URL the identifier
+    /// spells out (`https://...`, a remote asset's), else the path it is.
     public func url(for sourceIdentifier: String) -> URL {
-        files[sourceIdentifier] ?? URL(fileURLWithPath: sourceIdentifier)
+        if let url = files[sourceIdentifier] { return url }
+        if sourceIdentifier.contains("://"), let url = URL(string: sourceIdentifier), let scheme = url.scheme, scheme.count > 1, scheme != "file" {
+            return url
+        }
+        return URL(fileURLWithPath: sourceIdentifier)
     }
 
     public func videoFrameSource(for reference: SourceTrackReference) -> (any VideoFrameSource)? {

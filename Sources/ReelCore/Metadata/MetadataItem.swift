@@ -25,9 +25,17 @@ public struct MetadataItem: Sendable, Hashable {
     public var duration: MediaTime
     /// The language of the value as a BCP 47 tag (`en`, `fr-CA`), when the source gives one.
     public var extendedLanguageTag: String?
+    /// The moment the value applies from, as a date, for items of a date-based timeline
+    /// (AVMetadataItem.startDate); nil otherwise. Reel's readers place timed items by
+    /// ``time`` in the track and leave this nil; an item made for a writer may carry it.
+    public var startDate: Date?
+    /// What the source says about the item beyond its value (AVMetadataItem.extraAttributes),
+    /// by ``MetadataExtraAttributeKey``; empty when it says nothing.
+    public var extraAttributes: [MetadataExtraAttributeKey: String]
 
     public init(identifier: MetadataIdentifier, value: MetadataValue, dataType: String? = nil, unit: String? = nil,
-                time: MediaTime = .invalid, duration: MediaTime = .invalid, extendedLanguageTag: String? = nil) {
+                time: MediaTime = .invalid, duration: MediaTime = .invalid, extendedLanguageTag: String? = nil,
+                startDate: Date? = nil, extraAttributes: [MetadataExtraAttributeKey: String] = [:]) {
         self.identifier = identifier
         self.value = value
         self.dataType = dataType
@@ -35,6 +43,8 @@ public struct MetadataItem: Sendable, Hashable {
         self.time = time
         self.duration = duration
         self.extendedLanguageTag = extendedLanguageTag
+        self.startDate = startDate
+        self.extraAttributes = extraAttributes
     }
 
     /// The locale of ``extendedLanguageTag``.
@@ -129,8 +139,9 @@ public struct MetadataItem: Sendable, Hashable {
         }
         if let d = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(s) { return d }
         if let d = try? Date.ISO8601FormatStyle().parse(s) { return d }
-        // "2024-01-01 12:00:00" (space instead of T, no zone: UTC).
-        if s.count == 19, s[s.index(s.startIndex, offsetBy: 10)] == " " {
+        // "2024-01-01 12:00:00" (space instead of T) and ID3v2.4's "2024-01-01T12:00:00":
+        // no zone, UTC.
+        if s.count == 19, [" ", "T"].contains(s[s.index(s.startIndex, offsetBy: 10)]) {
             var t = s
             t.replaceSubrange(t.index(t.startIndex, offsetBy: 10)...t.index(t.startIndex, offsetBy: 10), with: "T")
             return try? Date.ISO8601FormatStyle().parse(t + "Z")
@@ -142,6 +153,38 @@ public struct MetadataItem: Sendable, Hashable {
     public static func metadataItems(from items: [MetadataItem], filteredByIdentifier identifier: MetadataIdentifier) -> [MetadataItem] {
         items.filter { $0.identifier == identifier }
     }
+
+    /// The items of `items` with `key` in `keySpace` (AVMetadataItem.metadataItems(from:withKey:keySpace:));
+    /// a nil key or key space matches any. Keys compare exactly (`©nam` is not `title`:
+    /// filter ``commonKey`` for the common meaning).
+    public static func metadataItems(from items: [MetadataItem], withKey key: String?, keySpace: MetadataKeySpace?) -> [MetadataItem] {
+        items.filter { item in (key.map { item.key == $0 } ?? true) && (keySpace.map { item.keySpace == $0 } ?? true) }
+    }
+
+    /// The items of `items` in one of `preferredLanguages` (BCP 47 tags, best first),
+    /// those in the first language first, in their order within each language
+    /// (AVMetadataItem.metadataItems(from:filteredAndSortedAccordingToPreferredLanguages:)).
+    /// Languages compare by their primary subtag (`fr-CA` is `fr`, `fra`); an item without
+    /// a language, or in none of them, is left out.
+    public static func metadataItems(from items: [MetadataItem], filteredAndSortedAccordingToPreferredLanguages preferredLanguages: [String]) -> [MetadataItem] {
+        let ranked = items.enumerated().compactMap { index, item -> (rank: Int, index: Int, item: MetadataItem)? in
+            guard let tag = item.extendedLanguageTag,
+                  let rank = preferredLanguages.firstIndex(where: { LanguageTag.sameLanguage(tag, $0) }) else { return nil }
+            return (rank, index, item)
+        }
+        return ranked.sorted { ($0.rank, $0.index) < ($1.rank, $1.index) }.map(\.item)
+    }
+}
+
+/// A kind of extra attribute of a ``MetadataItem`` (AVMetadataExtraAttributeKey).
+public struct MetadataExtraAttributeKey: RawRepresentable, Sendable, Hashable, Codable {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Information about the value, such as an ID3 comment's or user text's description.
+    public static let info = MetadataExtraAttributeKey(rawValue: "info")
+    /// The base URI of a value that is a relative URI.
+    public static let baseURI = MetadataExtraAttributeKey(rawValue: "baseURI")
 }
 
 /// The metadata items that hold over one time range of a timed-metadata track
@@ -153,6 +196,11 @@ public struct TimedMetadataGroup: Sendable, Hashable {
     public init(timeRange: TimeRange, items: [MetadataItem]) {
         self.timeRange = timeRange
         self.items = items
+    }
+
+    /// A group in AVFoundation's argument order (AVTimedMetadataGroup(items:timeRange:)).
+    public init(items: [MetadataItem], timeRange: TimeRange) {
+        self.init(timeRange: timeRange, items: items)
     }
 
     /// The first item with `identifier`, if any.

@@ -26,12 +26,16 @@ enum AssetProbe {
         }
         settle(&tracks, origin: origin)
 
-        let format = ContainerFormat(
+        var format = ContainerFormat(
             name: context.formatName,
             longName: ctx.pointee.iformat.pointee.long_name.map { String(cString: $0) },
             fileSize: fileSize,
             bitRate: ctx.pointee.bit_rate > 0 ? ctx.pointee.bit_rate : nil,
             startTime: formatStart.isNumeric ? formatStart : .zero)
+        // FFmpeg's HTTP protocol can seek only when the server answers a `Range:` request
+        // with its range (206, `Content-Range`); a server that sends the whole file each time
+        // leaves a byte stream that reads forward only.
+        format.isSeekable = ctx.pointee.pb.map { $0.pointee.seekable & AVIO_SEEKABLE_NORMAL != 0 } ?? true
         return AssetSnapshot(
             format: format,
             duration: duration(of: tracks, container: containerDuration, origin: origin,

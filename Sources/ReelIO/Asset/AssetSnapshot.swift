@@ -13,6 +13,14 @@ public struct ContainerFormat: Sendable, Hashable, Codable {
     public var bitRate: Int64?
     /// The earliest presentation time of any track (non-zero in MPEG-TS).
     public var startTime: MediaTime
+    /// Whether the file can be read at any byte: false for a URL whose server ignores
+    /// byte-range requests (`Range:`), which FFmpeg can then read only from start to end.
+    /// What needs reading out of order is then missing: the MP4 boxes Reel reads itself
+    /// (track references, edit lists, the container's own metadata key spaces), codec
+    /// details from packets the demuxer would seek back to, a duration read from the end.
+    public var isSeekable = true
+
+    private enum CodingKeys: String, CodingKey { case name, longName, fileSize, bitRate, startTime }
 
     public init(name: String, longName: String? = nil, fileSize: Int64? = nil, bitRate: Int64? = nil, startTime: MediaTime = .zero) {
         self.name = name

@@ -70,6 +70,58 @@ final class OutputFormatContext {
         values.withUnsafeBytes { UnsafeMutableRawPointer(raw).copyMemory(from: $0.baseAddress!, byteCount: 9 * 4) }
     }
 
+    /// Adds a cover picture as a video stream of one picture marked
+    /// `AV_DISPOSITION_ATTACHED_PIC` (the MP4 muxer writes it as the `covr` item, not as a
+    /// track); the picture itself goes in by ``writeAttachedPicture(_:streamIndex:)`` after
+    /// the header. Returns the stream's index.
+    /// A video stream needs its size: libavformat refuses the header without one.
+    func addAttachedPicture(png: Bool, width: Int, height: Int) throws(ReelError) -> Int32 {
+        let stream = try addStream()
+        let par = stream.pointee.codecpar!
+        par.pointee.codec_type = AVMEDIA_TYPE_VIDEO
+        par.pointee.codec_id = png ? AV_CODEC_ID_PNG : AV_CODEC_ID_MJPEG
+        par.pointee.width = Int32(clamping: width)
+        par.pointee.height = Int32(clamping: height)
+        stream.pointee.disposition = AV_DISPOSITION_ATTACHED_PIC
+        stream.pointee.time_base = AVRational(num: 1, den: 90000)
+        return stream.pointee.index
+    }
+
+    /// Writes the one packet of an attached-picture stream: the picture's bytes.
+    func writeAttachedPicture(_ data: Data, streamIndex: Int32) throws(ReelError) {
+        let packet = Packet()
+        let code = av_new_packet(packet.pointer, Int32(clamping: data.count))
+        if code < 0 || data.count > Int(Int32.max) - 64 {
+            throw ReelError(.outputFailed, "out of memory for the cover picture", path: path, underlying: FFmpegError(code: code, function: "av_new_packet"))
+        }
+        if let dst = packet.pointer.pointee.data {
+            data.withUnsafeBytes { src in dst.update(from: src.bindMemory(to: UInt8.self).baseAddress!, count: data.count) }
+        }
+        packet.pointer.pointee.stream_index = streamIndex
+        packet.pointer.pointee.pts = 0
+        packet.pointer.pointee.dts = 0
+        packet.pointer.pointee.flags |= AV_PKT_FLAG_KEY
+        try write(packet)
+    }
+
+    /// Adds a file attached to the container (Matroska's attachments): `data` as the
+    /// stream's extradata, which the stream then owns, with its file name and MIME type.
+    func addAttachment(_ data: Data, fileName: String, mimeType: String) throws(ReelError) {
+        let stream = try addStream()
+        let par = stream.pointee.codecpar!
+        par.pointee.codec_type = AVMEDIA_TYPE_ATTACHMENT
+        guard data.count <= Int(Int32.max) - 64,
+              let extradata = av_mallocz(data.count + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self) else {
+            throw ReelError(.outputFailed, "out of memory for the attachment \(fileName)", path: path)
+        }
+        data.withUnsafeBytes { extradata.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: data.count) }
+        // The codec parameters own the block from here (avcodec_parameters_free frees it).
+        par.pointee.extradata = extradata
+        par.pointee.extradata_size = Int32(data.count)
+        av_dict_set(&stream.pointee.metadata, "filename", fileName, 0)
+        av_dict_set(&stream.pointee.metadata, "mimetype", mimeType, 0)
+    }
+
     /// Sets container tags (`title`, `creation_time`, ...) before the header is written
     /// (`av_dict_set` on the context's metadata).
     func setMetadata(_ tags: [(key: String, value: String)]) {

@@ -26,6 +26,9 @@ public final class AssetReader: Sendable {
     public typealias Track = AssetTrack
 
     public let url: URL
+    /// For a URL read over the network: how long a connection or a read may wait before
+    /// it fails (30 s unless given; an ``Asset``'s ``Asset/Options/networkTimeout``).
+    public let networkTimeout: Duration
     /// The file's tracks, in stream order, as ``Asset`` lists them (header timing).
     public let tracks: [AssetTrack]
 
@@ -37,14 +40,16 @@ public final class AssetReader: Sendable {
     private let demuxerOpens = Lock(0)
 
     /// Opens `url` and lists its tracks. Throws when the file is missing, unreadable or
-    /// not a media file.
+    /// not a media file. For a URL that is not a file, no connection or read (of this
+    /// open, and of each output's) waits longer than `networkTimeout`.
     ///
-    /// Blocks while the file is opened and probed: async code uses ``open(url:)``. The
-    /// opened file is kept for the first output to read.
+    /// Blocks while the file is opened and probed: async code uses ``open(url:networkTimeout:)``.
+    /// The opened file is kept for the first output to read.
     @available(*, noasync, message: "blocks the thread while the file is opened: use try await AssetReader.open(url:)")
-    public init(url: URL) throws(ReelError) {
+    public init(url: URL, networkTimeout: Duration = .seconds(30)) throws(ReelError) {
         self.url = url
-        let input = try InputFormatContext(url: url)
+        self.networkTimeout = networkTimeout
+        let input = try InputFormatContext(url: url, networkTimeout: networkTimeout)
         var (tracks, _, origin) = try AssetProbe.tracks(input, family: ContainerFamily(formatName: input.formatName))
         AssetProbe.settle(&tracks, origin: origin)
         // The tracks know their file, so an output can tell them from another file's.
@@ -65,8 +70,8 @@ public final class AssetReader: Sendable {
 
     /// A reader of `url`, opened and probed on a thread of its own while the caller
     /// suspends (``init(url:)`` blocks the calling thread).
-    public static func open(url: URL) async throws(ReelError) -> AssetReader {
-        try await onDedicatedThread(named: "reel.reader.open") { () throws(ReelError) in try AssetReader(url: url) }
+    public static func open(url: URL, networkTimeout: Duration = .seconds(30)) async throws(ReelError) -> AssetReader {
+        try await onDedicatedThread(named: "reel.reader.open") { () throws(ReelError) in try AssetReader(url: url, networkTimeout: networkTimeout) }
     }
 
     /// The first track with `trackID`.
@@ -189,7 +194,7 @@ public final class AssetReader: Sendable {
             // The loop holds neither the reader, its state (which lists the outputs) nor the
             // output: when the consumer lets go of them, the output's deinit cancels the
             // queue and the loop ends, instead of blocking for ever on a queue nobody reads.
-            let loop = ReadLoop(url: url, trackID: output.trackID, settings: output.settings, range: range,
+            let loop = ReadLoop(url: url, networkTimeout: networkTimeout, trackID: output.trackID, settings: output.settings, range: range,
                                 movie: movie, demuxerOpens: demuxerOpens)
             let thread = Thread { [weak state] in
                 let failure = loop.run(from: given, into: queue)
@@ -226,6 +231,7 @@ private final class ProbedInput: @unchecked Sendable {
 /// pipeline and runs it.
 private struct ReadLoop: Sendable {
     let url: URL
+    let networkTimeout: Duration
     let trackID: Int32
     let settings: AssetReaderTrackOutput.Settings
     let range: TimeRange
@@ -240,7 +246,7 @@ private struct ReadLoop: Sendable {
             if let given {
                 input = given.input
             } else {
-                input = try InputFormatContext(url: url)
+                input = try InputFormatContext(url: url, networkTimeout: networkTimeout)
                 demuxerOpens.withLock { $0 += 1 }
             }
             let pipeline = try TrackPipeline(input: input, trackID: trackID, settings: settings,

@@ -32,10 +32,15 @@ final class AppendedMetadataTracks {
 
     /// Whether the finished file's index goes in front of the media (faststart).
     private let moovInFront: Bool
+    /// The cover picture the same pass adds to the movie's metadata keys (FFmpeg writes
+    /// none into MOV, nor into an MP4 with metadata keys).
+    private let artwork: MP4Artwork?
 
     /// The tracks for the inputs at these indexes; the spool goes beside `file`.
-    init(inputs: [(index: Int, input: AssetWriterInput, format: MetadataFormat)], beside file: URL, moovInFront: Bool) {
+    init(inputs: [(index: Int, input: AssetWriterInput, format: MetadataFormat)], beside file: URL, moovInFront: Bool,
+         artwork: MP4Artwork? = nil) {
         self.moovInFront = moovInFront
+        self.artwork = artwork
         var tracks: [Int: Track] = [:]
         for entry in inputs { tracks[entry.index] = Track(input: entry.input, format: entry.format) }
         self.tracks = tracks
@@ -92,8 +97,8 @@ final class AppendedMetadataTracks {
         return sample
     }
 
-    /// Adds the tracks to the finished `file` (and links its data tracks to the video),
-    /// replacing it; the spool is removed.
+    /// Adds the tracks (and the cover picture) to the finished `file`, and links its data
+    /// tracks to the video, replacing it; the spool is removed.
     func finish(file: URL) throws(ReelError) {
         try? spool?.close()
         spool = nil
@@ -106,6 +111,6 @@ final class AppendedMetadataTracks {
         }
         defer { unlink(spoolURL.path) }
         // The appender writes beside `file` and renames over it (AtomicFile).
-        try MP4TrackAppender.write(file, adding: appended, sampleData: spoolSize > 0 ? spoolURL : nil, moovInFront: moovInFront, to: file)
+        try MP4TrackAppender.write(file, adding: appended, sampleData: spoolSize > 0 ? spoolURL : nil, moovInFront: moovInFront, artwork: artwork, to: file)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelMetadata
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -110,15 +111,17 @@ public final class AssetWriter: Sendable {
     /// ``startWriting()``. Every item the container can hold is written: in MOV as
     /// QuickTime user data, in MP4 as iTunes items, and in both as QuickTime metadata keys
     /// (`com.apple.quicktime.*`) when an item needs them; in Matroska under FFmpeg's tag
-    /// names (`container/KEY` items as `KEY`). MPEG-TS holds none. The items left out are
-    /// in ``metadataNotWritten``.
+    /// names (`container/KEY` items as `KEY`). MPEG-TS holds none. A JPEG or PNG artwork
+    /// item is the cover picture: in MP4 the iTunes `covr` item (or the
+    /// `com.apple.quicktime.artwork` key with metadata keys), in MOV that key, in Matroska
+    /// an attachment. The items left out are in ``metadataNotWritten``.
     public var metadata: [MetadataItem] {
         get { state.withLock { $0.metadata } }
         set { state.withLock { $0.setMetadata(newValue) } }
     }
 
-    /// The items of ``metadata`` this file cannot hold, in order: pictures and other data,
-    /// and keys the container has no place for (see ``metadata``). Empty when all are written.
+    /// The items of ``metadata`` this file cannot hold, in order: data other than one JPEG
+    /// or PNG cover picture (every picture in MPEG-TS), and keys the container has no place for (see ``metadata``). Empty when all are written.
     public var metadataNotWritten: [MetadataItem] {
         ContainerTagPlan(items: metadata, fileType: fileType).notWritten
     }
@@ -299,8 +302,23 @@ public final class AssetWriter: Sendable {
         guard tracks.contains(where: { $0 != nil }) else {
             throw ReelError(.invalidArgument, "mebx and camm tracks describe other tracks: add a video or audio input too", path: outputURL.path)
         }
+        // The cover picture: an attached picture FFmpeg's MP4 muxer writes as `covr`, a
+        // Matroska attachment, or a metadata key the pass after the trailer adds.
+        var attachedPicture: (data: Data, streamIndex: Int32)?
+        var artwork: MP4Artwork?
+        if let picture = tagPlan.picture {
+            switch picture.place {
+            case .attachedPicture:
+                attachedPicture = (picture.data, try output.addAttachedPicture(png: picture.kind == .png, width: picture.width, height: picture.height))
+            case .attachment:
+                try output.addAttachment(picture.data, fileName: picture.kind == .png ? "cover.png" : "cover.jpg",
+                                         mimeType: picture.kind == .png ? "image/png" : "image/jpeg")
+            case .metadataKey:
+                artwork = MP4Artwork(bytes: [UInt8](picture.data), dataType: picture.kind == .png ? QuickTimeDataType.png : QuickTimeDataType.jpeg)
+            }
+        }
         let gpmd = inputs.contains { if case .metadata(.gpmd) = $0.settings { true } else { false } }
-        let postPass = (fileType == .mp4 || fileType == .mov) && (gpmd || !appended.isEmpty)
+        let postPass = (fileType == .mp4 || fileType == .mov) && (gpmd || !appended.isEmpty || artwork != nil)
         // The pass that adds the metadata tracks also puts the index in front, so the
         // muxer's own faststart pass over the file is not needed.
         var options: [String: String] = [:]
@@ -309,8 +327,8 @@ public final class AssetWriter: Sendable {
         if tagPlan.usesMetadataKeys { movflags += "+use_metadata_tags" }
         if !movflags.isEmpty { options["movflags"] = movflags }
         if let movieTimescale, fileType == .mp4 || fileType == .mov { options["movie_timescale"] = String(movieTimescale) }
-        let appendedTracks = postPass ? AppendedMetadataTracks(inputs: appended, beside: temporary, moovInFront: optimize) : nil
-        return try WriterCore(output: output, tracks: tracks, appended: appendedTracks, options: options)
+        let appendedTracks = postPass ? AppendedMetadataTracks(inputs: appended, beside: temporary, moovInFront: optimize, artwork: artwork) : nil
+        return try WriterCore(output: output, tracks: tracks, appended: appendedTracks, options: options, attachedPicture: attachedPicture)
     }
 
     /// Where the written timeline starts: a sample at `time` lands at 0 in the file.

@@ -19,6 +19,67 @@ struct ContainerTagPlan {
     var usesMetadataKeys = false
     /// The items the container cannot hold, in the items' order.
     var notWritten: [MetadataItem] = []
+    /// The cover picture (the first artwork item holding a JPEG or PNG picture whose header
+    /// gives its size), and how
+    /// the file holds it; nil when there is none or the container has no place for one.
+    var picture: Picture?
+
+    /// A cover picture and where it goes.
+    struct Picture: Equatable {
+        enum Kind: Equatable { case jpeg, png }
+        /// Where the file keeps it.
+        enum Place: Equatable {
+            /// An MP4 written with iTunes items: the MP4 muxer's `covr` item, from a video
+            /// stream of one packet marked `AV_DISPOSITION_ATTACHED_PIC`.
+            case attachedPicture
+            /// Matroska: an attachment (`cover.jpg`/`cover.png`, its MIME type), which
+            /// FFmpeg's demuxer gives back as an attached picture.
+            case attachment
+            /// MOV, and MP4 written with metadata keys, where FFmpeg 5.1 writes no picture:
+            /// a `com.apple.quicktime.artwork` metadata key added to `moov/udta/meta` after
+            /// the trailer by Reel's own pass over the file (``MP4TrackAppender``).
+            case metadataKey
+        }
+        var data: Data
+        var kind: Kind
+        var width: Int
+        var height: Int
+        var place: Place
+
+        /// The picture's kind from its signature (JPEG `FF D8 FF`, PNG's eight bytes) and
+        /// its size from its header (PNG `IHDR`, a JPEG start-of-frame segment), or nil for
+        /// other data and pictures whose header does not give a size.
+        static func header(of data: Data) -> (kind: Kind, width: Int, height: Int)? {
+            let bytes = [UInt8](data.prefix(1 << 16))
+            func u16(_ i: Int) -> Int { Int(bytes[i]) << 8 | Int(bytes[i + 1]) }
+            func u32(_ i: Int) -> Int { u16(i) << 16 | u16(i + 2) }
+            if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+                // The first chunk is IHDR: length, "IHDR", width, height (ISO/IEC 15948 11.2.2).
+                guard bytes.count >= 24, bytes[12...15].elementsEqual("IHDR".utf8) else { return nil }
+                let (w, h) = (u32(16), u32(20))
+                return w > 0 && h > 0 ? (.png, w, h) : nil
+            }
+            guard bytes.starts(with: [0xFF, 0xD8, 0xFF]) else { return nil }
+            // Segments after SOI: FF, marker, 16-bit length; a start of frame (C0...CF but
+            // C4, C8, CC) holds precision, height, width (ITU-T T.81 B.2.2).
+            var i = 2
+            while i + 9 < bytes.count, bytes[i] == 0xFF {
+                let marker = bytes[i + 1]
+                if marker == 0xFF { i += 1; continue }
+                if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                    let (h, w) = (u16(i + 5), u16(i + 7))
+                    return w > 0 && h > 0 ? (.jpeg, w, h) : nil
+                }
+                i += 2 + u16(i + 2)
+            }
+            return nil
+        }
+    }
+
+    /// Whether the item means the cover picture (common artwork, `itsk/covr`, `APIC`, ...).
+    static func isArtwork(_ item: MetadataItem) -> Bool {
+        item.identifier == .commonIdentifierArtwork || commonEquivalent(of: item) == .commonIdentifierArtwork
+    }
 
     /// FFmpeg's tags that describe the file itself and that the muxer writes on its own:
     /// an item copied from another file's tags under one of these names is not asked for.
@@ -60,14 +121,33 @@ struct ContainerTagPlan {
             if Self.isLibavformatStamp(item) { return false }
             return !fileOwn.contains { $0 == item || (Self.commonEquivalent(of: $0) == item.identifier && $0.stringValue == item.stringValue) }
         }
-        let plain = asked.map { Self.plainTag(for: $0, fileType: fileType) }
-        if quickTime {
-            let names = Self.writableNames[fileType] ?? []
-            usesMetadataKeys = zip(asked, plain).contains { item, tag in
-                !(tag.map { names.contains($0.key) } ?? false) && Self.metadataKey(for: item) != nil
+        // The first JPEG or PNG artwork item is the cover picture of a container that has a
+        // place for one; it is not a tag, so it decides nothing about the tags' form.
+        var pictureItem: MetadataItem?
+        if fileType != .mpegts {
+            pictureItem = asked.first { item in
+                guard Self.isArtwork(item), case .data(let data) = item.value else { return false }
+                return Picture.header(of: data) != nil
             }
         }
-        for (item, tag) in zip(asked, plain) {
+        let tagItems = asked.filter { $0 != pictureItem }
+        let plain = tagItems.map { Self.plainTag(for: $0, fileType: fileType) }
+        if quickTime {
+            let names = Self.writableNames[fileType] ?? []
+            // An item with no text (data) fits no form of tags: it decides nothing either.
+            usesMetadataKeys = zip(tagItems, plain).contains { item, tag in
+                !(tag.map { names.contains($0.key) } ?? false) && Self.metadataKey(for: item) != nil && Self.text(of: item) != nil
+            }
+        }
+        if let pictureItem, case .data(let data) = pictureItem.value, let header = Picture.header(of: data) {
+            let place: Picture.Place = switch fileType {
+            case .mkv: .attachment
+            case .mp4 where !usesMetadataKeys: .attachedPicture
+            default: .metadataKey
+            }
+            picture = Picture(data: data, kind: header.kind, width: header.width, height: header.height, place: place)
+        }
+        for (item, tag) in zip(tagItems, plain) {
             var chosen = tag
             if usesMetadataKeys {
                 // The movie header's date comes from `creation_time` whatever the muxer's mode:
@@ -87,6 +167,8 @@ struct ContainerTagPlan {
                 chosen = nil
             }
             guard let chosen else {
+                // The same picture under another name (`itsk/covr` and common artwork) is written once.
+                if let picture, Self.isArtwork(item), case .data(let data) = item.value, data == picture.data { continue }
                 notWritten.append(item)
                 continue
             }

@@ -49,12 +49,16 @@ final class WriterCore: @unchecked Sendable {
     /// The `mebx`/`camm` tracks added after FFmpeg's trailer (MP4/MOV only).
     let appended: AppendedMetadataTracks?
 
-    init(output: OutputFormatContext, tracks: [(any TrackWriter)?], appended: AppendedMetadataTracks?, options: [String: String]) throws(ReelError) {
+    /// Writes the header, then the cover picture's one packet when the file has an
+    /// attached-picture stream.
+    init(output: OutputFormatContext, tracks: [(any TrackWriter)?], appended: AppendedMetadataTracks?, options: [String: String],
+         attachedPicture: (data: Data, streamIndex: Int32)? = nil) throws(ReelError) {
         self.output = output
         self.tracks = tracks
         self.appended = appended
         try output.writeHeader(options: options)
         for track in tracks { track?.headerWritten(output) }
+        if let attachedPicture { try output.writeAttachedPicture(attachedPicture.data, streamIndex: attachedPicture.streamIndex) }
     }
 
     func handle(_ command: WriterCommand) throws(ReelError) {

@@ -27,11 +27,13 @@ public enum MP4TrackAppender {
     ///   beside `destination` and renamed over it (`AtomicFile`), so a failure leaves
     ///   `destination` as it was; `destination` may be `source`.
     ///
+    /// With `artwork`, the movie's metadata gets a cover picture (see ``MP4Artwork``).
+    ///
     /// `moovInFront` puts the `moov` before the media (faststart) or after everything;
     /// nil keeps it where the source has it. Asking for the front here, rather than from
     /// the muxer that wrote `source`, saves the muxer's own pass over the whole file.
     public static func write(_ source: URL, adding tracks: [MP4AppendedTrack], sampleData: URL?, linkingDataTracks: Bool = true,
-                             moovInFront: Bool? = nil, to destination: URL) throws(ReelError) {
+                             moovInFront: Bool? = nil, artwork: MP4Artwork? = nil, to destination: URL) throws(ReelError) {
         let file = try MP4File(contentsOf: source)
         let top = try file.topLevelBoxes()
         if top.contains(where: { $0.type == "moof" }) {
@@ -81,6 +83,17 @@ public enum MP4TrackAppender {
         }
         children = try children.map { child throws(ReelError) in
             child.type == "mvhd" ? try updatedMovieHeader(child, nextTrackID: nextID, duration: longest, path: source.path) : child
+        }
+        if let artwork {
+            do {
+                if let index = children.firstIndex(where: { $0.type == "udta" }) {
+                    children[index] = .leaf("udta", try artwork.userData(adding: children[index].payload))
+                } else {
+                    children.append(.leaf("udta", try artwork.userData(adding: nil)))
+                }
+            } catch {
+                throw ReelError(error.code, error.message, path: source.path)
+            }
         }
         let moov = parsed.with(children: children)
 
