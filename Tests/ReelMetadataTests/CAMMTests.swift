@@ -102,7 +102,7 @@ struct CAMMRecordFromFixTests {
         // No vertical speed in the fix: NaN, not 0 (NaN is not equal to itself, so the
         // bytes are compared).
         #expect(gps.velocityUp.isNaN)
-        let bytes = try CAMM.encode([CAMM.record(fix: fix)])
+        let bytes = CAMM.encode([CAMM.record(fix: fix)])
         #expect(try CAMM.encode(CAMM.records(sample: bytes)) == bytes)
         let back = gps.fix
         #expect(back.speed2D == 2 && back.speed3D == nil && back.altitude.map { abs($0 + 22.959) < 1e-4 } == true)
