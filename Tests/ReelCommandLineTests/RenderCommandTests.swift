@@ -132,7 +132,9 @@ struct RenderCommandTests {
         let list = pieces.map { "file '\($0.1)'" }.joined(separator: "\n") + "\n"
         try Data(list.utf8).write(to: folder.appendingPathComponent("list.txt"))
         let ffmpeg = try #require(TestTools.which("ffmpeg"))
-        let concat = try TestTools.run(ffmpeg, ["-v", "error", "-f", "concat", "-safe", "0", "-i", "list.txt", "-map", "0:v", "-c", "copy", "joined.mp4"], in: folder)
+        // Every track, as docs/composition-file.md joins pieces.
+        let concat = try TestTools.run(ffmpeg, ["-v", "error", "-f", "concat", "-safe", "0", "-i", "list.txt", "-map", "0", "-c", "copy", "-copyts", "joined.mp4"],
+                                       in: folder)
         #expect(concat.status == 0, "\(concat.stderr)")
         let whole = try ReelProcess.frameHashes("whole.mp4", in: folder)
         let joined = try ReelProcess.frameHashes("joined.mp4", in: folder)
@@ -140,6 +142,39 @@ struct RenderCommandTests {
         #expect(joined == whole)
         // Each piece was moved onto keyframes: 20 + 20 + 20 frames.
         #expect(try ReelProcess.frameHashes("p1.mp4", in: folder).count == 20)
+        // No track of a piece outlasts its picture (the GPS samples are cut at the piece's
+        // end: a longer track would place the next piece late), so the joined tracks end
+        // where the single render's do.
+        for (_, name) in pieces {
+            let ends = try Self.streamEnds(name, in: folder)
+            #expect(ends.count == 3, "\(name): \(ends)")
+            #expect(ends.allSatisfy { $0 <= ends[0] + 0.002 }, "\(name): a track ends after the picture: \(ends)")
+        }
+        let wholeEnds = try Self.streamEnds("whole.mp4", in: folder)
+        let joinedEnds = try Self.streamEnds("joined.mp4", in: folder)
+        #expect(joinedEnds.count == wholeEnds.count)
+        for (a, b) in zip(wholeEnds, joinedEnds) { #expect(abs(a - b) <= 0.002, "\(wholeEnds) against \(joinedEnds)") }
+        // The same fixes at the same times (to the gpmd track's millisecond).
+        let a = try ReelProcess.reel(["metadata", "export", "whole.mp4", "--format", "csv"], in: folder)
+        let b = try ReelProcess.reel(["metadata", "export", "joined.mp4", "--format", "csv"], in: folder)
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
+        let rowsA = a.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let rowsB = b.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rowsA.count == 10)
+        #expect(rowsB.count == rowsA.count)
+        for (x, y) in zip(rowsA, rowsB) {
+            #expect(abs((Double(x[0]) ?? -1) - (Double(y[0]) ?? 1)) <= 0.0015, "fix at \(x[0]) s joined at \(y[0]) s")
+            #expect(x.dropFirst() == y.dropFirst())
+        }
+    }
+
+    /// Where each stream of `file` ends (start plus duration), in seconds, as ffprobe reads it.
+    static func streamEnds(_ file: String, in folder: URL) throws -> [Double] {
+        let ffprobe = try #require(TestTools.which("ffprobe"))
+        let out = try TestTools.run(ffprobe, ["-v", "error", "-show_entries", "stream=start_time,duration", "-of", "csv=p=0", file], in: folder)
+        return out.stdout.split(separator: "\n").map { line in
+            line.split(separator: ",").compactMap { Double($0) }.reduce(0, +)
+        }
     }
 
     static var crossfade: String {

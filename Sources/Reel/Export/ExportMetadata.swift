@@ -79,7 +79,7 @@ struct ExportMetadata: Sendable {
                 loss = conversion.lossDescription.map { "written as \(format) (converted from \(from) for .\(fileType.rawValue)): \($0)" }
             }
             samples = inTimeOrder(samples)
-            if format == .gpmd { samples = Self.gapsFilled(samples) }
+            if format == .gpmd { samples = Self.gapsFilled(samples, from: range.start) }
             guard !samples.isEmpty else {
                 let held = Set(groups.flatMap { $0.items.map(\.identifier.description) }).sorted()
                 let what = held.isEmpty ? "" : " (it holds \(held.prefix(4).joined(separator: ", "))\(held.count > 4 ? " and \(held.count - 4) more" : ""))"
@@ -150,14 +150,20 @@ struct ExportMetadata: Sendable {
     }
 
     /// `samples` (gpmd) with a payload holding no fix (an empty GPS stream, GPSF 0) in
-    /// each gap of a millisecond or more between them. An MP4 sample lasts until the next
-    /// one starts, so a gap (a damaged sample skipped, a hole in a converted track) would
-    /// stretch the sample before it, and a reader spreads that payload's fixes over the
-    /// gap, up to a payload late.
-    static func gapsFilled(_ samples: [SampleBuffer]) -> [SampleBuffer] {
-        guard samples.count > 1, let empty = try? GPMFWriter.payload(fixes: []) else { return samples }
+    /// each gap of a millisecond or more between them, and between `start` and the first.
+    /// An MP4 sample lasts until the next one starts, so a gap (a damaged sample skipped, a
+    /// hole in a converted track) would stretch the sample before it, and a reader spreads
+    /// that payload's fixes over the gap, up to a payload late. A track that starts late
+    /// (a range cut inside a payload whose first group started before the cut) would get
+    /// an empty edit, and FFmpeg 5.1's MP4 muxer then shortens its last sample by the
+    /// edit's length (to nothing when they are equal).
+    static func gapsFilled(_ samples: [SampleBuffer], from start: MediaTime) -> [SampleBuffer] {
+        guard !samples.isEmpty, let empty = try? GPMFWriter.payload(fixes: []) else { return samples }
         var out: [SampleBuffer] = []
-        out.reserveCapacity(samples.count)
+        out.reserveCapacity(samples.count + 1)
+        if let first = samples.first?.presentationTime, start.isNumeric, first.isNumeric, (first - start).seconds >= 0.001 {
+            out.append(SampleBuffer(data: empty, presentationTime: start, duration: first - start, format: .gpmd))
+        }
         for (k, sample) in samples.enumerated() {
             out.append(sample)
             guard k + 1 < samples.count, sample.presentationTime.isNumeric, sample.duration.isNumeric else { continue }
@@ -205,8 +211,8 @@ struct ExportMetadata: Sendable {
         for (buffer, groups) in bySample(samples) {
             if buffer.metadataFormat == .klv {
                 out += klvPackets(buffer, groups: groups, piece: piece)
-            } else if let sample = try retimed(buffer, groups: groups, piece: piece) {
-                out.append(sample)
+            } else {
+                out += try retimed(buffer, groups: groups, piece: piece)
             }
         }
         return out
@@ -227,8 +233,9 @@ struct ExportMetadata: Sendable {
     }
 
     /// `buffer` on the composition timeline of `piece`: as it is when wholly inside, else
-    /// the part inside; nil when nothing is inside.
-    static func retimed(_ buffer: SampleBuffer, groups: [TimedMetadataGroup], piece: Piece) throws(ReelError) -> SampleBuffer? {
+    /// the part inside (a cut GPMF payload may become two samples); none when nothing is
+    /// inside.
+    static func retimed(_ buffer: SampleBuffer, groups: [TimedMetadataGroup], piece: Piece) throws(ReelError) -> [SampleBuffer] {
         let span = buffer.duration.isNumeric && buffer.duration > .zero ? buffer.timeRange
             : TimeRange(start: buffer.presentationTime, duration: .zero)
         let inside = span.intersection(piece.sourceRange)
@@ -241,24 +248,34 @@ struct ExportMetadata: Sendable {
             if buffer.metadataFormat == .gpmd, out.presentationTime != span.start || out.duration != span.duration {
                 out.data = try GPMF.restamped(buffer.data, by: map)
             }
-            return out
+            return [out]
         }
-        guard inside.isValid, inside.duration > .zero else { return nil }
+        guard inside.isValid, inside.duration > .zero else { return [] }
         guard buffer.metadataFormat == .gpmd else {
             // One reading over the sample's span (mebx, camm): the same bytes over the part inside.
             var out = buffer
             out.presentationTime = map(inside.start)
             out.duration = map(inside.end) - out.presentationTime
-            return out
+            return [out]
         }
         let kept = groups.compactMap { retimed($0, piece: piece) }
-        guard let first = kept.first, let last = kept.last else { return nil }
-        // Span the kept groups themselves (the last one's end may pass the cut), so a reader
-        // spreading them evenly across the sample puts each close to where it was.
-        let start = MediaTime.maximum(map(inside.start), first.timeRange.start)
-        var end = last.timeRange.end
-        if !(start < end) { end = map(inside.end) }
-        let data = try GPMFWriter.payload(groups: kept, timeRange: TimeRange(start: start, end: end))
-        return SampleBuffer(data: data, presentationTime: start, duration: end - start, format: buffer.format)
+        let cutStart = map(inside.start), cutEnd = map(inside.end)
+        // A reader spreads a payload's samples evenly across it, so the groups that end
+        // inside keep their own span (each lands where it was), and the group the cut ends
+        // (normally the last) becomes a sample of its own, from its start to the cut: no
+        // sample runs past the cut, which would make the track, and so the file, outlast
+        // the range, and a joiner (FFmpeg's concat demuxer) would place the next piece
+        // that much late.
+        let whole = kept.filter { !(cutEnd < $0.timeRange.end) }
+        let crossing = kept.filter { cutEnd < $0.timeRange.end }
+        var out: [SampleBuffer] = []
+        for (part, end) in [(whole, whole.last?.timeRange.end), (crossing, cutEnd)] {
+            guard let first = part.first, let end else { continue }
+            let start = MediaTime.maximum(out.last.map { $0.presentationTime + $0.duration } ?? cutStart, MediaTime.maximum(cutStart, first.timeRange.start))
+            guard start < end else { continue }
+            let data = try GPMFWriter.payload(groups: part, timeRange: TimeRange(start: start, end: end))
+            out.append(SampleBuffer(data: data, presentationTime: start, duration: end - start, format: buffer.format))
+        }
+        return out
     }
 }
