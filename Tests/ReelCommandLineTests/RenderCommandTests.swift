@@ -123,19 +123,7 @@ struct RenderCommandTests {
                                                        with: "\"video\": {\"codec\": \"h264\", \"qp\": 24, \"preset\": \"veryfast\", \"keyframeInterval\": 10}")
         #expect(json != Self.dashboard)
         let c = try Self.write(json, in: folder)
-        #expect(try ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
-        let pieces = [("..0.7", "p1.mp4"), ("0.7..1.4", "p2.mp4"), ("1.4..", "p3.mp4")]
-        for (range, name) in pieces {
-            let out = try ReelProcess.reel(["render", c, "-o", name, "--range", range], in: folder)
-            #expect(out.status == 0, "\(range): \(out.stderr)")
-        }
-        let list = pieces.map { "file '\($0.1)'" }.joined(separator: "\n") + "\n"
-        try Data(list.utf8).write(to: folder.appendingPathComponent("list.txt"))
-        let ffmpeg = try #require(TestTools.which("ffmpeg"))
-        // Every track, as docs/composition-file.md joins pieces.
-        let concat = try TestTools.run(ffmpeg, ["-v", "error", "-f", "concat", "-safe", "0", "-i", "list.txt", "-map", "0", "-c", "copy", "-copyts", "joined.mp4"],
-                                       in: folder)
-        #expect(concat.status == 0, "\(concat.stderr)")
+        let pieces = try Self.renderAndJoinPieces(c, in: folder)
         let whole = try ReelProcess.frameHashes("whole.mp4", in: folder)
         let joined = try ReelProcess.frameHashes("joined.mp4", in: folder)
         #expect(whole.count == 60)
@@ -166,6 +154,27 @@ struct RenderCommandTests {
             #expect(abs((Double(x[0]) ?? -1) - (Double(y[0]) ?? 1)) <= 0.0015, "fix at \(x[0]) s joined at \(y[0]) s")
             #expect(x.dropFirst() == y.dropFirst())
         }
+    }
+
+    /// Renders `c` whole (`whole.mp4`) and as three `--range` pieces cut at 20 and 40 frames
+    /// (a keyframe every 10), and joins the pieces as docs/composition-file.md does
+    /// (`joined.mp4`): every track, by stream copy, with `-copyts`, which keeps the first
+    /// piece's AAC priming at its negative time, where the edit list hides it.
+    @discardableResult
+    static func renderAndJoinPieces(_ c: String, in folder: URL) throws -> [(range: String, file: String)] {
+        #expect(try ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
+        let pieces = [("..0.7", "p1.mp4"), ("0.7..1.4", "p2.mp4"), ("1.4..", "p3.mp4")]
+        for (range, name) in pieces {
+            let out = try ReelProcess.reel(["render", c, "-o", name, "--range", range], in: folder)
+            #expect(out.status == 0, "\(range): \(out.stderr)")
+        }
+        let list = pieces.map { "file '\($0.1)'" }.joined(separator: "\n") + "\n"
+        try Data(list.utf8).write(to: folder.appendingPathComponent("list.txt"))
+        let ffmpeg = try #require(TestTools.which("ffmpeg"))
+        let concat = try TestTools.run(ffmpeg, ["-v", "error", "-f", "concat", "-safe", "0", "-i", "list.txt", "-map", "0", "-c", "copy", "-copyts", "joined.mp4"],
+                                       in: folder)
+        #expect(concat.status == 0, "\(concat.stderr)")
+        return pieces
     }
 
     /// Where each stream of `file` ends (start plus duration), in seconds, as ffprobe reads it.
@@ -200,21 +209,8 @@ struct RenderCommandTests {
                                                        with: "\"output\": {\"video\": {\"codec\": \"h264\", \"qp\": 24, \"preset\": \"veryfast\", \"keyframeInterval\": 10}},\n  \"compositor\":")
         #expect(json != Self.crossfade)
         let c = try Self.write(json, in: folder)
-        #expect(try ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
         // Cut at 20 and 40 frames: samples 32,000 and 64,000, neither on a 1024-sample frame.
-        let pieces = [("..0.7", "p1.mp4"), ("0.7..1.4", "p2.mp4"), ("1.4..", "p3.mp4")]
-        for (range, name) in pieces {
-            let out = try ReelProcess.reel(["render", c, "-o", name, "--range", range], in: folder)
-            #expect(out.status == 0, "\(range): \(out.stderr)")
-        }
-        let list = pieces.map { "file '\($0.1)'" }.joined(separator: "\n") + "\n"
-        try Data(list.utf8).write(to: folder.appendingPathComponent("list.txt"))
-        let ffmpeg = try #require(TestTools.which("ffmpeg"))
-        // As docs/composition-file.md joins them: -copyts keeps the first piece's AAC
-        // priming at its negative time, where the edit list hides it.
-        let concat = try TestTools.run(ffmpeg, ["-v", "error", "-f", "concat", "-safe", "0", "-i", "list.txt", "-c", "copy", "-copyts", "joined.mp4"],
-                                       in: folder)
-        #expect(concat.status == 0, "\(concat.stderr)")
+        try Self.renderAndJoinPieces(c, in: folder)
         #expect(try ReelProcess.frameHashes("joined.mp4", in: folder) == ReelProcess.frameHashes("whole.mp4", in: folder))
 
         // No drift: the joined file's sound packets sit where the single render's do, and
