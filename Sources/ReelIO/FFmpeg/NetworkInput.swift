@@ -127,7 +127,13 @@ final class NetworkByteSource: @unchecked Sendable {
         return nil
     }
 
-    deinit { avio_closep(&context) }
+    deinit {
+        // avio_close frees the context and then closes the connection, which can still call
+        // the interrupt callback (a TLS session sends its closing alert): the watch must no
+        // longer read the freed context by then.
+        watch.context = nil
+        avio_closep(&context)
+    }
 
     /// Exactly the bytes of `range` (`avio_seek` + `avio_read`).
     func read(_ range: Range<Int64>) throws(ReelError) -> [UInt8] {
