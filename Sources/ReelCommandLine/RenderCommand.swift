@@ -143,7 +143,7 @@ public struct RenderCommand: AsyncParsableCommand {
                                                      overwrite: overwrite)
         session.timeRange = renderRange
         // A piece's sound is coded on the whole timeline's frames, so pieces join seamlessly.
-        if range != nil { session.pieceOf = total }
+        if range != nil { session.wholeTimeRange = total }
         let frameCount = Int((renderRange.duration.seconds / video.frameDuration.seconds).rounded(.up))
         let seconds = try await runner.run(session, to: outputURL, as: fileType, shown: output, frameCount: frameCount)
         CLIOutput.line(ExportRunner.summary(wrote: output, frames: frameCount, seconds: seconds))

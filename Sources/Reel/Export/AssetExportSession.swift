@@ -38,8 +38,8 @@ public final class AssetExportSession: Sendable {
     struct Settings: Sendable {
         var videoComposition: VideoComposition?
         var timeRange: TimeRange?
-        /// The whole timeline `timeRange` is a piece of (see ``AssetExportSession/pieceOf``).
-        var pieceOf: TimeRange?
+        /// The whole timeline `timeRange` is a piece of (see ``AssetExportSession/wholeTimeRange``).
+        var wholeTimeRange: TimeRange?
         var overwrite = false
         var outputFileType: AssetWriter.FileType?
         var outputURL: URL?
@@ -114,9 +114,9 @@ public final class AssetExportSession: Sendable {
     /// joined sound has no gap, click or drift. Copied sound keeps the source's packets
     /// the same way: those that end in the range. The MP4/MOV movie timescale
     /// counts the frames and samples exactly, so joiners place each piece where it belongs.
-    public var pieceOf: TimeRange? {
-        get { state.withLock { $0.settings.pieceOf } }
-        set { state.withLock { $0.settings.pieceOf = newValue } }
+    public var wholeTimeRange: TimeRange? {
+        get { state.withLock { $0.settings.wholeTimeRange } }
+        set { state.withLock { $0.settings.wholeTimeRange = newValue } }
     }
 
     /// Replace an existing file at the output path instead of failing.

@@ -51,13 +51,13 @@ struct ExportAudio: Sendable {
     /// track when `audioMix` is given, else one per track; none when nothing plays there.
     /// Encoded outputs use `codec`, at `format`'s rate and channel count where it gives them.
     ///
-    /// With `pieceOf`, `range` is a piece of that timeline, to be joined by stream copy with
+    /// With `wholeTimeRange`, `range` is a piece of that timeline, to be joined by stream copy with
     /// the other pieces: the outputs, their formats and whether they copy or encode are
     /// those of an export of the whole timeline, and each is cut down to the piece.
     static func plans(composition: Composition, range: TimeRange, sources: AssetRenderSources,
                       audioMix: AudioMix?, codec: AudioEncoderSettings.Codec = .aac,
-                      format: OutputFormat = OutputFormat(), pieceOf: TimeRange? = nil) async throws(ReelError) -> [ExportAudio] {
-        let whole = pieceOf ?? range
+                      format: OutputFormat = OutputFormat(), wholeTimeRange: TimeRange? = nil) async throws(ReelError) -> [ExportAudio] {
+        let whole = wholeTimeRange ?? range
         let compositionTracks = composition.tracks(withMediaType: .audio).filter { $0.isEnabled && !$0.isEmpty }
         let tracks = compositionTracks.map { track in
             Track(trackID: track.trackID, pieces: pieces(of: track, in: whole, sources: sources),
@@ -68,7 +68,7 @@ struct ExportAudio: Sendable {
         var plans: [ExportAudio] = []
         for group in groups {
             let plan = try await plan(group, range: whole, codec: codec, format: format)
-            guard pieceOf != nil else {
+            guard wholeTimeRange != nil else {
                 plans.append(plan)
                 continue
             }

@@ -103,11 +103,11 @@ struct ExportJob: Sendable {
         }
         let audio = settings.audioEnabled
             ? try await ExportAudio.plans(composition: composition, range: range, sources: session.sources, audioMix: settings.audioMix,
-                                     codec: settings.audioCodec, format: settings.audioFormat, pieceOf: try wholeRange(of: range)) : []
+                                     codec: settings.audioCodec, format: settings.audioFormat, wholeTimeRange: try wholeRange(of: range)) : []
         // Every source of the mixed sound decodes, before the first frame is rendered.
         for plan in audio { try await plan.checkDecoding() }
         for plan in audio { try writer.add(plan.input) }
-        if settings.pieceOf != nil {
+        if settings.wholeTimeRange != nil {
             // Joiners place a piece after the previous one's duration, and a piece's sound
             // starts with an edit: both counted exactly in frames and samples.
             writer.movieTimescale = Self.movieTimescale(counting: [videoComposition?.frameDuration.timescale].compactMap { $0 }
@@ -174,10 +174,10 @@ struct ExportJob: Sendable {
         return timescales.isEmpty ? nil : Int32(lcm)
     }
 
-    /// The whole timeline `range` is a piece of (``AssetExportSession/pieceOf``), clipped to
+    /// The whole timeline `range` is a piece of (``AssetExportSession/wholeTimeRange``), clipped to
     /// the composition; nil when the export stands alone or is the whole.
     func wholeRange(of range: TimeRange) throws(ReelError) -> TimeRange? {
-        guard let asked = settings.pieceOf else { return nil }
+        guard let asked = settings.wholeTimeRange else { return nil }
         let whole = asked.isValid ? asked.intersection(session.composition.timeRange) : asked
         guard whole.isValid, whole.start <= range.start, range.end <= whole.end else {
             throw ReelError(.invalidArgument, "the export time range \(range) is not a piece of \(asked)", path: url.path)
