@@ -122,18 +122,26 @@ struct AssetReaderOutputCaptionAdaptorTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         // Load "HI" (frames 0-4), end of caption at frame 5, erase at frame 27.
         let clip = try SEIClip.make(words: SEIClip.hiWords, frames: 40, in: folder)
+        let (captions, warnings) = try await Self.seiCaptions(clip)
+        let frame = MediaTime(value: 1001, timescale: 30000)
+        #expect(captions.map(\.text) == ["HI"])
+        #expect(captions.first?.timeRange == TimeRange(start: frame * 5, end: frame * 27))
+        #expect(warnings.isEmpty)
+    }
+
+    /// The captions of CEA-608 `channel` in the SEI of `clip`'s video track, read through a
+    /// 16x16 video output, and the adaptor's warnings.
+    static func seiCaptions(_ clip: URL, channel: Int = 1) async throws -> (captions: [Caption], warnings: [CaptionWarning]) {
         let reader = try await AssetReader.open(url: clip)
         let video = try #require(reader.tracks(withMediaType: .video).first)
         let output = AssetReaderTrackOutput(trackID: video.trackID, settings: .video(pixelFormat: .yuv420p, width: 16, height: 16))
         try reader.add(output)
-        let adaptor = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output)
+        let adaptor = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output, closedCaptionChannel: channel)
+        #expect(adaptor.closedCaptionChannel == channel)
         try reader.startReading()
         var captions: [Caption] = []
         for try await caption in adaptor { captions.append(caption) }
-        let frame = MediaTime(value: 1001, timescale: 30000)
-        #expect(captions.map(\.text) == ["HI"])
-        #expect(captions.first?.timeRange == TimeRange(start: frame * 5, end: frame * 27))
-        #expect(adaptor.warnings.isEmpty)
+        return (captions, adaptor.warnings)
     }
 
     /// Where a caption sits, by name: `top`, `middle` or `bottom` (no region: bottom), and
@@ -220,18 +228,7 @@ struct AssetReaderOutputCaptionAdaptorTests {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = try SEIClip.make(words: SEIClip.hiWords, frames: 40, field: 2, in: folder)
-        func captions(channel: Int) async throws -> [Caption] {
-            let reader = try await AssetReader.open(url: clip)
-            let video = try #require(reader.tracks(withMediaType: .video).first)
-            let output = AssetReaderTrackOutput(trackID: video.trackID, settings: .video(pixelFormat: .yuv420p, width: 16, height: 16))
-            try reader.add(output)
-            let adaptor = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output, closedCaptionChannel: channel)
-            #expect(adaptor.closedCaptionChannel == channel)
-            try reader.startReading()
-            var out: [Caption] = []
-            for try await caption in adaptor { out.append(caption) }
-            return out
-        }
+        func captions(channel: Int) async throws -> [Caption] { try await Self.seiCaptions(clip, channel: channel).captions }
         let frame = MediaTime(value: 1001, timescale: 30000)
         let cc3 = try await captions(channel: 3)
         #expect(cc3.map(\.text) == ["HI"])
@@ -298,14 +295,7 @@ struct AssetReaderOutputCaptionAdaptorTests {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = try SEIClip.make(words: SEIClip.hiWords + SEIClip.byeWords, frames: 60, in: folder)
-        let reader = try await AssetReader.open(url: clip)
-        let video = try #require(reader.tracks(withMediaType: .video).first)
-        let output = AssetReaderTrackOutput(trackID: video.trackID, settings: .video(pixelFormat: .yuv420p, width: 16, height: 16))
-        try reader.add(output)
-        let adaptor = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output)
-        try reader.startReading()
-        var reel: [Caption] = []
-        for try await caption in adaptor { reel.append(caption) }
+        let reel = try await Self.seiCaptions(clip).captions
         let srt = folder.appendingPathComponent("ffmpeg.srt")
         try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "movie=\(clip.path)[out+subcc]", "-map", "0:s", srt.path])
         let ffmpeg = try SRT.read(Data(contentsOf: srt)).captions
