@@ -15,6 +15,7 @@
 #include <libavutil/channel_layout.h>
 #include <libavutil/mathematics.h>
 #include <libavutil/hash.h>
+#include <libavutil/cpu.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
 #include <errno.h>
@@ -33,6 +34,8 @@ static inline int reel_averror_decoder_not_found(void) { return AVERROR_DECODER_
 static inline int64_t reel_nopts_value(void) { return AV_NOPTS_VALUE; }
 /// `AV_TIME_BASE`.
 static inline int reel_time_base(void) { return AV_TIME_BASE; }
+/// Whether FFmpeg finds AVX-512 on this processor (`av_get_cpu_flags`, `AV_CPU_FLAG_AVX512`).
+static inline int reel_cpu_has_avx512(void) { return (av_get_cpu_flags() & AV_CPU_FLAG_AVX512) != 0; }
 /// `av_err2str(e)` without the compound literal: writes into `buf`, returns `buf`.
 static inline const char *reel_err2str(int e, char *buf, size_t size) {
     return av_make_error_string(buf, size, e);

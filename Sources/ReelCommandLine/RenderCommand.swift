@@ -96,7 +96,7 @@ public struct RenderCommand: AsyncParsableCommand {
             let size = video.renderPixelSize
             let out = loaded.file.output ?? CompositionFile.Output()
             do {
-                settings = try out.videoSettings(width: size.width, height: size.height, frameDuration: video.frameDuration)
+                settings = try out.videoSettings(width: size.width, height: size.height, frameDuration: video.frameDuration, piece: range != nil)
                 fileType = try out.fileType(forOutputPath: output)
                 metadataOutputFormat = try out.metadataOutputFormat()
                 audioCodec = try out.audioEncoderCodec(for: fileType)

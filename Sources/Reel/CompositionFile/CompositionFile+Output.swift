@@ -63,15 +63,22 @@ extension CompositionFile {
             /// Frames between keyframes (the GOP size); 2 s worth by default. `reel render
             /// --range` cuts on these.
             public var keyframeInterval: Int?
+            /// Whether a whole render codes every group of pictures with an encoder of its
+            /// own, as the pieces of `reel render --range` and `reel plan` always are: with
+            /// `crf` or `bitRate`, the joined pieces then decode to exactly this render's
+            /// frames. Off by default: one encoder codes the whole render, as the ffmpeg
+            /// CLI does, and spends fewer bits for the same picture (docs/scale-out.md).
+            public var independentGroups: Bool?
 
             public init(codec: String? = nil, crf: Int? = nil, qp: Int? = nil, bitRate: Int? = nil, preset: String? = nil,
-                        keyframeInterval: Int? = nil) {
+                        keyframeInterval: Int? = nil, independentGroups: Bool? = nil) {
                 self.codec = codec
                 self.crf = crf
                 self.qp = qp
                 self.bitRate = bitRate
                 self.preset = preset
                 self.keyframeInterval = keyframeInterval
+                self.independentGroups = independentGroups
             }
         }
     }
@@ -130,8 +137,10 @@ extension CompositionFile.Output {
         return codec
     }
 
-    /// The encoder settings for frames of `width` x `height` every `frameDuration`.
-    public func videoSettings(width: Int, height: Int, frameDuration: MediaTime) throws(ReelError) -> VideoEncoderSettings {
+    /// The encoder settings for frames of `width` x `height` every `frameDuration`; for a
+    /// piece of a render (`reel render --range`, `reel plan`) when `piece` is true, whose
+    /// groups of pictures are then coded independently.
+    public func videoSettings(width: Int, height: Int, frameDuration: MediaTime, piece: Bool = false) throws(ReelError) -> VideoEncoderSettings {
         let v = video ?? Video()
         let codec: VideoEncoderSettings.Codec
         switch (v.codec ?? "h264").lowercased() {
@@ -166,9 +175,10 @@ extension CompositionFile.Output {
                                             frameDuration: frameDuration, timescale: Self.timescale(for: frameDuration),
                                             keyframeInterval: gop)
         // Keyframes exactly every `gop` frames and nowhere else: what --range cuts on. With
-        // crf or bitRate, each group is coded afresh, so a keyframe-aligned piece codes to
-        // the same pictures as the whole render (docs/scale-out.md).
-        settings.codesGroupsIndependently = settings.quality != nil
+        // crf or bitRate, a piece codes each group afresh, and so does a whole render that
+        // asks to: a keyframe-aligned piece then codes to the same pictures as the whole
+        // render (docs/scale-out.md). A whole render otherwise codes on with one encoder.
+        settings.codesGroupsIndependently = settings.quality != nil && (piece || v.independentGroups == true)
         switch codec {
         case .h264:
             var params = "keyint=\(gop):min-keyint=\(gop):scenecut=0"

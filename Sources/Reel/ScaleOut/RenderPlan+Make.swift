@@ -23,7 +23,7 @@ extension RenderPlan {
         let settings: VideoEncoderSettings
         do {
             settings = try (loaded.file.output ?? CompositionFile.Output())
-                .videoSettings(width: video.renderPixelSize.width, height: video.renderPixelSize.height, frameDuration: video.frameDuration)
+                .videoSettings(width: video.renderPixelSize.width, height: video.renderPixelSize.height, frameDuration: video.frameDuration, piece: true)
         } catch {
             var e = error
             e.path = compositionPath

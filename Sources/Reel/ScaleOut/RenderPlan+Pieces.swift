@@ -25,7 +25,7 @@ extension RenderPlan {
     /// The settings every piece is encoded with: the composition file's output settings.
     public func videoSettings(for loaded: LoadedComposition) throws(ReelError) -> VideoEncoderSettings {
         try (loaded.file.output ?? CompositionFile.Output())
-            .videoSettings(width: video.width, height: video.height, frameDuration: video.frameDuration)
+            .videoSettings(width: video.width, height: video.height, frameDuration: video.frameDuration, piece: true)
     }
 
     /// The session that renders piece `index` of `loaded` (opened from this plan) into

@@ -86,12 +86,7 @@ final class VideoTrackWriter: TrackWriter {
             if let preset = settings.preset { try Encoder.setOption(ctx, "preset", preset) }
             var options = settings.encoderOptions
             if settings.codec == .hevc { options["x265-params"] = Self.x265Parameters(options["x265-params"]) }
-            if settings.codec == .h264, settings.codesGroupsIndependently {
-                // x264's macroblock tree, across an encoder that is drained every group, coded
-                // the same frames differently from one run to the next (measured: 30 to 59 of
-                // 240 frames, with one thread as with three); without it every run is the same.
-                options["x264-params"] = [options["x264-params"], "mbtree=0"].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ":")
-            }
+            if settings.codec == .h264 { options["x264-params"] = Self.x264Parameters(options["x264-params"]) }
             for key in options.keys.sorted() { try Encoder.setOption(ctx, key, options[key] ?? "") }
             if case .proRes(let profile) = settings.codec { ctx.pointee.profile = profile.rawValue }
         } }
@@ -118,6 +113,27 @@ final class VideoTrackWriter: TrackWriter {
         ctx.pointee.color_primaries = primaries >= 0 ? AVColorPrimaries(rawValue: UInt32(primaries)) : encoding.matrix.avPrimaries
         ctx.pointee.color_trc = transfer >= 0 ? AVColorTransferCharacteristic(rawValue: UInt32(transfer)) : encoding.matrix.avTransfer
     }
+
+    /// libx264's parameters: the caller's, and on a processor with AVX-512, x264's code for
+    /// AVX2 and below (`asm=AVX2`) unless the caller chose.
+    ///
+    /// libx264 0.164's AVX-512 code reads memory it has not written when the macroblock
+    /// tree and B-frames are on: the same input coded twice gives other pictures whenever
+    /// the allocator hands out other memory (the ffmpeg CLI too, under glibc's
+    /// `MALLOC_PERTURB_`; Valgrind, which has no AVX-512, sees nothing). In a render, other
+    /// threads' allocations move that memory from run to run, so renders, and pieces coded
+    /// apart, would not decode to the same frames. Without AVX-512 every run is the same;
+    /// x264 then runs as fast within measurement noise (a 10 s 1080p `veryfast` encode:
+    /// 10.4-10.7 s with it, 9.9-11.2 s without) and writes a file of the same size.
+    static func x264Parameters(_ caller: String?, processorHasAVX512: Bool = VideoTrackWriter.processorHasAVX512) -> String? {
+        let callerChose = caller?.split(separator: ":").contains { $0.hasPrefix("asm=") || $0.hasPrefix("no-asm") } ?? false
+        let asm = processorHasAVX512 && !callerChose ? "asm=AVX2" : nil
+        let joined = [caller, asm].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ":")
+        return joined.isEmpty ? nil : joined
+    }
+
+    /// Whether FFmpeg finds AVX-512 on this processor (`av_get_cpu_flags`), as x264 does.
+    static let processorHasAVX512 = reel_cpu_has_avx512() != 0
 
     /// libx265's parameters: quiet logging, then the caller's (later ones win). One string,
     /// because each `av_opt_set` of `x265-params` replaces the one before.
