@@ -14,6 +14,13 @@ struct JoinCommandTests {
         return try RenderCommandTests.write(json, in: folder)
     }
 
+    /// The bytes of `file`'s first video stream's packets (ffprobe).
+    static func videoBytes(_ file: String, in folder: URL) throws -> Int {
+        let ffprobe = try #require(TestTools.which("ffprobe"))
+        let out = try TestTools.run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=size", "-of", "csv=p=0", file], in: folder)
+        return out.stdout.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.reduce(0, +)
+    }
+
     static let qp = "{\"codec\": \"h264\", \"qp\": 24, \"preset\": \"veryfast\", \"keyframeInterval\": 10}"
 
     /// Plans `c` in `pieces` pieces and renders each in a process of its own.
@@ -114,20 +121,23 @@ struct JoinCommandTests {
 
     @Test(.requires(.reelBinary, .ffmpeg, .ffprobe),
           arguments: ["{\"codec\": \"h264\", \"crf\": 23, \"keyframeInterval\": 10}", "{\"codec\": \"hevc\", \"crf\": 28, \"keyframeInterval\": 10}"])
-    func rateControlledPiecesStayCloseToTheSingleRenderAndKeepKeyframesOnTheCuts(video: String) throws {
+    func rateControlledPiecesJoinToTheRenderThatCodesGroupsApartAndKeepKeyframesOnTheCuts(video: String) throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
+        // The render the pieces join to: every group of pictures coded by an encoder of its
+        // own, as each piece's are. A plain render codes on with one encoder.
+        let apart = video.replacingOccurrences(of: "}", with: ", \"independentGroups\": true}")
+        _ = try Self.dashboard(video: apart, in: folder)
+        #expect(try ReelProcess.reel(["render", "c.json", "-o", "apart.mp4"], in: folder).status == 0)
         let c = try Self.dashboard(video: video, in: folder)
         #expect(try ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
         try Self.renderPieces(c, pieces: 3, in: folder)
         let join = try ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
         #expect(join.status == 0, "\(join.stderr)")
-        let whole = try ReelProcess.frameHashes("whole.mp4", in: folder)
         let joined = try ReelProcess.frameHashes("joined.mp4", in: folder)
-        #expect(whole.count == 60 && joined.count == 60)
-        // Each group of pictures is coded by an encoder of its own, in the single render as
-        // in the pieces, so no rate-control state crosses a cut: every frame at least 45 dB
-        // from the single render's (on one machine they are equal).
+        #expect(joined.count == 60)
+        #expect(try ReelProcess.frameHashes("apart.mp4", in: folder) == joined)
+        // Against the plain render: close, and no larger (docs/scale-out.md).
         let ffmpeg = try #require(TestTools.which("ffmpeg"))
         let psnr = try TestTools.run(ffmpeg, ["-v", "error", "-i", "joined.mp4", "-i", "whole.mp4", "-lavfi", "[0:v][1:v]psnr=stats_file=psnr.txt", "-f", "null", "-"], in: folder)
         #expect(psnr.status == 0, "\(psnr.stderr)")
@@ -135,7 +145,9 @@ struct JoinCommandTests {
             line.split(separator: " ").first { $0.hasPrefix("psnr_avg:") }.map { Double($0.dropFirst("psnr_avg:".count)) ?? .infinity }
         }
         #expect(values.count == 60)
-        #expect(values.allSatisfy { $0 >= 45 }, "\(values.min() ?? 0) dB")
+        #expect(values.allSatisfy { $0 >= 33 }, "\(values.min() ?? 0) dB")
+        let sizes = try ["joined.mp4", "whole.mp4"].map { try Self.videoBytes($0, in: folder) }
+        #expect(Double(sizes[0]) <= 1.05 * Double(sizes[1]), "joined \(sizes[0]) bytes of video, the single render \(sizes[1])")
         // A keyframe exactly every 10 frames, the cuts among them, and nowhere else.
         let ffprobe = try #require(TestTools.which("ffprobe"))
         let packets = try TestTools.run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,flags", "-of", "csv=p=0", "joined.mp4"], in: folder)

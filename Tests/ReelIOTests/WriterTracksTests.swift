@@ -116,6 +116,15 @@ struct WriterTracksTests {
         }
     }
 
+    @Test("x264-params: on a processor with AVX-512, x264 codes with its AVX2 code unless the caller chose")
+    func x264Parameters() {
+        #expect(VideoTrackWriter.x264Parameters(nil, processorHasAVX512: true) == "asm=AVX2")
+        #expect(VideoTrackWriter.x264Parameters("keyint=60:scenecut=0", processorHasAVX512: true) == "keyint=60:scenecut=0:asm=AVX2")
+        #expect(VideoTrackWriter.x264Parameters("keyint=60:asm=SSE2", processorHasAVX512: true) == "keyint=60:asm=SSE2")
+        #expect(VideoTrackWriter.x264Parameters("keyint=60", processorHasAVX512: false) == "keyint=60")
+        #expect(VideoTrackWriter.x264Parameters(nil, processorHasAVX512: false) == nil)
+    }
+
     @Test("x265-params: the writer's log level joins the caller's parameters instead of replacing them")
     func x265Parameters() {
         #expect(VideoTrackWriter.x265Parameters(nil) == "log-level=error")
