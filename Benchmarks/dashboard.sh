@@ -2,7 +2,9 @@
 # GPS dashboard: `reel render Examples/gps-dashboard` against gopro-dashboard-overlay
 # (PyPI gopro-overlay 0.134) on the same 10 s 1080p30 clip and the same GPX track, same
 # encoder (libx264 veryfast, CRF 23). Runs each side RUNS times, alternating, and prints
-# the median frames per second of each and their ratio.
+# the median frames per second of each and their ratio, and each output's video bit rate
+# and SSIM against the input clip (ffmpeg's ssim filter), so that a size or quality
+# difference cannot hide behind the speed ratio.
 #
 # Usage: Benchmarks/dashboard.sh [WORKDIR]   (RUNS=3 by default; needs ffmpeg, python3)
 set -euo pipefail
@@ -22,7 +24,7 @@ if [ ! -x "$WORK/venv/bin/gopro-dashboard.py" ]; then
     "$WORK/venv/bin/pip" install -q gopro-overlay==0.134
 fi
 
-# The input clip, as in /work/shared/bench/PEER-COMMANDS.md (creation_time 2024-05-01T10:00:00Z).
+# The input clip, as in ../shared/bench/PEER-COMMANDS.md (creation_time 2024-05-01T10:00:00Z).
 CT=2024-05-01T10:00:00.000000Z
 if [ ! -f "$WORK/A_1080p30.mp4" ]; then
     ffmpeg -v error -y -f lavfi -i "testsrc2=size=1920x1080:rate=30:duration=10,noise=alls=6:allf=t" \
@@ -67,12 +69,23 @@ for i in $(seq "$RUNS"); do
     peer_times+=("$(seconds run_peer)")
     echo "run $i: reel ${reel_times[-1]} s, gopro-dashboard-overlay ${peer_times[-1]} s" >&2
 done
-python3 - "$FRAMES" "${reel_times[*]}" "${peer_times[*]}" <<'PY'
+# The video stream's bytes, and its SSIM (all planes) against the input clip.
+video_bytes() { ffprobe -v error -select_streams v:0 -show_entries packet=size -of csv=p=0 "$1" | awk '{ s += $1 } END { print s }'; }
+ssim() {
+    ffmpeg -v info -nostats -i "$1" -i "$WORK/A_1080p30.mp4" -lavfi "[0:v][1:v]ssim=shortest=1" -f null - 2>&1 \
+        | sed -n 's/.*SSIM .* All:\([0-9.]*\).*/\1/p' | tail -n 1
+}
+python3 - "$FRAMES" "${reel_times[*]}" "${peer_times[*]}" "$(video_bytes "$WORK/reel.mp4")" "$(video_bytes "$WORK/peer.mp4")" \
+    "$(ssim "$WORK/reel.mp4")" "$(ssim "$WORK/peer.mp4")" <<'PY'
 import statistics, sys
 frames = int(sys.argv[1])
 reel = statistics.median(float(x) for x in sys.argv[2].split())
 peer = statistics.median(float(x) for x in sys.argv[3].split())
-print(f"reel render gps-dashboard:  {frames / reel:6.1f} fps (median of {len(sys.argv[2].split())}, {reel:.2f} s)")
-print(f"gopro-dashboard-overlay:    {frames / peer:6.1f} fps (median of {len(sys.argv[3].split())}, {peer:.2f} s)")
-print(f"ratio: {peer / reel:.2f}x")
+reel_bytes, peer_bytes = int(sys.argv[4]), int(sys.argv[5])
+kbps = lambda b: b * 8 / (frames / 30) / 1000
+print(f"reel render gps-dashboard:  {frames / reel:6.1f} fps (median of {len(sys.argv[2].split())}, {reel:.2f} s), "
+      f"video {reel_bytes / 1e6:.2f} MB ({kbps(reel_bytes):.0f} kbit/s), SSIM {sys.argv[6]}")
+print(f"gopro-dashboard-overlay:    {frames / peer:6.1f} fps (median of {len(sys.argv[3].split())}, {peer:.2f} s), "
+      f"video {peer_bytes / 1e6:.2f} MB ({kbps(peer_bytes):.0f} kbit/s), SSIM {sys.argv[7]}")
+print(f"ratio: {peer / reel:.2f}x the speed, {reel_bytes / peer_bytes:.3f}x the size")
 PY
