@@ -142,6 +142,77 @@ struct AssetReaderTests {
         }
     }
 
+    @Test("a random-access output reads other ranges with the file it has open: frame-exact, no second open",
+          .requires(.ffmpeg))
+    func randomAccessResets() async throws {
+        let url = try ReadWriteTestMedia.testPatternClip()
+        let reader = try await AssetReader.open(url: url)
+        let id = try videoTrackID(reader)
+        // The whole clip once, as the reference.
+        let whole = try await { () async throws -> [VideoFrame] in
+            let r = try await AssetReader.open(url: url)
+            let o = AssetReaderTrackOutput(trackID: id, settings: .video(pixelFormat: .gray8))
+            try r.add(o)
+            try r.startReading()
+            return try await readAll(o).compactMap(\.videoFrame)
+        }()
+        try #require(whole.count == 60)
+        reader.timeRange = TimeRange(start: MediaTime(value: 1, timescale: 1), end: MediaTime(value: 3, timescale: 2))
+        let output = AssetReaderTrackOutput(trackID: id, settings: .video(pixelFormat: .gray8))
+        output.supportsRandomAccess = true
+        try reader.add(output)
+        try reader.startReading()
+        func expectFrames(_ frames: [VideoFrame], _ indices: Range<Int>, _ label: String) {
+            #expect(frames.map(\.presentationTime) == indices.map { whole[$0].presentationTime }, "\(label)")
+            for (frame, i) in zip(frames, indices) { #expect(frame.pixelBuffer.hasSamePixels(as: whole[i].pixelBuffer), "\(label): frame \(i)") }
+        }
+        expectFrames(try await readAll(output).compactMap(\.videoFrame), 30..<45, "first range")
+        // Back to the start, then two ranges in one reset.
+        try output.reset(forReadingTimeRanges: [TimeRange(start: .zero, end: MediaTime(value: 1, timescale: 10))])
+        expectFrames(try await readAll(output).compactMap(\.videoFrame), 0..<3, "back to the start")
+        try output.reset(forReadingTimeRanges: [TimeRange(start: MediaTime(value: 59, timescale: 30), duration: .positiveInfinity)])
+        expectFrames(try await readAll(output).compactMap(\.videoFrame), 59..<60, "the last frame")
+        try output.reset(forReadingTimeRanges: [TimeRange(start: MediaTime(value: 1, timescale: 2), end: MediaTime(value: 2, timescale: 3)), TimeRange(start: MediaTime(value: 3, timescale: 2), end: MediaTime(value: 8, timescale: 5))])
+        // One after the other: 15...19, then 45...47.
+        let both = try await readAll(output).compactMap(\.videoFrame)
+        try #require(both.count == 8)
+        expectFrames(Array(both.prefix(5)), 15..<20, "two ranges, the first")
+        expectFrames(Array(both.suffix(3)), 45..<48, "two ranges, the second")
+        // A reset while the range is still being read drops what it had not delivered.
+        try output.reset(forReadingTimeRanges: [TimeRange(start: .zero, duration: .positiveInfinity)])
+        let first = try #require(try await output.next()?.videoFrame)
+        #expect(first.presentationTime == whole[0].presentationTime)
+        try output.reset(forReadingTimeRanges: [TimeRange(start: MediaTime(value: 40, timescale: 30), end: MediaTime(value: 42, timescale: 30))])
+        expectFrames(try await readAll(output).compactMap(\.videoFrame), 40..<42, "after a reset mid-range")
+        #expect(reader.demuxerOpenCount == 1)
+        #expect(output.resetCount == 5)
+        #expect(reader.status == .reading)
+        output.markConfigurationAsFinal()
+        expectReelError(.invalidArgument) { try output.reset(forReadingTimeRanges: [TimeRange(start: .zero, end: MediaTime(value: 1, timescale: 1))]) }
+    }
+
+    @Test("reset is refused without random access, before reading, and for ranges out of order", .requires(.ffmpeg))
+    func randomAccessRefusals() async throws {
+        let url = try ReadWriteTestMedia.testPatternClip()
+        let reader = try await AssetReader.open(url: url)
+        let id = try videoTrackID(reader)
+        let plain = AssetReaderTrackOutput(trackID: id, settings: .video(pixelFormat: .gray8))
+        try reader.add(plain)
+        let random = AssetReaderTrackOutput(trackID: id, settings: .video(pixelFormat: .gray8))
+        random.supportsRandomAccess = true
+        try reader.add(random)
+        expectReelError(.invalidArgument) { try random.reset(forReadingTimeRanges: [TimeRange(start: .zero, end: MediaTime(value: 1, timescale: 1))]) }
+        try reader.startReading()
+        expectReelError(.invalidArgument) { try plain.reset(forReadingTimeRanges: [TimeRange(start: .zero, end: MediaTime(value: 1, timescale: 1))]) }
+        expectReelError(.invalidArgument) { try random.reset(forReadingTimeRanges: []) }
+        expectReelError(.invalidArgument) {
+            try random.reset(forReadingTimeRanges: [TimeRange(start: MediaTime(value: 1, timescale: 1), end: MediaTime(value: 2, timescale: 1)), TimeRange(start: .zero, end: MediaTime(value: 1, timescale: 2))])
+        }
+        // Cancelling ends the random-access loop too.
+        reader.cancelReading()
+        await expectReelError(.cancelled) { _ = try await random.next() }
+    }
+
     @Test("the synchronous pull API gives the same frames", .requires(.ffmpeg))
     func synchronousPull() throws {
         let url = try ReadWriteTestMedia.testPatternClip()

@@ -31,7 +31,20 @@ import ReelTestSupport
             #expect(frame.pixelBuffer.hasSamePixels(as: reference[k].pixelBuffer), "frame \(k)")
             #expect(frame.timeRange == reference[k].timeRange)
         }
-        #expect(await source.readerOpenCount > 1)
+        // One reader: every jump seeks the file it has open.
+        #expect(await source.readerOpenCount == 1)
+        #expect(await source.seekCount >= 6)
+    }
+
+    @Test func stepsBackByAFrameNeedNoSeek() async throws {
+        let reference = try await TestFrames.decodeAll(counter)
+        let source = AssetVideoFrameSource(url: counter, trackID: 1, options: .init(maximumCursors: 1))
+        for k in [20, 21, 22, 21, 20, 22, 23, 22] {
+            let frame = try #require(try await source.frame(at: .ratio(Int64(k * 512 + 100), 15360)))
+            #expect(frame.pixelBuffer.hasSamePixels(as: reference[k].pixelBuffer), "frame \(k)")
+        }
+        #expect(await source.readerOpenCount == 1)
+        #expect(await source.seekCount == 0)
     }
 
     @Test func twoInterleavedPositionsKeepTheirOwnReaders() async throws {

@@ -8,14 +8,20 @@ import ReelComposition
 ///
 /// Reading is sequential: a reader thread decodes ahead of the engine by `lookahead`
 /// frames (FFmpeg's codec threading on), so decoding runs in parallel with compositing
-/// and encoding. The source seeks only when the composition jumps: backwards, or further
-/// forward than ``Options/maximumForwardSkip``. A seek opens a new reader whose time range
-/// starts at the asked time, which decodes from the keyframe before it and drops what
-/// comes earlier, so the frame returned is exact.
+/// and encoding. The source seeks only when the composition jumps: backwards (past the
+/// few frames it keeps), or further forward than ``Options/maximumForwardSkip``.
 ///
 /// Up to ``Options/maximumCursors`` read positions are kept, so a composition that plays
 /// two parts of the same file at once (a crossfade of a clip with itself) reads each part
-/// sequentially instead of seeking on every frame.
+/// sequentially instead of seeking on every frame. A seek moves the read position used
+/// least recently: its reader output, opened for random access, seeks its open demuxer
+/// and empties its decoder (``AssetReaderTrackOutput/reset(forReadingTimeRanges:)``)
+/// rather than opening and probing the file again; the frames from the keyframe before
+/// the asked time are decoded and dropped, so the frame returned is exact. A new reader is
+/// opened only while fewer than ``Options/maximumCursors`` exist.
+///
+/// Each position keeps the last ``Options/recentFrames`` frames it passed, so a step back
+/// by a frame or two (a player's ←) is answered without a seek.
 public actor AssetVideoFrameSource: VideoFrameSource {
     /// How the source decodes and when it seeks.
     public struct Options: Sendable, Hashable {
@@ -36,10 +42,12 @@ public actor AssetVideoFrameSource: VideoFrameSource {
         public var maximumCursors: Int
         /// How much earlier than the asked time a seek starts delivering frames.
         public var seekPreroll: MediaTime
+        /// Frames before the current one each read position keeps, for steps back.
+        public var recentFrames: Int
 
         public init(pixelFormat: PixelFormat = .yuv420p, size: (width: Int, height: Int)? = nil, lookahead: Int = 4,
                     maximumForwardSkip: MediaTime = MediaTime(value: 2, timescale: 1), maximumCursors: Int = 2,
-                    seekPreroll: MediaTime = MediaTime(value: 1, timescale: 2)) {
+                    seekPreroll: MediaTime = MediaTime(value: 1, timescale: 2), recentFrames: Int = 2) {
             self.pixelFormat = pixelFormat
             self.width = size?.width
             self.height = size?.height
@@ -47,6 +55,7 @@ public actor AssetVideoFrameSource: VideoFrameSource {
             self.maximumForwardSkip = maximumForwardSkip
             self.maximumCursors = max(1, maximumCursors)
             self.seekPreroll = seekPreroll.isNumeric && seekPreroll > .zero ? seekPreroll : .zero
+            self.recentFrames = max(0, recentFrames)
         }
     }
 
@@ -57,8 +66,10 @@ public actor AssetVideoFrameSource: VideoFrameSource {
     private var cursors: [VideoCursor] = []
     private var useCounter = 0
     private let gate = AsyncGate()
-    /// How many readers were opened (the first read and each seek).
+    /// How many readers were opened: the first read, and each read position added.
     public private(set) var readerOpenCount = 0
+    /// How many seeks moved an open reader instead of opening one.
+    public private(set) var seekCount = 0
 
     /// A source for track `trackID` of the file at `url`. The file is opened on first use.
     public init(url: URL, trackID: Int32, options: Options = Options()) {
@@ -108,6 +119,15 @@ public actor AssetVideoFrameSource: VideoFrameSource {
             if best.map({ $0.position < cursor.position }) ?? true { best = cursor }
         }
         if let best { return best }
+        if cursors.count >= options.maximumCursors, let oldest = cursors.min(by: { $0.lastUse < $1.lastUse }), oldest.format == format {
+            do {
+                try oldest.move(to: time)
+                seekCount += 1
+                return oldest
+            } catch {
+                // Its reader failed or ended: open a new one in its place.
+            }
+        }
         if cursors.count >= options.maximumCursors, let oldest = cursors.min(by: { $0.lastUse < $1.lastUse }) {
             oldest.close()
             cursors.removeAll { $0 === oldest }
@@ -121,18 +141,22 @@ public actor AssetVideoFrameSource: VideoFrameSource {
     }
 }
 
-/// One read position in a video track: a reader started at some time, the frame last
-/// returned and the frame read past it.
+/// One read position in a video track: a reader started at some time (moved by seeks),
+/// the frame last returned, the few before it, and the frame read past it.
 final class VideoCursor {
     private let reader: AssetReader
     private let output: AssetReaderTrackOutput
     private let nominalDuration: MediaTime
+    private let seekPreroll: MediaTime
+    private let recentLimit: Int
     /// Where the reader's range starts.
-    let start: MediaTime
+    private(set) var start: MediaTime
     /// The pixel format of the frames.
     let format: PixelFormat
     /// The last frame taken from the reader (returned or skipped).
     private var current: VideoFrame?
+    /// Frames before `current`, oldest first, at most `recentLimit`.
+    private var recent: [VideoFrame] = []
     /// A frame read ahead, not yet current.
     private var pending: VideoFrame?
     private var ended = false
@@ -151,17 +175,19 @@ final class VideoCursor {
         let output = AssetReaderTrackOutput(trackID: trackID,
                                             settings: .video(pixelFormat: format, width: options.size?.width, height: options.size?.height),
                                             bufferCapacity: options.lookahead)
+        output.supportsRandomAccess = true
         try reader.add(output)
         // The reader drops frames that end (by their packet duration) before its range;
         // packet durations of variable-frame-rate files can be shorter than the time a
         // frame shows, so start a little early and let the cursor pick.
-        let early = start - options.seekPreroll
-        if early > .zero { reader.timeRange = TimeRange(start: early, duration: .positiveInfinity) }
+        reader.timeRange = Self.readRange(from: start, preroll: options.seekPreroll)
         try reader.startReading()
         self.reader = reader
         self.output = output
         self.start = start
         self.format = format
+        self.seekPreroll = options.seekPreroll
+        self.recentLimit = options.recentFrames
         let timescale = track.formatDescription.timescale
         self.nominalDuration = timescale > 0 ? MediaTime(value: 1, timescale: 30).convertScale(timescale) : MediaTime(value: 1, timescale: 30)
     }
@@ -170,14 +196,31 @@ final class VideoCursor {
 
     func close() { reader.cancelReading() }
 
+    /// The range a read from `start` asks for: from `preroll` earlier, not before zero.
+    private static func readRange(from start: MediaTime, preroll: MediaTime) -> TimeRange {
+        let early = start - preroll
+        return TimeRange(start: early > .zero ? early : .zero, duration: .positiveInfinity)
+    }
+
+    /// Moves the cursor to read from `time`: the reader's output seeks its open file.
+    func move(to time: MediaTime) throws(ReelError) {
+        try output.reset(forReadingTimeRanges: [Self.readRange(from: time, preroll: seekPreroll)])
+        start = time
+        current = nil
+        recent = []
+        pending = nil
+        ended = false
+    }
+
     /// How far the cursor has read: the end of its current frame, or where it started.
     var position: MediaTime { current?.timeRange.start ?? start }
 
-    /// Whether `time` is at or after the current frame and at most `maximumSkip` ahead.
+    /// Whether `time` is at or after the current frame and at most `maximumSkip` ahead, or
+    /// in a frame the cursor keeps.
     func canReach(_ time: MediaTime, maximumSkip: MediaTime) -> Bool {
         if let current {
             if current.timeRange.containsTime(time) { return true }
-            if time < current.timeRange.start { return false }
+            if time < current.timeRange.start { return recent.contains { $0.timeRange.containsTime(time) } }
             return !(current.timeRange.end + maximumSkip < time)
         }
         if let pending, time < pending.presentationTime { return !(time < start) }
@@ -189,7 +232,7 @@ final class VideoCursor {
     func frame(at time: MediaTime, isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> VideoFrame? {
         while true {
             if let current, current.timeRange.containsTime(time) { return current }
-            if let current, time < current.timeRange.start { return nil }
+            if let current, time < current.timeRange.start { return recent.last { $0.timeRange.containsTime(time) } }
             guard let next = try await take() else { return nil }
             if time < next.presentationTime {
                 // A gap (or a time before the first frame): keep it for later.
@@ -197,6 +240,10 @@ final class VideoCursor {
                 return nil
             }
             let frame = try await complete(next)
+            if let current, recentLimit > 0 {
+                recent.append(current)
+                if recent.count > recentLimit { recent.removeFirst(recent.count - recentLimit) }
+            }
             current = frame
             if frame.timeRange.containsTime(time) { return frame }
         }

@@ -184,9 +184,11 @@ public final class AssetReader: Sendable {
             return taken
         }
         for (index, (output, queue)) in zip(outputs, queues).enumerated() {
-            output.state.withLock {
+            let randomAccess = output.state.withLock {
                 $0.queue = queue
                 $0.timeRange = range
+                $0.started = true
+                return $0.supportsRandomAccess
             }
             // Cancelled while starting: the loops end at once.
             if !reading { queue.cancel(error: cancelledError) }
@@ -195,7 +197,7 @@ public final class AssetReader: Sendable {
             // output: when the consumer lets go of them, the output's deinit cancels the
             // queue and the loop ends, instead of blocking for ever on a queue nobody reads.
             let loop = ReadLoop(url: url, networkTimeout: networkTimeout, trackID: output.trackID, settings: output.settings, range: range,
-                                movie: movie, demuxerOpens: demuxerOpens)
+                                movie: movie, demuxerOpens: demuxerOpens, requests: randomAccess ? output.randomAccess : nil)
             let thread = Thread { [weak state] in
                 let failure = loop.run(from: given, into: queue)
                 // Status first, so a consumer that sees the end also sees `.completed`.
@@ -210,7 +212,10 @@ public final class AssetReader: Sendable {
     /// Stops every output: their loops end and their consumers get a `.cancelled` error.
     public func cancelReading() {
         let (outputs, composites) = state.withLock { $0.cancel() }
-        for output in outputs { output.state.withLock { $0.queue }?.cancel(error: cancelledError) }
+        for output in outputs {
+            output.markConfigurationAsFinal()
+            output.state.withLock { $0.queue }?.cancel(error: cancelledError)
+        }
         for output in composites { output.cancel(cancelledError) }
     }
 
@@ -237,10 +242,15 @@ private struct ReadLoop: Sendable {
     let range: TimeRange
     let movie: MetadataSampleTimes.Movie
     let demuxerOpens: Lock<Int>
+    /// A random-access output's requests: after each range the loop waits for the next
+    /// one here instead of ending.
+    let requests: Lock<RandomAccessRequests>?
 
-    /// Runs to the end of the range, a cancel or an error, which it returns.
+    /// Runs to the end of the range (of the last range asked for, with random access), a
+    /// cancel or an error, which it returns.
     func run(from given: ProbedInput?, into queue: BoundedQueue<AssetReaderSample>) -> ReelError? {
-        if queue.isCancelled { return nil }
+        if queue.isCancelled, requests == nil { return nil }
+        let pipeline: TrackPipeline
         do throws(ReelError) {
             let input: InputFormatContext
             if let given {
@@ -249,11 +259,28 @@ private struct ReadLoop: Sendable {
                 input = try InputFormatContext(url: url, networkTimeout: networkTimeout)
                 demuxerOpens.withLock { $0 += 1 }
             }
-            let pipeline = try TrackPipeline(input: input, trackID: trackID, settings: settings,
-                                             timeRange: range, queue: queue, movie: movie)
-            return pipeline.run()
+            pipeline = try TrackPipeline(input: input, trackID: trackID, settings: settings,
+                                         timeRange: range, queue: queue, movie: movie)
         } catch {
             return error
+        }
+        var failure = queue.isCancelled ? nil : pipeline.run()
+        guard let requests else { return failure }
+        var current = queue
+        while true {
+            // The range is read, failed, or was left for others (a reset cancelled its
+            // queue): its consumer sees the end, then the loop waits for more or the end.
+            if !current.isCancelled { current.finish(error: failure) }
+            let next = requests.withLock(when: { $0.pending != nil || $0.isFinal }) { r -> (ranges: [TimeRange], queue: BoundedQueue<AssetReaderSample>)? in
+                defer { r.pending = nil }
+                return r.pending
+            }
+            guard let next else { return failure }
+            current = next.queue
+            failure = nil
+            for range in next.ranges where failure == nil && !current.isCancelled {
+                failure = pipeline.run(timeRange: range, into: current)
+            }
         }
     }
 }

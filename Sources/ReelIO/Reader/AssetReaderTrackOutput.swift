@@ -45,8 +45,13 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
         /// The reader's time range, once reading.
         var timeRange: TimeRange?
         var attached = false
+        var supportsRandomAccess = false
+        var started = false
     }
     let state = Lock(State())
+    /// What ``reset(forReadingTimeRanges:)`` and ``markConfigurationAsFinal()`` tell the
+    /// output's read loop; the loop holds this, not the output.
+    let randomAccess = Lock(RandomAccessRequests())
 
     /// An output for track `trackID`. `bufferCapacity` (at least 1) bounds the samples
     /// decoded ahead; metadata outputs may want more, as their samples are small.
@@ -58,8 +63,72 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
 
     /// Nobody can read what is left: the reader's loop for this output stops.
     deinit {
+        randomAccess.withLock { $0.isFinal = true }
         state.withLock { $0.queue }?.cancel(error: ReelError(.cancelled, "the output was released while reading", trackID: trackID))
     }
+
+    // MARK: Random access
+
+    /// Whether the output can be moved to other time ranges with
+    /// ``reset(forReadingTimeRanges:)`` (AVAssetReaderOutput's `supportsRandomAccess`).
+    /// Set it before the reader starts. The reader then keeps the output's file and
+    /// decoder open after a range ends, until ``markConfigurationAsFinal()``.
+    public var supportsRandomAccess: Bool {
+        get { state.withLock { $0.supportsRandomAccess } }
+        set { state.withLock { if !$0.started { $0.supportsRandomAccess = newValue } } }
+    }
+
+    /// Reads `timeRanges` next (in order; ascending, not overlapping), with the file and
+    /// decoder the output already has open: the read loop seeks (`avformat_seek_file`) and
+    /// empties its decoder instead of opening the file again. Each range starts
+    /// frame-exactly, as the reader's time range does.
+    ///
+    /// Unlike AVFoundation, which asks that every sample of the last range was read first,
+    /// a reset may come at any time: what the last range had not yet delivered is dropped.
+    /// Throws when the output does not support random access, is not reading, or its
+    /// configuration is final, or when the ranges are empty, invalid or out of order.
+    public func reset(forReadingTimeRanges timeRanges: [TimeRange]) throws(ReelError) {
+        guard supportsRandomAccess else {
+            throw ReelError(.invalidArgument, "reset needs supportsRandomAccess set before startReading()", trackID: trackID)
+        }
+        guard !timeRanges.isEmpty else { throw ReelError(.invalidArgument, "reset needs at least one time range", trackID: trackID) }
+        for (i, range) in timeRanges.enumerated() {
+            guard range.start.isNumeric, range.duration.isNumeric || range.duration.isPositiveInfinity, range.duration > .zero else {
+                throw ReelError(.invalidArgument, "time range \(i) is empty or not numeric", trackID: trackID)
+            }
+            if i > 0, range.start < timeRanges[i - 1].end {
+                throw ReelError(.invalidArgument, "time range \(i) starts before the one before it ends: ranges must ascend without overlapping", trackID: trackID)
+            }
+        }
+        let queue = BoundedQueue<AssetReaderSample>(capacity: bufferCapacity)
+        let old: BoundedQueue<AssetReaderSample>? = try randomAccess.withLock { (requests) throws(ReelError) in
+            guard !requests.isFinal else {
+                throw ReelError(.invalidArgument, "the output's configuration is final: it reads no more ranges", trackID: trackID)
+            }
+            let old = state.withLock { s -> BoundedQueue<AssetReaderSample>? in
+                guard s.queue != nil else { return nil }
+                defer { s.queue = queue }
+                return s.queue
+            }
+            guard old != nil else {
+                throw ReelError(.invalidArgument, "the output is not reading yet: add it to an AssetReader and call startReading()", trackID: trackID)
+            }
+            requests.pending = (timeRanges, queue)
+            requests.resetCount += 1
+            return old
+        }
+        // Wakes the loop if it is blocked on the old queue; its consumer sees the reset.
+        old?.cancel(error: ReelError(.cancelled, "the output was reset to other time ranges", trackID: trackID))
+    }
+
+    /// No more ranges will be asked for: the read loop ends once the current ranges are
+    /// read, and closes the output's file.
+    public func markConfigurationAsFinal() {
+        randomAccess.withLock { $0.isFinal = true }
+    }
+
+    /// How many times ``reset(forReadingTimeRanges:)`` moved the output.
+    package var resetCount: Int { randomAccess.withLock { $0.resetCount } }
 
     /// The track's codec and parameters, once the output is added to a reader.
     public var formatDescription: FormatDescription? { state.withLock { $0.formatDescription } }
@@ -123,4 +192,12 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(output: self) }
+}
+
+/// The ranges a random-access output was last asked to read, until its loop takes them,
+/// and whether more may come.
+struct RandomAccessRequests {
+    var pending: (ranges: [TimeRange], queue: BoundedQueue<AssetReaderSample>)?
+    var isFinal = false
+    var resetCount = 0
 }

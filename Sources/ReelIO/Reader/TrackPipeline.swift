@@ -18,9 +18,9 @@ final class TrackPipeline {
     let trackID: Int32
     let kind: StreamKind
     let settings: AssetReaderTrackOutput.Settings
-    let start: MediaTime
-    let end: MediaTime
-    let queue: BoundedQueue<AssetReaderSample>
+    private(set) var start: MediaTime
+    private(set) var end: MediaTime
+    private(set) var queue: BoundedQueue<AssetReaderSample>
     private let timeBase: AVRational
     private let formatName: String
     private var decoder: Decoder?
@@ -122,8 +122,35 @@ final class TrackPipeline {
     /// The loop: runs until the track or the range ends, the consumer cancels, or an
     /// error, which it returns. The caller then finishes the queue.
     func run() -> ReelError? {
+        do throws(ReelError) { try seekToStart() } catch { return error }
+        return readToEnd()
+    }
+
+    /// Reads `timeRange` next, into `queue`, with the same opened file and decoder: seeks
+    /// the demuxer to the keyframe at or before its start (`avformat_seek_file`), empties
+    /// the decoder (`avcodec_flush_buffers`), then runs as ``run()`` does. What the last
+    /// range left half-read is dropped.
+    func run(timeRange: TimeRange, into queue: BoundedQueue<AssetReaderSample>) -> ReelError? {
+        start = timeRange.start
+        end = timeRange.end
+        self.queue = queue
+        heldSample = nil
+        decoder?.flush()
         do throws(ReelError) {
-            try seekToStart()
+            let streamStart = input.stream(streamIndex).pointee.start_time
+            let wanted = start.isNumeric ? start.ffmpegTimestamp(in: timeBase, method: .roundTowardNegativeInfinity) : nil
+            var ts = wanted ?? (streamStart != reel_nopts_value() ? streamStart : 0)
+            if streamStart != reel_nopts_value(), ts < streamStart { ts = streamStart }
+            untimedPacketStartsTrack = streamStart != reel_nopts_value() && ts <= streamStart
+            try input.seek(streamIndex: Int32(streamIndex), timestamp: ts)
+        } catch {
+            return error
+        }
+        return readToEnd()
+    }
+
+    private func readToEnd() -> ReelError? {
+        do throws(ReelError) {
             let packet = Packet()
             let frame = Frame()
             var done = false
