@@ -15,6 +15,8 @@ import Reel
 ///     reel-bench gps-audio A_GPS SOUND OUT   (SOUND's audio under it, fading out over its last second)
 ///     reel-bench long A OUT REPEAT
 ///     reel-bench make-gps A OUT      (A re-encoded like the inputs, plus a 30 Hz gpmd track)
+///     reel-bench random-frames A COUNT   (COUNT exact frames at random times by AssetImageGenerator,
+///                                         in one process; prints each frame's milliseconds)
 enum Bench {
     static let preset = ExportPreset.h264(crf: 23, preset: "veryfast")
 
@@ -45,6 +47,8 @@ enum Bench {
                 frames = try await gps(url(args[1]), sound: nil, metadata: MetadataOutputFormat(rawValue: args[3]), out: url(args[2]))
             case "gps-audio" where args.count == 4:
                 frames = try await gps(url(args[1]), sound: url(args[2]), out: url(args[3]))
+            case "random-frames" where args.count == 3:
+                frames = try await randomFrames(url(args[1]), count: Int(args[2]) ?? 100)
             case "make-gps" where args.count == 3:
                 frames = try await makeGPSInput(url(args[1]), out: url(args[2]))
             default:
@@ -60,7 +64,7 @@ enum Bench {
     }
 
     static func usage() -> ReelError {
-        ReelError(.invalidArgument, "usage: reel-bench transcode|pip|pip-audio|mix|crossfade|gps|gps-meta|gps-audio|long|make-gps FILES... OUT")
+        ReelError(.invalidArgument, "usage: reel-bench transcode|pip|pip-audio|mix|crossfade|gps|gps-meta|gps-audio|long|make-gps FILES... OUT, or random-frames FILE COUNT")
     }
 
     static func url(_ path: String) -> URL { URL(fileURLWithPath: path) }
@@ -204,6 +208,35 @@ enum Bench {
         session.shouldOptimizeForNetworkUse = false
         try await session.export(to: out, as: .mp4)
         return Int((c.duration.seconds * 30).rounded())
+    }
+
+    /// `count` pictures of `a` at random times (a fixed sequence), each exact (zero
+    /// tolerances), from one generator: what scrubbing and thumbnails cost. Prints
+    /// `ms=` with every picture's milliseconds, in order, then the median and the 95th
+    /// percentile.
+    static func randomFrames(_ a: URL, count: Int) async throws -> Int {
+        let asset = Asset(url: a)
+        let duration = try await asset.load(.duration)
+        let generator = try await AssetImageGenerator(asset: asset)
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        // A linear congruential sequence: the same times every run.
+        var state: UInt64 = 0x2545F4914F6CDD1D
+        var milliseconds: [Double] = []
+        for _ in 0..<count {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let fraction = Double(state >> 11) / Double(1 << 53)
+            let time = MediaTime(seconds: fraction * duration.seconds * 0.999, preferredTimescale: 30000)
+            let started = ContinuousClock.now
+            _ = try await generator.image(at: time)
+            let elapsed = ContinuousClock.now - started
+            milliseconds.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+        }
+        let sorted = milliseconds.sorted()
+        let p50 = sorted[sorted.count / 2], p95 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.down)))]
+        print("ms=" + milliseconds.map { String(format: "%.1f", $0) }.joined(separator: ","))
+        print(String(format: "per_frame_ms_mean=%.1f p50=%.1f p95=%.1f", milliseconds.reduce(0, +) / Double(count), p50, p95))
+        return count
     }
 
     /// `a` re-encoded with the inputs' settings (libx264 medium, CRF 20, GOP 60) plus a

@@ -175,6 +175,37 @@ struct ExportThumbnailCommandTests {
         #expect(late.stderr.contains("past the end"))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("late.png").path))
     }
+
+    @Test("reel thumbnail of a composition file draws the render's frame at that time, compositor included",
+          .requires(.reelBinary, .ffmpeg))
+    func thumbnailOfACompositionIsTheRendersFrame() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lossless = RenderCommandTests.dashboard.replacingOccurrences(of: "\"video\": {\"codec\": \"h264\", \"crf\": 23, \"preset\": \"veryfast\"}",
+                                                                         with: "\"video\": {\"codec\": \"ffv1\"}")
+        #expect(lossless != RenderCommandTests.dashboard)
+        let c = try RenderCommandTests.write(lossless, in: folder)
+        let render = try ReelProcess.reel(["render", c, "-o", "whole.mov"], in: folder)
+        #expect(render.status == 0, "\(render.stderr)")
+        // 1.5 s is frame 45; the dashboard's numbers change every frame.
+        let thumb = try ReelProcess.reel(["thumbnail", c, "--at", "1.5", "-o", "t.png"], in: folder)
+        #expect(thumb.status == 0, "\(thumb.stderr)")
+        let ffmpeg = try #require(TestTools.which("ffmpeg"))
+        func psnr(frame: Int) throws -> Double {
+            let out = try TestTools.run(ffmpeg, ["-v", "info", "-nostats", "-i", "t.png", "-i", "whole.mov", "-lavfi",
+                                                 "[1:v]select=eq(n\\,\(frame)),format=rgb24[r];[0:v]format=rgb24[t];[t][r]psnr", "-f", "null", "-"], in: folder)
+            let line = out.stderr.split(separator: "\n").first { $0.contains("PSNR") } ?? ""
+            let average = line.split(separator: " ").first { $0.hasPrefix("average:") }.map { String($0.dropFirst("average:".count)) } ?? "0"
+            return average == "inf" ? .infinity : Double(average) ?? 0
+        }
+        let same = try psnr(frame: 45), before = try psnr(frame: 44)
+        #expect(same >= 40, "frame 45: \(same) dB")
+        #expect(before < same - 3, "frame 44: \(before) dB against frame 45's \(same) dB")
+        // Outside the composition: one line, nothing written.
+        let late = try ReelProcess.reel(["thumbnail", c, "--at", "5", "-o", "late.png"], in: folder)
+        #expect(late.status == 1 && late.stderrLines.count == 1 && late.stderr.contains("outside the composition"), "\(late.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("late.png").path))
+    }
 }
 
 extension ReelProcess {

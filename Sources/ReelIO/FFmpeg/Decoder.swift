@@ -63,4 +63,13 @@ final class Decoder {
 
     /// Drops everything buffered, for a seek (`avcodec_flush_buffers`).
     func flush() { avcodec_flush_buffers(pointer) }
+
+    /// Whether the packets fed from now on that hold pictures no other picture refers to
+    /// are dropped undecoded (`skip_frame` = `AVDISCARD_NONREF`): for the frames decoded
+    /// after a seek only to reach the one asked for. Frame threads take the setting with
+    /// each packet.
+    var skipsNonReferenceFrames: Bool {
+        get { pointer.pointee.skip_frame == AVDISCARD_NONREF }
+        set { pointer.pointee.skip_frame = newValue ? AVDISCARD_NONREF : AVDISCARD_DEFAULT }
+    }
 }

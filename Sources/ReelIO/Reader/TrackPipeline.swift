@@ -159,6 +159,13 @@ final class TrackPipeline {
                 if queue.isCancelled { return nil }
                 guard packet.streamIndex == Int32(streamIndex) else { continue }
                 if let decoder {
+                    if case .video = settings {
+                        // A picture shown wholly before the range is decoded only if others
+                        // refer to it: after a seek, about half of the frames up to the one
+                        // asked for are B-frames nothing refers to.
+                        let skip = endsBeforeStart(packet)
+                        if decoder.skipsNonReferenceFrames != skip { decoder.skipsNonReferenceFrames = skip }
+                    }
                     done = try decode(packet, with: decoder, into: frame)
                 } else {
                     done = try passThrough(packet)
@@ -170,6 +177,15 @@ final class TrackPipeline {
         } catch {
             return error
         }
+    }
+
+    /// Whether the packet's picture is shown and gone before the range starts (by its
+    /// time stamp and duration); false when it has no time stamp.
+    private func endsBeforeStart(_ packet: Packet) -> Bool {
+        guard start.isNumeric, start > .zero, packet.pts != reel_nopts_value() else { return false }
+        let duration = packet.duration > 0 ? MediaTime(ffmpeg: packet.duration, timeBase: timeBase) : fallbackFrameDuration
+        guard duration.isNumeric, duration > .zero else { return false }
+        return !(MediaTime(ffmpeg: packet.pts, timeBase: timeBase) + duration > start)
     }
 
     private func seekToStart() throws(ReelError) {
