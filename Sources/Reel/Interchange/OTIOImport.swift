@@ -463,12 +463,18 @@ struct OTIOImportBuilder {
     func crossfades(_ laid: Laid) -> [CompositionFile.AudioMixInput] {
         var ramps: [Int32: [CompositionFile.Ramp<Float>]] = [:]
         for d in laid.dissolves {
-            let range = CompositionFile.TimeRangeValue(d.range)
-            if let r = d.outgoingRoll, laid.rollTrackIDs[r] > 0 {
-                ramps[laid.rollTrackIDs[r], default: []].append(.init(from: 1, to: 0, timeRange: range))
-            }
-            if let r = d.incomingRoll, laid.rollTrackIDs[r] > 0 {
-                ramps[laid.rollTrackIDs[r], default: []].append(.init(from: 0, to: 1, timeRange: range))
+            // Split at the cut (as the instructions are), so the cut can be found again.
+            let atCut = Float(d.outOffset.seconds / d.range.duration.seconds)
+            var pieces: [(TimeRange, Float, Float)] = []
+            if d.inOffset > .zero { pieces.append((TimeRange(start: d.range.start, end: d.cut), 1, atCut)) }
+            if d.outOffset > .zero { pieces.append((TimeRange(start: d.cut, end: d.range.end), atCut, 0)) }
+            for (range, from, to) in pieces {
+                if let r = d.outgoingRoll, laid.rollTrackIDs[r] > 0 {
+                    ramps[laid.rollTrackIDs[r], default: []].append(.init(from: from, to: to, timeRange: .init(range)))
+                }
+                if let r = d.incomingRoll, laid.rollTrackIDs[r] > 0 {
+                    ramps[laid.rollTrackIDs[r], default: []].append(.init(from: 1 - from, to: 1 - to, timeRange: .init(range)))
+                }
             }
         }
         return ramps.keys.sorted().map { id in

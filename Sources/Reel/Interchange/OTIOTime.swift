@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 
 /// OpenTimelineIO's times (a value at a rate, both floating point) read and written
 /// exactly: NTSC rates written as 29.97, 23.976 or 30000/1001 in full are all n*1000/1001,

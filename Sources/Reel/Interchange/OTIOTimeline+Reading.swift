@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 
 extension OTIOTimeline {
     /// Reads the `.otio` file at `path`.

@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 
 /// An OpenTimelineIO timeline (`Timeline.1`, the JSON serialisation of a `.otio` file) as
 /// Swift values: `Codable`, with no OpenTimelineIO library. docs/otio.md says what maps to
@@ -615,6 +616,9 @@ struct OTIOSchema: Sendable {
                 throw DecodingError.dataCorrupted(.init(codingPath: context.codingPath, debugDescription: context.debugDescription + note))
             case .keyNotFound(let key, let context):
                 throw DecodingError.dataCorrupted(.init(codingPath: context.codingPath + [key], debugDescription: "is missing" + note))
+            case .typeMismatch(let type, let context):
+                throw DecodingError.dataCorrupted(.init(codingPath: context.codingPath,
+                                                        debugDescription: "expected \(CompositionFileDiagnostics.name(of: type))" + note))
             default: throw error
             }
         }
