@@ -103,7 +103,7 @@ public struct ConvertCommand: AsyncParsableCommand {
         }
         warnings += converted.warnings
         if !converted.chapters.isEmpty {
-            warnings.append("markers: \(converted.chapters.count) marker(s) not written (composition files have no chapters; reel render EDIT.otio writes them)")
+            warnings.append("markers: \(converted.chapters.count) marker(s) not written (composition files have no chapters)")
         }
         return (try converted.file.encoded(), warnings)
     }
