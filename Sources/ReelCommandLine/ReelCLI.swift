@@ -30,7 +30,7 @@ public enum ReelCLI {
 
     /// The subcommands this library provides.
     public static let commands: [any ParsableCommand.Type] = [RenderCommand.self, ExportCommand.self, ThumbnailCommand.self,
-                                                              PlanCommand.self, JoinCommand.self]
+                                                              PlanCommand.self, JoinCommand.self, ConvertCommand.self]
 
     /// Registers `registrations` and runs `reel` with the process's arguments (render, export,
     /// thumbnail); exits when done.

@@ -21,7 +21,7 @@ public struct RenderCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "The composition file (JSON); with --plan, checked against the plan's.")
+    @Argument(help: "The composition file (JSON) or OpenTimelineIO timeline (.otio); with --plan, checked against the plan's.")
     var composition: String?
 
     @Option(name: [.short, .customLong("output")], help: "The video to write (.mp4, .mov, .mkv).")
@@ -46,6 +46,12 @@ public struct RenderCommand: AsyncParsableCommand {
 
     @Option(help: "The format of the metadata tracks written: auto (default), gpmd, mebx, camm or klv; overrides output.metadataFormat.")
     var metadataFormat: String?
+
+    @Option(help: "Render with this compositor (a name from --list-compositors), replacing the file's.")
+    var compositor: String?
+
+    @Option(help: "The compositor's parameters as a JSON object, replacing the file's (with --compositor, or for the file's compositor).")
+    var parameters: String?
 
     @Flag(help: "List the compositors this reel knows, and exit.")
     var listCompositors = false
@@ -90,8 +96,8 @@ public struct RenderCommand: AsyncParsableCommand {
         let metadataOutputFormat: MetadataOutputFormat
         let audioCodec: AudioEncoderSettings.Codec
         do throws(ReelError) {
-            loaded = try await LoadedComposition.load(path: composition, overrides: sources.map(CompositionFile.SourceOverride.init(argument:)),
-                                                      registry: registry)
+            loaded = try await loadComposition(composition, overrides: sources.map(CompositionFile.SourceOverride.init(argument:)),
+                                               registry: registry)
             let video = loaded.videoComposition
             let size = video.renderPixelSize
             let out = loaded.file.output ?? CompositionFile.Output()

@@ -51,6 +51,16 @@ public struct Prerequisite: Sendable, CustomStringConvertible {
     public static let sharedMedia = Prerequisite("the camera files in ../shared/media", waiver: "REEL_WITHOUT_SHARED_MEDIA") {
         FileManager.default.fileExists(atPath: TestFiles.sharedMedia.appendingPathComponent("README.md").path)
     }
+    /// OpenTimelineIO's Python library with its CMX 3600 adapter and `otioconvert`
+    /// (`pip install opentimelineio otio-cmx3600-adapter`, by scripts/install-deps).
+    public static let openTimelineIO = Prerequisite("python3 with opentimelineio, otio-cmx3600-adapter and otioconvert (pip, scripts/install-deps)") {
+        openTimelineIOFound
+    }
+    private static let openTimelineIOFound: Bool = {
+        guard TestTools.which("otioconvert") != nil,
+              let out = try? TestTools.run("python3", ["-c", "import opentimelineio, otio_cmx3600_adapter"]) else { return false }
+        return out.status == 0
+    }()
     /// The `reel` binary of this build (`swift build`).
     public static let reelBinary = Prerequisite("the reel binary (swift build)") { TestFiles.reelBinary != nil }
     /// The custom-compositor example's `reel-sepia` binary of this build.

@@ -47,7 +47,13 @@ public struct LoadedComposition: Sendable {
     public static func load(path: String, overrides: [CompositionFile.SourceOverride] = [],
                             registry: CompositorRegistry = CompositorRegistry(),
                             timeRange: TimeRange? = nil) async throws(ReelError) -> LoadedComposition {
-        let file = try CompositionFile.load(path: path)
+        try await load(file: CompositionFile.load(path: path), path: path, overrides: overrides, registry: registry, timeRange: timeRange)
+    }
+
+    /// Opens `file`, read from (or made for) `path`: sources are relative to its folder.
+    public static func load(file: CompositionFile, path: String, overrides: [CompositionFile.SourceOverride] = [],
+                            registry: CompositorRegistry = CompositorRegistry(),
+                            timeRange: TimeRange? = nil) async throws(ReelError) -> LoadedComposition {
         let base = URL(fileURLWithPath: path).deletingLastPathComponent()
         let files = try file.sourceFiles(relativeTo: base, overrides: overrides, path: path)
         var descriptions: [String: SourceDescription] = [:]
