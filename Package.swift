@@ -13,12 +13,17 @@ let package = Package(
         .library(name: "ReelTesting", targets: ["ReelTesting"]),
         .library(name: "ReelText", targets: ["ReelText"]),
         .library(name: "ReelCommandLine", targets: ["ReelCommandLine"]),
+        .library(name: "ReelPreview", targets: ["ReelPreview"]),
         .executable(name: "reel", targets: ["ReelCLI"]),
         .executable(name: "reel-bench", targets: ["ReelBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        // The preview's local web server (`reel preview`): HTTP and a WebSocket, with no
+        // configuration-file support (the trait left off).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // The one C boundary: FFmpeg's headers plus a shim for the macros Swift cannot import.
@@ -49,11 +54,19 @@ let package = Package(
         .target(name: "GPSDashboard", dependencies: ["Reel", "ReelText"], path: "Examples/gps-dashboard/Sources/GPSDashboard"),
         // Test support for compositor authors; never FFmpeg.
         .target(name: "ReelTesting", dependencies: ["ReelCore", "ReelMetadata", "ReelComposition", "CZlib"]),
-        // The render, export and thumbnail commands as a library, so a package with its own
-        // compositors builds its own `reel` (docs/plugins.md).
+        // `reel preview`'s server and page: a composition's frames, timeline and metadata in
+        // the browser. Its own target, so that Reel and ReelComposition gain no dependency.
+        .target(
+            name: "ReelPreview",
+            dependencies: ["Reel", .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")],
+            resources: [.copy("Page")]
+        ),
+        // The render, export, thumbnail and preview commands as a library, so a package with
+        // its own compositors builds its own `reel` (docs/plugins.md).
         .target(
             name: "ReelCommandLine",
-            dependencies: ["Reel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Reel", "ReelPreview", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "ReelCLI",
@@ -82,6 +95,11 @@ let package = Package(
         .testTarget(name: "ReelTests", dependencies: ["ReelTestSupport", "Reel", "ReelText", "ReelTesting"]),
         .testTarget(name: "ReelTextTests", dependencies: ["ReelTestSupport", "ReelText", "ReelTesting"]),
         .testTarget(name: "ReelCommandLineTests", dependencies: ["ReelTestSupport", "ReelCommandLine"]),
+        .testTarget(name: "ReelPreviewTests", dependencies: [
+            "ReelTestSupport", "ReelPreview", "Reel", "GPSDashboard",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+        ]),
         .testTarget(name: "ExamplesTests", dependencies: ["ReelTestSupport", "Reel", "GPSDashboard", "ReelTesting"], exclude: ["Goldens"]),
         .testTarget(name: "ReelRenderTests", dependencies: ["ReelTestSupport", "Reel", "ReelText", "GPSDashboard", "ReelTesting"], exclude: ["Goldens"]),
     ],

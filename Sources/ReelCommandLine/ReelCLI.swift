@@ -29,7 +29,7 @@ public enum ReelCLI {
     }
 
     /// The subcommands this library provides.
-    public static let commands: [any ParsableCommand.Type] = [RenderCommand.self, ExportCommand.self, ThumbnailCommand.self,
+    public static let commands: [any ParsableCommand.Type] = [RenderCommand.self, ExportCommand.self, ThumbnailCommand.self, PreviewCommand.self,
                                                               PlanCommand.self, JoinCommand.self, ConvertCommand.self]
 
     /// Registers `registrations` and runs `reel` with the process's arguments (render, export,

@@ -61,6 +61,16 @@ public struct Prerequisite: Sendable, CustomStringConvertible {
               let out = try? TestTools.run("python3", ["-c", "import opentimelineio, otio_cmx3600_adapter"]) else { return false }
         return out.status == 0
     }()
+    /// Headless Chromium with its WebDriver (Debian's chromium and chromium-driver) and
+    /// Selenium's Python library (pip), for the preview page's browser test.
+    public static let chromium = Prerequisite("chromium and chromium-driver (Debian) with python3's selenium (pip, scripts/install-deps)") {
+        chromiumFound
+    }
+    private static let chromiumFound: Bool = {
+        guard TestTools.which("chromium") != nil, TestTools.which("chromedriver") != nil,
+              let out = try? TestTools.run("python3", ["-c", "import selenium"]) else { return false }
+        return out.status == 0
+    }()
     /// The `reel` binary of this build (`swift build`).
     public static let reelBinary = Prerequisite("the reel binary (swift build)") { TestFiles.reelBinary != nil }
     /// The custom-compositor example's `reel-sepia` binary of this build.

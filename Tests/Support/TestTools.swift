@@ -59,6 +59,11 @@ public enum TestTools {
         public let process: Process
         let logs: URL
 
+        /// What the program has written to standard output so far.
+        public var stdoutSoFar: String {
+            (try? String(contentsOf: logs.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
+        }
+
         /// What the program has written to standard error so far.
         public var stderrSoFar: String {
             (try? String(contentsOf: logs.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""

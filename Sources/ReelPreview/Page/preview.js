@@ -1,0 +1,227 @@
+// reel preview: frames from the server as JPEGs over one WebSocket, newest request wins.
+// The page asks for the frame its clock says (one request in flight at a time, so the
+// server never queues ahead of a slow page) and publishes what it shows on
+// window.reelPreview, which the tests read.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const canvas = $("picture"), ctx = canvas.getContext("2d");
+const state = window.reelPreview = {
+  info: null,          // the document: frames, size, tracks, instructions
+  shownFrame: -1,      // the index of the frame on the canvas
+  shownTime: null,     // its exact time (value/timescale)
+  shownGeneration: -1, // the document state it was rendered from
+  header: null,        // the last frame's header (metadata, instruction)
+  requested: -1,       // the frame asked for last
+  inFlight: false,     // a request not yet answered
+  playing: false, rate: 1,
+  framesShown: 0, framesDropped: 0,
+  problem: null, lastError: null, connected: false,
+};
+let socket = null, pendingHeader = null, clockStart = 0, clockFrame = 0;
+
+function send(message) { if (socket && socket.readyState === 1) socket.send(JSON.stringify(message)); }
+
+function request(frame) {
+  if (!state.info) return;
+  frame = Math.max(0, Math.min(state.info.frameCount - 1, frame | 0));
+  state.requested = frame;
+  state.inFlight = true;
+  send({ type: "seek", frame });
+}
+
+function seek(frame) {
+  if (state.playing) pause();
+  request(frame);
+}
+
+function connect() {
+  socket = new WebSocket(`ws://${location.host}/socket`);
+  socket.binaryType = "blob";
+  socket.onopen = () => { state.connected = true; $("status").textContent = "connected"; };
+  socket.onclose = () => { state.connected = false; $("status").textContent = "disconnected: reload the page"; };
+  socket.onmessage = async (event) => {
+    if (typeof event.data !== "string") { await showFrame(event.data); return; }
+    const message = JSON.parse(event.data);
+    switch (message.type) {
+      case "info": setInfo(message); break;
+      case "frame": pendingHeader = message; break;
+      case "invalid": showProblem(message.message); break;
+      case "error": state.lastError = message.message; state.inFlight = false; $("status").textContent = message.message; break;
+    }
+  };
+}
+
+function setInfo(info) {
+  const first = !state.info;
+  state.info = info;
+  showProblem(info.problem || null);
+  $("name").textContent = info.name;
+  canvas.width = info.width; canvas.height = info.height;
+  $("scrubber").max = Math.max(0, info.frameCount - 1);
+  drawTimeline();
+  if (first) request(0);
+}
+
+function showProblem(text) {
+  state.problem = text;
+  $("problem").hidden = !text;
+  $("problem").textContent = text || "";
+}
+
+async function showFrame(blob) {
+  const header = pendingHeader;
+  pendingHeader = null;
+  if (!header) return;
+  const bitmap = await createImageBitmap(blob);
+  ctx.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  bitmap.close();
+  if (state.playing && state.shownFrame >= 0 && Math.abs(header.index - state.shownFrame) > 1) {
+    state.framesDropped += Math.abs(header.index - state.shownFrame) - 1;
+  }
+  state.shownFrame = header.index;
+  state.shownTime = header.time;
+  state.shownGeneration = header.generation;
+  state.header = header;
+  state.framesShown += 1;
+  state.inFlight = false;
+  $("scrubber").value = header.index;
+  $("position").textContent = `frame ${header.index} · ${header.seconds.toFixed(3)} s`;
+  showMetadata(header);
+  movePlayhead(header.seconds);
+  if (!state.playing && state.requested !== header.index) request(state.requested);
+}
+
+function showMetadata(header) {
+  const info = state.info;
+  const instruction = header.instruction == null ? null : info.instructions[header.instruction];
+  $("frame-info").innerHTML = "";
+  const rows = [["frame", header.index], ["time", `${header.time} (${header.seconds.toFixed(6)} s)`],
+    ["instruction", instruction ? `#${instruction.index} ${instruction.start.toFixed(3)}–${instruction.end.toFixed(3)} s` : "none"],
+    ["drawn by", header.passthrough ? `passthrough of track ${instruction && instruction.passthroughTrackID}` : "compositor"]];
+  $("frame-info").appendChild(table(rows));
+  const box = $("metadata");
+  box.innerHTML = "";
+  if (!header.metadata.length) { box.textContent = header.passthrough ? "none (passthrough)" : "none at this time"; return; }
+  for (const group of header.metadata) {
+    const title = document.createElement("div");
+    title.className = "track-title";
+    title.textContent = `track ${group.trackID} · ${group.start.toFixed(3)}–${group.end.toFixed(3)} s`;
+    box.appendChild(title);
+    box.appendChild(table(group.items.map((item) => [item.identifier, item.unit ? `${item.value} ${item.unit}` : item.value])));
+  }
+}
+
+function table(rows) {
+  const t = document.createElement("table");
+  for (const [key, value] of rows) {
+    const tr = t.insertRow();
+    const k = tr.insertCell(); k.className = "key"; k.textContent = key;
+    tr.insertCell().textContent = String(value);
+  }
+  return t;
+}
+
+function drawTimeline() {
+  const info = state.info, box = $("timeline");
+  box.innerHTML = "";
+  const span = Math.max(info.duration, 1e-9), x = (t) => `${((t - info.start) / span) * 100}%`;
+  const w = (a, b) => `${((b - a) / span) * 100}%`;
+  const row = (label) => { const r = document.createElement("div"); r.className = "row"; const l = document.createElement("span"); l.className = "label"; l.textContent = label; r.appendChild(l); box.appendChild(r); return r; };
+  const seg = (r, cls, a, b, text, title) => { const s = document.createElement("div"); s.className = `seg ${cls}`; s.style.left = x(a); s.style.width = w(a, b); s.textContent = text; s.title = title || text; r.appendChild(s); return s; };
+  for (const track of info.tracks) {
+    const r = row(`${track.mediaType} ${track.trackID}`);
+    const kind = ["video", "audio", "metadata"].includes(track.mediaType) ? track.mediaType : "other";
+    for (const s of track.segments) seg(r, s.source ? kind : "empty", s.start, s.end, s.source || "empty");
+  }
+  const r = row("instructions");
+  for (const i of info.instructions) {
+    const ids = i.requiredSampleDataTrackIDs.length ? `metadata ${i.requiredSampleDataTrackIDs.join(", ")}` : "no metadata";
+    const text = i.passthroughTrackID != null ? `passthrough ${i.passthroughTrackID}` : ids;
+    const s = seg(r, "instruction", i.start, i.end, `#${i.index} ${text}`, `instruction ${i.index}: ${i.start}–${i.end} s, ${text}, layers ${i.layers.join(", ")}`);
+    s.dataset.index = i.index;
+  }
+  const head = document.createElement("div"); head.id = "playhead"; box.appendChild(head);
+  box.onclick = (e) => {
+    const rect = box.getBoundingClientRect(), left = rect.left + 72;
+    const f = (e.clientX - left) / (rect.width - 72);
+    seek(Math.round(f * (info.frameCount - 1)));
+  };
+}
+
+function movePlayhead(seconds) {
+  const info = state.info, head = $("playhead");
+  if (!head) return;
+  const f = (seconds - info.start) / Math.max(info.duration, 1e-9);
+  head.style.left = `calc(72px + (100% - 72px) * ${Math.max(0, Math.min(1, f))})`;
+  for (const el of document.querySelectorAll(".seg.instruction")) {
+    el.classList.toggle("current", state.header && Number(el.dataset.index) === state.header.instruction);
+  }
+}
+
+// Playback: the page's clock says which frame should show; one request in flight.
+function play(rate) {
+  if (!state.info) return;
+  state.rate = rate;
+  state.playing = true;
+  clockStart = performance.now();
+  clockFrame = Math.max(0, state.shownFrame);
+  $("play").innerHTML = "&#10074;&#10074;";
+  requestAnimationFrame(tick);
+}
+
+function pause() {
+  state.playing = false;
+  $("play").innerHTML = "&#9654;";
+}
+
+function tick(now) {
+  if (!state.playing) return;
+  const info = state.info;
+  const elapsed = (now - clockStart) / 1000;
+  const target = clockFrame + Math.floor(elapsed * info.framesPerSecond * state.rate);
+  if (target >= info.frameCount || target < 0) {
+    if (!state.inFlight) { request(Math.max(0, Math.min(info.frameCount - 1, target))); }
+    pause();
+    return;
+  }
+  if (!state.inFlight && target !== state.shownFrame) request(target);
+  requestAnimationFrame(tick);
+}
+
+function parseGoto(text) {
+  text = text.trim();
+  const info = state.info;
+  if (/^\d+$/.test(text)) return parseInt(text, 10);
+  const m = text.match(/^(\d+(?:\.\d+)?)\s*s$/) || text.match(/^(\d+):(\d+(?:\.\d+)?)$/);
+  if (!m) return null;
+  const seconds = m.length === 3 && text.includes(":") ? parseInt(m[1], 10) * 60 + parseFloat(m[2]) : parseFloat(m[1]);
+  return Math.floor((seconds - info.start) * info.framesPerSecond + 1e-6);
+}
+
+$("play").onclick = () => (state.playing ? pause() : play(1));
+$("back").onclick = () => seek(state.shownFrame - 1);
+$("forward").onclick = () => seek(state.shownFrame + 1);
+$("scrubber").oninput = (e) => { if (state.playing) pause(); state.requested = Number(e.target.value); if (!state.inFlight) request(state.requested); };
+$("goto").onsubmit = (e) => {
+  e.preventDefault();
+  const frame = parseGoto($("goto-text").value);
+  if (frame == null) { $("status").textContent = "go to: a frame number, 1.5s or 0:01.5"; return; }
+  seek(frame);
+};
+document.addEventListener("keydown", (e) => {
+  if (e.target && e.target.tagName === "INPUT" && e.target.type === "text") return;
+  switch (e.key) {
+    case "ArrowLeft": seek(state.shownFrame - 1); break;
+    case "ArrowRight": seek(state.shownFrame + 1); break;
+    case " ": case "k": case "K": state.playing ? pause() : play(1); break;
+    case "l": case "L": play(1); break;
+    case "j": case "J": play(-1); break;
+    case "Home": seek(0); break;
+    case "End": seek(state.info ? state.info.frameCount - 1 : 0); break;
+    default: return;
+  }
+  e.preventDefault();
+});
+
+connect();

@@ -1,0 +1,169 @@
+import Foundation
+import HummingbirdWebSocket
+import NIOCore
+import Reel
+
+/// One page's WebSocket: reads its requests, renders the frame it asked for last, and sends
+/// each frame's header and JPEG, one message after the other, from one writer.
+struct PreviewConnection {
+    let server: PreviewServer
+    let outbound: WebSocketOutboundWriter
+
+    /// The largest message read; a larger one closes the connection (1009, message too big).
+    static let maximumMessageSize = 1 << 16
+
+    /// What the writer sends, in order.
+    enum Outgoing: Sendable {
+        case text(String)
+        case frame(header: String, jpeg: Data)
+    }
+
+    func run(_ inbound: WebSocketInboundStream) async {
+        let (outgoing, send) = AsyncStream<Outgoing>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let target = SeekSlot()
+        let id = await server.hub.register(send: send, target: target)
+        defer { send.finish() }
+        if let info = await server.infoMessage() { send.yield(.text(info)) }
+        if let problem = await server.document.problem { send.yield(.text(PreviewReply.problem("invalid", problem))) }
+        await withTaskGroup(of: Void.self) { group in
+            // The writer: the only task that writes to the socket.
+            group.addTask {
+                for await message in outgoing {
+                    do {
+                        switch message {
+                        case .text(let text):
+                            try await outbound.write(.text(text))
+                        case .frame(let header, let jpeg):
+                            try await outbound.write(.text(header))
+                            try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
+                        }
+                    } catch {
+                        return
+                    }
+                }
+            }
+            // The renderer: the newest frame asked for, one at a time.
+            group.addTask {
+                while let index = await target.next() {
+                    do throws(ReelError) {
+                        let (header, jpeg) = try await server.frameMessages(index)
+                        send.yield(.frame(header: header, jpeg: jpeg))
+                    } catch {
+                        send.yield(.text(PreviewReply.problem("error", "frame \(index): \(error.description)")))
+                    }
+                }
+            }
+            // The reader: requests in, until the page goes.
+            do {
+                for try await message in inbound.messages(maxSize: Self.maximumMessageSize) {
+                    guard case .text(let text) = message else {
+                        send.yield(.text(PreviewReply.problem("error", "binary messages are not read: send JSON text")))
+                        continue
+                    }
+                    do throws(ReelError) {
+                        switch try PreviewRequest.parse(text, frameCount: await server.renderer.frameCount) {
+                        case .seek(let frame): target.offer(frame)
+                        case .info: if let info = await server.infoMessage() { send.yield(.text(info)) }
+                        }
+                    } catch {
+                        send.yield(.text(PreviewReply.problem("error", error.message)))
+                    }
+                }
+            } catch {
+                // The connection closed or broke: nothing to answer.
+            }
+            target.close()
+            send.finish()
+            group.cancelAll()
+        }
+        await server.hub.unregister(id)
+    }
+}
+
+/// The frame a page asked for last and not yet rendered: a later seek replaces an earlier
+/// one, so the renderer always takes the newest ("newest seek wins").
+final class SeekSlot: Sendable {
+    private struct State {
+        var pending: Int?
+        var waiter: CheckedContinuation<Int?, Never>?
+        var closed = false
+        /// The last frame taken: the one the page shows (or is about to).
+        var shown: Int?
+    }
+    private let state = Lock(State())
+
+    /// Asks for `frame`, replacing any request not yet taken.
+    func offer(_ frame: Int) {
+        let waiter = state.withLock { s -> CheckedContinuation<Int?, Never>? in
+            guard !s.closed else { return nil }
+            if let w = s.waiter {
+                s.waiter = nil
+                s.shown = frame
+                return w
+            }
+            s.pending = frame
+            return nil
+        }
+        waiter?.resume(returning: frame)
+    }
+
+    /// Asks again for the frame last taken (after the document changed).
+    func offerShownAgain() {
+        if let shown = state.withLock({ $0.shown }) { offer(shown) }
+    }
+
+    /// The newest frame asked for, waiting for one; nil once closed.
+    func next() async -> Int? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Int?, Never>) in
+            let ready = state.withLock { s -> Int?? in
+                if s.closed { return .some(nil) }
+                if let p = s.pending {
+                    s.pending = nil
+                    s.shown = p
+                    return .some(p)
+                }
+                s.waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    func close() {
+        let waiter = state.withLock { s -> CheckedContinuation<Int?, Never>? in
+            s.closed = true
+            defer { s.waiter = nil }
+            return s.waiter
+        }
+        waiter?.resume(returning: nil)
+    }
+}
+
+/// The pages connected now, so that a change of the document reaches each.
+actor PreviewHub {
+    private var pages: [Int: (send: AsyncStream<PreviewConnection.Outgoing>.Continuation, target: SeekSlot)] = [:]
+    private var lastID = 0
+
+    var count: Int { pages.count }
+
+    func register(send: AsyncStream<PreviewConnection.Outgoing>.Continuation, target: SeekSlot) -> Int {
+        lastID += 1
+        pages[lastID] = (send, target)
+        return lastID
+    }
+
+    func unregister(_ id: Int) { pages[id] = nil }
+
+    /// The document loaded again: each page gets its description and its frame, rendered anew.
+    func documentChanged(info: String?) {
+        for page in pages.values {
+            if let info { page.send.yield(.text(info)) }
+            page.target.offerShownAgain()
+        }
+    }
+
+    /// The document no longer loads: each page shows why, and keeps its last frame.
+    func documentInvalid(_ message: String) {
+        for page in pages.values { page.send.yield(.text(PreviewReply.problem("invalid", message))) }
+    }
+}

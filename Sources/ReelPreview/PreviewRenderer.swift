@@ -1,0 +1,136 @@
+import Foundation
+import Reel
+
+/// One frame of a preview: the composition's frame `index`, rendered by the render engine
+/// at the preview's scale, with the timed-metadata groups its compositor received.
+public struct PreviewFrame: Sendable {
+    public var index: Int
+    public var time: MediaTime
+    public var pixelBuffer: PixelBuffer
+    /// The instruction that drew it; nil in a gap.
+    public var instructionIndex: Int?
+    public var isPassthrough: Bool
+    /// What the compositor's request carried, by track ID (nothing for a passthrough).
+    public var metadata: [(trackID: Int32, group: TimedMetadataGroup)]
+    /// The document state it was rendered from (``PreviewDocument/State/generation``).
+    public var generation: Int
+}
+
+/// Renders a document's frames for the preview: the same engine, sources and compositor
+/// as `reel render`, at a render scale.
+///
+/// Frames asked for in order come from one running render, which reads its sources on and
+/// keeps its compositor busy; any other frame starts a render at that frame, after the
+/// compositor's pending requests are cancelled (as a player's seek does). The last frames
+/// rendered are kept, so stepping back to one of them costs nothing.
+public actor PreviewRenderer {
+    public let scale: Double
+    private var state: PreviewDocument.State
+    private var videoComposition: VideoComposition
+    private var compositor: RecordingCompositor
+    private var running: Running?
+    private var cache: [Int: PreviewFrame] = [:]
+    private var cacheOrder: [Int] = []
+    private let cacheLimit: Int
+    /// How many renders were started (one per jump), for tests and the benchmark.
+    public private(set) var renderStarts = 0
+
+    /// A render under way: its frames come in order from `next`.
+    private struct Running {
+        var iterator: RenderedFrames.AsyncIterator
+        var next: Int
+    }
+
+    /// A renderer for `state` at `scale` (0 < scale <= 1 of the render size) keeping the
+    /// last `cacheLimit` frames.
+    public init(state: PreviewDocument.State, scale: Double, cacheLimit: Int = 32) {
+        self.scale = scale.isFinite && scale > 0 ? min(scale, 1) : 1
+        self.state = state
+        self.cacheLimit = max(1, cacheLimit)
+        self.videoComposition = Self.scaled(state.videoComposition, by: self.scale)
+        self.compositor = RecordingCompositor(Self.makeCompositor(state.videoComposition))
+    }
+
+    /// The document changed: later frames come from `state` (a new compositor, which gets
+    /// its render context before its first request).
+    public func update(_ state: PreviewDocument.State) async {
+        await compositor.cancelAllPendingVideoCompositionRequests()
+        self.state = state
+        videoComposition = Self.scaled(state.videoComposition, by: scale)
+        compositor = RecordingCompositor(Self.makeCompositor(state.videoComposition))
+        running = nil
+        cache.removeAll()
+        cacheOrder.removeAll()
+    }
+
+    /// The frames of the document, and the size they are rendered at.
+    public var frameCount: Int { state.frameCount }
+    public var pixelSize: (width: Int, height: Int) { videoComposition.renderPixelSize }
+    public var generation: Int { state.generation }
+
+    /// The time of frame `index`.
+    public func time(ofFrame index: Int) -> MediaTime {
+        state.range.start + state.videoComposition.frameDuration * Int32(clamping: index)
+    }
+
+    /// Frame `index` (0 ..< ``frameCount``).
+    public func frame(_ index: Int) async throws(ReelError) -> PreviewFrame {
+        guard index >= 0, index < state.frameCount else {
+            throw ReelError(.invalidArgument, "frame \(index) is outside 0...\(max(state.frameCount - 1, 0))")
+        }
+        if let cached = cache[index] { return cached }
+        // A frame a little ahead of the running render is read on to; anything else starts anew.
+        if running.map({ !(index >= $0.next && index <= $0.next + 8) }) ?? true {
+            try await start(at: index)
+        }
+        while var run = running {
+            let produced: RenderedFrame?
+            do {
+                produced = try await run.iterator.next(isolation: self)
+            } catch {
+                running = nil
+                throw error
+            }
+            guard let rendered = produced else {
+                running = nil
+                throw ReelError(.internalError, "the render ended before frame \(index)")
+            }
+            let made = PreviewFrame(index: run.next, time: rendered.time, pixelBuffer: rendered.pixelBuffer,
+                                    instructionIndex: videoComposition.instruction(at: rendered.time)?.index,
+                                    isPassthrough: rendered.isPassthrough,
+                                    metadata: rendered.isPassthrough ? [] : compositor.groups(at: rendered.time) ?? [],
+                                    generation: state.generation)
+            remember(made)
+            run.next += 1
+            running = run.next < state.frameCount ? run : nil
+            if made.index == index { return made }
+        }
+        throw ReelError(.internalError, "no render reached frame \(index)")
+    }
+
+    private func start(at index: Int) async throws(ReelError) {
+        if running != nil { await compositor.cancelAllPendingVideoCompositionRequests() }
+        running = nil
+        var options = RenderEngine.Options(maximumRequestsInFlight: 2)
+        options.timeRange = TimeRange(start: time(ofFrame: index), end: state.range.end)
+        let engine = RenderEngine(composition: state.composition, videoComposition: videoComposition, sources: state.sources, options: options)
+        running = Running(iterator: try engine.frames(compositor: compositor).makeAsyncIterator(), next: index)
+        renderStarts += 1
+    }
+
+    private func remember(_ frame: PreviewFrame) {
+        if cache.updateValue(frame, forKey: frame.index) == nil { cacheOrder.append(frame.index) }
+        while cacheOrder.count > cacheLimit { cache[cacheOrder.removeFirst()] = nil }
+    }
+
+    private static func scaled(_ video: VideoComposition, by scale: Double) -> VideoComposition {
+        guard scale != 1 else { return video }
+        var m = video.mutableCopy()
+        m.renderScale = video.renderScale * scale
+        return VideoComposition(m)
+    }
+
+    private static func makeCompositor(_ video: VideoComposition) -> any VideoCompositing {
+        video.customVideoCompositor?() ?? StandardVideoCompositor()
+    }
+}

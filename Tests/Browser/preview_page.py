@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""The preview page in a real browser: Debian's headless Chromium driven by Selenium.
+
+    preview_page.py URL COMPOSITION.json SCREENSHOT.png
+
+URL is a running `reel preview COMPOSITION.json`. The script opens the page, plays about
+two seconds, steps and seeks to exact frames, checks the canvas against the server's
+lossless frame (GET /frames/N.png) and the metadata panel against the frame's header,
+edits the composition file and waits for the new frame, and saves a screenshot. Each check
+prints one line; the last line is "N passed, M failed", and the exit status is 1 when any
+check failed.
+"""
+import json
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+url, composition, screenshot = sys.argv[1], sys.argv[2], sys.argv[3]
+passed, failed = 0, 0
+
+
+def check(ok, what):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok: {what}")
+    else:
+        failed += 1
+        print(f"FAILED: {what}")
+
+
+options = webdriver.ChromeOptions()
+options.binary_location = "/usr/bin/chromium"
+for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
+             "--autoplay-policy=no-user-gesture-required"):
+    options.add_argument(flag)
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def page(expression):
+    return driver.execute_script(f"return {expression};")
+
+
+def wait_until(condition, what, limit=30.0):
+    """Polls until `condition()` holds (a guard against a hung page, not a timing check)."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        try:
+            if condition():
+                return True
+        except Exception:
+            pass
+        time.sleep(0.05)
+    print(f"  (gave up waiting for {what})")
+    return False
+
+
+# How far the canvas is from the server's lossless frame N: the mean absolute difference
+# of the RGB values (the canvas shows a JPEG of the same frame).
+DIFFERENCE = """
+const [index, done] = arguments;
+const image = new Image();
+image.onload = () => {
+  const a = document.getElementById('picture');
+  const c = document.createElement('canvas'); c.width = a.width; c.height = a.height;
+  const x = c.getContext('2d'); x.drawImage(image, 0, 0, c.width, c.height);
+  const p = a.getContext('2d').getImageData(0, 0, a.width, a.height).data;
+  const q = x.getImageData(0, 0, c.width, c.height).data;
+  let sum = 0, n = 0;
+  for (let i = 0; i < p.length; i += 4) { for (let k = 0; k < 3; k++) { sum += Math.abs(p[i + k] - q[i + k]); n++; } }
+  done(sum / n);
+};
+image.onerror = () => done(-1);
+image.src = '/frames/' + index + '.png?' + Date.now();
+"""
+
+
+def difference(index):
+    return driver.execute_async_script(DIFFERENCE, index)
+
+
+def shown():
+    return page("window.reelPreview.shownFrame")
+
+
+try:
+    driver.set_script_timeout(30)
+    driver.get(url)
+    check(wait_until(lambda: page("window.reelPreview.info !== null") and shown() == 0, "the first frame"), "the page opens on frame 0")
+    info = page("window.reelPreview.info")
+    frames = info["frameCount"]
+    check(frames > 0 and len(info["tracks"]) >= 1 and len(info["instructions"]) >= 1,
+          f"the timeline lists {len(info['tracks'])} tracks and {len(info['instructions'])} instructions")
+    labels = driver.find_elements(By.CSS_SELECTOR, ".seg.instruction")
+    check(any("metadata" in e.text for e in labels), "instruction bars are labelled with the metadata tracks they require")
+
+    # Play about two seconds, then pause.
+    body = driver.find_element(By.TAG_NAME, "body")
+    body.send_keys("l")
+    start_shown = page("window.reelPreview.framesShown")
+    time.sleep(2.0)
+    body.send_keys("k")
+    wait_until(lambda: not page("window.reelPreview.inFlight"), "the last frame of the play")
+    played = page("window.reelPreview.framesShown") - start_shown
+    position = shown()
+    check(position >= 20 or position == frames - 1, f"playing two seconds moved to frame {position} ({played} frames shown)")
+
+    # Frame steps.
+    before = shown()
+    body.send_keys(Keys.ARROW_LEFT)
+    check(wait_until(lambda: shown() == before - 1, "a step back"), f"← shows frame {before - 1}")
+    body.send_keys(Keys.ARROW_RIGHT)
+    check(wait_until(lambda: shown() == before, "a step forward"), f"→ shows frame {before}")
+
+    # Exact seeks by frame and by time, each checked against the server's lossless frame.
+    fps = info["framesPerSecond"]
+    for text, expected in (("37", 37), ("1.5s", int(1.5 * fps + 1e-6)), ("0", 0), (str(frames - 1), frames - 1)):
+        box = driver.find_element(By.ID, "goto-text")
+        box.clear()
+        box.send_keys(text + Keys.ENTER)
+        landed = wait_until(lambda: shown() == expected and not page("window.reelPreview.inFlight"), f"frame {expected}")
+        same = difference(expected)
+        other = difference(expected - 1 if expected > 0 else expected + 1)
+        check(landed and 0 <= same < 4 and same < other,
+              f"go to {text}: frame {shown()} shown, {same:.2f} from its lossless frame ({other:.2f} from the next one over)")
+
+    # The metadata panel shows what the frame's compositor received.
+    header = page("window.reelPreview.header")
+    panel = driver.find_element(By.ID, "metadata").text
+    values = [item["value"] for group in header["metadata"] for item in group["items"]]
+    check(len(header["metadata"]) >= 1 and all(v in panel for v in values[:8]),
+          f"the metadata panel shows the {len(values)} values of track {[g['trackID'] for g in header['metadata']]}")
+
+    driver.save_screenshot(screenshot)
+
+    # A scrub: 60 seeks a second for about two seconds, then the exact frame at the end.
+    scrubber = driver.find_element(By.ID, "scrubber")
+    shown_before = page("window.reelPreview.framesShown")
+    for i in range(120):
+        driver.execute_script("const s = document.getElementById('scrubber'); s.value = arguments[0]; s.dispatchEvent(new Event('input'));",
+                              (i * 7) % frames)
+        time.sleep(1 / 60)
+    final = (119 * 7) % frames
+    check(wait_until(lambda: shown() == final and not page("window.reelPreview.inFlight"), "the scrub's last frame"),
+          f"a scrub ends on the exact frame {final} ({page('window.reelPreview.framesShown') - shown_before} repaints)")
+
+    # Edit the composition: the frame shown is rendered again from the new file.
+    generation = page("window.reelPreview.shownGeneration")
+    with open(composition) as f:
+        document = json.load(f)
+    document["compositor"].setdefault("parameters", {})["accent"] = "#3DA5FF"
+    with open(composition, "w") as f:
+        json.dump(document, f)
+    check(wait_until(lambda: page("window.reelPreview.shownGeneration") > generation and shown() == final, "the edited frame"),
+          "saving the composition file shows the frame drawn from the new file")
+    # A broken file: the page says why and keeps its picture.
+    with open(composition, "w") as f:
+        f.write('{"version": 1, "sources": [{"name": "camera", "path": 7}]}')
+    check(wait_until(lambda: page("window.reelPreview.problem") is not None, "the problem line"),
+          f"a file that no longer loads is reported: {page('window.reelPreview.problem')}")
+    check(shown() == final, "the last good picture stays")
+    driver.save_screenshot(screenshot.replace(".png", "-problem.png"))
+finally:
+    driver.quit()
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
