@@ -58,7 +58,7 @@ struct PreviewInfo: Encodable {
         hasAudio = !state.composition.tracks(withMediaType: .audio).isEmpty
         sampleDataTrackIDs = state.videoComposition.sourceSampleDataTrackIDs
         tracks = state.composition.tracks.map { track in
-            Track(trackID: track.trackID, mediaType: track.mediaType.rawValue, segments: track.segments.map { segment in
+            Track(trackID: track.trackID, mediaType: Self.name(of: track.mediaType), segments: track.segments.map { segment in
                 Segment(start: segment.target.start.seconds, end: segment.target.end.seconds,
                         source: segment.isEmpty ? nil : segment.sourceTrack?.description)
             })
@@ -70,6 +70,18 @@ struct PreviewInfo: Encodable {
                         layers: (instruction as? VideoCompositionInstruction)?.layerInstructions.map(\.trackID) ?? [])
         }
         self.problem = problem
+    }
+
+    /// The word the page shows for a media type (its four-character code otherwise).
+    static func name(of type: MediaType) -> String {
+        switch type {
+        case .video: "video"
+        case .audio: "audio"
+        case .metadata: "metadata"
+        case .text, .subtitle: "captions"
+        case .timecode: "timecode"
+        default: type.rawValue
+        }
     }
 }
 

@@ -26,11 +26,19 @@ public struct PreviewServer: Sendable {
     private let origins = Lock<Set<String>>([])
     let hub = PreviewHub()
 
+    /// The server's log: warnings and errors only, on standard error (standard output's
+    /// first line is the page's address).
+    public static var quietLogger: Logger {
+        var logger = Logger(label: "reel.preview") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .warning
+        return logger
+    }
+
     /// How many pages are connected now.
     public var connectedPages: Int { get async { await hub.count } }
 
     /// JPEG quality of the frames sent to the page.
-    static let jpegQuality = 85
+    static let jpegQuality = 90
 
     public init(document: PreviewDocument, renderer: PreviewRenderer, host: String = "127.0.0.1", port: Int = 0) {
         self.document = document
@@ -41,7 +49,7 @@ public struct PreviewServer: Sendable {
 
     /// The server as a Hummingbird application. `onReady` gets the address it listens on
     /// (its port chosen by the system when ``port`` is 0).
-    public func application(logger: Logger = Logger(label: "reel.preview"),
+    public func application(logger: Logger = PreviewServer.quietLogger,
                             onReady: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) -> some ApplicationProtocol {
         let router = Router()
         let page = PreviewPage()
@@ -138,7 +146,7 @@ extension PreviewServer {
     }
 
     /// Runs the server and the watcher until the process is told to stop (SIGINT, SIGTERM).
-    public func run(logger: Logger = Logger(label: "reel.preview"), onReady: @escaping @Sendable (String, Int) async -> Void) async throws {
+    public func run(logger: Logger = PreviewServer.quietLogger, onReady: @escaping @Sendable (String, Int) async -> Void) async throws {
         let app = application(logger: logger, onReady: onReady)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await self.watchDocument() }

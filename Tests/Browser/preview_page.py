@@ -16,6 +16,7 @@ import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -98,22 +99,25 @@ try:
     labels = driver.find_elements(By.CSS_SELECTOR, ".seg.instruction")
     check(any("metadata" in e.text for e in labels), "instruction bars are labelled with the metadata tracks they require")
 
-    # Play about two seconds, then pause.
-    body = driver.find_element(By.TAG_NAME, "body")
-    body.send_keys("l")
+    def key(k):
+        ActionChains(driver).send_keys(k).perform()
+
+    # Play (L) for a little under two seconds, then pause (K).
     start_shown = page("window.reelPreview.framesShown")
-    time.sleep(2.0)
-    body.send_keys("k")
+    key("l")
+    time.sleep(1.6)
+    key("k")
     wait_until(lambda: not page("window.reelPreview.inFlight"), "the last frame of the play")
     played = page("window.reelPreview.framesShown") - start_shown
     position = shown()
-    check(position >= 20 or position == frames - 1, f"playing two seconds moved to frame {position} ({played} frames shown)")
+    check(page("window.reelPreview.playing") is False and position >= 20,
+          f"L played to frame {position} in 1.6 s ({played} frames shown, {page('window.reelPreview.framesDropped')} dropped), K paused")
 
     # Frame steps.
     before = shown()
-    body.send_keys(Keys.ARROW_LEFT)
+    key(Keys.ARROW_LEFT)
     check(wait_until(lambda: shown() == before - 1, "a step back"), f"← shows frame {before - 1}")
-    body.send_keys(Keys.ARROW_RIGHT)
+    key(Keys.ARROW_RIGHT)
     check(wait_until(lambda: shown() == before, "a step forward"), f"→ shows frame {before}")
 
     # Exact seeks by frame and by time, each checked against the server's lossless frame.
@@ -125,7 +129,7 @@ try:
         landed = wait_until(lambda: shown() == expected and not page("window.reelPreview.inFlight"), f"frame {expected}")
         same = difference(expected)
         other = difference(expected - 1 if expected > 0 else expected + 1)
-        check(landed and 0 <= same < 4 and same < other,
+        check(landed and 0 <= same < 6 and same < other / 2,
               f"go to {text}: frame {shown()} shown, {same:.2f} from its lossless frame ({other:.2f} from the next one over)")
 
     # The metadata panel shows what the frame's compositor received.

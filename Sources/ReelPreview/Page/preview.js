@@ -175,10 +175,12 @@ function pause() {
   $("play").innerHTML = "&#9654;";
 }
 
-function tick(now) {
+function tick() {
   if (!state.playing) return;
   const info = state.info;
-  const elapsed = (now - clockStart) / 1000;
+  // performance.now(), not the animation frame's time stamp: that one can be earlier than
+  // the moment play started, which would put the clock before its first frame.
+  const elapsed = Math.max(0, (performance.now() - clockStart) / 1000);
   const target = clockFrame + Math.floor(elapsed * info.framesPerSecond * state.rate);
   if (target >= info.frameCount || target < 0) {
     if (!state.inFlight) { request(Math.max(0, Math.min(info.frameCount - 1, target))); }
