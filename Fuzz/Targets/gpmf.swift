@@ -2,7 +2,7 @@ import Foundation
 import ReelMetadata
 
 /// GPMF payloads: the KLV tree, every node's values, the series with their scales and
-/// units, the GPS fixes and the timed groups, and a raw stream split into payloads.
+/// units, the GPS fixes (the preferred stream's and GPRI's) and the timed groups, and a raw stream split into payloads.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = FuzzInput.data(start, count)
@@ -20,6 +20,10 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     if let payloads = FuzzInput.run("GPMF.splitStream", { () throws(ReelError) in try GPMF.splitStream(data) }) {
         for payload in payloads.prefix(64) {
             _ = FuzzInput.run("GPMF.fixes", { () throws(ReelError) in try GPMF.fixes(payload: payload, timeRange: FuzzInput.oneSecond) })
+            // A drone's raw receiver stream on its own: device time, SYST calibration, accuracies.
+            _ = FuzzInput.run("GPMF.fixes(stream: GPRI)", { () throws(ReelError) in
+                try GPMF.fixes(payload: payload, timeRange: FuzzInput.oneSecond, stream: "GPRI")
+            })
         }
     }
     return 0

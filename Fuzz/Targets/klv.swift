@@ -10,7 +10,10 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         for packet in packets.prefix(64) {
             if let set = FuzzInput.run("MISB0601.decode", { () throws(ReelError) in try MISB0601.decode(packet) }) {
                 _ = set.metadataItems(time: .zero, duration: .zero)
-                _ = set.sensorFix
+                // The fix with its attitude, course and velocity encodes (or is refused) and decodes again.
+                if let fix = set.sensorFix, let packet = FuzzInput.run("MISB0601.encode(fix:)", { () throws(ReelError) in try MISB0601.encode(fix: fix) }) {
+                    _ = FuzzInput.run("MISB0601.decode of an encoded fix", { () throws(ReelError) in try MISB0601.decode(packet) })
+                }
             }
             if let set = FuzzInput.run("EG0104.decode", { () throws(ReelError) in try EG0104.decode(packet) }) {
                 _ = set.metadataItems(time: .zero, duration: .zero)

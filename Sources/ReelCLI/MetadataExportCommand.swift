@@ -13,7 +13,10 @@ struct MetadataExportCommand: AsyncParsableCommand {
         gives that one point, with a note on stderr. Samples that do not decode are skipped, \
         each with a warning on stderr naming its track and time. \
         CSV columns: time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time (time in \
-        seconds from the start of the media, gps_time ISO 8601 UTC). JSON is described in \
+        seconds from the start of the media, gps_time ISO 8601 UTC), then course, velocity_north, \
+        velocity_east, velocity_up, horizontal_accuracy, vertical_accuracy, speed_accuracy, \
+        satellites, relative_altitude, device_time, heading, pitch, roll, airspeed (empty where \
+        the source has no value). JSON is described in \
         docs/metadata-json.md.
         """
     )

@@ -39,7 +39,7 @@ struct MetadataExporterTests {
         #expect((groups.last?["items"] as? [[String: Any]])?.first?["value"] as? String == "AQI=")
         let csv = try Self.exporter.document(track, format: .csv)
         #expect(csv.split(separator: "\n").count == 4)
-        #expect(csv.split(separator: "\n")[2] == "0.1,1.0,1.0,,,,,,")
+        #expect(csv.split(separator: "\n")[2] == "0.1,1.0,1.0" + String(repeating: ",", count: 20))
         let gpx = try Self.exporter.document(track, format: .gpx, name: "ride")
         #expect(gpx.components(separatedBy: "<trkpt ").count == 4)
         #expect(gpx.contains("<name>ride track 3</name>"))

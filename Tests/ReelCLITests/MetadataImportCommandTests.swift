@@ -270,4 +270,64 @@ struct MetadataImportCommandTests {
             #expect(abs((row["longitude"].flatMap(Double.init) ?? 0) - (Double(point.lon) ?? 1)) < 1e-6)
         }
     }
+
+    /// Two points with every field the CSV carries.
+    static let fieldsCSV = """
+        time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time,course,velocity_north,velocity_east,velocity_up,\
+        horizontal_accuracy,vertical_accuracy,speed_accuracy,satellites,relative_altitude,device_time,heading,pitch,roll,airspeed
+        0,33.1253688,-117.3310668,15.711,5,5.0990195135927845,3,,2017-04-17T19:27:57.526Z,36.86989764584402,4,3,-1,2.5,4,0.25,9,,,159.97,-0.4315,3.4058,7
+        1,33.1253712,-117.3310685,15.643,5,5.0990195135927845,3,,2017-04-17T19:27:58.526Z,36.86989764584402,4,3,-1,2.5,4,0.25,9,,,160.5,-0.5,3.5,8
+
+        """
+
+    @Test("CAMM keeps the velocity and accuracies: reel exports them back, exiftool reads them", .requires(.exiftool))
+    func cammCarriesVelocityAndAccuracy() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.fieldsCSV.write(to: folder.appendingPathComponent("in.csv"), atomically: true, encoding: .utf8)
+        _ = try Support.reelOK(["metadata", "import", "in.csv", "--into", Support.counter.path, "-o", "out.mp4", "--metadata-format", "camm"], in: folder)
+        let rows = Support.csvRows(try Support.reelOK(["metadata", "export", "out.mp4", "--format", "csv"], in: folder)).rows
+        try #require(rows.count == 2)
+        for column in ["velocity_north", "velocity_east", "velocity_up", "horizontal_accuracy", "vertical_accuracy", "speed_accuracy"] {
+            #expect(rows[0][column].flatMap(Double.init) == ["velocity_north": 4, "velocity_east": 3, "velocity_up": -1,
+                                                               "horizontal_accuracy": 2.5, "vertical_accuracy": 4, "speed_accuracy": 0.25][column],
+                    "\(column): \(rows[0])")
+        }
+        #expect(rows[0]["gps_time"] == "2017-04-17T19:27:57.526Z")
+        // CAMM has no heading or attitude.
+        #expect(rows[0]["heading"] == "" && rows[0]["satellites"] == "")
+
+        let exiftool = try #require(TestTools.which("exiftool"))
+        let result = try TestTools.run(exiftool, ["-ee", "-n", "-G3", "-GPSVelocity*", "-GPS*Accuracy", folder.appendingPathComponent("out.mp4").path])
+        try #require(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map { $0.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) } }
+        func first(_ name: String) -> Double? { lines.first { $0.count == 2 && $0[0].hasSuffix(name) }.flatMap { Double($0[1]) } }
+        #expect(first("GPS Velocity East") == 3 && first("GPS Velocity North") == 4 && first("GPS Velocity Up") == -1, "\(result.stdout)")
+        #expect(first("GPS Horizontal Accuracy") == 2.5 && first("GPS Vertical Accuracy") == 4 && first("GPS Speed Accuracy") == 0.25,
+                "\(result.stdout)")
+    }
+
+    @Test("KLV keeps heading, attitude, course, velocity and satellites; JSON gives them in the fix")
+    func klvCarriesAttitude() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.fieldsCSV.write(to: folder.appendingPathComponent("in.csv"), atomically: true, encoding: .utf8)
+        _ = try Support.reelOK(["metadata", "import", "in.csv", "--into", Support.counter.path, "-o", "out.ts"], in: folder)
+        let rows = Support.csvRows(try Support.reelOK(["metadata", "export", "out.ts", "--format", "csv"], in: folder)).rows
+        try #require(rows.count == 2)
+        func value(_ column: String, _ row: Int = 0) -> Double { rows[row][column].flatMap(Double.init) ?? .nan }
+        #expect(abs(value("heading") - 159.97) < 0.006 && abs(value("heading", 1) - 160.5) < 0.006)
+        #expect(abs(value("pitch") + 0.4315) < 1e-6 && abs(value("roll") - 3.4058) < 1e-6)
+        #expect(abs(value("course") - 36.86989764584402) < 1.0 / 64)
+        #expect(abs(value("velocity_north") - 4) < 0.01 && abs(value("velocity_east") - 3) < 0.01 && abs(value("velocity_up") + 1) < 0.006)
+        #expect(rows[0]["satellites"] == "9" && value("airspeed") == 7)
+
+        let json = try Support.reelOK(["metadata", "export", "out.ts", "--format", "json"], in: folder)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let fix = try #require((object["groups"] as? [[String: Any]])?.first?["fix"] as? [String: Any])
+        #expect(fix["satellites"] as? Int == 9)
+        #expect((fix["heading"] as? Double).map { abs($0 - 159.97) < 0.006 } == true)
+        #expect(fix["pitch"] != nil && fix["roll"] != nil && fix["velocityNorth"] != nil && fix["airspeed"] != nil)
+        #expect(fix["horizontalAccuracy"] == nil, "KLV has no accuracy: the key is left out")
+    }
 }

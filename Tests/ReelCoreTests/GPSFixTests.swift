@@ -72,3 +72,33 @@ struct GPSFixTests {
         }
     }
 }
+
+@Suite("GPSFix: the fields beyond the position")
+struct GPSFixFieldsTests {
+    @Test func everyFieldIsATypedItemWithItsUnit() throws {
+        let fix = GPSFix(latitude: 1, longitude: 2, horizontalAccuracy: 0.25, verticalAccuracy: 0.42, speedAccuracy: 0.5, satellites: 20,
+                         deviceTime: 146.071, velocityNorth: 0.88, velocityEast: -0.75, velocityUp: 0.08, relativeAltitude: 2.003,
+                         heading: 330, pitch: -1.5, roll: 2.25, airspeed: 3)
+        let items = fix.metadataItems(time: .zero, duration: .zero)
+        let expected: [(MetadataIdentifier, String, String?)] = [
+            (.gpsHorizontalAccuracy, "reel/gps.accuracy.horizontal", "m"), (.gpsVerticalAccuracy, "reel/gps.accuracy.vertical", "m"),
+            (.gpsSpeedAccuracy, "reel/gps.accuracy.speed", "m/s"), (.gpsSatellites, "reel/gps.satellites", nil),
+            (.deviceTime, "reel/device.time", "s"), (.velocityNorth, "reel/velocity.north", "m/s"), (.velocityEast, "reel/velocity.east", "m/s"),
+            (.velocityUp, "reel/velocity.up", "m/s"), (.relativeAltitude, "reel/location.altitude.relative", "m"),
+            (.heading, "reel/attitude.heading", "deg"), (.pitch, "reel/attitude.pitch", "deg"), (.roll, "reel/attitude.roll", "deg"),
+            (.airspeed, "reel/speed.air", "m/s"),
+        ]
+        #expect(items.count == 3 + expected.count)
+        for (id, raw, unit) in expected {
+            let item = try #require(items.first { $0.identifier == id }, "\(raw)")
+            #expect(id.rawValue == raw)
+            #expect(item.unit == unit, "\(raw)")
+        }
+        #expect(items.first { $0.identifier == .gpsSatellites }?.value == .integer(20))
+        #expect(GPSFix(items: items) == fix)
+        // A fix encoded by an earlier version (no new keys) still decodes.
+        let old = #"{"latitude":1,"longitude":2,"course":90}"#
+        let decoded = try JSONDecoder().decode(GPSFix.self, from: Data(old.utf8))
+        #expect(decoded == GPSFix(latitude: 1, longitude: 2, course: 90))
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReelMetadata
+import ReelTestSupport
 
 @Suite("Google CAMM records")
 struct CAMMTests {
@@ -119,6 +120,50 @@ struct CAMMRecordFromFixTests {
             guard case .gps(let read)? = decoded.first else { Issue.record("expected type 6 back"); return }
             let back = read.fix
             #expect(back.speed2D == nil && back.speed3D == nil && back.course == nil && back.altitude == nil, "\(back)")
+        }
+    }
+}
+
+@Suite("CAMM: every field of a GPS record")
+struct CAMMGPSFieldsTests {
+    @Test func velocityAndAccuraciesAreTypedItems() throws {
+        // CAMMTests.gps: velocity east 3, north 4, up 0 m/s; accuracies 3 m, 5 m, 0.5 m/s.
+        let group = try CAMM.group(sample: CAMM.encode([.gps(CAMMTests.gps)]), timeRange: .zero)
+        let fix = try #require(GPSFix(group))
+        #expect(fix.velocityEast == 3 && fix.velocityNorth == 4 && fix.velocityUp == 0)
+        #expect(fix.horizontalAccuracy == 3 && fix.verticalAccuracy == 5 && fix.speedAccuracy == 0.5)
+        #expect(group.item(.velocityEast)?.unit == "m/s")
+        #expect(group.item(.gpsHorizontalAccuracy)?.unit == "m")
+        #expect(group.item(.gpsSpeedAccuracy)?.value == .double(0.5))
+        // An accuracy of 0 (what writers put when they have none) or NaN is no accuracy.
+        var unknown = CAMMTests.gps
+        (unknown.horizontalAccuracy, unknown.verticalAccuracy, unknown.speedAccuracy) = (0, .nan, -1)
+        let none = unknown.fix
+        #expect(none.horizontalAccuracy == nil && none.verticalAccuracy == nil && none.speedAccuracy == nil)
+    }
+
+    @Test func aFixWithVelocityAndAccuraciesRoundTrips() throws {
+        let time = Date(timeIntervalSince1970: 1_574_120_714.25)
+        let fix = GPSFix(latitude: 33.12677, longitude: -117.3273436, altitude: -22.959, speed2D: 5, speed3D: 5.0990195135927845,
+                         course: 36.86989764584402, time: time, fix: 3, horizontalAccuracy: 2.5, verticalAccuracy: 4, speedAccuracy: 0.25,
+                         velocityNorth: 4, velocityEast: 3, velocityUp: -1)
+        let sample = CAMM.encode([CAMM.record(fix: fix)])
+        let back = try #require(GPSFix(try CAMM.group(sample: sample, timeRange: .zero)))
+        #expect(back.velocityNorth == 4 && back.velocityEast == 3 && back.velocityUp == -1)
+        #expect(back.horizontalAccuracy == 2.5 && back.verticalAccuracy == 4 && back.speedAccuracy == 0.25)
+        #expect(close(back.speed2D, 5, 1e-6) && close(back.speed3D, 5.0990195135927845, 1e-6) && close(back.course, fix.course ?? 0, 1e-4))
+        #expect(back.time == time && back.fix == 3)
+        // A fix type too large for the record's int32 is clamped, not a crash.
+        guard case .gps(let big) = CAMM.record(fix: GPSFix(latitude: 1, longitude: 2, time: time, fix: Int.max)) else {
+            Issue.record("expected type 6"); return
+        }
+        #expect(big.fixType == Int32.max)
+    }
+
+    @Test func aTruncatedGPSRecordIsAnError() {
+        let sample = CAMM.encode([.gps(CAMMTests.gps)])
+        for cut in [4, 12, 32, 59] {
+            expectReelError(.corruptData) { try CAMM.records(sample: sample.prefix(cut)) }
         }
     }
 }

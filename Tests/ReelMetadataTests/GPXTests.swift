@@ -148,3 +148,19 @@ struct GPXTests {
         #expect(ISO8601.date("") == nil)
     }
 }
+
+@Suite("GPX: satellites")
+struct GPXSatellitesTests {
+    @Test func satellitesAreWrittenAsSatAndReadBack() throws {
+        let fix = GPSFix(latitude: 33.1, longitude: -117.3, course: 331.56, time: Date(timeIntervalSince1970: 1_492_457_277.526), fix: 3,
+                         dop: 1.5, satellites: 20)
+        let group = TimedMetadataGroup(timeRange: TimeRange(start: .zero, duration: .zero), items: fix.metadataItems(time: .zero, duration: .zero))
+        let text = String(decoding: GPX.document(for: [group]), as: UTF8.self)
+        // GPX 1.1's order: ele, time, fix, sat, hdop; course in the Garmin extension.
+        #expect(text.contains("<time>2017-04-17T19:27:57.526Z</time><fix>3d</fix><sat>20</sat><hdop>1.5</hdop>"), "\(text)")
+        #expect(text.contains("<gpxtpx:course>331.56</gpxtpx:course>"))
+        let back = try #require(try GPX.fixes(from: Data(text.utf8)).first)
+        #expect(back.satellites == 20 && back.course == 331.56 && back.time == fix.time)
+        expectReelError(.metadataFormat) { try GPX.fixes(from: Data(text.replacingOccurrences(of: "<sat>20", with: "<sat>many").utf8)) }
+    }
+}

@@ -22,7 +22,8 @@ public struct MetadataExporter: Sendable {
     public enum Format: String, Sendable, Hashable, CaseIterable {
         /// Every group with every item (docs/metadata-json.md).
         case json
-        /// One row per fix: `time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time`.
+        /// One row per fix: `time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time`,
+        /// then the fields fewer sources give (``TelemetryCSV/header``).
         case csv
         /// GPX 1.1, one track point per fix.
         case gpx

@@ -18,6 +18,19 @@ struct MetadataJSONDocument: Encodable {
         var fix: Int?
         var dop: Double?
         var gpsTime: String?
+        var horizontalAccuracy: Double?
+        var verticalAccuracy: Double?
+        var speedAccuracy: Double?
+        var satellites: Int?
+        var deviceTime: Double?
+        var velocityNorth: Double?
+        var velocityEast: Double?
+        var velocityUp: Double?
+        var relativeAltitude: Double?
+        var heading: Double?
+        var pitch: Double?
+        var roll: Double?
+        var airspeed: Double?
 
         init(_ fix: GPSFix) {
             latitude = fix.latitude
@@ -29,6 +42,19 @@ struct MetadataJSONDocument: Encodable {
             self.fix = fix.fix
             dop = fix.dop
             gpsTime = fix.time.map(MetadataJSONDocument.utc)
+            horizontalAccuracy = fix.horizontalAccuracy
+            verticalAccuracy = fix.verticalAccuracy
+            speedAccuracy = fix.speedAccuracy
+            satellites = fix.satellites
+            deviceTime = fix.deviceTime
+            velocityNorth = fix.velocityNorth
+            velocityEast = fix.velocityEast
+            velocityUp = fix.velocityUp
+            relativeAltitude = fix.relativeAltitude
+            heading = fix.heading
+            pitch = fix.pitch
+            roll = fix.roll
+            airspeed = fix.airspeed
         }
     }
 

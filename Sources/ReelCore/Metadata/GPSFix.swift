@@ -20,9 +20,38 @@ public struct GPSFix: Sendable, Hashable, Codable {
     public var fix: Int?
     /// Dilution of precision.
     public var dop: Double?
+    /// Estimated horizontal accuracy of the position, metres.
+    public var horizontalAccuracy: Double?
+    /// Estimated vertical accuracy of the altitude, metres.
+    public var verticalAccuracy: Double?
+    /// Estimated accuracy of the speed, m/s.
+    public var speedAccuracy: Double?
+    /// Satellites used for the fix (MISB ST 0601: in view).
+    public var satellites: Int?
+    /// Seconds on the recording device's own clock, counted from its start (GoPro GPRI and
+    /// GLPI); not UTC: ``time`` is.
+    public var deviceTime: Double?
+    /// Velocity north, east and up, m/s.
+    public var velocityNorth: Double?
+    public var velocityEast: Double?
+    public var velocityUp: Double?
+    /// Metres above the take-off or home point (a drone's relative altitude).
+    public var relativeAltitude: Double?
+    /// Where the platform carrying the receiver points, degrees clockwise from true north
+    /// (``course`` is where it moves).
+    public var heading: Double?
+    /// The platform's pitch (positive nose up) and roll (positive right wing down), degrees.
+    public var pitch: Double?
+    public var roll: Double?
+    /// True airspeed, m/s.
+    public var airspeed: Double?
 
     public init(latitude: Double, longitude: Double, altitude: Double? = nil, speed2D: Double? = nil,
-                speed3D: Double? = nil, course: Double? = nil, time: Date? = nil, fix: Int? = nil, dop: Double? = nil) {
+                speed3D: Double? = nil, course: Double? = nil, time: Date? = nil, fix: Int? = nil, dop: Double? = nil,
+                horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil, speedAccuracy: Double? = nil,
+                satellites: Int? = nil, deviceTime: Double? = nil, velocityNorth: Double? = nil, velocityEast: Double? = nil,
+                velocityUp: Double? = nil, relativeAltitude: Double? = nil, heading: Double? = nil, pitch: Double? = nil,
+                roll: Double? = nil, airspeed: Double? = nil) {
         self.latitude = latitude
         self.longitude = longitude
         self.altitude = altitude
@@ -32,6 +61,19 @@ public struct GPSFix: Sendable, Hashable, Codable {
         self.time = time
         self.fix = fix
         self.dop = dop
+        self.horizontalAccuracy = horizontalAccuracy
+        self.verticalAccuracy = verticalAccuracy
+        self.speedAccuracy = speedAccuracy
+        self.satellites = satellites
+        self.deviceTime = deviceTime
+        self.velocityNorth = velocityNorth
+        self.velocityEast = velocityEast
+        self.velocityUp = velocityUp
+        self.relativeAltitude = relativeAltitude
+        self.heading = heading
+        self.pitch = pitch
+        self.roll = roll
+        self.airspeed = airspeed
     }
 
     /// The fix in a group, if the group has at least a latitude and a longitude.
@@ -55,6 +97,19 @@ public struct GPSFix: Sendable, Hashable, Codable {
                   speed3D: number(.speed3D), course: number(.course),
                   time: items.first { $0.identifier == .gpsTime }?.dateValue,
                   fix: number(.gpsFix).map { Int($0) }, dop: number(.gpsDOP))
+        horizontalAccuracy = number(.gpsHorizontalAccuracy)
+        verticalAccuracy = number(.gpsVerticalAccuracy)
+        speedAccuracy = number(.gpsSpeedAccuracy)
+        satellites = number(.gpsSatellites).flatMap { $0.isFinite && abs($0) < 1e9 ? Int($0) : nil }
+        deviceTime = number(.deviceTime)
+        velocityNorth = number(.velocityNorth)
+        velocityEast = number(.velocityEast)
+        velocityUp = number(.velocityUp)
+        relativeAltitude = number(.relativeAltitude)
+        heading = number(.heading)
+        pitch = number(.pitch)
+        roll = number(.roll)
+        airspeed = number(.airspeed)
     }
 
     /// The fix as ISO 6709 (`+33.1268-117.3273-022.959/`).
@@ -81,6 +136,19 @@ public struct GPSFix: Sendable, Hashable, Codable {
         if let time = self.time { items.append(item(.gpsTime, .date(time))) }
         if let fix { items.append(item(.gpsFix, .integer(Int64(fix)))) }
         if let dop { items.append(item(.gpsDOP, .double(dop))) }
+        if let v = horizontalAccuracy { items.append(item(.gpsHorizontalAccuracy, .double(v), unit: "m")) }
+        if let v = verticalAccuracy { items.append(item(.gpsVerticalAccuracy, .double(v), unit: "m")) }
+        if let v = speedAccuracy { items.append(item(.gpsSpeedAccuracy, .double(v), unit: "m/s")) }
+        if let v = satellites { items.append(item(.gpsSatellites, .integer(Int64(v)))) }
+        if let v = deviceTime { items.append(item(.deviceTime, .double(v), unit: "s")) }
+        if let v = velocityNorth { items.append(item(.velocityNorth, .double(v), unit: "m/s")) }
+        if let v = velocityEast { items.append(item(.velocityEast, .double(v), unit: "m/s")) }
+        if let v = velocityUp { items.append(item(.velocityUp, .double(v), unit: "m/s")) }
+        if let v = relativeAltitude { items.append(item(.relativeAltitude, .double(v), unit: "m")) }
+        if let v = heading { items.append(item(.heading, .double(v), unit: "deg")) }
+        if let v = pitch { items.append(item(.pitch, .double(v), unit: "deg")) }
+        if let v = roll { items.append(item(.roll, .double(v), unit: "deg")) }
+        if let v = airspeed { items.append(item(.airspeed, .double(v), unit: "m/s")) }
         return items
     }
 }

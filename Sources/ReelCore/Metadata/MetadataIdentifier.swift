@@ -145,4 +145,31 @@ extension MetadataIdentifier {
     public static let gpsFix = MetadataIdentifier(keySpace: .reel, key: "gps.fix")
     /// Dilution of precision (unitless, e.g. 1.54), Double.
     public static let gpsDOP = MetadataIdentifier(keySpace: .reel, key: "gps.dop")
+    /// Estimated horizontal accuracy of the position, metres, Double.
+    public static let gpsHorizontalAccuracy = MetadataIdentifier(keySpace: .reel, key: "gps.accuracy.horizontal")
+    /// Estimated vertical accuracy of the altitude, metres, Double.
+    public static let gpsVerticalAccuracy = MetadataIdentifier(keySpace: .reel, key: "gps.accuracy.vertical")
+    /// Estimated accuracy of the speed, m/s, Double.
+    public static let gpsSpeedAccuracy = MetadataIdentifier(keySpace: .reel, key: "gps.accuracy.speed")
+    /// Satellites used for (or, where the source says only that, in view of) the fix, integer.
+    public static let gpsSatellites = MetadataIdentifier(keySpace: .reel, key: "gps.satellites")
+    /// Seconds on the recording device's own clock (counted from its start, not UTC), Double.
+    public static let deviceTime = MetadataIdentifier(keySpace: .reel, key: "device.time")
+    /// Velocity towards true north, m/s, Double.
+    public static let velocityNorth = MetadataIdentifier(keySpace: .reel, key: "velocity.north")
+    /// Velocity towards the east, m/s, Double.
+    public static let velocityEast = MetadataIdentifier(keySpace: .reel, key: "velocity.east")
+    /// Vertical velocity, m/s, positive up, Double.
+    public static let velocityUp = MetadataIdentifier(keySpace: .reel, key: "velocity.up")
+    /// Metres above the take-off or home point (a drone's relative altitude), Double.
+    public static let relativeAltitude = MetadataIdentifier(keySpace: .reel, key: "location.altitude.relative")
+    /// Where the platform points: degrees clockwise from true north (not the course it
+    /// moves along), Double.
+    public static let heading = MetadataIdentifier(keySpace: .reel, key: "attitude.heading")
+    /// Platform pitch, degrees, positive nose up, Double.
+    public static let pitch = MetadataIdentifier(keySpace: .reel, key: "attitude.pitch")
+    /// Platform roll, degrees, positive right wing down, Double.
+    public static let roll = MetadataIdentifier(keySpace: .reel, key: "attitude.roll")
+    /// True airspeed, m/s, Double.
+    public static let airspeed = MetadataIdentifier(keySpace: .reel, key: "speed.air")
 }

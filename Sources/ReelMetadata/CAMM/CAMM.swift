@@ -46,9 +46,11 @@ public enum CAMM {
             return Date(timeIntervalSince1970: gps - Double(CAMM.leapSeconds(atGPSTime: gps)))
         }
 
-        /// The measurement as a fix: speeds from the velocity, course from east/north. A
+        /// The measurement as a fix: the velocity east, north and up as it is, speeds from
+        /// it, course from east/north, and the horizontal, vertical and speed accuracies. A
         /// velocity or altitude that is not a number (what ``CAMM/record(fix:)`` writes for
-        /// one the fix did not have) leaves that field out.
+        /// one the fix did not have) leaves that field out, and so does an accuracy that is
+        /// not a number or not above zero (the spec gives no "unknown"; writers put 0).
         public var fix: GPSFix {
             let e = Double(velocityEast), n = Double(velocityNorth), u = Double(velocityUp)
             let ground: Double? = e.isFinite && n.isFinite ? (e * e + n * n).squareRoot() : nil
@@ -58,8 +60,12 @@ public enum CAMM {
                 course = c < 0 ? c + 360 : c
             }
             let speed3D = ground.flatMap { g in u.isFinite ? (g * g + u * u).squareRoot() : nil }
+            func accuracy(_ v: Float) -> Double? { v.isFinite && v > 0 ? Double(v) : nil }
             return GPSFix(latitude: latitude, longitude: longitude, altitude: altitude.isFinite ? Double(altitude) : nil, speed2D: ground,
-                          speed3D: speed3D, course: course, time: date, fix: Int(fixType))
+                          speed3D: speed3D, course: course, time: date, fix: Int(fixType),
+                          horizontalAccuracy: accuracy(horizontalAccuracy), verticalAccuracy: accuracy(verticalAccuracy),
+                          speedAccuracy: accuracy(speedAccuracy), velocityNorth: n.isFinite ? n : nil, velocityEast: e.isFinite ? e : nil,
+                          velocityUp: u.isFinite ? u : nil)
         }
     }
 
@@ -214,9 +220,11 @@ public enum CAMM {
 
     /// The record for a fix: type 6 (GPS) when the fix has a time, else type 5 (position,
     /// altitude 0 when unknown). Type 6 takes the time on the GPS clock, the fix type (3
-    /// with an altitude, else 2, unless the fix says: the record has no "unknown"), and the
-    /// ground velocity east and north from the 2D speed and course; a velocity or altitude
-    /// the fix lacks is NaN, which ``GPS/fix`` reads back as missing.
+    /// with an altitude, else 2, unless the fix says: the record has no "unknown"), the
+    /// fix's velocity east, north and up (east and north from the 2D speed and course when
+    /// it has no velocity), and its horizontal, vertical and speed accuracies (0 when
+    /// unknown); a velocity or altitude the fix lacks is NaN, which ``GPS/fix`` reads back
+    /// as missing.
     public static func record(fix: GPSFix) -> Record {
         guard let time = fix.time else {
             return .location(latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude ?? 0)
@@ -227,13 +235,18 @@ public enum CAMM {
         // A velocity the fix does not give (no speed, or a speed without a course to
         // split it east and north; no vertical speed at all) is written as NaN, not 0.
         var east = Float.nan, north = Float.nan
-        if let speed = fix.speed2D, let course = fix.course, speed.isFinite, course.isFinite {
+        if let e = fix.velocityEast, let n = fix.velocityNorth, e.isFinite, n.isFinite {
+            (east, north) = (Float(e), Float(n))
+        } else if let speed = fix.speed2D, let course = fix.course, speed.isFinite, course.isFinite {
             east = Float(speed * sin(course * .pi / 180))
             north = Float(speed * cos(course * .pi / 180))
         }
-        return .gps(GPS(timeGPSEpoch: utc + Double(leap) - gpsEpoch, fixType: Int32(fix.fix ?? (fix.altitude == nil ? 2 : 3)),
+        func accuracy(_ v: Double?) -> Float { v.flatMap { $0.isFinite && $0 > 0 ? Float($0) : nil } ?? 0 }
+        return .gps(GPS(timeGPSEpoch: utc + Double(leap) - gpsEpoch, fixType: Int32(clamping: fix.fix ?? (fix.altitude == nil ? 2 : 3)),
                         latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude.map { Float($0) } ?? .nan,
-                        velocityEast: east, velocityNorth: north, velocityUp: .nan))
+                        horizontalAccuracy: accuracy(fix.horizontalAccuracy), verticalAccuracy: accuracy(fix.verticalAccuracy),
+                        velocityEast: east, velocityNorth: north, velocityUp: fix.velocityUp.map { Float($0) } ?? .nan,
+                        speedAccuracy: accuracy(fix.speedAccuracy)))
     }
 
     /// 1980-01-06T00:00:00Z as seconds since 1970.

@@ -18,9 +18,14 @@ public enum GPMF {
     /// else GPS5 (with GPSU/GPSF/GPSP), else GLPI, else GPRI, else any stream whose units
     /// name a latitude and a longitude. The other streams stay `gpmf/KEY` items in
     /// ``groups(payload:timeRange:)``. GPRI and GLPI times count from the device's start:
-    /// they space the fixes, and give UTC when the payload has a GPSU.
-    public static func fixes(payload: Data, timeRange: TimeRange) throws(ReelError) -> [(time: MediaTime, duration: MediaTime, fix: GPSFix)] {
-        try fixes(series: series(payload: payload), timeRange: timeRange)
+    /// they space the fixes, are each fix's ``GPSFix/deviceTime``, and give its UTC by the
+    /// payload's SYST (the device clock against UNIX time, as a GoPro Karma writes it),
+    /// else from the payload's GPSU.
+    ///
+    /// `stream` reads the fixes of that GPS stream instead of the preferred one (`GPRI` in
+    /// a payload that also has GLPI); none when the payload has no such stream.
+    public static func fixes(payload: Data, timeRange: TimeRange, stream: FourCC? = nil) throws(ReelError) -> [(time: MediaTime, duration: MediaTime, fix: GPSFix)] {
+        try fixes(series: series(payload: payload), timeRange: timeRange, stream: stream)
     }
 
     /// Timed metadata groups for one payload that spans `timeRange`.
@@ -208,10 +213,11 @@ public enum GPMF {
     /// otherwise evenly across the stream's span (``sampleSpan(of:in:)``). Each lasts until the next; the last until the
     /// end of `timeRange`. Samples whose position is not a number or out of range are
     /// left out.
-    static func fixes(series all: [GPMFSeries], timeRange: TimeRange, counts: GPMFSampleCounts? = nil) throws(ReelError) -> [(time: MediaTime, duration: MediaTime, fix: GPSFix)] {
+    static func fixes(series all: [GPMFSeries], timeRange: TimeRange, counts: GPMFSampleCounts? = nil,
+                      stream: FourCC? = nil) throws(ReelError) -> [(time: MediaTime, duration: MediaTime, fix: GPSFix)] {
         try checkTimeRange(timeRange)
         var best: (series: GPMFSeries, layout: GPMFGPSStream)?
-        for s in all where !s.samples.isEmpty {
+        for s in all where !s.samples.isEmpty && (stream == nil || s.key == stream) {
             guard let layout = GPMFGPSStream(s) else { continue }
             if let b = best, !(layout.rank < b.layout.rank) { continue }
             best = (s, layout)
@@ -234,12 +240,17 @@ public enum GPMF {
         if case .string(let s)? = gps.context["GPSU"] ?? all.first(where: { $0.key == "GPSU" })?.samples.first?.first {
             gpsu = date(fromGPSU: s)
         }
+        // SYST: the device clock against UTC, for the device times of GPRI and GLPI.
+        let calibration = layout.deviceTime == nil ? [] : systemTimeCalibration(all)
         var out: [(time: MediaTime, duration: MediaTime, fix: GPSFix)] = []
         out.reserveCapacity(n)
         for i in 0..<n {
             guard var fix = layout.fix(values[i]) else { continue }
             let time = offsets.map { span.start + MediaTime(seconds: $0[i], preferredTimescale: 1_000_000) }
                 ?? placed?[i] ?? sampleTime(span, index: i, count: n)
+            if fix.time == nil, let device = fix.deviceTime {
+                fix.time = utc(deviceSeconds: device, calibration: calibration)
+            }
             if fix.time == nil, let gpsu {
                 fix.time = gpsu.addingTimeInterval(offsets?[i] ?? (time - (placed?.first ?? span.start)).seconds)
             }
@@ -251,6 +262,32 @@ public enum GPMF {
             out[k].duration = (k + 1 < out.count ? out[k + 1].time : timeRange.end) - out[k].time
         }
         return out
+    }
+
+    /// The SYST samples of a payload (a GoPro Karma's `JJ`, units `s,s`: the device clock's
+    /// seconds and the UNIX time at that moment), in device-clock order; pairs that are
+    /// not finite numbers, or whose UNIX time is not after 1970 and before 5138, are left out.
+    static func systemTimeCalibration(_ all: [GPMFSeries]) -> [(device: Double, unix: Double)] {
+        var out: [(device: Double, unix: Double)] = []
+        for s in all where s.key == "SYST" {
+            for sample in s.samples where sample.count >= 2 {
+                guard let device = sample[0].doubleValue, let unix = sample[1].doubleValue, device.isFinite, unix.isFinite,
+                      unix > 0, unix < 1e11 else { continue }
+                out.append((device, unix))
+            }
+        }
+        return out.sorted { $0.device < $1.device }
+    }
+
+    /// The UTC of a device-clock reading by the SYST calibration point at or before it
+    /// (else the first), the device clock counting seconds; nil without calibration or
+    /// when the reading is more than a day from the point.
+    static func utc(deviceSeconds t: Double, calibration: [(device: Double, unix: Double)]) -> Date? {
+        guard t.isFinite, let first = calibration.first else { return nil }
+        let point = calibration.last { $0.device <= t } ?? first
+        let offset = t - point.device
+        guard abs(offset) <= 86_400 else { return nil }
+        return Date(timeIntervalSince1970: point.unix + offset)
     }
 
     /// Replaces GPS5/GPS9 fields stored as "no value" (``GPMFWriter/noValue``: an altitude

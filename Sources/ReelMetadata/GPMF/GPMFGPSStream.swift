@@ -25,10 +25,17 @@ struct GPMFGPSStream: Sendable, Hashable {
     var secondsOfDay: Int?
     var dop: Int?
     var fix: Int?
+    /// GPRI's horizontal and vertical accuracy (m) and satellite count.
+    var horizontalAccuracy: Int?
+    var verticalAccuracy: Int?
+    var satellites: Int?
+    /// GLPI's altitude above the take-off point (m).
+    var relativeAltitude: Int?
 
     /// The number of values a sample needs.
     var valuesNeeded: Int {
-        ([latitude, longitude, altitude, speed2D, speed3D, course, deviceTime, days, secondsOfDay, dop, fix].compactMap { $0 }
+        ([latitude, longitude, altitude, speed2D, speed3D, course, deviceTime, days, secondsOfDay, dop, fix,
+          horizontalAccuracy, verticalAccuracy, satellites, relativeAltitude].compactMap { $0 }
             + (velocityNED ?? [])).max().map { $0 + 1 } ?? 2
     }
 
@@ -52,9 +59,11 @@ struct GPMFGPSStream: Sendable, Hashable {
         case "GPRI" where Self.unitsAgree(series, deg: [1, 2]):
             // time, lat, lon, alt, horizontal and vertical accuracy (m), 2D speed, course, fix, satellites
             self.init(key: key, rank: rank, latitude: 1, longitude: 2, altitude: 3, speed2D: 6, course: 7, deviceTime: 0, fix: 8)
+            (horizontalAccuracy, verticalAccuracy, satellites) = (4, 5, 9)
         case "GLPI" where Self.unitsAgree(series, deg: [1, 2]):
             // time, lat, lon, alt, relative alt, velocity north/east/down, heading
             self.init(key: key, rank: rank, latitude: 1, longitude: 2, altitude: 3, velocityNED: [5, 6, 7], course: 8, deviceTime: 0)
+            relativeAltitude = 4
         default:
             self.init(general: series, rank: rank)
         }
@@ -151,8 +160,16 @@ struct GPMFGPSStream: Sendable, Hashable {
         if let ned = velocityNED, let n = at(ned[0]), let e = at(ned[1]) {
             fix.speed2D = (n * n + e * e).squareRoot()
             fix.speed3D = at(ned[2]).map { (n * n + e * e + $0 * $0).squareRoot() }
+            fix.velocityNorth = n
+            fix.velocityEast = e
+            fix.velocityUp = at(ned[2]).map { $0 == 0 ? 0 : -$0 }
         }
         if let f = at(self.fix), abs(f) < 1e9 { fix.fix = Int(f) }
+        fix.horizontalAccuracy = at(horizontalAccuracy)
+        fix.verticalAccuracy = at(verticalAccuracy)
+        if let n = at(satellites), abs(n) < 1e9 { fix.satellites = Int(n) }
+        fix.relativeAltitude = at(relativeAltitude)
+        fix.deviceTime = at(deviceTime)
         if let d = at(days), let s = at(secondsOfDay) {
             fix.time = Date(timeIntervalSince1970: GPMF.gps2000Epoch + d * 86_400 + s)
         }

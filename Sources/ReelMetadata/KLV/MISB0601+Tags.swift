@@ -1,5 +1,6 @@
 extension MISB0601 {
-    /// The tags decoded to values (ST 0601 tags 1-65 and 75); others are kept raw.
+    /// The tags decoded to values (ST 0601 tags 1-65, 75-80, 90-93, the IMAPB heights,
+    /// course and rates of 103-120, and 123, 124, 134, 136); others are kept raw.
     public static let tags: [Int: TagSpec] = {
         func s(_ name: String) -> TagSpec { TagSpec(name: name, kind: .string, unit: nil) }
         func u(_ name: String, _ bytes: Int, _ unit: String? = nil) -> TagSpec { TagSpec(name: name, kind: .unsigned(bytes), unit: unit) }
@@ -9,6 +10,9 @@ extension MISB0601 {
         }
         func ms(_ name: String, _ bytes: Int, _ range: Double, _ unit: String) -> TagSpec {
             TagSpec(name: name, kind: .mappedSigned(bytes: bytes, range: range), unit: unit)
+        }
+        func im(_ name: String, _ lo: Double, _ hi: Double, _ unit: String) -> TagSpec {
+            TagSpec(name: name, kind: .imapb(min: lo, max: hi), unit: unit)
         }
         return [
             1: u("Checksum", 2),
@@ -77,6 +81,35 @@ extension MISB0601 {
             64: mu("Platform Magnetic Heading", 2, 0, 360, "deg"),
             65: u("UAS Datalink LS Version Number", 1),
             75: mu("Sensor Ellipsoid Height", 2, -900, 19000, "m"),
+            76: mu("Alternate Platform Ellipsoid Height", 2, -900, 19000, "m"),
+            77: u("Operational Mode", 1),
+            78: mu("Frame Center Height Above Ellipsoid", 2, -900, 19000, "m"),
+            79: ms("Sensor North Velocity", 2, 327, "m/s"),
+            80: ms("Sensor East Velocity", 2, 327, "m/s"),
+            90: ms("Platform Pitch Angle (Full)", 4, 90, "deg"),
+            91: ms("Platform Roll Angle (Full)", 4, 90, "deg"),
+            92: ms("Platform Angle of Attack (Full)", 4, 90, "deg"),
+            93: ms("Platform Sideslip Angle (Full)", 4, 90, "deg"),
+            103: im("Density Altitude Extended", -900, 40000, "m"),
+            104: im("Sensor Ellipsoid Height Extended", -900, 40000, "m"),
+            105: im("Alternate Platform Ellipsoid Height Extended", -900, 40000, "m"),
+            106: s("Stream Designator"),
+            107: s("Operational Base"),
+            108: s("Broadcast Source"),
+            109: im("Range To Recovery Location", 0, 21000, "km"),
+            110: TagSpec(name: "Time Airborne", kind: .unsignedVariable(maxBytes: 4), unit: "s"),
+            111: TagSpec(name: "Propulsion Unit Speed", kind: .unsignedVariable(maxBytes: 4), unit: "rpm"),
+            112: im("Platform Course Angle", 0, 360, "deg"),
+            113: im("Altitude Above Ground Level", -900, 40000, "m"),
+            114: im("Radar Altimeter", -900, 40000, "m"),
+            117: im("Sensor Azimuth Rate", -1000, 1000, "deg/s"),
+            118: im("Sensor Elevation Rate", -1000, 1000, "deg/s"),
+            119: im("Sensor Roll Rate", -1000, 1000, "deg/s"),
+            120: im("On-board MI Storage Percent Full", 0, 100, "%"),
+            123: u("Number of NAVSATs in View", 1),
+            124: u("Positioning Method Source", 1),
+            134: im("Zoom Percentage", 0, 100, "%"),
+            136: TagSpec(name: "Leap Seconds", kind: .signedVariable(maxBytes: 4), unit: "s"),
         ]
     }()
 }

@@ -60,10 +60,22 @@ public enum MISB0601 {
             return nil
         }
 
-        /// The sensor position (13, 14, 15), with the time (2) and platform ground speed (56).
+        /// The sensor position (13, 14, 15), with the time (2), the platform's ground speed
+        /// (56), course (112), heading (5), pitch and roll (90 and 91, else the short 6 and
+        /// 7), true airspeed (8), vertical speed (51), the sensor's velocity north and east
+        /// (79, 80) and the satellites in view (123), where the packet has them.
         public var sensorFix: GPSFix? {
             guard let lat = number(13), let lon = number(14) else { return nil }
-            return GPSFix(latitude: lat, longitude: lon, altitude: number(15), speed2D: number(56), time: date)
+            var fix = GPSFix(latitude: lat, longitude: lon, altitude: number(15), speed2D: number(56), course: number(112), time: date)
+            fix.heading = number(5)
+            fix.pitch = number(90) ?? number(6)
+            fix.roll = number(91) ?? number(7)
+            fix.airspeed = number(8)
+            fix.velocityUp = number(51)
+            fix.velocityNorth = number(79)
+            fix.velocityEast = number(80)
+            fix.satellites = number(123).map { Int($0) }
+            return fix
         }
 
         /// `klv/0601.N` items for every tag but the checksum, then the sensor position's
@@ -95,6 +107,14 @@ public enum MISB0601 {
         /// A signed integer of `bytes` bytes mapped onto `-range...range`; the most negative
         /// value means "out of range".
         case mappedSigned(bytes: Int, range: Double)
+        /// An unsigned integer of 1 to `maxBytes` bytes, taken as it is.
+        case unsignedVariable(maxBytes: Int)
+        /// A signed integer of 1 to `maxBytes` bytes, taken as it is.
+        case signedVariable(maxBytes: Int)
+        /// MISB ST 1201 IMAPB: a value of 1 to 8 bytes mapped onto `min...max`; a value whose
+        /// first bit is set (and is not the top of the range) is one of ST 1201's special
+        /// values (infinity, NaN, below or above the range) and reads as no value.
+        case imapb(min: Double, max: Double)
         case raw
     }
 
@@ -214,15 +234,61 @@ public enum MISB0601 {
             if v == minimum { return .data(item.value) } // "out of range" indicator
             let span = Double((UInt64(1) << UInt64(8 * n)) - 2)
             return .double(Double(v) * 2 * range / span)
+        case .unsignedVariable(let maxBytes):
+            try sizeUpTo(maxBytes)
+            return .integer(Int64(ByteReader.uintBE(b, at: 0, count: b.count)))
+        case .signedVariable(let maxBytes):
+            try sizeUpTo(maxBytes)
+            let shift = UInt64(64 - 8 * b.count)
+            return .integer(Int64(bitPattern: ByteReader.uintBE(b, at: 0, count: b.count) << shift) >> Int64(shift))
+        case .imapb(let lo, let hi):
+            try sizeUpTo(8)
+            let raw = ByteReader.uintBE(b, at: 0, count: b.count)
+            let top = UInt64(1) << UInt64(8 * b.count - 1)
+            if raw & top != 0, raw != top { return .data(item.value) } // ST 1201 special value
+            return .double(IMAPB(min: lo, max: hi, bytes: b.count).value(raw))
         }
+        func sizeUpTo(_ maxBytes: Int) throws(ReelError) {
+            guard (1...maxBytes).contains(b.count) else {
+                throw .metadataFormat("MISB ST 0601", "tag \(item.tag) (\(spec.name)) has \(b.count) bytes, expected 1 to \(maxBytes)", offset: item.offset)
+            }
+        }
+    }
+
+    /// MISB ST 1201's IMAPB mapping of `min...max` onto an integer of `bytes` bytes.
+    struct IMAPB {
+        var min: Double
+        var bytes: Int
+        /// Scale to the integer and back, and the offset that puts zero on an integer.
+        var forward: Double, reverse: Double, zeroOffset: Double
+
+        init(min: Double, max: Double, bytes: Int) {
+            self.min = min
+            self.bytes = bytes
+            let bPow = (Foundation.log2(max - min)).rounded(.up)
+            let dPow = Double(8 * bytes - 1)
+            forward = Foundation.pow(2, dPow - bPow)
+            reverse = Foundation.pow(2, bPow - dPow)
+            zeroOffset = min < 0 && max > 0 ? forward * min - (forward * min).rounded(.down) : 0
+        }
+
+        func value(_ raw: UInt64) -> Double { reverse * (Double(raw) - zeroOffset) + min }
+
+        /// The integer for `value`, which must lie in the range.
+        func raw(_ value: Double) -> UInt64 { UInt64((forward * (value - min) + zeroOffset).rounded(.down)) }
     }
 }
 
 extension MISB0601 {
     /// A local set packet for one fix: precision time stamp (2, when the fix has a time),
     /// sensor latitude, longitude and true altitude (13, 14, 15), platform ground speed
-    /// (56, whole m/s) and the LS version (65, 19), then the checksum.
-    /// - Throws: `.invalidArgument` when a value is outside what ST 0601 can carry.
+    /// (56, whole m/s) and the LS version (65, 19), then the checksum; and, when the fix
+    /// has them, platform heading (5), true airspeed (8, whole m/s), vertical speed (51),
+    /// sensor velocity north and east (79, 80), pitch and roll (90, 91, full range),
+    /// course (112, 2 bytes) and satellites (123). Those last fields are left out when
+    /// they lie outside what their tag can carry.
+    /// - Throws: `.invalidArgument` when a position, altitude or time is outside what ST
+    ///   0601 can carry.
     public static func encode(fix: GPSFix, version: UInt8 = 19) throws(ReelError) -> Data {
         func bytes(_ v: UInt64, _ n: Int) -> Data {
             var w = ByteWriter()
@@ -251,6 +317,24 @@ extension MISB0601 {
             items.append(Item(tag: 56, value: bytes(UInt64(min(255, speed.rounded())), 1)))
         }
         items.append(Item(tag: 65, value: Data([version])))
-        return encode(items)
+        /// A value in `-range...range` as a signed integer of `n` bytes, nil outside it.
+        func optionalSigned(_ value: Double?, range: Double, _ n: Int) -> Data? {
+            guard let value, value.isFinite, abs(value) <= range else { return nil }
+            return try? mappedSigned(value, range: range, n, "")
+        }
+        if let heading = fix.heading, heading.isFinite, (0...360).contains(heading) {
+            items.append(Item(tag: 5, value: bytes(UInt64((heading * 65535 / 360).rounded()), 2)))
+        }
+        if let v = fix.airspeed, v.isFinite, v >= 0, v < 255.5 { items.append(Item(tag: 8, value: bytes(UInt64(v.rounded()), 1))) }
+        if let v = optionalSigned(fix.velocityUp, range: 180, 2) { items.append(Item(tag: 51, value: v)) }
+        if let v = optionalSigned(fix.velocityNorth, range: 327, 2) { items.append(Item(tag: 79, value: v)) }
+        if let v = optionalSigned(fix.velocityEast, range: 327, 2) { items.append(Item(tag: 80, value: v)) }
+        if let v = optionalSigned(fix.pitch, range: 90, 4) { items.append(Item(tag: 90, value: v)) }
+        if let v = optionalSigned(fix.roll, range: 90, 4) { items.append(Item(tag: 91, value: v)) }
+        if let course = fix.course, course.isFinite, (0...360).contains(course) {
+            items.append(Item(tag: 112, value: bytes(IMAPB(min: 0, max: 360, bytes: 2).raw(course), 2)))
+        }
+        if let n = fix.satellites, (0...255).contains(n) { items.append(Item(tag: 123, value: Data([UInt8(n)]))) }
+        return encode(items.sorted { $0.tag < $1.tag })
     }
 }

@@ -5,10 +5,11 @@ import FoundationXML
 
 /// GPX 1.1 tracks: import to timed metadata groups, export from them.
 ///
-/// Import reads every `trkpt` (`lat`, `lon`, `ele`, `time`, `fix`, `hdop`/`pdop`, and
-/// `speed`/`course` wherever they appear inside the point, e.g. in Garmin's
+/// Import reads every `trkpt` (`lat`, `lon`, `ele`, `time`, `fix`, `sat`, `hdop`/`pdop`,
+/// and `speed`/`course` wherever they appear inside the point, e.g. in Garmin's
 /// TrackPointExtension). Export writes one `trkpt` per group with a fix, with speed and
-/// course in a Garmin TrackPointExtension (GPX has no 3D speed: use CSV for that).
+/// course in a Garmin TrackPointExtension (GPX has no 3D speed, velocity, accuracy or
+/// attitude: use CSV or JSON for those).
 public enum GPX {
     /// The fixes of every `trkpt`, in document order.
     /// - Throws: `.metadataFormat` naming the line when the XML is malformed or not UTF-8, or
@@ -66,6 +67,7 @@ public enum GPX {
             case 3?: s += "<fix>3d</fix>"
             default: break
             }
+            if let sat = fix.satellites, sat >= 0 { s += "<sat>\(sat)</sat>" }
             if let dop = fix.dop { s += "<hdop>\(dop)</hdop>" }
             if fix.speed2D != nil || fix.course != nil {
                 s += "<extensions><gpxtpx:TrackPointExtension>"
@@ -158,6 +160,7 @@ private final class GPXReader: NSObject, XMLParserDelegate {
         case "speed": if let v = number(text, "speed") { current?.speed2D = v }
         case "course": if let v = number(text, "course") { current?.course = v }
         case "hdop": hdop = number(text, "hdop")
+        case "sat": if let v = number(text, "sat"), v >= 0, v < 1e9 { current?.satellites = Int(v) }
         case "pdop": pdop = number(text, "pdop")
         case "fix":
             switch text.trimmingCharacters(in: .whitespacesAndNewlines) {

@@ -1,14 +1,30 @@
 import Foundation
 
-/// GPS telemetry as CSV: `time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time`.
+/// GPS telemetry as CSV: `time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time`,
+/// then the fields fewer sources give (``header``): course, velocity north/east/up,
+/// accuracies, satellites, relative altitude, device time, heading, pitch, roll, airspeed.
 ///
 /// `time` is seconds from media start; `gps_time` is ISO 8601 UTC with milliseconds;
-/// speeds are m/s; a field without a value is empty. Numbers are written in their
-/// shortest exact form, so export then import gives the same values.
+/// speeds are m/s, angles degrees, accuracies and altitudes metres; a field without a
+/// value is empty. Numbers are written in their shortest exact form, so export then
+/// import gives the same values.
 public enum TelemetryCSV {
-    /// The header line, in this exact column order.
-    public static let header = "time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time"
+    /// The header line, in this exact column order: the first nine columns are those
+    /// earlier versions wrote, the others follow them.
+    public static let header = "time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time,"
+        + "course,velocity_north,velocity_east,velocity_up,horizontal_accuracy,vertical_accuracy,speed_accuracy,"
+        + "satellites,relative_altitude,device_time,heading,pitch,roll,airspeed"
     static let columns = header.split(separator: ",").map(String.init)
+
+    /// The number columns after `gps_time`, with the fix field each holds.
+    static var extraNumbers: [(column: String, field: WritableKeyPath<GPSFix, Double?>)] { [
+        ("course", \.course), ("velocity_north", \.velocityNorth), ("velocity_east", \.velocityEast), ("velocity_up", \.velocityUp),
+        ("horizontal_accuracy", \.horizontalAccuracy), ("vertical_accuracy", \.verticalAccuracy), ("speed_accuracy", \.speedAccuracy),
+    ] }
+    static var laterNumbers: [(column: String, field: WritableKeyPath<GPSFix, Double?>)] { [
+        ("relative_altitude", \.relativeAltitude), ("device_time", \.deviceTime), ("heading", \.heading), ("pitch", \.pitch),
+        ("roll", \.roll), ("airspeed", \.airspeed),
+    ] }
 
     /// One row per group holding a fix, with a header line; lines end with `\n`.
     public static func document(for groups: [TimedMetadataGroup]) -> String {
@@ -20,7 +36,8 @@ public enum TelemetryCSV {
             let fields = [
                 seconds(time), f(fix.latitude), f(fix.longitude), f(fix.altitude), f(fix.speed2D), f(fix.speed3D),
                 fix.fix.map(String.init) ?? "", f(fix.dop), fix.time.map(ISO8601.string) ?? "",
-            ]
+            ] + extraNumbers.map { f(fix[keyPath: $0.field]) } + [fix.satellites.map(String.init) ?? ""]
+                + laterNumbers.map { f(fix[keyPath: $0.field]) }
             s += fields.joined(separator: ",") + "\n"
         }
         return s
@@ -82,6 +99,13 @@ public enum TelemetryCSV {
             if let f = field("fix") {
                 guard let v = Int(f) else { throw .metadataFormat("CSV", "line \(n + 1), column fix: \"\(f)\" is not an integer") }
                 fix.fix = v
+            }
+            for (column, keyPath) in extraNumbers + laterNumbers {
+                fix[keyPath: keyPath] = try number(column)
+            }
+            if let f = field("satellites") {
+                guard let v = Int(f), v >= 0 else { throw .metadataFormat("CSV", "line \(n + 1), column satellites: \"\(f)\" is not a count") }
+                fix.satellites = v
             }
             if let t = field("gps_time") {
                 guard let d = ISO8601.date(t) else { throw .metadataFormat("CSV", "line \(n + 1), column gps_time: \"\(t)\" is not an ISO 8601 date") }
