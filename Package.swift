@@ -58,7 +58,7 @@ let package = Package(
         // the browser. Its own target, so that Reel and ReelComposition gain no dependency.
         .target(
             name: "ReelPreview",
-            dependencies: ["Reel", .product(name: "Hummingbird", package: "hummingbird"),
+            dependencies: ["Reel", "ReelCore", .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")],
             resources: [.copy("Page")]
         ),

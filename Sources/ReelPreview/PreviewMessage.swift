@@ -1,5 +1,5 @@
 import Foundation
-import Reel
+import ReelCore
 
 /// A message from the preview page to the server: one WebSocket text message, a JSON object
 /// with a `type`.
