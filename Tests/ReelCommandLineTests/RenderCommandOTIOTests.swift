@@ -194,9 +194,12 @@ struct RenderCommandOTIOTests {
         }
     }
 
-    /// A fix's values without its GPS time: latitude, longitude, altitude, speeds, fix, DOP.
+    /// A fix's values without its GPS time (the CSV's columns after the time: latitude,
+    /// longitude, altitude, speeds, fix, DOP, then gps_time, then the rest).
     static func position(_ rest: String) -> String {
-        rest.split(separator: ",", omittingEmptySubsequences: false).dropLast().joined(separator: ",")
+        var fields = rest.split(separator: ",", omittingEmptySubsequences: false)
+        if fields.count > 7 { fields.remove(at: 7) }
+        return fields.joined(separator: ",")
     }
 
     /// (time, the rest of the line) for each fix of a `reel metadata export --format csv`.
