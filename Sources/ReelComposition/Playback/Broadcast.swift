@@ -1,20 +1,30 @@
 /// Hands each value to every subscriber's `AsyncStream`, in the order given: the status
 /// and event sequences of players and items (what AVFoundation does with KVO and
 /// notifications). A subscriber that stops iterating is dropped.
+///
+/// With a current value (a status), a new subscriber gets it first, and no change is lost
+/// or doubled between the two: the value is kept and handed out under the same lock
+/// (yielding to a stream only buffers the value or schedules its reader; it runs no code).
 final class Broadcast<Element: Sendable>: Sendable {
     private struct State {
         var subscribers: [Int: AsyncStream<Element>.Continuation] = [:]
         var nextID = 0
         var finished = false
+        var current: Element?
     }
 
-    private let state = Lock(State())
+    private let state: Lock<State>
 
-    /// A new stream of the values yielded from now on, starting with `initial` when given.
-    func subscribe(initial: Element? = nil) -> AsyncStream<Element> {
+    /// A broadcast of events, or of a value with `current` as its first value.
+    init(current: Element? = nil) {
+        state = Lock(State(current: current))
+    }
+
+    /// A new stream: the current value, if kept, then the values yielded from now on.
+    func subscribe() -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self)
-        if let initial { continuation.yield(initial) }
         let id: Int? = state.withLock { s in
+            if let current = s.current { continuation.yield(current) }
             guard !s.finished else { return nil }
             defer { s.nextID += 1 }
             s.subscribers[s.nextID] = continuation
@@ -30,10 +40,12 @@ final class Broadcast<Element: Sendable>: Sendable {
         return stream
     }
 
-    /// Gives `value` to every subscriber (after the lock is released).
+    /// Gives `value` to every subscriber, and keeps it as the current value if there is one.
     func yield(_ value: Element) {
-        let subscribers = state.withLock { Array($0.subscribers.values) }
-        for subscriber in subscribers { subscriber.yield(value) }
+        state.withLock { s in
+            if s.current != nil { s.current = value }
+            for subscriber in s.subscribers.values { subscriber.yield(value) }
+        }
     }
 
     /// Ends every stream.

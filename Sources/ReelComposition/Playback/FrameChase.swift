@@ -10,6 +10,13 @@
 /// is released.
 final class FrameChase: Sendable {
     typealias Waiter = CheckedContinuation<Result<RenderedFrame, ReelError>?, Never>
+    typealias Outcome = Result<RenderedFrame, ReelError>?
+
+    /// A wait for a target's frame: answered before or after someone waits on it.
+    private enum Ticket {
+        case waiting(Waiter?)
+        case answered(Outcome)
+    }
 
     struct Target {
         var time: MediaTime
@@ -32,12 +39,15 @@ final class FrameChase: Sendable {
         var capacity: Int
         var inFlight: (target: Target, task: Task<Result<RenderedFrame, ReelError>, Never>?, cancelled: Bool)?
         var queued: Target?
-        var waiters: [(id: Int, target: Target, waiter: Waiter)] = []
+        var waiters: [(id: Int, target: Target)] = []
+        var tickets: [Int: Ticket] = [:]
         var nextWaiterID = 0
         var running = false
         /// Called with each rendered frame, after the lock is released.
         var listeners: [Int: @Sendable (RenderedFrame, Int) -> Void] = [:]
         var nextListenerID = 0
+        /// Called with a render's error (not a cancellation), after the lock is released.
+        var onFailure: (@Sendable (ReelError) -> Void)?
     }
 
     private let state: Lock<State>
@@ -46,20 +56,39 @@ final class FrameChase: Sendable {
         state = Lock(State(capacity: max(1, capacity)))
     }
 
+    /// Answers tickets `ids` with `outcome`; returns the waiters to resume.
+    private static func answer(_ s: inout State, _ ids: [Int], _ outcome: Outcome) -> [(Waiter, Outcome)] {
+        var resume: [(Waiter, Outcome)] = []
+        for id in ids {
+            s.waiters.removeAll { $0.id == id }
+            switch s.tickets[id] {
+            case .waiting(let w?):
+                s.tickets[id] = nil
+                resume.append((w, outcome))
+            case .waiting(nil):
+                s.tickets[id] = .answered(outcome)
+            default: break
+            }
+        }
+        return resume
+    }
+
+    private static func resume(_ list: [(Waiter, Outcome)]) {
+        for (w, o) in list { w.resume(returning: o) }
+    }
+
     // MARK: Configuration
 
     func setRenderer(_ renderer: FrameRenderer?, scale: Double) {
-        let dropped = state.withLock { s -> [Waiter] in
+        let dropped = state.withLock { s -> [(Waiter, Outcome)] in
             s.renderer = renderer
             s.scale = scale
             s.generation += 1
             s.cache.removeAll()
             s.queued = nil
-            let waiting = s.waiters.map(\.waiter)
-            s.waiters.removeAll()
-            return waiting
+            return Self.answer(&s, s.waiters.map(\.id), nil)
         }
-        for w in dropped { w.resume(returning: nil) }
+        Self.resume(dropped)
     }
 
     var renderer: FrameRenderer? { state.withLock { $0.renderer } }
@@ -84,6 +113,11 @@ final class FrameChase: Sendable {
             s.listeners[s.nextListenerID] = listener
             return s.nextListenerID
         }
+    }
+
+    /// Calls `handler` with each render that fails (not one that is cancelled).
+    func setFailureHandler(_ handler: @escaping @Sendable (ReelError) -> Void) {
+        state.withLock { $0.onFailure = handler }
     }
 
     func removeListener(_ id: Int) {
@@ -113,50 +147,76 @@ final class FrameChase: Sendable {
         if !cached, start { run() }
     }
 
-    /// The frame holding `time`: from the cache, or rendered as the newest target. Nil when
-    /// a newer target replaced this one before it was rendered (or the renderer changed).
-    func show(_ time: MediaTime) async -> Result<RenderedFrame, ReelError>? {
+    /// Makes `time` the newest target and returns a ticket for its frame (see
+    /// ``wait(_:)``): answered from the cache at once, with the frame once rendered, or with
+    /// nil when a newer target replaced this one first. Synchronous, so targets keep the
+    /// order of the calls.
+    func enqueueTicket(_ time: MediaTime) -> Int {
+        let (id, dropped, start) = state.withLock { s -> (Int, [(Waiter, Outcome)], Bool) in
+            let id = s.nextWaiterID
+            s.nextWaiterID += 1
+            if let e = s.cache.last(where: { $0.generation == s.generation && Self.holds($0.frame, time) }) {
+                s.tickets[id] = .answered(.success(e.frame))
+                return (id, [], false)
+            }
+            // Waiters of the queued target it replaces are superseded.
+            let replaced = s.queued.map { q in s.waiters.filter { $0.target.time == q.time && $0.target.generation == q.generation }.map(\.id) } ?? []
+            let dropped = Self.answer(&s, replaced, nil)
+            let start = enqueue(&s, time)
+            s.waiters.append((id, Target(time: time, generation: s.generation, scale: s.scale)))
+            s.tickets[id] = .waiting(nil)
+            return (id, dropped, start)
+        }
+        Self.resume(dropped)
+        if start { run() }
+        return id
+    }
+
+    /// The answer to a ticket from ``enqueueTicket(_:)``.
+    func wait(_ ticket: Int) async -> Outcome {
         await withCheckedContinuation { (continuation: Waiter) in
-            enum Action { case ready(RenderedFrame), dropped([Waiter], start: Bool), none }
-            let action = state.withLock { s -> Action in
-                if let e = s.cache.last(where: { $0.generation == s.generation && Self.holds($0.frame, time) }) {
-                    return .ready(e.frame)
+            let ready = state.withLock { s -> Outcome? in
+                switch s.tickets[ticket] {
+                case .answered(let outcome):
+                    s.tickets[ticket] = nil
+                    return .some(outcome)
+                case .waiting:
+                    s.tickets[ticket] = .waiting(continuation)
+                    return .none
+                case nil:
+                    return .some(nil)
                 }
-                // Waiters of the queued target it replaces are superseded.
-                let replaced = s.queued.map { q in s.waiters.filter { $0.target.time == q.time && $0.target.generation == q.generation } } ?? []
-                s.waiters.removeAll { w in replaced.contains { $0.id == w.id } }
-                let start = enqueue(&s, time)
-                let target = Target(time: time, generation: s.generation, scale: s.scale)
-                s.waiters.append((s.nextWaiterID, target, continuation))
-                s.nextWaiterID += 1
-                return .dropped(replaced.map(\.waiter), start: start)
             }
-            switch action {
-            case .ready(let frame): continuation.resume(returning: .success(frame))
-            case .dropped(let replaced, let start):
-                for w in replaced { w.resume(returning: nil) }
-                if start { run() }
-            case .none: break
-            }
+            if let ready { continuation.resume(returning: ready) }
         }
     }
 
-    /// Cancels the render in flight unless it is for `keeping`'s frame: its waiters get nil,
-    /// and the compositor is asked to cancel what it holds.
+    /// The frame holding `time`, as the newest target (``enqueueTicket(_:)`` and ``wait(_:)``).
+    func show(_ time: MediaTime) async -> Outcome {
+        await wait(enqueueTicket(time))
+    }
+
+    /// Cancels the render in flight: its waiters get nil, and the frame renderer asks the
+    /// compositor to cancel what it holds before the loop starts the next render.
     func cancelInFlight() {
-        let (task, dropped) = state.withLock { s -> (Task<Result<RenderedFrame, ReelError>, Never>?, [Waiter]) in
+        let (task, dropped) = state.withLock { s -> (Task<Result<RenderedFrame, ReelError>, Never>?, [(Waiter, Outcome)]) in
             guard let flight = s.inFlight else { return (nil, []) }
             s.inFlight?.cancelled = true
             let gone = s.waiters.filter { $0.target.time == flight.target.time && $0.target.generation == flight.target.generation }
-            s.waiters.removeAll { w in gone.contains { $0.id == w.id } }
-            return (flight.task, gone.map(\.waiter))
+            return (flight.task, Self.answer(&s, gone.map(\.id), nil))
         }
         task?.cancel()
-        for w in dropped { w.resume(returning: nil) }
+        Self.resume(dropped)
     }
 
     /// Queues `time` as the newest target; true when no render loop runs (the caller starts one).
+    /// A target already rendering (and not cancelled) is not queued again: it replaces the
+    /// queued one, as being the newest.
     private func enqueue(_ s: inout State, _ time: MediaTime) -> Bool {
+        if let flight = s.inFlight, !flight.cancelled, flight.target.time == time, flight.target.generation == s.generation, flight.target.scale == s.scale {
+            s.queued = nil
+            return false
+        }
         s.queued = Target(time: time, generation: s.generation, scale: s.scale)
         guard !s.running, s.renderer != nil else { return false }
         s.running = true
@@ -200,9 +260,11 @@ final class FrameChase: Sendable {
     }
 
     private func finish(_ target: Target, _ result: Result<RenderedFrame, ReelError>) {
-        let (waiters, listeners, generation) = state.withLock { s -> ([Waiter], [@Sendable (RenderedFrame, Int) -> Void], Int) in
+        let (onFailure, current) = state.withLock { ($0.onFailure, $0.generation) }
+        if case .failure(let error) = result, error.code != .cancelled, target.generation == current { onFailure?(error) }
+        let (waiters, listeners, generation) = state.withLock { s -> ([(Waiter, Outcome)], [@Sendable (RenderedFrame, Int) -> Void], Int) in
             s.inFlight = nil
-            var matching: [(id: Int, target: Target, waiter: Waiter)] = []
+            var matching: [(id: Int, target: Target)] = []
             switch result {
             case .failure(let error) where error.code != .cancelled:
                 matching = s.waiters.filter { $0.target.time == target.time && $0.target.generation == target.generation }
@@ -221,13 +283,12 @@ final class FrameChase: Sendable {
                     if s.cache.count > s.capacity { s.cache.removeFirst(s.cache.count - s.capacity) }
                 }
             }
-            s.waiters.removeAll { w in matching.contains { $0.id == w.id } }
             let fresh = target.generation == s.generation
-            return (matching.map(\.waiter), fresh ? Array(s.listeners.values) : [], target.generation)
+            return (Self.answer(&s, matching.map(\.id), result), fresh ? Array(s.listeners.values) : [], target.generation)
         }
         if case .success(let frame) = result {
             for l in listeners { l(frame, generation) }
         }
-        for w in waiters { w.resume(returning: result) }
+        Self.resume(waiters)
     }
 }

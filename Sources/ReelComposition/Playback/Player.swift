@@ -87,6 +87,7 @@ public final class Player: Sendable {
         var resumeSeeks: [(@Sendable (Bool) -> Void, Bool)] = []
         var status: TimeControlStatus?
         var playhead: (MediaTime, jumped: Bool)?
+        var playheadRenders = true
         var ended: (PlayerItem, MediaTime)?
         var schedule = false
         var cancelTimer: PlayerClockTimer?
@@ -94,7 +95,7 @@ public final class Player: Sendable {
 
     public let clock: any PlayerClock
     private let state = Lock(State())
-    private let statusBroadcast = Broadcast<TimeControlStatus>()
+    private let statusBroadcast = Broadcast<TimeControlStatus>(current: .paused)
 
     /// A player of `item` on `clock` (wall time by default).
     public init(playerItem item: PlayerItem? = nil, clock: any PlayerClock = RealTimeClock()) {
@@ -178,7 +179,7 @@ public final class Player: Sendable {
     public var timeControlStatus: TimeControlStatus { state.withLock { $0.status } }
 
     /// The time-control status now, then each change.
-    public var timeControlStatusUpdates: AsyncStream<TimeControlStatus> { statusBroadcast.subscribe(initial: timeControlStatus) }
+    public var timeControlStatusUpdates: AsyncStream<TimeControlStatus> { statusBroadcast.subscribe() }
 
     private func setRate(_ newRate: Double) {
         let rate = newRate.isFinite ? max(0, newRate) : 0
@@ -255,6 +256,7 @@ public final class Player: Sendable {
             s.lastTime = landing
             s.seeks[sequence] = completion
             a.playhead = (landing, true)
+            a.playheadRenders = false
             // Time jumped: periodic observers hear of it (with the time shown).
             for p in s.periodic.values { a.fire.append((p.sink, self.time(s))) }
             a.status = Self.status(s)
@@ -262,10 +264,12 @@ public final class Player: Sendable {
             start = .go(item, landing, sequence)
         }
         guard case .go(let item, let landing, let sequence) = start else { return }
+        // The render in flight is cancelled (and with it the compositor's pending requests,
+        // before the next request starts); the seek's frame is the newest target.
         item.chase.cancelInFlight()
+        let ticket = item.chase.enqueueTicket(item.frameTime(for: landing))
         Task {
-            if let renderer = item.chase.renderer { await renderer.cancelAllPendingRequests() }
-            let result = await item.chase.show(landing)
+            let result = await item.chase.wait(ticket)
             var ok = false
             if case .success = result { ok = true }
             if case .failure(let error) = result { item.fail(error) }
@@ -299,8 +303,8 @@ public final class Player: Sendable {
         let earlier = t - frame.start, later = frame.end - t
         let canEarlier = earlier <= before, canLater = after >= later && frame.end < duration
         switch (canEarlier, canLater) {
-        case (true, true): return earlier <= later ? frame.start : frame.end
-        case (true, false): return frame.start
+        // The frame holding the time first: it is the one that shows.
+        case (true, _): return frame.start
         case (false, true): return frame.end
         case (false, false): return t
         }
@@ -398,6 +402,9 @@ public final class Player: Sendable {
             body(&s, &actions)
             if let newStatus = actions.status, newStatus != s.status {
                 s.status = newStatus
+                // Under the lock, so the sequence keeps the order of the changes (the
+                // broadcast's lock is taken inside this one, never the other way round).
+                statusBroadcast.yield(newStatus)
                 return (newStatus, s.item)
             }
             return (nil, s.item)
@@ -405,12 +412,11 @@ public final class Player: Sendable {
         perform(actions, status: status, item: item)
     }
 
-    private func perform(_ a: Actions, status: TimeControlStatus?, item: PlayerItem?) {
+    private func perform(_ a: Actions, status _: TimeControlStatus?, item: PlayerItem?) {
         a.cancelTimer?.cancel()
-        if let (time, jumped) = a.playhead { item?.playheadMoved(to: time, jumped: jumped) }
+        if let (time, jumped) = a.playhead { item?.playheadMoved(to: time, jumped: jumped, renders: a.playheadRenders) }
         for (completion, ok) in a.resumeSeeks { completion(ok) }
         for (sink, time) in a.fire { sink.send(time) }
-        if let status { statusBroadcast.yield(status) }
         if let (endedItem, time) = a.ended { endedItem.post(.didPlayToEndTime(time)) }
         if a.schedule { schedule() }
     }

@@ -75,7 +75,7 @@ public final class PlayerItem: Sendable {
     private let load: @Sendable () async throws(ReelError) -> Contents
     private let compositorOverride: (@Sendable () -> any VideoCompositing)?
     private let state = Lock(State())
-    private let statusBroadcast = Broadcast<Status>()
+    private let statusBroadcast = Broadcast<Status>(current: .unknown)
     private let eventBroadcast = Broadcast<Event>()
     let chase = FrameChase()
 
@@ -85,6 +85,11 @@ public final class PlayerItem: Sendable {
                 loading: @escaping @Sendable () async throws(ReelError) -> Contents) {
         self.load = loading
         self.compositorOverride = customVideoCompositor
+        chase.setFailureHandler { [weak self] error in
+            guard let self, self.status == .readyToPlay else { return }
+            self.post(.failedToPlayToEndTime(error))
+            self.fail(error)
+        }
     }
 
     /// An item over a composition whose tracks come from `sources` (in-memory sources in
@@ -106,7 +111,7 @@ public final class PlayerItem: Sendable {
     public var error: ReelError? { state.withLock { $0.error } }
 
     /// The status now, then each change (what AVFoundation's users observe with KVO).
-    public var statusUpdates: AsyncStream<Status> { statusBroadcast.subscribe(initial: status) }
+    public var statusUpdates: AsyncStream<Status> { statusBroadcast.subscribe() }
 
     /// The end of the item, each time playback reaches it or fails before it.
     public var events: AsyncStream<Event> { eventBroadcast.subscribe() }
@@ -285,10 +290,11 @@ public final class PlayerItem: Sendable {
             s.status = status
             s.error = error
             s.preparing = false
+            // Under the lock, so the sequence keeps the order of the changes.
+            statusBroadcast.yield(status)
             return (true, s.metadataOutputs)
         }
         guard changed else { return }
-        statusBroadcast.yield(status)
         if status == .readyToPlay {
             let t = state.withLock { $0.playhead }
             for o in outputs { o.update(itemTime: t, jumped: true) }
@@ -304,12 +310,21 @@ public final class PlayerItem: Sendable {
             return (s.status == .readyToPlay, s.metadataOutputs, s.audioOutputs, s.contents?.sound)
         }
         guard ready else { return }
-        if renders { chase.request(time) }
+        if renders { chase.request(frameTime(for: time)) }
         if jumped, let sound { for o in audio { o.seek(to: time, sampleRate: sound.sampleRate) } }
         for o in outputs { o.update(itemTime: time, jumped: jumped) }
     }
 
     func setPlayhead(_ time: MediaTime) { state.withLock { $0.playhead = time } }
+
+    /// The start of the frame that shows at `time` on the frame grid: the last frame at the
+    /// end of the item.
+    func frameTime(for time: MediaTime) -> MediaTime {
+        let duration = self.duration
+        var t = MediaTime.maximum(time, .zero)
+        if duration.isNumeric, duration > .zero, t >= duration { t = duration - MediaTime(value: 1, timescale: 1_000_000_000) }
+        return frameRange(containing: t)?.start ?? t
+    }
 
     func post(_ event: Event) { eventBroadcast.yield(event) }
 

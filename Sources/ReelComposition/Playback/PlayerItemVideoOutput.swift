@@ -25,12 +25,12 @@ public final class PlayerItemVideoOutput: Sendable {
 
     /// Whether the frame showing at `itemTime` is rendered and this output has not copied it.
     public func hasNewPixelBuffer(forItemTime itemTime: MediaTime) -> Bool {
-        guard let chase = state.withLock({ $0.item })?.chase, let (frame, generation) = chase.cachedFrame(at: itemTime) else { return false }
+        guard let item = state.withLock({ $0.item }), let (frame, generation) = item.chase.cachedFrame(at: item.frameTime(for: itemTime)) else { return false }
         return !state.withLock { s in s.taken.contains { $0.time == frame.time && $0.generation == generation } }
     }
 
     /// The frame showing at `itemTime`, or nil when nothing should be shown: the time is
-    /// outside the item, or its frame is not rendered yet (it is then asked for, and
+    /// before the item, or its frame is not rendered yet (it is then asked for, and
     /// ``mediaDataChanges`` tells when it is there).
     public func copyPixelBuffer(forItemTime itemTime: MediaTime) -> PixelBuffer? {
         copyFrame(forItemTime: itemTime)?.pixelBuffer
@@ -41,8 +41,8 @@ public final class PlayerItemVideoOutput: Sendable {
     /// carried.
     public func copyFrame(forItemTime itemTime: MediaTime) -> RenderedFrame? {
         guard let item = state.withLock({ $0.item }) else { return nil }
-        guard let (frame, generation) = item.chase.cachedFrame(at: itemTime) else {
-            if item.status == .readyToPlay, itemTime >= .zero, itemTime < item.duration { item.chase.request(itemTime) }
+        guard let (frame, generation) = item.chase.cachedFrame(at: item.frameTime(for: itemTime)) else {
+            if item.status == .readyToPlay, itemTime >= .zero, itemTime <= item.duration { item.chase.request(item.frameTime(for: itemTime)) }
             return nil
         }
         state.withLock { s in
