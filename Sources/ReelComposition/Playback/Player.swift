@@ -122,21 +122,27 @@ public final class Player: Sendable {
     /// Plays `item` instead, from its own current time (zero for a new item), and prepares
     /// it. Pending seeks finish `false`.
     public func replaceCurrentItem(with item: PlayerItem?) {
-        let (old, seeks) = state.withLock { s -> (PlayerItem?, [@Sendable (Bool) -> Void]) in
+        // Read before taking the lock: an item already playing here asks this player.
+        let start = item.map { $0.currentItemTimeForNewPlayer() } ?? .zero
+        let (old, oldTime, seeks) = state.withLock { s -> (PlayerItem?, MediaTime, [@Sendable (Bool) -> Void]) in
             let old = s.item
+            let oldTime = time(s)
             s.item = item
             s.seekSequence += 1
             let seeks = Array(s.seeks.values)
             s.seeks.removeAll()
             s.heldTime = nil
-            let start = item?.currentTime() ?? .zero
             s.anchorItem = start.isNumeric ? start : .zero
             s.anchorClock = clock.now
             s.lastTime = s.anchorItem
-            return (old, seeks)
+            return (old, oldTime, seeks)
         }
         for seek in seeks { seek(false) }
-        if let old, old !== item { old.detach(from: self) }
+        if let old, old !== item {
+            // The old item keeps the time it was left at.
+            old.setPlayhead(oldTime)
+            old.detach(from: self)
+        }
         guard let item else {
             update { s, a in a.status = Self.status(s) }
             return
@@ -398,21 +404,20 @@ public final class Player: Sendable {
     /// Runs `body` under the lock, then does what it asked for.
     private func update(_ body: (inout State, inout Actions) -> Void) {
         var actions = Actions()
-        let (status, item) = state.withLock { s -> (TimeControlStatus?, PlayerItem?) in
+        let item = state.withLock { s -> PlayerItem? in
             body(&s, &actions)
             if let newStatus = actions.status, newStatus != s.status {
                 s.status = newStatus
                 // Under the lock, so the sequence keeps the order of the changes (the
                 // broadcast's lock is taken inside this one, never the other way round).
                 statusBroadcast.yield(newStatus)
-                return (newStatus, s.item)
             }
-            return (nil, s.item)
+            return s.item
         }
-        perform(actions, status: status, item: item)
+        perform(actions, item: item)
     }
 
-    private func perform(_ a: Actions, status _: TimeControlStatus?, item: PlayerItem?) {
+    private func perform(_ a: Actions, item: PlayerItem?) {
         a.cancelTimer?.cancel()
         if let (time, jumped) = a.playhead { item?.playheadMoved(to: time, jumped: jumped, renders: a.playheadRenders) }
         for (completion, ok) in a.resumeSeeks { completion(ok) }

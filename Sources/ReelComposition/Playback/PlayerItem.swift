@@ -173,8 +173,12 @@ public final class PlayerItem: Sendable {
     /// was left.
     public func currentTime() -> MediaTime {
         let (player, playhead) = state.withLock { ($0.player, $0.playhead) }
-        return player?.currentItem === self ? player!.currentTime() : playhead
+        if let player, player.currentItem === self { return player.currentTime() }
+        return playhead
     }
+
+    /// Where a player taking this item starts: where the item was left.
+    func currentItemTimeForNewPlayer() -> MediaTime { state.withLock { $0.playhead } }
 
     /// Renders the frame at the playhead again, with the same compositor: after a
     /// compositor's parameters, or what its sources hold, changed. Video outputs then have
