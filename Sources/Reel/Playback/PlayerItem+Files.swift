@@ -8,11 +8,13 @@ extension PlayerItem {
     /// earliest track starts (``Composition/init(asset:)``), through `videoComposition` when
     /// given (else the built-in compositor over its video). The file is opened and its
     /// tracks loaded when a player prepares the item; a file that cannot be read fails it.
+    /// Its sound is mixed by the export's mixer (``AssetSoundSource``, 48 kHz stereo).
     public convenience init(asset: Asset, videoComposition: VideoComposition? = nil, audioMix: AudioMix? = nil) {
         self.init { () throws(ReelError) -> Contents in
             let composition = try await Composition(asset: asset)
-            return Contents(composition: composition, videoComposition: videoComposition, audioMix: audioMix,
-                            sources: AssetRenderSources())
+            let sources = AssetRenderSources()
+            return Contents(composition: composition, videoComposition: videoComposition, audioMix: audioMix, sources: sources,
+                            sound: AssetSoundSource(composition: composition, audioMix: audioMix, sources: sources))
         }
     }
 
@@ -21,7 +23,8 @@ extension PlayerItem {
     /// (``AssetRenderSources``).
     public convenience init(composition: Composition, videoComposition: VideoComposition? = nil, audioMix: AudioMix? = nil,
                             files: [String: URL] = [:]) {
-        self.init(composition: composition, videoComposition: videoComposition, audioMix: audioMix,
-                  sources: AssetRenderSources(files: files))
+        let sources = AssetRenderSources(files: files)
+        self.init(composition: composition, videoComposition: videoComposition, audioMix: audioMix, sources: sources,
+                  sound: AssetSoundSource(composition: composition, audioMix: audioMix, sources: sources))
     }
 }
