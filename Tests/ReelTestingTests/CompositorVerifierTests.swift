@@ -20,7 +20,7 @@ import ReelTesting
     @Test func wellBehavedCompositorPasses() async throws {
         let report = try await verifier { AsyncVideoCompositorAdapter(SpeedBar()) }.verify()
         #expect(report.checkedRules == [.metadataDelivery, .metadataAtTime, .missingSourceFrame, .finishExactlyOnce,
-                                        .concurrentRequests, .cancellation, .renderContext, .determinism])
+                                        .concurrentRequests, .cancellation, .renderContext, .determinism, .playback])
         #expect(report.requestCount > 20)
     }
 
@@ -58,6 +58,13 @@ import ReelTesting
         let v = try #require(await violation(verifier(timeLimit: .seconds(1)) { BlocksOnCancel(gate: gate) }))
         #expect(v.rule == .cancellation)
         #expect(v.description.contains("rule 6") && v.description.contains("did not return"))
+    }
+
+    @Test func catchesFinishingARequestASeekCancelled() async throws {
+        let v = try #require(await violation(verifier { CancelsFinishedRequests() }))
+        #expect(v.rule == .playback)
+        #expect(v.compositionTime == .zero)
+        #expect(v.description.contains("playback") && v.description.contains("a seek cancelled this request"))
     }
 
     @Test func catchesCarryingMetadataForward() async throws {

@@ -150,3 +150,16 @@ final class ReusesOneBuffer: BGRACompositor {
         request.finish(withComposedVideoFrame: out)
     }
 }
+
+/// Breaks the playback rule: composes at once but remembers every request as in flight, and
+/// its cancel finishes them all as cancelled, finished or not.
+final class CancelsFinishedRequests: BGRACompositor {
+    let started = Lock<[AsynchronousVideoCompositionRequest]>([])
+    func startRequest(_ request: AsynchronousVideoCompositionRequest) {
+        started.withLock { $0.append(request) }
+        request.finish(withComposedVideoFrame: drawSpeedBar(request))
+    }
+    func cancelAllPendingVideoCompositionRequests() async {
+        for request in started.withLock({ $0 }) { request.finishCancelledRequest() }
+    }
+}

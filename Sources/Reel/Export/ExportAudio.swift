@@ -145,7 +145,7 @@ struct ExportAudio: Sendable {
     static let preRollFrames = 48
 
     /// The stretches of `track`'s sources that play in `range`, in order.
-    private static func pieces(of track: CompositionTrack, in range: TimeRange, sources: AssetRenderSources) -> [Piece] {
+    static func pieces(of track: CompositionTrack, in range: TimeRange, sources: AssetRenderSources) -> [Piece] {
         var pieces: [Piece] = []
         for segment in track.segments where !segment.isEmpty {
             guard let ref = segment.sourceTrack else { continue }

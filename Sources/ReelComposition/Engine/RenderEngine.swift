@@ -91,13 +91,18 @@ public struct RenderedFrame: Sendable {
     public var instructionIndex: Int
     /// Whether a passthrough instruction produced it without the compositor.
     public var isPassthrough: Bool
+    /// The timed metadata groups the compositor's request carried, by track ID (composition
+    /// times); empty for a passthrough frame.
+    public var sourceTimedMetadata: [Int32: TimedMetadataGroup]
 
-    public init(time: MediaTime, duration: MediaTime, pixelBuffer: PixelBuffer, instructionIndex: Int = 0, isPassthrough: Bool = false) {
+    public init(time: MediaTime, duration: MediaTime, pixelBuffer: PixelBuffer, instructionIndex: Int = 0, isPassthrough: Bool = false,
+                sourceTimedMetadata: [Int32: TimedMetadataGroup] = [:]) {
         self.time = time
         self.duration = duration
         self.pixelBuffer = pixelBuffer
         self.instructionIndex = instructionIndex
         self.isPassthrough = isPassthrough
+        self.sourceTimedMetadata = sourceTimedMetadata
     }
 }
 

@@ -22,6 +22,7 @@ actor RenderPipeline {
         var duration: MediaTime
         var instructionIndex: Int
         var isPassthrough: Bool
+        var sourceTimedMetadata: [Int32: TimedMetadataGroup] = [:]
     }
 
     struct ConversionKey: Hashable {
@@ -61,7 +62,8 @@ actor RenderPipeline {
             case .success(let buffer):
                 try await fill()
                 return RenderedFrame(time: frame.time, duration: frame.duration, pixelBuffer: buffer,
-                                     instructionIndex: frame.instructionIndex, isPassthrough: frame.isPassthrough)
+                                     instructionIndex: frame.instructionIndex, isPassthrough: frame.isPassthrough,
+                                     sourceTimedMetadata: frame.sourceTimedMetadata)
             case .failure(let error):
                 throw error
             }
@@ -100,11 +102,7 @@ actor RenderPipeline {
             throw ReelError(.compositorFailed, "the compositor's sourcePixelBufferAttributes lists no pixel format")
         }
         let format = options.preferredPixelFormat.flatMap { required.contains($0) ? $0 : nil } ?? first
-        let size = videoComposition.renderPixelSize
-        let context = VideoCompositionRenderContext(
-            width: size.width, height: size.height, pixelFormat: format, renderScale: videoComposition.renderScale,
-            highQualityRendering: options.highQualityRendering, videoComposition: videoComposition,
-            poolCapacity: options.maximumRequestsInFlight + 4)
+        let context = try makeContext(format: format, renderScale: videoComposition.renderScale)
         self.compositor = compositor
         // Sources are asked for (and converted to) the render format first when accepted.
         self.sourceFormats = sourceFormats.map { s in
@@ -113,6 +111,83 @@ actor RenderPipeline {
         self.context = context
         self.nextTime = timeRange.duration > .zero ? timeRange.start : nil
         compositor.renderContextChanged(context)
+    }
+
+    /// A render context in `format` at `renderScale` (the video composition's size times it).
+    private func makeContext(format: PixelFormat, renderScale: Double) throws(ReelError) -> VideoCompositionRenderContext {
+        let w = (videoComposition.renderSize.width * renderScale).rounded(), h = (videoComposition.renderSize.height * renderScale).rounded()
+        guard w.isFinite, h.isFinite, w >= 1, h >= 1, w <= 32768, h <= 32768 else {
+            throw ReelError(.invalidArgument, "render scale \(renderScale) gives a \(w)x\(h) frame from render size \(videoComposition.renderSize.width)x\(videoComposition.renderSize.height): it must be 1 to 32768 pixels each way")
+        }
+        return VideoCompositionRenderContext(
+            width: Int(w), height: Int(h), pixelFormat: format, renderScale: renderScale,
+            highQualityRendering: options.highQualityRendering, videoComposition: videoComposition,
+            poolCapacity: options.maximumRequestsInFlight + 4)
+    }
+
+    // MARK: One frame at a time (FrameRenderer)
+
+    /// Makes the compositor on first use, and a new render context when `renderScale` differs
+    /// from the current one (then `renderContextChanged`, rule 7).
+    func prepareSingleFrames(renderScale: Double) async throws(ReelError) -> any VideoCompositing {
+        try await start()
+        guard let compositor, let context else { throw ReelError(.internalError, "the render pipeline has no compositor") }
+        if context.renderScale != renderScale {
+            let changed = try makeContext(format: context.pixelFormat, renderScale: renderScale)
+            self.context = changed
+            compositor.renderContextChanged(changed)
+        }
+        return compositor
+    }
+
+    /// Starts the request for the output frame starting at `time` (a frame start on the
+    /// render's timeline) and returns its slot and frame, without entering the render's
+    /// own sequence of times.
+    func startSingleFrame(at time: MediaTime) async throws(ReelError) -> (slot: RequestSlot, frame: PendingFrame) {
+        let end = try await outputEnd(after: time)
+        return try await startFrame(at: time, end: end)
+    }
+
+    /// The output frame holding `time`: from a frame start on the `frameDuration` grid from
+    /// the start of the range (or the timing track's frame), to where the next one starts;
+    /// nil outside the range.
+    func outputFrameRange(containing time: MediaTime) async throws(ReelError) -> TimeRange? {
+        guard timeRange.containsTime(time) else { return nil }
+        if let timingID = videoComposition.sourceTrackIDForFrameTiming,
+           let track = engine.composition.track(withTrackID: timingID),
+           let segment = track.segment(forTrackTime: time),
+           let frame = try await sourceFrame(track: timingID, at: time),
+           let start = segment.compositionTime(forSourceTime: frame.timeRange.start),
+           let end = segment.compositionTime(forSourceTime: frame.timeRange.end) {
+            let from = MediaTime.maximum(MediaTime.maximum(start, segment.target.start), timeRange.start)
+            let to = MediaTime.minimum(MediaTime.minimum(end, segment.target.end), timeRange.end)
+            if from <= time, time < to { return TimeRange(start: from, end: to) }
+        }
+        let step = videoComposition.frameDuration
+        let offset = time - timeRange.start
+        // k = floor(offset / step), exactly: offset.value * step.timescale / (offset.timescale * step.value).
+        let (num, o1) = offset.value.multipliedReportingOverflow(by: Int64(step.timescale))
+        let (den, o2) = Int64(offset.timescale).multipliedReportingOverflow(by: step.value)
+        let k: Int64 = (o1 || o2 || den <= 0) ? Int64((offset.seconds / step.seconds).rounded(.down)) : num / den
+        var start = timeRange.start + step * Int32(clamping: k)
+        if start > time { start = start - step }
+        let end = MediaTime.minimum(start + step, timeRange.end)
+        return TimeRange(start: start, end: end)
+    }
+
+    /// The metadata sample of each of `trackIDs` holding composition time `time`, mapped to
+    /// composition time exactly as a request carries it.
+    func timedMetadata(at time: MediaTime, trackIDs: [Int32]) async throws(ReelError) -> [(trackID: Int32, sample: TimedMetadataSample)] {
+        var out: [(trackID: Int32, sample: TimedMetadataSample)] = []
+        for id in trackIDs {
+            if let sample = try await metadata(track: id, at: time) { out.append((id, sample)) }
+        }
+        return out
+    }
+
+    /// Asks the compositor to finish or cancel every request it holds (rule 6).
+    func cancelCompositorRequests() async {
+        if let compositor { await compositor.cancelAllPendingVideoCompositionRequests() }
     }
 
     // MARK: Producer side
@@ -126,22 +201,29 @@ actor RenderPipeline {
     }
 
     private func prepare(at time: MediaTime) async throws(ReelError) {
-        guard let compositor, let context else { return }
+        let frameEnd = try await outputEnd(after: time)
+        nextTime = frameEnd < timeRange.end ? frameEnd : nil
+        _ = try await startFrame(at: time, end: frameEnd) { slot, frame in pending.append((slot, frame)) }
+    }
+
+    /// Builds and starts the request (or the passthrough) for the output frame `[time, end)`.
+    /// `enqueue` sees the slot before any work that may throw, so a render can cancel it.
+    private func startFrame(at time: MediaTime, end frameEnd: MediaTime,
+                            enqueue: (RequestSlot, PendingFrame) -> Void = { _, _ in }) async throws(ReelError) -> (slot: RequestSlot, frame: PendingFrame) {
+        guard let compositor, let context else { throw ReelError(.internalError, "the render pipeline has no compositor") }
         guard let (index, instruction) = instruction(at: time) else {
             throw ReelError(.invalidComposition, "no instruction covers composition time \(time.secondsDescription)", time: time)
         }
-        let frameEnd = try await outputEnd(after: time)
-        nextTime = frameEnd < timeRange.end ? frameEnd : nil
         let slot = RequestSlot(time: time)
-        let pendingFrame = PendingFrame(time: time, duration: MediaTime.minimum(frameEnd, timeRange.end) - time,
+        var pendingFrame = PendingFrame(time: time, duration: MediaTime.minimum(frameEnd, timeRange.end) - time,
                                         instructionIndex: index, isPassthrough: instruction.passthroughTrackID != nil)
-        pending.append((slot, pendingFrame))
+        enqueue(slot, pendingFrame)
 
         if let passthrough = instruction.passthroughTrackID {
             // Rule 8: the source frame is the output; the compositor is not called.
             let output = try await passthroughFrame(track: passthrough, at: time, context: context)
             slot.resolve(.success(output))
-            return
+            return (slot, pendingFrame)
         }
 
         var frames: [(trackID: Int32, frame: PixelBuffer)] = []
@@ -154,6 +236,8 @@ actor RenderPipeline {
         for id in instruction.requiredSourceSampleDataTrackIDs where videoComposition.sourceSampleDataTrackIDs.contains(id) {
             if let sample = try await metadata(track: id, at: time) { sampleData.append((id, sample)) }
         }
+        pendingFrame.sourceTimedMetadata = Dictionary(sampleData.map { ($0.trackID, $0.sample.group) }, uniquingKeysWith: { a, _ in a })
+        if let i = pending.lastIndex(where: { $0.slot === slot }) { pending[i].frame = pendingFrame }
         var captions: [(trackID: Int32, group: CaptionGroup)] = []
         for id in instruction.requiredSourceCaptionTrackIDs {
             if let group = try await captionGroup(track: id, at: time) { captions.append((id, group)) }
@@ -181,6 +265,7 @@ actor RenderPipeline {
                 time: time))
         }
         compositor.startRequest(request)
+        return (slot, pendingFrame)
     }
 
     /// The instruction holding `time`, searching forward from the last one used.

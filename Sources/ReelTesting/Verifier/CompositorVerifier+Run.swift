@@ -35,6 +35,7 @@ extension CompositorVerifier {
             }
             try await contextChange(reference)
             try await cancellation()
+            try await playback(reference)
             try leftovers()
             skipped.append((.passthrough, "passthrough instructions never reach a compositor; the render engine enforces it"))
             checked.sort { $0.rawValue < $1.rawValue }
@@ -279,6 +280,47 @@ extension CompositorVerifier {
                                         message: "after changing the render context to \(w)x\(h) and back, the output differs from before")
             }
             checked.append(.renderContext)
+        }
+
+        /// A seek during playback: the first request is in flight, the player cancels it and
+        /// asks for the last point. The cancel returns; the target composes as alone; the
+        /// cancelled request is not finished again afterwards.
+        mutating func playback(_ reference: [PixelBuffer]) async throws(ContractViolation) {
+            guard points.count >= 2, let from = points.first, let to = points.last else {
+                skipped.append((.playback, "a seek needs two request times"))
+                return
+            }
+            let harness = try newHarness()
+            let inFlight = start(from, on: harness)
+            let compositor = harness.compositor
+            let returned = await Watchdog.run(limit: verifier.timeLimit) {
+                await compositor.cancelAllPendingVideoCompositionRequests()
+            }
+            guard returned else {
+                throw ContractViolation(rule: .playback, compositionTime: from.time, instruction: from.describe,
+                                        message: "a seek to \(to.time.secondsDescription) cancelled this request in flight, and "
+                                            + "cancelAllPendingVideoCompositionRequests did not return within \(verifier.timeLimit): it blocks when cancelled")
+            }
+            let target = try await composed(start(to, on: harness), to, on: harness, rule: .playback,
+                                            situation: "the seek's target, after cancelling the request at \(from.time.secondsDescription)")
+            if !target.hasSamePixels(as: reference[to.index]) {
+                throw ContractViolation(rule: .playback, compositionTime: to.time, instruction: to.describe,
+                                        message: "the seek's target after a cancel differs from the request alone")
+            }
+            do {
+                try harness.finish()
+            } catch {
+                if let (request, n) = error.finishedMoreThanOnce.first(where: { $0.request.compositionTime == from.time }) {
+                    throw ContractViolation(rule: .playback, compositionTime: request.compositionTime, instruction: request.instructionDescription,
+                                            message: "a seek cancelled this request and it was finished again (\(n) finishes): a render "
+                                                + "that goes on after its cancel, or a cancel that finishes what was already finished; finish each request once")
+                }
+                if harness.isFinished(inFlight) == false {
+                    throw ContractViolation(rule: .playback, compositionTime: from.time, instruction: from.describe,
+                                            message: "this request was still pending after the seek's cancel returned")
+                }
+            }
+            checked.append(.playback)
         }
 
         /// Every request in flight, then cancel: it returns, and nothing is left pending.

@@ -25,7 +25,10 @@ import ReelCore
 ///   earlier request's group (rule 2);
 /// - a render-context change (size, and format when the compositor offers two) must be
 ///   followed, and switching back must give the first pixels again (rule 7);
-/// - cancelling with every request in flight must return, leaving none pending (rule 6).
+/// - cancelling with every request in flight must return, leaving none pending (rule 6);
+/// - playback: a seek cancels the request in flight and starts the seek's target; the
+///   cancel must return, the cancelled request must not be finished again later (a render
+///   that ran on after it was cancelled), and the target must give its pixels.
 ///
 /// Source frames are ``SyntheticFrame`` counters (background colour per track, counter =
 /// request index) unless `makeSourceFrame` says otherwise; metadata tracks without groups
@@ -41,7 +44,7 @@ public struct CompositorVerifier: Sendable {
         public var requestCount: Int
 
         public var description: String {
-            var s = "checked \(checkedRules.map { $0.rawValue < 100 ? "rule \($0.rawValue)" : "determinism" }.joined(separator: ", ")) "
+            var s = "checked \(checkedRules.map(\.name).joined(separator: ", ")) "
             s += "over \(requestCount) requests"
             for (rule, reason) in skippedRules { s += "; skipped \(rule): \(reason)" }
             return s

@@ -26,11 +26,24 @@ public enum ContractRule: Int, Sendable, Hashable, CaseIterable, CustomStringCon
     /// The same request gives the same pixels, every time (DESIGN.md, render engine:
     /// deterministic).
     case determinism = 100
+    /// During playback a seek cancels the request in flight
+    /// (`cancelAllPendingVideoCompositionRequests`) and asks for the seek's target: the
+    /// cancel must return without blocking, the cancelled request must not be finished again
+    /// afterwards, and the target must compose as it does alone.
+    case playback = 101
 
     /// `rule 4 (every request is finished exactly once, with a frame)`.
     public var description: String {
-        let name = rawValue < 100 ? "rule \(rawValue)" : "determinism"
         return "\(name) (\(title))"
+    }
+
+    /// `rule 4`, `determinism` or `playback`.
+    public var name: String {
+        switch self {
+        case .determinism: "determinism"
+        case .playback: "playback"
+        default: "rule \(rawValue)"
+        }
     }
 
     public var title: String {
@@ -44,6 +57,7 @@ public enum ContractRule: Int, Sendable, Hashable, CaseIterable, CustomStringCon
         case .renderContext: "render context changes are followed; frames match the current context"
         case .passthrough: "a passthrough instruction bypasses the compositor"
         case .determinism: "the same request gives the same pixels"
+        case .playback: "a seek's cancel returns, the cancelled request is not finished again, the seek's target composes"
         }
     }
 }
