@@ -27,7 +27,7 @@ public actor PreviewRenderer {
     public let scale: Double
     private var state: PreviewDocument.State
     private var videoComposition: VideoComposition
-    private var compositor: RecordingCompositor
+    private var compositor: any VideoCompositing
     private var running: Running?
     private var cache: [Int: PreviewFrame] = [:]
     private var cacheOrder: [Int] = []
@@ -48,7 +48,7 @@ public actor PreviewRenderer {
         self.state = state
         self.cacheLimit = max(1, cacheLimit)
         self.videoComposition = Self.scaled(state.videoComposition, by: self.scale)
-        self.compositor = RecordingCompositor(Self.makeCompositor(state.videoComposition))
+        self.compositor = Self.makeCompositor(state.videoComposition)
     }
 
     /// The document changed: later frames come from `state` (a new compositor, which gets
@@ -57,7 +57,7 @@ public actor PreviewRenderer {
         await compositor.cancelAllPendingVideoCompositionRequests()
         self.state = state
         videoComposition = Self.scaled(state.videoComposition, by: scale)
-        compositor = RecordingCompositor(Self.makeCompositor(state.videoComposition))
+        compositor = Self.makeCompositor(state.videoComposition)
         running = nil
         cache.removeAll()
         cacheOrder.removeAll()
@@ -98,7 +98,7 @@ public actor PreviewRenderer {
             let made = PreviewFrame(index: run.next, time: rendered.time, pixelBuffer: rendered.pixelBuffer,
                                     instructionIndex: videoComposition.instruction(at: rendered.time)?.index,
                                     isPassthrough: rendered.isPassthrough,
-                                    metadata: rendered.isPassthrough ? [] : compositor.groups(at: rendered.time) ?? [],
+                                    metadata: rendered.sourceTimedMetadata.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
                                     generation: state.generation)
             remember(made)
             run.next += 1
