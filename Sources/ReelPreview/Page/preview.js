@@ -226,4 +226,9 @@ document.addEventListener("keydown", (e) => {
   e.preventDefault();
 });
 
+// For scripts that drive the page (the browser test, Benchmarks/preview.sh).
+state.seek = seek;
+state.play = play;
+state.pause = pause;
+
 connect();
