@@ -204,7 +204,10 @@ final class VideoCursor {
 
     /// Moves the cursor to read from `time`: the reader's output seeks its open file.
     func move(to time: MediaTime) throws(ReelError) {
-        try output.reset(forReadingTimeRanges: [Self.readRange(from: time, preroll: seekPreroll)])
+        // The range starts early (frames whose packet durations end before they stop
+        // showing), but the seek goes to the keyframe before the time itself: decoding from
+        // one before the early start would decode a whole group more.
+        try output.reset(forReadingTimeRanges: [Self.readRange(from: time, preroll: seekPreroll)], seekingTo: time)
         start = time
         current = nil
         recent = []

@@ -271,15 +271,15 @@ private struct ReadLoop: Sendable {
             // The range is read, failed, or was left for others (a reset cancelled its
             // queue): its consumer sees the end, then the loop waits for more or the end.
             if !current.isCancelled { current.finish(error: failure) }
-            let next = requests.withLock(when: { $0.pending != nil || $0.isFinal }) { r -> (ranges: [TimeRange], queue: BoundedQueue<AssetReaderSample>)? in
+            let next = requests.withLock(when: { $0.pending != nil || $0.isFinal }) { r -> (ranges: [TimeRange], seekTime: MediaTime?, queue: BoundedQueue<AssetReaderSample>)? in
                 defer { r.pending = nil }
                 return r.pending
             }
             guard let next else { return failure }
             current = next.queue
             failure = nil
-            for range in next.ranges where failure == nil && !current.isCancelled {
-                failure = pipeline.run(timeRange: range, into: current)
+            for (i, range) in next.ranges.enumerated() where failure == nil && !current.isCancelled {
+                failure = pipeline.run(timeRange: range, seekingTo: i == 0 ? next.seekTime : nil, into: current)
             }
         }
     }

@@ -88,6 +88,14 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
     /// Throws when the output does not support random access, is not reading, or its
     /// configuration is final, or when the ranges are empty, invalid or out of order.
     public func reset(forReadingTimeRanges timeRanges: [TimeRange]) throws(ReelError) {
+        try reset(forReadingTimeRanges: timeRanges, seekingTo: nil)
+    }
+
+    /// ``reset(forReadingTimeRanges:)``, seeking for the first range to the keyframe at or
+    /// before `seekTime` instead of before the range's start, when `seekTime` is later: for
+    /// a reader that wants the range to start early only so as not to drop the frame
+    /// showing at `seekTime` (one whose packet duration is shorter than it shows).
+    package func reset(forReadingTimeRanges timeRanges: [TimeRange], seekingTo seekTime: MediaTime?) throws(ReelError) {
         guard supportsRandomAccess else {
             throw ReelError(.invalidArgument, "reset needs supportsRandomAccess set before startReading()", trackID: trackID)
         }
@@ -113,7 +121,7 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
             guard old != nil else {
                 throw ReelError(.invalidArgument, "the output is not reading yet: add it to an AssetReader and call startReading()", trackID: trackID)
             }
-            requests.pending = (timeRanges, queue)
+            requests.pending = (timeRanges, seekTime, queue)
             requests.resetCount += 1
             return old
         }
@@ -197,7 +205,7 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
 /// The ranges a random-access output was last asked to read, until its loop takes them,
 /// and whether more may come.
 struct RandomAccessRequests {
-    var pending: (ranges: [TimeRange], queue: BoundedQueue<AssetReaderSample>)?
+    var pending: (ranges: [TimeRange], seekTime: MediaTime?, queue: BoundedQueue<AssetReaderSample>)?
     var isFinal = false
     var resetCount = 0
 }

@@ -127,10 +127,11 @@ final class TrackPipeline {
     }
 
     /// Reads `timeRange` next, into `queue`, with the same opened file and decoder: seeks
-    /// the demuxer to the keyframe at or before its start (`avformat_seek_file`), empties
-    /// the decoder (`avcodec_flush_buffers`), then runs as ``run()`` does. What the last
-    /// range left half-read is dropped.
-    func run(timeRange: TimeRange, into queue: BoundedQueue<AssetReaderSample>) -> ReelError? {
+    /// the demuxer to the keyframe at or before its start (`avformat_seek_file`), or at or
+    /// before `seekTime` when that is later (frames before it are then not wanted, though
+    /// the range starts earlier), empties the decoder (`avcodec_flush_buffers`), then runs
+    /// as ``run()`` does. What the last range left half-read is dropped.
+    func run(timeRange: TimeRange, seekingTo seekTime: MediaTime? = nil, into queue: BoundedQueue<AssetReaderSample>) -> ReelError? {
         start = timeRange.start
         end = timeRange.end
         self.queue = queue
@@ -138,7 +139,8 @@ final class TrackPipeline {
         decoder?.flush()
         do throws(ReelError) {
             let streamStart = input.stream(streamIndex).pointee.start_time
-            let wanted = start.isNumeric ? start.ffmpegTimestamp(in: timeBase, method: .roundTowardNegativeInfinity) : nil
+            let target = seekTime.flatMap { $0.isNumeric && $0 > start ? $0 : nil } ?? start
+            let wanted = target.isNumeric ? target.ffmpegTimestamp(in: timeBase, method: .roundTowardNegativeInfinity) : nil
             var ts = wanted ?? (streamStart != reel_nopts_value() ? streamStart : 0)
             if streamStart != reel_nopts_value(), ts < streamStart { ts = streamStart }
             untimedPacketStartsTrack = streamStart != reel_nopts_value() && ts <= streamStart
