@@ -42,7 +42,8 @@ public enum PreviewRequest: Sendable, Hashable {
         case "info":
             return .info
         default:
-            throw ReelError(.invalidArgument, "\"\(wire.type.prefix(40))\" is not a message type: seek or info")
+            // Quoted with its control characters escaped: the error stays one line.
+            throw ReelError(.invalidArgument, "\(String(reflecting: String(wire.type.prefix(40)))) is not a message type: seek or info")
         }
     }
 }

@@ -18,6 +18,8 @@ struct PreviewRequestTests {
         (#"{"type": "seek"}"#, "\"frame\" is missing"),
         (#"{"type": "seek", "frame": 1.5}"#, "not a JSON object"),
         (#"{"type": "jump", "frame": 1}"#, "not a message type"),
+        // A line break in the echoed type stays escaped (found by fuzzing).
+        (#"{"type": "a\nb"}"#, "not a message type"),
         ("not json", "not a JSON object"),
         (#"[1, 2]"#, "not a JSON object"),
         (#"{"frame": 3}"#, "not a JSON object"),
