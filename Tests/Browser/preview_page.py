@@ -102,16 +102,22 @@ try:
     def key(k):
         ActionChains(driver).send_keys(k).perform()
 
-    # Play (L) for a little under two seconds, then pause (K).
+    # Play (L) to the end, where playback stops by itself; then play and pause (K).
     start_shown = page("window.reelPreview.framesShown")
     key("l")
-    time.sleep(1.6)
-    key("k")
+    ended = wait_until(lambda: page("window.reelPreview.playing") is False, "the end of the play", limit=120)
     wait_until(lambda: not page("window.reelPreview.inFlight"), "the last frame of the play")
     played = page("window.reelPreview.framesShown") - start_shown
-    position = shown()
-    check(page("window.reelPreview.playing") is False and position >= 20,
-          f"L played to frame {position} in 1.6 s ({played} frames shown, {page('window.reelPreview.framesDropped')} dropped), K paused")
+    check(ended and shown() == frames - 1 and played > 1,
+          f"L played to the last frame, {frames - 1} ({played} frames shown, {page('window.reelPreview.framesDropped')} dropped)")
+    key(Keys.HOME)
+    wait_until(lambda: shown() == 0, "the first frame again")
+    key("l")
+    key("k")
+    check(page("window.reelPreview.playing") is False, "K pauses")
+    wait_until(lambda: not page("window.reelPreview.inFlight"), "the frame after the pause")
+    driver.execute_script("window.reelPreview.seek(20)")
+    wait_until(lambda: shown() == 20 and not page("window.reelPreview.inFlight"), "frame 20")
 
     # Frame steps.
     before = shown()
