@@ -102,9 +102,6 @@ public struct ConvertCommand: AsyncParsableCommand {
             converted.file.sources[i].path = absolute.hasPrefix(folder) ? String(absolute.dropFirst(folder.count)) : absolute
         }
         warnings += converted.warnings
-        if !converted.chapters.isEmpty {
-            warnings.append("markers: \(converted.chapters.count) marker(s) not written (composition files have no chapters)")
-        }
         return (try converted.file.encoded(), warnings)
     }
 }

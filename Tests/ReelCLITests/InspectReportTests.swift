@@ -26,9 +26,12 @@ struct InspectReportTests {
     }
 
     /// ffprobe's codec_type for one of Reel's media types.
-    static func ffprobeType(_ mediaType: String) -> String {
+    /// FFmpeg's codec type for a track Reel lists as `mediaType` with `codec`: a chapter
+    /// track is text to Reel (as to AVFoundation) and data to FFmpeg.
+    static func ffprobeType(_ mediaType: String, codec: String) -> String {
         switch mediaType {
         case "video", "audio", "attachment": mediaType
+        case "text" where codec == "bin_data": "data"
         case "subtitle", "text": "subtitle"
         default: "data"
         }
@@ -44,7 +47,7 @@ struct InspectReportTests {
             let name = "\(file.lastPathComponent) stream \(index)"
             #expect(track["index"] as? Int == index, "\(name): index")
             let mediaType = track["mediaType"] as? String ?? "?"
-            #expect(ffprobeType(mediaType) == stream["codec_type"] as? String, "\(name): \(mediaType) vs \(stream["codec_type"] ?? "-")")
+            #expect(ffprobeType(mediaType, codec: track["codec"] as? String ?? "?") == stream["codec_type"] as? String, "\(name): \(mediaType) vs \(stream["codec_type"] ?? "-")")
             let codec = track["codec"] as? String ?? "?"
             let theirs = stream["codec_name"] as? String ?? "unknown"
             #expect(codec == theirs || (codec == "none" && theirs == "unknown"), "\(name): codec \(codec) vs \(theirs)")

@@ -108,6 +108,10 @@ struct RenderCommandOTIOTests {
         }
         // The sound follows V1: A's tone fading out over the dissolve, silence under B (no
         // sound) and the gap, C's tone at twice the speed, silence under the held frame.
+        // The marker is a chapter of the output, from frame 40 (1.334667 s) to the end (2.669333 s).
+        let chapters = try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "chapter=start_time,end_time:chapter_tags=title",
+                                                              "-of", "csv=p=0", "out.mkv"], in: folder)
+        #expect(chapters.trimmingCharacters(in: .whitespacesAndNewlines) == "1.334667,2.669333,Second half", "\(chapters)")
         let tone = try Self.level("out.mkv", in: folder, from: 0.1, to: 0.45)
         #expect(tone > 0.05)
         #expect(try Self.level("out.mkv", in: folder, from: 0.55, to: 0.62) > Self.level("out.mkv", in: folder, from: 0.72, to: 0.79))

@@ -55,6 +55,34 @@ import ReelTestSupport
         return groups
     }
 
+    @Test("chapters come through an export with a GPS track: those of its time range, moved with it and cut at its end")
+    func chaptersComeThroughAnExportWithAGPSTrack() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try await Self.makeGPSClip(in: folder)
+        let source = try await SourceDescription(asset: Asset(url: clip))
+        var composition = MutableComposition()
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: .ratio(2, 1)), of: source, at: .zero)
+        func chapter(_ title: String, _ start: MediaTime, _ duration: MediaTime = .zero) -> TimedMetadataGroup {
+            TimedMetadataGroup(timeRange: TimeRange(start: start, duration: duration),
+                               items: [MetadataItem(identifier: .commonIdentifierTitle, value: .string(title), time: start, duration: duration)])
+        }
+        let session = AssetExportSession(composition: Composition(composition), preset: .h264(crf: 30, preset: "ultrafast"))
+        // "Before" ends before the range; "Under way" runs into it until "Middle"; "Late" starts after it.
+        session.chapters = [chapter("Under way", .ratio(1, 4)), chapter("Before", .zero, .ratio(1, 10)),
+                            chapter("Middle", .ratio(1, 1)), chapter("Late", .ratio(19, 10))]
+        session.timeRange = TimeRange(start: .ratio(1, 2), duration: .ratio(1, 1))
+        session.metadataTrackIDs = session.composition.tracks(withMediaType: .metadata).map(\.trackID)
+        let out = folder.appendingPathComponent("out.mp4")
+        try await session.export(to: out, as: .mp4)
+        let read = try await Asset(url: out).load(.chapters)
+        let titles = read.map { $0.items.first { $0.identifier == .commonIdentifierTitle }?.stringValue ?? "" }
+        #expect(titles == ["Under way", "Middle"])
+        #expect(read.map { ($0.timeRange.start.seconds * 1000).rounded() } == [0, 500])
+        // The GPS track is still there beside the chapter track.
+        #expect(try await Self.gpsGroups(out).contains { GPSFix($0) != nil })
+    }
+
     @Test func theGPSTrackIsCarriedThroughTheEdits() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -52,8 +52,8 @@ struct OTIOImportTests {
         #expect(file.instructions[3].layerInstructions?.first?.opacityRamps?.first?.to == 0)
         #expect(file.instructions.allSatisfy { $0.requiredSourceSampleDataTrackIDs == metadata.map(\.trackID) })
         // Markers: the stack's at 0, the clip's at its media's frame 50, i.e. 35 frames in.
-        #expect(converted.chapters == [OTIOChapter(title: "start", timeRange: TimeRange(start: .zero, duration: .zero)),
-                                       OTIOChapter(title: "here", timeRange: TimeRange(start: Self.seconds(35), duration: .zero))])
+        #expect(file.output?.chapters == [CompositionFile.Output.Chapter(title: "start", start: .zero),
+                                          CompositionFile.Output.Chapter(title: "here", start: Self.seconds(35))])
     }
 
     @Test("Reel's settings come from metadata.reel; a wrong one names its path")

@@ -31,11 +31,15 @@ extension CompositionFile {
         /// compositor may still draw them), and a file without caption tracks then gets none
         /// of its first source's.
         public var captions: Bool?
+        /// The output's chapters, in composition time (a render of a time range keeps those
+        /// that start in it, moved with it); none when absent. MPEG-TS holds none.
+        public var chapters: [Chapter]?
 
         public init(container: String? = nil, video: Video? = nil, metadataTrackIDs: [Int32]? = nil, metadataFormat: String? = nil,
                     audio: Bool? = nil, audioCodec: String? = nil, audioSampleRate: Int? = nil, audioChannels: Int? = nil,
-                    captions: Bool? = nil) {
+                    captions: Bool? = nil, chapters: [Chapter]? = nil) {
             self.captions = captions
+            self.chapters = chapters
             self.container = container
             self.video = video
             self.metadataTrackIDs = metadataTrackIDs
@@ -44,6 +48,28 @@ extension CompositionFile {
             self.audioCodec = audioCodec
             self.audioSampleRate = audioSampleRate
             self.audioChannels = audioChannels
+        }
+
+        /// A chapter of the output: its title from `start`, for `duration` (when absent or
+        /// zero, until the next chapter starts or the output ends).
+        public struct Chapter: Sendable, Hashable, Codable {
+            public var title: String
+            public var start: MediaTime
+            public var duration: MediaTime?
+
+            public init(title: String, start: MediaTime, duration: MediaTime? = nil) {
+                self.title = title
+                self.start = start
+                self.duration = duration
+            }
+
+            /// The chapter as ``AssetExportSession/chapters`` takes it: a group with its
+            /// `common/title` item.
+            public var group: TimedMetadataGroup {
+                let length = duration ?? .zero
+                return TimedMetadataGroup(timeRange: TimeRange(start: start, duration: length),
+                                          items: [MetadataItem(identifier: .commonIdentifierTitle, value: .string(title), time: start, duration: length)])
+            }
         }
 
         /// Video encoder settings.

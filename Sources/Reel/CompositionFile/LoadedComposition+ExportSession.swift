@@ -4,7 +4,7 @@ import ReelIO
 
 extension LoadedComposition {
     /// The export session that renders the composition file as `reel render` does: its
-    /// video composition, audio mix, metadata tracks in `metadataFormat`, and the first
+    /// video composition, audio mix, metadata tracks in `metadataFormat`, chapters, and the first
     /// source's container tags (creation date, location, make, model; not read when
     /// `containerTags` is false, for outputs that carry none). The caller sets the time
     /// range and runs it.
@@ -27,6 +27,7 @@ extension LoadedComposition {
         session.metadataTrackIDs = file.output?.metadataTrackIDs ?? composition.tracks(withMediaType: .metadata).map(\.trackID)
         session.metadataFormat = metadataFormat
         session.metadataLeaveOut = "output.metadataTrackIDs: [] in the composition file"
+        session.chapters = (file.output?.chapters ?? []).map(\.group)
         if containerTags, let first = file.sources.first, let url = sourceURLs[first.name] {
             if let (common, all) = try? await Asset(url: url).load(.commonMetadata, .metadata) { session.metadata = common + all }
         }

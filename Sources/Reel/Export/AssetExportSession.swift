@@ -53,6 +53,7 @@ public final class AssetExportSession: Sendable {
         var audioFormat = ExportAudio.OutputFormat()
         var optimizeForNetworkUse = true
         var metadata: [MetadataItem] = []
+        var chapters: [TimedMetadataGroup] = []
         var fileLengthLimit: Int64 = 0
         /// Video copied from these files (a render plan's pieces) instead of rendered.
         var videoParts: [ExportVideoCopy.Part]?
@@ -77,15 +78,17 @@ public final class AssetExportSession: Sendable {
     }
 
     /// A session exporting the whole of `asset` (every track, as it is), its container
-    /// tags (title, creation date, location, make, model, ...) carried into ``metadata``.
+    /// tags (title, creation date, location, make, model, ...) carried into ``metadata`` and
+    /// its chapters into ``chapters``.
     public convenience init(asset: Asset, preset: ExportPreset) async throws(ReelError) {
         self.init(composition: try await Composition(asset: asset), preset: preset)
         let ids = composition.tracks(withMediaType: .metadata).map(\.trackID)
-        let (common, all) = try await asset.load(.commonMetadata, .metadata)
+        let (common, all, chapters) = try await asset.load(.commonMetadata, .metadata, .chapters)
         let tags = common + all
         state.withLock {
             $0.settings.metadataTrackIDs = ids
             $0.settings.metadata = tags
+            $0.settings.chapters = chapters
         }
     }
 
@@ -212,6 +215,17 @@ public final class AssetExportSession: Sendable {
     public var metadata: [MetadataItem] {
         get { state.withLock { $0.settings.metadata } }
         set { state.withLock { $0.settings.metadata = newValue } }
+    }
+
+    /// The output's chapters, in the composition's time: each a group whose time range is
+    /// the chapter's and whose `common/title` item is its title (the form
+    /// ``Asset/load(_:)`` of `.chapters` gives). Those that start within the exported
+    /// ``timeRange`` are written, moved with it and cut at its end (see
+    /// ``AssetWriter/chapters``); MPEG-TS holds none, which is said in one diagnostic line.
+    /// None by default.
+    public var chapters: [TimedMetadataGroup] {
+        get { state.withLock { $0.settings.chapters } }
+        set { state.withLock { $0.settings.chapters = newValue } }
     }
 
     /// The most bytes the output file may take (`fileLengthLimit`); 0, the default, for no

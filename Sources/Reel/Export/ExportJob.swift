@@ -17,6 +17,35 @@ struct ExportJob: Sendable {
         fileType == .mp4 || fileType == .mov
     }
 
+    /// The chapters of `range` in the file's time: those that overlap it, cut to it and
+    /// moved by its start (a chapter under way at the start begins the file). A chapter with
+    /// no length lasts until the next one starts (or the range ends).
+    static func chapters(_ groups: [TimedMetadataGroup], in range: TimeRange) -> [TimedMetadataGroup] {
+        let sorted = groups.filter { $0.timeRange.start.isNumeric }.sorted { $0.timeRange.start < $1.timeRange.start }
+        var out: [TimedMetadataGroup] = []
+        for (i, group) in sorted.enumerated() {
+            var end = range.end
+            if group.timeRange.duration.isNumeric, group.timeRange.duration > .zero {
+                end = group.timeRange.end
+            } else if let next = sorted[(i + 1)...].first(where: { $0.timeRange.start > group.timeRange.start }) {
+                end = next.timeRange.start
+            }
+            let start = MediaTime.maximum(group.timeRange.start, range.start)
+            end = MediaTime.minimum(end, range.end)
+            guard start < end else { continue }
+            var moved = group
+            moved.timeRange = TimeRange(start: start - range.start, end: end - range.start)
+            moved.items = group.items.map { item in
+                var m = item
+                m.time = moved.timeRange.start
+                m.duration = moved.timeRange.duration
+                return m
+            }
+            out.append(moved)
+        }
+        return out
+    }
+
     /// The composition's own video composition, drawn upright when asked.
     static func ownVideoComposition(of composition: Composition, upright: Bool) -> VideoComposition {
         guard upright else { return VideoComposition(propertiesOf: composition) }
@@ -63,6 +92,12 @@ struct ExportJob: Sendable {
             settings.engineOptions.diagnostics(RenderDiagnostic(kind: .metadataNotCarried, compositionTime: .zero,
                                                                 message: "metadata not carried: \(fileType) files have no place for "
                                                                     + names.joined(separator: ", ")))
+        }
+        writer.chapters = Self.chapters(settings.chapters, in: range)
+        if !settings.chapters.isEmpty, !AssetWriter.canWriteChapters(into: fileType) {
+            settings.engineOptions.diagnostics(RenderDiagnostic(kind: .metadataNotCarried, compositionTime: .zero,
+                                                                message: "chapters not carried: \(fileType) files have no place for "
+                                                                    + "\(settings.chapters.count) chapter(s)"))
         }
         var videoInput: AssetWriterInput?
         var videoCopy: ExportVideoCopy?

@@ -22,8 +22,8 @@ extension SourceTrackDescription {
 }
 
 extension SourceDescription {
-    /// A file's tracks as the composition layer sees them (cover pictures left out: they are
-    /// the file's artwork, carried with its metadata), loading them first. The
+    /// A file's tracks as the composition layer sees them (cover pictures and chapter tracks
+    /// left out: they are the file's artwork and chapters, carried with its metadata), loading them first. The
     /// identifier is the file's path (a remote asset's whole URL) unless given.
     ///
     /// A metadata track lasts until the file ends: its last sample's values hold until
@@ -31,8 +31,9 @@ extension SourceDescription {
     /// duration ends at the last one's time, which would leave it out.)
     public init(asset: Asset, identifier: String? = nil) async throws(ReelError) {
         let id = identifier ?? (asset.url.isFileURL ? asset.url.path : asset.url.absoluteString)
-        // A cover picture is the file's artwork (in its metadata), not a track to play.
-        var tracks = try await asset.load(.tracks).filter { !$0.isCoverPicture }.map { SourceTrackDescription($0, sourceIdentifier: id) }
+        // A cover picture is the file's artwork (in its metadata), a chapter track its
+        // chapters: neither is a track to play.
+        var tracks = try await asset.load(.tracks).filter { !$0.isCoverPicture && !$0.isChapterList }.map { SourceTrackDescription($0, sourceIdentifier: id) }
         let end = tracks.map(\.timeRange.end).filter(\.isNumeric).max()
         for i in tracks.indices where tracks[i].mediaType == .metadata {
             if let end, tracks[i].timeRange.start.isNumeric, tracks[i].timeRange.end < end {

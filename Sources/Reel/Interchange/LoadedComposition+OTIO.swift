@@ -7,7 +7,7 @@ extension LoadedComposition {
     ///
     /// - Parameters:
     ///   - compositor: replaces the compositor of the timeline's `metadata.reel`.
-    /// - Returns: the loaded composition and the conversion (its chapters and warnings).
+    /// - Returns: the loaded composition and the conversion (its warnings).
     /// - Throws: `invalidComposition` or `fileNotFound` whose `field` is the JSON path of
     ///   the .otio object at fault (`tracks.children[0].children[2]`), naming the clip.
     public static func load(otioPath path: String, compositor: CompositionFile.CompositorReference? = nil,

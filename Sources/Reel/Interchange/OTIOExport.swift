@@ -83,7 +83,14 @@ struct OTIOExportBuilder {
                 : "tracks[\(i)]: captions track \(t.trackID) is not written (OTIO has no caption tracks)")
         }
         checkInstructions()
-        var settings = OTIOReelSettings(compositor: file.compositor, output: file.output, renderSize: file.renderSize, renderScale: file.renderScale,
+        // The chapters go as markers on the stack, the rest of the output settings under `reel`.
+        var output = file.output
+        let markers = (output?.chapters ?? []).map { chapter in
+            OTIOMarker(name: chapter.title, markedRange: OTIOTimeRange(startTime: time(chapter.start), duration: time(chapter.duration ?? .zero)))
+        }
+        output?.chapters = nil
+        if output == CompositionFile.Output() { output = nil }
+        var settings = OTIOReelSettings(compositor: file.compositor, output: output, renderSize: file.renderSize, renderScale: file.renderScale,
                                         frameDuration: file.frameDuration, sourceTrackIDForFrameTiming: nil)
         if file.sourceTrackIDForFrameTiming != nil {
             warnings.append("sourceTrackIDForFrameTiming: not written (the track IDs of a composition read from OTIO differ)")
@@ -96,7 +103,7 @@ struct OTIOExportBuilder {
             metadata["reel"] = value
         }
         let startTime = rate.map { OTIORationalTime(value: 0, rate: Double($0.numerator) / Double($0.denominator)) }
-        let timeline = OTIOTimeline(name: name, globalStartTime: startTime, tracks: OTIOStack(children: otioTracks), metadata: metadata)
+        let timeline = OTIOTimeline(name: name, globalStartTime: startTime, tracks: OTIOStack(children: otioTracks, markers: markers), metadata: metadata)
         return OTIOExport(timeline: timeline, warnings: warnings)
     }
 

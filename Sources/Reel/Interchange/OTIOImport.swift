@@ -43,22 +43,9 @@ public struct OTIOReelSettings: Sendable, Hashable, Codable {
     var isEmpty: Bool { self == OTIOReelSettings() }
 }
 
-/// A chapter of the output: a marker's name over its range, in composition time.
-public struct OTIOChapter: Sendable, Hashable {
-    public var title: String
-    public var timeRange: TimeRange
-
-    public init(title: String, timeRange: TimeRange) {
-        self.title = title
-        self.timeRange = timeRange
-    }
-}
-
 /// An OpenTimelineIO timeline as a composition file, with what did not fit.
 public struct OTIOImport: Sendable {
     public var file: CompositionFile
-    /// The markers, as chapters of the output.
-    public var chapters: [OTIOChapter]
     /// One line each for what the composition cannot hold or Reel does not render.
     public var warnings: [String]
     /// Where each composition source and segment came from in the .otio file.
@@ -249,8 +236,14 @@ struct OTIOImportBuilder {
                                    sourceSampleDataTrackIDs: metadataIDs.isEmpty || settings.compositorReadsMetadata == false ? nil : metadataIDs,
                                    instructions: instructions, compositor: settings.compositor, output: settings.output)
         file.audioMix = audioMix.isEmpty ? nil : audioMix
+        let markers = chapters(videos: videos + audios)
+        if !markers.isEmpty {
+            var output = file.output ?? CompositionFile.Output()
+            output.chapters = ((output.chapters ?? []) + markers).sorted { $0.start < $1.start }
+            file.output = output
+        }
         try file.checkDeclarations(path: otioPath)
-        return OTIOImport(file: file, chapters: chapters(videos: videos + audios), warnings: warnings,
+        return OTIOImport(file: file, warnings: warnings,
                           sourceOrigins: sourceOrigins, segmentOrigins: segmentOrigins)
     }
 
@@ -530,11 +523,12 @@ struct OTIOImportBuilder {
 
     // MARK: Markers
 
-    func chapters(videos laidTracks: [Laid]) -> [OTIOChapter] {
-        var out: [OTIOChapter] = []
+    func chapters(videos laidTracks: [Laid]) -> [CompositionFile.Output.Chapter] {
+        var out: [CompositionFile.Output.Chapter] = []
         func add(_ m: OTIOMarker, at start: MediaTime) {
             let title = m.name.isEmpty ? m.comment : m.name
-            out.append(OTIOChapter(title: title, timeRange: TimeRange(start: MediaTime.maximum(start, .zero), duration: m.markedRange.duration.mediaTime)))
+            let length = m.markedRange.duration.mediaTime
+            out.append(CompositionFile.Output.Chapter(title: title, start: MediaTime.maximum(start, .zero), duration: length > .zero ? length : nil))
         }
         for m in timeline.tracks.markers { add(m, at: m.markedRange.startTime.mediaTime) }
         for (i, track) in timeline.tracks.children.enumerated() where track.enabled {
@@ -550,6 +544,6 @@ struct OTIOImportBuilder {
                 }
             }
         }
-        return out.sorted { $0.timeRange.start < $1.timeRange.start }
+        return out.sorted { $0.start < $1.start }
     }
 }

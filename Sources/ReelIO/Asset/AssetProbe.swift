@@ -135,7 +135,7 @@ enum AssetProbe {
 
     /// What a stream holds: the one classification of ``Asset``'s and ``AssetReader``'s
     /// tracks. Video (cover pictures too: they are flagged), audio and subtitles by codec
-    /// type (3GPP timed text is `.text`); data tracks by sample entry or codec: FFmpeg
+    /// type (3GPP timed text is `.text`, and so is a chapter track); data tracks by sample entry or codec: FFmpeg
     /// marks no metadata track as such (no `AV_DISPOSITION_METADATA`).
     static func classify(_ par: AVCodecParameters, tag: String?) -> MediaType {
         switch par.codec_type {
@@ -145,6 +145,9 @@ enum AssetProbe {
             return par.codec_id == AV_CODEC_ID_MOV_TEXT ? .text : .subtitle
         case AVMEDIA_TYPE_ATTACHMENT: return .attachment
         default:
+            // A QuickTime chapter track: FFmpeg reads its samples as the chapters and hands
+            // the track on as data. It is a text track, as AVFoundation has it, not timed metadata.
+            if tag == "text" || tag == "tx3g", par.codec_id == AV_CODEC_ID_BIN_DATA { return .text }
             if let tag, MetadataFormat(knownCode: tag) != nil { return .metadata }
             if par.codec_id == AV_CODEC_ID_BIN_DATA || par.codec_id == AV_CODEC_ID_SMPTE_KLV
                 || par.codec_id == AV_CODEC_ID_TIMED_ID3 { return .metadata }

@@ -74,6 +74,10 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
     /// Whether the track is a cover picture (an attached picture: one still image, listed
     /// as video), not media to play or read.
     public internal(set) var isCoverPicture: Bool
+    /// Whether the track is a QuickTime chapter track (the text track a `chap` reference
+    /// names, whose samples are the file's chapters, read with `.chapters`): not captions
+    /// to show, nor a track to play.
+    public var isChapterList: Bool { mediaType == .text && codec == "bin_data" }
 
     /// Track IDs this track relates to, by association type.
     var associations: [TrackAssociationType: [Int32]]
@@ -97,7 +101,7 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
     public var extendedLanguageTag: String? { languageCode.flatMap(LanguageTag.bcp47(fromISO639_2:)) }
 
     /// Whether the track can be offered as a media selection option (not a cover picture).
-    var isSelectable: Bool { !isCoverPicture }
+    var isSelectable: Bool { !isCoverPicture && !isChapterList }
 
     /// The display rotation in degrees, counter-clockwise as FFmpeg reports it
     /// (`av_display_rotation_get`): 0, 90, 180, -90 for the usual matrices.
@@ -114,7 +118,9 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
 
     /// Whether the track has `characteristic` (AVAssetTrack.hasMediaCharacteristic).
     public func hasMediaCharacteristic(_ characteristic: MediaCharacteristic) -> Bool {
-        mediaType.characteristics.contains(characteristic) || flags.contains(characteristic)
+        // A chapter track's text names the chapters: it is not shown over the picture.
+        if characteristic == .legible, isChapterList { return false }
+        return mediaType.characteristics.contains(characteristic) || flags.contains(characteristic)
     }
 
     /// The track's metadata items in one key space (AVAssetTrack.loadMetadata(for:)).

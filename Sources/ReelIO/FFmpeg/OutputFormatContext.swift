@@ -122,6 +122,34 @@ final class OutputFormatContext {
         av_dict_set(&stream.pointee.metadata, "mimetype", mimeType, 0)
     }
 
+    /// Adds the container's chapters before the header is written: each a title over a
+    /// time range of the file, in microseconds (`AVFormatContext.chapters`, which the
+    /// context frees). FFmpeg's MP4/MOV muxer writes them as a QuickTime chapter track
+    /// (and a Nero `chpl` list in MP4); Matroska as its own chapters.
+    func setChapters(_ chapters: [(title: String, start: MediaTime, end: MediaTime)]) throws(ReelError) {
+        guard !chapters.isEmpty else { return }
+        let timeBase = AVRational(num: 1, den: 1_000_000)
+        let count = Int(pointer.pointee.nb_chapters) + chapters.count
+        guard let list = av_realloc_array(pointer.pointee.chapters, count, MemoryLayout<UnsafeMutablePointer<AVChapter>?>.stride)?
+            .assumingMemoryBound(to: UnsafeMutablePointer<AVChapter>?.self) else {
+            throw ReelError(.outputFailed, "out of memory for \(chapters.count) chapters", path: path)
+        }
+        pointer.pointee.chapters = list
+        for (title, start, end) in chapters {
+            guard let chapter = av_mallocz(MemoryLayout<AVChapter>.size)?.assumingMemoryBound(to: AVChapter.self) else {
+                throw ReelError(.outputFailed, "out of memory for the chapter \"\(title)\"", path: path)
+            }
+            let index = Int(pointer.pointee.nb_chapters)
+            chapter.pointee.id = Int64(index + 1)
+            chapter.pointee.time_base = timeBase
+            chapter.pointee.start = start.ffmpegTimestamp(in: timeBase) ?? 0
+            chapter.pointee.end = end.ffmpegTimestamp(in: timeBase) ?? chapter.pointee.start
+            av_dict_set(&chapter.pointee.metadata, "title", title, 0)
+            list[index] = chapter
+            pointer.pointee.nb_chapters += 1
+        }
+    }
+
     /// Sets container tags (`title`, `creation_time`, ...) before the header is written
     /// (`av_dict_set` on the context's metadata).
     func setMetadata(_ tags: [(key: String, value: String)]) {

@@ -126,6 +126,20 @@ public final class AssetWriter: Sendable {
         ContainerTagPlan(items: metadata, fileType: fileType).notWritten
     }
 
+    /// The file's chapters, each a group whose time range is the chapter's stretch of the
+    /// file (0 is the file's start, whatever ``startSession(atSourceTime:)`` is given) and
+    /// whose `common/title` item is its title, as ``Asset/load(_:)`` of `.chapters` reads
+    /// them back; set before ``startWriting()``. MP4 and MOV hold them as a QuickTime chapter
+    /// track (MP4 also as a Nero `chpl` list), Matroska as its own chapters; MPEG-TS holds
+    /// none (``canWriteChapters(into:)``), and they are left out there.
+    public var chapters: [TimedMetadataGroup] {
+        get { state.withLock { $0.chapters } }
+        set { state.withLock { $0.setChapters(newValue) } }
+    }
+
+    /// Whether a `fileType` file holds chapters: MP4, MOV and Matroska do, MPEG-TS does not.
+    public static func canWriteChapters(into fileType: FileType) -> Bool { fileType != .mpegts }
+
     // MARK: Inputs
 
     /// Whether a caption track of `codec` (FFmpeg's name) can be copied into a `fileType`
@@ -229,13 +243,15 @@ public final class AssetWriter: Sendable {
     @available(*, noasync, message: "blocks the thread while the file is created: use try await start()")
     public func startWriting() throws(ReelError) {
         try state.withLock { (s) throws(ReelError) in try s.beginStart() }
-        let (inputs, optimize, metadata, timescale) = state.withLock { ($0.inputs, $0.optimizeForNetworkUse, $0.metadata, $0.movieTimescale) }
+        let (inputs, optimize, metadata, chapters, timescale) = state.withLock {
+            ($0.inputs, $0.optimizeForNetworkUse, $0.metadata, $0.chapters, $0.movieTimescale)
+        }
         var file: AtomicFile?
         var core: WriterCore?
         do throws(ReelError) {
             let destination = try AtomicFile(outputURL, replacing: overwrite)
             file = destination
-            core = try makeCore(inputs: inputs, optimize: optimize, metadata: metadata, movieTimescale: timescale,
+            core = try makeCore(inputs: inputs, optimize: optimize, metadata: metadata, chapters: chapters, movieTimescale: timescale,
                                 temporary: destination.temporaryURL)
         } catch {
             file?.discard()
@@ -267,11 +283,18 @@ public final class AssetWriter: Sendable {
     }
 
     /// Opens the muxer on `temporary`, makes a track writer per input and writes the header.
-    private func makeCore(inputs: [AssetWriterInput], optimize: Bool, metadata: [MetadataItem], movieTimescale: Int32?,
+    private func makeCore(inputs: [AssetWriterInput], optimize: Bool, metadata: [MetadataItem], chapters: [TimedMetadataGroup], movieTimescale: Int32?,
                           temporary: URL) throws(ReelError) -> WriterCore {
         let output = try OutputFormatContext(formatName: isAudioOnlyMPEG4 ? "ipod" : fileType.muxerName, path: temporary.path)
         let tagPlan = ContainerTagPlan(items: metadata, fileType: fileType)
         output.setMetadata(tagPlan.tags)
+        if Self.canWriteChapters(into: fileType) {
+            try output.setChapters(chapters.map { group in
+                let title = group.items.first { $0.identifier == .commonIdentifierTitle }?.stringValue
+                    ?? group.items.lazy.compactMap(\.stringValue).first ?? ""
+                return (title, group.timeRange.start, group.timeRange.end)
+            })
+        }
         var tracks: [(any TrackWriter)?] = []
         var appended: [(index: Int, input: AssetWriterInput, format: MetadataFormat)] = []
         for (index, input) in inputs.enumerated() {

@@ -39,6 +39,7 @@ struct AssetWriterState {
     private(set) var optimizeForNetworkUse = true
     private(set) var movieTimescale: Int32?
     private(set) var metadata: [MetadataItem] = []
+    private(set) var chapters: [TimedMetadataGroup] = []
     /// Whether `startWriting()` is at work, even after a cancel came.
     private var starting = false
     private var threadRunning = false
@@ -85,6 +86,10 @@ struct AssetWriterState {
 
     mutating func setMetadata(_ items: [MetadataItem]) {
         if isConfigurable { metadata = items }
+    }
+
+    mutating func setChapters(_ groups: [TimedMetadataGroup]) {
+        if isConfigurable { chapters = groups }
     }
 
     mutating func setOptimizeForNetworkUse(_ on: Bool) {
