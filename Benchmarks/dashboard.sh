@@ -52,8 +52,18 @@ PY
 "$REEL" metadata import "$WORK/track.gpx" --into "$WORK/A_1080p30.mp4" -o "$WORK/A_1080p30_gps.mp4" --overwrite >&2
 
 FRAMES=300
+# The example's composition with the peer's encoder settings: gopro-dashboard-overlay runs
+# ffmpeg with libx264 veryfast at its default CRF 23 and a keyframe at most every 250
+# frames, where the example keeps Reel's default of one every 2 s.
+python3 - "$ROOT/Examples/gps-dashboard/composition.json" "$WORK/dashboard.json" "$WORK/A_1080p30_gps.mp4" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["sources"][0]["path"] = sys.argv[3]
+c["output"]["video"]["keyframeInterval"] = 250
+json.dump(c, open(sys.argv[2], "w"), indent=1)
+PY
 run_reel() {
-    "$REEL" render Examples/gps-dashboard/composition.json --source "$WORK/A_1080p30_gps.mp4" -o "$WORK/reel.mp4" --overwrite 2>/dev/null
+    "$REEL" render "$WORK/dashboard.json" -o "$WORK/reel.mp4" --overwrite 2>/dev/null
 }
 run_peer() {
     (cd "$WORK" && venv/bin/gopro-dashboard.py --use-gpx-only --gpx track.gpx --video-time-start video-created \
