@@ -223,7 +223,8 @@ struct CaptionsBurnCommand: AsyncParsableCommand {
         let fileType: AssetWriter.FileType = ext == "mov" ? .mov : ext == "mkv" ? .mkv : ext == "ts" ? .mpegts : .mp4
         do {
             let doc = try await CaptionsCommand.read(captions, channel: channel)
-            let source = try await Composition(asset: Asset(url: URL(fileURLWithPath: video)))
+            let asset = Asset(url: URL(fileURLWithPath: video))
+            let source = try await Composition(asset: asset)
             // The captions as a caption track held in memory, off (not written as a soft
             // track), that every instruction hands to the `captions` compositor.
             let identifier = URL(fileURLWithPath: captions).path
@@ -248,6 +249,8 @@ struct CaptionsBurnCommand: AsyncParsableCommand {
             let session = AssetExportSession(composition: composition, preset: .h264(crf: 18, preset: "medium"),
                                              sources: AssetRenderSources(captions: [identifier: doc.captions]))
             session.videoComposition = VideoComposition(videoComposition)
+            // The GPS and other metadata tracks, tags and chapters, as an export keeps them.
+            try await session.carryOver(from: asset)
             session.overwrite = overwrite
             try await session.export(to: outURL, as: fileType)
         } catch {

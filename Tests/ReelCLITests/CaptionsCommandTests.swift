@@ -168,6 +168,34 @@ struct CaptionsCommandTests {
         #expect(hidden < 3)
     }
 
+    @Test("burning captions into a clip with a GPS track keeps the track, the sound, the tags and the chapters", .requires(.ffprobe))
+    func burnKeepsTheGPSTrackTagsAndChapters() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let srt = folder.appendingPathComponent("c.srt")
+        try Data("1\n00:00:00,500 --> 00:00:01,000\nGPS\n".utf8).write(to: srt)
+        // The GPS fixture with a chapter added by ffmpeg.
+        let meta = folder.appendingPathComponent("chapters.txt")
+        try Data(";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=1000\ntitle=Start\n".utf8).write(to: meta)
+        let input = folder.appendingPathComponent("in.mp4")
+        _ = try TestTools.run("ffmpeg", ["-v", "error", "-i", MetadataTestSupport.counterGPS.path, "-i", meta.path,
+                                         "-map", "0", "-map_chapters", "1", "-c", "copy", input.path])
+        let before = try MetadataTestSupport.probeStreams(input).compactMap { $0["codec_tag_string"] as? String }
+        try #require(before.contains("gpmd"))
+        let out = folder.appendingPathComponent("burnt.mp4")
+        let run = try MetadataTestSupport.reelOK(["captions", "burn", input.path, "--captions", srt.path, "-o", out.path])
+        let tags = try MetadataTestSupport.probeStreams(out).compactMap { $0["codec_tag_string"] as? String }
+        #expect(tags.contains("gpmd") && tags.contains("mp4a"), "\(tags); \(run)")
+        // The GPS fixes come through unchanged.
+        let source = try MetadataTestSupport.reelOK(["metadata", "export", input.path, "--format", "csv"])
+        let burnt = try MetadataTestSupport.reelOK(["metadata", "export", out.path, "--format", "csv"])
+        #expect(!source.isEmpty && burnt == source)
+        let chapters = try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "chapter_tags=title", "-of", "csv=p=0", out.path])
+        #expect(chapters.trimmingCharacters(in: .whitespacesAndNewlines) == "Start")
+        let title = try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "format_tags=title", "-of", "csv=p=0", out.path])
+        #expect(title.trimmingCharacters(in: .whitespacesAndNewlines) == "Reel counter")
+    }
+
     @Test(.requires(.ffprobe))
     func burnDrawsOnTheUprightPictureOfPhoneFootage() throws {
         let folder = try TestFiles.scratchFolder()

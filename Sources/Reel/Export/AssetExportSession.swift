@@ -82,6 +82,15 @@ public final class AssetExportSession: Sendable {
     /// its chapters into ``chapters``.
     public convenience init(asset: Asset, preset: ExportPreset) async throws(ReelError) {
         self.init(composition: try await Composition(asset: asset), preset: preset)
+        try await carryOver(from: asset)
+    }
+
+    /// Writes what `asset` carries besides its picture and sound, as an export of the
+    /// whole asset does (``init(asset:preset:)``): every metadata track of the composition
+    /// (``metadataTrackIDs``), the file's container tags (``metadata``) and its
+    /// ``chapters``. For a composition made from the asset with changes of its own (a
+    /// caption drawn into the picture, a track added).
+    public func carryOver(from asset: Asset) async throws(ReelError) {
         let ids = composition.tracks(withMediaType: .metadata).map(\.trackID)
         let (common, all, chapters) = try await asset.load(.commonMetadata, .metadata, .chapters)
         let tags = common + all
