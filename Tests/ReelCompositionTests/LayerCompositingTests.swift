@@ -1,8 +1,9 @@
 @testable import ReelComposition
 import Testing
 
-/// The scale-and-translate kernel against a plain per-pixel statement of bilinear sampling:
-/// the kernel's two passes (and its halving shortcut) must give exactly these bytes.
+/// The scale-and-translate kernels against a plain per-pixel statement of their sampling
+/// (bilinear, its triangle widened along a shrinking axis): the kernels' two passes must
+/// give exactly these bytes.
 @Suite struct LayerCompositingTests {
     /// A buffer of pseudo-random bytes (alpha 255 where there is alpha).
     static func noise(width: Int, height: Int, format: PixelFormat, seed: UInt64) -> PixelBuffer {
@@ -43,9 +44,30 @@ import Testing
         return (i, i + 1, fixed & 255)
     }
 
+    /// The source samples and 8-bit weights (summing to 256) one destination sample at
+    /// source position `p` takes along an axis scaled by `scale`: the two neighbours when
+    /// the axis keeps or grows its size; when it shrinks, every sample the triangle
+    /// `1 - |x - p| * scale` reaches, its weights normalised, the remainder of the rounding
+    /// on the first largest.
+    static func weights(_ p: Double, scale: Double, size: Int) -> [(index: Int, weight: Int)] {
+        if scale >= 1 {
+            let (a, b, w) = taps(p, size)
+            return [(a, 256 - w), (b, w)]
+        }
+        let reach = Int((p - 1 / scale).rounded(.down))...Int((p + 1 / scale).rounded(.up))
+        let raw = reach.map { max(0, 1 - abs(Double($0) - p) * scale) }
+        let sum = raw.reduce(0, +)
+        var w = raw.map { Int(($0 / sum * 256).rounded()) }
+        var largest = 0
+        for k in w.indices where w[k] > w[largest] { largest = k }
+        w[largest] += 256 - w.reduce(0, +)
+        return zip(reach, w).map { (min(max($0, 0), size - 1), $1) }
+    }
+
     /// `source` drawn over `destination` by `transform` at opacity `op` (0...256), pixel by
     /// pixel: every destination pixel whose centre maps inside the source takes the
-    /// bilinear mix of the four source pixels around that point.
+    /// weighted sum of the source pixels ``weights(_:scale:size:)`` gives along each axis
+    /// (bilinear, from the four around that point, for a layer that does not shrink).
     static func reference(_ source: PixelBuffer, over destination: PixelBuffer, transform: Transform2D, op: Int) -> [[UInt8]] {
         var out = bytes(destination)
         let src = bytes(source)
@@ -59,11 +81,12 @@ import Testing
                 for i in 0..<dw {
                     let u = inv.a * (Double(i) + 0.5) + inv.tx, v = inv.d * (Double(j) + 0.5) + inv.ty
                     guard u >= 0, u < Double(sw), v >= 0, v < Double(sh) else { continue }
-                    let (x0, x1, fx) = taps(u - 0.5, sw), (y0, y1, fy) = taps(v - 0.5, sh)
+                    let across = weights(u - 0.5, scale: abs(t.a), size: sw), down = weights(v - 0.5, scale: abs(t.d), size: sh)
                     for c in 0..<ch {
                         func s(_ x: Int, _ y: Int) -> Int { Int(src[p][(y * sw + x) * ch + c]) }
-                        let top = s(x0, y0) * (256 - fx) + s(x1, y0) * fx, bottom = s(x0, y1) * (256 - fx) + s(x1, y1) * fx
-                        let sample = (top * (256 - fy) + bottom * fy + 32768) >> 16
+                        var sum = 0
+                        for (y, wy) in down { for (x, wx) in across { sum += s(x, y) * wx * wy } }
+                        let sample = (sum + 32768) >> 16
                         let k = (j * dw + i) * ch + c
                         out[p][k] = UInt8((Int(out[p][k]) * (256 - op) + sample * op + 128) >> 8)
                     }
@@ -86,10 +109,29 @@ import Testing
         Transform2D(scaleX: 0.5, y: 0.5).concatenating(Transform2D(translationX: 3.5, y: 1.25)),  // half, off the grid
         Transform2D(scaleX: 0.75, y: 0.6).concatenating(Transform2D(translationX: 2, y: 3)),
         Transform2D(scaleX: 1.6, y: 1.3).concatenating(Transform2D(translationX: -7, y: -4)),     // larger, clipped
+        Transform2D(scaleX: 0.55, y: 1.2).concatenating(Transform2D(translationX: 1, y: -2)),     // narrower, taller
+        Transform2D(scaleX: -0.7, y: 0.9).concatenating(Transform2D(translationX: 30, y: 0.5)),   // mirrored
     ]
 
+    @Test("a layer drawn at half size keeps little of the source's pixel-to-pixel noise (no 2x2 mean's aliasing)")
+    func halvingFiltersNoise() {
+        let source = Self.noise(width: 256, height: 256, format: .gray8, seed: 3)
+        let destination = PixelBuffer(width: 128, height: 128, format: .gray8)
+        LayerCompositing.draw(source, onto: destination, transform: Transform2D(scaleX: 0.5, y: 0.5))
+        func variance(_ b: [UInt8], margin: Int, width: Int) -> Double {
+            let inner = b.indices.filter { ($0 % width) >= margin && ($0 % width) < width - margin && $0 / width >= margin && $0 / width < width - margin }
+            let mean = inner.reduce(0.0) { $0 + Double(b[$1]) } / Double(inner.count)
+            return inner.reduce(0.0) { $0 + (Double(b[$1]) - mean) * (Double(b[$1]) - mean) } / Double(inner.count)
+        }
+        let before = variance(Self.bytes(source)[0], margin: 4, width: 256)
+        let after = variance(Self.bytes(destination)[0], margin: 2, width: 128)
+        // White noise through a 2x2 mean keeps a quarter of its variance; through the
+        // triangle widened to two source pixels ([1, 3, 3, 1] / 8 each way) about a tenth.
+        #expect(after / before < 0.15, "kept \(after / before) of the variance")
+    }
+
     @Test(arguments: [PixelFormat.gray8, .bgra, .yuv420p, .nv12], [1.0, 0.6])
-    func scaledLayersMatchPerPixelBilinear(format: PixelFormat, opacity: Double) {
+    func scaledLayersMatchThePerPixelStatement(format: PixelFormat, opacity: Double) {
         for (n, transform) in Self.transforms.enumerated() {
             let source = Self.noise(width: 38, height: 24, format: format, seed: 7)
             let destination = Self.noise(width: 40, height: 30, format: format, seed: 11)

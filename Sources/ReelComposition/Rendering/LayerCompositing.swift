@@ -4,7 +4,8 @@
 /// Per plane, the kernels pick the cheapest path that is exact for the layer:
 /// - integer translation, full opacity, opaque source: row copies;
 /// - integer translation otherwise: a blend, no resampling;
-/// - scale and translation: separable bilinear, a vertical pass then a horizontal one;
+/// - scale and translation: separable bilinear, a vertical pass then a horizontal one,
+///   the kernel widened along an axis that shrinks (an anti-aliased downscale);
 /// - any other affine transform: bilinear along each row with incremental coordinates.
 /// Coordinates are fixed point (16 fractional bits) and weights 8-bit: no floating point
 /// per pixel. BGRA/RGBA blend with straight alpha ("over"); YUV planes blend by opacity.
@@ -123,6 +124,12 @@ struct PlaneJob {
         if f.a == 1, f.b == 0, f.c == 0, f.d == 1, f.tx == f.tx.rounded(), f.ty == f.ty.rounded(),
            abs(f.tx) < 1e9, abs(f.ty) < 1e9 {
             translate(dx: Int(f.tx), dy: Int(f.ty))
+        } else if f.b == 0, f.c == 0, abs(f.a) < 1 || abs(f.d) < 1 {
+            switch channels {
+            case 1: shrinking(region, ch: 1)
+            case 2: shrinking(region, ch: 2)
+            default: shrinking(region, ch: 4)
+            }
         } else if f.b == 0, f.c == 0 {
             switch channels {
             case 1: separable(region, ch: 1)
@@ -196,12 +203,6 @@ struct PlaneJob {
         // Samples written as they are (for one or two channels, blending at full opacity
         // gives the same bytes).
         let direct = replace || op == 256
-        // An exact halving of a single-channel plane: every destination sample is the mean
-        // of two neighbouring sums (weights 128/128), a loop the compiler vectorises.
-        let first = columns[cx0 - r.x0]
-        let halving = ch == 1 && direct && columns[(cx0 - r.x0)..<(cx1 - r.x0)].enumerated().allSatisfy { k, c in
-            c.w == 128 && c.o1 == c.o0 + 1 && Int(c.o0) == Int(first.o0) + 2 * k
-        }
         columns.withUnsafeBufferPointer { table in
             for j in r.y0..<r.y1 {
                 let v = inv.d * (Double(j) + 0.5) + inv.ty
@@ -209,13 +210,6 @@ struct PlaneJob {
                 let (y0, y1, fy) = Self.tap(v - 0.5, size: srcHeight)
                 Self.mixRows(src + y0 * srcStride + lo, src + y1 * srcStride + lo, weight: fy, into: mix, count: span)
                 let m = mix - lo, drow = dst + j * dstStride
-                if halving {
-                    let pairs = m + Int(first.o0), d = drow + cx0
-                    for i in 0..<(cx1 - cx0) {
-                        d[i] = UInt8(truncatingIfNeeded: (UInt32(pairs[2 * i]) &+ UInt32(pairs[2 * i + 1]) &+ 256) &>> 9)
-                    }
-                    continue
-                }
                 for i in cx0..<cx1 {
                     let c = table[i - r.x0]
                     let fx = Int(c.w), gx = 256 - fx
@@ -239,6 +233,116 @@ struct PlaneJob {
                 }
             }
         }
+    }
+
+    // MARK: Shrinking
+
+    /// A layer drawn smaller along at least one axis: the same two passes as
+    /// ``separable(_:ch:)`` with more taps. Along a shrinking axis each destination sample
+    /// takes the triangle (bilinear) kernel widened by the inverse of the scale, as
+    /// libswscale's bilinear filter does, so that every source sample under it counts:
+    /// sampling the two nearest only (a 2x2 mean at exactly half size) lets grain and fine
+    /// detail alias into the smaller picture, which shows and costs bits. An axis that keeps
+    /// or grows its size samples bilinearly, exactly as ``separable(_:ch:)`` does.
+    /// (``BoxDownscale`` halves a source first while the scale is under one half, so an axis
+    /// here has at most five taps.)
+    @inline(__always)
+    private func shrinking(_ r: (x0: Int, y0: Int, x1: Int, y1: Int), ch: Int) {
+        let inv = inverse
+        let scaleX = abs(forward.a), scaleY = abs(forward.d)
+        let nx = Self.tapCount(scale: scaleX), ny = Self.tapCount(scale: scaleY)
+        // Per-column source byte offsets and weights, `nx` each (computed once per layer).
+        var offsets = [Int32](repeating: 0, count: (r.x1 - r.x0) * nx)
+        var weights = [Int32](repeating: 0, count: (r.x1 - r.x0) * nx)
+        var cx0 = r.x1, cx1 = r.x0
+        var index = [Int32](repeating: 0, count: max(nx, ny)), weight = [Int32](repeating: 0, count: max(nx, ny))
+        for i in r.x0..<r.x1 {
+            let u = inv.a * (Double(i) + 0.5) + inv.tx
+            if u >= cover.minX && u < cover.maxX { cx0 = min(cx0, i); cx1 = max(cx1, i + 1) }
+            Self.taps(u - 0.5, scale: scaleX, size: srcWidth, count: nx, index: &index, weight: &weight)
+            for t in 0..<nx {
+                offsets[(i - r.x0) * nx + t] = index[t] * Int32(ch)
+                weights[(i - r.x0) * nx + t] = weight[t]
+            }
+        }
+        guard cx0 < cx1 else { return }
+        var lo = Int.max, hi = 0
+        for k in ((cx0 - r.x0) * nx)..<((cx1 - r.x0) * nx) {
+            lo = min(lo, Int(offsets[k])); hi = max(hi, Int(offsets[k]) + ch)
+        }
+        guard lo < hi else { return }
+        let span = hi - lo
+        // Weights sum to 256 and are never negative: a vertical sum is at most 255 * 256.
+        let mix = UnsafeMutablePointer<UInt16>.allocate(capacity: span)
+        defer { mix.deallocate() }
+        let direct = replace || op == 256
+        offsets.withUnsafeBufferPointer { offsetTable in
+            weights.withUnsafeBufferPointer { weightTable in
+                for j in r.y0..<r.y1 {
+                    let v = inv.d * (Double(j) + 0.5) + inv.ty
+                    guard v >= cover.minY && v < cover.maxY else { continue }
+                    Self.taps(v - 0.5, scale: scaleY, size: srcHeight, count: ny, index: &index, weight: &weight)
+                    mix.initialize(repeating: 0, count: span)
+                    for t in 0..<ny where weight[t] != 0 {
+                        let row = src + Int(index[t]) * srcStride + lo, w = UInt16(weight[t])
+                        for k in 0..<span { mix[k] = mix[k] &+ UInt16(row[k]) &* w }
+                    }
+                    let m = mix - lo, drow = dst + j * dstStride
+                    for i in cx0..<cx1 {
+                        let base = (i - r.x0) * nx, d = drow + i * ch
+                        var s0 = 32768, s1 = 32768, s2 = 32768, s3 = 32768
+                        for t in 0..<nx {
+                            let w = Int(weightTable[base + t]), a = m + Int(offsetTable[base + t])
+                            s0 = s0 &+ Int(a[0]) &* w
+                            if ch > 1 { s1 = s1 &+ Int(a[1]) &* w }
+                            if ch > 2 { s2 = s2 &+ Int(a[2]) &* w; s3 = s3 &+ Int(a[3]) &* w }
+                        }
+                        switch ch {
+                        case 1:
+                            d[0] = direct ? UInt8(truncatingIfNeeded: s0 &>> 16) : blend(d[0], s0 &>> 16)
+                        case 2:
+                            d[0] = direct ? UInt8(truncatingIfNeeded: s0 &>> 16) : blend(d[0], s0 &>> 16)
+                            d[1] = direct ? UInt8(truncatingIfNeeded: s1 &>> 16) : blend(d[1], s1 &>> 16)
+                        default:
+                            store4(d, (s0 &>> 16, s1 &>> 16, s2 &>> 16, s3 &>> 16))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// How many taps an axis scaled by `scale` reads per destination sample: two when it
+    /// keeps or grows its size, else every sample the widened triangle reaches.
+    static func tapCount(scale: Double) -> Int {
+        scale >= 1 || !(scale > 0) ? 2 : Int(min(2 / scale, 64)) + 1
+    }
+
+    /// The source samples a destination sample at source position `p` (pixel-index space)
+    /// reads along an axis scaled by `scale`, and their 8-bit weights, which sum to 256:
+    /// the two neighbours, bilinearly (as ``tap(_:size:)``), for a scale of 1 or more; for a
+    /// smaller one the triangle `1 - |x - p| * scale`, normalised. Indices are clamped to
+    /// the plane; unused taps have weight 0.
+    static func taps(_ p: Double, scale: Double, size: Int, count n: Int, index: inout [Int32], weight: inout [Int32]) {
+        for t in 0..<n { index[t] = 0; weight[t] = 0 }
+        guard scale < 1, scale > 0 else {
+            let (a, b, w) = tap(p, size: size)
+            index[0] = Int32(a); weight[0] = Int32(256 - w)
+            index[1] = Int32(b); weight[1] = Int32(w)
+            return
+        }
+        let first = int((p - 1 / scale).rounded(.down)) + 1
+        @inline(__always) func triangle(_ t: Int) -> Double { max(0, 1 - abs(Double(first + t) - p) * scale) }
+        var sum = 0.0
+        for t in 0..<n { sum += triangle(t) }
+        var total: Int32 = 0, largest = 0
+        for t in 0..<n {
+            index[t] = Int32(min(max(first + t, 0), size - 1))
+            weight[t] = Int32((triangle(t) / sum * 256).rounded())
+            total += weight[t]
+            if weight[t] > weight[largest] { largest = t }
+        }
+        weight[largest] += 256 - total
     }
 
     /// `out[k] = top[k] * (256 - weight) + bottom[k] * weight`: at most 255 * 256, so
