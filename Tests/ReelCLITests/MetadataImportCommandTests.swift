@@ -56,6 +56,22 @@ struct MetadataImportCommandTests {
         #expect((data["tags"] as? [String: Any])?["handler_name"] as? String == "GoPro MET")
     }
 
+    @Test("the video's chapters are kept, with no note about its chapter track", .requires(.ffmpeg, .ffprobe))
+    func chaptersAreKept() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let meta = folder.appendingPathComponent("chapters.txt")
+        try Data(";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=500\ntitle=One\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=500\nEND=1000\ntitle=Two\n".utf8)
+            .write(to: meta)
+        let video = folder.appendingPathComponent("chaptered.mp4")
+        _ = try TestTools.run("ffmpeg", ["-v", "error", "-i", Support.counter.path, "-i", meta.path, "-map", "0", "-map_metadata", "0", "-map_chapters", "1", "-c", "copy", video.path])
+        // reelOK also checks that nothing is printed on stderr.
+        _ = try Support.reelOK(["metadata", "import", Support.trackGPX.path, "--into", video.path, "-o", "out.mp4"], in: folder)
+        let chapters = try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "chapter=start_time:chapter_tags=title", "-of", "csv=p=0",
+                                                              folder.appendingPathComponent("out.mp4").path])
+        #expect(chapters.split(separator: "\n") == ["0.000000,One", "0.500000,Two"], "\(chapters)")
+    }
+
     @Test("exiftool -ee reads the same coordinates", .requires(.exiftool))
     func exiftoolReadsIt() throws {
         let folder = try Self.imported()

@@ -217,7 +217,7 @@ public struct MetadataImporter: Sendable {
         }
         let (points, _) = try readPoints()
         let asset = Asset(url: videoURL)
-        let (duration, tracks, common) = try await asset.load(.duration, .tracks, .commonMetadata)
+        let (duration, tracks, common, chapters) = try await asset.load(.duration, .tracks, .commonMetadata, .chapters)
         guard tracks.contains(where: { $0.mediaType == .video }) else {
             throw ReelError(.unsupportedFormat, "the file has no video track to add a GPS track to", path: videoURL.path)
         }
@@ -234,12 +234,15 @@ public struct MetadataImporter: Sendable {
         reader.timeRange = TimeRange(start: MediaTime(value: -1_000_000, timescale: 1), duration: .positiveInfinity)
         let writer = try AssetWriter(outputURL: outputURL, fileType: fileType, overwrite: options.overwrite)
         writer.metadata = common
+        writer.chapters = chapters
         var copies: [(output: AssetReaderTrackOutput, input: AssetWriterInput)] = []
         for track in reader.tracks {
             guard track.mediaType == .video || track.mediaType == .audio, !track.isCoverPicture else {
                 // The video's start timecode writes the timecode track again.
                 if track.mediaType == .timecode, fileType == .mp4 || fileType == .mov,
                    tracks.contains(where: { $0.mediaType == .video && $0.startTimecode != nil }) { continue }
+                // The chapters are written again from the file's chapter list.
+                if track.isChapterList, AssetWriter.canWriteChapters(into: fileType) { continue }
                 notes.append("track \(track.trackID) (\(track.metadataFormat?.rawValue ?? track.formatDescription.codecName)) of \(videoURL.lastPathComponent) is not copied: only video and audio are")
                 continue
             }
