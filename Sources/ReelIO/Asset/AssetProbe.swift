@@ -177,7 +177,8 @@ enum AssetProbe {
     /// `camm`), else `gpmd` for FFmpeg's binary data; nil for any other stream, timed ID3
     /// included (its samples come through as they are).
     static func metadataFormat(_ par: AVCodecParameters, tag: String?) -> MetadataFormat? {
-        guard par.codec_type != AVMEDIA_TYPE_VIDEO, par.codec_type != AVMEDIA_TYPE_AUDIO else { return nil }
+        guard par.codec_type != AVMEDIA_TYPE_VIDEO, par.codec_type != AVMEDIA_TYPE_AUDIO,
+              classify(par, tag: tag) != .text else { return nil }  // a chapter track is no metadata
         if par.codec_id == AV_CODEC_ID_SMPTE_KLV { return .klv }
         if let tag, let format = MetadataFormat(knownCode: tag), format != .klv { return format }
         return par.codec_id == AV_CODEC_ID_BIN_DATA ? .gpmd : nil

@@ -44,7 +44,6 @@ extension InputFormatContext {
             // Cover art is a video stream of one attached picture: not a track to decode.
             return stream(index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 ? .other : .video
         case .audio: return .audio
-        case .text where par.codec_id == AV_CODEC_ID_BIN_DATA: return .other  // a chapter track
         default: return AssetProbe.metadataFormat(par, tag: tag).map { .metadata($0) } ?? .other
         }
     }
