@@ -24,6 +24,8 @@ let package = Package(
         // configuration-file support (the trait left off).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // `swift package generate-documentation` (scripts/docs).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The one C boundary: FFmpeg's headers plus a shim for the macros Swift cannot import.

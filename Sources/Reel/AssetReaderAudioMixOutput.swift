@@ -4,7 +4,7 @@ import ReelIO
 import ReelComposition
 
 /// The audio tracks of a reader's file mixed into one stream of PCM
-/// (AVAssetReaderAudioMixOutput), by the mixer exports use (``AudioMixer``): each track
+/// (AVAssetReaderAudioMixOutput), by the mixer exports use (`AudioMixer`): each track
 /// decoded and converted with libswresample to one format, scaled by its volumes in
 /// ``audioMix`` (sample-exact linear ramps), summed and clamped to [-1, 1].
 ///
@@ -20,11 +20,11 @@ import ReelComposition
 /// for try await sample in output { use(sample.audio!) }
 /// ```
 ///
-/// The mix covers the reader's ``AssetReader/timeRange`` within the tracks' span (from the
+/// The mix covers the reader's `AssetReader/timeRange` within the tracks' span (from the
 /// earliest track's start to the latest's end), in blocks of 4096 frames, each stamped with
 /// the file time of its first sample; a track is silent where it has no sound. Float
-/// output comes as ``AssetReaderSample/audio(_:)`` (interleaved 32-bit float), 16-bit
-/// output as ``AssetReaderSample/sampleBuffer(_:)`` holding interleaved little-endian
+/// output comes as `AssetReaderSample/audio(_:)` (interleaved 32-bit float), 16-bit
+/// output as `AssetReaderSample/sampleBuffer(_:)` holding interleaved little-endian
 /// signed samples (format `sowt`). The sound is decoded and mixed in the consumer's
 /// `next()` (decoding runs ahead on reader threads); read it from one consumer.
 public final class AssetReaderAudioMixOutput: AsyncSequence, AssetReaderCompositeOutput, Sendable {
@@ -81,7 +81,7 @@ public final class AssetReaderAudioMixOutput: AsyncSequence, AssetReaderComposit
     }
 
     /// The volumes of the tracks (AVAssetReaderAudioMixOutput.audioMix); every track at
-    /// volume 1 when nil. Set it before ``AssetReader/startReading()``: later changes are
+    /// volume 1 when nil. Set it before `AssetReader/startReading()`: later changes are
     /// ignored.
     public var audioMix: AudioMix? {
         get { state.withLock { $0.audioMix } }

@@ -5,7 +5,7 @@ import ReelComposition
 
 /// The composed frames of a composition whose sources are files
 /// (AVAssetReaderVideoCompositionOutput): the render engine over
-/// ``AssetRenderSources``, as an `AsyncSequence` of ``RenderedFrame``s in time order.
+/// ``AssetRenderSources``, as an `AsyncSequence` of `RenderedFrame`s in time order.
 ///
 /// ```swift
 /// let output = AssetReaderVideoCompositionOutput(composition: c, videoComposition: v)

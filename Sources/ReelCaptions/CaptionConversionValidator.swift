@@ -4,7 +4,7 @@ import Foundation
 /// (AVFoundation's `AVCaptionConversionValidator`), and lists each problem with the
 /// caption it is about and why.
 ///
-/// The rules come from ``CaptionFormat``: lines and line length (CEA-608's 4 rows of 32),
+/// The rules come from `CaptionFormat`: lines and line length (CEA-608's 4 rows of 32),
 /// style attributes and text colours, overlapping captions in a format that shows one at a
 /// time, and for SCC characters outside the CEA-608 set. A writer still writes what it can
 /// (SCC drops unknown characters and styles, shortens overlapping captions); the validator

@@ -113,7 +113,7 @@ public enum CaptionSample {
     }
 
     /// The sample a caption track of `format` stores for `caption`: a 3GPP timed-text sample
-    /// (``CaptionFormat/movText``), or the cue text with its markup for SubRip and WebVTT
+    /// (`CaptionFormat/movText`), or the cue text with its markup for SubRip and WebVTT
     /// tracks (Matroska); a SubRip cue placed elsewhere than bottom centre starts with its
     /// `{\anN}` tag. A WebVTT cue's placement goes beside it (``cueSettings(for:format:)``).
     /// - Throws: `.unsupportedFormat` for iTT and SCC, which are files, not track samples.
@@ -127,7 +127,7 @@ public enum CaptionSample {
     }
 
     /// The WebVTT cue settings that place `caption` (`line:0`, `align:`) for a WebVTT track,
-    /// which Matroska stores beside the cue text (``SampleBuffer/cueSettings``); nil for
+    /// which Matroska stores beside the cue text (`SampleBuffer/cueSettings`); nil for
     /// other formats and for a caption at the default place.
     public static func cueSettings(for caption: Caption, format: CaptionFormat) -> String? {
         guard format == .webVTT else { return nil }

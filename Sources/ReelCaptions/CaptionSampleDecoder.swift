@@ -4,11 +4,11 @@ import Foundation
 /// ``CaptionSample/spans(_:format:)`` reads, plus where each caption sits and what the
 /// track's header says about all of them.
 ///
-/// - SubRip: an `{\anN}` tag at the start of the text (``CaptionPlacement``).
+/// - SubRip: an `{\anN}` tag at the start of the text (`CaptionPlacement`).
 /// - ASS/SSA: `{\anN}` or `{\aN}` in the text, else the `Alignment` of the event's named
 ///   style in the track header (the script's `[V4+ Styles]`, the track's codec private data).
 /// - WebVTT: the cue's settings (`line`, `align`), which Matroska keeps beside the cue text
-///   (``SampleBuffer/cueSettings``).
+///   (`SampleBuffer/cueSettings`).
 /// - 3GPP timed text: the sample entry's justification (vertical: top, centre, bottom;
 ///   horizontal: left, centre, right) places every caption of the track (bottom centre, the
 ///   default place, is no region and no alignment), its default style

@@ -4,7 +4,7 @@ import Foundation
 /// timecodes at 29.97 fps, one word a frame.
 ///
 /// Read: drop-frame (`;`) and non-drop (`:`) timecodes, every channel CC1-CC4, pop-on,
-/// roll-up and paint-on captioning (``CEA608Decoder``). A word with a parity error is
+/// roll-up and paint-on captioning (`CEA608Decoder`). A word with a parity error is
 /// skipped with a warning; a word that is not four hex digits, a malformed timecode or a
 /// missing `Scenarist_SCC V1.0` header is an error naming the line.
 ///
@@ -12,7 +12,7 @@ import Foundation
 /// pop-on: loaded into non-displayed memory in the frames before it starts, so that its
 /// end-of-caption code falls on its first frame; the erase code falls on its last. Captions
 /// with `characterReveal` animation are roll-up or paint-on, each run of them that follow
-/// one another being one screen changing (``CEA608Encoder/revealSteps(_:afterShowing:channel:)``):
+/// one another being one screen changing (`CEA608Encoder/revealSteps(_:afterShowing:channel:)`):
 /// what sets the screen up goes in the frames before, and the first word on the caption's
 /// first frame changes the screen. A caption that cannot be sent in time (the one before
 /// leaves too few frames) shows late, with a warning. Characters outside the 608 set are sent as their unaccented letter

@@ -82,7 +82,7 @@ public enum SRT {
 
     /// An SRT file: cues numbered from 1 in the order given, times to the millisecond.
     /// A caption placed elsewhere than bottom centre gets an `{\anN}` tag: its region's row
-    /// (top, middle, bottom) and its alignment's column (``CaptionPlacement``).
+    /// (top, middle, bottom) and its alignment's column (`CaptionPlacement`).
     public static func write(_ captions: [Caption]) -> Data {
         let markup = CueMarkup(isWebVTT: false)
         var out = ""

@@ -3,7 +3,7 @@ import Foundation
 import Reel
 
 /// `reel export IN -o OUT [--start T] [--duration T] [--preset NAME]`: re-encodes or copies
-/// (part of) a file with an ``AssetExportSession``; metadata tracks come along.
+/// (part of) a file with an `AssetExportSession`; metadata tracks come along.
 public struct ExportCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "export",

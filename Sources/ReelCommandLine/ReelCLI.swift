@@ -53,7 +53,7 @@ struct PluginCommand: AsyncParsableCommand {
 /// The input argument of a command that reads a media file.
 public enum CLIInput {
     /// A `scheme://` argument as the URL it is (`http://`, `https://`, any input protocol
-    /// FFmpeg has: ``Asset`` checks the scheme), anything else as a file path.
+    /// FFmpeg has: `Asset` checks the scheme), anything else as a file path.
     public static func url(for argument: String) -> URL {
         if argument.contains("://"), let url = URL(string: argument), let scheme = url.scheme, scheme.count > 1 { return url }
         return URL(fileURLWithPath: argument)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Decodes the samples of any timed-metadata track Reel reads into groups, by the
-/// track's ``MetadataFormat``: `gpmd` (GPMF), `mebx` (QuickTime, with the sample entry's
+/// track's `MetadataFormat`: `gpmd` (GPMF), `mebx` (QuickTime, with the sample entry's
 /// keys), `camm`, and KLV (`klv`, the MP4 `KLVA`: MISB ST 0601 and EG 0104).
 ///
 /// A value type with a little state: KLV packets without a presentation time are placed
@@ -36,7 +36,7 @@ public struct TimedMetadataDecoder: Sendable {
     ///   stamp relative to the first packet; lasting the sample's duration, or the gap
     ///   since the packet before when there is none.
     /// A sample without a numeric duration is read as an instant.
-    /// - Throws: the format's ``ReelError``; `.unsupportedFormat` for any other format.
+    /// - Throws: the format's `ReelError`; `.unsupportedFormat` for any other format.
     public mutating func groups(for sample: SampleBuffer) throws(ReelError) -> [TimedMetadataGroup] {
         let duration = sample.duration.isNumeric ? sample.duration : .zero
         let range = TimeRange(start: sample.presentationTime, duration: duration)

@@ -10,7 +10,7 @@ import Reel
 ///
 /// - `GET /`, `/preview.js`, `/preview.css`: the page, from the package's resources. No
 ///   other path reaches the file system: everything else is 404.
-/// - `GET /info`: the document (``PreviewInfo``) as JSON.
+/// - `GET /info`: the document (`PreviewInfo`) as JSON.
 /// - `GET /frames/N.png`: frame N, lossless, as the page's frames are rendered.
 /// - `GET /socket`: the WebSocket (``PreviewRequest`` in, a frame's JSON header then its
 ///   JPEG out), accepted only from the server's own origin.

@@ -2,7 +2,7 @@ import ReelCore
 
 /// Draws text, filled rectangles and coverage masks into a frame, blending with straight
 /// alpha, directly in the frame's own format: BGRA, RGBA or planar YUV 4:2:0 (colours in
-/// the frame's ``PixelBuffer/ycbcrEncoding``, the matrix and range the writer tags).
+/// the frame's `PixelBuffer/ycbcrEncoding`, the matrix and range the writer tags).
 ///
 /// In YUV the luma plane is blended per pixel and each chroma sample by the mean
 /// coverage of the four luma pixels it covers, so a dashboard drawn over camera footage

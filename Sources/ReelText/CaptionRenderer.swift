@@ -1,10 +1,10 @@
 import ReelCore
 
-/// Draws the captions of a ``CaptionGroup`` into a frame (AVFoundation's
+/// Draws the captions of a `CaptionGroup` into a frame (AVFoundation's
 /// `AVCaptionRenderer`), with ReelText's FreeType glyphs and ``Canvas``.
 ///
 /// The picture is a grid of 32 columns by 15 rows (CEA-608's, which cell lengths in a
-/// ``CaptionRegion`` count). Each caption is laid out in its region (the bottom region
+/// `CaptionRegion` count). Each caption is laid out in its region (the bottom region
 /// when it has none): its lines stacked by the region's display alignment, each line
 /// placed by the caption's text alignment (centred by default) on a translucent black box,
 /// each run in its style: bold and italic faces (DejaVu Sans), text colour, background

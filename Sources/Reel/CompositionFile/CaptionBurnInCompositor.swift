@@ -3,7 +3,7 @@ import ReelText
 /// The built-in `captions` compositor (burn-in, for players without soft subtitles): the
 /// picture the standard compositor makes of the instruction, with the captions of each
 /// caption track the instruction asks for (`requiredSourceCaptionTrackIDs`, in that order)
-/// drawn over it by a ``CaptionRenderer``, each in its region and styles.
+/// drawn over it by a `CaptionRenderer`, each in its region and styles.
 ///
 /// Layers are drawn as the standard compositor draws them, so a video with a display matrix
 /// (phone footage) turned upright by its layer transform gets its captions on the upright

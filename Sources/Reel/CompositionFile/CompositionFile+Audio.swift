@@ -2,7 +2,7 @@ import Foundation
 
 extension CompositionFile {
     /// One audio track's volume in the file's `audioMix`: a volume from the start, then
-    /// linear ramps (``AudioMixInputParameters``).
+    /// linear ramps (`AudioMixInputParameters`).
     public struct AudioMixInput: Sendable, Hashable, Codable {
         public var trackID: Int32
         /// The volume from time zero (1 when absent), until the first ramp.

@@ -26,7 +26,7 @@ extension CompositionFile {
 extension SourceDescription {
     /// A caption file (iTT, SCC, SRT, WebVTT) as a source: one subtitle track, numbered 1,
     /// from time zero to the end of its last caption.
-    /// - Throws: as ``CaptionDocument/init(contentsOf:channel:)`` does.
+    /// - Throws: as `CaptionDocument/init(contentsOf:channel:)` does.
     public static func captionFile(_ url: URL, identifier: String) throws(ReelError) -> SourceDescription {
         let captions = try CaptionDocument(contentsOf: url).captions
         let end = captions.map(\.timeRange.end).filter(\.isNumeric).max() ?? .zero

@@ -2,7 +2,7 @@ import Foundation
 
 extension CompositionFile {
     /// What to draw over one span of the output timeline (a
-    /// ``VideoCompositionInstruction``).
+    /// `VideoCompositionInstruction`).
     public struct Instruction: Sendable, Hashable, Codable {
         public var timeRange: TimeRangeValue
         /// The metadata tracks whose groups the compositor gets over this span.

@@ -19,7 +19,7 @@ extension CompositionFile {
         public var audio: Bool?
         /// The audio codec: `aac` (default), `pcm` (16-bit), `pcm24` or `alac` (16-bit
         /// Apple Lossless); PCM goes into MOV or Matroska only, ALAC into MOV or MP4 (M4A)
-        /// only (see ``AudioEncoderSettings/Codec``).
+        /// only (see `AudioEncoderSettings/Codec`).
         public var audioCodec: String?
         /// The sample rate of the output's sound, 8000 to 192000 Hz; the first audio
         /// track's by default.

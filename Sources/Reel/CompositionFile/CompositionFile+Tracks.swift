@@ -27,7 +27,7 @@ extension CompositionFile {
                 self = kind
             }
 
-            /// The matching ``MediaType`` (captions: subtitle; a captions track takes the
+            /// The matching `MediaType` (captions: subtitle; a captions track takes the
             /// type of the source track it plays, text for 3GPP timed text).
             public var mediaType: MediaType {
                 switch self {

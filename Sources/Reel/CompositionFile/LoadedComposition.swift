@@ -38,6 +38,7 @@ public struct LoadedComposition: Sendable {
     /// Opens the composition file at `path`.
     ///
     /// - Parameters:
+    ///   - path: the composition file.
     ///   - overrides: `--source` replacements.
     ///   - registry: where the file's compositor is looked up.
     ///   - timeRange: the part to be rendered (validation checks the instructions cover it);

@@ -13,7 +13,7 @@ extension AssetExportSession {
 
     /// A session exporting `composition` with a named preset: AVFoundation's
     /// `AVAssetExportSession(asset: composition, presetName:)`, where the composition is an
-    /// asset. A Reel composition is a value with no file behind it, not an ``Asset``, so the
+    /// asset. A Reel composition is a value with no file behind it, not an `Asset`, so the
     /// argument is labelled `composition:`; unlike the asset form this loads nothing and
     /// neither suspends nor throws.
     public convenience init(composition: Composition, presetName: ExportPreset) {

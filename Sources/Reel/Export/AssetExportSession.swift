@@ -220,7 +220,7 @@ public final class AssetExportSession: Sendable {
     }
 
     /// Container metadata for the output (title, creation date, location, make, model,
-    /// software; see ``AssetWriter/metadata``). Nothing by default.
+    /// software; see `AssetWriter/metadata`). Nothing by default.
     public var metadata: [MetadataItem] {
         get { state.withLock { $0.settings.metadata } }
         set { state.withLock { $0.settings.metadata = newValue } }
@@ -228,9 +228,9 @@ public final class AssetExportSession: Sendable {
 
     /// The output's chapters, in the composition's time: each a group whose time range is
     /// the chapter's and whose `common/title` item is its title (the form
-    /// ``Asset/load(_:)`` of `.chapters` gives). Those that start within the exported
+    /// `Asset/load(_:)` of `.chapters` gives). Those that start within the exported
     /// ``timeRange`` are written, moved with it and cut at its end (see
-    /// ``AssetWriter/chapters``); MPEG-TS holds none, which is said in one diagnostic line.
+    /// `AssetWriter/chapters`); MPEG-TS holds none, which is said in one diagnostic line.
     /// None by default.
     public var chapters: [TimedMetadataGroup] {
         get { state.withLock { $0.settings.chapters } }

@@ -5,7 +5,7 @@ import ReelCaptions
 import ReelComposition
 
 /// The captions of one caption track of a file, read whole on first use and kept: a track of
-/// a media file through ``AssetReaderOutputCaptionAdaptor`` (3GPP timed text, SubRip,
+/// a media file through `AssetReaderOutputCaptionAdaptor` (3GPP timed text, SubRip,
 /// WebVTT, ASS, CEA-608), or a caption file (iTT, SCC, SRT, WebVTT, by extension), which is
 /// one track numbered 1. CEA-608 captions (a `c608` track, an SCC file) are read from
 /// channel CC`closedCaptionChannel`.

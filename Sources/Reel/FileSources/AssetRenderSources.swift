@@ -4,7 +4,7 @@ import ReelIO
 import ReelComposition
 
 /// Finds the frames, metadata and captions a composition refers to in files: each
-/// ``SourceTrackReference``'s `sourceIdentifier` is a file path (or a name given a URL in
+/// `SourceTrackReference`'s `sourceIdentifier` is a file path (or a name given a URL in
 /// `files`), and each referenced track gets one ``AssetVideoFrameSource``,
 /// ``AssetTimedMetadataSource`` or ``AssetCaptionSource``, made on first use and kept for
 /// the render. Captions given in memory (`captions`, by source identifier) are that

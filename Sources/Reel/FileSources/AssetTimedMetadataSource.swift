@@ -4,9 +4,9 @@ import ReelIO
 import ReelComposition
 
 /// The timed metadata of one metadata track of a file, for the render engine: a
-/// ``TimedMetadataSource`` on top of ``AssetReader``.
+/// `TimedMetadataSource` on top of `AssetReader`.
 ///
-/// Samples are read in order through an ``AssetReaderOutputMetadataAdaptor`` (Reel's
+/// Samples are read in order through an `AssetReaderOutputMetadataAdaptor` (Reel's
 /// decoding for the track's format, `mebx` keys included, unless `decode` is given: a
 /// GPMF payload gives one group per GPS fix); each group comes with the raw sample it came
 /// from. A sample that does not decode gives no group for its span: the read goes on and

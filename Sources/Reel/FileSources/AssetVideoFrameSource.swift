@@ -3,8 +3,8 @@ import ReelCore
 import ReelIO
 import ReelComposition
 
-/// The frames of one video track of a file, for the render engine: a ``VideoFrameSource``
-/// on top of ``AssetReader``.
+/// The frames of one video track of a file, for the render engine: a `VideoFrameSource`
+/// on top of `AssetReader`.
 ///
 /// Reading is sequential: a reader thread decodes ahead of the engine by `lookahead`
 /// frames (FFmpeg's codec threading on), so decoding runs in parallel with compositing
@@ -15,7 +15,7 @@ import ReelComposition
 /// two parts of the same file at once (a crossfade of a clip with itself) reads each part
 /// sequentially instead of seeking on every frame. A seek moves the read position used
 /// least recently: its reader output, opened for random access, seeks its open demuxer
-/// and empties its decoder (``AssetReaderTrackOutput/reset(forReadingTimeRanges:)``)
+/// and empties its decoder (`AssetReaderTrackOutput/reset(forReadingTimeRanges:)`)
 /// rather than opening and probing the file again; the frames from the keyframe before
 /// the asked time are decoded and dropped, so the frame returned is exact. A new reader is
 /// opened only while fewer than ``Options/maximumCursors`` exist.

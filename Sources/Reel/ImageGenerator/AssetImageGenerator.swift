@@ -4,7 +4,7 @@ import ReelIO
 import ReelComposition
 
 /// Pictures of a file or a composition at given times (AVAssetImageGenerator), as
-/// ``PixelBuffer``s (yuv420p), or written as PNG or JPEG.
+/// `PixelBuffer`s (yuv420p), or written as PNG or JPEG.
 ///
 /// ```swift
 /// let generator = try await AssetImageGenerator(asset: Asset(url: url))
@@ -101,7 +101,7 @@ public final class AssetImageGenerator: Sendable {
     /// Turn pictures as the track's preferred transform (its display matrix) says, so that
     /// phone footage comes out upright; false by default, as in AVFoundation. Used when no
     /// ``videoComposition`` is set. A single video track turned by a multiple of 90°,
-    /// mirrored or not, is turned exactly (``PixelOrientation``, no resampling); other
+    /// mirrored or not, is turned exactly (`PixelOrientation`, no resampling); other
     /// transforms are drawn by the built-in compositor.
     public var appliesPreferredTrackTransform: Bool {
         get { settings.withLock { $0.appliesPreferredTrackTransform } }

@@ -6,7 +6,11 @@ extension LoadedComposition {
     /// with each clip's media probed for sound and timed metadata, then opened.
     ///
     /// - Parameters:
+    ///   - path: the .otio file.
     ///   - compositor: replaces the compositor of the timeline's `metadata.reel`.
+    ///   - overrides: `--source` replacements.
+    ///   - registry: where the compositor is looked up.
+    ///   - timeRange: the part to be rendered; the whole timeline when nil.
     /// - Returns: the loaded composition and the conversion (its warnings).
     /// - Throws: `invalidComposition` or `fileNotFound` whose `field` is the JSON path of
     ///   the .otio object at fault (`tracks.children[0].children[2]`), naming the clip.

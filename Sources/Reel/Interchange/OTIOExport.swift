@@ -19,8 +19,10 @@ extension CompositionFile {
     ///     segments have every range resolved against the media.
     ///   - sourceURLs: each source's file, written as `target_url` relative to `outputDirectory`
     ///     when inside it, else as a `file://` URL.
+    ///   - outputDirectory: the folder the .otio file is written to.
     ///   - availableRanges: each source track's extent, by source name and kind, for the
     ///     references' `available_range`.
+    ///   - name: the timeline's name.
     public func otioTimeline(composition: Composition, sourceURLs: [String: URL], outputDirectory: URL,
                              availableRanges: [String: TimeRange] = [:], name: String = "") -> OTIOExport {
         var builder = OTIOExportBuilder(file: self, composition: composition)

@@ -9,21 +9,21 @@ import Foundation
 /// let csv = try exporter.document(track, format: .csv)
 /// ```
 ///
-/// Samples are read through an ``AssetReaderOutputMetadataAdaptor``: ReelMetadata's
-/// ``TimedMetadataDecoder`` (`gpmd`: one group per GPS fix, spread evenly across the
+/// Samples are read through an `AssetReaderOutputMetadataAdaptor`: ReelMetadata's
+/// `TimedMetadataDecoder` (`gpmd`: one group per GPS fix, spread evenly across the
 /// sample's span; `mebx` with the keys of the track's sample entry; `camm`; KLV,
 /// asynchronous packets timed by their own time stamps), raw bytes for other formats.
 /// A sample that does not decode is skipped and listed in ``Track/warnings``. A file
 /// whose only location is the movie's static one (`udta/©xyz`,
 /// `mdta/com.apple.quicktime.location.ISO6709`) exports that one point. CSV and GPX are
-/// ReelMetadata's ``TelemetryCSV`` and ``GPX`` documents.
+/// ReelMetadata's `TelemetryCSV` and `GPX` documents.
 public struct MetadataExporter: Sendable {
     /// The document to write.
     public enum Format: String, Sendable, Hashable, CaseIterable {
         /// Every group with every item (docs/metadata-json.md).
         case json
         /// One row per fix: `time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time`,
-        /// then the fields fewer sources give (``TelemetryCSV/header``).
+        /// then the fields fewer sources give (`TelemetryCSV/header`).
         case csv
         /// GPX 1.1, one track point per fix.
         case gpx

@@ -8,14 +8,14 @@ import Foundation
 /// let result = try await importer.write(to: out, options: .init(offset: 0.5))
 /// ```
 ///
-/// The file is read with ReelMetadata's ``GPX/fixes(from:)`` or
-/// ``TelemetryCSV/groups(from:)``. Placing the points on the video's timeline: a GPX
+/// The file is read with ReelMetadata's `GPX/fixes(from:)` or
+/// `TelemetryCSV/groups(from:)`. Placing the points on the video's timeline: a GPX
 /// point's time (UTC) minus the video's creation time, plus ``Options/offset``; a CSV
 /// row's `time` (media seconds) plus the offset. Points
 /// outside `[0, duration)` are left out. Each point becomes a group lasting until the
 /// next one; GPS fixes go into GPMF payloads (GPS9 next to GPS5 when every point has a
 /// time, else GPS5: ``gpsFormat(for:requested:)``) of ``Options/payloadDuration`` through
-/// ``AssetWriterInputMetadataAdaptor/appendGPS(_:payloadDuration:options:)``, the first
+/// `AssetWriterInputMetadataAdaptor/appendGPS(_:payloadDuration:options:)`, the first
 /// starting at the first fix (an empty payload covers the time before it). Points
 /// without a speed get the speed between them and the next point.
 ///

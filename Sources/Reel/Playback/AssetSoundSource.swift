@@ -4,7 +4,7 @@ import ReelIO
 import ReelComposition
 
 /// The sound of a composition of files for a player: its enabled audio tracks through its
-/// audio mix, mixed by the export's mixer (``AudioMixer``, the same samples an export
+/// audio mix, mixed by the export's mixer (`AudioMixer`, the same samples an export
 /// encodes), as interleaved float samples. Reading on from where the last block ended
 /// continues the mix; reading from elsewhere (a seek) starts a new mix there.
 public actor AssetSoundSource: PlayerSoundSource {

@@ -7,6 +7,7 @@ extension PlanFile {
     /// user submits them with the scheduler's own tool (docs/scale-out.md).
     ///
     /// - Parameters:
+    ///   - scheduler: the scheduler the files are for.
     ///   - planPath: the plan file, as every machine sees it.
     ///   - reel: the `reel` command the Slurm scripts run (the containers run `reel`).
     ///   - image: the container image holding `reel` (Kubernetes, AWS Batch).

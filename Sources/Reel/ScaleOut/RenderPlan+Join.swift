@@ -11,6 +11,9 @@ extension RenderPlan {
     /// - Parameters:
     ///   - loaded: the plan's composition, opened with ``sourceOverrides``.
     ///   - identity: the plan's ``identity()``.
+    ///   - audioCodec: the codec the sound is encoded with.
+    ///   - metadataFormat: the format the timed metadata tracks are written in.
+    ///   - overwrite: whether the output may replace an existing file.
     /// - Throws: `invalidArgument` naming every missing piece and every bad one (and why)
     ///   when any piece is not complete: nothing is written then.
     public func joinSession(loaded: LoadedComposition, identity: String, audioCodec: AudioEncoderSettings.Codec,

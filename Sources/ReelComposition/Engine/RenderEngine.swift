@@ -106,7 +106,7 @@ public struct RenderedFrame: Sendable {
     }
 }
 
-/// The frames of a render, in time order (`AsyncSequence`, failing with ``ReelError``).
+/// The frames of a render, in time order (`AsyncSequence`, failing with `ReelError`).
 /// Cancelling the task that iterates cancels the compositor's pending requests.
 public struct RenderedFrames: AsyncSequence, Sendable {
     public typealias Element = RenderedFrame

@@ -1,7 +1,7 @@
 /// The time source a ``Player`` runs on: a monotonic time and one-shot timers on it.
 ///
 /// Injectable so that tests drive playback by hand (ReelTesting's `ManualClock`) and never
-/// sleep; ``RealTimeClock`` is the default, and ``PlayerItemAudioOutput/clock`` follows
+/// sleep; ``RealTimeClock`` is the default, and `PlayerItemAudioOutput/clock` follows
 /// the sound when the item has some.
 public protocol PlayerClock: Sendable {
     /// The clock's time now. It never goes back.

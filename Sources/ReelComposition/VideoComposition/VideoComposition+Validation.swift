@@ -111,7 +111,7 @@ extension VideoComposition {
         return problems
     }
 
-    /// Throws one ``ReelError`` (`invalidComposition`) listing every problem, one per line,
+    /// Throws one `ReelError` (`invalidComposition`) listing every problem, one per line,
     /// when ``validate(for:timeRange:)`` finds any.
     public func validated(for composition: Composition, timeRange: TimeRange? = nil) throws(ReelError) {
         let problems = validate(for: composition, timeRange: timeRange)

@@ -156,7 +156,7 @@ public struct MetadataItem: Sendable, Hashable {
 
     /// The items of `items` with `key` in `keySpace` (AVMetadataItem.metadataItems(from:withKey:keySpace:));
     /// a nil key or key space matches any. Keys compare exactly (`©nam` is not `title`:
-    /// filter ``commonKey`` for the common meaning).
+    /// filter `commonKey` for the common meaning).
     public static func metadataItems(from items: [MetadataItem], withKey key: String?, keySpace: MetadataKeySpace?) -> [MetadataItem] {
         items.filter { item in (key.map { item.key == $0 } ?? true) && (keySpace.map { item.keySpace == $0 } ?? true) }
     }

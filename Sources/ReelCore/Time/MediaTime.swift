@@ -210,7 +210,7 @@ extension MediaTime: Comparable, Hashable {
     /// ``Flags/hasBeenRounded`` is ignored.
     public static func == (lhs: MediaTime, rhs: MediaTime) -> Bool { compare(lhs, rhs) == 0 }
 
-    /// Hashes what ``==`` compares: the kind of time, and for numeric times the epoch and
+    /// Hashes what `==` compares: the kind of time, and for numeric times the epoch and
     /// the reduced fraction, so that equal times hash alike.
     public func hash(into hasher: inout Hasher) {
         let rank = orderRank

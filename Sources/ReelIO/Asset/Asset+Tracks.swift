@@ -18,7 +18,7 @@ extension Asset {
     }
 
     /// The container's tags in one key space (AVAsset.loadMetadata(for:)); the common key
-    /// space gives ``AssetProperty/commonMetadata``.
+    /// space gives `AssetProperty/commonMetadata`.
     public func loadMetadata(for format: MetadataKeySpace) async throws(ReelError) -> [MetadataItem] {
         if format == .common { return try await load(.commonMetadata) }
         return try await load(.metadata).filter { $0.keySpace == format }

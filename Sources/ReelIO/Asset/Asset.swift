@@ -13,7 +13,7 @@ import ReelCore
 /// ```
 ///
 /// Concurrent loads of one property share one piece of work. A task that stops waiting
-/// (it was cancelled) gets ``ReelError/Code/cancelled``, while the work goes on and
+/// (it was cancelled) gets `ReelError/Code/cancelled`, while the work goes on and
 /// still fills the cache for later loads.
 public final class Asset: Sendable, CustomStringConvertible {
     /// How an asset reads its file (AVURLAsset's initialisation options).
@@ -87,7 +87,7 @@ public final class Asset: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Abandons every load in progress: their waiters throw ``ReelError/Code/cancelled``
+    /// Abandons every load in progress: their waiters throw `ReelError/Code/cancelled`
     /// and their keys report ``KeyValueStatus/cancelled``. A later load starts again
     /// (the probe of the file, once done, stays cached).
     public func cancelLoading() {
@@ -129,7 +129,7 @@ public final class Asset: Sendable, CustomStringConvertible {
 
     // MARK: Key-based loading, for ports of older code
 
-    /// Starts loading the properties named by `keys` (``AssetProperty/key``: `duration`,
+    /// Starts loading the properties named by `keys` (`AssetProperty/key`: `duration`,
     /// `tracks`, `metadata`, ...) and calls `completionHandler` once each is loaded, has
     /// failed or was cancelled (AVAsynchronousKeyValueLoading). Read the outcome with
     /// ``statusOfValue(forKey:error:)``.

@@ -184,7 +184,7 @@ extension AssetProperty where Root == Asset, Value == ContainerFormat {
 
 extension AssetProperty where Root == Asset, Value == [TimedMetadataGroup] {
     /// The container's chapters, each a group with a `common/title` item; the title's
-    /// ``MetadataItem/extendedLanguageTag`` is the chapter track's language where the file
+    /// `MetadataItem/extendedLanguageTag` is the chapter track's language where the file
     /// says (MP4/MOV `chap` reference).
     public static var chapters: Self {
         .init(key: "chapters") { asset throws(ReelError) in try asset.source.chapters() }

@@ -15,7 +15,7 @@ extension AssetTrack: AsynchronousKeyValueLoading {
     }
 
     /// Where the loading of `key` stands: ``KeyValueStatus/loaded`` for a track property's
-    /// key (``AssetProperty/key``), ``KeyValueStatus/failed`` for an unknown one.
+    /// key (`AssetProperty/key`), ``KeyValueStatus/failed`` for an unknown one.
     public func statusOfValue(forKey key: String, error: inout ReelError?) -> KeyValueStatus {
         presentValueStatus(forKey: key, keys: Self.propertyKeys, owner: "track", error: &error)
     }

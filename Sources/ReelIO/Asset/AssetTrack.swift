@@ -53,7 +53,7 @@ public struct AssetTrack: Sendable, CustomStringConvertible {
     /// The SMPTE timecode of the track's first frame (`15:44:35:10`), when the file has one:
     /// a timecode track's (`tmcd`, whose first sample FFmpeg reads) and that of the video
     /// and audio tracks it times; a container's own timecode (MXF, MPEG-2 streams) for its
-    /// video tracks. Count it at ``Timecode/nominalRate(framesPerSecond:)`` of the video's
+    /// video tracks. Count it at `Timecode/nominalRate(framesPerSecond:)` of the video's
     /// ``nominalFrameRate``.
     public var startTimecode: Timecode?
     /// Whether the container marks the track enabled (MP4 `tkhd` flag; true elsewhere).

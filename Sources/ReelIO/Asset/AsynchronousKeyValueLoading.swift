@@ -3,7 +3,7 @@ import ReelCore
 
 /// Loading values by key, for ports of older code (AVAsynchronousKeyValueLoading).
 ///
-/// ``Asset`` loads its values from the file; ``AssetTrack`` and ``MetadataItem`` carry
+/// ``Asset`` loads its values from the file; ``AssetTrack`` and `MetadataItem` carry
 /// every value from the start, so their keys report ``KeyValueStatus/loaded`` at once and
 /// an unknown key reports ``KeyValueStatus/failed`` with the reason.
 public protocol AsynchronousKeyValueLoading {

@@ -5,7 +5,7 @@ import ReelCore
 extension FormatDescription {
     /// The sample format as the container names it: the sample-entry FourCC in MP4/MOV
     /// (`avc1`, `mp4a`, `gpmd`, `mebx`, `camm`, `tmcd`), `klv` for MISB KLV (the MP4
-    /// `KLVA` included, see ``MetadataFormat``), else the codec name (MPEG-TS and Matroska
+    /// `KLVA` included, see `MetadataFormat`), else the codec name (MPEG-TS and Matroska
     /// carry no FourCC).
     public var format: String {
         if parameters.pointer.pointee.codec_id == AV_CODEC_ID_SMPTE_KLV { return MetadataFormat.klv.rawValue }

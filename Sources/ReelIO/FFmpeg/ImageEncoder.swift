@@ -18,8 +18,8 @@ public enum ImageFileType: Sendable, Hashable {
     }
 }
 
-/// Encodes one ``PixelBuffer`` as a PNG or JPEG file's bytes, with FFmpeg's image encoders
-/// (an ``Encoder`` opened for the one frame, fed it and drained).
+/// Encodes one `PixelBuffer` as a PNG or JPEG file's bytes, with FFmpeg's image encoders
+/// (an `Encoder` opened for the one frame, fed it and drained).
 public enum ImageEncoder {
     /// The bytes of an image file holding `buffer`.
     public static func data(for buffer: PixelBuffer, as type: ImageFileType) throws(ReelError) -> Data {

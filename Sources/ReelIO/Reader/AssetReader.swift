@@ -9,7 +9,7 @@ import ReelCore
 /// a thread of its own (never on Swift's cooperative pool), bounded by the output's
 /// buffer, so outputs read at their own pace without blocking one another.
 ///
-/// The file is opened and probed once, by ``init(url:)`` (or ``open(url:)``); the first
+/// The file is opened and probed once, by `init(url:)` (or `open(url:)`); the first
 /// output reads from that opened file, each further output opens one of its own on its
 /// thread. ``startReading()`` does no I/O: it checks the outputs and starts the threads.
 public final class AssetReader: Sendable {
@@ -69,7 +69,7 @@ public final class AssetReader: Sendable {
     package var movieBoxReadCount: Int { movie.readCount }
 
     /// A reader of `url`, opened and probed on a thread of its own while the caller
-    /// suspends (``init(url:)`` blocks the calling thread).
+    /// suspends (`init(url:)` blocks the calling thread).
     public static func open(url: URL, networkTimeout: Duration = .seconds(30)) async throws(ReelError) -> AssetReader {
         try await onDedicatedThread(named: "reel.reader.open") { () throws(ReelError) in try AssetReader(url: url, networkTimeout: networkTimeout) }
     }

@@ -2,22 +2,22 @@ import Foundation
 import ReelCore
 import ReelCaptions
 
-/// Turns the raw samples of a caption track output into ``Caption``s and
-/// ``CaptionGroup``s (AVAssetReaderOutputCaptionAdaptor).
+/// Turns the raw samples of a caption track output into `Caption`s and
+/// `CaptionGroup`s (AVAssetReaderOutputCaptionAdaptor).
 ///
 /// The output must use `.passthrough` settings. Each sample is decoded by its format
-/// through a ``CaptionSampleDecoder`` made with the track's header: 3GPP timed text (`tx3g`,
+/// through a `CaptionSampleDecoder` made with the track's header: 3GPP timed text (`tx3g`,
 /// mov_text) from MP4/MOV, and SubRip, WebVTT and ASS text from Matroska, each caption with
 /// the region and alignment its sample, cue settings or track header give. A sample is one
 /// caption timed by the sample's time range; an empty sample (a gap) gives none. A sample
-/// that does not decode is skipped and a ``CaptionWarning`` naming its time is added to
+/// that does not decode is skipped and a `CaptionWarning` naming its time is added to
 /// ``warnings``.
 ///
 /// CEA-608 tracks (`c608` in MOV) are a stream of byte pairs, decoded by a
-/// ``CEA608Stream`` for one channel, ``closedCaptionChannel`` (CC1 unless chosen): a
+/// `CEA608Stream` for one channel, ``closedCaptionChannel`` (CC1 unless chosen): a
 /// caption each time the screen changes, given once it ends. Over a video track output
 /// (`.video` settings), the adaptor reads the CEA-608 captions the pictures carry (EIA-608
-/// in H.264 SEI, ``VideoFrame/closedCaptions``) the same way; ask for a small picture, the
+/// in H.264 SEI, `VideoFrame/closedCaptions`) the same way; ask for a small picture, the
 /// frames are decoded only for their captions.
 public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
     public typealias Element = Caption
@@ -141,7 +141,7 @@ public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
     }
 
     /// Every remaining caption, cut into the groups of captions showing together
-    /// (``CaptionGroup/groups(for:)``).
+    /// (`CaptionGroup/groups(for:)`).
     public func captionGroups(isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> [CaptionGroup] {
         var captions: [Caption] = []
         while let caption = try await next(isolation: actor) { captions.append(caption) }

@@ -2,7 +2,7 @@ import Foundation
 import ReelCore
 import ReelMetadata
 
-/// Turns the raw samples of a timed-metadata track output into ``TimedMetadataGroup``s
+/// Turns the raw samples of a timed-metadata track output into `TimedMetadataGroup`s
 /// (AVAssetReaderOutputMetadataAdaptor).
 ///
 /// The output must use `.passthrough` settings. Each sample goes through a decode
@@ -35,7 +35,7 @@ public final class AssetReaderOutputMetadataAdaptor: AsyncSequence, Sendable {
     private let state = Lock(State())
 
     /// An adaptor over `output`, decoding with `decode`, or, when nil, with the decoder
-    /// Reel has for the track's format (``TimedMetadataDecoder``, with the track's `mebx`
+    /// Reel has for the track's format (`TimedMetadataDecoder`, with the track's `mebx`
     /// keys; raw groups, ``rawGroup(_:)``, for formats it does not know).
     public init(assetReaderTrackOutput output: AssetReaderTrackOutput, decode: Decode? = nil) throws(ReelError) {
         guard case .passthrough = output.settings else {
@@ -56,7 +56,7 @@ public final class AssetReaderOutputMetadataAdaptor: AsyncSequence, Sendable {
         }
     }
 
-    /// Reel's decoding of one sample on its own, by its format: ``TimedMetadataDecoder``
+    /// Reel's decoding of one sample on its own, by its format: `TimedMetadataDecoder`
     /// for `gpmd`, `mebx` (with `keys`, the track's ``FormatDescription/metadataKeys``),
     /// `camm` and KLV; ``rawGroup(_:)`` for other formats and for `mebx` without keys.
     /// Asynchronous KLV (samples without a time) decoded one sample at a time starts at

@@ -24,7 +24,7 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
         case video(pixelFormat: PixelFormat, width: Int? = nil, height: Int? = nil)
         /// Decoded audio as interleaved 32-bit float PCM at the track's rate and channels.
         case audioPCM
-        /// Each sample's bytes unchanged, as a ``SampleBuffer`` (timed metadata, or
+        /// Each sample's bytes unchanged, as a `SampleBuffer` (timed metadata, or
         /// packets to copy into a new file with ``AssetWriterInput``).
         case passthrough
     }

@@ -32,7 +32,7 @@ import Darwin
 ///
 /// Timed metadata: `gpmd` tracks (MP4/MOV) and `klv` (MPEG-TS) go through FFmpeg.
 /// `mebx` and `camm` tracks (MP4/MOV), which FFmpeg 5.1 cannot write, are spooled beside
-/// the output and added after FFmpeg's trailer by ``MP4TrackAppender``, before the file
+/// the output and added after FFmpeg's trailer by `MP4TrackAppender`, before the file
 /// is moved into place. In MP4/MOV every metadata track is linked to the first video
 /// track by a `tref`/`cdsc` reference (FFmpeg writes none for data tracks; the same pass
 /// adds it to the `gpmd` tracks).
@@ -128,7 +128,7 @@ public final class AssetWriter: Sendable {
 
     /// The file's chapters, each a group whose time range is the chapter's stretch of the
     /// file (0 is the file's start, whatever ``startSession(atSourceTime:)`` is given) and
-    /// whose `common/title` item is its title, as ``Asset/load(_:)`` of `.chapters` reads
+    /// whose `common/title` item is its title, as `Asset/load(_:)` of `.chapters` reads
     /// them back; set before ``startWriting()``. MP4 and MOV hold them as a QuickTime chapter
     /// track (MP4 also as a Nero `chpl` list), Matroska as its own chapters; MPEG-TS holds
     /// none (``canWriteChapters(into:)``), and they are left out there.

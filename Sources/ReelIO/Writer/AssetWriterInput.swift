@@ -22,7 +22,7 @@ public final class AssetWriterInput: Sendable {
         /// (MPEG-TS). A `mebx` input's keys come from its ``AssetWriterInput/sourceFormatHint``
         /// and from the items its metadata adaptor meets.
         case metadata(format: MetadataFormat)
-        /// A caption track: 3GPP timed text (``CaptionFormat/movText``, MP4/MOV), or SubRip
+        /// A caption track: 3GPP timed text (`CaptionFormat/movText`, MP4/MOV), or SubRip
         /// or WebVTT (Matroska). Append captions with an ``AssetWriterInputCaptionAdaptor``.
         case captions(CaptionFormat)
     }

@@ -1,14 +1,14 @@
 import ReelCore
 import ReelCaptions
 
-/// Appends ``Caption``s to a caption track (AVAssetWriterInputCaptionAdaptor): each caption
+/// Appends `Caption`s to a caption track (AVAssetWriterInputCaptionAdaptor): each caption
 /// becomes one sample timed by its time range, in the input's format (3GPP timed text in
 /// MP4/MOV, SubRip or WebVTT in Matroska). A caption's placement is written where the
 /// format holds it: an `{\anN}` tag in a SubRip cue, cue settings (`line`, `align`) beside
 /// a WebVTT cue; 3GPP timed text tracks Reel writes place every caption at the bottom.
 ///
 /// A caption track shows one caption at a time: captions come in time order and one may
-/// not start before the one before it ends (run ``CaptionConversionValidator`` first to
+/// not start before the one before it ends (run `CaptionConversionValidator` first to
 /// find overlaps). Between captions the track shows nothing; the MP4 muxer writes the
 /// empty samples 3GPP timed text needs for the gaps.
 public final class AssetWriterInputCaptionAdaptor: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import ReelCore
 import ReelMetadata
 
-/// Appends ``TimedMetadataGroup``s to a metadata ``AssetWriterInput``
+/// Appends `TimedMetadataGroup`s to a metadata ``AssetWriterInput``
 /// (AVAssetWriterInputMetadataAdaptor): each group becomes one sample, timed by the
 /// group's time range, its bytes made by an encode function for the input's format.
 public final class AssetWriterInputMetadataAdaptor: Sendable {
@@ -15,7 +15,7 @@ public final class AssetWriterInputMetadataAdaptor: Sendable {
     private let encode: Encode
 
     /// An adaptor over a `.metadata(format:)` input, encoding with `encode`, or, when nil,
-    /// with ``defaultEncode(forFormat:)``.
+    /// with `defaultEncode(forFormat:)`.
     public init(assetWriterInput input: AssetWriterInput, encode: Encode? = nil) throws(ReelError) {
         guard case .metadata(let format) = input.settings else {
             throw ReelError(.invalidArgument, "a metadata adaptor needs an input with .metadata(format:) settings")
@@ -30,11 +30,11 @@ public final class AssetWriterInputMetadataAdaptor: Sendable {
     /// A group holding a raw `reel/sample.<format>` data item (what a reader's adaptor
     /// gives for samples it does not decode) is written back unchanged. Otherwise `gpmd`
     /// groups with a GPS fix or `gpmf/` items become a GPMF payload holding all of them
-    /// (``GPMFWriter/payload(groups:timeRange:options:)``); `mebx` groups become the group's
+    /// (`GPMFWriter/payload(groups:timeRange:options:)`); `mebx` groups become the group's
     /// `mdta` items, a GPS fix as `mdta/com.apple.quicktime.location.ISO6709` (6 decimals),
     /// their keys added to `input`'s ``AssetWriterInput/metadataKeys``; `camm` groups become
-    /// a CAMM GPS record (``CAMM/record(fix:)``); `klv` groups a MISB ST 0601 packet
-    /// with its checksum (``MISB0601/encode(fix:version:)``). Other formats need an encode
+    /// a CAMM GPS record (`CAMM/record(fix:)`); `klv` groups a MISB ST 0601 packet
+    /// with its checksum (`MISB0601/encode(fix:version:)`). Other formats need an encode
     /// function.
     public static func defaultEncode(forFormat format: MetadataFormat, input: AssetWriterInput? = nil) -> Encode {
         { group in
@@ -86,7 +86,7 @@ public final class AssetWriterInputMetadataAdaptor: Sendable {
 
     /// Appends GPS groups as GoPro-style GPMF payloads, one sample per `payloadDuration`
     /// (1.001 s on GoPro cameras) holding every fix that starts in it
-    /// (``GPMFWriter/payloads(for:payloadDuration:options:)``). For `gpmd` inputs only.
+    /// (`GPMFWriter/payloads(for:payloadDuration:options:)`). For `gpmd` inputs only.
     public func appendGPS(_ groups: [TimedMetadataGroup], payloadDuration: MediaTime = MediaTime(value: 1001, timescale: 1000),
                           options: GPMFWriter.Options = GPMFWriter.Options()) async throws(ReelError) {
         guard format == .gpmd else {

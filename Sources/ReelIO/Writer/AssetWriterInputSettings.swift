@@ -66,7 +66,7 @@ public struct VideoEncoderSettings: Sendable, Hashable {
     public var encoderOptions: [String: String] = [:]
     /// The colour the output is tagged with (a video composition's); nil, or a missing
     /// matrix, for the standard one of the output size
-    /// (``ColorProperties/encoding(width:height:)``). Appended buffers in another encoding
+    /// (`ColorProperties/encoding(width:height:)`). Appended buffers in another encoding
     /// are converted into it when libswscale converts them.
     public var colorProperties: ColorProperties?
 

@@ -6,7 +6,7 @@ import Foundation
 /// streams of sensor data. ``groups(payload:timeRange:)`` places every stream's samples
 /// in the payload's time range (evenly from the stream's STMP stamp when it has one, else
 /// across the whole range) and returns one group per GPS sample, holding
-/// the normalised GPS items (``GPSFix/metadataItems(time:duration:)``) plus every
+/// the normalised GPS items (`GPSFix/metadataItems(time:duration:)`) plus every
 /// sample of every stream that falls in it as a `gpmf/KEY` item. The lower levels are
 /// ``GPMFNode/parse(_:)`` (the KLV tree) and ``series(payload:)`` (decoded streams).
 public enum GPMF {
@@ -18,7 +18,7 @@ public enum GPMF {
     /// else GPS5 (with GPSU/GPSF/GPSP), else GLPI, else GPRI, else any stream whose units
     /// name a latitude and a longitude. The other streams stay `gpmf/KEY` items in
     /// ``groups(payload:timeRange:)``. GPRI and GLPI times count from the device's start:
-    /// they space the fixes, are each fix's ``GPSFix/deviceTime``, and give its UTC by the
+    /// they space the fixes, are each fix's `GPSFix/deviceTime`, and give its UTC by the
     /// payload's SYST (the device clock against UNIX time, as a GoPro Karma writes it),
     /// else from the payload's GPSU.
     ///
@@ -35,7 +35,7 @@ public enum GPMF {
     /// sample times fall in it. Without GPS: one group over the whole range.
     /// Numbers are scaled by SCAL and carry their SIUN/UNIT as the item's unit.
     ///
-    /// - Throws: ``ReelError`` `.metadataFormat` or `.corruptData` naming the key and
+    /// - Throws: `ReelError` `.metadataFormat` or `.corruptData` naming the key and
     ///   offset when the payload is not valid GPMF; `.invalidArgument` when `timeRange`
     ///   is not numeric.
     public static func groups(payload: Data, timeRange: TimeRange) throws(ReelError) -> [TimedMetadataGroup] {

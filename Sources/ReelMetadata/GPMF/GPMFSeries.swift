@@ -3,7 +3,7 @@ import Foundation
 /// The samples of one GPMF data key in one stream (`STRM`), with the sticky modifiers that
 /// were in force for it: device, stream name, SCAL, TYPE, units.
 ///
-/// Numbers in ``samples`` are already divided by SCAL (as ``GPMFValue/real``); a key with
+/// Numbers in ``samples`` are already divided by SCAL (as `GPMFValue/real`); a key with
 /// no SCAL keeps its integer values. Each entry of ``samples`` is one point in time: one
 /// structure of the KLV (`ACCL 's' 6 198` gives 198 samples of 3 numbers), or, when the
 /// same key repeats within a stream (`FACE '?' 20 3`, `FACE '?' 20 0`, ...), one KLV with

@@ -17,7 +17,7 @@ extension GPMFWriter {
     /// GPSU, GPSF, GPSP and GPSA join the stream of the GPS data they describe. When a
     /// GPS stream is among the items but GPSU is not (a payload cut after its first
     /// sample), a GPSU is made from the first fix's time, so the fixes keep their UTC.
-    /// When no GPS stream is among the items, the groups' fixes (``GPSFix/init(_:)``) are
+    /// When no GPS stream is among the items, the groups' fixes (`GPSFix/init(_:)`) are
     /// written as ``Options/format``, with an STMP at the first fix's time; `.gps5` becomes
     /// `.gps5AndGPS9` when every fix has a UTC time, so each keeps its own. Device ids, names and stream names
     /// are not part of the items: the payload has one `DEVC` named by `options`.

@@ -3,18 +3,18 @@ import Foundation
 /// The static metadata of an MP4 or QuickTime movie, read from its own boxes, each item
 /// in the key space its box belongs to (FFmpeg folds them all into one set of names):
 ///
-/// - `moov/udta/©xxx`: QuickTime user data (``MetadataKeySpace/quickTimeUserData``), a
+/// - `moov/udta/©xxx`: QuickTime user data (`MetadataKeySpace/quickTimeUserData`), a
 ///   list of texts, each with its language (QuickTime File Format, "User data atoms").
-/// - `moov/udta/cprt`: ISO copyright (``MetadataKeySpace/isoUserData``, ISO/IEC 14496-12
+/// - `moov/udta/cprt`: ISO copyright (`MetadataKeySpace/isoUserData`, ISO/IEC 14496-12
 ///   8.10.2); `titl`, `dscp`, `perf`, `auth`, `gnre`, `albm`, `yrrc`: 3GPP asset
 ///   information (3GPP TS 26.244 8.2), in the user-data key space as AVFoundation has them.
-/// - `moov/udta/meta` with handler `mdir`: iTunes items (`ilst`, ``MetadataKeySpace/iTunes``).
+/// - `moov/udta/meta` with handler `mdir`: iTunes items (`ilst`, `MetadataKeySpace/iTunes`).
 /// - `moov/meta` (or `udta/meta`) with handler `mdta`: QuickTime metadata, keys from
-///   `keys`, values from `ilst` (``MetadataKeySpace/quickTimeMetadata``).
+///   `keys`, values from `ilst` (`MetadataKeySpace/quickTimeMetadata`).
 ///
 /// Values in `data` boxes are decoded by their well-known type (UTF-8, UTF-16, integers,
 /// floats; pictures and raw bytes stay data, with the type named in
-/// ``MetadataItem/dataType``). Boxes of other kinds are skipped.
+/// `MetadataItem/dataType`). Boxes of other kinds are skipped.
 public enum MP4MovieMetadata {
     /// The items of a `moov` box whose bytes (header included) are `moov`.
     public static func items(moov: [UInt8]) throws(ReelError) -> [MetadataItem] {

@@ -154,8 +154,8 @@ public struct MP4SampleEntry: Sendable, Hashable {
         self.metadataKeys = metadataKeys
     }
 
-    /// The timed-metadata format ``format`` names (`KLVA` read as ``MetadataFormat/klv``),
-    /// or nil when it is no format in ``MetadataFormat/known``.
+    /// The timed-metadata format ``format`` names (`KLVA` read as `MetadataFormat/klv`),
+    /// or nil when it is no format in `MetadataFormat/known`.
     public var metadataFormat: MetadataFormat? { MetadataFormat(knownCode: format.description) }
 
     init(parsing bytes: [UInt8], box: MP4Box, base: Int64, track: String) throws(ReelError) {

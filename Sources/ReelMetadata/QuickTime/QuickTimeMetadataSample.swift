@@ -43,7 +43,7 @@ public enum QuickTimeMetadataSample {
     /// points, rectangles, transforms; unknown types stay `.data`). A key whose type is a
     /// reverse-DNS group (`com.apple.quicktime.detected-face`) gives its raw bytes plus
     /// the items nested in it. A `com.apple.quicktime.location.ISO6709` value also gives
-    /// the typed location items (``GPSFix/metadataItems(time:duration:)``).
+    /// the typed location items (`GPSFix/metadataItems(time:duration:)`).
     ///
     /// Items with the reserved local id 0 (an empty sample's filler) are skipped.
     ///
@@ -153,7 +153,7 @@ extension QuickTimeMetadataSample {
     /// Encodes items as one sample, adding their keys to `keys` as needed.
     ///
     /// Each item's key is its identifier's namespace (`mdta` for `.quickTimeMetadata`, else
-    /// a four-character key space) and key; its type is the item's ``MetadataItem/dataType``
+    /// a four-character key space) and key; its type is the item's `MetadataItem/dataType`
     /// when that names a QuickTime type, else the value's natural one (strings UTF-8,
     /// integers signed, doubles float64, dates ISO 8601 strings, data raw).
     ///

@@ -1,9 +1,9 @@
 import ReelCore
 
 /// BT.709 conversion between 8-bit RGB and Y'CbCr, limited (video) or full (JPEG) range:
-/// ``YCbCrEncoding``'s 8-bit reference with the matrix fixed to BT.709.
+/// `YCbCrEncoding`'s 8-bit reference with the matrix fixed to BT.709.
 ///
-/// Frames are converted in their own ``PixelBuffer/ycbcrEncoding`` (BT.601 for untagged
+/// Frames are converted in their own `PixelBuffer/ycbcrEncoding` (BT.601 for untagged
 /// SD frames); use this where a test means BT.709 whatever the frame size. Limited range
 /// puts white at (235, 128, 128) and black at (16, 128, 128).
 public enum BT709 {

@@ -4,7 +4,7 @@ extension RasterImage {
     /// The visible pixels of a frame as an 8-bit image.
     ///
     /// `bgra` and `rgba` give an RGBA image; `yuv420p` and `nv12` give RGB in the buffer's
-    /// ``PixelBuffer/ycbcrEncoding`` (each chroma sample covers its 2x2 block); `gray8`
+    /// `PixelBuffer/ycbcrEncoding` (each chroma sample covers its 2x2 block); `gray8`
     /// gives a gray image of its luma stretched to full range.
     public init(_ buffer: PixelBuffer) {
         let w = buffer.width, h = buffer.height
@@ -79,7 +79,7 @@ extension PixelBuffer {
     /// A frame of `format` holding `image` (its own memory, not pooled).
     ///
     /// RGB(A) formats copy the pixels (opaque when the image has no alpha); YUV formats
-    /// convert in the new buffer's ``PixelBuffer/ycbcrEncoding`` (limited range, BT.601
+    /// convert in the new buffer's `PixelBuffer/ycbcrEncoding` (limited range, BT.601
     /// below HD and BT.709 from HD up), each chroma sample taken from the average colour of
     /// its 2x2 block; `gray8` keeps limited-range luma. Alpha is dropped for formats
     /// without it.
@@ -147,7 +147,7 @@ extension PixelBuffer {
 
     /// The Y', Cb, Cr samples that cover pixel (`x`, `y`) of a YUV or gray frame (gray
     /// frames report neutral chroma, 128). For RGB frames, the pixel converted in the
-    /// buffer's ``PixelBuffer/ycbcrEncoding``.
+    /// buffer's `PixelBuffer/ycbcrEncoding`.
     public func ycbcr(x: Int, y: Int) -> (y: UInt8, cb: UInt8, cr: UInt8) {
         switch format {
         case .gray8:
@@ -169,7 +169,7 @@ extension PixelBuffer {
     }
 
     /// The pixel at (`x`, `y`) as 8-bit RGBA, whatever the format (YUV in the buffer's
-    /// ``PixelBuffer/ycbcrEncoding``, opaque).
+    /// `PixelBuffer/ycbcrEncoding`, opaque).
     public func rgba(x: Int, y: Int) -> RGBA {
         switch format {
         case .rgba, .bgra:
@@ -187,7 +187,7 @@ extension PixelBuffer {
     }
 
     /// How bright pixel (`x`, `y`) is, 0 (black) to 1 (white): luma in the buffer's
-    /// ``PixelBuffer/ycbcrEncoding``.
+    /// `PixelBuffer/ycbcrEncoding`.
     public func normalizedLuma(x: Int, y: Int) -> Double {
         switch format {
         case .rgba, .bgra:

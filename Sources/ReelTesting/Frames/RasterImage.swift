@@ -99,7 +99,7 @@ public struct RGBA: Sendable, Hashable, CustomStringConvertible {
         self.r = r; self.g = g; self.b = b; self.a = a
     }
 
-    /// The nearest 8-bit values of a ``Color`` (components clamped to 0...1).
+    /// The nearest 8-bit values of a `Color` (components clamped to 0...1).
     public init(_ color: Color) {
         func q(_ v: Double) -> UInt8 { UInt8((min(max(v, 0), 1) * 255).rounded()) }
         self.init(q(color.red), q(color.green), q(color.blue), q(color.alpha))

@@ -29,7 +29,7 @@ public enum FramePattern: Sendable, Hashable {
 }
 
 /// Frames made from nothing: solid colours, gradients, checkerboards, and a burned-in
-/// frame counter that ``readCounter(from:)`` reads back. In any ``PixelFormat`` and size.
+/// frame counter that ``readCounter(from:)`` reads back. In any `PixelFormat` and size.
 ///
 /// ```swift
 /// let red = SyntheticFrame.make(.solid(Color(red: 1, green: 0, blue: 0)), width: 64, height: 36, format: .nv12)

@@ -113,6 +113,8 @@ public final class CompositorHarness: Sendable {
     /// Makes a request (not started yet).
     ///
     /// - Parameters:
+    ///   - time: the composition time the request is for.
+    ///   - instruction: the instruction in effect at `time`.
     ///   - sourceFrames: frames by video track ID, in the instruction's order; a track left
     ///     out is one with no frame at this time (an empty edit: `sourceFrame` gives nil).
     ///   - metadata: groups by metadata track ID, in the instruction's order; a track left

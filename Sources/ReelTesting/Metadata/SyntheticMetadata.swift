@@ -25,7 +25,7 @@ public struct GPSSample: Sendable, Hashable {
 /// Timed metadata made from nothing: the GPS groups a compositor would get from a
 /// camera's telemetry track, built from arrays of points or from a GPX document.
 ///
-/// Each group holds the items of ``GPSFix/metadataItems(time:duration:)`` (ISO 6709
+/// Each group holds the items of `GPSFix/metadataItems(time:duration:)` (ISO 6709
 /// location plus typed latitude, longitude, altitude, speeds, course, time, fix, DOP),
 /// so a compositor reads it back with `GPSFix(group)` exactly as with a real file.
 public enum SyntheticMetadata {
@@ -323,7 +323,9 @@ extension SyntheticMetadata {
     /// SCAL, [GPSU], GPRI))`. Stored as integers: time in microseconds, latitude and
     /// longitude x 1e7, altitude in mm, accuracies and speed in cm(/s), course in 1/100 degree.
     ///
-    /// - Parameter gpsu: a GPSU (UTC of the first record) to add to the stream.
+    /// - Parameters:
+    ///   - records: the GPRI records, in order.
+    ///   - gpsu: a GPSU (UTC of the first record) to add to the stream.
     public static func gpriPayload(_ records: [GPRIRecord], gpsu: Date? = nil) throws(ReelError) -> Data {
         let rows = records.map { r -> [Int64] in
             [scaled(r.time, 1e6), scaled(r.latitude, 1e7), scaled(r.longitude, 1e7), scaled(r.altitude, 1000),

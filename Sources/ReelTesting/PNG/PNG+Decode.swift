@@ -17,7 +17,9 @@ extension PNG {
 
     /// The image in a PNG file's bytes.
     ///
-    /// - Parameter name: names the data in error messages (a path, or `"expected.png"`).
+    /// - Parameters:
+    ///   - bytes: the file's bytes, from its signature on.
+    ///   - name: names the data in error messages (a path, or `"expected.png"`).
     /// - Throws: `ReelError` `.corruptData` for damaged data (bad signature, CRC, zlib
     ///   stream, filter type, sizes that do not add up), `.unsupportedFormat` for valid PNG
     ///   features this reader leaves out (interlacing, bit depths other than 8).

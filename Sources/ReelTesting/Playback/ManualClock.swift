@@ -1,7 +1,7 @@
 import ReelComposition
 import ReelCore
 
-/// A ``PlayerClock`` that moves only when the test says so (GStreamer's manual clock):
+/// A `PlayerClock` that moves only when the test says so (GStreamer's manual clock):
 /// ``advance(by:)`` runs every timer due on the way, in deadline order, with ``now`` at
 /// each deadline while its timer runs, on the test's own thread. When `advance` returns,
 /// the player has done everything that time asked for: observers fired, frames asked for,
