@@ -6,7 +6,8 @@
 # alternated RUNS times in the same run so both see the same load.
 #
 # Usage: Benchmarks/random-frames.sh [COUNT]   (RUNS=3 by default; SKIP_BUILD=1 uses the
-# release reel-bench there; BENCH=PATH runs that reel-bench)
+# release reel-bench there; BENCH=PATH runs that reel-bench; BENCH_BEFORE=PATH runs another one
+# too, first in each round, to compare two versions under the same load)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COUNT=${1:-100}
@@ -36,6 +37,10 @@ for _ in range(count):
 PY
 )
 for run in $(seq "$RUNS"); do
+    if [ -n "${BENCH_BEFORE:-}" ]; then
+        line=$("$BENCH_BEFORE" random-frames "$A1" "$COUNT" | grep '^per_frame')
+        echo "run=$run reel-before $line"
+    fi
     line=$("$BENCH" random-frames "$A1" "$COUNT" | grep '^per_frame')
     echo "run=$run reel $line"
     start=$(date +%s.%N)
