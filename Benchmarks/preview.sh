@@ -4,7 +4,7 @@
 # track) at half scale (960x540), measured in headless Chromium by Benchmarks/preview.py:
 # random seeks, frame steps, a scrub, playing it through, and saved edits.
 #
-# Usage: Benchmarks/preview.sh   (SKIP_BUILD=1 uses the release reel there; needs ffmpeg,
+# Usage: Benchmarks/preview.sh   (SKIP_BUILD=1 uses the release reel there, REEL=PATH that reel; needs ffmpeg,
 # python3 with selenium, chromium and chromium-driver: scripts/install-deps)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,8 +12,10 @@ ROOT=$PWD
 IN=$ROOT/Benchmarks/.inputs
 OUT=$ROOT/Benchmarks/.out
 mkdir -p "$IN" "$OUT"
-[ "${SKIP_BUILD:-0}" = 1 ] || swift build -c release --product reel >&2
-REEL="$(swift build -c release --show-bin-path)/reel"
+if [ -z "${REEL:-}" ]; then
+    [ "${SKIP_BUILD:-0}" = 1 ] || swift build -c release --product reel >&2
+    REEL="$(swift build -c release --show-bin-path)/reel"
+fi
 
 CT=2024-05-01T10:00:00.000000Z
 A1=$IN/A_1080p30_gop1s.mp4

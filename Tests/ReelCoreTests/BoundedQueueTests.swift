@@ -23,6 +23,47 @@ struct BoundedQueueTests {
         }
     }
 
+    @Test("a queue that starts small holds one item until three are taken, then one more per item taken, up to its capacity")
+    func startingCapacity() async throws {
+        let queue = BoundedQueue<Int>(capacity: 4, startingCapacity: 1)
+        var sent = 0
+        /// Sends while there is room; returns how many went in.
+        func fill() async throws -> Int {
+            var n = 0
+            while queue.hasRoom {
+                try await queue.send(sent)
+                sent += 1
+                n += 1
+            }
+            return n
+        }
+        var taken: [Int] = []
+        func take(_ n: Int) async throws {
+            for _ in 0..<n { taken.append(try #require(try await queue.next())) }
+        }
+        #expect(try await fill() == 1)
+        try await take(1)
+        #expect(try await fill() == 1)
+        try await take(1)
+        // Two taken: still one.
+        #expect(try await fill() == 1)
+        try await take(1)
+        // Three taken: two.
+        #expect(try await fill() == 2)
+        try await take(2)
+        // Five taken: four, the capacity, and no more after that.
+        #expect(try await fill() == 4)
+        try await take(4)
+        #expect(try await fill() == 4)
+        #expect(queue.count == 4)
+        try await take(4)
+        #expect(taken == Array(0..<13))
+        // Without a starting capacity: the capacity at once.
+        let plain = BoundedQueue<Int>(capacity: 3)
+        for i in 0..<3 { try await plain.send(i) }
+        #expect(!plain.hasRoom)
+    }
+
     /// Sends `items` in order, from one task or one thread.
     static func produce(_ items: Range<Int>, into queue: BoundedQueue<Int>, _ side: Side) async throws(ReelError) {
         switch side {

@@ -191,6 +191,64 @@ struct AssetReaderTests {
         expectReelError(.invalidArgument) { try output.reset(forReadingTimeRanges: [TimeRange(start: .zero, end: MediaTime(value: 1, timescale: 1))]) }
     }
 
+    @Test("a read seeking to a time delivers from the frame showing then, decoding before it only what other pictures refer to")
+    func seekToATime() async throws {
+        // Keyframes at frames 0 and 30, B-frames between (IBBBPBBBP...): the frames before a
+        // target that no picture refers to are skipped, the others decoded and dropped.
+        let url = TestFiles.fixture("counter-320x240.mp4")
+        let whole = try await { () async throws -> [VideoFrame] in
+            let r = try await AssetReader.open(url: url)
+            let o = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .gray8))
+            try r.add(o)
+            try r.startReading()
+            return try await readAll(o).compactMap(\.videoFrame)
+        }()
+        try #require(whole.count == 60)
+        let frame = MediaTime(value: 512, timescale: 15360)
+        func expectFrom(_ target: Int, _ frames: [VideoFrame], count: Int, _ label: String) {
+            #expect(frames.map(\.presentationTime) == (target..<target + count).map { whole[$0].presentationTime }, "\(label)")
+            for (got, i) in zip(frames, target...) { #expect(got.pixelBuffer.hasSamePixels(as: whole[i].pixelBuffer), "\(label): frame \(i)") }
+        }
+        // The reader's first range: starts half a second early, seeks to frame 20's middle.
+        let reader = try await AssetReader.open(url: url)
+        reader.timeRange = TimeRange(start: frame * 5, end: frame * 23)
+        let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .gray8))
+        output.supportsRandomAccess = true
+        output.startSeekTime = frame * 20 + MediaTime(value: 100, timescale: 15360)
+        try reader.add(output)
+        try reader.startReading()
+        expectFrom(20, try await readAll(output).compactMap(\.videoFrame), count: 3, "the first range")
+        // Fewer pictures dropped than the 20 before it: the B-frames nothing refers to were not decoded.
+        let firstDropped = output.droppedFrameCount
+        #expect(firstDropped > 0 && firstDropped < 20, "\(firstDropped) dropped")
+        // The frames after it are timed from the packets read ahead, before they are decoded.
+        #expect(output.timeOfFrame(after: whole[20].presentationTime) == whole[21].presentationTime)
+        #expect(output.timeOfFrame(after: whole[22].presentationTime) == whole[23].presentationTime)
+        #expect(output.timeOfFrame(after: whole[19].presentationTime) == nil)
+        // Resets: to the frame before the second keyframe, to the keyframe, back to frame 1.
+        for target in [29, 30, 47, 1] {
+            let before = output.droppedFrameCount
+            let at = frame * Int32(target) + MediaTime(value: 1, timescale: 15360)
+            try output.reset(forReadingTimeRanges: [TimeRange(start: at - frame * 15, end: frame * Int32(target + 2))], seekingTo: at)
+            expectFrom(target, try await readAll(output).compactMap(\.videoFrame), count: 2, "reset to frame \(target)")
+            let dropped = output.droppedFrameCount - before
+            // Frame 1 (a B-frame) needs the I-frame before it; a keyframe needs nothing.
+            let most = [29: 28, 30: 0, 47: 16, 1: 1][target] ?? 0
+            #expect(dropped <= most, "reset to frame \(target): \(dropped) dropped")
+            if target == 29 || target == 47 { #expect(dropped > 0) }
+        }
+        #expect(reader.demuxerOpenCount == 1)
+    }
+
+    @Test("a video track's keyframe times come from the container's index")
+    func keyframeTimes() async throws {
+        let reader = try await AssetReader.open(url: TestFiles.fixture("counter-320x240.mp4"))
+        #expect(reader.keyframeTimes(trackID: 1) == [.zero, MediaTime(value: 1, timescale: 1)])
+        #expect(reader.keyframeTimes(trackID: 2).isEmpty)
+        let vfr = try await AssetReader.open(url: TestFiles.fixture("vfr.mp4"))
+        #expect(vfr.keyframeTimes(trackID: 1).count == 3)
+    }
+
     @Test("reset is refused without random access, before reading, and for ranges out of order", .requires(.ffmpeg))
     func randomAccessRefusals() async throws {
         let url = try ReadWriteTestMedia.testPatternClip()

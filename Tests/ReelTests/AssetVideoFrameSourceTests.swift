@@ -36,6 +36,59 @@ import ReelTestSupport
         #expect(await source.seekCount >= 6)
     }
 
+    @Test func everyFrameInAnyOrderIsTheFrameAStraightDecodeShows() async throws {
+        // B-frames, keyframes at 0 and 1 s; and a variable frame rate with keyframes at
+        // frames 0, 11 and 41. Each frame once, in an order that jumps both ways (k * step
+        // modulo the count), asked at its start and in its middle, from one read position:
+        // every answer comes from a seek to the frame showing at that time.
+        for (name, step) in [("counter-320x240.mp4", 37), ("vfr.mp4", 17)] {
+            let url = TestFiles.fixture(name)
+            let reference = try await TestFrames.decodeAll(url)
+            let count = reference.count
+            try #require(count > 40)
+            let source = AssetVideoFrameSource(url: url, trackID: 1, options: .init(maximumCursors: 1))
+            for k in 0..<count {
+                let i = (k * step) % count
+                let frame = reference[i]
+                let next = i + 1 < count ? reference[i + 1].presentationTime : frame.presentationTime + frame.duration
+                let middle = MediaTime(seconds: (frame.presentationTime.seconds + next.seconds) / 2, preferredTimescale: 90000)
+                for t in [frame.presentationTime, middle] {
+                    let got = try #require(try await source.frame(at: t), "\(name): no frame at \(t)")
+                    #expect(got.presentationTime == frame.presentationTime, "\(name) at \(t): frame \(i)")
+                    #expect(got.timeRange.end == next, "\(name) at \(t): frame \(i) lasts until the next")
+                    #expect(got.pixelBuffer.hasSamePixels(as: frame.pixelBuffer), "\(name): frame \(i) at \(t)")
+                }
+            }
+            #expect(await source.readerOpenCount == 1)
+            #expect(await source.seekCount > count / 2, "\(name)")
+        }
+    }
+
+    @Test func aJumpPastAKeyframeSeeksAndAJumpWithinAGroupReadsOn() async throws {
+        // Keyframes at frames 0 and 30. From frame 5 to frame 35 is within the forward skip
+        // (2 s), but decoding from the keyframe at 30 costs less than decoding 6...35.
+        let reference = try await TestFrames.decodeAll(counter)
+        let source = AssetVideoFrameSource(url: counter, trackID: 1, options: .init(maximumCursors: 1))
+        func check(_ k: Int) async throws {
+            let frame = try #require(try await source.frame(at: .ratio(Int64(k * 512 + 100), 15360)))
+            #expect(frame.pixelBuffer.hasSamePixels(as: reference[k].pixelBuffer), "frame \(k)")
+        }
+        try await check(5)
+        try await check(35)
+        #expect(await source.seekCount == 1)
+        // Within the group: reading on.
+        try await check(40)
+        try await check(52)
+        try await check(53)
+        #expect(await source.seekCount == 1)
+        // A jump forward with no keyframe in between reads on too (from 2 to 25 of the first group).
+        try await check(2)
+        #expect(await source.seekCount == 2)
+        try await check(25)
+        #expect(await source.seekCount == 2)
+        #expect(await source.readerOpenCount == 1)
+    }
+
     @Test func stepsBackByAFrameNeedNoSeek() async throws {
         let reference = try await TestFrames.decodeAll(counter)
         let source = AssetVideoFrameSource(url: counter, trackID: 1, options: .init(maximumCursors: 1))

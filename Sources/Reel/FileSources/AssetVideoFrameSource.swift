@@ -9,19 +9,23 @@ import ReelComposition
 /// Reading is sequential: a reader thread decodes ahead of the engine by `lookahead`
 /// frames (FFmpeg's codec threading on), so decoding runs in parallel with compositing
 /// and encoding. The source seeks only when the composition jumps: backwards (past the
-/// few frames it keeps), or further forward than ``Options/maximumForwardSkip``.
+/// few frames it keeps), further forward than ``Options/maximumForwardSkip``, or forward
+/// past a keyframe (from the file's index) more than a few frames ahead, since decoding
+/// from that keyframe costs less than decoding everything up to it.
 ///
 /// Up to ``Options/maximumCursors`` read positions are kept, so a composition that plays
 /// two parts of the same file at once (a crossfade of a clip with itself) reads each part
 /// sequentially instead of seeking on every frame. A seek moves the read position used
 /// least recently: its reader output, opened for random access, seeks its open demuxer
 /// and empties its decoder (`AssetReaderTrackOutput/reset(forReadingTimeRanges:)`)
-/// rather than opening and probing the file again; the frames from the keyframe before
-/// the asked time are decoded and dropped, so the frame returned is exact. A new reader is
-/// opened only while fewer than ``Options/maximumCursors`` exist.
+/// rather than opening and probing the file again. The reader finds the frame showing at
+/// the asked time from the packets' time stamps and decodes, from the keyframe before it,
+/// only that frame and the pictures it depends on, so the frame returned is exact. A new
+/// reader is opened only while fewer than ``Options/maximumCursors`` exist.
 ///
 /// Each position keeps the last ``Options/recentFrames`` frames it passed, so a step back
-/// by a frame or two (a player's ←) is answered without a seek.
+/// by a frame or two (a player's ←) is answered without a seek once it has read on from
+/// where it seeked.
 public actor AssetVideoFrameSource: VideoFrameSource {
     /// How the source decodes and when it seeks.
     public struct Options: Sendable, Hashable {
@@ -149,6 +153,8 @@ final class VideoCursor {
     private let nominalDuration: MediaTime
     private let seekPreroll: MediaTime
     private let recentLimit: Int
+    /// When the track's keyframes show, from the file's index (empty when unknown).
+    private let keyframes: [MediaTime]
     /// Where the reader's range starts.
     private(set) var start: MediaTime
     /// The pixel format of the frames.
@@ -176,10 +182,13 @@ final class VideoCursor {
                                             settings: .video(pixelFormat: format, width: options.size?.width, height: options.size?.height),
                                             bufferCapacity: options.lookahead)
         output.supportsRandomAccess = true
+        // The read seeks to `start` and delivers from the frame showing then, found from
+        // the packets' time stamps. The range starts a little early for files whose packets
+        // carry no time stamps, where the reader drops frames that end (by their packet
+        // duration) before its range: durations of variable-frame-rate files can be
+        // shorter than the time a frame shows, so the cursor picks.
+        output.startSeekTime = start
         try reader.add(output)
-        // The reader drops frames that end (by their packet duration) before its range;
-        // packet durations of variable-frame-rate files can be shorter than the time a
-        // frame shows, so start a little early and let the cursor pick.
         reader.timeRange = Self.readRange(from: start, preroll: options.seekPreroll)
         try reader.startReading()
         self.reader = reader
@@ -188,6 +197,7 @@ final class VideoCursor {
         self.format = format
         self.seekPreroll = options.seekPreroll
         self.recentLimit = options.recentFrames
+        self.keyframes = reader.keyframeTimes(trackID: trackID)
         let timescale = track.formatDescription.timescale
         self.nominalDuration = timescale > 0 ? MediaTime(value: 1, timescale: 30).convertScale(timescale) : MediaTime(value: 1, timescale: 30)
     }
@@ -204,9 +214,9 @@ final class VideoCursor {
 
     /// Moves the cursor to read from `time`: the reader's output seeks its open file.
     func move(to time: MediaTime) throws(ReelError) {
-        // The range starts early (frames whose packet durations end before they stop
-        // showing), but the seek goes to the keyframe before the time itself: decoding from
-        // one before the early start would decode a whole group more.
+        // The seek goes to the keyframe before the time itself (decoding from one before the
+        // early start would decode a whole group more), and the read delivers from the frame
+        // showing at it.
         try output.reset(forReadingTimeRanges: [Self.readRange(from: time, preroll: seekPreroll)], seekingTo: time)
         start = time
         current = nil
@@ -218,16 +228,40 @@ final class VideoCursor {
     /// How far the cursor has read: the end of its current frame, or where it started.
     var position: MediaTime { current?.timeRange.start ?? start }
 
-    /// Whether `time` is at or after the current frame and at most `maximumSkip` ahead, or
-    /// in a frame the cursor keeps.
+    /// Whether `time` is in a frame the cursor keeps, or after the current frame and
+    /// cheaper to read on to than to seek to (``readsOn(from:to:maximumSkip:)``).
     func canReach(_ time: MediaTime, maximumSkip: MediaTime) -> Bool {
         if let current {
             if current.timeRange.containsTime(time) { return true }
             if time < current.timeRange.start { return recent.contains { $0.timeRange.containsTime(time) } }
-            return !(current.timeRange.end + maximumSkip < time)
+            return readsOn(from: current.timeRange.end, to: time, maximumSkip: maximumSkip)
         }
         if let pending, time < pending.presentationTime { return !(time < start) }
-        return !(time < start) && !(start + maximumSkip < time)
+        return !(time < start) && readsOn(from: start, to: time, maximumSkip: maximumSkip)
+    }
+
+    /// How far past the read position a keyframe must be before a seek to it is cheaper
+    /// than decoding up to it: a seek empties the decoder, whose threads and reordering
+    /// then hold back the first frames.
+    static let readOnPastKeyframe = MediaTime(value: 1, timescale: 10)
+
+    /// Whether reading from `position` on to `time` costs less than a seek: `time` is at
+    /// most `maximumSkip` ahead, and the last keyframe at or before it (a seek's start) is
+    /// not more than ``readOnPastKeyframe`` after `position`.
+    func readsOn(from position: MediaTime, to time: MediaTime, maximumSkip: MediaTime) -> Bool {
+        if position + maximumSkip < time { return false }
+        guard let keyframe = lastKeyframe(atOrBefore: time) else { return true }
+        return !(position + Self.readOnPastKeyframe < keyframe)
+    }
+
+    /// The last keyframe time at or before `time` in ``keyframes`` (binary search).
+    private func lastKeyframe(atOrBefore time: MediaTime) -> MediaTime? {
+        var low = 0, high = keyframes.count
+        while low < high {
+            let mid = (low + high) / 2
+            if time < keyframes[mid] { high = mid } else { low = mid + 1 }
+        }
+        return low > 0 ? keyframes[low - 1] : nil
     }
 
     /// The frame whose range holds `time`, reading forward as needed; nil when the track
@@ -268,9 +302,13 @@ final class VideoCursor {
 
     /// The frame with its range: until the next frame starts (what a player shows,
     /// whatever the packet durations say), or for its own duration when it is the last.
+    /// The first frames after a seek are not kept waiting for the next one to be decoded:
+    /// the reader read the packets' time stamps up to it.
     private func complete(_ frame: VideoFrame, isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> VideoFrame {
         var duration = MediaTime.invalid
-        if let next = try await take(isolation: actor) {
+        if pending == nil, let next = output.timeOfFrame(after: frame.presentationTime), frame.presentationTime < next {
+            duration = next - frame.presentationTime
+        } else if let next = try await take(isolation: actor) {
             pending = next
             duration = next.presentationTime - frame.presentationTime
         }

@@ -19,9 +19,14 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
     private let state: Lock<State>
 
     /// A queue holding at most `capacity` items (at least one).
-    package init(capacity: Int) {
+    ///
+    /// With `startingCapacity`, it holds at most that many (at least one) until its
+    /// consumer has taken two more than that, then one more for each item taken, up to
+    /// `capacity`: a producer works ahead only as far as the consumer shows it reads on (a
+    /// reader after a seek, whose consumer may want one frame and then seek again).
+    package init(capacity: Int, startingCapacity: Int? = nil) {
         self.capacity = max(1, capacity)
-        state = Lock(State(capacity: max(1, capacity)))
+        state = Lock(State(capacity: max(1, capacity), startingCapacity: startingCapacity.map { min(max(1, $0), max(1, capacity)) }))
     }
 
     // MARK: Producers
@@ -46,7 +51,7 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
     /// queue is finished or cancelled.
     @available(*, noasync, message: "blocks the thread: use send(_:)")
     package func sendBlocking(_ item: Element) throws(ReelError) {
-        let outcome = state.withLock(when: { $0.count < $0.capacity || $0.end != nil }) { $0.offer(item) }
+        let outcome = state.withLock(when: { $0.count < $0.limit || $0.end != nil }) { $0.offer(item) }
         switch outcome {
         case .accepted(let woken): Self.resume(woken)
         case .refused(let error): throw error
@@ -107,7 +112,7 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
     }
 
     /// Whether a send would go through now without waiting.
-    package var hasRoom: Bool { state.withLock { $0.end == nil && $0.count < $0.capacity } }
+    package var hasRoom: Bool { state.withLock { $0.end == nil && $0.count < $0.limit } }
 
     /// Whether the queue was cancelled.
     package var isCancelled: Bool {
@@ -171,6 +176,10 @@ extension BoundedQueue {
         }
 
         let capacity: Int
+        /// How many items it holds now: `capacity`, or less while it starts (`startingCapacity`).
+        private(set) var limit: Int
+        /// Items taken so far, while `limit` is below `capacity`.
+        private var taken = 0
         /// Slots before `head` are taken (nil), so a taken item is not kept alive.
         private var items: [Element?] = []
         private var head = 0
@@ -179,7 +188,10 @@ extension BoundedQueue {
         private var receivers: [UInt64: CheckedContinuation<Void, Never>] = [:]
         private var lastWaiterID: UInt64 = 0
 
-        init(capacity: Int) { self.capacity = capacity }
+        init(capacity: Int, startingCapacity: Int?) {
+            self.capacity = capacity
+            self.limit = startingCapacity ?? capacity
+        }
 
         var count: Int { items.count - head }
         var parkedCount: Int { senders.count + receivers.count }
@@ -195,7 +207,7 @@ extension BoundedQueue {
             case .finished: return .refused(ReelError(.invalidArgument, "the queue has ended: nothing more can be sent"))
             case nil: break
             }
-            guard count < capacity else { return .full }
+            guard count < limit else { return .full }
             items.append(item)
             return .accepted(wake: Self.takeAll(&receivers))
         }
@@ -205,6 +217,10 @@ extension BoundedQueue {
                 guard let item = items[head] else { preconditionFailure("a queue slot was taken twice") }
                 items[head] = nil
                 head += 1
+                if limit < capacity {
+                    taken += 1
+                    limit = min(capacity, max(limit, taken - 1))
+                }
                 if head >= 16 && head * 2 >= items.count {
                     items.removeFirst(head)
                     head = 0
@@ -239,7 +255,7 @@ extension BoundedQueue {
             if taskCancelled || end != nil { return false }
             switch role {
             case .sender:
-                guard count >= capacity else { return false }
+                guard count >= limit else { return false }
                 senders[id] = continuation
             case .receiver:
                 guard count == 0 else { return false }

@@ -74,6 +74,28 @@ extension InputFormatContext {
         return track.sampleEntries.first { $0.metadataFormat == .mebx }?.metadataKeys ?? []
     }
 
+    /// When the keyframes of the stream at `index` show, in order, from the demuxer's index
+    /// (`avformat_index_get_entry`); empty when it has none. MP4's index holds decode
+    /// times: they are moved by the gap between the stream's start (its first presentation
+    /// time) and its first shown entry, the reordering delay of the first keyframe.
+    func keyframeTimes(ofStreamAt index: Int) -> [MediaTime] {
+        let st = stream(index)
+        let count = avformat_index_get_entries_count(st)
+        guard count > 0 else { return [] }
+        var stamps: [Int64] = []
+        var first: Int64?
+        for i in 0..<count {
+            // Samples an edit list cuts away (AVINDEX_DISCARD_FRAME) are not shown.
+            guard let entry = avformat_index_get_entry(st, i), entry.pointee.flags & AVINDEX_DISCARD_FRAME == 0 else { continue }
+            if first == nil { first = entry.pointee.timestamp }
+            if entry.pointee.flags & AVINDEX_KEYFRAME != 0 { stamps.append(entry.pointee.timestamp) }
+        }
+        let start = st.pointee.start_time
+        let shift = start != reel_nopts_value() && first.map({ start > $0 }) == true ? start - (first ?? start) : 0
+        let timeBase = st.pointee.time_base
+        return stamps.sorted().map { MediaTime(ffmpeg: $0 &+ shift, timeBase: timeBase) }
+    }
+
     /// Tells the demuxer to skip every stream but `index` (`AVStream.discard`).
     func discardAllStreams(except index: Int) {
         for i in 0..<streamCount {

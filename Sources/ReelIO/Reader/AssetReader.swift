@@ -38,6 +38,8 @@ public final class AssetReader: Sendable {
     /// The file's MP4 boxes, read once for all the outputs that need them.
     private let movie: MetadataSampleTimes.Movie
     private let demuxerOpens = Lock(0)
+    /// Each video track's keyframe times, from the container's index.
+    private let keyframes: [Int32: [MediaTime]]
 
     /// Opens `url` and lists its tracks. Throws when the file is missing, unreadable or
     /// not a media file. For a URL that is not a file, no connection or read (of this
@@ -55,6 +57,11 @@ public final class AssetReader: Sendable {
         // The tracks know their file, so an output can tell them from another file's.
         let source = AssetSource(url: url, options: Asset.Options())
         self.tracks = tracks.map { $0.attached(to: source) }
+        var keyframes: [Int32: [MediaTime]] = [:]
+        for track in tracks where track.mediaType == .video && !track.isCoverPicture {
+            if let index = input.streamIndex(forTrackID: track.trackID) { keyframes[track.trackID] = input.keyframeTimes(ofStreamAt: index) }
+        }
+        self.keyframes = keyframes
         self.probed = Lock(ProbedInput(input))
         self.movie = MetadataSampleTimes.Movie(path: input.path)
         demuxerOpens.withLock { $0 += 1 }
@@ -67,6 +74,13 @@ public final class AssetReader: Sendable {
     /// How many times the outputs' loops read the file's MP4 boxes (for the times of a
     /// metadata track's samples): at most once per reader.
     package var movieBoxReadCount: Int { movie.readCount }
+
+    /// When the keyframes of video track `trackID` show, in order, as the container's index
+    /// lists them (an MP4 sample table's sync samples, Matroska's cues); empty when it lists
+    /// none. For deciding between reading on and seeking: a keyframe may be missing, and
+    /// the times of an MP4's keyframes are their decode times moved by the stream's first
+    /// reordering delay, so they can be a frame or two off where B-frames vary it.
+    package func keyframeTimes(trackID: Int32) -> [MediaTime] { keyframes[trackID] ?? [] }
 
     /// A reader of `url`, opened and probed on a thread of its own while the caller
     /// suspends (`init(url:)` blocks the calling thread).
@@ -173,7 +187,8 @@ public final class AssetReader: Sendable {
             state.withLock { $0.startFailed(error) }
             throw error
         }
-        let queues = outputs.map { BoundedQueue<AssetReaderSample>(capacity: $0.bufferCapacity) }
+        // An output that starts with a seek to a time decodes ahead little at first, as after a reset.
+        let queues = outputs.map { BoundedQueue<AssetReaderSample>(capacity: $0.bufferCapacity, startingCapacity: $0.startSeekTime == nil ? nil : 1) }
         let reading = state.withLock { $0.started(count: outputs.count + composites.count) }
         for output in composites {
             output.start { [weak state] failure in state?.withLock { $0.loopFinished(failure) } }
@@ -184,11 +199,11 @@ public final class AssetReader: Sendable {
             return taken
         }
         for (index, (output, queue)) in zip(outputs, queues).enumerated() {
-            let randomAccess = output.state.withLock {
+            let (randomAccess, seekTime) = output.state.withLock {
                 $0.queue = queue
                 $0.timeRange = range
                 $0.started = true
-                return $0.supportsRandomAccess
+                return ($0.supportsRandomAccess, $0.seekTime)
             }
             // Cancelled while starting: the loops end at once.
             if !reading { queue.cancel(error: cancelledError) }
@@ -197,7 +212,8 @@ public final class AssetReader: Sendable {
             // output: when the consumer lets go of them, the output's deinit cancels the
             // queue and the loop ends, instead of blocking for ever on a queue nobody reads.
             let loop = ReadLoop(url: url, networkTimeout: networkTimeout, trackID: output.trackID, settings: output.settings, range: range,
-                                movie: movie, demuxerOpens: demuxerOpens, requests: randomAccess ? output.randomAccess : nil)
+                                movie: movie, demuxerOpens: demuxerOpens, dropped: output.dropped, seekFrames: output.seekFrames, seekTime: seekTime,
+                                requests: randomAccess ? output.randomAccess : nil)
             let thread = Thread { [weak state] in
                 let failure = loop.run(from: given, into: queue)
                 // Status first, so a consumer that sees the end also sees `.completed`.
@@ -242,6 +258,12 @@ private struct ReadLoop: Sendable {
     let range: TimeRange
     let movie: MetadataSampleTimes.Movie
     let demuxerOpens: Lock<Int>
+    /// The output's count of pictures decoded but not delivered.
+    let dropped: Lock<Int>
+    /// Where the loop notes the frame showing at a seek's time and the next one's time.
+    let seekFrames: Lock<SeekFrames>
+    /// Where the first range's read seeks, when later than its start.
+    let seekTime: MediaTime?
     /// A random-access output's requests: after each range the loop waits for the next
     /// one here instead of ending.
     let requests: Lock<RandomAccessRequests>?
@@ -260,11 +282,11 @@ private struct ReadLoop: Sendable {
                 demuxerOpens.withLock { $0 += 1 }
             }
             pipeline = try TrackPipeline(input: input, trackID: trackID, settings: settings,
-                                         timeRange: range, queue: queue, movie: movie)
+                                         timeRange: range, queue: queue, movie: movie, dropped: dropped, seekFrames: seekFrames)
         } catch {
             return error
         }
-        var failure = queue.isCancelled ? nil : pipeline.run()
+        var failure = queue.isCancelled ? nil : pipeline.run(seekingTo: seekTime)
         guard let requests else { return failure }
         var current = queue
         while true {

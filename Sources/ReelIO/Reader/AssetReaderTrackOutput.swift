@@ -47,11 +47,18 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
         var attached = false
         var supportsRandomAccess = false
         var started = false
+        /// Where the first range's read seeks, when later than the range's start.
+        var seekTime: MediaTime?
     }
     let state = Lock(State())
     /// What ``reset(forReadingTimeRanges:)`` and ``markConfigurationAsFinal()`` tell the
     /// output's read loop; the loop holds this, not the output.
     let randomAccess = Lock(RandomAccessRequests())
+    /// How many decoded pictures the read loop dropped because they show before what it
+    /// delivers (decoded only because later pictures refer to them).
+    let dropped = Lock(0)
+    /// After a read seeking to a time: the frame showing then and when the next one starts.
+    let seekFrames = Lock(SeekFrames())
 
     /// An output for track `trackID`. `bufferCapacity` (at least 1) bounds the samples
     /// decoded ahead; metadata outputs may want more, as their samples are small.
@@ -93,8 +100,10 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
 
     /// ``reset(forReadingTimeRanges:)``, seeking for the first range to the keyframe at or
     /// before `seekTime` instead of before the range's start, when `seekTime` is later: for
-    /// a reader that wants the range to start early only so as not to drop the frame
-    /// showing at `seekTime` (one whose packet duration is shorter than it shows).
+    /// a reader that wants the frame showing at `seekTime` and those after it. A video
+    /// output then delivers from the frame showing at `seekTime` (found from the packets'
+    /// time stamps, whatever their durations say), and decodes the frames before it only
+    /// where other pictures refer to them.
     package func reset(forReadingTimeRanges timeRanges: [TimeRange], seekingTo seekTime: MediaTime?) throws(ReelError) {
         guard supportsRandomAccess else {
             throw ReelError(.invalidArgument, "reset needs supportsRandomAccess set before startReading()", trackID: trackID)
@@ -108,7 +117,8 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
                 throw ReelError(.invalidArgument, "time range \(i) starts before the one before it ends: ranges must ascend without overlapping", trackID: trackID)
             }
         }
-        let queue = BoundedQueue<AssetReaderSample>(capacity: bufferCapacity)
+        // Decoding ahead starts small: a consumer that seeks may want one frame and seek again.
+        let queue = BoundedQueue<AssetReaderSample>(capacity: bufferCapacity, startingCapacity: 1)
         let old: BoundedQueue<AssetReaderSample>? = try randomAccess.withLock { (requests) throws(ReelError) in
             guard !requests.isFinal else {
                 throw ReelError(.invalidArgument, "the output's configuration is final: it reads no more ranges", trackID: trackID)
@@ -129,10 +139,33 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
         old?.cancel(error: ReelError(.cancelled, "the output was reset to other time ranges", trackID: trackID))
     }
 
+    /// For the range the reader starts with: seek to the keyframe at or before `seekTime`
+    /// and deliver from the frame showing then, as ``reset(forReadingTimeRanges:seekingTo:)``
+    /// does, when it is later than the range's start. Set it before the reader starts.
+    package var startSeekTime: MediaTime? {
+        get { state.withLock { $0.seekTime } }
+        set { state.withLock { if !$0.started { $0.seekTime = newValue } } }
+    }
+
     /// No more ranges will be asked for: the read loop ends once the current ranges are
     /// read, and closes the output's file.
     public func markConfigurationAsFinal() {
         randomAccess.withLock { $0.isFinal = true }
+    }
+
+    /// How many decoded pictures were dropped, undelivered, because they show before the
+    /// range (or before the frame showing at a seek's time): the cost of reaching it.
+    package var droppedFrameCount: Int { dropped.withLock { $0 } }
+
+    /// When the frame after the one at `presentationTime` starts, when `presentationTime` is
+    /// one of the first frames delivered since the last seek to a time (``startSeekTime``,
+    /// ``reset(forReadingTimeRanges:seekingTo:)``) and the packets' time stamps told; nil
+    /// otherwise. The reader reads the packets up to there before decoding, so a consumer
+    /// knows how long those frames show without waiting for the next one to be decoded.
+    package func timeOfFrame(after presentationTime: MediaTime) -> MediaTime? {
+        seekFrames.withLock { notes in
+            notes.times.firstIndex(of: presentationTime).flatMap { $0 + 1 < notes.times.count ? notes.times[$0 + 1] : nil }
+        }
     }
 
     /// How many times ``reset(forReadingTimeRanges:)`` moved the output.
@@ -200,6 +233,12 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(output: self) }
+}
+
+/// When the frame a read seeking to a time delivers first shows, and the few after it, as
+/// the packets' time stamps tell (consecutive frames, ascending).
+struct SeekFrames {
+    var times: [MediaTime] = []
 }
 
 /// The ranges a random-access output was last asked to read, until its loop takes them,

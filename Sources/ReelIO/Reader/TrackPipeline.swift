@@ -12,6 +12,11 @@ import ReelCore
 /// start, decodes from there, and drops what ends before the start. A sample is
 /// delivered when `[pts, pts + duration)` overlaps the range (samples without a duration
 /// when `pts` is inside it; samples without a pts, such as asynchronous KLV, always).
+///
+/// A video read that seeks to a time (a random-access output's seek) first reads the
+/// packets from the keyframe to the first one decoded after that time, so it knows the
+/// frame showing then: the frames before it are not converted or delivered, and those no
+/// other picture refers to are not decoded at all.
 final class TrackPipeline {
     let input: InputFormatContext
     let streamIndex: Int
@@ -37,12 +42,27 @@ final class TrackPipeline {
     /// its start (no seek): it is placed at the stream's start, and a decoder places the
     /// ones after it by their own time stamps relative to it (asynchronous KLV).
     private var untimedPacketStartsTrack = true
+    /// After a seek to a time: the packets read ahead to find the frame showing then, not
+    /// yet decoded.
+    private var readAhead: [Packet] = []
+    /// After a seek to a time: the presentation time stamp of the frame showing then (in
+    /// the stream's time base). Frames before it are neither delivered nor, when no picture
+    /// refers to them, decoded. Nil when the read delivers by the range's start instead.
+    private var firstShown: Int64?
+    /// How many frames after the one showing at a seek's time are timed from the packets
+    /// read ahead: the ones a consumer asks for before the decoder has caught up.
+    static let framesTimedAhead = 3
+    /// Counts the decoded pictures dropped before what the read delivers.
+    private let dropped: Lock<Int>?
+    /// Where the frame showing at a seek's time and the next one's time are noted.
+    private let seekFrames: Lock<SeekFrames>?
 
     /// A loop reading track `trackID` of `input`, which it then owns. Made on the output's
     /// own thread: it reads the MP4 boxes of a metadata track (through `movie`, once per
     /// reader) and opens the decoder. ``check(_:track:path:)`` has already run.
     init(input: InputFormatContext, trackID: Int32, settings: AssetReaderTrackOutput.Settings, timeRange: TimeRange,
-         queue: BoundedQueue<AssetReaderSample>, movie: MetadataSampleTimes.Movie) throws(ReelError) {
+         queue: BoundedQueue<AssetReaderSample>, movie: MetadataSampleTimes.Movie, dropped: Lock<Int>? = nil,
+         seekFrames: Lock<SeekFrames>? = nil) throws(ReelError) {
         guard let index = input.streamIndex(forTrackID: trackID) else {
             throw ReelError(.invalidArgument, "the file has no such track", path: input.path, trackID: trackID)
         }
@@ -54,6 +74,8 @@ final class TrackPipeline {
         self.start = timeRange.start
         self.end = timeRange.end
         self.queue = queue
+        self.dropped = dropped
+        self.seekFrames = seekFrames
         let stream = input.stream(index)
         self.timeBase = stream.pointee.time_base
         let rate = stream.pointee.avg_frame_rate
@@ -120,9 +142,18 @@ final class TrackPipeline {
     }
 
     /// The loop: runs until the track or the range ends, the consumer cancels, or an
-    /// error, which it returns. The caller then finishes the queue.
-    func run() -> ReelError? {
-        do throws(ReelError) { try seekToStart() } catch { return error }
+    /// error, which it returns. The caller then finishes the queue. `seekTime`, when later
+    /// than the range's start, is where the read seeks, as for ``run(timeRange:seekingTo:into:)``.
+    func run(seekingTo seekTime: MediaTime? = nil) -> ReelError? {
+        do throws(ReelError) {
+            if let seekTime, seekTime.isNumeric, start.isNumeric, seekTime > start {
+                try seek(to: seekTime)
+            } else {
+                try seekToStart()
+            }
+        } catch {
+            return error
+        }
         return readToEnd()
     }
 
@@ -138,34 +169,131 @@ final class TrackPipeline {
         heldSample = nil
         decoder?.flush()
         do throws(ReelError) {
-            let streamStart = input.stream(streamIndex).pointee.start_time
             let target = seekTime.flatMap { $0.isNumeric && $0 > start ? $0 : nil } ?? start
-            let wanted = target.isNumeric ? target.ffmpegTimestamp(in: timeBase, method: .roundTowardNegativeInfinity) : nil
-            var ts = wanted ?? (streamStart != reel_nopts_value() ? streamStart : 0)
-            if streamStart != reel_nopts_value(), ts < streamStart { ts = streamStart }
-            untimedPacketStartsTrack = streamStart != reel_nopts_value() && ts <= streamStart
-            try input.seek(streamIndex: Int32(streamIndex), timestamp: ts)
+            try seek(to: target)
         } catch {
             return error
         }
         return readToEnd()
     }
 
+    /// Seeks the demuxer to the keyframe at or before `target`; for a video read seeking
+    /// past the range's start, then finds the frame showing at `target`.
+    private func seek(to target: MediaTime) throws(ReelError) {
+        readAhead = []
+        firstShown = nil
+        seekFrames?.withLock { $0 = SeekFrames() }
+        let streamStart = input.stream(streamIndex).pointee.start_time
+        let wanted = target.isNumeric ? target.ffmpegTimestamp(in: timeBase, method: .roundTowardNegativeInfinity) : nil
+        var ts = wanted ?? (streamStart != reel_nopts_value() ? streamStart : 0)
+        if streamStart != reel_nopts_value(), ts < streamStart { ts = streamStart }
+        untimedPacketStartsTrack = streamStart != reel_nopts_value() && ts <= streamStart
+        try input.seek(streamIndex: Int32(streamIndex), timestamp: ts)
+        if target.isNumeric, start.isNumeric, target > start { try findFirstShown(at: target) }
+    }
+
+    /// Reads this stream's packets from where the demuxer stands up to the first one decoded
+    /// after `target` (no packet after it can show at or before `target`: a presentation
+    /// time is never before its decode time, and decode times grow), keeps them in
+    /// ``readAhead`` and sets ``firstShown`` to the latest presentation time at or before
+    /// `target`. Reads on until no later packet can show before the first few frames after
+    /// it either, and notes their times in ``seekFrames``: how long each of those frames
+    /// shows is then known before the next one comes out of the decoder. When the demuxer
+    /// landed after `target` (a keyframe shown after it), seeks further back, a few times
+    /// at most. Leaves ``firstShown`` nil when the packets do not tell (no time stamps), and
+    /// the read then delivers by the range's start.
+    private func findFirstShown(at target: MediaTime) throws(ReelError) {
+        guard case .video = settings, decoder != nil,
+              let t = target.ffmpegTimestamp(in: timeBase, method: .roundTowardNegativeInfinity) else { return }
+        let none = reel_nopts_value()
+        let streamStart = input.stream(streamIndex).pointee.start_time
+        for attempt in 0..<4 {
+            readAhead = []
+            var latest: Int64?
+            var earliest: Int64?
+            /// The earliest presentation times after `target`, ascending.
+            var following: [Int64] = []
+            var timed = true
+            /// The first and last decode times read, and whether the stream ended.
+            var firstOrder: Int64?
+            var lastOrder = Int64.min
+            var ended = false
+            while true {
+                let packet = Packet()
+                guard try input.readPacket(into: packet) else {
+                    ended = true
+                    break
+                }
+                guard packet.streamIndex == Int32(streamIndex) else {
+                    packet.unref()
+                    continue
+                }
+                readAhead.append(packet)
+                let pts = packet.pts, order = packet.dts != none ? packet.dts : packet.pts
+                guard order != none else {
+                    timed = false
+                    break
+                }
+                if firstOrder == nil { firstOrder = order }
+                lastOrder = max(lastOrder, order)
+                // Pictures an edit list cuts away are decoded but never shown.
+                if pts != none, packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD == 0 {
+                    if pts <= t, latest.map({ pts > $0 }) ?? true { latest = pts }
+                    if pts > t, !following.contains(pts) {
+                        following.insert(pts, at: following.firstIndex { pts < $0 } ?? following.count)
+                        if following.count > Self.framesTimedAhead { following.removeLast() }
+                    }
+                    if earliest.map({ pts < $0 }) ?? true { earliest = pts }
+                }
+                // Past `target`: stop once no later packet can show before those frames either.
+                if queue.isCancelled { break }
+                if order > t, pts == none || (following.count == Self.framesTimedAhead && order >= following[following.count - 1]) { break }
+            }
+            guard timed, !queue.isCancelled else { return }
+            if let latest {
+                firstShown = latest
+                // Those no later packet can come before (all of them at the stream's end).
+                let certain = following.prefix { ended || $0 <= lastOrder }
+                let times = ([latest] + certain).map { MediaTime(ffmpeg: $0, timeBase: timeBase) }
+                seekFrames?.withLock { $0 = SeekFrames(times: times) }
+                return
+            }
+            // Nothing shows at or before `target` among these packets: before the stream's
+            // first frame (nothing to find), or the seek landed after `target`. FFmpeg 5.1's
+            // MP4 demuxer picks the keyframe by its decode time, so a time between a
+            // keyframe's decode and presentation times lands on it: seek to before that
+            // keyframe's decode time, which lands on the one before.
+            guard let earliest, attempt < 3, streamStart == none || earliest > streamStart else { return }
+            try input.seek(streamIndex: Int32(streamIndex), timestamp: min(firstOrder ?? earliest, earliest) - 1)
+        }
+    }
+
     private func readToEnd() -> ReelError? {
         do throws(ReelError) {
-            let packet = Packet()
+            let read = Packet()
             let frame = Frame()
             var done = false
-            while !done, try input.readPacket(into: packet) {
+            while !done {
+                // The packets read ahead after a seek first, then the demuxer's.
+                let packet: Packet
+                if !readAhead.isEmpty {
+                    packet = readAhead.removeFirst()
+                } else {
+                    guard try input.readPacket(into: read) else { break }
+                    packet = read
+                }
                 defer { packet.unref() }
-                if queue.isCancelled { return nil }
+                if queue.isCancelled {
+                    readAhead = []
+                    return nil
+                }
                 guard packet.streamIndex == Int32(streamIndex) else { continue }
                 if let decoder {
                     if case .video = settings {
-                        // A picture shown wholly before the range is decoded only if others
+                        // A picture that will not be delivered is decoded only if others
                         // refer to it: after a seek, about half of the frames up to the one
                         // asked for are B-frames nothing refers to.
-                        let skip = endsBeforeStart(packet)
+                        let skip = isBeforeFirstDelivered(packet)
                         if decoder.skipsNonReferenceFrames != skip { decoder.skipsNonReferenceFrames = skip }
                     }
                     done = try decode(packet, with: decoder, into: frame)
@@ -173,6 +301,7 @@ final class TrackPipeline {
                     done = try passThrough(packet)
                 }
             }
+            readAhead = []
             if !done, let decoder { _ = try decode(nil, with: decoder, into: frame) }
             if !done { try releaseHeldSample(before: streamEnd) }
             return nil
@@ -181,10 +310,13 @@ final class TrackPipeline {
         }
     }
 
-    /// Whether the packet's picture is shown and gone before the range starts (by its
-    /// time stamp and duration); false when it has no time stamp.
-    private func endsBeforeStart(_ packet: Packet) -> Bool {
-        guard start.isNumeric, start > .zero, packet.pts != reel_nopts_value() else { return false }
+    /// Whether the packet's picture comes before the first frame delivered: before the frame
+    /// showing at the seek time, or shown and gone before the range starts (by its time
+    /// stamp and duration); false when it has no time stamp.
+    private func isBeforeFirstDelivered(_ packet: Packet) -> Bool {
+        guard packet.pts != reel_nopts_value() else { return false }
+        if let firstShown { return packet.pts < firstShown }
+        guard start.isNumeric, start > .zero else { return false }
         let duration = packet.duration > 0 ? MediaTime(ffmpeg: packet.duration, timeBase: timeBase) : fallbackFrameDuration
         guard duration.isNumeric, duration > .zero else { return false }
         return !(MediaTime(ffmpeg: packet.pts, timeBase: timeBase) + duration > start)
@@ -239,10 +371,21 @@ final class TrackPipeline {
         switch settings {
         case .video(let format, let width, let height):
             let duration = frame.packetDuration > 0 ? MediaTime(ffmpeg: frame.packetDuration, timeBase: timeBase) : fallbackFrameDuration
-            switch place(pts, duration) {
-            case .before: return true
-            case .pastEnd: return false
-            case .inside: break
+            // After a seek to a time, delivered from the frame showing then.
+            if let firstShown, frame.presentationTimestamp != reel_nopts_value() {
+                if frame.presentationTimestamp < firstShown {
+                    dropped?.withLock { $0 += 1 }
+                    return true
+                }
+                if end.isNumeric || end.isNegativeInfinity, !(pts < end) { return false }
+            } else {
+                switch place(pts, duration) {
+                case .before:
+                    dropped?.withLock { $0 += 1 }
+                    return true
+                case .pastEnd: return false
+                case .inside: break
+                }
             }
             let buffer = makeBuffer(format: format, width: width ?? Int(frame.width), height: height ?? Int(frame.height))
             // The scaler also sets the buffer's colour: the frame's, with the matrix and range it holds.
