@@ -38,7 +38,7 @@ enum UnknownFields {
         "audioMix": .array(.object(["trackID": .any, "volume": .any, "volumeRamps": ramp(.any)])),
         "output": .object([
             "container": .any, "metadataTrackIDs": .any, "metadataFormat": .any, "audio": .any, "audioCodec": .any, "audioSampleRate": .any, "audioChannels": .any, "captions": .any,
-            "video": .object(["codec": .any, "crf": .any, "qp": .any, "bitRate": .any, "preset": .any, "keyframeInterval": .any, "independentGroups": .any,
+            "video": .object(["codec": .any, "crf": .any, "qp": .any, "bitRate": .any, "preset": .any, "keyframeInterval": .any, "independentGroups": .any, "smartRender": .any,
                               "pixelFormat": .any]),
         ]),
     ])
