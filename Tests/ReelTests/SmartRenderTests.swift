@@ -240,6 +240,27 @@ struct SmartRenderTests {
         }
     }
 
+    // MARK: Sound
+
+    @Test func soundIsTheFullRendersPacketForPacket() async throws {
+        let r = try await Self.renders.value
+        func audio(_ url: URL) async throws -> [(MediaTime, Data)] {
+            let reader = try await AssetReader.open(url: url)
+            let track = try #require(reader.tracks(withMediaType: .audio).first)
+            let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
+            try reader.add(output)
+            try reader.startReading()
+            var out: [(MediaTime, Data)] = []
+            while let s = try await output.next() { if let b = s.sampleBuffer { out.append((b.presentationTime, b.data)) } }
+            return out
+        }
+        let smart = try await audio(r.smart), full = try await audio(r.full)
+        try #require(!smart.isEmpty)
+        #expect(smart.count == full.count)
+        let differing = zip(smart, full).enumerated().filter { $0.element.0.0 != $0.element.1.0 || $0.element.0.1 != $0.element.1.1 }.map { $0.offset }
+        #expect(differing.isEmpty, "audio packets \(differing.prefix(10)) differ from the full render's")
+    }
+
     // MARK: A crossfade
 
     @Test func aCrossfadeEncodesOnlyTheGroupsOfPicturesItTouches() async throws {
@@ -276,6 +297,57 @@ struct SmartRenderTests {
         }
         #expect(try Self.frameTimes(full) == frames)
         let run = try TestTools.run("ffmpeg", ["-v", "error", "-i", output.path, "-f", "null", "-"])
+        #expect(run.stderr.isEmpty, "\(run.stderr.prefix(600))")
+    }
+
+    // MARK: Metadata
+
+    /// The samples (time, bytes) of the first track of `type` in `url`.
+    static func samples(_ url: URL, _ type: MediaType) async throws -> [(MediaTime, Data)] {
+        let reader = try await AssetReader.open(url: url)
+        let track = try #require(reader.tracks(withMediaType: type).first)
+        let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
+        try reader.add(output)
+        try reader.startReading()
+        var out: [(MediaTime, Data)] = []
+        while let s = try await output.next() { if let b = s.sampleBuffer { out.append((b.presentationTime, b.data)) } }
+        return out
+    }
+
+    @Test func cameraChaptersJoinByCopyingEveryFrameAndKeepTheirGPSTrack() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["counter-gps.mp4", "counter-gps-b.mp4"] {
+            try FileManager.default.copyItem(at: TestFiles.fixture(name), to: folder.appendingPathComponent(name))
+        }
+        let both = "[{\"source\": \"a\"}, {\"source\": \"b\"}]"
+        let json = """
+        {"version": 1, "sources": [{"name": "a", "path": "counter-gps.mp4"}, {"name": "b", "path": "counter-gps-b.mp4"}],
+         "tracks": [{"trackID": 1, "mediaType": "video", "segments": \(both)}, {"trackID": 2, "mediaType": "metadata", "segments": \(both)},
+                    {"trackID": 3, "mediaType": "audio", "segments": \(both)}],
+         "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
+         "output": {"video": {"codec": "h264", "crf": 18}}}
+        """
+        let composition = folder.appendingPathComponent("chapters.json")
+        try json.write(to: composition, atomically: true, encoding: .utf8)
+        let smart = folder.appendingPathComponent("smart.mp4"), full = folder.appendingPathComponent("full.mp4")
+        let (session, diagnostics) = try await Self.render(composition, to: smart, smart: .auto)
+        _ = try await Self.render(composition, to: full, smart: .off)
+        let summary = try #require(session.smartRenderSummary)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        let sourceFrames = try Self.frameTimes(folder.appendingPathComponent("counter-gps.mp4")).count
+            + Self.frameTimes(folder.appendingPathComponent("counter-gps-b.mp4")).count
+        #expect(summary.encodedFrameCount == 0 && summary.copiedFrameCount == sourceFrames, "\(summary.lines)")
+        // The video packets are the two files' one after the other.
+        let packets = try await Self.samples(smart, .video).map { $0.1 }
+        let sources = try await Self.samples(folder.appendingPathComponent("counter-gps.mp4"), .video).map { $0.1 }
+            + Self.samples(folder.appendingPathComponent("counter-gps-b.mp4"), .video).map { $0.1 }
+        #expect(packets == sources)
+        // The GPS track is written as a full render writes it.
+        let gps = try await Self.samples(smart, .metadata), fullGPS = try await Self.samples(full, .metadata)
+        try #require(!gps.isEmpty)
+        #expect(gps.map { $0.0 } == fullGPS.map { $0.0 } && gps.map { $0.1 } == fullGPS.map { $0.1 })
+        let run = try TestTools.run("ffmpeg", ["-v", "error", "-i", smart.path, "-f", "null", "-"])
         #expect(run.stderr.isEmpty, "\(run.stderr.prefix(600))")
     }
 

@@ -172,7 +172,7 @@ extension SmartRender {
                   let segment = track.segment(forTrackTime: t), !segment.isEmpty, let ref = segment.sourceTrack,
                   segment.timeMapping.source.duration == segment.timeMapping.target.duration,
                   let sourceTime = segment.sourceTime(forCompositionTime: t) else {
-                kinds.append(.composed("composed by instruction \(index) (\(instruction.timeRange.start.secondsDescription)..\(instruction.timeRange.end.secondsDescription))"))
+                kinds.append(.composed("composed by instruction \(index) (\(SmartRenderSummary.seconds(instruction.timeRange.start))..\(SmartRenderSummary.seconds(instruction.timeRange.end)))"))
                 continue
             }
             kinds.append(.source(ref, sourceTime: sourceTime, offset: t - sourceTime))
@@ -228,7 +228,7 @@ extension SmartRender {
             func flush() {
                 guard let p = pending else { return }
                 copyPieces.append((p.first, Piece(origin: .source(url: url, trackID: ref.trackID, firstTime: p.firstTime), frames: p.frames),
-                                   "\(url.lastPathComponent) from \(p.firstTime.secondsDescription)"))
+                                   "\(url.lastPathComponent) from \(SmartRenderSummary.seconds(p.firstTime))"))
                 pending = nil
             }
             for group in groups {
@@ -270,12 +270,16 @@ extension SmartRender {
             guard !copied[k] else { k += 1; continue }
             var last = k
             while last + 1 < grid.count, !copied[last + 1] { last += 1 }
-            let reason: String
-            if case .composed(let why) = kinds[k] { reason = why }
-            else if case .source(let ref, _, _) = kinds[k] {
-                reason = "a cut inside a group of pictures of \(sources.url(for: ref.sourceIdentifier).lastPathComponent)"
-            } else { reason = "" }
-            encodeRanges.append((k, last, reason))
+            // Every distinct reason in the stretch (two cuts close together make one stretch).
+            var reasons: [String] = []
+            for f in k...last {
+                let why = switch kinds[f] {
+                case .composed(let why): why
+                case .source(let ref, _, _): "a cut inside a group of pictures of \(sources.url(for: ref.sourceIdentifier).lastPathComponent)"
+                }
+                if !reasons.contains(why) { reasons.append(why) }
+            }
+            encodeRanges.append((k, last, reasons.joined(separator: "; ")))
             k = last + 1
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-smart-\(UUID().uuidString)")

@@ -1,3 +1,4 @@
+import Foundation
 import ReelCore
 
 /// Whether an export copies the frames the composition leaves untouched (smart render).
@@ -50,12 +51,17 @@ public struct SmartRenderSummary: Sendable, Hashable {
     public var copiedFrameCount: Int { stretches.filter(\.isCopied).reduce(0) { $0 + $1.frameCount } }
     public var encodedFrameCount: Int { stretches.filter { !$0.isCopied }.reduce(0) { $0 + $1.frameCount } }
 
+    /// A time as seconds with three decimals (`4.567`), or `end` for an infinite one.
+    static func seconds(_ t: MediaTime) -> String {
+        t.isNumeric ? String(format: "%.3f", t.seconds) : "end"
+    }
+
     /// One line per stretch (`0.000..1.967 encoded, 59 frames: cut inside a group of
     /// pictures of a.mp4`), or the fallback's reason.
     public var lines: [String] {
         if let fallbackReason { return ["every frame rendered: \(fallbackReason)"] }
         return stretches.map { s in
-            "\(s.timeRange.start.secondsDescription)..\(s.timeRange.end.secondsDescription) "
+            "\(Self.seconds(s.timeRange.start))..\(Self.seconds(s.timeRange.end)) "
                 + "\(s.isCopied ? "copied" : "encoded"), \(s.frameCount) frame\(s.frameCount == 1 ? "" : "s"): \(s.reason)"
         }
     }
