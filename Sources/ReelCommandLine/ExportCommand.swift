@@ -35,6 +35,9 @@ public struct ExportCommand: AsyncParsableCommand {
     @Flag(help: "Replace the output file if it exists.")
     var overwrite = false
 
+    @Option(help: "auto: with an H.264 preset, copy the groups of pictures the range holds whole and encode only those its ends cut (a frame-exact smart trim, docs/smart-render.md); off (default): encode every frame.")
+    var smartRender: String?
+
     public init() {}
 
     static func preset(named name: String) -> ExportPreset? {
@@ -74,6 +77,14 @@ public struct ExportCommand: AsyncParsableCommand {
             }
             length = t
         }
+        var smartRendering = SmartRendering.off
+        if let smartRender {
+            guard let mode = SmartRendering(rawValue: smartRender.lowercased()) else {
+                CLIOutput.line("--smart-render \(smartRender): expected auto or off")
+                throw ExitStatus.usage
+            }
+            smartRendering = mode
+        }
         let outputURL = try CLIOutput.checkOutput(output, overwrite: overwrite)
         let fileType = AssetWriter.FileType(pathExtension: outputURL.pathExtension) ?? .mp4
         do {
@@ -83,6 +94,7 @@ public struct ExportCommand: AsyncParsableCommand {
                 session.timeRange = TimeRange(start: startTime, end: end)
             }
             session.overwrite = overwrite
+            session.smartRendering = smartRendering
             session.metadataFormat = metadataOutputFormat
             session.metadataLeaveOut = "--no-metadata"
             if noMetadata { session.metadataTrackIDs = [] }

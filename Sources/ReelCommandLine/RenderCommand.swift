@@ -53,6 +53,12 @@ public struct RenderCommand: AsyncParsableCommand {
     @Option(help: "The compositor's parameters as a JSON object, replacing the file's (with --compositor, or for the file's compositor).")
     var parameters: String?
 
+    @Option(help: "auto: copy the groups of pictures the composition leaves untouched and encode only what it changes (H.264 into MP4/MOV); off: render every frame. Overrides output.video.smartRender (default off).")
+    var smartRender: String?
+
+    @Flag(help: "With smart render, print each stretch of the timeline: copied or encoded, and why.")
+    var explain = false
+
     @Flag(help: "List the compositors this reel knows, and exit.")
     var listCompositors = false
 
@@ -67,6 +73,9 @@ public struct RenderCommand: AsyncParsableCommand {
             if composition == nil { throw ValidationError("Missing expected argument '<composition>'") }
             if output == nil { throw ValidationError("Missing expected argument '--output <output>'") }
             if chunk != nil { throw ValidationError("--chunk goes with --plan") }
+        }
+        if let smartRender, SmartRendering(rawValue: smartRender.lowercased()) == nil {
+            throw ValidationError("--smart-render \(smartRender): expected auto or off")
         }
         if let range, RangeArgument(range) == nil {
             throw ValidationError("--range \(range): expected START..END with START before END, such as 0..4 or 4.004..")
@@ -95,6 +104,7 @@ public struct RenderCommand: AsyncParsableCommand {
         let fileType: AssetWriter.FileType
         let metadataOutputFormat: MetadataOutputFormat
         let audioCodec: AudioEncoderSettings.Codec
+        var smartRendering = SmartRendering.off
         do throws(ReelError) {
             loaded = try await loadComposition(composition, overrides: sources.map(CompositionFile.SourceOverride.init(argument:)),
                                                registry: registry)
@@ -106,6 +116,7 @@ public struct RenderCommand: AsyncParsableCommand {
                 fileType = try out.fileType(forOutputPath: output)
                 metadataOutputFormat = try out.metadataOutputFormat()
                 audioCodec = try out.audioEncoderCodec(for: fileType)
+                smartRendering = try out.smartRendering()
             } catch {
                 var e = error
                 e.path = composition
@@ -148,10 +159,15 @@ public struct RenderCommand: AsyncParsableCommand {
         let session = await loaded.makeExportSession(settings: settings, audioCodec: audioCodec, metadataFormat: metadataFormatChoice,
                                                      overwrite: overwrite)
         session.timeRange = renderRange
+        session.smartRendering = smartRender.flatMap { SmartRendering(rawValue: $0.lowercased()) } ?? smartRendering
         // A piece's sound is coded on the whole timeline's frames, so pieces join seamlessly.
         if range != nil { session.wholeTimeRange = total }
         let frameCount = Int((renderRange.duration.seconds / video.frameDuration.seconds).rounded(.up))
         let seconds = try await runner.run(session, to: outputURL, as: fileType, shown: output, frameCount: frameCount)
+        if let summary = session.smartRenderSummary, summary.fallbackReason == nil {
+            if explain { for line in summary.lines { CLIOutput.line(line) } }
+            CLIOutput.line("smart render: \(summary.copiedFrameCount) frames copied, \(summary.encodedFrameCount) encoded")
+        }
         CLIOutput.line(ExportRunner.summary(wrote: output, frames: frameCount, seconds: seconds))
     }
 }

@@ -37,6 +37,30 @@ struct RenderCommandTests {
     }
 
     @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
+    func smartRenderCopiesWholeGroupsOfPicturesAndExplainsEachStretch() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // counter-gps.mp4 has a keyframe every second: 0.5..1 is cut, 1..2 whole.
+        let c = try Self.write("""
+        {"version": 1, "sources": [{"name": "a", "path": "../../Fixtures/counter-gps.mp4"}],
+         "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "a", "sourceStart": 0.5, "duration": 1.5}]}],
+         "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}]}
+        """, in: folder)
+        let out = try ReelProcess.reel(["render", c, "-o", "out.mp4", "--smart-render", "auto", "--explain"], in: folder)
+        #expect(out.status == 0, "\(out.stderr)")
+        let lines = out.stderrLines
+        #expect(lines.contains { $0.contains("0.000..0.500 encoded, 15 frames") }, "\(out.stderr)")
+        #expect(lines.contains { $0.contains("0.500..1.500 copied, 30 frames") }, "\(out.stderr)")
+        #expect(lines.contains { $0.contains("smart render: 30 frames copied, 15 encoded") }, "\(out.stderr)")
+        #expect(ReelProcess.hashesCount(folder, "out.mp4") == 45)
+        let decode = try TestTools.run("ffmpeg", ["-v", "error", "-i", folder.appendingPathComponent("out.mp4").path, "-f", "null", "-"])
+        #expect(decode.stderr.isEmpty, "\(decode.stderr)")
+        let wrong = try ReelProcess.reel(["render", c, "-o", "other.mp4", "--smart-render", "sometimes"], in: folder)
+        #expect(wrong.status != 0 && wrong.stderr.contains("--smart-render sometimes"), "\(wrong.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("other.mp4").path))
+    }
+
+    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
     func phoneFootageRendersUpright() throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

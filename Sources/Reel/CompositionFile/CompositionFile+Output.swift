@@ -95,9 +95,14 @@ extension CompositionFile {
             /// frames. Off by default: one encoder codes the whole render, as the ffmpeg
             /// CLI does, and spends fewer bits for the same picture (docs/scale-out.md).
             public var independentGroups: Bool?
+            /// `auto` copies the groups of pictures the composition leaves untouched and
+            /// encodes only the frames it changes (docs/smart-render.md); `off` (the
+            /// default) renders every frame. `reel render --smart-render` overrides it.
+            public var smartRender: String?
 
             public init(codec: String? = nil, crf: Int? = nil, qp: Int? = nil, bitRate: Int? = nil, preset: String? = nil,
-                        keyframeInterval: Int? = nil, independentGroups: Bool? = nil) {
+                        keyframeInterval: Int? = nil, independentGroups: Bool? = nil, smartRender: String? = nil) {
+                self.smartRender = smartRender
                 self.codec = codec
                 self.crf = crf
                 self.qp = qp
@@ -121,6 +126,15 @@ extension CompositionFile.Output {
             return t
         }
         return AssetWriter.FileType(pathExtension: URL(fileURLWithPath: path).pathExtension) ?? .mp4
+    }
+
+    /// The smart render asked for: `output.video.smartRender` parsed, `off` when absent.
+    public func smartRendering() throws(ReelError) -> SmartRendering {
+        guard let name = video?.smartRender else { return .off }
+        guard let mode = SmartRendering(rawValue: name.lowercased()) else {
+            throw ReelError(.invalidComposition, "is \"\(name)\": expected auto or off", field: "output.video.smartRender")
+        }
+        return mode
     }
 
     /// The metadata format asked for: ``metadataFormat`` parsed, `auto` when absent.

@@ -39,7 +39,7 @@ enum UnknownFields {
         "output": .object([
             "container": .any, "metadataTrackIDs": .any, "metadataFormat": .any, "audio": .any, "audioCodec": .any, "audioSampleRate": .any, "audioChannels": .any, "captions": .any,
             "chapters": .array(.object(["title": .any, "start": .any, "duration": .any])),
-            "video": .object(["codec": .any, "crf": .any, "qp": .any, "bitRate": .any, "preset": .any, "keyframeInterval": .any, "independentGroups": .any,
+            "video": .object(["codec": .any, "crf": .any, "qp": .any, "bitRate": .any, "preset": .any, "keyframeInterval": .any, "independentGroups": .any, "smartRender": .any,
                               "pixelFormat": .any]),
         ]),
     ])

@@ -57,6 +57,7 @@ public final class AssetExportSession: Sendable {
         var fileLengthLimit: Int64 = 0
         /// Video copied from these files (a render plan's pieces) instead of rendered.
         var videoParts: [ExportVideoCopy.Part]?
+        var smartRendering = SmartRendering.off
     }
 
     struct State {
@@ -67,6 +68,7 @@ public final class AssetExportSession: Sendable {
         var task: Task<Void, Never>?
         var cancelRequested = false
         var observers: [UUID: AsyncStream<Double>.Continuation] = [:]
+        var smartRenderSummary: SmartRenderSummary?
     }
     let state = Lock(State())
 
@@ -255,6 +257,24 @@ public final class AssetExportSession: Sendable {
     public var shouldOptimizeForNetworkUse: Bool {
         get { state.withLock { $0.settings.optimizeForNetworkUse } }
         set { state.withLock { $0.settings.optimizeForNetworkUse = newValue } }
+    }
+
+    /// Whether the export copies the groups of pictures the composition leaves untouched
+    /// and encodes only the frames it changes (``SmartRendering``); `.off` by default,
+    /// when every frame is rendered and encoded. Applies to H.264 exports into MP4 or MOV
+    /// at the sources' size; otherwise, or when a source cannot be matched, every frame
+    /// is rendered and the reason is said once through ``renderOptions``' diagnostics.
+    public var smartRendering: SmartRendering {
+        get { state.withLock { $0.settings.smartRendering } }
+        set { state.withLock { $0.settings.smartRendering = newValue } }
+    }
+
+    /// What the smart render did (copied and encoded stretches, or why it rendered every
+    /// frame), once an export with ``smartRendering`` `.auto` has planned its video.
+    public var smartRenderSummary: SmartRenderSummary? { state.withLock { $0.smartRenderSummary } }
+
+    func record(_ summary: SmartRenderSummary) {
+        state.withLock { $0.smartRenderSummary = summary }
     }
 
     /// The video stream is copied from `parts`, one after another, instead of rendered:

@@ -101,6 +101,7 @@ struct ExportJob: Sendable {
         }
         var videoInput: AssetWriterInput?
         var videoCopy: ExportVideoCopy?
+        var smart: SmartRender?
         if let parts = settings.videoParts {
             let copy = try await ExportVideoCopy.joining(parts)
             // As rendered frames: the display matrix only when no video composition drew them.
@@ -123,18 +124,23 @@ struct ExportJob: Sendable {
             var video = session.preset.videoSettings(width: coded.width, height: coded.height, frameDuration: videoComposition.frameDuration)
             // Tagged as the render context's frames are (its colour, else the size's standard one).
             video.colorProperties = video.colorProperties ?? videoComposition.colorProperties
-            let input = AssetWriterInput(settings: .video(video))
+            if settings.smartRendering == .auto {
+                smart = try await smartRender(videoComposition: videoComposition, range: videoRange(range), settings: video)
+            }
+            let input = smart?.input ?? AssetWriterInput(settings: .video(video))
             // Frames rendered as stored keep the tracks' display matrix (as AVAssetExportSession
             // does); a caller's video composition draws the picture as it is to be shown.
             if settings.videoComposition == nil, !turnsUpright { input.transform = composition.sharedVideoTransform }
             try writer.add(input)
-            videoInput = input
+            if smart == nil { videoInput = input }
         }
+        defer { smart?.removeTemporaryFiles() }
         // The source's timecode, moved to the first exported frame (MP4/MOV keep it).
-        if let input = videoInput ?? videoCopy?.input, fileType == .mp4 || fileType == .mov {
-            input.startTimecode = await ExportTimecode.start(composition: composition, range: videoInput == nil ? range : videoRange(range),
+        if let input = videoInput ?? smart?.input ?? videoCopy?.input, fileType == .mp4 || fileType == .mov {
+            let rendered = videoInput != nil || smart != nil
+            input.startTimecode = await ExportTimecode.start(composition: composition, range: rendered ? videoRange(range) : range,
                                                              sources: session.sources,
-                                                             outputFrameDuration: videoInput == nil ? nil : videoComposition?.frameDuration)
+                                                             outputFrameDuration: rendered ? videoComposition?.frameDuration : nil)
         }
         let audio = settings.audioEnabled
             ? try await ExportAudio.plans(composition: composition, range: range, sources: session.sources, audioMix: settings.audioMix,
@@ -167,7 +173,7 @@ struct ExportJob: Sendable {
         try await writer.start()
         writer.startSession(atSourceTime: range.start)
         do throws(ReelError) {
-            try await feed(writer: writer, videoInput: videoInput, videoComposition: videoComposition, videoCopy: videoCopy,
+            try await feed(writer: writer, videoInput: videoInput, videoComposition: videoComposition, videoCopy: videoCopy, smart: smart,
                            audio: audio, metadata: metadata, captions: captions, range: range)
             if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled", path: url.path) }
             try await writer.finishWriting()
@@ -177,6 +183,30 @@ struct ExportJob: Sendable {
                 throw ReelError(.cancelled, "the export was cancelled", path: url.path, underlying: error)
             }
             throw error
+        }
+    }
+
+    /// The smart render of `range` (its re-encoded stretches encoded), or nil after one
+    /// diagnostic line saying why every frame is rendered instead.
+    private func smartRender(videoComposition: VideoComposition, range: TimeRange, settings video: VideoEncoderSettings) async throws(ReelError) -> SmartRender? {
+        let outcome: SmartRender.Outcome
+        if settings.wholeTimeRange != nil {
+            outcome = .fallback("a piece of a longer render is rendered whole, so that pieces join")
+        } else {
+            let session = self.session
+            outcome = try await SmartRender.plan(composition: session.composition, videoComposition: videoComposition, range: range,
+                                                 sources: session.sources, settings: video, fileType: fileType,
+                                                 engineOptions: settings.engineOptions) { p in session.report(progress: min(0.5, 0.5 * p)) }
+        }
+        switch outcome {
+        case .smart(let smart):
+            session.record(smart.summary)
+            return smart
+        case .fallback(let reason):
+            session.record(SmartRenderSummary(stretches: [], fallbackReason: reason))
+            settings.engineOptions.diagnostics(RenderDiagnostic(kind: .smartRenderFallback, compositionTime: range.start,
+                                                                message: "smart render off, every frame rendered: \(reason)"))
+            return nil
         }
     }
 
@@ -235,7 +265,7 @@ struct ExportJob: Sendable {
     }
 
     /// Runs the video, audio and metadata feeds side by side; the first failure stops all.
-    private func feed(writer: AssetWriter, videoInput: AssetWriterInput?, videoComposition: VideoComposition?, videoCopy: ExportVideoCopy?,
+    private func feed(writer: AssetWriter, videoInput: AssetWriterInput?, videoComposition: VideoComposition?, videoCopy: ExportVideoCopy?, smart: SmartRender?,
                       audio: [ExportAudio], metadata: [ExportMetadata], captions: [ExportCaptions], range: TimeRange) async throws(ReelError) {
         let session = self.session
         var options = settings.engineOptions
@@ -257,6 +287,14 @@ struct ExportJob: Sendable {
                         videoInput.markAsFinished()
                     }
                 }
+                if let smart {
+                    group.addTask {
+                        let total = range.duration.seconds
+                        try await smart.write { time in
+                            if total > 0 { session.report(progress: min(0.999, 0.5 + 0.5 * max(0, (time - range.start).seconds / total))) }
+                        }
+                    }
+                }
                 if let videoCopy {
                     group.addTask {
                         let total = range.duration.seconds
@@ -268,7 +306,7 @@ struct ExportJob: Sendable {
                 for audio in audio {
                     group.addTask {
                         try await audio.write(range: range) { p in
-                            if videoInput == nil && videoCopy == nil && audio.input === firstAudioInput { session.report(progress: min(0.999, p)) }
+                            if videoInput == nil && videoCopy == nil && smart == nil && audio.input === firstAudioInput { session.report(progress: min(0.999, p)) }
                         }
                     }
                 }

@@ -15,6 +15,9 @@ public struct RenderDiagnostic: Sendable, Hashable, CustomStringConvertible {
         /// A metadata track is written in another format than its source's, or left out,
         /// and not everything it held is carried (said before the first frame).
         case metadataNotCarried
+        /// A smart render could not be used and every frame is rendered (said before the
+        /// first frame, with the reason).
+        case smartRenderFallback
     }
 
     public var kind: Kind
@@ -32,7 +35,7 @@ public struct RenderDiagnostic: Sendable, Hashable, CustomStringConvertible {
 
     /// The message, with the composition time for what happened at one time.
     public var description: String {
-        kind == .metadataNotCarried ? message : "\(message) (at \(compositionTime.secondsDescription))"
+        kind == .metadataNotCarried || kind == .smartRenderFallback ? message : "\(message) (at \(compositionTime.secondsDescription))"
     }
 
     /// Writes each diagnostic as one line to standard error, prefixed `reel: warning: `.

@@ -1,0 +1,152 @@
+import Foundation
+
+/// An H.264 sample description's decoder configuration (`avcC`, ISO/IEC 14496-15): what
+/// smart render reads from a source to match its encoder to it, and writes back with the
+/// parameter sets of the re-encoded stretches added beside the source's.
+struct AVCConfiguration: Sendable, Hashable {
+    var profile: UInt8
+    var compatibility: UInt8
+    var level: UInt8
+    /// Bytes in each NAL unit's length prefix (1, 2 or 4).
+    var lengthSize: Int
+    var sequenceParameterSets: [Data]
+    var pictureParameterSets: [Data]
+    /// What follows the picture parameter sets (the High profiles' chroma format, bit
+    /// depths and SPS extensions), kept as it is.
+    var trailer: Data
+
+    /// Parses `avcC` bytes; nil when they are not one (Annex B extradata, empty, short).
+    init?(_ data: Data) {
+        let b = [UInt8](data)
+        guard b.count >= 7, b[0] == 1 else { return nil }
+        profile = b[1]
+        compatibility = b[2]
+        level = b[3]
+        lengthSize = Int(b[4] & 3) + 1
+        var i = 6
+        func sets(count: Int) -> [Data]? {
+            var out: [Data] = []
+            for _ in 0..<count {
+                guard i + 2 <= b.count else { return nil }
+                let n = Int(b[i]) << 8 | Int(b[i + 1])
+                i += 2
+                guard n > 0, i + n <= b.count else { return nil }
+                out.append(Data(b[i..<(i + n)]))
+                i += n
+            }
+            return out
+        }
+        guard let sps = sets(count: Int(b[5] & 0x1F)), i < b.count else { return nil }
+        let ppsCount = Int(b[i])
+        i += 1
+        guard let pps = sets(count: ppsCount) else { return nil }
+        sequenceParameterSets = sps
+        pictureParameterSets = pps
+        trailer = Data(b[i...])
+    }
+
+    /// The `avcC` bytes.
+    var data: Data {
+        var out: [UInt8] = [1, profile, compatibility, level, 0xFC | UInt8(lengthSize - 1),
+                            0xE0 | UInt8(sequenceParameterSets.count)]
+        for s in sequenceParameterSets { out += [UInt8(s.count >> 8), UInt8(s.count & 0xFF)] + s }
+        out.append(UInt8(pictureParameterSets.count))
+        for p in pictureParameterSets { out += [UInt8(p.count >> 8), UInt8(p.count & 0xFF)] + p }
+        return Data(out) + trailer
+    }
+
+    /// The IDs of the sequence parameter sets (`seq_parameter_set_id`).
+    var sequenceParameterSetIDs: [Int] {
+        sequenceParameterSets.compactMap { nal in
+            var r = ExpGolombReader(rbsp: nal, skipping: 4)  // NAL header, profile, constraints, level
+            return r.unsignedValue()
+        }
+    }
+
+    /// The IDs of the picture parameter sets (`pic_parameter_set_id`).
+    var pictureParameterSetIDs: [Int] {
+        pictureParameterSets.compactMap { nal in
+            var r = ExpGolombReader(rbsp: nal, skipping: 1)
+            return r.unsignedValue()
+        }
+    }
+
+    /// The x264 profile name for ``profile``, or nil for one x264 cannot code in 8-bit 4:2:0.
+    var x264Profile: String? {
+        switch profile {
+        case 66: "baseline"
+        case 77: "main"
+        case 100: "high"
+        default: nil
+        }
+    }
+
+    /// The level as x264 spells it (`4.0`, `3.1`).
+    var x264Level: String { "\(level / 10).\(level % 10)" }
+
+    /// This configuration with `other`'s parameter sets added after its own (those it
+    /// already holds byte for byte are not repeated).
+    func adding(parameterSetsOf other: AVCConfiguration) -> AVCConfiguration {
+        var c = self
+        for s in other.sequenceParameterSets where !c.sequenceParameterSets.contains(s) { c.sequenceParameterSets.append(s) }
+        for p in other.pictureParameterSets where !c.pictureParameterSets.contains(p) { c.pictureParameterSets.append(p) }
+        return c
+    }
+
+    /// Whether a sample (length-prefixed NAL units of `lengthSize` bytes) holds an IDR
+    /// picture's slice (NAL type 5).
+    static func isIDR(_ sample: Data, lengthSize: Int) -> Bool {
+        sample.withUnsafeBytes { raw -> Bool in
+            let b = raw.bindMemory(to: UInt8.self)
+            var i = 0
+            while i + lengthSize < b.count {
+                var n = 0
+                for k in 0..<lengthSize { n = n << 8 | Int(b[i + k]) }
+                i += lengthSize
+                guard n > 0, i + n <= b.count else { return false }
+                if b[i] & 0x1F == 5 { return true }
+                i += n
+            }
+            return false
+        }
+    }
+}
+
+/// Reads unsigned Exp-Golomb values from a NAL unit's payload, emulation-prevention bytes
+/// (`00 00 03`) removed.
+struct ExpGolombReader {
+    private var bytes: [UInt8] = []
+    private var bit = 0
+
+    init(rbsp nal: Data, skipping headerBytes: Int) {
+        var zeros = 0
+        for (i, byte) in nal.enumerated() where i >= headerBytes {
+            if zeros >= 2, byte == 3 { zeros = 0; continue }
+            zeros = byte == 0 ? zeros + 1 : 0
+            bytes.append(byte)
+        }
+    }
+
+    private mutating func readBit() -> Int? {
+        guard bit < bytes.count * 8 else { return nil }
+        let v = Int(bytes[bit / 8] >> (7 - UInt8(bit % 8))) & 1
+        bit += 1
+        return v
+    }
+
+    mutating func unsignedValue() -> Int? {
+        var zeros = 0
+        while true {
+            guard let b = readBit() else { return nil }
+            if b == 1 { break }
+            zeros += 1
+            if zeros > 31 { return nil }
+        }
+        var v = 1
+        for _ in 0..<zeros {
+            guard let b = readBit() else { return nil }
+            v = v << 1 | b
+        }
+        return v - 1
+    }
+}

@@ -1,0 +1,443 @@
+import Foundation
+import ReelCore
+import ReelIO
+import ReelComposition
+
+/// A smart render of a composition's video: the source's packets for every group of
+/// pictures the composition shows whole and unchanged, and frames encoded by x264 with the
+/// source's profile and level and parameter-set IDs of their own for the rest, all in one
+/// H.264 track whose sample description holds every parameter set (docs/smart-render.md).
+///
+/// Everything that could make the output unplayable is decided, and the encoded stretches
+/// are encoded, before the output writer starts: a source that cannot be matched gives
+/// ``Outcome/fallback(_:)`` and the export renders every frame.
+struct SmartRender: Sendable {
+    /// The packets of one stretch, in decode order, and the output frame each shows.
+    struct Piece: Sendable {
+        enum Origin: Sendable {
+            /// Groups of pictures of a source, from the IDR picture at `firstTime`.
+            case source(url: URL, trackID: Int32, firstTime: MediaTime)
+            /// A file holding the stretch encoded.
+            case encoded(URL)
+        }
+        let origin: Origin
+        /// For each packet in decode order, the index of the output frame it shows.
+        let frames: [Int]
+    }
+
+    enum Outcome: Sendable {
+        case smart(SmartRender)
+        case fallback(String)
+    }
+
+    /// The input the output's video goes through: the source's codec parameters with the
+    /// encoded stretches' parameter sets added.
+    let input: AssetWriterInput
+    let summary: SmartRenderSummary
+    let pieces: [Piece]
+    let grid: FrameGrid
+    /// Frames between a packet's decode time and its presentation, at most, over every
+    /// piece: decode times are `reorderDelay` frames before the grid.
+    let reorderDelay: Int
+    let folder: URL
+
+    /// Removes the encoded stretches' files.
+    func removeTemporaryFiles() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Appends every piece's packets, retimed onto the output's frame grid.
+    func write(progress: @Sendable (MediaTime) -> Void) async throws(ReelError) {
+        var decodeIndex = 0
+        for piece in pieces {
+            let (url, trackID, from): (URL, Int32?, MediaTime?) = switch piece.origin {
+            case .source(let url, let trackID, let firstTime): (url, trackID, firstTime)
+            case .encoded(let url): (url, nil, nil)
+            }
+            let reader = try await AssetReader.open(url: url)
+            defer { reader.cancelReading() }
+            guard let track = trackID.map({ reader.track(withID: $0) }) ?? reader.tracks(withMediaType: .video).first else {
+                throw ReelError(.corruptData, "has no video track to copy", path: url.path, trackID: trackID)
+            }
+            let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 32)
+            try reader.add(output)
+            if let from { reader.timeRange = TimeRange(start: from, end: track.timeRange.end + MediaTime(value: 60, timescale: 1)) }
+            try reader.startReading()
+            var started = from == nil
+            var taken = 0
+            while taken < piece.frames.count, let sample = try await output.next() {
+                if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled") }
+                guard var buffer = sample.sampleBuffer, buffer.presentationTime.isNumeric else { continue }
+                if !started {
+                    guard buffer.presentationTime == from, AVCConfiguration.isIDR(buffer.data, lengthSize: 4) else { continue }
+                    started = true
+                }
+                let frame = piece.frames[taken]
+                buffer.presentationTime = grid.time(frame)
+                buffer.duration = grid.duration(frame)
+                buffer.decodeTime = grid.start + grid.frameDuration * Int32(clamping: decodeIndex - reorderDelay)
+                try await input.append(buffer)
+                progress(buffer.presentationTime)
+                taken += 1
+                decodeIndex += 1
+            }
+            guard taken == piece.frames.count else {
+                throw ReelError(.corruptData, "ended after \(taken) of the \(piece.frames.count) packets planned for the smart render",
+                                path: url.path, trackID: trackID, time: from)
+            }
+        }
+        input.markAsFinished()
+    }
+}
+
+/// The output's frames: `count` frames every `frameDuration` from `start`, the last cut at `end`.
+struct FrameGrid: Sendable {
+    let start: MediaTime
+    let end: MediaTime
+    let frameDuration: MediaTime
+    let count: Int
+
+    init(range: TimeRange, frameDuration: MediaTime) {
+        start = range.start
+        end = range.end
+        self.frameDuration = frameDuration
+        var n = 0
+        while start + frameDuration * Int32(clamping: n) < end { n += 1 }
+        count = n
+    }
+
+    func time(_ k: Int) -> MediaTime { start + frameDuration * Int32(clamping: k) }
+    func duration(_ k: Int) -> MediaTime { MediaTime.minimum(time(k) + frameDuration, end) - time(k) }
+
+    /// The frame starting exactly at `t`, if one does.
+    func index(startingAt t: MediaTime) -> Int? {
+        let offset = (t - start).seconds / frameDuration.seconds
+        let k = Int(offset.rounded())
+        guard k >= 0, k < count, time(k) == t else { return nil }
+        return k
+    }
+}
+
+extension SmartRender {
+    /// What one output frame is.
+    private enum FrameKind: Equatable {
+        /// Source frame `sourceTime` of `source`, shown unchanged at composition time minus `offset`.
+        case source(SourceTrackReference, sourceTime: MediaTime, offset: MediaTime)
+        /// Anything else: composed by instruction `instruction`.
+        case composed(String)
+    }
+
+    /// A source's groups of pictures seen while planning.
+    private struct Group {
+        var firstTime: MediaTime
+        /// Presentation times in decode order.
+        var times: [MediaTime] = []
+    }
+
+    /// The plan for rendering `range` of `composition` through `videoComposition` with the
+    /// full render's encoder `settings` into a `fileType` file; the encoded stretches are
+    /// encoded here, into a folder of their own beside nothing the output uses.
+    static func plan(composition: Composition, videoComposition: VideoComposition, range: TimeRange, sources: AssetRenderSources,
+                     settings: VideoEncoderSettings, fileType: AssetWriter.FileType, engineOptions: RenderEngine.Options,
+                     progress: @escaping @Sendable (Double) -> Void) async throws(ReelError) -> Outcome {
+        guard fileType == .mp4 || fileType == .mov else { return .fallback("smart render writes MP4 or MOV, and the output is \(fileType.rawValue)") }
+        guard settings.codec == .h264 else { return .fallback("the output codec is \(settings.codec); smart render copies H.264") }
+        guard VideoEncoderSettings.Codec.h264.isAvailable else { return .fallback("this FFmpeg has no libx264") }
+        guard videoComposition.sourceTrackIDForFrameTiming == nil else {
+            return .fallback("the output follows a source track's own frame times (sourceTrackIDForFrameTiming)")
+        }
+        let size = videoComposition.renderPixelSize
+        guard settings.width == size.width, settings.height == size.height else {
+            return .fallback("the output is scaled to \(settings.width)x\(settings.height) from \(size.width)x\(size.height)")
+        }
+        let fd = videoComposition.frameDuration
+        guard fd.isNumeric, fd > .zero else { return .fallback("the frame duration is not a positive number") }
+        let grid = FrameGrid(range: range, frameDuration: fd)
+        guard grid.count > 0 else { return .fallback("there is no frame to render") }
+
+        // 1. What each output frame is. The built-in compositor hands on the source frame
+        // itself for one plain layer at the output size (as a passthrough instruction does).
+        let builtIn = videoComposition.renderScale == 1
+            && (videoComposition.customVideoCompositor.map { $0() is StandardVideoCompositor } ?? true)
+        var kinds: [FrameKind] = []
+        kinds.reserveCapacity(grid.count)
+        for k in 0..<grid.count {
+            let t = grid.time(k)
+            guard let (index, instruction) = videoComposition.instruction(at: t) else {
+                kinds.append(.composed("no instruction"))
+                continue
+            }
+            guard let id = Self.unchangedTrack(instruction, composition: composition, size: size, builtIn: builtIn),
+                  let track = composition.track(withTrackID: id),
+                  let segment = track.segment(forTrackTime: t), !segment.isEmpty, let ref = segment.sourceTrack,
+                  segment.timeMapping.source.duration == segment.timeMapping.target.duration,
+                  let sourceTime = segment.sourceTime(forCompositionTime: t) else {
+                kinds.append(.composed("composed by instruction \(index) (\(SmartRenderSummary.seconds(instruction.timeRange.start))..\(SmartRenderSummary.seconds(instruction.timeRange.end)))"))
+                continue
+            }
+            kinds.append(.source(ref, sourceTime: sourceTime, offset: t - sourceTime))
+        }
+
+        // 2. Every source shown unchanged must match: one codec configuration for all.
+        var configuration: AVCConfiguration?
+        var description: FormatDescription?
+        var checked: Set<SourceTrackReference> = []
+        for case .source(let ref, _, _) in kinds where !checked.contains(ref) {
+            checked.insert(ref)
+            let url = sources.url(for: ref.sourceIdentifier)
+            let name = url.lastPathComponent
+            let reader = try await AssetReader.open(url: url)
+            defer { reader.cancelReading() }
+            guard let d = reader.track(withID: ref.trackID)?.formatDescription else {
+                return .fallback("\(name) has no track \(ref.trackID) to copy")
+            }
+            guard d.codecName == "h264" else { return .fallback("\(name) is \(d.codecName), not H.264") }
+            guard let c = AVCConfiguration(d.codecConfiguration), c.lengthSize == 4 else {
+                return .fallback("\(name) has no avcC sample description with 4-byte NAL lengths")
+            }
+            guard c.x264Profile != nil else { return .fallback("\(name) is H.264 profile \(c.profile), which x264 cannot match in 8-bit 4:2:0") }
+            guard d.pixelFormat == "yuv420p" else { return .fallback("\(name) is \(d.pixelFormat ?? "of an unknown pixel format"), not yuv420p") }
+            guard let dims = d.dimensions, dims.width == size.width, dims.height == size.height else {
+                return .fallback("\(name) is not \(size.width)x\(size.height), the output's size")
+            }
+            let ts = d.timescale
+            guard ts > 0, Int64(ts) * fd.value % Int64(fd.timescale) == 0, Int64(ts) * grid.start.value % Int64(grid.start.timescale) == 0 else {
+                return .fallback("the frame duration \(fd.secondsDescription) is not a whole number of \(name)'s time base 1/\(ts)")
+            }
+            if let configuration, configuration != c {
+                return .fallback("\(name)'s H.264 parameter sets differ from the first source's; one sample description cannot hold both")
+            }
+            configuration = c
+            if description == nil { description = d }
+        }
+        guard let configuration, let description else { return .fallback("no frame is a source frame shown unchanged") }
+
+        // 3. Runs of frames from one source at one offset, and the groups of pictures they
+        // show whole.
+        var copied = [Bool](repeating: false, count: grid.count)
+        var copyPieces: [(first: Int, piece: Piece, reason: String)] = []
+        var delay = 0
+        var k = 0
+        while k < grid.count {
+            guard case .source(let ref, let firstSource, let offset) = kinds[k] else { k += 1; continue }
+            var last = k
+            while last + 1 < grid.count, case .source(let r, _, let o) = kinds[last + 1], r == ref, o == offset { last += 1 }
+            let groups = try await Self.groups(of: ref, sources: sources, from: firstSource, through: grid.time(last) - offset)
+            let url = sources.url(for: ref.sourceIdentifier)
+            var pending: (first: Int, firstTime: MediaTime, frames: [Int])?
+            func flush() {
+                guard let p = pending else { return }
+                copyPieces.append((p.first, Piece(origin: .source(url: url, trackID: ref.trackID, firstTime: p.firstTime), frames: p.frames),
+                                   "\(url.lastPathComponent) from \(SmartRenderSummary.seconds(p.firstTime))"))
+                pending = nil
+            }
+            for group in groups {
+                let indices = group.times.map { grid.index(startingAt: $0 + offset) }
+                let sorted = indices.compactMap { $0 }.sorted()
+                guard sorted.count == indices.count, let lo = sorted.first, let hi = sorted.last, lo >= k, hi <= last,
+                      hi - lo + 1 == sorted.count else { flush(); continue }
+                let frames = indices.compactMap { $0 }
+                for (n, f) in frames.enumerated() { delay = max(delay, n - (f - lo)) }
+                for f in frames { copied[f] = true }
+                if pending != nil, let prev = pending?.frames.max(), prev + 1 == lo {
+                    pending?.frames += frames
+                } else {
+                    flush()
+                    pending = (lo, group.firstTime, frames)
+                }
+            }
+            flush()
+            k = last + 1
+        }
+        guard copied.contains(true) else {
+            return .fallback("no group of pictures of a source is shown whole and unchanged")
+        }
+
+        // 4. The stretches to encode, with the source's profile and level and parameter-set
+        // IDs the sources do not use.
+        let used = Set(configuration.sequenceParameterSetIDs + configuration.pictureParameterSetIDs)
+        guard let spsID = (0...31).first(where: { !used.contains($0) }) else { return .fallback("the sources use every parameter-set ID") }
+        var encoderSettings = settings
+        encoderSettings.codesGroupsIndependently = false
+        encoderSettings.encoderOptions["profile"] = configuration.x264Profile
+        encoderSettings.encoderOptions["level"] = configuration.x264Level
+        let params = encoderSettings.encoderOptions["x264-params"].map { $0 + ":" } ?? ""
+        encoderSettings.encoderOptions["x264-params"] = params + "sps-id=\(spsID)"
+
+        var encodeRanges: [(first: Int, last: Int, reason: String)] = []
+        k = 0
+        while k < grid.count {
+            guard !copied[k] else { k += 1; continue }
+            var last = k
+            while last + 1 < grid.count, !copied[last + 1] { last += 1 }
+            // Every distinct reason in the stretch (two cuts close together make one stretch).
+            var reasons: [String] = []
+            for f in k...last {
+                let why = switch kinds[f] {
+                case .composed(let why): why
+                case .source(let ref, _, _): "a cut inside a group of pictures of \(sources.url(for: ref.sourceIdentifier).lastPathComponent)"
+                }
+                if !reasons.contains(why) { reasons.append(why) }
+            }
+            encodeRanges.append((k, last, reasons.joined(separator: "; ")))
+            k = last + 1
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-smart-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw ReelError(.outputFailed, "could not make a folder for the re-encoded stretches: \(error.localizedDescription)", path: folder.path)
+        }
+        var merged = configuration
+        var encodedPieces: [(first: Int, piece: Piece, reason: String)] = []
+        var encodedConfiguration: AVCConfiguration?
+        let totalToEncode = encodeRanges.reduce(0) { $0 + $1.last - $1.first + 1 }
+        var encodedSoFar = 0
+        do throws(ReelError) {
+            for (n, r) in encodeRanges.enumerated() {
+                let url = folder.appendingPathComponent("stretch-\(n).mp4")
+                let stretch = TimeRange(start: grid.time(r.first), end: grid.time(r.last) + grid.duration(r.last))
+                let before = encodedSoFar
+                try await encode(stretch, of: composition, videoComposition: videoComposition, sources: sources, settings: encoderSettings,
+                                 engineOptions: engineOptions, to: url) { frames in
+                    progress(Double(before + frames) / Double(max(totalToEncode, 1)))
+                }
+                encodedSoFar += r.last - r.first + 1
+                let (c, times) = try await Self.packets(ofEncoded: url)
+                guard c.lengthSize == 4, c.sequenceParameterSetIDs == [spsID] else {
+                    throw ReelError(.encoderFailed, "the encoder did not use parameter-set ID \(spsID) with 4-byte NAL lengths", path: url.path)
+                }
+                if let encodedConfiguration, encodedConfiguration.sequenceParameterSets != c.sequenceParameterSets
+                    || encodedConfiguration.pictureParameterSets != c.pictureParameterSets {
+                    throw ReelError(.encoderFailed, "two encoded stretches have different parameter sets under one ID", path: url.path)
+                }
+                encodedConfiguration = c
+                let sorted = times.sorted()
+                guard sorted.count == r.last - r.first + 1 else {
+                    throw ReelError(.encoderFailed, "holds \(sorted.count) frames; \(r.last - r.first + 1) were encoded", path: url.path)
+                }
+                let frames = times.map { t in r.first + sorted.firstIndex(of: t)! }
+                for (i, f) in frames.enumerated() { delay = max(delay, i - (f - r.first)) }
+                encodedPieces.append((r.first, Piece(origin: .encoded(url), frames: frames), r.reason))
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+        if let encodedConfiguration { merged = merged.adding(parameterSetsOf: encodedConfiguration) }
+        let outputDescription: FormatDescription
+        do throws(ReelError) {
+            outputDescription = try description.replacingCodecConfiguration(merged.data)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+
+        let all = (copyPieces.map { ($0.first, $0.piece, $0.reason, true) } + encodedPieces.map { ($0.first, $0.piece, $0.reason, false) })
+            .sorted { $0.0 < $1.0 }
+        let stretches = all.map { entry in
+            let (first, piece, reason, isCopied) = entry
+            let lastFrame = first + piece.frames.count - 1
+            return SmartRenderSummary.Stretch(timeRange: TimeRange(start: grid.time(first), end: grid.time(lastFrame) + grid.duration(lastFrame)),
+                                              frameCount: piece.frames.count, isCopied: isCopied, reason: reason)
+        }
+        let input = AssetWriterInput(settings: .passthrough(outputDescription))
+        return .smart(SmartRender(input: input, summary: SmartRenderSummary(stretches: stretches), pieces: all.map(\.1), grid: grid,
+                                  reorderDelay: delay, folder: folder))
+    }
+
+    /// The video track `instruction` shows unchanged: its passthrough track; or, with the
+    /// built-in compositor (`builtIn`), its one layer's when that layer is opaque, with no
+    /// transform or crop, over no background, at the output's `size`, with no metadata
+    /// asked for (the conditions of ``VideoComposition/passingThroughPlainSpans(of:)``).
+    private static func unchangedTrack(_ instruction: any VideoCompositionInstructionProtocol, composition: Composition,
+                                       size: (width: Int, height: Int), builtIn: Bool) -> Int32? {
+        if let id = instruction.passthroughTrackID { return id }
+        guard builtIn, let standard = instruction as? VideoCompositionInstruction,
+              standard.requiredSourceSampleDataTrackIDs.isEmpty, standard.backgroundColor == nil,
+              standard.layerInstructions.count == 1, let layer = standard.layerInstructions.first,
+              layer.opacityRamps.allSatisfy({ $0.start == 1 && $0.end == 1 }),
+              layer.transformRamps.allSatisfy({ $0.start.isIdentity && $0.end.isIdentity }),
+              layer.cropRectangleRamps.isEmpty,
+              let track = composition.track(withTrackID: layer.trackID), track.mediaType == .video,
+              Int(track.naturalSize.width) == size.width, Int(track.naturalSize.height) == size.height else { return nil }
+        return layer.trackID
+    }
+
+    /// The groups of pictures of `ref` (each from an IDR picture to the next) that hold a
+    /// frame from `start` through `last`, with their packets' presentation times in decode
+    /// order.
+    private static func groups(of ref: SourceTrackReference, sources: AssetRenderSources, from start: MediaTime,
+                               through last: MediaTime) async throws(ReelError) -> [Group] {
+        let url = sources.url(for: ref.sourceIdentifier)
+        let reader = try await AssetReader.open(url: url)
+        defer { reader.cancelReading() }
+        guard let track = reader.track(withID: ref.trackID) else { throw ReelError(.corruptData, "has no track \(ref.trackID)", path: url.path) }
+        let output = AssetReaderTrackOutput(trackID: ref.trackID, settings: .passthrough, bufferCapacity: 64)
+        try reader.add(output)
+        reader.timeRange = TimeRange(start: start, end: track.timeRange.end + MediaTime(value: 60, timescale: 1))
+        try reader.startReading()
+        var groups: [Group] = []
+        var current: Group?
+        while let sample = try await output.next() {
+            if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled") }
+            guard let buffer = sample.sampleBuffer, buffer.presentationTime.isNumeric else { continue }
+            if AVCConfiguration.isIDR(buffer.data, lengthSize: 4) {
+                if let current { groups.append(current) }
+                current = nil
+                if buffer.presentationTime > last { break }
+                current = Group(firstTime: buffer.presentationTime)
+            }
+            current?.times.append(buffer.presentationTime)
+        }
+        if let current { groups.append(current) }
+        return groups
+    }
+
+    /// The codec configuration of an encoded stretch and its packets' presentation times
+    /// in decode order.
+    private static func packets(ofEncoded url: URL) async throws(ReelError) -> (AVCConfiguration, [MediaTime]) {
+        let reader = try await AssetReader.open(url: url)
+        defer { reader.cancelReading() }
+        guard let track = reader.tracks(withMediaType: .video).first,
+              let configuration = AVCConfiguration(track.formatDescription.codecConfiguration) else {
+            throw ReelError(.encoderFailed, "the encoded stretch has no H.264 track with an avcC", path: url.path)
+        }
+        let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 64)
+        try reader.add(output)
+        try reader.startReading()
+        var times: [MediaTime] = []
+        while let sample = try await output.next() {
+            if let t = sample.sampleBuffer?.presentationTime, t.isNumeric { times.append(t) }
+        }
+        return (configuration, times)
+    }
+
+    /// Renders `stretch` of the composition and encodes it into `url`.
+    private static func encode(_ stretch: TimeRange, of composition: Composition, videoComposition: VideoComposition,
+                               sources: AssetRenderSources, settings: VideoEncoderSettings, engineOptions: RenderEngine.Options,
+                               to url: URL, progress: @Sendable (Int) -> Void) async throws(ReelError) {
+        let writer = try AssetWriter(outputURL: url, fileType: .mp4, overwrite: true)
+        writer.shouldOptimizeForNetworkUse = false
+        let input = AssetWriterInput(settings: .video(settings))
+        try writer.add(input)
+        try await writer.start()
+        writer.startSession(atSourceTime: stretch.start)
+        var options = engineOptions
+        options.timeRange = stretch
+        let engine = RenderEngine(composition: composition, videoComposition: videoComposition, sources: sources, options: options)
+        do throws(ReelError) {
+            var count = 0
+            for try await frame in try engine.frames() {
+                try await input.append(frame.pixelBuffer, withPresentationTime: frame.time)
+                count += 1
+                progress(count)
+            }
+            input.markAsFinished()
+            try await writer.finishWriting()
+        } catch {
+            await writer.cancel()
+            throw error
+        }
+    }
+}

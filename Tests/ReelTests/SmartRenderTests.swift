@@ -1,0 +1,370 @@
+import Foundation
+import Testing
+@testable import Reel
+import ReelCore
+import ReelIO
+import ReelTestSupport
+
+/// Smart render of H.264 trims and joins: clips made here with the ffmpeg CLI (x264 with
+/// B-frames, a keyframe every 2 s), cut and joined by a composition file, rendered three
+/// ways: smart, in full (every frame encoded), and losslessly (FFV1, the composition's
+/// exact frames, the reference).
+@Suite("SmartRender", .requires(.ffmpeg, .ffprobe))
+struct SmartRenderTests {
+    /// One cut of a source: `duration` seconds from `start`.
+    struct Cut: Sendable {
+        var source: String
+        var start: Double
+        var duration: Double
+    }
+
+    static let fps = 30
+    static let gopFrames = 60
+    static let cuts = [Cut(source: "a", start: 1, duration: 3.5), Cut(source: "b", start: 0.5, duration: 4.5),
+                       Cut(source: "c", start: 2, duration: 3.2)]
+
+    /// The clips, the composition and its three renders, made once for the suite.
+    struct Renders: Sendable {
+        var folder: URL
+        var smart: URL
+        var full: URL
+        var reference: URL
+        var summary: SmartRenderSummary
+        var diagnostics: [String]
+    }
+
+    static let renders = Task { () throws -> Renders in try await makeRenders() }
+
+    static func makeClip(_ name: String, source: String, in folder: URL, size: String = "320x240", codec: [String]? = nil) throws -> URL {
+        let url = folder.appendingPathComponent("\(name).mp4")
+        let video = codec ?? ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-bf", "3", "-g", "\(gopFrames)",
+                              "-keyint_min", "\(gopFrames)", "-sc_threshold", "0", "-pix_fmt", "yuv420p"]
+        try TestTools.output("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "\(source)=size=\(size):rate=\(fps):duration=6",
+                                        "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=6"]
+                             + video + ["-c:a", "aac", "-shortest", url.path])
+        return url
+    }
+
+    /// A composition file playing `cuts` one after another, video and sound.
+    static func compositionJSON(_ cuts: [Cut], video: String) -> String {
+        let sources = Set(cuts.map(\.source)).sorted().map { "{\"name\": \"\($0)\", \"path\": \"\($0).mp4\"}" }
+        let segments = cuts.map { "{\"source\": \"\($0.source)\", \"sourceStart\": \($0.start), \"duration\": \($0.duration)}" }
+        return """
+        {"version": 1, "sources": [\(sources.joined(separator: ", "))],
+         "tracks": [{"trackID": 1, "mediaType": "video", "segments": [\(segments.joined(separator: ", "))]},
+                    {"trackID": 2, "mediaType": "audio", "segments": [\(segments.joined(separator: ", "))]}],
+         "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
+         "output": {"video": \(video)}}
+        """
+    }
+
+    /// Renders the composition file at `path` into `output`; returns the session and the
+    /// diagnostic lines.
+    static func render(_ path: URL, to output: URL, smart: SmartRendering) async throws -> (AssetExportSession, [String]) {
+        let loaded = try await LoadedComposition.load(path: path.path)
+        let out = loaded.file.output ?? CompositionFile.Output()
+        let size = loaded.videoComposition.renderPixelSize
+        let settings = try out.videoSettings(width: size.width, height: size.height, frameDuration: loaded.videoComposition.frameDuration)
+        let fileType = try out.fileType(forOutputPath: output.path)
+        let session = await loaded.makeExportSession(settings: settings, audioCodec: try out.audioEncoderCodec(for: fileType),
+                                                     metadataFormat: .auto, overwrite: true)
+        session.smartRendering = smart
+        let lines = Lock<[String]>([])
+        var options = session.renderOptions
+        options.diagnostics = { d in lines.withLock { $0.append(d.description) } }
+        session.renderOptions = options
+        try await session.export(to: output, as: fileType)
+        return (session, lines.withLock { $0 })
+    }
+
+    static func makeRenders() async throws -> Renders {
+        let folder = try TestFiles.scratchFolder()
+        _ = try makeClip("a", source: "testsrc2", in: folder)
+        _ = try makeClip("b", source: "testsrc", in: folder)
+        _ = try makeClip("c", source: "rgbtestsrc", in: folder)
+        let composition = folder.appendingPathComponent("cuts.json")
+        try compositionJSON(cuts, video: "{\"codec\": \"h264\", \"crf\": 18}").write(to: composition, atomically: true, encoding: .utf8)
+        let lossless = folder.appendingPathComponent("lossless.json")
+        try compositionJSON(cuts, video: "{\"codec\": \"ffv1\"}").write(to: lossless, atomically: true, encoding: .utf8)
+        let smart = folder.appendingPathComponent("smart.mp4"), full = folder.appendingPathComponent("full.mp4")
+        let reference = folder.appendingPathComponent("reference.mkv")
+        let (session, diagnostics) = try await render(composition, to: smart, smart: .auto)
+        _ = try await render(composition, to: full, smart: .off)
+        _ = try await render(lossless, to: reference, smart: .off)
+        let summary = try #require(session.smartRenderSummary)
+        return Renders(folder: folder, smart: smart, full: full, reference: reference, summary: summary, diagnostics: diagnostics)
+    }
+
+    /// Each frame's presentation time in seconds, in presentation order (ffprobe).
+    static func frameTimes(_ url: URL) throws -> [Double] {
+        try TestTools.outputString("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time",
+                                               "-of", "csv=p=0", url.path])
+            .split(separator: "\n").compactMap { line in
+                // A frame with side data has more (empty) fields after its time.
+                line.split(separator: ",", omittingEmptySubsequences: false).first.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            }
+    }
+
+    /// Each frame's MD5 (ffmpeg framemd5), in presentation order.
+    static func frameHashes(_ url: URL) throws -> [String] {
+        try TestTools.outputString("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:v:0", "-pix_fmt", "yuv420p", "-f", "framemd5", "-"])
+            .split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last?.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// Which output frames (by index) each stretch of the summary holds, copied or not.
+    static func frameIsCopied(_ summary: SmartRenderSummary) -> [Bool] {
+        summary.stretches.flatMap { [Bool](repeating: $0.isCopied, count: $0.frameCount) }
+    }
+
+    /// The frames of whole 2 s groups of pictures each cut shows: what must be copied.
+    static var expectedCopiedFrames: Int {
+        cuts.reduce(0) { total, cut in
+            let first = Int((cut.start * Double(fps)).rounded()), end = first + Int((cut.duration * Double(fps)).rounded())
+            let groups = stride(from: 0, to: 6 * fps, by: gopFrames).filter { $0 >= first && $0 + gopFrames <= end }
+            return total + groups.count * gopFrames
+        }
+    }
+
+    // MARK: The plan
+
+    @Test func copiesEveryWholeGroupOfPicturesAndEncodesTheCuts() async throws {
+        let r = try await Self.renders.value
+        #expect(r.summary.fallbackReason == nil, "\(r.summary.lines)")
+        #expect(r.diagnostics.isEmpty, "\(r.diagnostics)")
+        #expect(r.summary.copiedFrameCount == Self.expectedCopiedFrames, "\(r.summary.lines)")
+        let total = Self.cuts.reduce(0) { $0 + Int(($1.duration * Double(Self.fps)).rounded()) }
+        #expect(r.summary.copiedFrameCount + r.summary.encodedFrameCount == total)
+        // Every copied stretch is whole groups of pictures.
+        #expect(r.summary.stretches.filter(\.isCopied).allSatisfy { $0.frameCount % Self.gopFrames == 0 }, "\(r.summary.lines)")
+    }
+
+    // MARK: Exactness
+
+    @Test func frameCountAndEveryFrameTimeEqualAFullRender() async throws {
+        let r = try await Self.renders.value
+        let smart = try Self.frameTimes(r.smart), full = try Self.frameTimes(r.full)
+        #expect(smart.count == full.count)
+        #expect(smart.count == r.summary.copiedFrameCount + r.summary.encodedFrameCount)
+        #expect(zip(smart, full).allSatisfy { abs($0 - $1) < 1e-6 }, "first difference at frame \(smart.indices.first { $0 < full.count && abs(smart[$0] - full[$0]) >= 1e-6 } ?? -1)")
+    }
+
+    @Test func decodesWithNoMessage() async throws {
+        let r = try await Self.renders.value
+        let run = try TestTools.run("ffmpeg", ["-v", "error", "-i", r.smart.path, "-f", "null", "-"])
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty, "\(run.stderr.prefix(600))")
+    }
+
+    @Test func sampleDescriptionHoldsEveryParameterSetUnderDistinctIDs() async throws {
+        let r = try await Self.renders.value
+        let reader = try await AssetReader.open(url: r.smart)
+        let track = try #require(reader.tracks(withMediaType: .video).first)
+        let avcC = try #require(AVCConfiguration(track.formatDescription.codecConfiguration))
+        let source = try await AssetReader.open(url: r.folder.appendingPathComponent("a.mp4"))
+        let sourceTrack = try #require(source.tracks(withMediaType: .video).first)
+        let sourceAVC = try #require(AVCConfiguration(sourceTrack.formatDescription.codecConfiguration))
+        #expect(avcC.sequenceParameterSets.count == 2)
+        #expect(Set(avcC.sequenceParameterSetIDs).count == 2)
+        #expect(Set(avcC.pictureParameterSetIDs).count == 2)
+        #expect(avcC.sequenceParameterSets.first == sourceAVC.sequenceParameterSets.first)
+        #expect(avcC.profile == sourceAVC.profile && avcC.level == sourceAVC.level)
+    }
+
+    @Test func copiedPacketsAreTheSourcesBitForBit() async throws {
+        let r = try await Self.renders.value
+        // The output's packets by presentation time.
+        func packets(_ url: URL, from start: MediaTime = .zero) async throws -> [(MediaTime, Data)] {
+            let reader = try await AssetReader.open(url: url)
+            let track = try #require(reader.tracks(withMediaType: .video).first)
+            let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
+            try reader.add(output)
+            try reader.startReading()
+            var out: [(MediaTime, Data)] = []
+            while let s = try await output.next() { if let b = s.sampleBuffer { out.append((b.presentationTime, b.data)) } }
+            return out
+        }
+        let output = try await packets(r.smart)
+        var sources: [String: [(MediaTime, Data)]] = [:]
+        for cut in Self.cuts where sources[cut.source] == nil {
+            sources[cut.source] = try await packets(r.folder.appendingPathComponent("\(cut.source).mp4"))
+        }
+        var compared = 0
+        var cutStart = 0.0
+        for cut in Self.cuts {
+            for stretch in r.summary.stretches where stretch.isCopied {
+                let t = stretch.timeRange.start.seconds
+                guard t >= cutStart - 1e-9, t < cutStart + cut.duration - 1e-9 else { continue }
+                for (time, data) in output where stretch.timeRange.containsTime(time) {
+                    let sourceTime = time.seconds - cutStart + cut.start
+                    let match = sources[cut.source]?.first { abs($0.0.seconds - sourceTime) < 1e-6 }
+                    #expect(match?.1 == data, "packet at \(time.seconds) s is not \(cut.source)'s at \(sourceTime) s")
+                    compared += 1
+                }
+            }
+            cutStart += cut.duration
+        }
+        #expect(compared == r.summary.copiedFrameCount)
+        #expect(compared > 0)
+    }
+
+    @Test func copiedFramesDecodeToTheCompositionsFrames() async throws {
+        let r = try await Self.renders.value
+        let smart = try Self.frameHashes(r.smart), reference = try Self.frameHashes(r.reference)
+        let copied = Self.frameIsCopied(r.summary)
+        try #require(smart.count == reference.count && smart.count == copied.count)
+        let differing = (0..<smart.count).filter { copied[$0] && smart[$0] != reference[$0] }
+        #expect(differing.isEmpty, "copied frames \(differing.prefix(10)) differ from the composition's")
+    }
+
+    @Test func encodedFramesAreWithinPSNROfTheCompositionsFrames() async throws {
+        let r = try await Self.renders.value
+        let copied = Self.frameIsCopied(r.summary)
+        for (name, against) in [("composition", r.reference), ("full render", r.full)] {
+            let log = r.folder.appendingPathComponent("psnr-\(name.count).log")
+            try TestTools.output("ffmpeg", ["-v", "error", "-i", r.smart.path, "-i", against.path,
+                                            "-lavfi", "[0:v]setpts=N/(\(Self.fps)*TB)[a];[1:v]setpts=N/(\(Self.fps)*TB)[b];[a][b]psnr=stats_file=\(log.path)", "-f", "null", "-"])
+            // Lines "n:1 mse_avg:... psnr_avg:43.21 ..." (n counts from 1; inf for identical frames).
+            let values = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { line -> Double in
+                let field = line.split(separator: " ").first { $0.hasPrefix("psnr_avg:") }?.dropFirst("psnr_avg:".count) ?? ""
+                return field == "inf" ? 100 : Double(field) ?? 0
+            }
+            try #require(values.count == copied.count)
+            let encoded = values.indices.filter { !copied[$0] }.map { values[$0] }
+            try #require(!encoded.isEmpty)
+            let average = encoded.reduce(0, +) / Double(encoded.count), worst = encoded.min() ?? 0
+            print("smart render PSNR of \(encoded.count) encoded frames against the \(name): average \(average) dB, worst \(worst) dB")
+            if name == "composition" {
+                #expect(average >= 42, "average \(average) dB")
+                #expect(worst >= 38, "worst \(worst) dB")
+            }
+        }
+    }
+
+    // MARK: Sound
+
+    @Test func soundIsTheFullRendersPacketForPacket() async throws {
+        let r = try await Self.renders.value
+        func audio(_ url: URL) async throws -> [(MediaTime, Data)] {
+            let reader = try await AssetReader.open(url: url)
+            let track = try #require(reader.tracks(withMediaType: .audio).first)
+            let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
+            try reader.add(output)
+            try reader.startReading()
+            var out: [(MediaTime, Data)] = []
+            while let s = try await output.next() { if let b = s.sampleBuffer { out.append((b.presentationTime, b.data)) } }
+            return out
+        }
+        let smart = try await audio(r.smart), full = try await audio(r.full)
+        try #require(!smart.isEmpty)
+        #expect(smart.count == full.count)
+        let differing = zip(smart, full).enumerated().filter { $0.element.0.0 != $0.element.1.0 || $0.element.0.1 != $0.element.1.1 }.map { $0.offset }
+        #expect(differing.isEmpty, "audio packets \(differing.prefix(10)) differ from the full render's")
+    }
+
+    // MARK: A crossfade
+
+    @Test func aCrossfadeEncodesOnlyTheGroupsOfPicturesItTouches() async throws {
+        let r = try await Self.renders.value
+        // A for 4.5 s, B from 3.5 s on a second track, a 1 s opacity ramp between.
+        let fadeStart = 3.5, fadeEnd = 4.5
+        let json = """
+        {"version": 1, "sources": [{"name": "a", "path": "a.mp4"}, {"name": "b", "path": "b.mp4"}],
+         "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "a", "duration": \(fadeEnd)}]},
+                    {"trackID": 2, "mediaType": "video", "segments": [{"empty": \(fadeStart)}, {"source": "b"}]}],
+         "instructions": [{"timeRange": {"start": 0, "end": \(fadeStart)}, "layerInstructions": [{"trackID": 1}]},
+           {"timeRange": {"start": \(fadeStart), "end": \(fadeEnd)}, "layerInstructions": [
+             {"trackID": 2, "opacityRamps": [{"from": 0, "to": 1, "timeRange": {"start": \(fadeStart), "end": \(fadeEnd)}}]}, {"trackID": 1}]},
+           {"timeRange": {"start": \(fadeEnd), "end": "end"}, "layerInstructions": [{"trackID": 2}]}],
+         "output": {"video": {"codec": "h264", "crf": 18}, "audio": false}}
+        """
+        let composition = r.folder.appendingPathComponent("crossfade.json")
+        try json.write(to: composition, atomically: true, encoding: .utf8)
+        let output = r.folder.appendingPathComponent("crossfade.mp4"), full = r.folder.appendingPathComponent("crossfade-full.mp4")
+        let (session, diagnostics) = try await Self.render(composition, to: output, smart: .auto)
+        _ = try await Self.render(composition, to: full, smart: .off)
+        let summary = try #require(session.smartRenderSummary)
+        #expect(summary.fallbackReason == nil && diagnostics.isEmpty, "\(summary.lines) \(diagnostics)")
+        // The groups of pictures the fade touches: A's that holds its start, B's that holds its end.
+        let gop = Double(Self.gopFrames) / Double(Self.fps)
+        let touchedFrom = (fadeStart / gop).rounded(.down) * gop
+        let touchedTo = fadeStart + ((fadeEnd - fadeStart) / gop).rounded(.up) * gop
+        let frames = try Self.frameTimes(output)
+        let copied = Self.frameIsCopied(summary)
+        try #require(frames.count == copied.count)
+        for (time, isCopied) in zip(frames, copied) {
+            let touched = time >= touchedFrom - 1e-6 && time < touchedTo - 1e-6
+            #expect(isCopied == !touched, "the frame at \(time) s is \(isCopied ? "copied" : "encoded")")
+        }
+        #expect(try Self.frameTimes(full) == frames)
+        let run = try TestTools.run("ffmpeg", ["-v", "error", "-i", output.path, "-f", "null", "-"])
+        #expect(run.stderr.isEmpty, "\(run.stderr.prefix(600))")
+    }
+
+    // MARK: Metadata
+
+    /// The samples (time, bytes) of the first track of `type` in `url`.
+    static func samples(_ url: URL, _ type: MediaType) async throws -> [(MediaTime, Data)] {
+        let reader = try await AssetReader.open(url: url)
+        let track = try #require(reader.tracks(withMediaType: type).first)
+        let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
+        try reader.add(output)
+        try reader.startReading()
+        var out: [(MediaTime, Data)] = []
+        while let s = try await output.next() { if let b = s.sampleBuffer { out.append((b.presentationTime, b.data)) } }
+        return out
+    }
+
+    @Test func cameraChaptersJoinByCopyingEveryFrameAndKeepTheirGPSTrack() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["counter-gps.mp4", "counter-gps-b.mp4"] {
+            try FileManager.default.copyItem(at: TestFiles.fixture(name), to: folder.appendingPathComponent(name))
+        }
+        let both = "[{\"source\": \"a\"}, {\"source\": \"b\"}]"
+        let json = """
+        {"version": 1, "sources": [{"name": "a", "path": "counter-gps.mp4"}, {"name": "b", "path": "counter-gps-b.mp4"}],
+         "tracks": [{"trackID": 1, "mediaType": "video", "segments": \(both)}, {"trackID": 2, "mediaType": "metadata", "segments": \(both)},
+                    {"trackID": 3, "mediaType": "audio", "segments": \(both)}],
+         "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
+         "output": {"video": {"codec": "h264", "crf": 18}}}
+        """
+        let composition = folder.appendingPathComponent("chapters.json")
+        try json.write(to: composition, atomically: true, encoding: .utf8)
+        let smart = folder.appendingPathComponent("smart.mp4"), full = folder.appendingPathComponent("full.mp4")
+        let (session, diagnostics) = try await Self.render(composition, to: smart, smart: .auto)
+        _ = try await Self.render(composition, to: full, smart: .off)
+        let summary = try #require(session.smartRenderSummary)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        let sourceFrames = try Self.frameTimes(folder.appendingPathComponent("counter-gps.mp4")).count
+            + Self.frameTimes(folder.appendingPathComponent("counter-gps-b.mp4")).count
+        #expect(summary.encodedFrameCount == 0 && summary.copiedFrameCount == sourceFrames, "\(summary.lines)")
+        // The video packets are the two files' one after the other.
+        let packets = try await Self.samples(smart, .video).map { $0.1 }
+        let sources = try await Self.samples(folder.appendingPathComponent("counter-gps.mp4"), .video).map { $0.1 }
+            + Self.samples(folder.appendingPathComponent("counter-gps-b.mp4"), .video).map { $0.1 }
+        #expect(packets == sources)
+        // The GPS track is written as a full render writes it.
+        let gps = try await Self.samples(smart, .metadata), fullGPS = try await Self.samples(full, .metadata)
+        try #require(!gps.isEmpty)
+        #expect(gps.map { $0.0 } == fullGPS.map { $0.0 } && gps.map { $0.1 } == fullGPS.map { $0.1 })
+        let run = try TestTools.run("ffmpeg", ["-v", "error", "-i", smart.path, "-f", "null", "-"])
+        #expect(run.stderr.isEmpty, "\(run.stderr.prefix(600))")
+    }
+
+    // MARK: Fallback
+
+    @Test func aSourceThatCannotBeMatchedRendersEveryFrameSayingWhyOnce() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try Self.makeClip("a", source: "testsrc2", in: folder, codec: ["-c:v", "mpeg4", "-q:v", "3", "-g", "\(Self.gopFrames)"])
+        let composition = folder.appendingPathComponent("cut.json")
+        try Self.compositionJSON([Cut(source: "a", start: 1, duration: 4)], video: "{\"codec\": \"h264\", \"crf\": 18}")
+            .write(to: composition, atomically: true, encoding: .utf8)
+        let output = folder.appendingPathComponent("out.mp4")
+        let (session, diagnostics) = try await Self.render(composition, to: output, smart: .auto)
+        let reason = try #require(session.smartRenderSummary?.fallbackReason)
+        #expect(reason.contains("a.mp4") && reason.contains("mpeg4"), "\(reason)")
+        #expect(diagnostics.count == 1 && diagnostics.first?.contains(reason) == true, "\(diagnostics)")
+        #expect(try Self.frameTimes(output).count == 4 * Self.fps)
+    }
+}
