@@ -33,6 +33,18 @@ struct SmartRenderTests {
         var diagnostics: [String]
     }
 
+    /// The first `mediaType` track's packets, each with its presentation time, as stored.
+    static func packets(of mediaType: MediaType, in url: URL) async throws -> [(MediaTime, Data)] {
+        let reader = try await AssetReader.open(url: url)
+        let track = try #require(reader.tracks(withMediaType: mediaType).first)
+        let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
+        try reader.add(output)
+        try reader.startReading()
+        var out: [(MediaTime, Data)] = []
+        while let s = try await output.next() { if let b = s.sampleBuffer { out.append((b.presentationTime, b.data)) } }
+        return out
+    }
+
     static let renders = Task { () throws -> Renders in try await makeRenders() }
 
     static func makeClip(_ name: String, source: String, in folder: URL, size: String = "320x240", codec: [String]? = nil) throws -> URL {
@@ -173,16 +185,7 @@ struct SmartRenderTests {
     @Test func copiedPacketsAreTheSourcesBitForBit() async throws {
         let r = try await Self.renders.value
         // The output's packets by presentation time.
-        func packets(_ url: URL, from start: MediaTime = .zero) async throws -> [(MediaTime, Data)] {
-            let reader = try await AssetReader.open(url: url)
-            let track = try #require(reader.tracks(withMediaType: .video).first)
-            let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
-            try reader.add(output)
-            try reader.startReading()
-            var out: [(MediaTime, Data)] = []
-            while let s = try await output.next() { if let b = s.sampleBuffer { out.append((b.presentationTime, b.data)) } }
-            return out
-        }
+        func packets(_ url: URL) async throws -> [(MediaTime, Data)] { try await Self.packets(of: .video, in: url) }
         let output = try await packets(r.smart)
         var sources: [String: [(MediaTime, Data)]] = [:]
         for cut in Self.cuts where sources[cut.source] == nil {
@@ -244,16 +247,7 @@ struct SmartRenderTests {
 
     @Test func soundIsTheFullRendersPacketForPacket() async throws {
         let r = try await Self.renders.value
-        func audio(_ url: URL) async throws -> [(MediaTime, Data)] {
-            let reader = try await AssetReader.open(url: url)
-            let track = try #require(reader.tracks(withMediaType: .audio).first)
-            let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
-            try reader.add(output)
-            try reader.startReading()
-            var out: [(MediaTime, Data)] = []
-            while let s = try await output.next() { if let b = s.sampleBuffer { out.append((b.presentationTime, b.data)) } }
-            return out
-        }
+        func audio(_ url: URL) async throws -> [(MediaTime, Data)] { try await Self.packets(of: .audio, in: url) }
         let smart = try await audio(r.smart), full = try await audio(r.full)
         try #require(!smart.isEmpty)
         #expect(smart.count == full.count)
