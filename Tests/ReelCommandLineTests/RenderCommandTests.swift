@@ -174,8 +174,7 @@ struct RenderCommandTests {
         let out = try ReelProcess.reel(["render", c, "-o", "rendered.mp4"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         // The library's export of the same clip: CRF 23, veryfast, a keyframe every 60 frames.
-        var settings = VideoEncoderSettings(codec: .h264, width: 320, height: 240, quality: .crf(23), preset: "veryfast", keyframeInterval: 60)
-        settings.encoderOptions["x264-params"] = "keyint=60:min-keyint=60:scenecut=0"
+        let settings = VideoEncoderSettings(codec: .h264, width: 320, height: 240, quality: .crf(23), preset: "veryfast", keyframeInterval: 60)
         let session = try await AssetExportSession(asset: Asset(url: clip), preset: .custom(settings))
         session.shouldOptimizeForNetworkUse = false
         try await session.export(to: folder.appendingPathComponent("exported.mp4"), as: .mp4)

@@ -87,7 +87,9 @@ extension CompositionFile {
             /// x264/x265 preset (`veryfast` by default).
             public var preset: String?
             /// Frames between keyframes (the GOP size); 2 s worth by default. `reel render
-            /// --range` cuts on these.
+            /// --range` and plans cut on multiples of it: their pieces (and renders with
+            /// `independentGroups` or `qp`) have a keyframe exactly there and nowhere else;
+            /// any other render lets the encoder add keyframes at scene cuts, as ffmpeg does.
             public var keyframeInterval: Int?
             /// Whether a whole render codes every group of pictures with an encoder of its
             /// own, as the pieces of `reel render --range` and `reel plan` always are: with
@@ -219,13 +221,18 @@ extension CompositionFile.Output {
         // asks to: a keyframe-aligned piece then codes to the same pictures as the whole
         // render (docs/scale-out.md). A whole render otherwise codes on with one encoder.
         settings.codesGroupsIndependently = settings.quality != nil && (piece || v.independentGroups == true)
+        // Pieces, and the renders they are to equal, put their keyframes exactly every `gop`
+        // frames (where --range and plans cut). Any other render keeps the encoder's own
+        // placement, as the ffmpeg CLI does: at most `gop` frames apart, and at scene cuts.
+        let fixedGroups = piece || v.independentGroups == true || v.qp != nil
+        let groups = fixedGroups ? "keyint=\(gop):min-keyint=\(gop):scenecut=0" : "keyint=\(gop)"
         switch codec {
         case .h264:
-            var params = "keyint=\(gop):min-keyint=\(gop):scenecut=0"
+            var params = groups
             if let qp = v.qp { params += ":bframes=0:qp=\(qp)" }
             settings.encoderOptions["x264-params"] = params
         case .hevc:
-            settings.encoderOptions["x265-params"] = "keyint=\(gop):min-keyint=\(gop):scenecut=0:open-gop=0"
+            settings.encoderOptions["x265-params"] = groups + ":open-gop=0"
         default:
             break
         }
