@@ -18,7 +18,10 @@ import Reel
 ///     reel-bench random-frames A COUNT   (COUNT exact frames at random times by AssetImageGenerator,
 ///                                         in one process; prints each frame's milliseconds)
 enum Bench {
-    static let preset = ExportPreset.h264(crf: 23, preset: "veryfast")
+    /// The peer's settings; with `REEL_BENCH_LOSSLESS` set, lossless H.264 (CRF 0,
+    /// `ultrafast`): the picture a case draws, for measuring the coding alone.
+    static let preset = ProcessInfo.processInfo.environment["REEL_BENCH_LOSSLESS"] == nil
+        ? ExportPreset.h264(crf: 23, preset: "veryfast") : ExportPreset.h264(crf: 0, preset: "ultrafast")
 
     static func main() async {
         FFmpegLogging.setQuiet()

@@ -139,15 +139,9 @@ public struct LoadedComposition: Sendable {
         return out
     }
 
-    /// All groups of metadata track `trackID` of a file, in its own time.
+    /// All groups of metadata track `trackID` of a file, in its own time (read and decoded
+    /// once for the process: the render's engine and export take the same track).
     public static func readGroups(url: URL, trackID: Int32) async throws(ReelError) -> [TimedMetadataGroup] {
-        let reader = try await AssetReader.open(url: url)
-        let output = AssetReaderTrackOutput(trackID: trackID, settings: .passthrough, bufferCapacity: 64)
-        try reader.add(output)
-        let adaptor = try AssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output)
-        try reader.startReading()
-        var groups: [TimedMetadataGroup] = []
-        while let g = try await adaptor.next(isolation: nil) { groups.append(g) }
-        return groups
+        try await DecodedMetadataTracks.shared.track(url: url, trackID: trackID).groups
     }
 }

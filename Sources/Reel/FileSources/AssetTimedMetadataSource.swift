@@ -10,7 +10,12 @@ import ReelComposition
 /// decoding for the track's format, `mebx` keys included, unless `decode` is given: a
 /// GPMF payload gives one group per GPS fix); each group comes with the raw sample it came
 /// from. A sample that does not decode gives no group for its span: the read goes on and
-/// `warnings` is told once per sample. Only the groups around the asked time are kept; a
+/// `warnings` is told once per sample.
+///
+/// With Reel's decoding, the whole track is read and decoded once for the process
+/// (`DecodedMetadataTracks`: the composition file's loader, the engine and the export all
+/// take it from there) and every request is answered from memory, backwards as forwards.
+/// With a `decode` of the caller's, only the groups around the asked time are kept, and a
 /// request earlier than what was dropped opens a new reader there.
 public actor AssetTimedMetadataSource: TimedMetadataSource {
     public nonisolated let url: URL
@@ -21,6 +26,7 @@ public actor AssetTimedMetadataSource: TimedMetadataSource {
     public nonisolated let warnings: @Sendable (MetadataReadWarning) -> Void
 
     private var cursor: MetadataCursor?
+    private var track: DecodedMetadataTracks.Track?
     private var reported: Set<MetadataReadWarning> = []
     private let gate = AsyncGate()
 
@@ -39,6 +45,7 @@ public actor AssetTimedMetadataSource: TimedMetadataSource {
         guard sourceTime.isNumeric else { return nil }
         await gate.enter()
         defer { gate.leave() }
+        if decode == nil { return try await decodedTrack().sample(at: sourceTime) }
         if cursor.map({ !$0.canReach(sourceTime) }) ?? true {
             cursor?.close()
             cursor = try MetadataCursor(reader: try await AssetReader.open(url: url), trackID: trackID, start: sourceTime, decode: decode)
@@ -58,11 +65,26 @@ public actor AssetTimedMetadataSource: TimedMetadataSource {
     /// Every sample of the track overlapping `range` (source time), in order: what an
     /// export copies into its output. Samples that do not decode are left out and reported.
     public func samples(in range: TimeRange) async throws(ReelError) -> [TimedMetadataSample] {
+        if decode == nil {
+            await gate.enter()
+            defer { gate.leave() }
+            return try await decodedTrack().samples(in: range)
+        }
         let cursor = try MetadataCursor(reader: try await AssetReader.open(url: url), trackID: trackID, start: range.start, decode: decode)
         defer { cursor.close() }
         let all = try await cursor.readAll(until: range.end)
         report(cursor.adaptor.takeNewWarnings())
         return all
+    }
+
+    /// The whole track, decoded once for the process; kept for this source's life. Its
+    /// warnings are told here.
+    private func decodedTrack() async throws(ReelError) -> DecodedMetadataTracks.Track {
+        if let track { return track }
+        let read = try await DecodedMetadataTracks.shared.track(url: url, trackID: trackID)
+        track = read
+        report(read.warnings)
+        return read
     }
 
     /// Tells `warnings` about each skipped sample not told before.

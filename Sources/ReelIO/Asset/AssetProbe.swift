@@ -8,6 +8,7 @@ import ReelCore
 enum AssetProbe {
     static func read(_ source: AssetSource) throws(ReelError) -> AssetSnapshot {
         let context = try source.open()
+        defer { source.giveBack(context) }
         let path = NetworkInput.location(source.url)
         let ctx = context.pointer
         let family = ContainerFamily(formatName: context.formatName)

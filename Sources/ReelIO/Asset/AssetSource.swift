@@ -4,7 +4,8 @@ import ReelCore
 import ReelMetadata
 
 /// The file behind an ``Asset``: its URL and options, the thread its blocking FFmpeg
-/// work runs on, and the one cached probe of it.
+/// work runs on, and the one cached probe of it. Its demuxers and MP4 boxes are the
+/// process's ``MediaFile``'s, shared with every other reader of the file.
 ///
 /// Tracks keep a reference to their source (not to the asset), so a track can read
 /// packets of its file without keeping the asset's cache alive, and no reference cycle
@@ -20,6 +21,7 @@ final class AssetSource: Sendable {
     private struct State {
         var snapshot: Result<AssetSnapshot, ReelError>?
         var movieBoxes: MovieBoxes?
+        var file: MediaFile?
         var openCount = 0
     }
 
@@ -29,7 +31,18 @@ final class AssetSource: Sendable {
         self.queue = DispatchQueue(label: "reel.asset.io")
     }
 
-    /// How many times the file has been opened (`avformat_open_input`).
+    /// The file as the process shares it (its demuxers and boxes), looked up on first use
+    /// and kept: an asset keeps describing the file it probed.
+    var file: MediaFile {
+        state.withLock { state in
+            if let file = state.file { return file }
+            let file = MediaFile.shared(url)
+            state.file = file
+            return file
+        }
+    }
+
+    /// How many demuxers this asset used (each opened, or taken open from the file's pool).
     var openCount: Int { state.withLock { $0.openCount } }
 
     /// Runs `body` on the I/O queue and returns its result to the awaiting task.
@@ -42,11 +55,15 @@ final class AssetSource: Sendable {
         return try result.get()
     }
 
-    /// Opens the file (counted). Call on the I/O queue.
+    /// A demuxer at the start of the file (counted), to give back with ``giveBack(_:)``.
+    /// Call on the I/O queue.
     func open() throws(ReelError) -> InputFormatContext {
         state.withLock { $0.openCount += 1 }
-        return try InputFormatContext(url: url, networkTimeout: options.networkTimeout)
+        return try file.takeDemuxer(networkTimeout: options.networkTimeout)
     }
+
+    /// Hands a demuxer from ``open()`` back to the file's pool.
+    func giveBack(_ demuxer: InputFormatContext) { file.giveBack(demuxer) }
 
     /// The probe of the file, read on first use and cached, failures included. Call on
     /// the I/O queue.
@@ -67,9 +84,9 @@ final class AssetSource: Sendable {
         if let cached = state.withLock({ $0.movieBoxes }) { return cached }
         var boxes = MovieBoxes()
         if let snapshot = try? snapshot(), ContainerFamily(formatName: snapshot.format.name) == .quickTime,
-           let file = try? movieFile(), let tracks = try? file.tracks() {
-            let movieTimescale = try? file.movieTimescale()
-            for track in tracks {
+           let parsed = file.boxes(networkTimeout: options.networkTimeout) {
+            let movieTimescale: UInt32? = parsed.movieTimescale == 0 ? nil : parsed.movieTimescale
+            for track in parsed.tracks {
                 guard let id = Int32(exactly: track.trackID) else { continue }
                 for (type, ids) in track.references {
                     boxes.references[id, default: [:]][type.description] = ids.compactMap { Int32(exactly: $0) }
@@ -80,7 +97,7 @@ final class AssetSource: Sendable {
                 }
             }
             // A box FFmpeg would read that this reader refuses leaves FFmpeg's tags in place.
-            boxes.metadata = (try? file.movieMetadata()) ?? []
+            boxes.metadata = parsed.metadata
         }
         state.withLock { $0.movieBoxes = boxes }
         return boxes
@@ -107,17 +124,6 @@ final class AssetSource: Sendable {
             }
             return group
         }
-    }
-
-    /// The MP4/MOV file for reading boxes: the file itself, or a remote URL read in ranges
-    /// through FFmpeg's protocol.
-    private func movieFile() throws(ReelError) -> MP4File {
-        if url.isFileURL { return try MP4File(contentsOf: url) }
-        let stream = try NetworkByteSource(url: url, timeout: options.networkTimeout)
-        guard let size = stream.size else {
-            throw ReelError(.unsupportedFormat, "the server does not say how long the file is", path: stream.location)
-        }
-        return MP4File(size: size, name: stream.location) { range throws(ReelError) in try stream.read(range) }
     }
 
     /// The track references (`tref`: `cdsc`, `tmcd`, `chap`, ...) by track ID and type.

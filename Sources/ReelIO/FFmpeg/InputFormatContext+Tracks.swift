@@ -66,10 +66,10 @@ extension InputFormatContext {
     }
 
     /// The `mebx` keys of track `trackID`, from the file's own boxes (FFmpeg keeps no
-    /// extradata for `mebx`); empty when the boxes cannot be read, so the samples still
-    /// come through raw.
+    /// extradata for `mebx`), read through this demuxer's byte stream; empty when the
+    /// boxes cannot be read, so the samples still come through raw.
     private func metadataKeys(trackID: Int32) -> [QuickTimeMetadataKey] {
-        guard let tracks = try? MP4File(contentsOf: URL(fileURLWithPath: path)).tracks(),
+        guard let tracks = try? movieFile()?.tracks(),
               let track = tracks.first(where: { Int64($0.trackID) == Int64(trackID) }) else { return [] }
         return track.sampleEntries.first { $0.metadataFormat == .mebx }?.metadataKeys ?? []
     }

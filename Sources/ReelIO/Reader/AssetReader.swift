@@ -12,6 +12,9 @@ import ReelCore
 /// The file is opened and probed once, by `init(url:)` (or `open(url:)`); the first
 /// output reads from that opened file, each further output opens one of its own on its
 /// thread. ``startReading()`` does no I/O: it checks the outputs and starts the threads.
+/// A demuxer an output (or a reader never started) is done with goes back to the file's
+/// pool, shared by the process (`MediaFile`): the next reader of the same unchanged file
+/// takes it, rewound, instead of opening and probing the file again.
 public final class AssetReader: Sendable {
     /// Where the reader is in its life.
     public enum Status: Sendable, Hashable {
@@ -35,8 +38,9 @@ public final class AssetReader: Sendable {
     private let state = Lock(AssetReaderState())
     /// The file opened and probed by `init`, until the first output's loop takes it.
     private let probed: Lock<ProbedInput?>
-    /// The file's MP4 boxes, read once for all the outputs that need them.
-    private let movie: MetadataSampleTimes.Movie
+    /// The file as the process shares it: its pool of demuxers and its MP4 boxes (read
+    /// once for every reader of the file).
+    private let file: MediaFile
     private let demuxerOpens = Lock(0)
     /// Each video track's keyframe times, from the container's index.
     private let keyframes: [Int32: [MediaTime]]
@@ -51,7 +55,8 @@ public final class AssetReader: Sendable {
     public init(url: URL, networkTimeout: Duration = .seconds(30)) throws(ReelError) {
         self.url = url
         self.networkTimeout = networkTimeout
-        let input = try InputFormatContext(url: url, networkTimeout: networkTimeout)
+        let file = MediaFile.shared(url)
+        let input = try file.takeDemuxer(networkTimeout: networkTimeout)
         var (tracks, _, origin) = try AssetProbe.tracks(input, family: ContainerFamily(formatName: input.formatName))
         AssetProbe.settle(&tracks, origin: origin)
         // The tracks know their file, so an output can tell them from another file's.
@@ -63,17 +68,29 @@ public final class AssetReader: Sendable {
         }
         self.keyframes = keyframes
         self.probed = Lock(ProbedInput(input))
-        self.movie = MetadataSampleTimes.Movie(path: input.path)
+        self.file = file
         demuxerOpens.withLock { $0 += 1 }
     }
 
-    /// How many times this reader has opened its file's demuxer (`avformat_open_input`):
-    /// once when made, then once for each output after the first.
+    deinit {
+        // Never started: the probed demuxer goes back to the pool.
+        if let unused = probed.withLock({ taken -> ProbedInput? in defer { taken = nil }; return taken }) {
+            file.giveBack(unused.input)
+        }
+    }
+
+    /// How many demuxers this reader has used (each opened with `avformat_open_input`, or
+    /// taken open from the file's pool): one when made, then one for each output after the
+    /// first.
     package var demuxerOpenCount: Int { demuxerOpens.withLock { $0 } }
 
-    /// How many times the outputs' loops read the file's MP4 boxes (for the times of a
-    /// metadata track's samples): at most once per reader.
-    package var movieBoxReadCount: Int { movie.readCount }
+    /// How many times the file's MP4 boxes were read (for the times of a metadata track's
+    /// samples): at most once for every reader of the same file in the process.
+    package var movieBoxReadCount: Int { file.boxReadCount }
+
+    /// How many times the file was opened (`avformat_open_input`) by any reader or asset
+    /// of the process.
+    package var fileOpenCount: Int { file.openCount }
 
     /// When the keyframes of video track `trackID` show, in order, as the container's index
     /// lists them (an MP4 sample table's sync samples, Matroska's cues); empty when it lists
@@ -211,8 +228,8 @@ public final class AssetReader: Sendable {
             // The loop holds neither the reader, its state (which lists the outputs) nor the
             // output: when the consumer lets go of them, the output's deinit cancels the
             // queue and the loop ends, instead of blocking for ever on a queue nobody reads.
-            let loop = ReadLoop(url: url, networkTimeout: networkTimeout, trackID: output.trackID, settings: output.settings, range: range,
-                                movie: movie, demuxerOpens: demuxerOpens, dropped: output.dropped, seekFrames: output.seekFrames, seekTime: seekTime,
+            let loop = ReadLoop(networkTimeout: networkTimeout, trackID: output.trackID, settings: output.settings, range: range,
+                                file: file, demuxerOpens: demuxerOpens, dropped: output.dropped, seekFrames: output.seekFrames, seekTime: seekTime,
                                 requests: randomAccess ? output.randomAccess : nil)
             let thread = Thread { [weak state] in
                 let failure = loop.run(from: given, into: queue)
@@ -251,12 +268,11 @@ private final class ProbedInput: @unchecked Sendable {
 /// One output's loop, on its own thread: takes the probed file or opens one, makes the
 /// pipeline and runs it.
 private struct ReadLoop: Sendable {
-    let url: URL
     let networkTimeout: Duration
     let trackID: Int32
     let settings: AssetReaderTrackOutput.Settings
     let range: TimeRange
-    let movie: MetadataSampleTimes.Movie
+    let file: MediaFile
     let demuxerOpens: Lock<Int>
     /// The output's count of pictures decoded but not delivered.
     let dropped: Lock<Int>
@@ -269,23 +285,36 @@ private struct ReadLoop: Sendable {
     let requests: Lock<RandomAccessRequests>?
 
     /// Runs to the end of the range (of the last range asked for, with random access), a
-    /// cancel or an error, which it returns.
+    /// cancel or an error, which it returns. The demuxer goes back to the file's pool
+    /// unless reading it failed.
     func run(from given: ProbedInput?, into queue: BoundedQueue<AssetReaderSample>) -> ReelError? {
-        if queue.isCancelled, requests == nil { return nil }
-        let pipeline: TrackPipeline
+        if queue.isCancelled, requests == nil {
+            if let given { file.giveBack(given.input) }
+            return nil
+        }
+        let input: InputFormatContext
+        var pipeline: TrackPipeline?
         do throws(ReelError) {
-            let input: InputFormatContext
             if let given {
                 input = given.input
             } else {
-                input = try InputFormatContext(url: url, networkTimeout: networkTimeout)
+                input = try file.takeDemuxer(networkTimeout: networkTimeout)
                 demuxerOpens.withLock { $0 += 1 }
             }
             pipeline = try TrackPipeline(input: input, trackID: trackID, settings: settings,
-                                         timeRange: range, queue: queue, movie: movie, dropped: dropped, seekFrames: seekFrames)
+                                         timeRange: range, queue: queue, file: file, dropped: dropped, seekFrames: seekFrames)
         } catch {
             return error
         }
+        let failure = pipeline.map { read(with: $0, from: queue) } ?? nil
+        // The pipeline (its decoder and packets) is gone before another reader can take
+        // the demuxer.
+        pipeline = nil
+        if failure == nil || failure?.code == .cancelled { file.giveBack(input) }
+        return failure
+    }
+
+    private func read(with pipeline: TrackPipeline, from queue: BoundedQueue<AssetReaderSample>) -> ReelError? {
         var failure = queue.isCancelled ? nil : pipeline.run(seekingTo: seekTime)
         guard let requests else { return failure }
         var current = queue

@@ -57,11 +57,11 @@ final class TrackPipeline {
     /// Where the frame showing at a seek's time and the next one's time are noted.
     private let seekFrames: Lock<SeekFrames>?
 
-    /// A loop reading track `trackID` of `input`, which it then owns. Made on the output's
-    /// own thread: it reads the MP4 boxes of a metadata track (through `movie`, once per
-    /// reader) and opens the decoder. ``check(_:track:path:)`` has already run.
+    /// A loop reading track `trackID` of `input`, which it uses alone until it is gone. Made
+    /// on the output's own thread: it takes a metadata track's sample times from the file's
+    /// MP4 boxes (parsed once per file) and opens the decoder. ``check(_:track:path:)`` has already run.
     init(input: InputFormatContext, trackID: Int32, settings: AssetReaderTrackOutput.Settings, timeRange: TimeRange,
-         queue: BoundedQueue<AssetReaderSample>, movie: MetadataSampleTimes.Movie, dropped: Lock<Int>? = nil,
+         queue: BoundedQueue<AssetReaderSample>, file: MediaFile, dropped: Lock<Int>? = nil,
          seekFrames: Lock<SeekFrames>? = nil) throws(ReelError) {
         guard let index = input.streamIndex(forTrackID: trackID) else {
             throw ReelError(.invalidArgument, "the file has no such track", path: input.path, trackID: trackID)
@@ -84,7 +84,7 @@ final class TrackPipeline {
         switch kind {
         case .metadata(let format):
             formatName = format.rawValue
-            metadataTimes = isQuickTime ? movie.sampleTimes(trackID: trackID) : nil
+            metadataTimes = isQuickTime ? file.sampleTimes(trackID: trackID, using: input) : nil
         default:
             metadataTimes = nil
             formatName = fourCCString(stream.pointee.codecpar.pointee.codec_tag)

@@ -1,0 +1,66 @@
+import Foundation
+import ReelCore
+import ReelIO
+@testable import Reel
+import ReelComposition
+import Testing
+import ReelTestSupport
+
+@Suite("A file's timed metadata, decoded once for the process")
+struct DecodedMetadataTracksTests {
+    @Test("the loader, the engine's source and the export's read share one decoding, and give what a reader of their own gives")
+    func decodedOnceAndTheSame() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("clip.mp4")
+        try FileManager.default.copyItem(at: TestFiles.fixture("counter-gps.mp4"), to: url)
+        let id = try #require(try await AssetReader.open(url: url).tracks(withMediaType: .metadata).first).trackID
+
+        let groups = try await LoadedComposition.readGroups(url: url, trackID: id)
+        #expect(groups.count >= 10)
+        #expect(DecodedMetadataTracks.shared.readCount(url: url, trackID: id) == 1)
+
+        let shared = AssetTimedMetadataSource(url: url, trackID: id)
+        // The same decoding through readers of its own: a `decode` of the caller's is never shared.
+        let own = AssetTimedMetadataSource(url: url, trackID: id, decode: { try AssetReaderOutputMetadataAdaptor.defaultDecode($0) })
+        let whole = TimeRange(start: .zero, duration: .positiveInfinity)
+        let all = try await shared.samples(in: whole)
+        #expect(all.map(\.group) == groups)
+        let ranges = [whole,
+                      TimeRange(start: MediaTime(value: 1, timescale: 2), end: MediaTime(value: 6, timescale: 5)),
+                      TimeRange(start: MediaTime(value: 1, timescale: 1), end: MediaTime(value: 3, timescale: 2)),
+                      TimeRange(start: MediaTime(value: 37, timescale: 30), end: MediaTime(value: 38, timescale: 30))]
+        for range in ranges {
+            let mine = try await shared.samples(in: range), theirs = try await own.samples(in: range)
+            #expect(!mine.isEmpty)
+            #expect(mine == theirs, "\(range): \(mine.count) samples against \(theirs.count)")
+        }
+        // Forwards frame by frame, then backwards, then jumps.
+        var times = (0..<70).map { MediaTime(value: Int64($0), timescale: 30) }
+        times += times.reversed()
+        times += [55, 3, 41, 0, 69, 12, 12, 30].map { MediaTime(value: $0, timescale: 30) }
+        var found = 0
+        for t in times {
+            let mine = try await shared.sample(at: t), theirs = try await own.sample(at: t)
+            #expect(mine == theirs, "at \(t.seconds) s")
+            if mine != nil { found += 1 }
+        }
+        #expect(found > 100)
+        #expect(DecodedMetadataTracks.shared.readCount(url: url, trackID: id) == 1)
+    }
+
+    @Test("a file written again is read again")
+    func aRewrittenFileIsReadAgain() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("clip.mp4")
+        try FileManager.default.copyItem(at: TestFiles.fixture("counter-gps.mp4"), to: url)
+        let id = try #require(try await AssetReader.open(url: url).tracks(withMediaType: .metadata).first).trackID
+        let first = try await LoadedComposition.readGroups(url: url, trackID: id)
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.copyItem(at: TestFiles.fixture("counter-320x240.mp4"), to: url)
+        // The new file has no metadata track: the read fails, naming the track.
+        await expectReelError(.invalidArgument) { _ = try await LoadedComposition.readGroups(url: url, trackID: id) }
+        #expect(!first.isEmpty)
+    }
+}
