@@ -41,6 +41,8 @@ public struct Prerequisite: Sendable, CustomStringConvertible {
     public static let ffmpeg = program("ffmpeg", package: "ffmpeg")
     public static let ffprobe = program("ffprobe", package: "ffmpeg")
     public static let exiftool = program("exiftool", package: "libimage-exiftool-perl")
+    /// For counting the files a command opens (`strace -e trace=openat`).
+    public static let strace = program("strace", package: "strace")
     /// For an https server on the loopback address (`openssl s_server`).
     public static let openssl = program("openssl", package: "openssl")
     /// The font the examples and ReelText's tests draw with.

@@ -43,11 +43,12 @@ struct ExportMetadata: Sendable {
                       fileType: AssetWriter.FileType, format requested: MetadataOutputFormat, path: String,
                       leaveOut: String = "metadataTrackIDs = []", warn: @Sendable (String) -> Void) async throws(ReelError) -> [ExportMetadata] {
         var plans: [ExportMetadata] = []
-        var readers: [URL: AssetReader] = [:]
+        // The source files' tracks, from their probes: no demuxer is held while planning.
+        var assets: [URL: Asset] = [:]
         for id in trackIDs {
             let pieces: [Piece]
             do {
-                pieces = try await Self.pieces(ofTrack: id, composition: composition, range: range, sources: sources, readers: &readers)
+                pieces = try await Self.pieces(ofTrack: id, composition: composition, range: range, sources: sources, assets: &assets)
             } catch where error.code == .unsupportedFormat {
                 warn("metadata track \(id): \(error.message); the track is left out")
                 continue
@@ -105,7 +106,7 @@ struct ExportMetadata: Sendable {
 
     /// The played stretches of metadata track `id` inside `range`, with their formats.
     static func pieces(ofTrack id: Int32, composition: Composition, range: TimeRange, sources: AssetRenderSources,
-                       readers: inout [URL: AssetReader]) async throws(ReelError) -> [Piece] {
+                       assets: inout [URL: Asset]) async throws(ReelError) -> [Piece] {
         guard let track = composition.track(withTrackID: id) else {
             throw ReelError(.invalidComposition, "sourceSampleDataTrackIDs names track \(id), which the composition does not have", trackID: id)
         }
@@ -118,14 +119,12 @@ struct ExportMetadata: Sendable {
             let target = segment.target.intersection(range)
             guard target.isValid, target.duration > .zero else { continue }
             let url = sources.url(for: ref.sourceIdentifier)
-            let reader: AssetReader
-            if let known = readers[url] { reader = known } else {
-                reader = try await AssetReader.open(url: url)
-                readers[url] = reader
-            }
-            guard let sourceTrack = reader.track(withID: ref.trackID), let format = sourceTrack.metadataFormat,
+            let asset = assets[url] ?? Asset(url: url)
+            assets[url] = asset
+            let found = try await asset.loadTrack(withTrackID: ref.trackID)
+            guard let sourceTrack = found, let format = sourceTrack.metadataFormat,
                   TimedMetadataDecoder.canDecode(format: format) else {
-                let what = reader.track(withID: ref.trackID).map { $0.metadataFormat?.rawValue ?? $0.formatDescription.codecName } ?? "no such track"
+                let what = found.map { $0.metadataFormat?.rawValue ?? $0.formatDescription.codecName } ?? "no such track"
                 throw ReelError(.unsupportedFormat, "its source track \(ref.trackID) holds \(what) samples, which Reel cannot carry (it carries \(TimedMetadataDecoder.supportedFormats.map(\.rawValue).sorted().joined(separator: ", ")))",
                                 path: url.path, trackID: ref.trackID)
             }

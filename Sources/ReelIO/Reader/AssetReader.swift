@@ -252,6 +252,17 @@ public final class AssetReader: Sendable {
         for output in composites { output.cancel(cancelledError) }
     }
 
+    /// Stops every output and waits (off Swift's cooperative pool) until their loops have
+    /// ended, so their demuxers are back in the file's pool for the next reader: for a
+    /// reader read only in part, when another reader of the file comes next.
+    package func cancelReadingAndWait() async {
+        cancelReading()
+        guard state.withLock({ $0.isRunning }) else { return }
+        _ = try? await onDedicatedThread(named: "reel.reader.stop") { [state] () throws(ReelError) in
+            state.withLock(when: { !$0.isRunning }) { _ in }
+        }
+    }
+
     private var cancelledError: ReelError { ReelError(.cancelled, "reading was cancelled", path: url.path) }
 }
 

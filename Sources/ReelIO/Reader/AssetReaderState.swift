@@ -14,6 +14,9 @@ struct AssetReaderState {
     private var starting = false
     private var running = 0
 
+    /// Whether a read loop is still running.
+    var isRunning: Bool { running > 0 || starting }
+
     /// Whether outputs and the time range may still change.
     var isConfigurable: Bool { status == .unknown && !starting }
 
