@@ -61,8 +61,9 @@ struct MediaFileTests {
         let (first, firstReader) = try await Self.readEverything(url)
         #expect(first.frames.count == 60)
         #expect(!first.sound.isEmpty && !first.metadata.isEmpty)
-        // Three outputs read at once: three demuxers, each opened once.
-        #expect(firstReader.fileOpenCount == 3)
+        // Three outputs: at most three demuxers, each opened once (fewer when one output
+        // finished before another's thread started and took its demuxer).
+        #expect((1...3).contains(firstReader.fileOpenCount))
         for _ in 0..<3 {
             let (again, reader) = try await Self.readEverything(url)
             #expect(again == first)
@@ -104,7 +105,7 @@ struct MediaFileTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let (before, reader) = try await Self.readEverything(url)
         #expect(before.frames.count == 60)
-        #expect(reader.fileOpenCount == 3)
+        #expect((1...3).contains(reader.fileOpenCount))
         // Another file at the same path.
         try FileManager.default.removeItem(at: url)
         try FileManager.default.copyItem(at: TestFiles.fixture("counter-320x240.mp4"), to: url)
