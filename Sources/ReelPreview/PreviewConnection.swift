@@ -4,7 +4,10 @@ import NIOCore
 import Reel
 
 /// One page's WebSocket: reads its requests, renders the frame it asked for last, and sends
-/// each frame's header and JPEG, one message after the other, from one writer.
+/// each frame's header and JPEG, one message after the other, from one writer. While the
+/// page plays (asks for frame after frame, forwards), the next few frames are rendered and
+/// encoded ahead between its requests (``RenderAhead``), so that playing costs the page's
+/// round trip or the render, whichever is longer, not both.
 struct PreviewConnection {
     let server: PreviewServer
     let outbound: WebSocketOutboundWriter
@@ -42,13 +45,31 @@ struct PreviewConnection {
                     }
                 }
             }
-            // The renderer: the newest frame asked for, one at a time.
+            // The renderer: the newest frame asked for, one at a time; between requests,
+            // while the page plays, the frames after it.
             group.addTask {
-                while let index = await target.next() {
+                var ahead = RenderAhead()
+                while !target.isClosed {
+                    if !target.hasPending, let next = ahead.nextToRender(frameCount: await server.renderer.frameCount) {
+                        let generation = await server.renderer.generation
+                        if let made = try? await server.frameMessages(next) {
+                            ahead.store(next, header: made.header, jpeg: made.jpeg, generation: generation)
+                        } else {
+                            ahead.reset()
+                        }
+                        continue
+                    }
+                    guard let index = await target.next() else { break }
+                    let generation = await server.renderer.generation
+                    if let ready = ahead.take(index, generation: generation) {
+                        send.yield(.frame(header: ready.header, jpeg: ready.jpeg))
+                        continue
+                    }
                     do throws(ReelError) {
                         let (header, jpeg) = try await server.frameMessages(index)
                         send.yield(.frame(header: header, jpeg: jpeg))
                     } catch {
+                        ahead.reset()
                         send.yield(.text(PreviewReply.problem("error", "frame \(index): \(error.description)")))
                     }
                 }
@@ -129,6 +150,11 @@ final class SeekSlot: Sendable {
         }
     }
 
+    /// Whether a request waits to be taken.
+    var hasPending: Bool { state.withLock { $0.pending != nil } }
+    /// Whether the page has gone.
+    var isClosed: Bool { state.withLock { $0.closed } }
+
     func close() {
         let waiter = state.withLock { s -> CheckedContinuation<Int?, Never>? in
             s.closed = true
@@ -165,5 +191,63 @@ actor PreviewHub {
     /// The document no longer loads: each page shows why, and keeps its last frame.
     func documentInvalid(_ message: String) {
         for page in pages.values { page.send.yield(.text(PreviewReply.problem("invalid", message))) }
+    }
+}
+
+/// The frames rendered ahead of a playing page: after two requests that each move forward
+/// by a few frames, the frames after the last one asked for (up to ``lead``) are rendered
+/// and encoded while the page shows that one. Any other request (a seek, a step back), a
+/// failed render or a new state of the document drops them.
+struct RenderAhead {
+    /// Frames rendered past the last one asked for.
+    static let lead = 4
+    /// The largest step forward between two requests still taken for playing.
+    static let playingStep = 8
+
+    struct Ready {
+        var header: String
+        var jpeg: Data
+        var generation: Int
+    }
+    private var ready: [Int: Ready] = [:]
+    private var lastAsked: Int?
+    private var forwardSteps = 0
+
+    /// Whether the page plays forward: its last two requests each moved ahead by a little.
+    var isPlaying: Bool { forwardSteps >= 2 }
+
+    /// The frame to render next, ahead of the last one asked for; nil when not playing or
+    /// far enough ahead.
+    func nextToRender(frameCount: Int) -> Int? {
+        guard isPlaying, let lastAsked else { return nil }
+        return (lastAsked + 1 ... lastAsked + Self.lead).first { $0 < frameCount && ready[$0] == nil }
+    }
+
+    mutating func store(_ index: Int, header: String, jpeg: Data, generation: Int) {
+        ready[index] = Ready(header: header, jpeg: jpeg, generation: generation)
+    }
+
+    /// Frame `index` asked for: the one rendered ahead when there is one of this document
+    /// state. Notes the request; frames before it are dropped.
+    mutating func take(_ index: Int, generation: Int) -> Ready? {
+        if let last = lastAsked, index > last, index - last <= Self.playingStep {
+            forwardSteps += 1
+        } else {
+            forwardSteps = 0
+            ready.removeAll()
+        }
+        lastAsked = index
+        let found = ready.removeValue(forKey: index)
+        ready = ready.filter { $0.key > index && $0.value.generation == generation }
+        guard let found, found.generation == generation else {
+            if found != nil { ready.removeAll() }
+            return nil
+        }
+        return found
+    }
+
+    mutating func reset() {
+        ready.removeAll()
+        forwardSteps = 0
     }
 }

@@ -130,6 +130,29 @@ import Testing
         #expect(after / before < 0.15, "kept \(after / before) of the variance")
     }
 
+    @Test("halving's regular loop (wide layers, whole columns, clipped or not) gives the per-pixel statement's bytes",
+          arguments: [PixelFormat.gray8, .yuv420p, .nv12, .bgra], [1.0, 0.6])
+    func halvingWideLayersMatchThePerPixelStatement(format: PixelFormat, opacity: Double) {
+        let moves: [(Double, Double)] = [(10, 6), (3, 1), (0, 0), (-9, 2), (41, -3)]
+        for (n, move) in moves.enumerated() {
+            let transform = Transform2D(scaleX: 0.5, y: 0.5).concatenating(Transform2D(translationX: move.0, y: move.1))
+            let source = Self.noise(width: 160, height: 44, format: format, seed: 5)
+            let destination = Self.noise(width: 96, height: 30, format: format, seed: 13)
+            let expected = Self.reference(source, over: destination, transform: transform, op: Int((opacity * 256).rounded()))
+            LayerCompositing.draw(source, onto: destination, transform: transform, opacity: opacity, destinationOpaque: true)
+            #expect(Self.firstDifference(Self.bytes(destination), expected) == nil, "move \(n)")
+        }
+        // The loop is taken: a run of regular columns is found in a wide layer's tables.
+        var index = [Int32](repeating: 0, count: 5), weight = [Int32](repeating: 0, count: 5)
+        var offsets: [Int32] = [], weights: [Int32] = []
+        for i in 0..<80 {
+            PlaneJob.taps(2 * Double(i) + 0.5, scale: 0.5, size: 160, count: 5, index: &index, weight: &weight)
+            offsets += index; weights += weight
+        }
+        let run = PlaneJob.halvingRun(offsets: offsets, weights: weights, taps: 5, columns: 0..<80)
+        #expect(run?.columns == 1..<79)
+    }
+
     @Test(arguments: [PixelFormat.gray8, .bgra, .yuv420p, .nv12], [1.0, 0.6])
     func scaledLayersMatchThePerPixelStatement(format: PixelFormat, opacity: Double) {
         for (n, transform) in Self.transforms.enumerated() {

@@ -276,6 +276,9 @@ struct PlaneJob {
         let mix = UnsafeMutablePointer<UInt16>.allocate(capacity: span)
         defer { mix.deallocate() }
         let direct = replace || op == 256
+        let halving = ch == 1 ? Self.halvingRun(offsets: offsets, weights: weights, taps: nx, columns: cx0 - r.x0 ..< cx1 - r.x0) : nil
+        // The destination columns the halving loop writes; the general loop does the rest.
+        let halved = halving.map { r.x0 + $0.columns.lowerBound ..< r.x0 + $0.columns.upperBound } ?? cx0 ..< cx0
         offsets.withUnsafeBufferPointer { offsetTable in
             weights.withUnsafeBufferPointer { weightTable in
                 for j in r.y0..<r.y1 {
@@ -288,7 +291,15 @@ struct PlaneJob {
                         for k in 0..<span { mix[k] = mix[k] &+ UInt16(row[k]) &* w }
                     }
                     let m = mix - lo, drow = dst + j * dstStride
-                    for i in cx0..<cx1 {
+                    if let halving {
+                        // The columns whose taps are the regular halving pattern.
+                        Self.halve(UnsafePointer(m + halving.firstOffset), into: drow + r.x0 + halving.columns.lowerBound,
+                                   count: halving.columns.count, direct: direct, opacity: op)
+                    }
+                    var i = cx0
+                    while i < cx1 {
+                        if i == halved.lowerBound, !halved.isEmpty { i = halved.upperBound; continue }
+                        defer { i += 1 }
                         let base = (i - r.x0) * nx, d = drow + i * ch
                         var s0 = 32768, s1 = 32768, s2 = 32768, s3 = 32768
                         for t in 0..<nx {
@@ -308,6 +319,50 @@ struct PlaneJob {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// The widest run of columns (indices into the tables, inside `columns`) whose taps are
+    /// exactly halving's: four source samples from two past the previous column's first,
+    /// weighted 32, 96, 96, 32 (the triangle at scale 1/2), the rest of the taps 0. These
+    /// the horizontal pass computes in one regular loop (``halve(_:into:count:direct:opacity:)``),
+    /// to the same bytes as the general one. Nil for a run shorter than 16 columns.
+    static func halvingRun(offsets: [Int32], weights: [Int32], taps n: Int, columns: Range<Int>) -> (columns: Range<Int>, firstOffset: Int)? {
+        guard n >= 4 else { return nil }
+        func regular(_ c: Int) -> Bool {
+            let b = c * n
+            guard weights[b] == 32, weights[b + 1] == 96, weights[b + 2] == 96, weights[b + 3] == 32 else { return false }
+            for t in 4..<n where weights[b + t] != 0 { return false }
+            return offsets[b + 1] == offsets[b] + 1 && offsets[b + 2] == offsets[b] + 2 && offsets[b + 3] == offsets[b] + 3
+        }
+        var best: Range<Int> = columns.lowerBound ..< columns.lowerBound
+        var c = columns.lowerBound
+        while c < columns.upperBound {
+            guard regular(c) else { c += 1; continue }
+            var end = c + 1
+            while end < columns.upperBound, regular(end), offsets[end * n] == offsets[(end - 1) * n] + 2 { end += 1 }
+            if end - c > best.count { best = c ..< end }
+            c = end
+        }
+        guard best.count >= 16 else { return nil }
+        return (best, Int(offsets[best.lowerBound * n]))
+    }
+
+    /// One row of halving's horizontal pass: `out[i]` from `mix[2i ..< 2i + 4]` (vertical
+    /// sums, at most 255 * 256) weighted 32, 96, 96, 32, written or blended at `opacity`.
+    @inline(__always)
+    static func halve(_ mix: UnsafePointer<UInt16>, into out: UnsafeMutablePointer<UInt8>, count: Int, direct: Bool, opacity: Int) {
+        if direct {
+            for i in 0..<count {
+                let a = UInt32(mix[2 &* i]), b = UInt32(mix[2 &* i &+ 1]), c = UInt32(mix[2 &* i &+ 2]), d = UInt32(mix[2 &* i &+ 3])
+                out[i] = UInt8(truncatingIfNeeded: (32768 &+ 32 &* (a &+ d) &+ 96 &* (b &+ c)) &>> 16)
+            }
+        } else {
+            for i in 0..<count {
+                let a = UInt32(mix[2 &* i]), b = UInt32(mix[2 &* i &+ 1]), c = UInt32(mix[2 &* i &+ 2]), d = UInt32(mix[2 &* i &+ 3])
+                let s = Int((32768 &+ 32 &* (a &+ d) &+ 96 &* (b &+ c)) &>> 16)
+                out[i] = UInt8(truncatingIfNeeded: (Int(out[i]) &* (256 &- opacity) &+ s &* opacity &+ 128) &>> 8)
             }
         }
     }

@@ -39,7 +39,7 @@ public final class AudioConverter {
         if initCode < 0 {
             swr_free(&swr)
             throw ReelError(.unsupportedFormat, "libswresample cannot convert \(inputChannelCount) channels at \(inputSampleRate) Hz to \(outputChannelCount) channels at \(outputSampleRate) Hz",
-                            underlying: FFmpegError(code: initCode, function: code < 0 ? "swr_alloc_set_opts2" : "swr_init"))
+                            underlying: ffFailure(initCode, code < 0 ? "swr_alloc_set_opts2" : "swr_init"))
         }
         context = swr
         self.inputSampleRate = inputSampleRate
@@ -77,9 +77,7 @@ public final class AudioConverter {
                 }
             }
         }
-        guard produced >= 0 else {
-            throw ReelError(.internalError, "libswresample failed", underlying: FFmpegError(code: produced, function: "swr_convert"))
-        }
+        try ffCheck(produced, "swr_convert") { ReelError(.internalError, "libswresample failed", underlying: $0) }
         out.removeLast(out.count - Int(produced) * outputChannelCount)
         return out
     }

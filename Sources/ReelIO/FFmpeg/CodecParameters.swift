@@ -17,13 +17,13 @@ final class CodecParameters: @unchecked Sendable {
     init(copying source: UnsafePointer<AVCodecParameters>, timeBase: AVRational,
          frameRate: AVRational = AVRational(num: 0, den: 1)) throws(FFmpegError) {
         guard let p = avcodec_parameters_alloc() else {
-            throw FFmpegError(code: reel_averror(ENOMEM), function: "avcodec_parameters_alloc")
+            throw ffFailure(reel_averror(ENOMEM), "avcodec_parameters_alloc")
         }
         let code = avcodec_parameters_copy(p, source)
         if code < 0 {
             var owned: UnsafeMutablePointer<AVCodecParameters>? = p
             avcodec_parameters_free(&owned)
-            throw FFmpegError(code: code, function: "avcodec_parameters_copy")
+            throw ffFailure(code, "avcodec_parameters_copy")
         }
         self.pointer = p
         self.timeBase = timeBase

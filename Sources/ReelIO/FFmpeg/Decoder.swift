@@ -17,10 +17,10 @@ final class Decoder {
     /// `timeBase` (`avcodec_find_decoder`, `avcodec_parameters_to_context`, `avcodec_open2`).
     init(parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational, threadCount: Int32 = 0) throws(FFmpegError) {
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
-            throw FFmpegError(code: reel_averror_decoder_not_found(), function: "avcodec_find_decoder")
+            throw ffFailure(reel_averror_decoder_not_found(), "avcodec_find_decoder")
         }
         guard let context = avcodec_alloc_context3(codec) else {
-            throw FFmpegError(code: reel_averror(ENOMEM), function: "avcodec_alloc_context3")
+            throw ffFailure(reel_averror(ENOMEM), "avcodec_alloc_context3")
         }
         var owned: UnsafeMutablePointer<AVCodecContext>? = context
         do {

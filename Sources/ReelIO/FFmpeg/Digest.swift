@@ -44,7 +44,7 @@ public struct Digest: Sendable, Hashable, CustomStringConvertible {
         var context: OpaquePointer?
         let code = av_hash_alloc(&context, "SHA256")
         guard code >= 0, let context else {
-            throw ReelError(.internalError, "libavutil has no SHA-256", path: path, underlying: FFmpegError(code: code, function: "av_hash_alloc"))
+            throw ReelError(.internalError, "libavutil has no SHA-256", path: path, underlying: ffFailure(code, "av_hash_alloc"))
         }
         defer {
             var owned: OpaquePointer? = context

@@ -25,10 +25,7 @@ final class Encoder {
             context.pointee.thread_count = 0
             try configure(context)
             let code = avcodec_open2(context, codec, nil)
-            if code < 0 {
-                throw ReelError(.encoderFailed, "could not open the \(name) encoder with these settings",
-                                underlying: FFmpegError(code: code, function: "avcodec_open2"))
-            }
+            try ffCheck(code, "avcodec_open2") { ReelError(.encoderFailed, "could not open the \(name) encoder with these settings", underlying: $0) }
         } catch {
             avcodec_free_context(&owned)
             throw error
@@ -50,10 +47,7 @@ final class Encoder {
     /// Sets a private option of the encoder (`av_opt_set` on `priv_data`).
     static func setOption(_ context: UnsafeMutablePointer<AVCodecContext>, _ key: String, _ value: String) throws(ReelError) {
         let code = av_opt_set(context.pointee.priv_data, key, value, 0)
-        if code < 0 {
-            throw ReelError(.invalidArgument, "the encoder does not accept \(key)=\(value)",
-                            underlying: FFmpegError(code: code, function: "av_opt_set"))
-        }
+        try ffCheck(code, "av_opt_set") { ReelError(.invalidArgument, "the encoder does not accept \(key)=\(value)", underlying: $0) }
     }
 
     /// Feeds a frame, or nil to drain (`avcodec_send_frame`).

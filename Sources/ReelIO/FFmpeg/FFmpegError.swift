@@ -41,19 +41,34 @@ enum FFmpegState: Equatable {
     case endOfStream
 }
 
-/// The one place FFmpeg return codes become Swift errors: a negative code throws.
+/// The error for return code `code` of `function`: the one place an FFmpeg code becomes a
+/// Swift error. Callers use ``ffCheck(_:_:)``; a caller that must clean up first, or whose
+/// call gave no code (an allocation that returned NULL: `AVERROR(ENOMEM)`), throws this.
+func ffFailure(_ code: Int32, _ function: String) -> FFmpegError {
+    FFmpegError(code: code, function: function)
+}
+
+/// Returns `code` when it is 0 or more; a negative code throws.
 @discardableResult
 func ffCheck(_ code: Int32, _ function: String) throws(FFmpegError) -> Int32 {
-    if code < 0 { throw FFmpegError(code: code, function: function) }
+    if code < 0 { throw ffFailure(code, function) }
+    return code
+}
+
+/// ``ffCheck(_:_:)`` for a caller that says what failed: a negative code throws the error
+/// `failure` makes, with the ``FFmpegError`` as its cause.
+@discardableResult
+func ffCheck(_ code: Int32, _ function: String, or failure: (FFmpegError) -> ReelError) throws(ReelError) -> Int32 {
+    if code < 0 { throw failure(ffFailure(code, function)) }
     return code
 }
 
 /// Like ``ffCheck(_:_:)``, but `EAGAIN` and `EOF` are states, not errors.
 func ffState(_ code: Int32, _ function: String) throws(FFmpegError) -> FFmpegState {
-    if code >= 0 { return .ok }
     if code == FFmpegError.again { return .again }
     if code == FFmpegError.eof { return .endOfStream }
-    throw FFmpegError(code: code, function: function)
+    try ffCheck(code, function)
+    return .ok
 }
 
 /// FFmpeg's own logging: quiet unless asked for.

@@ -39,7 +39,7 @@ final class InputFormatContext {
         self.network = network
         let openCode = avformat_open_input(&context, path, nil, nil)
         guard openCode >= 0, let context else {
-            let cause = FFmpegError(code: openCode, function: "avformat_open_input")
+            let cause = ffFailure(openCode, "avformat_open_input")
             if let network {
                 throw network.connectionFailure() ?? ReelError(.unreadable, "could not read the URL", path: path, underlying: cause)
             }
@@ -63,7 +63,7 @@ final class InputFormatContext {
             var owned: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&owned)
             throw ReelError(.corruptData, "could not read the stream information", path: path,
-                            underlying: FFmpegError(code: infoCode, function: "avformat_find_stream_info"))
+                            underlying: ffFailure(infoCode, "avformat_find_stream_info"))
         }
         self.pointer = context
     }
@@ -127,10 +127,7 @@ final class InputFormatContext {
     /// (in the stream's time base), on a keyframe (`avformat_seek_file`).
     func seek(streamIndex: Int32, timestamp: Int64) throws(ReelError) {
         let code = avformat_seek_file(pointer, streamIndex, Int64.min, timestamp, timestamp, 0)
-        if code < 0 {
-            throw ReelError(.corruptData, "could not seek", path: path, trackID: nil,
-                            underlying: FFmpegError(code: code, function: "avformat_seek_file"))
-        }
+        try ffCheck(code, "avformat_seek_file") { ReelError(.corruptData, "could not seek", path: path, trackID: nil, underlying: $0) }
     }
 }
 

@@ -126,10 +126,7 @@ extension Frame {
         frame.pointer.pointee.width = Int32(width)
         frame.pointer.pointee.height = Int32(height)
         let code = av_frame_get_buffer(frame.pointer, 0)
-        if code < 0 {
-            throw ReelError(.internalError, "could not allocate a \(width)x\(height) \(format.rawValue) frame",
-                            underlying: FFmpegError(code: code, function: "av_frame_get_buffer"))
-        }
+        try ffCheck(code, "av_frame_get_buffer") { ReelError(.internalError, "could not allocate a \(width)x\(height) \(format.rawValue) frame", underlying: $0) }
         return frame
     }
 }

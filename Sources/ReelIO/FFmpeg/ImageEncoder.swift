@@ -56,9 +56,7 @@ public enum ImageEncoder {
         frame.pointer.pointee.width = Int32(buffer.width)
         frame.pointer.pointee.height = Int32(buffer.height)
         let code = av_frame_get_buffer(frame.pointer, 0)
-        if code < 0 {
-            throw ReelError(.encoderFailed, "out of memory for a \(buffer.width)x\(buffer.height) image", underlying: FFmpegError(code: code, function: "av_frame_get_buffer"))
-        }
+        try ffCheck(code, "av_frame_get_buffer") { ReelError(.encoderFailed, "out of memory for a \(buffer.width)x\(buffer.height) image", underlying: $0) }
         try Scaler().convert(buffer, into: frame)
         if format == AV_PIX_FMT_YUVJ420P {
             if frame.pointer.pointee.color_range != AVCOL_RANGE_JPEG { expandToFullRange(frame) }
@@ -124,9 +122,7 @@ extension ImageEncoder {
         frame.pointer.pointee.width = Int32(width)
         frame.pointer.pointee.height = Int32(height)
         let code = av_frame_get_buffer(frame.pointer, 0)
-        if code < 0 {
-            throw ReelError(.internalError, "out of memory for a \(width)x\(height) picture", underlying: FFmpegError(code: code, function: "av_frame_get_buffer"))
-        }
+        try ffCheck(code, "av_frame_get_buffer") { ReelError(.internalError, "out of memory for a \(width)x\(height) picture", underlying: $0) }
         try Scaler(flags: SWS_AREA).convert(buffer, into: frame)
         let out = PixelBuffer(width: width, height: height, format: buffer.format)
         out.colorProperties = buffer.colorProperties

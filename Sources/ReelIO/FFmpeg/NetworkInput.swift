@@ -91,7 +91,7 @@ final class NetworkByteSource: @unchecked Sendable {
             avio_open2(&opened, path, AVIO_FLAG_READ, &callback, &dict)
         }
         guard code >= 0, let opened else {
-            throw ReelError(.unreadable, "could not open the URL", path: location, underlying: FFmpegError(code: code, function: "avio_open2"))
+            throw ReelError(.unreadable, "could not open the URL", path: location, underlying: ffFailure(code, "avio_open2"))
         }
         context = opened
         watch.context = opened
@@ -118,7 +118,7 @@ final class NetworkByteSource: @unchecked Sendable {
         }
         if error < 0 {
             return ReelError(.unreadable, "the connection was lost at byte \(position)\(of)", path: location,
-                             underlying: FFmpegError(code: error, function: "avio_read"))
+                             underlying: ffFailure(error, "avio_read"))
         }
         if context.pointee.eof_reached != 0, let size, position < size {
             return ReelError(.unreadable, "the connection was lost at byte \(position) of \(size): the server ended it before the end of the file",
@@ -143,7 +143,7 @@ final class NetworkByteSource: @unchecked Sendable {
         let sought = avio_seek(context, range.lowerBound, SEEK_SET)
         guard sought >= 0 else {
             throw ReelError(.unreadable, "could not seek to byte \(range.lowerBound)", path: location,
-                            underlying: FFmpegError(code: Int32(truncatingIfNeeded: sought), function: "avio_seek"))
+                            underlying: ffFailure(Int32(truncatingIfNeeded: sought), "avio_seek"))
         }
         let total = range.count
         var bytes = [UInt8](repeating: 0, count: total)
@@ -152,7 +152,7 @@ final class NetworkByteSource: @unchecked Sendable {
             let want = Int32(min(total - filled, 1 << 20))
             let got = bytes.withUnsafeMutableBufferPointer { buffer in avio_read(context, buffer.baseAddress! + filled, want) }
             guard got > 0 else {
-                let cause: (any Error & Sendable)? = got < 0 ? FFmpegError(code: got, function: "avio_read") : nil
+                let cause: (any Error & Sendable)? = got < 0 ? ffFailure(got, "avio_read") : nil
                 throw ReelError(.unreadable, "the connection ended reading bytes \(range.lowerBound)..<\(range.upperBound)",
                                 path: location, underlying: cause)
             }

@@ -19,7 +19,7 @@ final class OutputFormatContext {
         let code = avformat_alloc_output_context2(&context, nil, formatName, path)
         guard code >= 0, let context else {
             throw ReelError(.outputFailed, "FFmpeg has no \(formatName) muxer", path: path,
-                            underlying: FFmpegError(code: code, function: "avformat_alloc_output_context2"))
+                            underlying: ffFailure(code, "avformat_alloc_output_context2"))
         }
         self.pointer = context
         self.path = path
@@ -92,7 +92,7 @@ final class OutputFormatContext {
         let packet = Packet()
         let code = av_new_packet(packet.pointer, Int32(clamping: data.count))
         if code < 0 || data.count > Int(Int32.max) - 64 {
-            throw ReelError(.outputFailed, "out of memory for the cover picture", path: path, underlying: FFmpegError(code: code, function: "av_new_packet"))
+            throw ReelError(.outputFailed, "out of memory for the cover picture", path: path, underlying: ffFailure(code, "av_new_packet"))
         }
         if let dst = packet.pointer.pointee.data {
             data.withUnsafeBytes { src in dst.update(from: src.bindMemory(to: UInt8.self).baseAddress!, count: data.count) }
@@ -161,29 +161,21 @@ final class OutputFormatContext {
     func writeHeader(options: [String: String]) throws(ReelError) {
         if pointer.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             let code = avio_open(&pointer.pointee.pb, path, AVIO_FLAG_WRITE)
-            if code < 0 {
-                throw ReelError(.outputFailed, "could not create the file", path: path, underlying: FFmpegError(code: code, function: "avio_open"))
-            }
+            try ffCheck(code, "avio_open") { ReelError(.outputFailed, "could not create the file", path: path, underlying: $0) }
             fileOpen = true
         }
         var dict: OpaquePointer?
         for (k, v) in options { av_dict_set(&dict, k, v, 0) }
         let code = avformat_write_header(pointer, &dict)
         av_dict_free(&dict)
-        if code < 0 {
-            throw ReelError(.outputFailed, "could not write the file header", path: path,
-                            underlying: FFmpegError(code: code, function: "avformat_write_header"))
-        }
+        try ffCheck(code, "avformat_write_header") { ReelError(.outputFailed, "could not write the file header", path: path, underlying: $0) }
     }
 
     /// Writes a packet, interleaving streams by time (`av_interleaved_write_frame`, which
     /// takes the packet's payload).
     func write(_ packet: Packet) throws(ReelError) {
         let code = av_interleaved_write_frame(pointer, packet.pointer)
-        if code < 0 {
-            throw ReelError(.outputFailed, "could not write a packet", path: path,
-                            underlying: FFmpegError(code: code, function: "av_interleaved_write_frame"))
-        }
+        try ffCheck(code, "av_interleaved_write_frame") { ReelError(.outputFailed, "could not write a packet", path: path, underlying: $0) }
     }
 
     /// Flushes the interleaving queue, writes the trailer (`av_write_trailer`) and closes
@@ -194,9 +186,6 @@ final class OutputFormatContext {
             avio_closep(&pointer.pointee.pb)
             fileOpen = false
         }
-        if code < 0 {
-            throw ReelError(.outputFailed, "could not finish the file", path: path,
-                            underlying: FFmpegError(code: code, function: "av_write_trailer"))
-        }
+        try ffCheck(code, "av_write_trailer") { ReelError(.outputFailed, "could not finish the file", path: path, underlying: $0) }
     }
 }

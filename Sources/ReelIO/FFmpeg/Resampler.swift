@@ -14,7 +14,7 @@ final class Resampler {
         var inLayout = codec.pointee.ch_layout
         var outLayout = codec.pointee.ch_layout
         let layout = inLayout
-        if layout.nb_channels <= 0 { throw FFmpegError(code: reel_averror_invaliddata(), function: "AVCodecContext.ch_layout") }
+        if layout.nb_channels <= 0 { throw ffFailure(reel_averror_invaliddata(), "AVCodecContext.ch_layout") }
         var swr: OpaquePointer?
         let rate = codec.pointee.sample_rate
         let code = swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, rate, &inLayout, codec.pointee.sample_fmt, rate, 0, nil)
@@ -22,7 +22,7 @@ final class Resampler {
         let initCode = swr_init(swr)
         if initCode < 0 {
             swr_free(&swr)
-            throw FFmpegError(code: initCode, function: "swr_init")
+            throw ffFailure(initCode, "swr_init")
         }
         self.context = swr
         self.channelCount = Int(layout.nb_channels)

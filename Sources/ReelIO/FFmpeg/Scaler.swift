@@ -57,7 +57,7 @@ final class Scaler {
             if code < 0 {
                 sws_freeContext(made)
                 throw ReelError(.invalidArgument, "libswscale cannot convert \(pixelFormatName(AVPixelFormat(rawValue: shape.srcFormat))) \(shape.srcW)x\(shape.srcH) to \(pixelFormatName(AVPixelFormat(rawValue: shape.dstFormat))) \(shape.dstW)x\(shape.dstH)",
-                                underlying: FFmpegError(code: code, function: "sws_init_context"))
+                                underlying: ffFailure(code, "sws_init_context"))
             }
             pointer = made
             self.shape = shape
@@ -181,7 +181,7 @@ final class Scaler {
         sourceView.unref()
         defer { sourceView.unref() }
         var code = av_frame_ref(sourceView.pointer, frame.pointer)
-        if code < 0 { throw ReelError(.decoderFailed, "could not reference a frame", underlying: FFmpegError(code: code, function: "av_frame_ref")) }
+        try ffCheck(code, "av_frame_ref") { ReelError(.decoderFailed, "could not reference a frame", underlying: $0) }
         sourceView.pointer.pointee.format = format.rawValue
         code = buffer.withUnsafePlanePointers { planes -> Int32 in
             let dst = destinationView
@@ -204,10 +204,7 @@ final class Scaler {
             dst.pointer.pointee.buf.0 = reference
             return sws_scale_frame(context, dst.pointer, sourceView.pointer)
         }
-        if code < 0 {
-            throw ReelError(.decoderFailed, "libswscale could not convert \(pixelFormatName(format)) to \(buffer.format.rawValue)",
-                            underlying: FFmpegError(code: code, function: "sws_scale_frame"))
-        }
+        try ffCheck(code, "sws_scale_frame") { ReelError(.decoderFailed, "libswscale could not convert \(pixelFormatName(format)) to \(buffer.format.rawValue)", underlying: $0) }
     }
 
     /// The gray format with the depth of a planar YUV format's luma plane, when it has one.

@@ -175,9 +175,7 @@ final class VideoTrackWriter: TrackWriter {
                 frame.pointer.pointee.width = e.width
                 frame.pointer.pointee.height = e.height
                 let code = av_frame_get_buffer(frame.pointer, 0)
-                if code < 0 {
-                    throw ReelError(.encoderFailed, "out of memory for a frame", path: output.path, underlying: FFmpegError(code: code, function: "av_frame_get_buffer"))
-                }
+                try ffCheck(code, "av_frame_get_buffer") { ReelError(.encoderFailed, "out of memory for a frame", path: output.path, underlying: $0) }
             }
             try scaler.convert(buffer, into: frame, as: encoding)
         }
@@ -244,7 +242,7 @@ final class AudioTrackWriter: TrackWriter {
         if initCode < 0 {
             swr_free(&swr)
             throw ReelError(.encoderFailed, "libswresample cannot convert float samples for the \(settings.codec.encoderName) encoder", path: output.path,
-                            underlying: FFmpegError(code: initCode, function: code < 0 ? "swr_alloc_set_opts2" : "swr_init"))
+                            underlying: ffFailure(initCode, code < 0 ? "swr_alloc_set_opts2" : "swr_init"))
         }
         converter = swr
         channels = settings.channelCount
@@ -282,16 +280,14 @@ final class AudioTrackWriter: TrackWriter {
         frame.pointer.pointee.sample_rate = encoder.pointer.pointee.sample_rate
         av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &encoder.pointer.pointee.ch_layout)
         let code = av_frame_get_buffer(frame.pointer, 0)
-        if code < 0 {
-            throw ReelError(.encoderFailed, "out of memory for an audio frame", path: output.path, underlying: FFmpegError(code: code, function: "av_frame_get_buffer"))
-        }
+        try ffCheck(code, "av_frame_get_buffer") { ReelError(.encoderFailed, "out of memory for an audio frame", path: output.path, underlying: $0) }
         let converted = fifo.withUnsafeBytes { (src) -> Int32 in
             var planes: [UnsafePointer<UInt8>?] = [src.bindMemory(to: UInt8.self).baseAddress]
             return swr_convert(converter, frame.pointer.pointee.extended_data, Int32(count), &planes, Int32(count))
         }
         guard converted == Int32(count) else {
             throw ReelError(.encoderFailed, "libswresample converted \(converted) of \(count) audio samples", path: output.path,
-                            underlying: converted < 0 ? FFmpegError(code: converted, function: "swr_convert") : nil)
+                            underlying: converted < 0 ? ffFailure(converted, "swr_convert") : nil)
         }
         fifo.removeFirst(count * channels)
         frame.pointer.pointee.pts = nextPTS ?? 0
@@ -393,10 +389,7 @@ final class PacketTrackWriter: TrackWriter {
     init(passthrough description: FormatDescription, output: OutputFormatContext) throws(ReelError) {
         let stream = try output.addStream()
         let code = avcodec_parameters_copy(stream.pointee.codecpar, description.parameters.pointer)
-        if code < 0 {
-            throw ReelError(.outputFailed, "could not copy the track's codec parameters", path: output.path,
-                            underlying: FFmpegError(code: code, function: "avcodec_parameters_copy"))
-        }
+        try ffCheck(code, "avcodec_parameters_copy") { ReelError(.outputFailed, "could not copy the track's codec parameters", path: output.path, underlying: $0) }
         // The source container's tag may mean nothing in this one: let the muxer choose;
         // but a 3GPP text track stays `tx3g` (FFmpeg's MOV muxer would say `text`, QuickTime
         // text, whose sample description is laid out differently).
@@ -429,9 +422,7 @@ final class PacketTrackWriter: TrackWriter {
         lastDTS = dts
         packet.unref()
         let code = av_new_packet(packet.pointer, Int32(sample.data.count))
-        if code < 0 {
-            throw ReelError(.outputFailed, "out of memory for a packet", path: output.path, underlying: FFmpegError(code: code, function: "av_new_packet"))
-        }
+        try ffCheck(code, "av_new_packet") { ReelError(.outputFailed, "out of memory for a packet", path: output.path, underlying: $0) }
         if !sample.data.isEmpty, let dst = packet.pointer.pointee.data {
             sample.data.withUnsafeBytes { src in dst.update(from: src.bindMemory(to: UInt8.self).baseAddress!, count: sample.data.count) }
         }
