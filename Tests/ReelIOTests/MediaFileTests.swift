@@ -77,6 +77,46 @@ struct MediaFileTests {
         #expect(part.frames == Array(first.frames[30..<45]))
     }
 
+    /// FFmpeg's Matroska demuxer, sought back to its start, drops the sound packet at 0 that
+    /// comes before the first video keyframe's time: such files are opened for each reader.
+    @Test("a Matroska file read again gives the same frames and sound (its demuxers are not pooled)", .requires(.ffmpeg))
+    func matroskaRewinds() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ffmpeg = try #require(TestTools.which("ffmpeg"))
+        let made = try TestTools.run(ffmpeg, ["-v", "error", "-i", TestFiles.fixture("counter-320x240.mp4").path, "-c", "copy", "clip.mkv"], in: folder)
+        #expect(made.status == 0, "\(made.stderr)")
+        let url = folder.appendingPathComponent("clip.mkv")
+        func read() async throws -> ([String], [String], AssetReader) {
+            let reader = try await AssetReader.open(url: url)
+            let video = AssetReaderTrackOutput(trackID: try #require(reader.tracks(withMediaType: .video).first).trackID, settings: .video(pixelFormat: .gray8))
+            let audio = AssetReaderTrackOutput(trackID: try #require(reader.tracks(withMediaType: .audio).first).trackID, settings: .passthrough)
+            try reader.add(video)
+            try reader.add(audio)
+            try reader.startReading()
+            var frames: [String] = [], sound: [String] = []
+            for try await sample in video {
+                guard let frame = sample.videoFrame else { continue }
+                let p = frame.pixelBuffer
+                let sum = p.withUnsafeBytes(plane: 0) { bytes in (0..<p.height * p.bytesPerRow[0]).reduce(0) { $0 &+ Int(bytes[$1]) &* ($1 % 7 + 1) } }
+                frames.append("\(frame.presentationTime) \(sum)")
+            }
+            for try await sample in audio {
+                guard let buffer = sample.sampleBuffer else { continue }
+                sound.append("\(buffer.presentationTime) \(Array(buffer.data))")
+            }
+            return (frames, sound, reader)
+        }
+        let (frames, sound, _) = try await read()
+        #expect(frames.count == 60 && !sound.isEmpty)
+        #expect(sound.first?.hasPrefix("0/") == true, "\(sound.first ?? "")")
+        let (again, againSound, _) = try await read()
+        #expect(again == frames)
+        #expect(againSound == sound)
+        #expect(!MediaFile.pools("matroska,webm"))
+        #expect(MediaFile.pools("mov,mp4,m4a,3gp,3g2,mj2"))
+    }
+
     @Test("an asset's probe and the readers after it share the demuxer: the file is opened once")
     func assetAndReaderShare() async throws {
         let (folder, url) = try Self.copy("counter-gps.mp4")

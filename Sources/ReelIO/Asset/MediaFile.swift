@@ -10,9 +10,11 @@ import ReelMetadata
 /// its header, and for an MP4 the whole `moov`; a render, a seek or an image generator used
 /// to pay for that at every reader it made. Here a demuxer that a reader or a probe is done
 /// with goes back to the file's pool, rewound to the start with every stream enabled, and
-/// the next one that asks takes it instead of opening the file again. Only MP4/MOV and
-/// Matroska files on disk are pooled (their demuxers seek to the start exactly); a URL or
-/// another container is opened for each user, as before.
+/// the next one that asks takes it instead of opening the file again. Only MP4/MOV files
+/// on disk are pooled: their demuxer seeks every track back to its first sample. FFmpeg's
+/// Matroska demuxer, sought to its start, drops the packets of other tracks that come
+/// before the first video keyframe's time (a sound packet at 0 before a keyframe shown at
+/// 21 ms), so a Matroska file, a URL or another container is opened for each user.
 ///
 /// A file is known by its device, inode, size and modification time: a file replaced or
 /// written again is another file, and its old demuxers are never handed out for it.
@@ -106,12 +108,9 @@ final class MediaFile: Sendable {
         }
     }
 
-    /// The containers whose demuxers seek back to their first packets exactly.
+    /// The containers whose demuxers seek back to their first packets exactly: MP4/MOV.
     static func pools(_ formatName: String) -> Bool {
-        switch ContainerFamily(formatName: formatName) {
-        case .quickTime, .matroska: true
-        default: false
-        }
+        ContainerFamily(formatName: formatName) == .quickTime
     }
 
     // MARK: The MP4 box tree
@@ -224,11 +223,12 @@ extension InputFormatContext {
     }
 
     /// Enables every stream and seeks to the start of the file; false when the demuxer
-    /// cannot seek there (it is then not reused).
+    /// cannot seek there (it is then not reused). The seek asks for a time before any
+    /// packet: the MP4 demuxer then starts every track at its first sample (not at the
+    /// keyframe at or before zero, which may come after samples with negative times).
     func rewind() -> Bool {
         for i in 0..<streamCount { stream(i).pointee.discard = AVDISCARD_DEFAULT }
-        let start = pointer.pointee.start_time == reel_nopts_value() ? 0 : pointer.pointee.start_time
-        return av_seek_frame(pointer, -1, min(start, 0), AVSEEK_FLAG_BACKWARD) >= 0
+        return av_seek_frame(pointer, -1, Int64.min / 2, AVSEEK_FLAG_BACKWARD) >= 0
     }
 }
 
