@@ -8,10 +8,8 @@ struct SourceOpeningTests {
     /// The GPS dashboard example over a copy of its clip (video, sound, a GPS track) of this
     /// test's own; `audio` false leaves the sound out.
     static func renderCountingOpens(audio: Bool) throws -> (opens: Int, output: String) {
-        let folder = try TestFiles.scratchFolder()
+        let (folder, clip) = try TestFiles.copyOfFixture("counter-gps.mp4", as: "camera.mp4")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clip = folder.appendingPathComponent("camera.mp4")
-        try FileManager.default.copyItem(at: TestFiles.fixture("counter-gps.mp4"), to: clip)
         let example = try String(contentsOf: TestFiles.packageRoot.appendingPathComponent("Examples/gps-dashboard/composition.json"), encoding: .utf8)
         var json = example.replacingOccurrences(of: "\"../../Fixtures/counter-gps.mp4\"", with: "\"\(clip.path)\"")
         #expect(json != example)

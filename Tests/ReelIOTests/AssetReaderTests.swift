@@ -386,10 +386,8 @@ struct AssetReaderTests {
     @Test("two outputs of metadata tracks read the file's MP4 boxes once")
     func readsBoxesOnce() async throws {
         // A copy of its own: the fixture's boxes may have been read by other tests.
-        let folder = try TestFiles.scratchFolder()
+        let (folder, url) = try TestFiles.copyOfFixture("counter-gps.mp4")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("clip.mp4")
-        try FileManager.default.copyItem(at: TestFiles.fixture("counter-gps.mp4"), to: url)
         let reader = try await AssetReader.open(url: url)
         let gpmd = try #require(reader.tracks(withMediaType: .metadata).first).trackID
         let first = AssetReaderTrackOutput(trackID: gpmd, settings: .passthrough)

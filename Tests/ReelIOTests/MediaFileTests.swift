@@ -8,15 +8,6 @@ import ReelTestSupport
 /// boxes are parsed once.
 @Suite("MediaFile: one file, opened once")
 struct MediaFileTests {
-    /// A copy of fixture `name` of this test's own: a fixture's pool is shared with the
-    /// tests running beside this one.
-    static func copy(_ name: String) throws -> (folder: URL, url: URL) {
-        let folder = try TestFiles.scratchFolder()
-        let url = folder.appendingPathComponent(name)
-        try FileManager.default.copyItem(at: TestFiles.fixture(name), to: url)
-        return (folder, url)
-    }
-
     /// What a reader gives for every track of the file: each frame's time and its luma
     /// rows summed, each sound buffer's time and sample count, each metadata sample's
     /// time and bytes.
@@ -56,7 +47,7 @@ struct MediaFileTests {
 
     @Test("readers one after another open the file once, and a demuxer taken back gives what a fresh one gives")
     func readersShareOneOpening() async throws {
-        let (folder, url) = try Self.copy("counter-gps.mp4")
+        let (folder, url) = try TestFiles.copyOfFixture("counter-gps.mp4")
         defer { try? FileManager.default.removeItem(at: folder) }
         let (first, firstReader) = try await Self.readEverything(url)
         #expect(first.frames.count == 60)
@@ -119,7 +110,7 @@ struct MediaFileTests {
 
     @Test("an asset's probe and the readers after it share the demuxer: the file is opened once")
     func assetAndReaderShare() async throws {
-        let (folder, url) = try Self.copy("counter-gps.mp4")
+        let (folder, url) = try TestFiles.copyOfFixture("counter-gps.mp4")
         defer { try? FileManager.default.removeItem(at: folder) }
         let asset = Asset(url: url)
         let tracks = try await asset.load(.tracks)
@@ -141,7 +132,7 @@ struct MediaFileTests {
 
     @Test("a file written again is opened again: its old demuxers are not handed out for it")
     func aRewrittenFileIsAnotherFile() async throws {
-        let (folder, url) = try Self.copy("counter-gps.mp4")
+        let (folder, url) = try TestFiles.copyOfFixture("counter-gps.mp4")
         defer { try? FileManager.default.removeItem(at: folder) }
         let (before, reader) = try await Self.readEverything(url)
         #expect(before.frames.count == 60)
@@ -158,7 +149,7 @@ struct MediaFileTests {
 
     @Test("a demuxer whose read failed is not taken back")
     func aFailedReadIsNotReused() async throws {
-        let (folder, url) = try Self.copy("counter-gps.mp4")
+        let (folder, url) = try TestFiles.copyOfFixture("counter-gps.mp4")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = MediaFile.shared(url)
         let demuxer = try file.takeDemuxer(networkTimeout: .seconds(5))

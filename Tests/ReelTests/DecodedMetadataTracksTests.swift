@@ -10,10 +10,8 @@ import ReelTestSupport
 struct DecodedMetadataTracksTests {
     @Test("the loader, the engine's source and the export's read share one decoding, and give what a reader of their own gives")
     func decodedOnceAndTheSame() async throws {
-        let folder = try TestFiles.scratchFolder()
+        let (folder, url) = try TestFiles.copyOfFixture("counter-gps.mp4")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("clip.mp4")
-        try FileManager.default.copyItem(at: TestFiles.fixture("counter-gps.mp4"), to: url)
         let id = try #require(try await AssetReader.open(url: url).tracks(withMediaType: .metadata).first).trackID
 
         let groups = try await LoadedComposition.readGroups(url: url, trackID: id)
@@ -51,10 +49,8 @@ struct DecodedMetadataTracksTests {
 
     @Test("a file written again is read again")
     func aRewrittenFileIsReadAgain() async throws {
-        let folder = try TestFiles.scratchFolder()
+        let (folder, url) = try TestFiles.copyOfFixture("counter-gps.mp4")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("clip.mp4")
-        try FileManager.default.copyItem(at: TestFiles.fixture("counter-gps.mp4"), to: url)
         let id = try #require(try await AssetReader.open(url: url).tracks(withMediaType: .metadata).first).trackID
         let first = try await LoadedComposition.readGroups(url: url, trackID: id)
         try FileManager.default.removeItem(at: url)

@@ -40,6 +40,15 @@ public enum TestFiles {
     /// A new empty folder for one test; the test removes it. Folders live under
     /// `reel-tests/<pid>` in the temporary directory, and the folders of test processes
     /// that are gone (a crash leaves them) are removed the first time one is asked for.
+    /// A copy of fixture `name` in a scratch folder of its own (remove the folder when done):
+    /// a file no other test reads, for checks of what the process shares by file.
+    public static func copyOfFixture(_ name: String, as copyName: String? = nil) throws -> (folder: URL, url: URL) {
+        let folder = try scratchFolder()
+        let url = folder.appendingPathComponent(copyName ?? name)
+        try FileManager.default.copyItem(at: fixture(name), to: url)
+        return (folder, url)
+    }
+
     public static func scratchFolder() throws -> URL {
         let url = processFolder.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

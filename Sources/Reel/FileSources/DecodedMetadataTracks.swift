@@ -127,18 +127,18 @@ extension DecodedMetadataTracks.Track {
     /// The group showing at `time`: the last to start at or before it, when it lasts past
     /// `time` (or is an instant at exactly `time`).
     func sample(at time: MediaTime) -> TimedMetadataSample? {
-        guard isInTimeOrder else {
-            guard let candidate = timeline.last(where: { !(time < $0.group.timeRange.start) }) else { return nil }
-            let span = candidate.group.timeRange
-            return span.containsTime(time) || (span.duration == .zero && span.start == time) ? candidate : nil
+        let candidate: TimedMetadataSample?
+        if isInTimeOrder {
+            var low = 0, high = timeline.count
+            while low < high {
+                let mid = (low + high) / 2
+                if time < timeline[mid].group.timeRange.start { high = mid } else { low = mid + 1 }
+            }
+            candidate = low > 0 ? timeline[low - 1] : nil
+        } else {
+            candidate = timeline.last { !(time < $0.group.timeRange.start) }
         }
-        var low = 0, high = timeline.count
-        while low < high {
-            let mid = (low + high) / 2
-            if time < timeline[mid].group.timeRange.start { high = mid } else { low = mid + 1 }
-        }
-        guard low > 0 else { return nil }
-        let candidate = timeline[low - 1]
+        guard let candidate else { return nil }
         let span = candidate.group.timeRange
         return span.containsTime(time) || (span.duration == .zero && span.start == time) ? candidate : nil
     }
