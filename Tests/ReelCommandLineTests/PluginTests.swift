@@ -50,13 +50,4 @@ struct PluginTests {
         #expect(out.status == 2)
         #expect(out.stderr.contains("compositor.name: no compositor named \"sepia\""), "\(out.stderr)")
     }
-
-    /// Builds Examples/custom-compositor as the separate package a user would have. Slow
-    /// (a second build of Reel), so only when REEL_TEST_PLUGIN_PACKAGE=1.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["REEL_TEST_PLUGIN_PACKAGE"] == "1", "set REEL_TEST_PLUGIN_PACKAGE=1 to build the example package"))
-    func theExamplePackageBuildsOnItsOwn() throws {
-        let swift = try #require(TestTools.which("swift"))
-        let out = try TestTools.run(swift, ["build", "--package-path", Self.example.path, "--product", "reel-sepia"], in: Self.example)
-        #expect(out.status == 0, "\(out.stdout)\n\(out.stderr)")
-    }
 }
