@@ -52,25 +52,30 @@ struct PreviewConnection {
                 while !target.isClosed {
                     if !target.hasPending, let next = ahead.nextToRender(frameCount: await server.renderer.frameCount) {
                         let generation = await server.renderer.generation
-                        if let made = try? await server.frameMessages(next) {
+                        if let made = try? await server.frameMessages(PreviewSeek(frame: next)) {
                             ahead.store(next, header: made.header, jpeg: made.jpeg, generation: generation)
                         } else {
                             ahead.reset()
                         }
                         continue
                     }
-                    guard let index = await target.next() else { break }
+                    guard let seek = await target.next() else { break }
                     let generation = await server.renderer.generation
-                    if let ready = ahead.take(index, generation: generation) {
-                        send.yield(.frame(header: ready.header, jpeg: ready.jpeg))
-                        continue
+                    if seek.isExact {
+                        if let ready = ahead.take(seek.frame, generation: generation) {
+                            send.yield(.frame(header: ready.header, jpeg: ready.jpeg))
+                            continue
+                        }
+                    } else {
+                        // A scrub, not playing.
+                        ahead.reset()
                     }
                     do throws(ReelError) {
-                        let (header, jpeg) = try await server.frameMessages(index)
+                        let (header, jpeg) = try await server.frameMessages(seek)
                         send.yield(.frame(header: header, jpeg: jpeg))
                     } catch {
                         ahead.reset()
-                        send.yield(.text(PreviewReply.problem("error", "frame \(index): \(error.description)")))
+                        send.yield(.text(PreviewReply.problem("error", "frame \(seek.frame): \(error.description)")))
                     }
                 }
             }
@@ -83,7 +88,8 @@ struct PreviewConnection {
                     }
                     do throws(ReelError) {
                         switch try PreviewRequest.parse(text, frameCount: await server.renderer.frameCount) {
-                        case .seek(let frame): target.offer(frame)
+                        case .seek(let frame, let before, let after):
+                            target.offer(PreviewSeek(frame: frame, toleranceBefore: before, toleranceAfter: after))
                         case .info: if let info = await server.infoMessage() { send.yield(.text(info)) }
                         }
                     } catch {
@@ -101,21 +107,31 @@ struct PreviewConnection {
     }
 }
 
+/// A frame a page asked for: frame `frame`, or any from `frame - toleranceBefore` to
+/// `frame + toleranceAfter`, the quickest to show.
+struct PreviewSeek: Sendable, Hashable {
+    var frame: Int
+    var toleranceBefore = 0
+    var toleranceAfter = 0
+
+    var isExact: Bool { toleranceBefore == 0 && toleranceAfter == 0 }
+}
+
 /// The frame a page asked for last and not yet rendered: a later seek replaces an earlier
 /// one, so the renderer always takes the newest ("newest seek wins").
 final class SeekSlot: Sendable {
     private struct State {
-        var pending: Int?
-        var waiter: CheckedContinuation<Int?, Never>?
+        var pending: PreviewSeek?
+        var waiter: CheckedContinuation<PreviewSeek?, Never>?
         var closed = false
-        /// The last frame taken: the one the page shows (or is about to).
-        var shown: Int?
+        /// The last request taken: the frame the page shows (or is about to).
+        var shown: PreviewSeek?
     }
     private let state = Lock(State())
 
     /// Asks for `frame`, replacing any request not yet taken.
-    func offer(_ frame: Int) {
-        let waiter = state.withLock { s -> CheckedContinuation<Int?, Never>? in
+    func offer(_ frame: PreviewSeek) {
+        let waiter = state.withLock { s -> CheckedContinuation<PreviewSeek?, Never>? in
             guard !s.closed else { return nil }
             if let w = s.waiter {
                 s.waiter = nil
@@ -134,9 +150,9 @@ final class SeekSlot: Sendable {
     }
 
     /// The newest frame asked for, waiting for one; nil once closed.
-    func next() async -> Int? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Int?, Never>) in
-            let ready = state.withLock { s -> Int?? in
+    func next() async -> PreviewSeek? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<PreviewSeek?, Never>) in
+            let ready = state.withLock { s -> PreviewSeek?? in
                 if s.closed { return .some(nil) }
                 if let p = s.pending {
                     s.pending = nil
@@ -156,7 +172,7 @@ final class SeekSlot: Sendable {
     var isClosed: Bool { state.withLock { $0.closed } }
 
     func close() {
-        let waiter = state.withLock { s -> CheckedContinuation<Int?, Never>? in
+        let waiter = state.withLock { s -> CheckedContinuation<PreviewSeek?, Never>? in
             s.closed = true
             defer { s.waiter = nil }
             return s.waiter

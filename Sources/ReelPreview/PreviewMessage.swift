@@ -6,9 +6,12 @@ import ReelCore
 ///
 /// - `{"type": "seek", "frame": N}`: show frame N. Seeks coalesce: while a frame is being
 ///   rendered, later seeks replace the one waiting, and only the newest is rendered.
+///   `"toleranceBefore"` and `"toleranceAfter"` (frames, 0 by default) let the server show
+///   any frame from N - toleranceBefore to N + toleranceAfter instead, the one quickest to
+///   reach (``SeekLanding``): what a scrubber asks for while it is dragged.
 /// - `{"type": "info"}`: describe the document again (its timeline, size, frame rate).
 public enum PreviewRequest: Sendable, Hashable {
-    case seek(frame: Int)
+    case seek(frame: Int, toleranceBefore: Int = 0, toleranceAfter: Int = 0)
     case info
 
     /// The longest message taken; a longer one is refused unread.
@@ -17,11 +20,13 @@ public enum PreviewRequest: Sendable, Hashable {
     private struct Wire: Decodable {
         var type: String
         var frame: Int?
+        var toleranceBefore: Int?
+        var toleranceAfter: Int?
     }
 
     /// Parses one message for a document of `frameCount` frames. Throws `invalidArgument`
     /// with one line saying what is wrong: too long, not JSON, an unknown type, a frame
-    /// that is missing or outside `0..<frameCount`.
+    /// that is missing or outside `0..<frameCount`, a negative tolerance.
     public static func parse(_ text: String, frameCount: Int) throws(ReelError) -> PreviewRequest {
         guard text.utf8.count <= maximumLength else {
             throw ReelError(.invalidArgument, "the message is \(text.utf8.count) bytes: at most \(maximumLength) are read")
@@ -38,7 +43,11 @@ public enum PreviewRequest: Sendable, Hashable {
             guard frame >= 0, frame < frameCount else {
                 throw ReelError(.invalidArgument, "seek: frame \(frame) is outside 0...\(max(frameCount - 1, 0))")
             }
-            return .seek(frame: frame)
+            let before = wire.toleranceBefore ?? 0, after = wire.toleranceAfter ?? 0
+            guard before >= 0, after >= 0 else {
+                throw ReelError(.invalidArgument, "seek: a tolerance is a number of frames, 0 or more (toleranceBefore \(before), toleranceAfter \(after))")
+            }
+            return .seek(frame: frame, toleranceBefore: before, toleranceAfter: after)
         case "info":
             return .info
         default:

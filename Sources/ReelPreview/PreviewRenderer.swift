@@ -108,6 +108,29 @@ public actor PreviewRenderer {
         throw ReelError(.internalError, "no render reached frame \(index)")
     }
 
+    /// A frame from `index - toleranceBefore` to `index + toleranceAfter` (clipped to the
+    /// document), the one quickest to show: where ``SeekLanding`` puts the seek (a keyframe of
+    /// the sources in the window), unless a frame rendered already, or the running render's
+    /// next, is at least as near to `index`. With no tolerance, frame `index` itself.
+    public func frame(_ index: Int, toleranceBefore: Int, toleranceAfter: Int) async throws(ReelError) -> PreviewFrame {
+        guard index >= 0, index < state.frameCount else { return try await frame(index) }
+        let low = max(0, index - max(0, toleranceBefore)), high = min(state.frameCount - 1, index + max(0, toleranceAfter))
+        guard low < high else { return try await frame(index) }
+        let frameDuration = state.videoComposition.frameDuration
+        let landingTime = await SeekLanding.time(for: time(ofFrame: index), earliest: time(ofFrame: low), latest: time(ofFrame: high) + frameDuration,
+                                                 composition: state.composition, videoComposition: state.videoComposition, sources: state.sources)
+        let landing = min(max(firstFrame(atOrAfter: landingTime), low), high)
+        let ready = (Array(cache.keys) + (running.map { [$0.next] } ?? [])).filter { (low...high).contains($0) && abs($0 - index) <= abs(landing - index) }
+        return try await frame(ready.min { abs($0 - index) < abs($1 - index) } ?? landing)
+    }
+
+    /// The index of the first frame that starts at or after `time`.
+    private func firstFrame(atOrAfter time: MediaTime) -> Int {
+        let offset = (time - state.range.start).seconds / state.videoComposition.frameDuration.seconds
+        guard offset.isFinite else { return 0 }
+        return Int((offset - 1e-9).rounded(.up))
+    }
+
     private func start(at index: Int) async throws(ReelError) {
         if running != nil { await compositor.cancelAllPendingVideoCompositionRequests() }
         running = nil

@@ -114,9 +114,9 @@ public struct PreviewServer: Sendable {
                         body: .init(byteBuffer: ByteBuffer(bytes: png)))
     }
 
-    /// A frame's header and its JPEG, as the page gets them.
-    func frameMessages(_ index: Int) async throws(ReelError) -> (header: String, jpeg: Data) {
-        let frame = try await renderer.frame(index)
+    /// The header and JPEG of the frame `seek` lands on, as the page gets them.
+    func frameMessages(_ seek: PreviewSeek) async throws(ReelError) -> (header: String, jpeg: Data) {
+        let frame = try await renderer.frame(seek.frame, toleranceBefore: seek.toleranceBefore, toleranceAfter: seek.toleranceAfter)
         let buffer = frame.pixelBuffer
         let jpeg = try await onDedicatedThread(named: "reel.preview.jpeg") { () throws(ReelError) in
             try ImageEncoder.data(for: buffer, as: .jpeg(quality: Self.jpegQuality))

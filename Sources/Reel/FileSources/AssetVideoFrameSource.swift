@@ -74,6 +74,8 @@ public actor AssetVideoFrameSource: VideoFrameSource {
     public private(set) var readerOpenCount = 0
     /// How many seeks moved an open reader instead of opening one.
     public private(set) var seekCount = 0
+    /// When the track's keyframes show, from the file's index; nil until a reader opened it.
+    private var keyframes: [MediaTime]?
 
     /// A source for track `trackID` of the file at `url`. The file is opened on first use.
     public init(url: URL, trackID: Int32, options: Options = Options()) {
@@ -110,6 +112,17 @@ public actor AssetVideoFrameSource: VideoFrameSource {
         }
     }
 
+    /// The time the last keyframe at or before `sourceTime` shows, from the file's index
+    /// (read once; the file is opened for it when no read has opened it yet); nil when the
+    /// index lists no keyframes or the file does not open.
+    public func randomAccessTime(atOrBefore sourceTime: MediaTime) async -> MediaTime? {
+        if keyframes == nil {
+            let reader = try? await AssetReader.open(url: url)
+            keyframes = reader?.keyframeTimes(trackID: trackID) ?? []
+        }
+        return VideoCursor.lastKeyframe(atOrBefore: sourceTime, in: keyframes ?? [])
+    }
+
     /// Stops every reader; the next request opens the file again.
     public func close() {
         for cursor in cursors { cursor.close() }
@@ -140,6 +153,7 @@ public actor AssetVideoFrameSource: VideoFrameSource {
         let cursor = try VideoCursor(reader: try await AssetReader.open(url: url), trackID: trackID, start: time,
                                      format: format, options: options)
         readerOpenCount += 1
+        if keyframes == nil { keyframes = cursor.keyframes }
         cursors.append(cursor)
         return cursor
     }
@@ -154,7 +168,7 @@ final class VideoCursor {
     private let seekPreroll: MediaTime
     private let recentLimit: Int
     /// When the track's keyframes show, from the file's index (empty when unknown).
-    private let keyframes: [MediaTime]
+    let keyframes: [MediaTime]
     /// Where the reader's range starts.
     private(set) var start: MediaTime
     /// The pixel format of the frames.
@@ -250,12 +264,12 @@ final class VideoCursor {
     /// not more than ``readOnPastKeyframe`` after `position`.
     func readsOn(from position: MediaTime, to time: MediaTime, maximumSkip: MediaTime) -> Bool {
         if position + maximumSkip < time { return false }
-        guard let keyframe = lastKeyframe(atOrBefore: time) else { return true }
+        guard let keyframe = Self.lastKeyframe(atOrBefore: time, in: keyframes) else { return true }
         return !(position + Self.readOnPastKeyframe < keyframe)
     }
 
-    /// The last keyframe time at or before `time` in ``keyframes`` (binary search).
-    private func lastKeyframe(atOrBefore time: MediaTime) -> MediaTime? {
+    /// The last of `keyframes` (sorted) at or before `time` (binary search).
+    static func lastKeyframe(atOrBefore time: MediaTime, in keyframes: [MediaTime]) -> MediaTime? {
         var low = 0, high = keyframes.count
         while low < high {
             let mid = (low + high) / 2

@@ -25,12 +25,20 @@ public protocol VideoFrameSource: Sendable {
     /// source converts with its scaler here, off the engine's path; the default ignores the
     /// hint, and the engine converts whatever is not accepted.
     func frame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> VideoFrame?
+
+    /// The latest time at or before `sourceTime` from which the source reaches a frame
+    /// without decoding the pictures before it: the time the last keyframe up to
+    /// `sourceTime` shows. Nil when the source does not know, or every frame is as quick to
+    /// reach (the default). Tolerant seeks land there (``SeekLanding``).
+    func randomAccessTime(atOrBefore sourceTime: MediaTime) async -> MediaTime?
 }
 
 extension VideoFrameSource {
     public func frame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> VideoFrame? {
         try await frame(at: sourceTime)
     }
+
+    public func randomAccessTime(atOrBefore sourceTime: MediaTime) async -> MediaTime? { nil }
 }
 
 /// Timed metadata of one source metadata track, asked for by source time.

@@ -12,13 +12,18 @@ const state = window.reelPreview = {
   shownTime: null,     // its exact time (value/timescale)
   shownGeneration: -1, // the document state it was rendered from
   header: null,        // the last frame's header (metadata, instruction)
-  requested: -1,       // the frame asked for last
+  requested: -1,       // the frame wanted last
+  sent: null,          // the request sent last: { frame, tolerant }
   inFlight: false,     // a request not yet answered
+  scrubbing: false,    // the scrubber is being dragged: requests take the nearest keyframe
   playing: false, rate: 1,
   framesShown: 0, framesDropped: 0,
   problem: null, lastError: null, connected: false,
 };
-let socket = null, pendingHeader = null, clockStart = 0, clockFrame = 0;
+let socket = null, pendingHeader = null, clockStart = 0, clockFrame = 0, scrubTimer = null;
+// While the scrubber moves, a seek may show a frame up to this many seconds before the one
+// asked for (the server picks a keyframe, one picture to decode); once it rests, the exact one.
+const SCRUB_TOLERANCE_SECONDS = 5, SCRUB_REST_MS = 150;
 
 function send(message) { if (socket && socket.readyState === 1) socket.send(JSON.stringify(message)); }
 
@@ -27,12 +32,30 @@ function request(frame) {
   frame = Math.max(0, Math.min(state.info.frameCount - 1, frame | 0));
   state.requested = frame;
   state.inFlight = true;
-  send({ type: "seek", frame });
+  const tolerant = state.scrubbing;
+  state.sent = { frame, tolerant };
+  const message = { type: "seek", frame };
+  if (tolerant) message.toleranceBefore = Math.round(SCRUB_TOLERANCE_SECONDS * state.info.framesPerSecond);
+  send(message);
+}
+
+// Whether the frame wanted differs from what was last asked for: another frame, or the exact
+// one after a tolerant request that landed elsewhere and the scrubber has come to rest.
+function wantsAnotherFrame() {
+  const sent = state.sent;
+  if (!sent || state.requested !== sent.frame) return true;
+  return !state.scrubbing && sent.tolerant && state.shownFrame !== state.requested;
 }
 
 function seek(frame) {
   if (state.playing) pause();
+  stopScrubbing();
   request(frame);
+}
+
+function stopScrubbing() {
+  clearTimeout(scrubTimer);
+  state.scrubbing = false;
 }
 
 function connect() {
@@ -89,7 +112,7 @@ async function showFrame(blob) {
   $("position").textContent = `frame ${header.index} · ${header.seconds.toFixed(3)} s`;
   showMetadata(header);
   movePlayhead(header.seconds);
-  if (!state.playing && state.requested !== header.index) request(state.requested);
+  if (!state.playing && wantsAnotherFrame()) request(state.requested);
 }
 
 function showMetadata(header) {
@@ -162,6 +185,7 @@ function movePlayhead(seconds) {
 // Playback: the page's clock says which frame should show; one request in flight.
 function play(rate) {
   if (!state.info) return;
+  stopScrubbing();
   state.rate = rate;
   state.playing = true;
   clockStart = performance.now();
@@ -204,7 +228,17 @@ function parseGoto(text) {
 $("play").onclick = () => (state.playing ? pause() : play(1));
 $("back").onclick = () => seek(state.shownFrame - 1);
 $("forward").onclick = () => seek(state.shownFrame + 1);
-$("scrubber").oninput = (e) => { if (state.playing) pause(); state.requested = Number(e.target.value); if (!state.inFlight) request(state.requested); };
+$("scrubber").oninput = (e) => {
+  if (state.playing) pause();
+  state.requested = Number(e.target.value);
+  state.scrubbing = true;
+  clearTimeout(scrubTimer);
+  scrubTimer = setTimeout(() => {
+    state.scrubbing = false;
+    if (!state.inFlight && wantsAnotherFrame()) request(state.requested);
+  }, SCRUB_REST_MS);
+  if (!state.inFlight) request(state.requested);
+};
 $("goto").onsubmit = (e) => {
   e.preventDefault();
   const frame = parseGoto($("goto-text").value);

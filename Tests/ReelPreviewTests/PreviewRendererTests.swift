@@ -1,0 +1,57 @@
+import Foundation
+import Reel
+import ReelCore
+import ReelPreview
+import ReelTestSupport
+import Testing
+
+/// Tolerant seeks (a scrubber's): the frame quickest to show within the tolerance, and
+/// that frame exactly as an exact seek to it shows it.
+@Suite("PreviewRenderer", .serialized)
+struct PreviewRendererTests {
+    /// The dashboard over the counter-gps fixture: 60 frames at 30 fps, keyframes at 0 s and
+    /// 1 s (frames 0 and 30).
+    static func renderer(in folder: URL) async throws -> PreviewRenderer {
+        try await PreviewServerTests.server(path: PreviewServerTests.writeDashboard(in: folder)).renderer
+    }
+
+    static func png(_ frame: PreviewFrame) throws -> Data { try ImageEncoder.data(for: frame.pixelBuffer, as: .png) }
+
+    @Test("a tolerant seek lands on the keyframe in its window, the same picture an exact seek there gives")
+    func landsOnTheKeyframe() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let renderer = try await Self.renderer(in: folder)
+        // Nothing read yet: the keyframes come from the file's index.
+        let landed = try await renderer.frame(44, toleranceBefore: 20, toleranceAfter: 0)
+        #expect(landed.index == 30)
+        let exact = try await Self.renderer(in: folder).frame(30)
+        #expect(try Self.png(landed) == Self.png(exact))
+        #expect(landed.metadata.map(\.trackID) == exact.metadata.map(\.trackID))
+    }
+
+    @Test("with the keyframe outside the window, the window's first frame; without tolerance, the frame asked for")
+    func outsideTheWindow() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let renderer = try await Self.renderer(in: folder)
+        #expect(try await renderer.frame(44, toleranceBefore: 5, toleranceAfter: 0).index == 39)
+        #expect(try await renderer.frame(20, toleranceBefore: 0, toleranceAfter: 0).index == 20)
+        // A keyframe after the frame, within toleranceAfter.
+        #expect(try await Self.renderer(in: folder).frame(27, toleranceBefore: 0, toleranceAfter: 5).index == 30)
+    }
+
+    @Test("a frame rendered already, or the running render's next, wins when nearer than the keyframe")
+    func nearerFramesWin() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let renderer = try await Self.renderer(in: folder)
+        _ = try await renderer.frame(40)
+        let starts = await renderer.renderStarts
+        // The running render's next frame is 41, one from 42; the keyframe is twelve away.
+        #expect(try await renderer.frame(42, toleranceBefore: 20, toleranceAfter: 0).index == 41)
+        // Frame 40 is kept: nearer to 38 than the keyframe (frame 30).
+        #expect(try await renderer.frame(38, toleranceBefore: 20, toleranceAfter: 5).index == 40)
+        #expect(await renderer.renderStarts == starts)
+    }
+}
