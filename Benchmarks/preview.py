@@ -7,7 +7,8 @@ URL is a running `reel preview COMPOSITION.json`. Prints one line per measure:
   seek: random frames, from the request to the frame on the canvas (p50, p95, ms)
   step: one frame forward or back (p95, ms)
   scrub: 60 seeks a second for 5 s (repaints a second; whether it ends on the exact frame)
-  play: the whole composition at its rate (frames shown a second, frames dropped, drift)
+  play: the whole composition at its rate (frames shown a second, frames dropped, drift of
+        the picture behind the page's clock)
   edit: a saved edit of the composition file until its frame is on the canvas (p95, ms)
 """
 import json, random, statistics, sys, time
@@ -71,10 +72,14 @@ try:
     while driver.execute_script("return window.reelPreview.playing"):
         time.sleep(0.1)
     wall = time.monotonic() - t0
-    shown, dropped = driver.execute_script("return [window.reelPreview.framesShown, window.reelPreview.framesDropped]")
+    shown, dropped, late = driver.execute_script("return [window.reelPreview.framesShown, window.reelPreview.framesDropped, window.reelPreview.lateness]")
     expected = frames / fps
+    # Drift: how much further behind its clock the picture is at the end than at the start
+    # (the mean lateness of the first and last 30 frames shown, from the page's own clock).
+    first, last = statistics.mean(late[:30]), statistics.mean(late[-30:])
     print(f"play: {frames} frames ({expected:.1f} s) in {wall:.1f} s: {shown / wall:.1f} frames shown a second, "
-          f"{dropped} dropped ({100 * dropped / frames:.1f}%), drift {60 * (wall - expected) / expected:.2f} s a minute")
+          f"{dropped} dropped ({100 * dropped / frames:.1f}%), drift {60 * (last - first) / expected * 1000:.1f} ms a minute "
+          f"(target <= {1000 / fps:.0f}: one frame; the picture {1000 * first:.0f} ms behind its clock at the start, {1000 * last:.0f} ms at the end)")
     # Edits: a parameter changed and saved; until the new frame shows.
     with open(composition) as f:
         document = json.load(f)

@@ -216,7 +216,7 @@ actor PreviewHub {
 /// failed render or a new state of the document drops them.
 struct RenderAhead {
     /// Frames rendered past the last one asked for.
-    static let lead = 4
+    static let lead = 8
     /// The largest step forward between two requests still taken for playing.
     static let playingStep = 8
 

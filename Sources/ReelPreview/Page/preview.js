@@ -18,6 +18,7 @@ const state = window.reelPreview = {
   scrubbing: false,    // the scrubber is being dragged: requests take the nearest keyframe
   playing: false, rate: 1,
   framesShown: 0, framesDropped: 0,
+  lateness: [],        // while playing: seconds each frame shown came after its time on the clock
   problem: null, lastError: null, connected: false,
 };
 let socket = null, pendingHeader = null, clockStart = 0, clockFrame = 0, scrubTimer = null;
@@ -101,6 +102,10 @@ async function showFrame(blob) {
   bitmap.close();
   if (state.playing && state.shownFrame >= 0 && Math.abs(header.index - state.shownFrame) > 1) {
     state.framesDropped += Math.abs(header.index - state.shownFrame) - 1;
+  }
+  if (state.playing) {
+    const due = (header.index - clockFrame) / (state.info.framesPerSecond * state.rate);
+    state.lateness.push((performance.now() - clockStart) / 1000 - due);
   }
   state.shownFrame = header.index;
   state.shownTime = header.time;
@@ -188,6 +193,7 @@ function play(rate) {
   stopScrubbing();
   state.rate = rate;
   state.playing = true;
+  state.lateness = [];
   clockStart = performance.now();
   clockFrame = Math.max(0, state.shownFrame);
   $("play").innerHTML = "&#10074;&#10074;";
