@@ -10,7 +10,7 @@ struct RenderAheadTests {
         }
     }
 
-    @Test("two requests forward start it; it renders up to four frames past the last one asked for")
+    @Test("two requests forward start it; it renders up to `lead` frames past the last one asked for")
     func startsWhenPlaying() {
         var ahead = RenderAhead()
         #expect(ahead.take(10, generation: 1) == nil)
@@ -22,9 +22,10 @@ struct RenderAheadTests {
         #expect(ahead.nextToRender(frameCount: 100) == 14)
         Self.ready(&ahead, through: 99)
         #expect(ahead.nextToRender(frameCount: 100) == nil)
-        // The page skipped 14: 15 is handed out, 14 dropped, and 18 and 19 come next.
+        // The page skipped 14: 15 is handed out, 14 dropped, and the frame `lead` past 13
+        // (13 + lead + 1) comes next.
         #expect(ahead.take(15, generation: 1)?.header == "h15")
-        #expect(ahead.nextToRender(frameCount: 100) == 18)
+        #expect(ahead.nextToRender(frameCount: 100) == 14 + RenderAhead.lead)
         #expect(ahead.take(14, generation: 1) == nil)
         #expect(!ahead.isPlaying)
         #expect(ahead.nextToRender(frameCount: 100) == nil)
