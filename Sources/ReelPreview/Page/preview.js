@@ -113,7 +113,8 @@ async function showFrame(blob) {
   state.header = header;
   state.framesShown += 1;
   state.inFlight = false;
-  $("scrubber").value = header.index;
+  // Not under a dragging hand: a tolerant frame may be a little before the scrubber.
+  if (!state.scrubbing) $("scrubber").value = header.index;
   $("position").textContent = `frame ${header.index} · ${header.seconds.toFixed(3)} s`;
   showMetadata(header);
   movePlayhead(header.seconds);
