@@ -2,7 +2,8 @@
 # The preview's speed as a user sees it: `reel preview` of the GPS dashboard over a 60 s
 # 1080p30 composition (a 10 s clip with 1 s groups of pictures, six times, with a GPS
 # track) at half scale (960x540), measured in headless Chromium by Benchmarks/preview.py:
-# random seeks, frame steps, a scrub, playing it through, and saved edits.
+# random seeks, frame steps, a scrub, playing it through, and saved edits; then what pages
+# leave behind (Benchmarks/preview-soak.py).
 #
 # Usage: Benchmarks/preview.sh   (SKIP_BUILD=1 uses the release reel there, REEL=PATH that reel; needs ffmpeg,
 # python3 with selenium, chromium and chromium-driver: scripts/install-deps)
@@ -58,3 +59,6 @@ url=$(sed -n 's/^reel preview: \(http[^ ]*\).*/\1/p' "$OUT/preview.log" | head -
 echo "reel preview at $url, rss $(ps -o rss= -p $server) KB" >&2
 python3 Benchmarks/preview.py "$url" "$C"
 echo "server rss after: $(ps -o rss= -p $server) KB" >&2
+# What pages leave behind: four at once (one dropped mid-play), then SOAK_SEEKS (1000)
+# random exact seeks; threads, descriptors and resident memory from /proc.
+python3 Benchmarks/preview-soak.py "$url" "$server" "${SOAK_SEEKS:-1000}"

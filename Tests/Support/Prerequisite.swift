@@ -73,6 +73,11 @@ public struct Prerequisite: Sendable, CustomStringConvertible {
               let out = try? TestTools.run("python3", ["-c", "import selenium"]) else { return false }
         return out.status == 0
     }()
+    /// Python's websocket-client (pip; Selenium depends on it), which speaks the preview
+    /// page's protocol in Benchmarks/preview-soak.py.
+    public static let webSocketClient = Prerequisite("python3's websocket-client (pip, scripts/install-deps)") {
+        (try? TestTools.run("python3", ["-c", "import websocket"]))?.status == 0
+    }
     /// The `reel` binary of this build (`swift build`).
     public static let reelBinary = Prerequisite("the reel binary (swift build)") { TestFiles.reelBinary != nil }
     /// The custom-compositor example's `reel-sepia` binary of this build.

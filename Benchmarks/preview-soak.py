@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""What pages leave behind in a running `reel preview`, from its /proc entries.
+
+    preview-soak.py URL PID [SEEKS]
+
+URL is a running `reel preview`, PID its process. Speaks the page's WebSocket protocol
+(websocket-client, which Selenium depends on) and prints one line per check, then
+"soak: passed" or "soak: FAILED: ..." (exit status 1):
+  pages: one page opened and closed, then four at once, each playing (asking for frame
+         after frame at 30 a second) for 2 s; one of them drops its connection mid-play
+         without closing it, the others close. Afterwards the server has as many threads
+         and open file descriptors as after the first page.
+  seeks: SEEKS (1000) exact seeks to random frames on one page, each waited for. The
+         resident memory after them is within 5% of where it was after the first 100.
+"""
+import json, random, socket, sys, time
+import websocket
+
+url, pid = sys.argv[1].rstrip("/"), int(sys.argv[2])
+seeks = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
+ws_url = url.replace("http://", "ws://") + "/socket"
+origin = url
+
+
+def threads():
+    import os
+    return len(os.listdir(f"/proc/{pid}/task"))
+
+
+def descriptors():
+    import os
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def rss_kb():
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+class Page:
+    """One page's connection: the info message first, then frames (a header, then a JPEG)."""
+
+    def __init__(self):
+        self.ws = websocket.create_connection(ws_url, origin=origin, timeout=60)
+        self.info = None
+        while self.info is None:
+            message = self.ws.recv()
+            if isinstance(message, str) and json.loads(message).get("type") == "info":
+                self.info = json.loads(message)
+
+    def show(self, frame):
+        """Asks for `frame` and waits for it: its header, then its JPEG."""
+        self.ws.send(json.dumps({"type": "seek", "frame": frame}))
+        while True:
+            message = self.ws.recv()
+            if isinstance(message, str):
+                reply = json.loads(message)
+                if reply.get("type") == "frame" and reply.get("index") == frame:
+                    jpeg = self.ws.recv()
+                    if not isinstance(jpeg, bytes) or not jpeg.startswith(b"\xff\xd8"):
+                        raise RuntimeError(f"frame {frame}: no JPEG after its header")
+                    return
+                if reply.get("type") == "error":
+                    raise RuntimeError(f"frame {frame}: {reply.get('message')}")
+
+    def play(self, seconds, start=0):
+        t0, frame = time.monotonic(), start
+        while time.monotonic() - t0 < seconds and frame < self.info["frameCount"]:
+            self.show(frame)
+            frame = start + int((time.monotonic() - t0) * 30) + 1
+
+    def close(self):
+        self.ws.close()
+
+    def drop(self):
+        """Gone without a word, as a page whose tab is killed."""
+        self.ws.sock.shutdown(socket.SHUT_RDWR)
+        self.ws.sock.close()
+
+
+def settle(expected_threads, expected_fds, wait=10):
+    """Threads and descriptors once the server has let go (polled up to `wait` s)."""
+    t0 = time.monotonic()
+    while True:
+        now = (threads(), descriptors())
+        if (now[0] <= expected_threads and now[1] <= expected_fds) or time.monotonic() - t0 > wait:
+            return now
+        time.sleep(0.1)
+
+
+failures = []
+first = Page()
+first.play(1)
+first.close()
+time.sleep(1)
+base_threads, base_fds = threads(), descriptors()
+
+import threading
+pages = [Page() for _ in range(4)]
+peak = [threads(), descriptors()]
+def run(i):
+    page = pages[i]
+    page.play(2, start=i * 5)
+    if i == 0:
+        page.drop()
+    else:
+        page.close()
+workers = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+for w in workers: w.start()
+time.sleep(1)
+peak = [max(peak[0], threads()), max(peak[1], descriptors())]
+for w in workers: w.join()
+after_threads, after_fds = settle(base_threads, base_fds)
+print(f"pages: after one page {base_threads} threads, {base_fds} descriptors; with four playing {peak[0]}, {peak[1]}; "
+      f"after they went (one dropped mid-play) {after_threads}, {after_fds}")
+if after_threads > base_threads or after_fds > base_fds:
+    failures.append(f"pages left {after_threads - base_threads} threads and {after_fds - base_fds} descriptors behind")
+
+page = Page()
+frames = page.info["frameCount"]
+rng = random.Random(1)
+warm = None
+t0 = time.monotonic()
+for i in range(seeks):
+    page.show(rng.randrange(frames))
+    if i == min(99, seeks - 1):
+        warm = rss_kb()
+end = rss_kb()
+page.close()
+growth = (end - warm) / warm * 100
+print(f"seeks: {seeks} random exact seeks of {frames} frames in {time.monotonic() - t0:.1f} s; "
+      f"resident {warm} KB after 100, {end} KB after {seeks} ({growth:+.1f}%, limit 5%)")
+if growth > 5:
+    failures.append(f"memory grew {growth:.1f}% over {seeks} seeks")
+
+print("soak: passed" if not failures else "soak: FAILED: " + "; ".join(failures))
+sys.exit(1 if failures else 0)
