@@ -60,5 +60,6 @@ echo "reel preview at $url, rss $(ps -o rss= -p $server) KB" >&2
 python3 Benchmarks/preview.py "$url" "$C"
 echo "server rss after: $(ps -o rss= -p $server) KB" >&2
 # What pages leave behind: four at once (one dropped mid-play), then SOAK_SEEKS (1000)
-# random exact seeks; threads, descriptors and resident memory from /proc.
-python3 Benchmarks/preview-soak.py "$url" "$server" "${SOAK_SEEKS:-1000}"
+# random exact seeks (SOAK_SEEKS=0 leaves this out); threads, descriptors and resident
+# memory from /proc.
+if [ "${SOAK_SEEKS:-1000}" -gt 0 ]; then python3 Benchmarks/preview-soak.py "$url" "$server" "${SOAK_SEEKS:-1000}"; fi

@@ -35,10 +35,11 @@ public actor PreviewRenderer {
     /// How many renders were started (one per jump), for tests and the benchmark.
     public private(set) var renderStarts = 0
 
-    /// A render under way: its frames come in order from `next`.
+    /// A render under way: its frames come in order from `next` to `end` (excluded).
     private struct Running {
         var iterator: RenderedFrames.AsyncIterator
         var next: Int
+        var end: Int
     }
 
     /// A renderer for `state` at `scale` (0 < scale <= 1 of the render size) keeping the
@@ -75,13 +76,20 @@ public actor PreviewRenderer {
 
     /// Frame `index` (0 ..< ``frameCount``).
     public func frame(_ index: Int) async throws(ReelError) -> PreviewFrame {
+        try await frame(index, renderingOnly: false)
+    }
+
+    /// Frame `index`; when a render starts for it and `renderingOnly`, the render is of that
+    /// frame alone (a scrub's frame: the next request is likely elsewhere, and frames
+    /// rendered after it would hold up the seek that comes with it).
+    private func frame(_ index: Int, renderingOnly: Bool) async throws(ReelError) -> PreviewFrame {
         guard index >= 0, index < state.frameCount else {
             throw ReelError(.invalidArgument, "frame \(index) is outside 0...\(max(state.frameCount - 1, 0))")
         }
         if let cached = cache[index] { return cached }
         // A frame a little ahead of the running render is read on to; anything else starts anew.
-        if running.map({ !(index >= $0.next && index <= $0.next + 8) }) ?? true {
-            try await start(at: index)
+        if running.map({ !(index >= $0.next && index <= $0.next + 8 && index < $0.end) }) ?? true {
+            try await start(at: index, frames: renderingOnly ? 1 : state.frameCount - index)
         }
         while var run = running {
             let produced: RenderedFrame?
@@ -102,7 +110,7 @@ public actor PreviewRenderer {
                                     generation: state.generation)
             remember(made)
             run.next += 1
-            running = run.next < state.frameCount ? run : nil
+            running = run.next < run.end ? run : nil
             if made.index == index { return made }
         }
         throw ReelError(.internalError, "no render reached frame \(index)")
@@ -121,7 +129,8 @@ public actor PreviewRenderer {
                                                  composition: state.composition, videoComposition: state.videoComposition, sources: state.sources)
         let landing = min(max(firstFrame(atOrAfter: landingTime), low), high)
         let ready = (Array(cache.keys) + (running.map { [$0.next] } ?? [])).filter { (low...high).contains($0) && abs($0 - index) <= abs(landing - index) }
-        return try await frame(ready.min { abs($0 - index) < abs($1 - index) } ?? landing)
+        if let nearest = ready.min(by: { abs($0 - index) < abs($1 - index) }) { return try await frame(nearest) }
+        return try await frame(landing, renderingOnly: true)
     }
 
     /// The index of the first frame that starts at or after `time`.
@@ -131,13 +140,15 @@ public actor PreviewRenderer {
         return Int((offset - 1e-9).rounded(.up))
     }
 
-    private func start(at index: Int) async throws(ReelError) {
+    /// Starts a render of `frames` frames from `index`.
+    private func start(at index: Int, frames: Int) async throws(ReelError) {
         if running != nil { await compositor.cancelAllPendingVideoCompositionRequests() }
         running = nil
+        let end = min(index + max(frames, 1), state.frameCount)
         var options = RenderEngine.Options(maximumRequestsInFlight: 2)
-        options.timeRange = TimeRange(start: time(ofFrame: index), end: state.range.end)
+        options.timeRange = TimeRange(start: time(ofFrame: index), end: end < state.frameCount ? time(ofFrame: end) : state.range.end)
         let engine = RenderEngine(composition: state.composition, videoComposition: videoComposition, sources: state.sources, options: options)
-        running = Running(iterator: try engine.frames(compositor: compositor).makeAsyncIterator(), next: index)
+        running = Running(iterator: try engine.frames(compositor: compositor).makeAsyncIterator(), next: index, end: end)
         renderStarts += 1
     }
 

@@ -25,6 +25,10 @@ struct PreviewRendererTests {
         // Nothing read yet: the keyframes come from the file's index.
         let landed = try await renderer.frame(44, toleranceBefore: 20, toleranceAfter: 0)
         #expect(landed.index == 30)
+        // A scrub's frame is rendered alone: the next frame starts a render of its own.
+        #expect(await renderer.renderStarts == 1)
+        #expect(try await renderer.frame(31).index == 31)
+        #expect(await renderer.renderStarts == 2)
         let exact = try await Self.renderer(in: folder).frame(30)
         #expect(try Self.png(landed) == Self.png(exact))
         #expect(landed.metadata.map(\.trackID) == exact.metadata.map(\.trackID))
