@@ -129,19 +129,19 @@ final class SeekSlot: Sendable {
     }
     private let state = Lock(State())
 
-    /// Asks for `frame`, replacing any request not yet taken.
-    func offer(_ frame: PreviewSeek) {
+    /// Asks for `seek`, replacing any request not yet taken.
+    func offer(_ seek: PreviewSeek) {
         let waiter = state.withLock { s -> CheckedContinuation<PreviewSeek?, Never>? in
             guard !s.closed else { return nil }
             if let w = s.waiter {
                 s.waiter = nil
-                s.shown = frame
+                s.shown = seek
                 return w
             }
-            s.pending = frame
+            s.pending = seek
             return nil
         }
-        waiter?.resume(returning: frame)
+        waiter?.resume(returning: seek)
     }
 
     /// Asks again for the frame last taken (after the document changed).

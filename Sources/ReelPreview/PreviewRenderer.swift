@@ -76,20 +76,20 @@ public actor PreviewRenderer {
 
     /// Frame `index` (0 ..< ``frameCount``).
     public func frame(_ index: Int) async throws(ReelError) -> PreviewFrame {
-        try await frame(index, renderingOnly: false)
+        try await frame(index, alone: false)
     }
 
-    /// Frame `index`; when a render starts for it and `renderingOnly`, the render is of that
-    /// frame alone (a scrub's frame: the next request is likely elsewhere, and frames
-    /// rendered after it would hold up the seek that comes with it).
-    private func frame(_ index: Int, renderingOnly: Bool) async throws(ReelError) -> PreviewFrame {
+    /// Frame `index`; when a render starts for it and `alone`, the render is of that frame
+    /// only (a scrub's frame: the next request is likely elsewhere, and frames rendered after
+    /// it would hold up the seek that comes with it).
+    private func frame(_ index: Int, alone: Bool) async throws(ReelError) -> PreviewFrame {
         guard index >= 0, index < state.frameCount else {
             throw ReelError(.invalidArgument, "frame \(index) is outside 0...\(max(state.frameCount - 1, 0))")
         }
         if let cached = cache[index] { return cached }
         // A frame a little ahead of the running render is read on to; anything else starts anew.
         if running.map({ !(index >= $0.next && index <= $0.next + 8 && index < $0.end) }) ?? true {
-            try await start(at: index, frames: renderingOnly ? 1 : state.frameCount - index)
+            try await start(at: index, frames: alone ? 1 : state.frameCount - index)
         }
         while var run = running {
             let produced: RenderedFrame?
@@ -130,7 +130,7 @@ public actor PreviewRenderer {
         let landing = min(max(firstFrame(atOrAfter: landingTime), low), high)
         let ready = (Array(cache.keys) + (running.map { [$0.next] } ?? [])).filter { (low...high).contains($0) && abs($0 - index) <= abs(landing - index) }
         if let nearest = ready.min(by: { abs($0 - index) < abs($1 - index) }) { return try await frame(nearest) }
-        return try await frame(landing, renderingOnly: true)
+        return try await frame(landing, alone: true)
     }
 
     /// The index of the first frame that starts at or after `time`.
