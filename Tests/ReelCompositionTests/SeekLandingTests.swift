@@ -14,7 +14,8 @@ private struct KeyframedSource: VideoFrameSource {
 
 @Suite struct SeekLandingTests {
     /// Track 1: source "a" 2-8 s at 0 (keyframes every second); track 2: source "b" 0-6 s at
-    /// 0 (keyframes every 1.5 s). One instruction over both, unless `instructions` say otherwise.
+    /// 0 (keyframes every 1.5 s). One instruction, over `instructionRange` (0-6 s), drawing
+    /// the tracks in `layers` (track 1).
     struct Setup {
         var composition: Composition
         var sources = RenderSources()
