@@ -122,6 +122,7 @@ public actor PreviewRenderer {
     /// next, is at least as near to `index`. With no tolerance, frame `index` itself.
     public func frame(_ index: Int, toleranceBefore: Int, toleranceAfter: Int) async throws(ReelError) -> PreviewFrame {
         guard index >= 0, index < state.frameCount else { return try await frame(index) }
+        if let cached = cache[index] { return cached }
         let low = max(0, index - max(0, toleranceBefore)), high = min(state.frameCount - 1, index + max(0, toleranceAfter))
         guard low < high else { return try await frame(index) }
         let frameDuration = state.videoComposition.frameDuration

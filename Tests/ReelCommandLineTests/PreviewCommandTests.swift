@@ -19,15 +19,23 @@ struct PreviewCommandTests {
         return (running, nil)
     }
 
+    /// The dashboard composition written into `folder` and `reel preview` of it started with
+    /// `arguments` after it: the running server, the page's address, the file's name.
+    static func startDashboard(_ arguments: [String] = [], in folder: URL) throws -> (server: TestTools.Running, address: String, composition: String) {
+        let c = try RenderCommandTests.write(RenderCommandTests.dashboard, in: folder)
+        let (server, url) = try start([c] + arguments, in: folder)
+        if url == nil { server.process.terminate() }
+        let address = try #require(url, "no address from reel preview: \(server.stderrSoFar)")
+        return (server, address, c)
+    }
+
     @Test("the page in headless Chromium: plays, steps, seeks to exact frames, shows the compositor's metadata, follows edits",
           .requires(.reelBinary, .chromium))
     func thePageInABrowser() throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let c = try RenderCommandTests.write(RenderCommandTests.dashboard, in: folder)
-        let (server, url) = try Self.start([c, "--scale", "1"], in: folder)
+        let (server, address, c) = try Self.startDashboard(["--scale", "1"], in: folder)
         defer { server.process.terminate() }
-        let address = try #require(url, "no address from reel preview: \(server.stderrSoFar)")
         #expect(address.hasPrefix("http://127.0.0.1:"))
         let script = TestFiles.packageRoot.appendingPathComponent("Tests/Browser/preview_page.py").path
         let screenshot = folder.appendingPathComponent("preview.png").path
@@ -49,10 +57,8 @@ struct PreviewCommandTests {
     func pagesLeaveNothingBehind() throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let c = try RenderCommandTests.write(RenderCommandTests.dashboard, in: folder)
-        let (server, url) = try Self.start([c], in: folder)
+        let (server, address, _) = try Self.startDashboard(in: folder)
         defer { server.process.terminate() }
-        let address = try #require(url, "no address from reel preview: \(server.stderrSoFar)")
         let script = TestFiles.packageRoot.appendingPathComponent("Benchmarks/preview-soak.py").path
         let soak = try TestTools.run("python3", [script, address, String(server.process.processIdentifier), "1000"])
         #expect(soak.status == 0, "\(soak.stdout)\n\(soak.stderr)")
