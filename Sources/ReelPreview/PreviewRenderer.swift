@@ -123,7 +123,8 @@ public actor PreviewRenderer {
     public func frame(_ index: Int, toleranceBefore: Int, toleranceAfter: Int) async throws(ReelError) -> PreviewFrame {
         guard index >= 0, index < state.frameCount else { return try await frame(index) }
         if let cached = cache[index] { return cached }
-        let low = max(0, index - max(0, toleranceBefore)), high = min(state.frameCount - 1, index + max(0, toleranceAfter))
+        // Clipped before adding: a tolerance may be as large as a message can say.
+        let low = index - min(max(0, toleranceBefore), index), high = index + min(max(0, toleranceAfter), state.frameCount - 1 - index)
         guard low < high else { return try await frame(index) }
         let frameDuration = state.videoComposition.frameDuration
         let landingTime = await SeekLanding.time(for: time(ofFrame: index), earliest: time(ofFrame: low), latest: time(ofFrame: high) + frameDuration,

@@ -45,6 +45,16 @@ struct PreviewRendererTests {
         #expect(try await Self.renderer(in: folder).frame(27, toleranceBefore: 0, toleranceAfter: 5).index == 30)
     }
 
+    @Test("the largest tolerances a message can carry are clipped to the document")
+    func hugeTolerances() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let renderer = try await Self.renderer(in: folder)
+        let landed = try await renderer.frame(10, toleranceBefore: .max, toleranceAfter: .max)
+        #expect((0..<60).contains(landed.index))
+        #expect(try await renderer.frame(59, toleranceBefore: 0, toleranceAfter: .max).index == 59)
+    }
+
     @Test("a frame rendered already, or the running render's next, wins when nearer than the keyframe")
     func nearerFramesWin() async throws {
         let folder = try TestFiles.scratchFolder()
