@@ -64,6 +64,9 @@ private struct KeyframedSource: VideoFrameSource {
         #expect(await s.land(3.7, before: 0, after: 0.5) == t(4))
         // Not reached: exact.
         #expect(await s.land(3.7, before: 0, after: 0.2) == t(3.7))
+        // Keyframes on both sides (composition 3 s and 4 s), each with nothing to decode:
+        // the nearer one.
+        #expect(await s.land(3.2, before: 1, after: 1) == t(3))
     }
 
     @Test func aSourceThatDoesNotKnowItsKeyframesLandsOnTheTarget() async throws {

@@ -35,14 +35,16 @@ public enum SeekLanding {
         guard !layers.isEmpty, window.containsTime(target) || window.end == target else { return target }
         // The frame must start inside the window: its last instant is not a landing.
         let last = window.end == target ? target : window.end - MediaTime(value: 1, timescale: max(window.end.timescale, 1_000_000))
-        // Candidates: for each layer, the keyframe showing last by the window's end, when it
-        // is inside the window, else the window's start.
+        // Candidates: for each layer, the keyframes showing last by the target and by the
+        // window's end, each where it shows when inside the window, else the window's start.
         var candidates: [MediaTime] = [target]
         for layer in layers {
-            guard let sourceLatest = layer.segment.sourceTime(forCompositionTime: last),
-                  let keyframe = await layer.source.randomAccessTime(atOrBefore: sourceLatest),
-                  let shown = layer.segment.compositionTime(forSourceTime: keyframe) else { continue }
-            candidates.append(shown < window.start ? window.start : shown)
+            for end in Set([target, last]) {
+                guard let sourceEnd = layer.segment.sourceTime(forCompositionTime: end),
+                      let keyframe = await layer.source.randomAccessTime(atOrBefore: sourceEnd),
+                      let shown = layer.segment.compositionTime(forSourceTime: keyframe) else { continue }
+                candidates.append(shown < window.start ? window.start : shown)
+            }
         }
         var best = target, bestCost = await cost(of: target, layers: layers)
         for candidate in Set(candidates) where candidate != target && window.containsTime(candidate) {
