@@ -16,19 +16,22 @@ URL is a running `reel preview`, PID its process. Speaks the page's WebSocket pr
 import json, random, socket, sys, time
 import websocket
 
+import os
+if len(sys.argv) not in (3, 4) or not sys.argv[2].isdigit() or (len(sys.argv) == 4 and not sys.argv[3].isdigit()):
+    sys.exit("usage: preview-soak.py URL PID [SEEKS]")
 url, pid = sys.argv[1].rstrip("/"), int(sys.argv[2])
-seeks = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
+seeks = max(1, int(sys.argv[3])) if len(sys.argv) > 3 else 1000
+if not os.path.isdir(f"/proc/{pid}"):
+    sys.exit(f"preview-soak.py: no process {pid}")
 ws_url = url.replace("http://", "ws://") + "/socket"
 origin = url
 
 
 def threads():
-    import os
     return len(os.listdir(f"/proc/{pid}/task"))
 
 
 def descriptors():
-    import os
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
@@ -92,7 +95,10 @@ def settle(expected_threads, expected_fds, wait=10):
 
 
 failures = []
-first = Page()
+try:
+    first = Page()
+except (OSError, websocket.WebSocketException) as error:
+    sys.exit(f"preview-soak.py: {ws_url}: {error}")
 first.play(1)
 first.close()
 time.sleep(1)
