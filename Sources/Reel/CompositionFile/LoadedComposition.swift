@@ -142,6 +142,11 @@ public struct LoadedComposition: Sendable {
     /// All groups of metadata track `trackID` of a file, in its own time (read and decoded
     /// once for the process: the render's engine and export take the same track).
     public static func readGroups(url: URL, trackID: Int32) async throws(ReelError) -> [TimedMetadataGroup] {
-        try await DecodedMetadataTracks.shared.track(url: url, trackID: trackID).groups
+        try await readGroups(url: url, trackID: trackID, decodedTracks: .shared)
+    }
+
+    /// All groups of metadata track `trackID` of a file, kept in `decodedTracks`.
+    static func readGroups(url: URL, trackID: Int32, decodedTracks: DecodedMetadataTracks) async throws(ReelError) -> [TimedMetadataGroup] {
+        try await decodedTracks.track(url: url, trackID: trackID).groups
     }
 }

@@ -25,6 +25,8 @@ public actor AssetTimedMetadataSource: TimedMetadataSource {
     /// Where skipped samples are reported (standard error by default).
     public nonisolated let warnings: @Sendable (MetadataReadWarning) -> Void
 
+    /// Where Reel's decoding of the whole track is kept (the process's, but for tests).
+    private nonisolated let decodedTracks: DecodedMetadataTracks
     private var cursor: MetadataCursor?
     private var track: DecodedMetadataTracks.Track?
     private var reported: Set<MetadataReadWarning> = []
@@ -35,10 +37,18 @@ public actor AssetTimedMetadataSource: TimedMetadataSource {
     /// sample skipped because it does not decode.
     public init(url: URL, trackID: Int32, decode: AssetReaderOutputMetadataAdaptor.Decode? = nil,
                 warnings: @escaping @Sendable (MetadataReadWarning) -> Void = MetadataReadWarning.standardErrorLogger) {
+        self.init(url: url, trackID: trackID, decode: decode, warnings: warnings, decodedTracks: .shared)
+    }
+
+    /// A source whose whole-track decoding is kept in `decodedTracks`.
+    init(url: URL, trackID: Int32, decode: AssetReaderOutputMetadataAdaptor.Decode? = nil,
+         warnings: @escaping @Sendable (MetadataReadWarning) -> Void = MetadataReadWarning.standardErrorLogger,
+         decodedTracks: DecodedMetadataTracks) {
         self.url = url
         self.trackID = trackID
         self.decode = decode
         self.warnings = warnings
+        self.decodedTracks = decodedTracks
     }
 
     public func sample(at sourceTime: MediaTime) async throws(ReelError) -> TimedMetadataSample? {
@@ -81,7 +91,7 @@ public actor AssetTimedMetadataSource: TimedMetadataSource {
     /// warnings are told here.
     private func decodedTrack() async throws(ReelError) -> DecodedMetadataTracks.Track {
         if let track { return track }
-        let read = try await DecodedMetadataTracks.shared.track(url: url, trackID: trackID)
+        let read = try await decodedTracks.track(url: url, trackID: trackID)
         track = read
         report(read.warnings)
         return read

@@ -40,16 +40,16 @@ final class DecodedMetadataTracks: Sendable {
         var reads: [Key: Task<Result<Track, ReelError>, Never>] = [:]
         /// Most recently used last.
         var order: [Key] = []
-        /// How many times each track was read.
-        var readCounts: [Key: Int] = [:]
+        /// How many times each track was asked for, and how many times it was read.
+        var counts: [Key: (requests: Int, reads: Int)] = [:]
     }
     private let state = Lock(State())
 
-    /// How many times track `trackID` of the file at `url` (as it is now) was read and
-    /// decoded.
-    func readCount(url: URL, trackID: Int32) -> Int {
-        guard let file = FileIdentity(url) else { return 0 }
-        return state.withLock { $0.readCounts[Key(file: file, trackID: trackID), default: 0] }
+    /// How many times track `trackID` of the file at `url` (as it is now) was asked for,
+    /// and how many times it was read and decoded.
+    func counts(url: URL, trackID: Int32) -> (requests: Int, reads: Int) {
+        guard let file = FileIdentity(url) else { return (0, 0) }
+        return state.withLock { $0.counts[Key(file: file, trackID: trackID)] ?? (0, 0) }
     }
 
     /// Track `trackID` of the file at `url`, read and decoded on first use. A URL that is
@@ -60,8 +60,9 @@ final class DecodedMetadataTracks: Sendable {
         let task = state.withLock { state -> Task<Result<Track, ReelError>, Never> in
             state.order.removeAll { $0 == key }
             state.order.append(key)
+            state.counts[key, default: (0, 0)].requests += 1
             if let known = state.reads[key] { return known }
-            state.readCounts[key, default: 0] += 1
+            state.counts[key, default: (0, 0)].reads += 1
             let task = Task { () -> Result<Track, ReelError> in
                 do throws(ReelError) { return .success(try await Self.read(url: url, trackID: trackID)) } catch { return .failure(error) }
             }
