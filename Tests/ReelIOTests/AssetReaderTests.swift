@@ -38,6 +38,30 @@ struct AssetReaderTests {
         #expect(reader.status == .completed)
     }
 
+    /// Reads every frame of the fixture `counter-320x240.mp4` (60 frames, keyframes at 0 and
+    /// 1 s) with `packets` of its packets from `seconds` on damaged (``DamagedVideo``).
+    func readDamaged(packets: Int, from seconds: Double) async throws -> [VideoFrame] {
+        let (folder, url) = try TestFiles.copyOfFixture("counter-320x240.mp4")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try DamagedVideo.damage(url, packetsAtOrAfter: seconds, count: packets)
+        let reader = try await AssetReader.open(url: url)
+        let output = AssetReaderTrackOutput(trackID: try videoTrackID(reader), settings: .video(pixelFormat: .yuv420p))
+        try reader.add(output)
+        try reader.startReading()
+        return try await readAll(output).compactMap(\.videoFrame)
+    }
+
+    @Test("a damaged packet is skipped, as players skip it; a stream damaged for longer than a second fails the read",
+          .requires(.ffmpeg, .ffprobe))
+    func damagedPackets() async throws {
+        let frames = try await readDamaged(packets: 1, from: 0.5)
+        #expect(frames.count == 59)
+        #expect(frames.map(\.presentationTime) == frames.map(\.presentationTime).sorted())
+        // The 29 packets after the second keyframe: more than a second of refusals in a row.
+        let error = await expectReelError(.decoderFailed) { _ = try await readDamaged(packets: 29, from: 1.0) }
+        #expect(error?.description.contains("counter-320x240.mp4") == true, "\(String(describing: error))")
+    }
+
     @Test("frames stay intact while held", .requires(.ffmpeg))
     func heldFramesStayIntact() async throws {
         // Holding every frame must not let the reader reuse their memory for later ones.

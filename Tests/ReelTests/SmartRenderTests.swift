@@ -167,6 +167,23 @@ struct SmartRenderTests {
         #expect(run.stderr.isEmpty, "\(run.stderr.prefix(600))")
     }
 
+    /// A browser's decoder is stricter about a spliced stream than FFmpeg's: Chromium plays
+    /// the smart render to its end with no dropped or corrupted frame.
+    @Test(.requires(.chromium))
+    func chromiumPlaysItToTheEnd() async throws {
+        let r = try await Self.renders.value
+        // A copy of its own: the page the script writes goes beside the video.
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("smart.mp4")
+        try FileManager.default.copyItem(at: r.smart, to: video)
+        let script = TestFiles.packageRoot.appendingPathComponent("Tests/Browser/play_video.py").path
+        let run = try TestTools.run("python3", [script, video.path])
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(1500))")
+        let frames = try Self.frameTimes(r.smart).count
+        #expect(run.stdout.contains("ended=True") && run.stdout.contains("frames=\(frames) "), "\(run.stdout)")
+    }
+
     @Test func sampleDescriptionHoldsEveryParameterSetUnderDistinctIDs() async throws {
         let r = try await Self.renders.value
         let reader = try await AssetReader.open(url: r.smart)
@@ -343,6 +360,33 @@ struct SmartRenderTests {
         #expect(gps.map { $0.0 } == fullGPS.map { $0.0 } && gps.map { $0.1 } == fullGPS.map { $0.1 })
         let run = try TestTools.run("ffmpeg", ["-v", "error", "-i", smart.path, "-f", "null", "-"])
         #expect(run.stderr.isEmpty, "\(run.stderr.prefix(600))")
+    }
+
+    // MARK: Damaged packets
+
+    /// A packet that does not parse, in a group of pictures that would be copied: said with
+    /// its time, and that group encoded from what the decoder makes of it; the others copied.
+    @Test func aDamagedPacketIsSaidWithItsTimeAndItsGroupEncoded() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try Self.makeClip("a", source: "testsrc2", in: folder)
+        let time = try #require(try DamagedVideo.damage(clip, packetsAtOrAfter: 2.5).first)
+        let composition = folder.appendingPathComponent("whole.json")
+        try Self.compositionJSON([Cut(source: "a", start: 0, duration: 6)], video: "{\"codec\": \"h264\", \"crf\": 18}")
+            .write(to: composition, atomically: true, encoding: .utf8)
+        let smart = folder.appendingPathComponent("smart.mp4")
+        let (session, diagnostics) = try await Self.render(composition, to: smart, smart: .auto)
+        let summary = try #require(session.smartRenderSummary)
+        let said = String(format: "a damaged packet at %.3f s of a.mp4", time)
+        #expect(diagnostics.count == 1 && diagnostics.first?.contains(said) == true, "\(diagnostics)")
+        #expect(diagnostics.first?.contains("past the packet's end") == true, "\(diagnostics)")
+        // Its group (2 s to 4 s) encoded, the two others copied.
+        #expect(summary.copiedFrameCount == 2 * Self.gopFrames && summary.encodedFrameCount == Self.gopFrames, "\(summary.lines)")
+        #expect(summary.stretches.filter { !$0.isCopied }.map(\.timeRange.start.seconds) == [2], "\(summary.lines)")
+        #expect(summary.stretches.first { !$0.isCopied }?.reason.contains(said) == true, "\(summary.lines)")
+        #expect(try Self.frameTimes(smart).count == 6 * Self.fps)
+        let run = try TestTools.run("ffmpeg", ["-v", "error", "-i", smart.path, "-f", "null", "-"])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr.prefix(600))")
     }
 
     // MARK: Fallback

@@ -93,6 +93,48 @@ struct AVCConfiguration: Sendable, Hashable {
         return c
     }
 
+    /// What is wrong with a sample (length-prefixed NAL units of `lengthSize` bytes) whose
+    /// structure does not hold: NAL lengths that do not add up to the sample's size, a NAL
+    /// unit with its forbidden bit set or of type 0, a slice whose header names a slice type
+    /// H.264 does not have or a picture parameter set not among `pictureParameterSetIDs`, no
+    /// slice at all. Nil for a sample that parses. Damage inside a slice's coded data is not
+    /// seen without decoding it; a cut-short or overwritten sample almost always breaks one
+    /// of these.
+    static func damage(in sample: Data, lengthSize: Int, pictureParameterSetIDs: Set<Int>) -> String? {
+        sample.withUnsafeBytes { raw -> String? in
+            let b = raw.bindMemory(to: UInt8.self)
+            guard !b.isEmpty else { return "it is empty" }
+            var i = 0
+            var slices = 0
+            while i < b.count {
+                guard i + lengthSize < b.count else { return "its last \(b.count - i) bytes are no NAL unit" }
+                var n = 0
+                for k in 0..<lengthSize { n = n << 8 | Int(b[i + k]) }
+                let at = i
+                i += lengthSize
+                guard n > 0 else { return "the NAL unit at byte \(at) has length 0" }
+                guard i + n <= b.count else { return "the NAL unit at byte \(at) runs \(i + n - b.count) bytes past the packet's end" }
+                let header = b[i]
+                guard header & 0x80 == 0 else { return "the NAL unit at byte \(at) has its forbidden bit set" }
+                let type = header & 0x1F
+                guard type != 0 else { return "the NAL unit at byte \(at) is of type 0" }
+                if type == 1 || type == 5 {
+                    // first_mb_in_slice, slice_type, pic_parameter_set_id: the first bytes suffice.
+                    var r = ExpGolombReader(rbsp: Data(b[i..<min(i + n, i + 24)]), skipping: 1)
+                    guard r.unsignedValue() != nil, let sliceType = r.unsignedValue(), sliceType <= 9 else {
+                        return "the slice at byte \(at) has no slice type H.264 defines"
+                    }
+                    guard let pps = r.unsignedValue(), pictureParameterSetIDs.contains(pps) else {
+                        return "the slice at byte \(at) refers to a picture parameter set the sample description does not hold"
+                    }
+                    slices += 1
+                }
+                i += n
+            }
+            return slices == 0 ? "it holds no slice of a picture" : nil
+        }
+    }
+
     /// Whether a sample (length-prefixed NAL units of `lengthSize` bytes) holds an IDR
     /// picture's slice (NAL type 5).
     static func isIDR(_ sample: Data, lengthSize: Int) -> Bool {

@@ -132,6 +132,9 @@ extension SmartRender {
         var firstTime: MediaTime
         /// Presentation times in decode order.
         var times: [MediaTime] = []
+        /// The first packet that does not parse (``AVCConfiguration/damage(in:lengthSize:pictureParameterSetIDs:)``):
+        /// its time and what is wrong. The group is encoded instead of copied.
+        var damage: (time: MediaTime, reason: String)?
     }
 
     /// The plan for rendering `range` of `composition` through `videoComposition` with the
@@ -215,6 +218,8 @@ extension SmartRender {
         // 3. Runs of frames from one source at one offset, and the groups of pictures they
         // show whole.
         var copied = [Bool](repeating: false, count: grid.count)
+        /// Why a frame of a damaged group is encoded.
+        var damaged: [Int: String] = [:]
         var copyPieces: [(first: Int, piece: Piece, reason: String)] = []
         var delay = 0
         var k = 0
@@ -222,7 +227,8 @@ extension SmartRender {
             guard case .source(let ref, let firstSource, let offset) = kinds[k] else { k += 1; continue }
             var last = k
             while last + 1 < grid.count, case .source(let r, _, let o) = kinds[last + 1], r == ref, o == offset { last += 1 }
-            let groups = try await Self.groups(of: ref, sources: sources, from: firstSource, through: grid.time(last) - offset)
+            let groups = try await Self.groups(of: ref, sources: sources, from: firstSource, through: grid.time(last) - offset,
+                                               pictureParameterSetIDs: Set(configuration.pictureParameterSetIDs))
             let url = sources.url(for: ref.sourceIdentifier)
             var pending: (first: Int, firstTime: MediaTime, frames: [Int])?
             func flush() {
@@ -233,6 +239,17 @@ extension SmartRender {
             }
             for group in groups {
                 let indices = group.times.map { grid.index(startingAt: $0 + offset) }
+                if let damage = group.damage {
+                    let shown = indices.compactMap { $0 }.filter { $0 >= k && $0 <= last }
+                    if let first = shown.min() {
+                        let why = "a damaged packet at \(SmartRenderSummary.seconds(damage.time)) s of \(url.lastPathComponent) (\(damage.reason))"
+                        for f in shown { damaged[f] = why }
+                        engineOptions.diagnostics(RenderDiagnostic(kind: .damagedSourcePacket, compositionTime: grid.time(first), trackID: ref.trackID,
+                                                                   message: "\(why): its group of pictures is encoded, not copied"))
+                    }
+                    flush()
+                    continue
+                }
                 let sorted = indices.compactMap { $0 }.sorted()
                 guard sorted.count == indices.count, let lo = sorted.first, let hi = sorted.last, lo >= k, hi <= last,
                       hi - lo + 1 == sorted.count else { flush(); continue }
@@ -275,7 +292,7 @@ extension SmartRender {
             for f in k...last {
                 let why = switch kinds[f] {
                 case .composed(let why): why
-                case .source(let ref, _, _): "a cut inside a group of pictures of \(sources.url(for: ref.sourceIdentifier).lastPathComponent)"
+                case .source(let ref, _, _): damaged[f] ?? "a cut inside a group of pictures of \(sources.url(for: ref.sourceIdentifier).lastPathComponent)"
                 }
                 if !reasons.contains(why) { reasons.append(why) }
             }
@@ -366,9 +383,10 @@ extension SmartRender {
 
     /// The groups of pictures of `ref` (each from an IDR picture to the next) that hold a
     /// frame from `start` through `last`, with their packets' presentation times in decode
-    /// order.
+    /// order, and the first packet of each whose structure does not hold (its slices must
+    /// name one of `pictureParameterSetIDs`).
     private static func groups(of ref: SourceTrackReference, sources: AssetRenderSources, from start: MediaTime,
-                               through last: MediaTime) async throws(ReelError) -> [Group] {
+                               through last: MediaTime, pictureParameterSetIDs: Set<Int>) async throws(ReelError) -> [Group] {
         let url = sources.url(for: ref.sourceIdentifier)
         let reader = try await AssetReader.open(url: url)
         defer { reader.cancelReading() }
@@ -389,6 +407,10 @@ extension SmartRender {
                 current = Group(firstTime: buffer.presentationTime)
             }
             current?.times.append(buffer.presentationTime)
+            if current != nil, current?.damage == nil,
+               let reason = AVCConfiguration.damage(in: buffer.data, lengthSize: 4, pictureParameterSetIDs: pictureParameterSetIDs) {
+                current?.damage = (buffer.presentationTime, reason)
+            }
         }
         if let current { groups.append(current) }
         return groups

@@ -18,6 +18,9 @@ public struct RenderDiagnostic: Sendable, Hashable, CustomStringConvertible {
         /// A smart render could not be used and every frame is rendered (said before the
         /// first frame, with the reason).
         case smartRenderFallback
+        /// A packet a smart render would copy is damaged (its structure does not hold): its
+        /// group of pictures is encoded instead (said before the first frame, with its time).
+        case damagedSourcePacket
     }
 
     public var kind: Kind

@@ -30,6 +30,8 @@ public struct FFmpegError: Error, Sendable, Hashable, CustomStringConvertible {
     static let again = reel_averror_eagain()
     var isEOF: Bool { code == Self.eof }
     var isAgain: Bool { code == Self.again }
+    /// `AVERROR_INVALIDDATA`: what a decoder answers to a damaged packet.
+    var isInvalidData: Bool { code == reel_averror_invaliddata() }
 }
 
 /// What an FFmpeg call that can also say "not now" or "no more" produced.

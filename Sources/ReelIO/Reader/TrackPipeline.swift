@@ -54,6 +54,10 @@ final class TrackPipeline {
     static let framesTimedAhead = 3
     /// Counts the decoded pictures dropped before what the read delivers.
     private let dropped: Lock<Int>?
+    /// Packets the decoder refused as damaged since it last gave a frame (``refuse(_:)``).
+    private var refusedInARow = 0
+    /// Damaged packets in a row a read goes on past: a second of pictures at 15 fps.
+    static let refusalLimit = 15
     /// Where the frame showing at a seek's time and the next one's time are noted.
     private let seekFrames: Lock<SeekFrames>?
 
@@ -344,6 +348,15 @@ final class TrackPipeline {
         return pts < start ? .before : .inside
     }
 
+    /// Records a packet the decoder refused as damaged (`AVERROR_INVALIDDATA`). It is
+    /// skipped, as players and the ffmpeg CLI skip it (the decoder conceals the pictures
+    /// that refer to it), unless the decoder has refused every packet for longer than
+    /// ``refusalLimit``: then the stream is broken, not damaged, and the read fails.
+    private func refuse(_ error: FFmpegError) throws(ReelError) {
+        refusedInARow += 1
+        if refusedInARow > Self.refusalLimit { throw decodeError(error) }
+    }
+
     /// Feeds a packet (nil: the end of the stream) and hands on the frames it gives; true
     /// once past the range's end or cancelled.
     private func decode(_ packet: Packet?, with decoder: Decoder, into frame: Frame) throws(ReelError) -> Bool {
@@ -352,10 +365,23 @@ final class TrackPipeline {
                 do throws(FFmpegError) {
                     if let packet { return try decoder.send(packet) }
                     return try decoder.sendEndOfStream()
-                } catch { throw decodeError(error) }
+                } catch {
+                    guard packet != nil, error.isInvalidData else { throw decodeError(error) }
+                    try refuse(error)
+                    return .ok
+                }
             },
             receive: { () throws(ReelError) -> FFmpegState in
-                do throws(FFmpegError) { return try decoder.receive(into: frame) } catch { throw decodeError(error) }
+                do throws(FFmpegError) {
+                    let state = try decoder.receive(into: frame)
+                    if state == .ok { refusedInARow = 0 }
+                    return state
+                } catch {
+                    // A frame thread's refusal of an earlier packet comes out here.
+                    guard error.isInvalidData else { throw decodeError(error) }
+                    try refuse(error)
+                    return .again
+                }
             },
             take: { () throws(ReelError) -> Bool in try deliver(frame) },
             stuck: { ReelError(.decoderFailed, "the \(decoder.name) decoder took no packet and gave no frame", path: input.path, trackID: trackID) })
