@@ -81,6 +81,8 @@ struct SmartRenderTests {
         let session = await loaded.makeExportSession(settings: settings, audioCodec: try out.audioEncoderCodec(for: fileType),
                                                      metadataFormat: .auto, overwrite: true)
         session.smartRendering = smart
+        // What `reel render` renders: the video's span (a camera's GPS track may outlast it).
+        session.timeRange = loaded.renderRange
         let lines = Lock<[String]>([])
         var options = session.renderOptions
         options.diagnostics = { d in lines.withLock { $0.append(d.description) } }
@@ -360,6 +362,90 @@ struct SmartRenderTests {
         #expect(gps.map { $0.0 } == fullGPS.map { $0.0 } && gps.map { $0.1 } == fullGPS.map { $0.1 })
         let run = try TestTools.run("ffmpeg", ["-v", "error", "-i", smart.path, "-f", "null", "-"])
         #expect(run.stderr.isEmpty, "\(run.stderr.prefix(600))")
+    }
+
+    // MARK: Full range
+
+    /// A full-range source (`yuvj420p`, as GoPro cameras write): its copied groups and the
+    /// encoded stretches are all full range, and the encoded frames are the source's.
+    @Test func aFullRangeSourceIsCopiedAndItsStretchesCodedFullRange() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try Self.makeClip("a", source: "testsrc2", in: folder,
+                              codec: ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-bf", "3", "-g", "\(Self.gopFrames)",
+                                      "-keyint_min", "\(Self.gopFrames)", "-sc_threshold", "0", "-pix_fmt", "yuvj420p"])
+        let composition = folder.appendingPathComponent("cut.json")
+        try Self.compositionJSON([Cut(source: "a", start: 0.5, duration: 5)], video: "{\"codec\": \"h264\", \"crf\": 18}")
+            .write(to: composition, atomically: true, encoding: .utf8)
+        let smart = folder.appendingPathComponent("smart.mp4")
+        let (session, diagnostics) = try await Self.render(composition, to: smart, smart: .auto)
+        let summary = try #require(session.smartRenderSummary)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        // The group at 2 s is whole inside [0.5, 5.5): copied; the rest encoded.
+        #expect(summary.copiedFrameCount == Self.gopFrames && summary.encodedFrameCount == 90, "\(summary.lines)")
+        let ranges = try TestTools.outputString("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=color_range",
+                                                            "-of", "csv=p=0", smart.path]).split(separator: "\n")
+            // A frame with side data has more (empty) fields after its range.
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
+        #expect(ranges.count == 150 && Set(ranges) == ["pc"], "\(Set(ranges)) over \(ranges.count) frames")
+        // Against the source's frames over the same span, in the same range.
+        let psnr = try TestTools.run("ffmpeg", ["-v", "info", "-i", smart.path, "-i", folder.appendingPathComponent("a.mp4").path,
+                                                "-lavfi", "[1:v]trim=start=0.5:duration=5,setpts=PTS-STARTPTS[b];[0:v][b]psnr=stats_file=-", "-f", "null", "-"])
+        let perFrame = psnr.stdout.split(separator: "\n").compactMap { line in
+            line.split(separator: " ").first { $0.hasPrefix("psnr_avg:") }.map { $0.dropFirst("psnr_avg:".count) }
+        }.map { $0 == "inf" ? Double.infinity : Double($0) ?? 0 }
+        #expect(perFrame.count == 150)
+        #expect(perFrame.min() ?? 0 >= 38, "worst \(perFrame.min() ?? 0) dB")
+        let encoded = perFrame.filter(\.isFinite)
+        #expect(!encoded.isEmpty && encoded.reduce(0, +) / Double(encoded.count) >= 42, "average \(encoded.reduce(0, +) / Double(max(encoded.count, 1))) dB")
+        let run = try TestTools.run("ffmpeg", ["-v", "error", "-i", smart.path, "-f", "null", "-"])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr.prefix(600))")
+    }
+
+    // MARK: A real camera
+
+    /// A real camera's chapters: the GoPro MAX clip (full range, with sound, a GPMF track,
+    /// a timecode track and user data) twice, one after the other, as a camera splits one
+    /// recording. Every frame copied; the timecode and the camera's user data kept; the
+    /// first chapter's GPMF payloads the camera's, but for its last, which outlasts its video
+    /// by 6.5 ms and is rebuilt for the part inside (docs/smart-render.md).
+    @Test(.requires(.sharedMedia))
+    func goProChaptersAreCopiedWithTheirTimecodeUserDataAndGPS() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4")
+        for name in ["GS010001.mp4", "GS020001.mp4"] {
+            try FileManager.default.copyItem(at: clip, to: folder.appendingPathComponent(name))
+        }
+        let both = "[{\"source\": \"a\"}, {\"source\": \"b\"}]"
+        let json = """
+        {"version": 1, "sources": [{"name": "a", "path": "GS010001.mp4"}, {"name": "b", "path": "GS020001.mp4"}],
+         "tracks": [{"trackID": 1, "mediaType": "video", "segments": \(both)}, {"trackID": 2, "mediaType": "metadata", "segments": \(both)},
+                    {"trackID": 3, "mediaType": "audio", "segments": \(both)}],
+         "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
+         "output": {"video": {"codec": "h264", "crf": 18}}}
+        """
+        let composition = folder.appendingPathComponent("chapters.json")
+        try json.write(to: composition, atomically: true, encoding: .utf8)
+        let joined = folder.appendingPathComponent("joined.mp4")
+        let (session, diagnostics) = try await Self.render(composition, to: joined, smart: .auto)
+        let summary = try #require(session.smartRenderSummary)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        #expect(summary.fallbackReason == nil && summary.encodedFrameCount == 0 && summary.copiedFrameCount == 630, "\(summary.lines)")
+        let packets = try await Self.samples(joined, .video).map { $0.1 }, sourcePackets = try await Self.samples(clip, .video).map { $0.1 }
+        #expect(packets == sourcePackets + sourcePackets)
+        let gps = try await Self.samples(joined, .metadata).map { $0.1 }, sourceGPS = try await Self.samples(clip, .metadata).map { $0.1 }
+        try #require(sourceGPS.count == 11 && gps.count >= 20)
+        // The first chapter's first ten payloads are the camera's bytes, in order (the
+        // second chapter's are restamped: GPMF's STMP is on the track's clock).
+        #expect(Array(gps[0..<10]) == Array(sourceGPS[0..<10]))
+        let format = try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "stream_tags=timecode:format_tags", "-of", "flat", joined.path])
+        #expect(format.contains("timecode=\"15:44:35:10\""), "\(format)")
+        // The firmware and the place, as QuickTime keys (ffprobe's flat names).
+        #expect(format.contains("software=\"H19.03.01.30.00\""), "\(format)")
+        #expect(format.contains("ISO6709=\"+33.1268-117.3273/\""), "\(format)")
+        let run = try TestTools.run("ffmpeg", ["-v", "error", "-i", joined.path, "-f", "null", "-"])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr.prefix(600))")
     }
 
     // MARK: Damaged packets

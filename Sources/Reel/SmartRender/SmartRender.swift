@@ -199,7 +199,11 @@ extension SmartRender {
                 return .fallback("\(name) has no avcC sample description with 4-byte NAL lengths")
             }
             guard c.x264Profile != nil else { return .fallback("\(name) is H.264 profile \(c.profile), which x264 cannot match in 8-bit 4:2:0") }
-            guard d.pixelFormat == "yuv420p" else { return .fallback("\(name) is \(d.pixelFormat ?? "of an unknown pixel format"), not yuv420p") }
+            // 8-bit 4:2:0, video range or full range (`yuvj420p`, as GoPro cameras write):
+            // the sources' equal parameter sets (below) make them all one or the other.
+            guard d.pixelFormat == "yuv420p" || d.pixelFormat == "yuvj420p" else {
+                return .fallback("\(name) is \(d.pixelFormat ?? "of an unknown pixel format"), not yuv420p or yuvj420p")
+            }
             guard let dims = d.dimensions, dims.width == size.width, dims.height == size.height else {
                 return .fallback("\(name) is not \(size.width)x\(size.height), the output's size")
             }
@@ -276,6 +280,13 @@ extension SmartRender {
         guard let spsID = (0...31).first(where: { !used.contains($0) }) else { return .fallback("the sources use every parameter-set ID") }
         var encoderSettings = settings
         encoderSettings.codesGroupsIndependently = false
+        // Coded in the sources' range, which their sequence parameter sets say: the writer
+        // converts the rendered frames (video range) when they are not in it already.
+        if description.pixelFormat == "yuvj420p" {
+            var color = encoderSettings.colorProperties ?? videoComposition.colorProperties
+            color.fullRange = true
+            encoderSettings.colorProperties = color
+        }
         encoderSettings.encoderOptions["profile"] = configuration.x264Profile
         encoderSettings.encoderOptions["level"] = configuration.x264Level
         let params = encoderSettings.encoderOptions["x264-params"].map { $0 + ":" } ?? ""
