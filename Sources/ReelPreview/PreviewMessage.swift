@@ -8,7 +8,7 @@ import ReelCore
 ///   rendered, later seeks replace the one waiting, and only the newest is rendered.
 ///   `"toleranceBefore"` and `"toleranceAfter"` (frames, 0 by default) let the server show
 ///   any frame from N - toleranceBefore to N + toleranceAfter instead, the one quickest to
-///   reach (``SeekLanding``): what a scrubber asks for while it is dragged.
+///   reach (`SeekLanding`): what a scrubber asks for while it is dragged.
 /// - `{"type": "info"}`: describe the document again (its timeline, size, frame rate).
 public enum PreviewRequest: Sendable, Hashable {
     case seek(frame: Int, toleranceBefore: Int = 0, toleranceAfter: Int = 0)

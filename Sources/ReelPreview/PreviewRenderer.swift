@@ -117,7 +117,7 @@ public actor PreviewRenderer {
     }
 
     /// A frame from `index - toleranceBefore` to `index + toleranceAfter` (clipped to the
-    /// document), the one quickest to show: where ``SeekLanding`` puts the seek (a keyframe of
+    /// document), the one quickest to show: where `SeekLanding` puts the seek (a keyframe of
     /// the sources in the window), unless a frame rendered already, or the running render's
     /// next, is at least as near to `index`. With no tolerance, frame `index` itself.
     public func frame(_ index: Int, toleranceBefore: Int, toleranceAfter: Int) async throws(ReelError) -> PreviewFrame {
