@@ -14,8 +14,7 @@ import os
 import sys
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+import chromium
 
 if len(sys.argv) != 2 or not os.path.isfile(sys.argv[1]):
     sys.exit("usage: play_video.py VIDEO.mp4")
@@ -32,12 +31,7 @@ v.addEventListener("error", () => {{ window.outcome = "error"; }});
 v.play().catch(e => {{ window.outcome = "play() refused: " + e; }});
 </script>""")
 
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--autoplay-policy=no-user-gesture-required",
-             "--allow-file-access-from-files"):
-    options.add_argument(flag)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver = chromium.driver("--allow-file-access-from-files")
 try:
     driver.get("file://" + page)
     # A guard against a page that never ends (not a timing check): three times the

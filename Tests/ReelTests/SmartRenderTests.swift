@@ -327,15 +327,15 @@ struct SmartRenderTests {
         return out
     }
 
-    @Test func cameraChaptersJoinByCopyingEveryFrameAndKeepTheirGPSTrack() async throws {
-        let folder = try TestFiles.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for name in ["counter-gps.mp4", "counter-gps-b.mp4"] {
-            try FileManager.default.copyItem(at: TestFiles.fixture(name), to: folder.appendingPathComponent(name))
+    /// A composition file in `folder` playing two camera chapters one after the other,
+    /// video, GPS and sound: `files` copied in as `a.mp4` and `b.mp4`.
+    static func chapters(_ files: [URL], in folder: URL) throws -> URL {
+        for (file, name) in zip(files, ["a.mp4", "b.mp4"]) {
+            try FileManager.default.copyItem(at: file, to: folder.appendingPathComponent(name))
         }
         let both = "[{\"source\": \"a\"}, {\"source\": \"b\"}]"
         let json = """
-        {"version": 1, "sources": [{"name": "a", "path": "counter-gps.mp4"}, {"name": "b", "path": "counter-gps-b.mp4"}],
+        {"version": 1, "sources": [{"name": "a", "path": "a.mp4"}, {"name": "b", "path": "b.mp4"}],
          "tracks": [{"trackID": 1, "mediaType": "video", "segments": \(both)}, {"trackID": 2, "mediaType": "metadata", "segments": \(both)},
                     {"trackID": 3, "mediaType": "audio", "segments": \(both)}],
          "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
@@ -343,18 +343,25 @@ struct SmartRenderTests {
         """
         let composition = folder.appendingPathComponent("chapters.json")
         try json.write(to: composition, atomically: true, encoding: .utf8)
+        return composition
+    }
+
+    @Test func cameraChaptersJoinByCopyingEveryFrameAndKeepTheirGPSTrack() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let composition = try Self.chapters([TestFiles.fixture("counter-gps.mp4"), TestFiles.fixture("counter-gps-b.mp4")], in: folder)
         let smart = folder.appendingPathComponent("smart.mp4"), full = folder.appendingPathComponent("full.mp4")
         let (session, diagnostics) = try await Self.render(composition, to: smart, smart: .auto)
         _ = try await Self.render(composition, to: full, smart: .off)
         let summary = try #require(session.smartRenderSummary)
         #expect(diagnostics.isEmpty, "\(diagnostics)")
-        let sourceFrames = try Self.frameTimes(folder.appendingPathComponent("counter-gps.mp4")).count
-            + Self.frameTimes(folder.appendingPathComponent("counter-gps-b.mp4")).count
+        let sourceFrames = try Self.frameTimes(folder.appendingPathComponent("a.mp4")).count
+            + Self.frameTimes(folder.appendingPathComponent("b.mp4")).count
         #expect(summary.encodedFrameCount == 0 && summary.copiedFrameCount == sourceFrames, "\(summary.lines)")
         // The video packets are the two files' one after the other.
         let packets = try await Self.samples(smart, .video).map { $0.1 }
-        let sources = try await Self.samples(folder.appendingPathComponent("counter-gps.mp4"), .video).map { $0.1 }
-            + Self.samples(folder.appendingPathComponent("counter-gps-b.mp4"), .video).map { $0.1 }
+        let sources = try await Self.samples(folder.appendingPathComponent("a.mp4"), .video).map { $0.1 }
+            + Self.samples(folder.appendingPathComponent("b.mp4"), .video).map { $0.1 }
         #expect(packets == sources)
         // The GPS track is written as a full render writes it.
         let gps = try await Self.samples(smart, .metadata), fullGPS = try await Self.samples(full, .metadata)
@@ -414,19 +421,7 @@ struct SmartRenderTests {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4")
-        for name in ["GS010001.mp4", "GS020001.mp4"] {
-            try FileManager.default.copyItem(at: clip, to: folder.appendingPathComponent(name))
-        }
-        let both = "[{\"source\": \"a\"}, {\"source\": \"b\"}]"
-        let json = """
-        {"version": 1, "sources": [{"name": "a", "path": "GS010001.mp4"}, {"name": "b", "path": "GS020001.mp4"}],
-         "tracks": [{"trackID": 1, "mediaType": "video", "segments": \(both)}, {"trackID": 2, "mediaType": "metadata", "segments": \(both)},
-                    {"trackID": 3, "mediaType": "audio", "segments": \(both)}],
-         "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
-         "output": {"video": {"codec": "h264", "crf": 18}}}
-        """
-        let composition = folder.appendingPathComponent("chapters.json")
-        try json.write(to: composition, atomically: true, encoding: .utf8)
+        let composition = try Self.chapters([clip, clip], in: folder)
         let joined = folder.appendingPathComponent("joined.mp4")
         let (session, diagnostics) = try await Self.render(composition, to: joined, smart: .auto)
         let summary = try #require(session.smartRenderSummary)
