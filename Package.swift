@@ -12,9 +12,10 @@ let package = Package(
         .library(name: "ReelComposition", targets: ["ReelComposition"]),
         .library(name: "ReelTesting", targets: ["ReelTesting"]),
         .library(name: "ReelText", targets: ["ReelText"]),
+        .library(name: "ReelDocuments", targets: ["ReelDocuments"]),
         .library(name: "ReelCommandLine", targets: ["ReelCommandLine"]),
         .library(name: "ReelPreview", targets: ["ReelPreview"]),
-        .executable(name: "reel", targets: ["ReelCLI"]),
+        .executable(name: "reel", targets: ["ReelMain"]),
         .executable(name: "reel-bench", targets: ["ReelBench"]),
     ],
     dependencies: [
@@ -48,37 +49,40 @@ let package = Package(
         .target(name: "ReelIO", dependencies: ["ReelCore", "ReelMetadata", "ReelCaptions", "CFFmpeg"]),
         // Composition model, compositor protocol and render engine; no FFmpeg.
         .target(name: "ReelComposition", dependencies: ["ReelCore"]),
-        // The umbrella users import; wires files to the engine.
+        // The AVFoundation-shaped library users import: assets, readers, writers, export
+        // sessions, image generators and players; wires files to the engine.
         .target(name: "Reel", dependencies: ["ReelCore", "ReelMetadata", "ReelCaptions", "ReelIO", "ReelComposition", "ReelText"]),
+        // The documents the command line reads and writes, and the work they describe:
+        // composition files and their compositor registry, render plans and scale-out, metadata
+        // documents, OpenTimelineIO.
+        .target(name: "ReelDocuments", dependencies: ["Reel", "ReelText"]),
         // Text and shapes drawn straight into BGRA or YUV frames, with FreeType glyphs.
         .target(name: "ReelText", dependencies: ["ReelCore", "CFreeType"]),
         // The GPS dashboard example's compositor (Examples/gps-dashboard), built into `reel`.
-        .target(name: "GPSDashboard", dependencies: ["Reel", "ReelText"], path: "Examples/gps-dashboard/Sources/GPSDashboard"),
+        .target(name: "GPSDashboard", dependencies: ["Reel", "ReelDocuments", "ReelText"], path: "Examples/gps-dashboard/Sources/GPSDashboard"),
         // Test support for compositor authors; never FFmpeg.
         .target(name: "ReelTesting", dependencies: ["ReelCore", "ReelMetadata", "ReelComposition", "CZlib"]),
         // `reel preview`'s server and page: a composition's frames, timeline and metadata in
         // the browser. Its own target, so that Reel and ReelComposition gain no dependency.
         .target(
             name: "ReelPreview",
-            dependencies: ["Reel", "ReelCore", .product(name: "Hummingbird", package: "hummingbird"),
+            dependencies: ["Reel", "ReelDocuments", "ReelCore", .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")],
             resources: [.copy("Page")]
         ),
-        // The render, export, thumbnail and preview commands as a library, so a package with
-        // its own compositors builds its own `reel` (docs/plugins.md).
+        // Every `reel` command as a library, so a package with its own compositors builds its
+        // own `reel` (docs/plugins.md).
         .target(
             name: "ReelCommandLine",
-            dependencies: ["Reel", "ReelPreview", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Reel", "ReelDocuments", "ReelText", "ReelPreview", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .executableTarget(
-            name: "ReelCLI",
-            dependencies: ["Reel", "ReelText", "ReelCommandLine", "GPSDashboard", .product(name: "ArgumentParser", package: "swift-argument-parser")]
-        ),
+        // `reel`: one `@main` file, the command line with the GPS dashboard compositor built in.
+        .executableTarget(name: "ReelMain", dependencies: ["ReelCommandLine", "GPSDashboard"]),
 
         // Decode benchmark against the ffmpeg CLI (Benchmarks/decode/run.sh runs both).
         .executableTarget(name: "ReelBenchDecode", dependencies: ["ReelIO"], path: "Benchmarks/decode", exclude: ["run.sh", "README.md"]),
         // The Reel side of Benchmarks/run.
-        .executableTarget(name: "ReelBench", dependencies: ["Reel"], path: "Benchmarks/ReelBench"),
+        .executableTarget(name: "ReelBench", dependencies: ["Reel", "ReelDocuments"], path: "Benchmarks/ReelBench"),
 
         // Examples/custom-compositor's `reel` (its own package), also built here so the tests
         // run it without building a second copy of Reel.
@@ -93,17 +97,17 @@ let package = Package(
         .testTarget(name: "ReelIOTests", dependencies: ["ReelTestSupport", "ReelIO", "ReelCaptions"]),
         .testTarget(name: "ReelCompositionTests", dependencies: ["ReelTestSupport", "ReelComposition", "ReelTesting"]),
         .testTarget(name: "ReelTestingTests", dependencies: ["ReelTestSupport", "ReelTesting"]),
-        .testTarget(name: "ReelCLITests", dependencies: ["ReelTestSupport", "Reel"]),
-        .testTarget(name: "ReelTests", dependencies: ["ReelTestSupport", "Reel", "ReelText", "ReelTesting"]),
+        .testTarget(name: "ReelTests", dependencies: ["ReelTestSupport", "Reel", "ReelDocuments", "ReelText", "ReelTesting"]),
+        .testTarget(name: "ReelDocumentsTests", dependencies: ["ReelTestSupport", "Reel", "ReelDocuments"]),
         .testTarget(name: "ReelTextTests", dependencies: ["ReelTestSupport", "ReelText", "ReelTesting"]),
-        .testTarget(name: "ReelCommandLineTests", dependencies: ["ReelTestSupport", "ReelCommandLine"]),
+        .testTarget(name: "ReelCommandLineTests", dependencies: ["ReelTestSupport", "Reel", "ReelDocuments", "ReelCommandLine"]),
         .testTarget(name: "ReelPreviewTests", dependencies: [
-            "ReelTestSupport", "ReelPreview", "Reel", "GPSDashboard",
+            "ReelTestSupport", "ReelPreview", "Reel", "ReelDocuments", "GPSDashboard",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
         ]),
-        .testTarget(name: "ExamplesTests", dependencies: ["ReelTestSupport", "Reel", "GPSDashboard", "ReelTesting"], exclude: ["Goldens"]),
-        .testTarget(name: "ReelRenderTests", dependencies: ["ReelTestSupport", "Reel", "ReelText", "GPSDashboard", "ReelTesting"], exclude: ["Goldens"]),
+        .testTarget(name: "ExamplesTests", dependencies: ["ReelTestSupport", "Reel", "ReelDocuments", "GPSDashboard", "ReelTesting"], exclude: ["Goldens"]),
+        .testTarget(name: "ReelRenderTests", dependencies: ["ReelTestSupport", "Reel", "ReelDocuments", "ReelText", "GPSDashboard", "ReelTesting"], exclude: ["Goldens"]),
     ],
     swiftLanguageModes: [.v6]
 )

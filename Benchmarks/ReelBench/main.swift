@@ -1,5 +1,6 @@
 import Foundation
 import Reel
+import ReelDocuments
 
 /// The Reel side of the benchmarks: each case renders through ``AssetExportSession`` with
 /// the peer's encoder settings (libx264 veryfast, CRF 23, yuv420p; no audio, or AAC at

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reel
+import ReelDocuments
 
 /// `reel convert COMPOSITION.json -o EDIT.otio` and `reel convert EDIT.otio -o
 /// COMPOSITION.json`: a composition file to an OpenTimelineIO timeline and back

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reel
+import ReelDocuments
 
 /// `reel export IN -o OUT [--start T] [--duration T] [--preset NAME]`: re-encodes or copies
 /// (part of) a file with an `AssetExportSession`; metadata tracks come along.

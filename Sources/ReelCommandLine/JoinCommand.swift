@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reel
+import ReelDocuments
 
 /// `reel join plan.json -o OUT [--overwrite] [--metadata-format F]`: checks every piece of a
 /// render plan and joins them into the whole render (docs/scale-out.md).

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import Reel
+import ReelDocuments
 
 /// `reel plan COMPOSITION.json (--chunks N | --chunk-seconds S) -o plan.json
 /// [--work-folder DIR] [--emit slurm|k8s|aws-batch]`: splits a render into keyframe-aligned

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reel
+import ReelDocuments
 import ReelPreview
 
 /// `reel preview COMPOSITION.json [--source ...] [--port N] [--scale S]` and

@@ -1,9 +1,12 @@
 import ArgumentParser
 import Foundation
 import Reel
+// A package that builds its own `reel` registers compositors (`CompositorRegistry`) with this
+// module alone.
+@_exported import ReelDocuments
 
-/// The `reel` command line as a library: the render, export, thumbnail, plan and join commands, and the
-/// compositor registry they use.
+/// The `reel` command line as a library: every command, and the compositor registry that
+/// `reel render` uses.
 ///
 /// A package with its own compositors builds its own `reel` in a few lines (see
 /// docs/plugins.md):
@@ -28,24 +31,25 @@ public enum ReelCLI {
         }
     }
 
-    /// The subcommands this library provides.
-    public static let commands: [any ParsableCommand.Type] = [RenderCommand.self, ExportCommand.self, ThumbnailCommand.self, PreviewCommand.self,
-                                                              PlanCommand.self, JoinCommand.self, ConvertCommand.self]
+    /// Every subcommand of `reel`.
+    public static let commands: [any ParsableCommand.Type] = [
+        InspectCommand.self, MetadataCommand.self, CaptionsCommand.self, RenderCommand.self, ExportCommand.self,
+        ThumbnailCommand.self, PreviewCommand.self, PlanCommand.self, JoinCommand.self, ConvertCommand.self,
+    ]
 
-    /// Registers `registrations` and runs `reel` with the process's arguments (render, export,
-    /// thumbnail); exits when done.
+    /// Registers `registrations` and runs `reel` with the process's arguments; exits when done.
     public static func main(registering registrations: [CompositorRegistry.Registration]) async {
         FrameMemory.returnFreedFramesToTheSystem()
         register(registrations)
-        await ExitStatus.main(PluginCommand.self)
+        await ExitStatus.main(ReelCommand.self)
     }
 }
 
-/// The root command of a `reel` built with ``ReelCLI/main(registering:)``.
-struct PluginCommand: AsyncParsableCommand {
+/// The root command: `reel` and its subcommands (``ReelCLI/commands``).
+struct ReelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reel",
-        abstract: "Render compositions with your own compositors.",
+        abstract: "Inspect, composite and render video with timed metadata.",
         subcommands: ReelCLI.commands
     )
 }
@@ -57,39 +61,5 @@ public enum CLIInput {
     public static func url(for argument: String) -> URL {
         if argument.contains("://"), let url = URL(string: argument), let scheme = url.scheme, scheme.count > 1 { return url }
         return URL(fileURLWithPath: argument)
-    }
-}
-
-/// One-line errors on standard error, and the checks that end a command with
-/// ``ExitStatus/failure`` before any work.
-enum CLIOutput {
-    static func line(_ message: String) {
-        let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: " ")
-        FileHandle.standardError.write(Data("reel: \(oneLine)\n".utf8))
-    }
-
-    static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
-
-    /// Checks, before any work, that `path` can be written: its folder exists, it is not a
-    /// folder, and it does not exist unless `overwrite`. Prints the problem and exits 1.
-    static func checkOutput(_ path: String, overwrite: Bool) throws(ExitCode) -> URL {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue {
-            line("\(path): the folder \(folder) does not exist")
-            throw ExitStatus.failure
-        }
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
-            if isFolder.boolValue {
-                line("\(path): is a folder, not a file")
-                throw ExitStatus.failure
-            }
-            if !overwrite {
-                line("\(path): the output file exists (use --overwrite to replace it)")
-                throw ExitStatus.failure
-            }
-        }
-        return url
     }
 }

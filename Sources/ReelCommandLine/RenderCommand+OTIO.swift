@@ -1,5 +1,6 @@
 import Foundation
 import Reel
+import ReelDocuments
 
 extension RenderCommand {
     /// The composition file or OpenTimelineIO timeline at `path`, opened with the

@@ -1,5 +1,6 @@
 import Foundation
 import Reel
+import ReelDocuments
 
 extension RenderCommand {
     /// `reel render --plan plan.json [--chunk K]`: renders piece K into the plan's work

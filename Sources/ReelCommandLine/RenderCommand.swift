@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reel
+import ReelDocuments
 
 /// `reel render COMPOSITION.json -o OUT [--source NAME=PATH | --source PATH] [--overwrite]
 /// [--range START..END]`: renders a composition file (docs/composition-file.md).

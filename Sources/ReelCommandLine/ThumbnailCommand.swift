@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reel
+import ReelDocuments
 
 /// `reel thumbnail IN --at T -o OUT.png [--exact] [--no-transform]`: one frame of a video
 /// as a PNG, upright as players show it; or the frame of a composition file (`.json`) at T

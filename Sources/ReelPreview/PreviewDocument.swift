@@ -1,5 +1,6 @@
 import Foundation
 import Reel
+import ReelDocuments
 
 /// What a preview shows: a composition file, reloaded when it is saved, or a media file.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ReelTestSupport
 import Reel
+import ReelDocuments
 import GPSDashboard
 import ReelTesting
 

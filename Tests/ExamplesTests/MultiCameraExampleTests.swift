@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Reel
+import ReelDocuments
 import ReelTestSupport
 
 /// The multi-camera example delivers two different GPS tracks to its compositor, and only

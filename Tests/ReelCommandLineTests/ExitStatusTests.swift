@@ -43,8 +43,8 @@ struct ExitStatusTests {
 
     @Test("ArgumentParser's usage code maps to the table's; others are kept")
     func mapping() {
-        #expect(ExitStatus.status(for: ValidationError("bad"), root: PluginCommand.self) == ExitStatus.usage)
-        #expect(ExitStatus.status(for: ExitStatus.failure, root: PluginCommand.self) == ExitStatus.failure)
-        #expect(ExitStatus.status(for: ExitStatus.interrupted, root: PluginCommand.self) == ExitStatus.interrupted)
+        #expect(ExitStatus.status(for: ValidationError("bad"), root: ReelCommand.self) == ExitStatus.usage)
+        #expect(ExitStatus.status(for: ExitStatus.failure, root: ReelCommand.self) == ExitStatus.failure)
+        #expect(ExitStatus.status(for: ExitStatus.interrupted, root: ReelCommand.self) == ExitStatus.interrupted)
     }
 }

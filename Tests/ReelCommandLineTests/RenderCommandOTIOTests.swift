@@ -1,5 +1,6 @@
 import Foundation
 import Reel
+import ReelDocuments
 import Testing
 import ReelTestSupport
 

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import HummingbirdWSTesting
 import GPSDashboard
 import Reel
+import ReelDocuments
 import ReelCore
 import ReelPreview
 import ReelTestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Reel
+import ReelDocuments
 import ReelTestSupport
 
 @Suite("CompositionFile audio")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Reel
+import ReelDocuments
 import ReelTesting
 import ReelTestSupport
 

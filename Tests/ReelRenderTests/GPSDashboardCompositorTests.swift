@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Reel
+import ReelDocuments
 import ReelText
 import ReelTesting
 @testable import GPSDashboard

@@ -1,5 +1,6 @@
 import Foundation
 import Reel
+import ReelDocuments
 import ReelTesting
 
 /// In-memory sources and composition files for the render tests: no media files needed.

@@ -2,6 +2,7 @@ import Foundation
 import ReelCore
 import ReelIO
 @testable import Reel
+@testable import ReelDocuments
 import ReelComposition
 import Testing
 import ReelTestSupport

@@ -280,7 +280,7 @@ public final class AssetExportSession: Sendable {
     /// The video stream is copied from `parts`, one after another, instead of rendered:
     /// how a render plan's pieces are joined while the audio and metadata are written over
     /// the whole timeline.
-    func copyVideo(from parts: [ExportVideoCopy.Part]) {
+    package func copyVideo(from parts: [ExportVideoCopy.Part]) {
         state.withLock { $0.settings.videoParts = parts }
     }
 

@@ -8,14 +8,21 @@ import ReelComposition
 /// composition's video plays, when nothing is composited and no frame would be cut from
 /// the frames it is predicted from (the exported range plays one whole track, unscaled);
 /// a render plan's join copies its pieces one after another.
-struct ExportVideoCopy: Sendable {
+package struct ExportVideoCopy: Sendable {
     /// One file's packets: those of track `trackID` (the first video track when nil) in
     /// `source` (all of them when nil), moved by `offset`.
-    struct Part: Sendable {
+    package struct Part: Sendable {
         let url: URL
         let trackID: Int32?
         let source: TimeRange?
         let offset: MediaTime
+
+        package init(url: URL, trackID: Int32?, source: TimeRange?, offset: MediaTime) {
+            self.url = url
+            self.trackID = trackID
+            self.source = source
+            self.offset = offset
+        }
     }
 
     let input: AssetWriterInput

@@ -30,7 +30,7 @@ public enum MetadataOutputFormat: String, Sendable, Hashable, Codable, CaseItera
     ///   refusal (a property, a composition-file key, a command-line flag).
     /// - Throws: `.invalidArgument` naming the track and the way out when the container
     ///   holds no timed metadata, or cannot hold the asked format.
-    func resolve(sourceFormats: [MetadataFormat], fileType: AssetWriter.FileType, trackID: Int32? = nil, path: String,
+    package func resolve(sourceFormats: [MetadataFormat], fileType: AssetWriter.FileType, trackID: Int32? = nil, path: String,
                  leaveOut: String = "metadataTrackIDs = []") throws(ReelError) -> (format: MetadataFormat, converts: Bool) {
         // The error's track ID names the track; the message does not repeat it.
         let track = "the metadata track"

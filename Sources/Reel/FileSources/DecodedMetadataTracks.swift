@@ -13,9 +13,9 @@ import ReelComposition
 /// from memory instead of opening a reader again. A track is known by its file's identity
 /// (device, inode, size, modification time): a file written again is read again. The
 /// tracks used most recently are kept; requests for a track being read wait for that read.
-final class DecodedMetadataTracks: Sendable {
+package final class DecodedMetadataTracks: Sendable {
     /// One track, decoded.
-    struct Track: Sendable {
+    package struct Track: Sendable {
         /// Each sample in file order with the groups it gave (none for one that did not
         /// decode), as a reader of the whole track delivers them.
         var samples: [(buffer: SampleBuffer, groups: [TimedMetadataGroup])]
@@ -28,7 +28,7 @@ final class DecodedMetadataTracks: Sendable {
         var warnings: [MetadataReadWarning]
     }
 
-    static let shared = DecodedMetadataTracks()
+    package static let shared = DecodedMetadataTracks()
     /// Tracks kept after their last use.
     static let recentLimit = 8
 
@@ -47,14 +47,14 @@ final class DecodedMetadataTracks: Sendable {
 
     /// How many times track `trackID` of the file at `url` (as it is now) was asked for,
     /// and how many times it was read and decoded.
-    func counts(url: URL, trackID: Int32) -> (requests: Int, reads: Int) {
+    package func counts(url: URL, trackID: Int32) -> (requests: Int, reads: Int) {
         guard let file = FileIdentity(url) else { return (0, 0) }
         return state.withLock { $0.counts[Key(file: file, trackID: trackID)] ?? (0, 0) }
     }
 
     /// Track `trackID` of the file at `url`, read and decoded on first use. A URL that is
     /// not a file on disk is read each time.
-    func track(url: URL, trackID: Int32) async throws(ReelError) -> Track {
+    package func track(url: URL, trackID: Int32) async throws(ReelError) -> Track {
         guard let file = FileIdentity(url) else { return try await Self.read(url: url, trackID: trackID) }
         let key = Key(file: file, trackID: trackID)
         let task = state.withLock { state -> Task<Result<Track, ReelError>, Never> in
@@ -92,7 +92,7 @@ final class DecodedMetadataTracks: Sendable {
 
 extension DecodedMetadataTracks.Track {
     /// Every group in file order, as ``AssetReaderOutputMetadataAdaptor`` gives them.
-    var groups: [TimedMetadataGroup] { samples.flatMap(\.groups) }
+    package var groups: [TimedMetadataGroup] { samples.flatMap(\.groups) }
 
     /// What a reader limited to `range` (source time) gives, as ``MetadataCursor/readAll(until:)``
     /// returns it: the samples that overlap the range (an instant at its start or after)

@@ -1,4 +1,5 @@
 import Reel
+import ReelDocuments
 
 /// The `gps-dashboard` compositor's parameters (the composition file's
 /// `compositor.parameters`); every field is optional.

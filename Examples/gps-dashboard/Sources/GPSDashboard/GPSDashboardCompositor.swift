@@ -1,5 +1,6 @@
 import Foundation
 import Reel
+import ReelDocuments
 import ReelText
 
 /// The `gps-dashboard` compositor: the video as the layer instructions place it, with a
