@@ -13,7 +13,7 @@ extension CompositionFile {
         public var metadataTrackIDs: [Int32]?
         /// The format of the metadata tracks written: `auto` (default: each track's own where
         /// the container holds it, else the container's natural one), `gpmd`, `mebx`, `camm`
-        /// or `klv` (see ``MetadataOutputFormat``).
+        /// or `klv` (see `MetadataOutputFormat`).
         public var metadataFormat: String?
         /// Whether the output has sound (the default); `false` writes no audio track, and a
         /// file without audio tracks then gets none of its first source's audio.
@@ -64,7 +64,7 @@ extension CompositionFile {
                 self.duration = duration
             }
 
-            /// The chapter as ``AssetExportSession/chapters`` takes it: a group with its
+            /// The chapter as `AssetExportSession.chapters` takes it: a group with its
             /// `common/title` item.
             public var group: TimedMetadataGroup {
                 let length = duration ?? .zero
