@@ -66,8 +66,10 @@ let package = Package(
         // the browser. Its own target, so that Reel and ReelComposition gain no dependency.
         .target(
             name: "ReelPreview",
-            dependencies: ["Reel", "ReelDocuments", "ReelCore", .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")],
+            dependencies: [
+                "Reel", "ReelDocuments", "ReelCore", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ],
             resources: [.copy("Page")]
         ),
         // Every `reel` command as a library, so a package with its own compositors builds its
@@ -101,13 +103,17 @@ let package = Package(
         .testTarget(name: "ReelDocumentsTests", dependencies: ["ReelTestSupport", "Reel", "ReelDocuments"]),
         .testTarget(name: "ReelTextTests", dependencies: ["ReelTestSupport", "ReelText", "ReelTesting"]),
         .testTarget(name: "ReelCommandLineTests", dependencies: ["ReelTestSupport", "Reel", "ReelDocuments", "ReelCommandLine"]),
-        .testTarget(name: "ReelPreviewTests", dependencies: [
-            "ReelTestSupport", "ReelPreview", "Reel", "ReelDocuments", "GPSDashboard",
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
-            .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
-        ]),
+        .testTarget(
+            name: "ReelPreviewTests",
+            dependencies: [
+                "ReelTestSupport", "ReelPreview", "Reel", "ReelDocuments", "GPSDashboard",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            ]),
         .testTarget(name: "ExamplesTests", dependencies: ["ReelTestSupport", "Reel", "ReelDocuments", "GPSDashboard", "ReelTesting"], exclude: ["Goldens"]),
-        .testTarget(name: "ReelRenderTests", dependencies: ["ReelTestSupport", "Reel", "ReelDocuments", "ReelText", "GPSDashboard", "ReelTesting"], exclude: ["Goldens"]),
+        .testTarget(
+            name: "ReelRenderTests", dependencies: ["ReelTestSupport", "Reel", "ReelDocuments", "ReelText", "GPSDashboard", "ReelTesting"], exclude: ["Goldens"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

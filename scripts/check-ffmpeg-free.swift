@@ -5,9 +5,10 @@ import Foundation
 let forbidden: Set<String> = ["CFFmpeg", "ReelIO", "Reel"]
 let arguments = CommandLine.arguments.dropFirst()
 guard let descriptionPath = arguments.first,
-      let data = FileManager.default.contents(atPath: descriptionPath),
-      let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let targets = json["targets"] as? [[String: Any]] else {
+    let data = FileManager.default.contents(atPath: descriptionPath),
+    let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+    let targets = json["targets"] as? [[String: Any]]
+else {
     print("check-ffmpeg-free: cannot read the package description")
     exit(2)
 }

@@ -21,7 +21,8 @@ import ReelDocuments
 enum Bench {
     /// The peer's settings; with `REEL_BENCH_LOSSLESS` set, lossless H.264 (CRF 0,
     /// `ultrafast`): the picture a case draws, for measuring the coding alone.
-    static let preset = ProcessInfo.processInfo.environment["REEL_BENCH_LOSSLESS"] == nil
+    static let preset =
+        ProcessInfo.processInfo.environment["REEL_BENCH_LOSSLESS"] == nil
         ? ExportPreset.h264(crf: 23, preset: "veryfast") : ExportPreset.h264(crf: 0, preset: "ultrafast")
 
     static func main() async {
@@ -68,7 +69,9 @@ enum Bench {
     }
 
     static func usage() -> ReelError {
-        ReelError(.invalidArgument, "usage: reel-bench transcode|pip|pip-audio|mix|crossfade|gps|gps-meta|gps-audio|long|make-gps FILES... OUT, or random-frames FILE COUNT")
+        ReelError(
+            .invalidArgument,
+            "usage: reel-bench transcode|pip|pip-audio|mix|crossfade|gps|gps-meta|gps-audio|long|make-gps FILES... OUT, or random-frames FILE COUNT")
     }
 
     static func url(_ path: String) -> URL { URL(fileURLWithPath: path) }
@@ -199,8 +202,11 @@ enum Bench {
         _ = gps
         var v = MutableVideoComposition(propertiesOf: c)
         v.sourceSampleDataTrackIDs = [gpsID]
-        v.instructions = [VideoCompositionInstruction(timeRange: c.timeRange, layerInstructions: [.init(trackID: videoID)],
-                                                              requiredSourceSampleDataTrackIDs: [gpsID])]
+        v.instructions = [
+            VideoCompositionInstruction(
+                timeRange: c.timeRange, layerInstructions: [.init(trackID: videoID)],
+                requiredSourceSampleDataTrackIDs: [gpsID])
+        ]
         v.customVideoCompositor = { AsyncVideoCompositorAdapter(GPSOverlayCompositor(videoTrackID: videoID, metadataTrackID: gpsID)) }
         let session = AssetExportSession(composition: c, preset: preset)
         session.videoComposition = VideoComposition(v)
@@ -254,9 +260,11 @@ enum Bench {
         try reader.add(output)
         try reader.startReading()
         let writer = try AssetWriter(outputURL: out, fileType: .mp4, overwrite: true)
-        let video = AssetWriterInput(settings: .video(VideoEncoderSettings(
-            codec: .h264, width: size.width, height: size.height, quality: .crf(20), preset: "medium",
-            frameDuration: MediaTime(value: 1, timescale: 30), timescale: 15360, keyframeInterval: 60)))
+        let video = AssetWriterInput(
+            settings: .video(
+                VideoEncoderSettings(
+                    codec: .h264, width: size.width, height: size.height, quality: .crf(20), preset: "medium",
+                    frameDuration: MediaTime(value: 1, timescale: 30), timescale: 15360, keyframeInterval: 60)))
         let meta = AssetWriterInput(settings: .metadata(format: .gpmd))
         try writer.add(video)
         try writer.add(meta)
@@ -269,10 +277,13 @@ enum Bench {
             guard let frame = sample.videoFrame else { continue }
             try await video.append(frame)
             let i = Double(frames)
-            let fix = GPSFix(latitude: 48.8584 + i * 0.000012, longitude: 2.2945 + i * 0.000017, altitude: 35 + i * 0.05,
-                             speed2D: 8 + 3 * sin(i / 20), speed3D: 8 + 3 * sin(i / 20))
-            groups.append(TimedMetadataGroup(timeRange: TimeRange(start: MediaTime(value: Int64(frames), timescale: 30), duration: MediaTime(value: 1, timescale: 30)),
-                                             items: fix.metadataItems(time: MediaTime(value: Int64(frames), timescale: 30), duration: MediaTime(value: 1, timescale: 30))))
+            let fix = GPSFix(
+                latitude: 48.8584 + i * 0.000012, longitude: 2.2945 + i * 0.000017, altitude: 35 + i * 0.05,
+                speed2D: 8 + 3 * sin(i / 20), speed3D: 8 + 3 * sin(i / 20))
+            groups.append(
+                TimedMetadataGroup(
+                    timeRange: TimeRange(start: MediaTime(value: Int64(frames), timescale: 30), duration: MediaTime(value: 1, timescale: 30)),
+                    items: fix.metadataItems(time: MediaTime(value: Int64(frames), timescale: 30), duration: MediaTime(value: 1, timescale: 30))))
             frames += 1
         }
         video.markAsFinished()

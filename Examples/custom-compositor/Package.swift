@@ -8,10 +8,10 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         // In your package: .package(url: "https://github.com/<you>/reel", branch: "main")
-        .package(name: "Reel", path: "../.."),
+        .package(name: "Reel", path: "../..")
     ],
     targets: [
-        .executableTarget(name: "reel-sepia", dependencies: [.product(name: "ReelCommandLine", package: "Reel")]),
+        .executableTarget(name: "reel-sepia", dependencies: [.product(name: "ReelCommandLine", package: "Reel")])
     ],
     swiftLanguageModes: [.v6]
 )

@@ -39,9 +39,11 @@ enum MP4Fuzzing {
                 switch track.format {
                 case "mebx":
                     let keys = track.sampleEntries.first?.metadataKeys ?? []
-                    _ = FuzzInput.run("mebx sample", { () throws(ReelError) in
-                        try QuickTimeMetadataSample.items(sample: bytes, keys: keys, timeRange: sample.timeRange)
-                    })
+                    _ = FuzzInput.run(
+                        "mebx sample",
+                        { () throws(ReelError) in
+                            try QuickTimeMetadataSample.items(sample: bytes, keys: keys, timeRange: sample.timeRange)
+                        })
                 case "camm":
                     _ = FuzzInput.run("camm sample", { () throws(ReelError) in try CAMM.records(sample: bytes) })
                 case "gpmd":

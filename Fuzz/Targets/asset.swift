@@ -11,8 +11,9 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard let items = FuzzInput.run("MP4MovieMetadata.items", { () throws(ReelError) in try MP4MovieMetadata.items(moov: bytes) })
     else { return 0 }
     for item in items {
-        FuzzInput.require(MetadataIdentifier(rawValue: item.identifier.rawValue) == item.identifier,
-                          "identifier \(item.identifier.rawValue) does not read back")
+        FuzzInput.require(
+            MetadataIdentifier(rawValue: item.identifier.rawValue) == item.identifier,
+            "identifier \(item.identifier.rawValue) does not read back")
         _ = (item.stringValue, item.numberValue, item.dateValue, item.dataValue)
     }
     return 0

@@ -10,20 +10,24 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     for format in ["tx3g", "subrip", "webvtt", "ass"] {
         guard let spans = FuzzInput.run("\(format) sample", { () throws(ReelError) in try CaptionSample.spans(data, format: format) }) else { continue }
         let caption = Caption(spans: spans, timeRange: FuzzInput.oneSecond)
-        let again = FuzzInput.run("tx3g sample Reel wrote", { () throws(ReelError) in try CaptionSample.spans(CaptionSample.movTextSample(caption), format: "tx3g") })
+        let again = FuzzInput.run(
+            "tx3g sample Reel wrote", { () throws(ReelError) in try CaptionSample.spans(CaptionSample.movTextSample(caption), format: "tx3g") })
         FuzzInput.require(again != nil, "a tx3g sample Reel wrote from a \(format) sample did not read back")
     }
     // The bytes as a track header (an ASS script's styles, a 3GPP sample entry) and as
     // WebVTT cue settings, with a sample under them.
     for format in ["tx3g", "ass"] {
-        guard let decoder = FuzzInput.run("\(format) track header", { () throws(ReelError) in try CaptionSampleDecoder(format: format, trackHeader: data) }) else { continue }
+        guard let decoder = FuzzInput.run("\(format) track header", { () throws(ReelError) in try CaptionSampleDecoder(format: format, trackHeader: data) })
+        else { continue }
         let sample = format == "ass" ? Data("0,0,Default,,0,0,0,,{\\an8}text".utf8) : Data([0, 4]) + Data("text".utf8)
         _ = FuzzInput.run("\(format) sample under a header", { () throws(ReelError) in try decoder.caption(sample, timeRange: FuzzInput.oneSecond) })
     }
     if let decoder = try? CaptionSampleDecoder(format: "webvtt") {
-        _ = FuzzInput.run("webvtt cue settings", { () throws(ReelError) in
-            try decoder.caption(Data("text".utf8), timeRange: FuzzInput.oneSecond, cueSettings: String(decoding: data, as: UTF8.self))
-        })
+        _ = FuzzInput.run(
+            "webvtt cue settings",
+            { () throws(ReelError) in
+                try decoder.caption(Data("text".utf8), timeRange: FuzzInput.oneSecond, cueSettings: String(decoding: data, as: UTF8.self))
+            })
     }
     // The bytes as a CEA-608 track's cc_data triplets, on both fields; what reads is
     // written as SCC and must read again.
@@ -33,8 +37,9 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         stream.finish(at: FuzzInput.oneSecond.end)
         let captions = stream.takeCaptions()
         guard let written = FuzzInput.run("SCC write of CEA-608", { () throws(ReelError) in try SCC.write(captions, channel: channel) }) else { continue }
-        FuzzInput.require(FuzzInput.run("SCC read of its own file", { () throws(ReelError) in try SCC.read(written.data, channel: channel) }) != nil,
-                          "SCC could not read the file it wrote from a CEA-608 track")
+        FuzzInput.require(
+            FuzzInput.run("SCC read of its own file", { () throws(ReelError) in try SCC.read(written.data, channel: channel) }) != nil,
+            "SCC could not read the file it wrote from a CEA-608 track")
     }
     for format in [CaptionFormat.itt, .scc, .srt, .webVTT] {
         guard let doc = FuzzInput.run("\(format) read", { () throws(ReelError) in try format.read(data) }) else { continue }
@@ -44,8 +49,9 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             let again = FuzzInput.run("\(target) read of its own file", { () throws(ReelError) in try target.read(written.data) })
             FuzzInput.require(again != nil, "\(target) could not read the file it wrote from \(format)")
             if target == .srt || target == .webVTT {
-                FuzzInput.require(again?.captions.count == doc.captions.count,
-                                  "\(target) read back \(again?.captions.count ?? -1) of the \(doc.captions.count) captions it wrote")
+                FuzzInput.require(
+                    again?.captions.count == doc.captions.count,
+                    "\(target) read back \(again?.captions.count ?? -1) of the \(doc.captions.count) captions it wrote")
             }
         }
     }

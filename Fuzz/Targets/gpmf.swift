@@ -21,9 +21,11 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         for payload in payloads.prefix(64) {
             _ = FuzzInput.run("GPMF.fixes", { () throws(ReelError) in try GPMF.fixes(payload: payload, timeRange: FuzzInput.oneSecond) })
             // A drone's raw receiver stream on its own: device time, SYST calibration, accuracies.
-            _ = FuzzInput.run("GPMF.fixes(stream: GPRI)", { () throws(ReelError) in
-                try GPMF.fixes(payload: payload, timeRange: FuzzInput.oneSecond, stream: "GPRI")
-            })
+            _ = FuzzInput.run(
+                "GPMF.fixes(stream: GPRI)",
+                { () throws(ReelError) in
+                    try GPMF.fixes(payload: payload, timeRange: FuzzInput.oneSecond, stream: "GPRI")
+                })
         }
     }
     return 0

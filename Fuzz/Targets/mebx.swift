@@ -8,8 +8,10 @@ let keys: [QuickTimeMetadataKey] = {
     var keys = codes.enumerated().map { i, code in
         QuickTimeMetadataKey(localID: UInt32(i + 1), key: "com.example.type-\(code)", dataType: .wellKnown(code))
     }
-    keys.append(QuickTimeMetadataKey(localID: 100, key: "com.apple.quicktime.detected-face",
-                                     dataType: .reverseDNS("com.apple.quicktime.detected-face")))
+    keys.append(
+        QuickTimeMetadataKey(
+            localID: 100, key: "com.apple.quicktime.detected-face",
+            dataType: .reverseDNS("com.apple.quicktime.detected-face")))
     keys.append(QuickTimeMetadataKey(localID: 101, key: "com.apple.quicktime.location.ISO6709", dataType: .wellKnown(1)))
     keys.append(QuickTimeMetadataKey(localID: 102, key: "com.apple.quicktime.video-orientation", dataType: .wellKnown(22)))
     keys.append(QuickTimeMetadataKey(localID: 103, key: "com.example.untyped"))
@@ -22,8 +24,10 @@ let keys: [QuickTimeMetadataKey] = {
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = FuzzInput.data(start, count)
     _ = FuzzInput.run("QuickTimeMetadataSample.rawItems", { () throws(ReelError) in try QuickTimeMetadataSample.rawItems(data) })
-    _ = FuzzInput.run("QuickTimeMetadataSample.items", { () throws(ReelError) in
-        try QuickTimeMetadataSample.items(sample: data, keys: keys, timeRange: FuzzInput.oneSecond)
-    })
+    _ = FuzzInput.run(
+        "QuickTimeMetadataSample.items",
+        { () throws(ReelError) in
+            try QuickTimeMetadataSample.items(sample: data, keys: keys, timeRange: FuzzInput.oneSecond)
+        })
     return 0
 }

@@ -20,20 +20,26 @@ let sample: Data = {
     try! data.write(to: sampleData)
     return data
 }()
-let track = MP4AppendedTrack(sampleEntry: MP4SampleEntry(format: "mebx", metadataKeys: [location]),
-                             handlerName: MP4AppendedTrack.coreMediaMetadataHandlerName, timescale: 1000,
-                             samples: [.init(offset: 0, size: sample.count, time: 0, duration: 1000)])
+let track = MP4AppendedTrack(
+    sampleEntry: MP4SampleEntry(format: "mebx", metadataKeys: [location]),
+    handlerName: MP4AppendedTrack.coreMediaMetadataHandlerName, timescale: 1000,
+    samples: [.init(offset: 0, size: sample.count, time: 0, duration: 1000)])
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     _ = sample
     guard (try? FuzzInput.data(start, count).write(to: input)) != nil else { fatalError("cannot write \(input.path)") }
     guard let source = FuzzInput.run("MP4File(contentsOf:)", { () throws(ReelError) in try MP4File(contentsOf: input) }),
-          let before = MP4Fuzzing.exercise(source) else { return 0 }
+        let before = MP4Fuzzing.exercise(source)
+    else { return 0 }
     try? FileManager.default.removeItem(at: output)
-    guard FuzzInput.run("MP4TrackAppender.write", { () throws(ReelError) in
-        try MP4TrackAppender.write(input, adding: [track], sampleData: sampleData, to: output)
-    }) != nil else {
+    guard
+        FuzzInput.run(
+            "MP4TrackAppender.write",
+            { () throws(ReelError) in
+                try MP4TrackAppender.write(input, adding: [track], sampleData: sampleData, to: output)
+            }) != nil
+    else {
         FuzzInput.require(!FileManager.default.fileExists(atPath: output.path), "a failed append left \(output.path) behind")
         return 0
     }
@@ -56,13 +62,15 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         for (a, b) in zip(oldSamples, newSamples ?? []).prefix(4) {
             // Only bytes inside one box other than the rewritten moov are kept as they were.
             guard boxes.contains(where: { $0.type != "moov" && $0.offset <= a.offset && a.offset + Int64(a.size) <= $0.end }),
-                  let bytesBefore = FuzzInput.run("old bytes", { () throws(ReelError) in try source.data(of: a) }) else { continue }
+                let bytesBefore = FuzzInput.run("old bytes", { () throws(ReelError) in try source.data(of: a) })
+            else { continue }
             let bytesAfter = FuzzInput.run("new bytes", { () throws(ReelError) in try written.data(of: b) })
             FuzzInput.require(bytesBefore == bytesAfter, "track \(new.trackID) sample \(a.index) changed")
         }
     }
     let newSamples = FuzzInput.run("appended samples", { () throws(ReelError) in try after.last!.samples() }) ?? []
-    FuzzInput.require(newSamples.count == 1 && FuzzInput.run("appended bytes", { () throws(ReelError) in try written.data(of: newSamples[0]) }) == sample,
-                      "the appended sample does not read back")
+    FuzzInput.require(
+        newSamples.count == 1 && FuzzInput.run("appended bytes", { () throws(ReelError) in try written.data(of: newSamples[0]) }) == sample,
+        "the appended sample does not read back")
     return 0
 }

@@ -15,7 +15,9 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard let timeline = FuzzInput.run("OTIOTimeline.decode", { () throws(ReelError) in try OTIOTimeline.decode(data, path: "edit.otio") }) else { return 0 }
     for track in timeline.tracks.children {
         for case .clip(let clip) in track.children {
-            if let range = clip.sourceRange { FuzzInput.require(range.timeRange.start.isNumeric && range.timeRange.duration.isNumeric, "a clip's range is not exact") }
+            if let range = clip.sourceRange {
+                FuzzInput.require(range.timeRange.start.isNumeric && range.timeRange.duration.isNumeric, "a clip's range is not exact")
+            }
         }
     }
     guard let written = FuzzInput.run("OTIOTimeline.encoded", { () throws(ReelError) in try timeline.encoded() }) else {

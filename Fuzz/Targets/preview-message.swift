@@ -19,8 +19,9 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         case .info: break
         }
     } catch {
-        FuzzInput.require(error.code == .invalidArgument && !error.message.isEmpty && !error.message.contains("\n"),
-                          "not one line of invalidArgument: \(error)")
+        FuzzInput.require(
+            error.code == .invalidArgument && !error.message.isEmpty && !error.message.contains("\n"),
+            "not one line of invalidArgument: \(error)")
     }
     return 0
 }

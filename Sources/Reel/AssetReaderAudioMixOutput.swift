@@ -1,7 +1,7 @@
 import Foundation
+import ReelComposition
 import ReelCore
 import ReelIO
-import ReelComposition
 
 /// The audio tracks of a reader's file mixed into one stream of PCM
 /// (AVAssetReaderAudioMixOutput), by the mixer exports use (`AudioMixer`): each track
@@ -105,8 +105,9 @@ public final class AssetReaderAudioMixOutput: AsyncSequence, AssetReaderComposit
         var seen = Set<Int32>()
         for track in audioTracks {
             guard track.mediaType == .audio else {
-                throw ReelError(.invalidArgument, "the track is \(track.mediaType), not audio: an audio mix output mixes audio tracks",
-                                path: path, trackID: track.trackID)
+                throw ReelError(
+                    .invalidArgument, "the track is \(track.mediaType), not audio: an audio mix output mixes audio tracks",
+                    path: path, trackID: track.trackID)
             }
             guard track.isDecodable else {
                 throw ReelError(.decoderFailed, "no decoder for \(track.formatDescription.codecName) in this FFmpeg", path: path, trackID: track.trackID)
@@ -118,14 +119,18 @@ public final class AssetReaderAudioMixOutput: AsyncSequence, AssetReaderComposit
         let rate = audioSettings?.sampleRate ?? first.formatDescription.sampleRate ?? 0
         let channels = audioSettings?.channelCount ?? Swift.min(first.formatDescription.channelCount ?? 0, 8)
         guard (8000...192_000).contains(rate) else {
-            throw ReelError(.invalidArgument, audioSettings?.sampleRate == nil
-                            ? "the track gives no sample rate: give one in the audio settings"
-                            : "the sample rate \(rate) Hz is out of range: 8000 to 192000", path: path, trackID: first.trackID)
+            throw ReelError(
+                .invalidArgument,
+                audioSettings?.sampleRate == nil
+                    ? "the track gives no sample rate: give one in the audio settings"
+                    : "the sample rate \(rate) Hz is out of range: 8000 to 192000", path: path, trackID: first.trackID)
         }
         guard (1...8).contains(channels) else {
-            throw ReelError(.invalidArgument, audioSettings?.channelCount == nil
-                            ? "the track gives no channel count: give one in the audio settings"
-                            : "\(channels) channels is out of range: 1 to 8", path: path, trackID: first.trackID)
+            throw ReelError(
+                .invalidArgument,
+                audioSettings?.channelCount == nil
+                    ? "the track gives no channel count: give one in the audio settings"
+                    : "\(channels) channels is out of range: 1 to 8", path: path, trackID: first.trackID)
         }
         try state.withLock { (s) throws(ReelError) in
             guard s.url == nil else { throw ReelError(.invalidArgument, "the output already belongs to a reader", path: path) }
@@ -164,9 +169,10 @@ public final class AssetReaderAudioMixOutput: AsyncSequence, AssetReaderComposit
             let mixed = tracks.compactMap { track -> ExportAudio.Track? in
                 let source = track.timeRange.intersection(range)
                 guard source.isValid, source.duration > .zero else { return nil }
-                return ExportAudio.Track(trackID: track.trackID,
-                                         pieces: [ExportAudio.Piece(url: url, trackID: track.trackID, source: source, target: source)],
-                                         volume: mix?.inputParameters(forTrackID: track.trackID) ?? AudioMixInputParameters(trackID: track.trackID))
+                return ExportAudio.Track(
+                    trackID: track.trackID,
+                    pieces: [ExportAudio.Piece(url: url, trackID: track.trackID, source: source, target: source)],
+                    volume: mix?.inputParameters(forTrackID: track.trackID) ?? AudioMixInputParameters(trackID: track.trackID))
             }
             s.mixer = AudioMixer(tracks: mixed, range: range, sampleRate: format.sampleRate, channels: format.channels)
         }

@@ -1,7 +1,7 @@
 import Foundation
+import ReelComposition
 import ReelCore
 import ReelIO
-import ReelComposition
 
 /// The composed frames of a composition whose sources are files
 /// (AVAssetReaderVideoCompositionOutput): the render engine over
@@ -36,8 +36,10 @@ public struct AssetReaderVideoCompositionOutput: AsyncSequence, Sendable {
 
     /// Frames of `composition` composed by `videoComposition` (its properties when nil),
     /// with sources read from files.
-    public init(composition: Composition, videoComposition: VideoComposition? = nil,
-                sources: AssetRenderSources = AssetRenderSources(), options: RenderEngine.Options = RenderEngine.Options()) {
+    public init(
+        composition: Composition, videoComposition: VideoComposition? = nil,
+        sources: AssetRenderSources = AssetRenderSources(), options: RenderEngine.Options = RenderEngine.Options()
+    ) {
         self.composition = composition
         self.videoComposition = videoComposition ?? VideoComposition(propertiesOf: composition)
         self.sources = sources

@@ -1,5 +1,5 @@
-@_exported import ReelCore
-@_exported import ReelMetadata
 @_exported import ReelCaptions
-@_exported import ReelIO
 @_exported import ReelComposition
+@_exported import ReelCore
+@_exported import ReelIO
+@_exported import ReelMetadata

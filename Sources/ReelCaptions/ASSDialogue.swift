@@ -10,7 +10,9 @@
 enum ASSDialogue {
     /// A dialogue event's styled runs, and its placement when an override tag or its named
     /// style (by `styleAlignments`, keypad positions by style name) gives one.
-    static func read(_ event: String, styleAlignments: [String: Int] = [:]) -> (spans: [Caption.Span], placement: (region: CaptionRegion, alignment: Caption.TextAlignment?)?) {
+    static func read(_ event: String, styleAlignments: [String: Int] = [:]) -> (
+        spans: [Caption.Span], placement: (region: CaptionRegion, alignment: Caption.TextAlignment?)?
+    ) {
         // The text is everything after the eighth comma; a bare text (no fields) is taken whole.
         var text = Substring(event)
         var commas = 0
@@ -84,8 +86,9 @@ enum ASSDialogue {
                 nameIndex = fields.firstIndex { $0.lowercased() == "name" }
                 alignmentIndex = fields.firstIndex { $0.lowercased() == "alignment" }
             } else if key == "style", let n = nameIndex, let a = alignmentIndex, n < fields.count, a < fields.count,
-                      let value = Int(fields[a]), let keypad = legacy ? CaptionPlacement.keypad(legacy: value) : value,
-                      (1...9).contains(keypad) {
+                let value = Int(fields[a]), let keypad = legacy ? CaptionPlacement.keypad(legacy: value) : value,
+                (1...9).contains(keypad)
+            {
                 result[fields[n]] = keypad
             }
         }
@@ -97,11 +100,15 @@ enum ASSDialogue {
             guard tag.hasPrefix(prefix), let v = Int(tag.dropFirst(prefix.count)) else { return nil }
             return v != 0
         }
-        if let b = flag("b") { style.fontWeight = b ? .bold : .normal }
-        else if let v = flag("i") { style.italic = v }
-        else if let v = flag("u") { style.underline = v }
-        else if tag == "r" { style = .plain }
-        else if tag.hasPrefix("c&H") || tag.hasPrefix("1c&H") {
+        if let b = flag("b") {
+            style.fontWeight = b ? .bold : .normal
+        } else if let v = flag("i") {
+            style.italic = v
+        } else if let v = flag("u") {
+            style.underline = v
+        } else if tag == "r" {
+            style = .plain
+        } else if tag.hasPrefix("c&H") || tag.hasPrefix("1c&H") {
             let hex = tag.drop { $0 != "H" }.dropFirst().prefix { $0 != "&" }
             if let v = UInt32(hex, radix: 16), hex.count <= 8 {
                 style.textColor = CaptionColor(red: UInt8(v & 0xFF), green: UInt8(v >> 8 & 0xFF), blue: UInt8(v >> 16 & 0xFF))

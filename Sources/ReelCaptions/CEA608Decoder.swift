@@ -49,7 +49,8 @@ struct CEA608Decoder {
             // Erasing, swapping and rolling change the screen at once: the caption showing
             // ends at that word, even when more words follow on the same line.
             if let c = CEA608.Command(rawValue: b2), b1 & 0x76 == 0x14,
-               [.eraseDisplayedMemory, .endOfCaption, .carriageReturn].contains(c) {
+                [.eraseDisplayedMemory, .endOfCaption, .carriageReturn].contains(c)
+            {
                 flush()
             }
             return
@@ -87,7 +88,7 @@ struct CEA608Decoder {
         case (0x10...0x17, 0x40...0x7F):
             preamble(base, b2)
         default:
-            break   // background attributes and codes this decoder has no use for
+            break  // background attributes and codes this decoder has no use for
         }
     }
 
@@ -117,7 +118,8 @@ struct CEA608Decoder {
         case .resumeDirectCaptioning: mode = .paintOn
         case .rollUp2, .rollUp3, .rollUp4:
             let n = Int(c.rawValue - 0x23)
-            if case .rollUp = mode {} else {
+            if case .rollUp = mode {
+            } else {
                 displayed = CEA608Decoder.blank
                 nonDisplayed = CEA608Decoder.blank
                 changedAt = changedAt ?? time
@@ -197,7 +199,8 @@ struct CEA608Decoder {
         for r in 0..<15 {
             let cells = displayed[r]
             guard let first = cells.firstIndex(where: { $0 != nil && $0!.character != " " }),
-                  let last = cells.lastIndex(where: { $0 != nil && $0!.character != " " }) else { continue }
+                let last = cells.lastIndex(where: { $0 != nil && $0!.character != " " })
+            else { continue }
             if firstRow == nil { firstRow = r + 1 } else { spans.append(Caption.Span("\n")) }
             var previous = cells[first]!.style
             for c in first...last {
@@ -211,8 +214,7 @@ struct CEA608Decoder {
         guard let firstRow else { return nil }
         var merged: [Caption.Span] = []
         for span in spans {
-            if let last = merged.last, last.style == span.style { merged[merged.count - 1].text += span.text }
-            else { merged.append(span) }
+            if let last = merged.last, last.style == span.style { merged[merged.count - 1].text += span.text } else { merged.append(span) }
         }
         let animation: Caption.Animation = mode == .popOn ? .none : .characterReveal
         return Caption(spans: merged, timeRange: .zero, region: firstRow <= 7 ? .top : nil, animation: animation)

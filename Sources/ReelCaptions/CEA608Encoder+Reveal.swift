@@ -40,7 +40,8 @@ extension CEA608Encoder {
         let grows = next.count == previous.count + 1 && Array(next.dropLast()) == previous
         if baseEmpty { return grows ? .newRow : nil }
         if next.count == previous.count, let last = next.last, let before = previous.last, next.dropLast() == previous.dropLast(),
-           last.count > before.count, last.hasPrefix(before) {
+            last.count > before.count, last.hasPrefix(before)
+        {
             return .append(from: before.count)
         }
         if previous.count == rows, next == Array(previous.dropFirst()) { return .roll }
@@ -65,7 +66,8 @@ extension CEA608Encoder {
         let texts = run.map { lines($0).map { String($0.map(\.character)) } }
         let most = texts.map(\.count).max() ?? 0
         guard texts.first?.count == 1, most <= 4,
-              !run.contains(where: { $0.region?.isInUpperHalf(rows: 15) == true }) else { return .paintOn }
+            !run.contains(where: { $0.region?.isInUpperHalf(rows: 15) == true })
+        else { return .paintOn }
         for rows in max(2, most)...4 where rollChanges(texts, rows: rows) != nil { return .rollUp(rows: rows) }
         return .paintOn
     }
@@ -144,12 +146,14 @@ extension CEA608Encoder {
             let next = text(lines)
             if k == 0, !afterShowing, let first = lines.first {
                 step.setup = [rdc, rdc] + pac(0)
-                step.words = characters(first, after: CEA608.Style(), channel: ch)
+                step.words =
+                    characters(first, after: CEA608.Style(), channel: ch)
                     + lines.enumerated().dropFirst().flatMap { r, line in pac(r) + characters(line, after: CEA608.Style(), channel: ch) }
             } else if k > 0, case .append(let from)? = rollChange(from: previous, to: next, rows: 0, baseEmpty: false), let last = lines.last {
                 step.words = characters(last, from: from, after: rows[k - 1].last?.last?.style ?? CEA608.Style(), channel: ch)
             } else if k > 0, next.count == previous.count + 1, Array(next.dropLast()) == previous, firstRow + next.count - 1 <= 15,
-                      let last = lines.last {
+                let last = lines.last
+            {
                 step.setup = pac(next.count - 1)
                 step.words = characters(last, after: CEA608.Style(), channel: ch)
             } else {

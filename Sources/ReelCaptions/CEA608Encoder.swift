@@ -63,8 +63,10 @@ enum CEA608Encoder {
     /// Sends `line[from...]` at the cursor, whose style is `style`: a mid-row code where the
     /// style changes (a space before a restyled word becomes that code), special and
     /// extended characters by their codes, until column 32 (`used` counts the columns).
-    static func send(_ line: Line, from: Int = 0, style: inout CEA608.Style, used: inout Int,
-                     into p: inout Packer, channel ch: CEA608.Channel) {
+    static func send(
+        _ line: Line, from: Int = 0, style: inout CEA608.Style, used: inout Int,
+        into p: inout Packer, channel ch: CEA608.Channel
+    ) {
         for i in from..<line.count where used < 32 {
             let (character, charStyle) = line[i]
             if character == " ", i + 1 < line.count, line[i + 1].1 != style {
@@ -94,8 +96,10 @@ enum CEA608Encoder {
     /// The words that load `caption` into non-displayed memory (without the end of caption).
     static func popOnLoad(_ caption: Caption, channel ch: CEA608.Channel) -> [UInt16] {
         var p = Packer()
-        p.words = [control(.eraseNonDisplayedMemory, ch), control(.eraseNonDisplayedMemory, ch),
-                   control(.resumeCaptionLoading, ch), control(.resumeCaptionLoading, ch)]
+        p.words = [
+            control(.eraseNonDisplayedMemory, ch), control(.eraseNonDisplayedMemory, ch),
+            control(.resumeCaptionLoading, ch), control(.resumeCaptionLoading, ch),
+        ]
         let lines = lines(caption)
         let top = caption.region.map { $0.isInUpperHalf(rows: 15) } ?? false
         let firstRow = top ? 1 : 16 - lines.count

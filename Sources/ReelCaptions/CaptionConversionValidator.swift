@@ -100,7 +100,8 @@ public struct CaptionConversionWarning: Sendable, Hashable, CustomStringConverti
         case .unsupportedColor(let c): "\(format) has no text colour \(c)"
         case .overlaps(let previous): "overlaps caption \(previous + 1); \(format) shows one caption at a time"
         case .unsupportedCharacters(let chars):
-            "characters outside the \(format == .scc ? "CEA-608" : format.description) set: " + chars.map { "\"\($0)\" (U+\(String($0.unicodeScalars.first!.value, radix: 16, uppercase: true)))" }.joined(separator: ", ")
+            "characters outside the \(format == .scc ? "CEA-608" : format.description) set: "
+                + chars.map { "\"\($0)\" (U+\(String($0.unicodeScalars.first!.value, radix: 16, uppercase: true)))" }.joined(separator: ", ")
         case .invalidTimeRange: "its time range \(caption.timeRange) is empty, negative or not a number"
         }
     }

@@ -38,12 +38,19 @@ extension CaptionFormat {
     public init?(sniffing data: Data) {
         let head = String(decoding: data.prefix(512), as: UTF8.self)
         let text = head.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
-        if text.hasPrefix("WEBVTT") { self = .webVTT }
-        else if text.hasPrefix("Scenarist_SCC") { self = .scc }
-        else if text.hasPrefix("<") { self = .itt }
-        else if let line = text.split(whereSeparator: \.isNewline).first,
-                line.allSatisfy(\.isASCIIDigit) || line.contains("-->") { self = .srt }
-        else { return nil }
+        if text.hasPrefix("WEBVTT") {
+            self = .webVTT
+        } else if text.hasPrefix("Scenarist_SCC") {
+            self = .scc
+        } else if text.hasPrefix("<") {
+            self = .itt
+        } else if let line = text.split(whereSeparator: \.isNewline).first,
+            line.allSatisfy(\.isASCIIDigit) || line.contains("-->")
+        {
+            self = .srt
+        } else {
+            return nil
+        }
     }
 }
 

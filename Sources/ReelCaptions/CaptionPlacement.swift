@@ -7,18 +7,20 @@
 /// and left unset).
 enum CaptionPlacement {
     /// A band across the middle of the picture, lines centred in it (`{\an5}`).
-    static let middle = CaptionRegion(identifier: "middle", x: .percent(0), y: .percent(42.5), width: .percent(100), height: .percent(15),
-                                      displayAlignment: .center)
+    static let middle = CaptionRegion(
+        identifier: "middle", x: .percent(0), y: .percent(42.5), width: .percent(100), height: .percent(15),
+        displayAlignment: .center)
 
     /// The region and alignment of keypad position `n` (1-9); nil for other numbers.
     static func keypad(_ n: Int) -> (region: CaptionRegion, alignment: Caption.TextAlignment?)? {
         guard (1...9).contains(n) else { return nil }
         let region: CaptionRegion = n >= 7 ? .top : n >= 4 ? middle : .bottom
-        let alignment: Caption.TextAlignment? = switch (n - 1) % 3 {
-        case 0: .left
-        case 2: .right
-        default: nil
-        }
+        let alignment: Caption.TextAlignment? =
+            switch (n - 1) % 3 {
+            case 0: .left
+            case 2: .right
+            default: nil
+            }
         return (region, alignment)
     }
 
@@ -36,16 +38,17 @@ enum CaptionPlacement {
     /// The keypad position of a caption: its row from its region (none: bottom), its
     /// column from its text alignment (`start` is taken as left, `end` as right).
     static func keypad(of caption: Caption) -> Int {
-        var row = 0   // 0 bottom, 3 middle, 6 top
+        var row = 0  // 0 bottom, 3 middle, 6 top
         if let region = caption.region {
             let centre = region.y.pixels(extent: 100, cells: 15) + region.height.pixels(extent: 100, cells: 15) / 2
             row = centre < 40 ? 6 : centre <= 60 ? 3 : 0
         }
-        let column = switch caption.textAlignment {
-        case .left?, .start?: 1
-        case .right?, .end?: 3
-        default: 2
-        }
+        let column =
+            switch caption.textAlignment {
+            case .left?, .start?: 1
+            case .right?, .end?: 3
+            default: 2
+            }
         return row + column
     }
 

@@ -52,8 +52,11 @@ public enum CaptionSample {
         }
         let textBytes = Data(b[2..<(2 + length)])
         let text: String?
-        if textBytes.starts(with: [0xFE, 0xFF]) { text = String(data: textBytes.dropFirst(2), encoding: .utf16BigEndian) }
-        else { text = String(data: textBytes, encoding: .utf8) }
+        if textBytes.starts(with: [0xFE, 0xFF]) {
+            text = String(data: textBytes.dropFirst(2), encoding: .utf16BigEndian)
+        } else {
+            text = String(data: textBytes, encoding: .utf8)
+        }
         guard let text else { throw .captionFormat(.movText, "the sample's text is not UTF-8 or UTF-16") }
         // Style records count Unicode scalars.
         let scalars = Array(text.unicodeScalars)
@@ -178,8 +181,8 @@ public enum CaptionSample {
     /// as mov_text extradata): centred at the bottom, no background, the default style
     /// (font 1, white, ``movTextDefaultFontSize``) and a font table naming font 1 "Serif".
     public static let movTextSampleEntry: Data = {
-        var out = Data([0, 0, 0, 0, 0x01, 0xFF, 0, 0, 0, 0])   // display flags, centred, bottom, background
-        out.append(contentsOf: [UInt8](repeating: 0, count: 8))   // default text box
+        var out = Data([0, 0, 0, 0, 0x01, 0xFF, 0, 0, 0, 0])  // display flags, centred, bottom, background
+        out.append(contentsOf: [UInt8](repeating: 0, count: 8))  // default text box
         out.append(contentsOf: [0, 0, 0, 0, 0, 1, 0, UInt8(movTextDefaultFontSize), 0xFF, 0xFF, 0xFF, 0xFF])
         out.append(contentsOf: [0, 0, 0, 18] + Array("ftab".utf8) + [0, 1, 0, 1, 5] + Array("Serif".utf8))
         return out

@@ -81,16 +81,18 @@ public struct CaptionSampleDecoder: Sendable {
         let b = [UInt8](header)
         guard b.count >= 30 else { return nil }
         let horizontal = Int8(bitPattern: b[4]), vertical = Int8(bitPattern: b[5])
-        let region: CaptionRegion? = switch vertical {
-        case 0: .top
-        case 1: CaptionPlacement.middle
-        default: nil   // -1, the bottom, is where a caption without a region goes
-        }
-        let alignment: Caption.TextAlignment? = switch horizontal {
-        case 0: .left
-        case -1: .right
-        default: nil
-        }
+        let region: CaptionRegion? =
+            switch vertical {
+            case 0: .top
+            case 1: CaptionPlacement.middle
+            default: nil  // -1, the bottom, is where a caption without a region goes
+            }
+        let alignment: Caption.TextAlignment? =
+            switch horizontal {
+            case 0: .left
+            case -1: .right
+            default: nil
+            }
         let face = b[24]
         var style = CaptionStyle.plain
         if face & 1 != 0 { style.fontWeight = .bold }

@@ -12,11 +12,12 @@ enum CueClock {
         guard let sep = last.firstIndex(where: { separators.contains($0) }) else { return nil }
         let secText = last[..<sep], fracText = last[last.index(after: sep)...]
         guard fields[0].count <= 9, !fields[0].isEmpty, fields[0].allSatisfy(\.isASCIIDigit),
-              fields[1].count == 2, fields[1].allSatisfy(\.isASCIIDigit),
-              secText.count == 2, secText.allSatisfy(\.isASCIIDigit),
-              (1...3).contains(fracText.count), fracText.allSatisfy(\.isASCIIDigit),
-              let h = Int64(fields[0]), let m = Int64(fields[1]), let s = Int64(secText), m < 60, s < 60,
-              var f = Int64(fracText) else { return nil }
+            fields[1].count == 2, fields[1].allSatisfy(\.isASCIIDigit),
+            secText.count == 2, secText.allSatisfy(\.isASCIIDigit),
+            (1...3).contains(fracText.count), fracText.allSatisfy(\.isASCIIDigit),
+            let h = Int64(fields[0]), let m = Int64(fields[1]), let s = Int64(secText), m < 60, s < 60,
+            var f = Int64(fracText)
+        else { return nil }
         for _ in fracText.count..<3 { f *= 10 }
         return ((h * 60 + m) * 60 + s) * 1000 + f
     }

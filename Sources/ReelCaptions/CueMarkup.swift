@@ -15,8 +15,10 @@ struct CueMarkup {
     /// The WebVTT default text and background colour classes.
     static let defaultClasses: [String: CaptionStyle] = {
         var d: [String: CaptionStyle] = [:]
-        let colors: [(String, CaptionColor)] = [("white", .white), ("lime", .green), ("cyan", .cyan), ("red", .red),
-                                                ("yellow", .yellow), ("magenta", .magenta), ("blue", .blue), ("black", .black)]
+        let colors: [(String, CaptionColor)] = [
+            ("white", .white), ("lime", .green), ("cyan", .cyan), ("red", .red),
+            ("yellow", .yellow), ("magenta", .magenta), ("blue", .blue), ("black", .black),
+        ]
         for (name, color) in colors {
             d[name] = CaptionStyle(textColor: color)
             d["bg_" + name] = CaptionStyle(backgroundColor: color)
@@ -83,8 +85,7 @@ struct CueMarkup {
         flush()
         var spans: [Caption.Span] = []
         for (ch, style) in chars {
-            if let last = spans.last, last.style == style { spans[spans.count - 1].text.append(ch) }
-            else { spans.append(Caption.Span(String(ch), style)) }
+            if let last = spans.last, last.style == style { spans[spans.count - 1].text.append(ch) } else { spans.append(Caption.Span(String(ch), style)) }
         }
         return spans
     }

@@ -55,7 +55,8 @@ public enum ITT {
                 if let c = s.backgroundColor { attrs += " tts:backgroundColor=\"\(c)\"" }
                 if let size = s.fontSizePercent { attrs += " tts:fontSize=\"\(CaptionRegion.Dimension.percent(size))\"" }
                 if let ruby = s.ruby {
-                    body += "<span tts:ruby=\"container\"\(attrs)><span tts:ruby=\"base\">\(text)</span>"
+                    body +=
+                        "<span tts:ruby=\"container\"\(attrs)><span tts:ruby=\"base\">\(text)</span>"
                         + "<span tts:ruby=\"text\" tts:rubyPosition=\"\(ruby.position)\">\(escape(ruby.text))</span></span>"
                 } else {
                     body += "<span\(attrs)>\(text)</span>"
@@ -65,29 +66,30 @@ public enum ITT {
         }
         var layout = ""
         for (region, id) in zip(regions, regionIDs) {
-            layout += "      <region xml:id=\"\(id)\" tts:origin=\"\(region.x) \(region.y)\" tts:extent=\"\(region.width) \(region.height)\""
+            layout +=
+                "      <region xml:id=\"\(id)\" tts:origin=\"\(region.x) \(region.y)\" tts:extent=\"\(region.width) \(region.height)\""
                 + " tts:displayAlign=\"\(region.displayAlignment)\"/>\n"
         }
         let doc = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <tt xmlns="\(ttmlNamespace)" xmlns:tts="\(ttmlNamespace)#styling" xmlns:ttp="\(ttmlNamespace)#parameter" \
-        xmlns:ttm="\(ttmlNamespace)#metadata" xml:lang="\(escape(language))" ttp:timeBase="media" \
-        ttp:frameRate="30" ttp:frameRateMultiplier="1000 1001">
-          <head>
-            <styling>
-              <style xml:id="normal" tts:fontFamily="sansSerif" tts:fontWeight="normal" tts:fontStyle="normal" \
-        tts:color="white" tts:fontSize="100%"/>
-            </styling>
-            <layout>
-        \(layout)    </layout>
-          </head>
-          <body style="normal" region="bottom">
-            <div>
-        \(body)    </div>
-          </body>
-        </tt>
+            <?xml version="1.0" encoding="UTF-8"?>
+            <tt xmlns="\(ttmlNamespace)" xmlns:tts="\(ttmlNamespace)#styling" xmlns:ttp="\(ttmlNamespace)#parameter" \
+            xmlns:ttm="\(ttmlNamespace)#metadata" xml:lang="\(escape(language))" ttp:timeBase="media" \
+            ttp:frameRate="30" ttp:frameRateMultiplier="1000 1001">
+              <head>
+                <styling>
+                  <style xml:id="normal" tts:fontFamily="sansSerif" tts:fontWeight="normal" tts:fontStyle="normal" \
+            tts:color="white" tts:fontSize="100%"/>
+                </styling>
+                <layout>
+            \(layout)    </layout>
+              </head>
+              <body style="normal" region="bottom">
+                <div>
+            \(body)    </div>
+              </body>
+            </tt>
 
-        """
+            """
         return Data(doc.utf8)
     }
 

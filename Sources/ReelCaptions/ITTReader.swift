@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Reads iTT/TTML documents with Foundation's `XMLParser` (libxml2 underneath).
@@ -117,8 +118,10 @@ final class ITTReader: NSObject, XMLParserDelegate {
 
     // MARK: XMLParserDelegate
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+    ) {
         guard error == nil else { return }
         let name = Self.local(elementName)
         let a = Self.locals(attributeDict)
@@ -150,7 +153,7 @@ final class ITTReader: NSObject, XMLParserDelegate {
             return
         case "body", "div", "p", "span": break
         default:
-            return   // unknown elements: their text still counts inside a p
+            return  // unknown elements: their text still counts inside a p
         }
         guard let parent = scopes.last else { return }
         var scope = parent
@@ -207,7 +210,12 @@ final class ITTReader: NSObject, XMLParserDelegate {
                 warnings.append(CaptionWarning(.itt, "<p> ends before it begins; skipped", line: p.line, time: range.start))
                 return
             }
-            let region = p.region.flatMap { id in regions[id] ?? { warn("region \"\(id.prefix(40))\" is not defined"); return nil }() }
+            let region = p.region.flatMap { id in
+                regions[id]
+                    ?? {
+                        warn("region \"\(id.prefix(40))\" is not defined"); return nil
+                    }()
+            }
             captions.append(Caption(spans: Self.spans(p.chars), timeRange: range, region: region, textAlignment: p.alignment))
         }
     }
@@ -249,8 +257,7 @@ final class ITTReader: NSObject, XMLParserDelegate {
         while out.last?.0 == " " { out.removeLast() }
         var spans: [Caption.Span] = []
         for (ch, style) in out {
-            if let last = spans.last, last.style == style { spans[spans.count - 1].text.append(ch) }
-            else { spans.append(Caption.Span(String(ch), style)) }
+            if let last = spans.last, last.style == style { spans[spans.count - 1].text.append(ch) } else { spans.append(Caption.Span(String(ch), style)) }
         }
         return spans
     }

@@ -53,15 +53,18 @@ public enum SCC {
             }
             var frame = Int64(label.frameNumber(nominalRate: 30))
             if frame < nextFrame {
-                warnings.append(CaptionWarning(.scc, "timecode \(first) is earlier than the end of the words before it; its words follow them",
-                                               line: lineNumber, time: time(frame: frame)))
+                warnings.append(
+                    CaptionWarning(
+                        .scc, "timecode \(first) is earlier than the end of the words before it; its words follow them",
+                        line: lineNumber, time: time(frame: frame)))
                 frame = nextFrame
             }
             for (k, word) in fields.dropFirst().enumerated() {
                 let at = time(frame: frame + Int64(k))
                 guard word.count == 4, let value = UInt16(word, radix: 16) else {
-                    throw ReelError(.captionFormat, "SCC: word \(k + 1) \"\(word.prefix(8))\" is not four hex digits",
-                                    time: at, field: "line \(lineNumber)")
+                    throw ReelError(
+                        .captionFormat, "SCC: word \(k + 1) \"\(word.prefix(8))\" is not four hex digits",
+                        time: at, field: "line \(lineNumber)")
                 }
                 let b1 = UInt8(value >> 8), b2 = UInt8(value & 0xFF)
                 guard CEA608.hasOddParity(b1), CEA608.hasOddParity(b2) else {
@@ -136,8 +139,10 @@ public enum SCC {
         for (i, item) in timed.enumerated() {
             var end = item.end
             if i + 1 < timed.count, timed[i + 1].start < end {
-                warnings.append(CaptionWarning(.scc, "caption \"\(item.caption.text.prefix(32))\" overlaps the next; it ends when the next starts",
-                                               time: item.caption.timeRange.start))
+                warnings.append(
+                    CaptionWarning(
+                        .scc, "caption \"\(item.caption.text.prefix(32))\" overlaps the next; it ends when the next starts",
+                        time: item.caption.timeRange.start))
                 end = timed[i + 1].start
             }
             var start = item.start
@@ -168,11 +173,17 @@ public enum SCC {
                 }
                 earliest = f
                 if step.redrawn {
-                    warnings.append(CaptionWarning(.scc, "caption \"\(item.caption.text.prefix(32))\" does not continue the one before it; the screen is erased and drawn again, so it shows a few frames late",
-                                                   time: item.caption.timeRange.start))
+                    warnings.append(
+                        CaptionWarning(
+                            .scc,
+                            "caption \"\(item.caption.text.prefix(32))\" does not continue the one before it; the screen is erased and drawn again, so it shows a few frames late",
+                            time: item.caption.timeRange.start))
                 } else if start > item.start {
-                    warnings.append(CaptionWarning(.scc, "caption \"\(item.caption.text.prefix(32))\" needs \(step.setup.count + step.words.count) frames to send; shown \(start - item.start) frames late",
-                                                   time: item.caption.timeRange.start))
+                    warnings.append(
+                        CaptionWarning(
+                            .scc,
+                            "caption \"\(item.caption.text.prefix(32))\" needs \(step.setup.count + step.words.count) frames to send; shown \(start - item.start) frames late",
+                            time: item.caption.timeRange.start))
                 }
                 if end < f { end = f }
             } else {
@@ -190,8 +201,10 @@ public enum SCC {
                     }
                     while words[f] != nil { f += 1 }
                     start = f
-                    warnings.append(CaptionWarning(.scc, "caption \"\(item.caption.text.prefix(32))\" needs \(load.count) frames to load; shown \(start - item.start) frames late",
-                                                   time: item.caption.timeRange.start))
+                    warnings.append(
+                        CaptionWarning(
+                            .scc, "caption \"\(item.caption.text.prefix(32))\" needs \(load.count) frames to load; shown \(start - item.start) frames late",
+                            time: item.caption.timeRange.start))
                 }
                 if start >= end { end = start + 1 }
                 _ = place(eoc, start)

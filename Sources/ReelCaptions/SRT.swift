@@ -21,7 +21,8 @@ public enum SRT {
         for block in blocks {
             var lines = block[...]
             if let first = lines.first, first.text.trimmingCharacters(in: .whitespaces).allSatisfy(\.isASCIIDigit),
-               lines.count > 1, !first.text.contains("-->") {
+                lines.count > 1, !first.text.contains("-->")
+            {
                 lines = lines.dropFirst()
             }
             guard let timing = lines.first else { continue }
@@ -33,7 +34,8 @@ public enum SRT {
             var (text, placement) = positionTags(body)
             text = text.trimmingCharacters(in: .newlines)
             if let lastEnd, start < lastEnd.ms {
-                warnings.append(CaptionWarning(.srt, "cue starts before the cue ending at line \(lastEnd.line) has ended", line: timing.number, time: CueClock.time(start)))
+                warnings.append(
+                    CaptionWarning(.srt, "cue starts before the cue ending at line \(lastEnd.line) has ended", line: timing.number, time: CueClock.time(start)))
             }
             lastEnd = (max(end, lastEnd?.ms ?? end), timing.number)
             let range = TimeRange(start: CueClock.time(start), end: CueClock.time(end))
@@ -48,7 +50,8 @@ public enum SRT {
         // Anything after the end time (SRT position extensions such as X1:...) is ignored.
         let endText = parts.count == 2 ? (parts[1].split(separator: " ", omittingEmptySubsequences: true).first.map(String.init) ?? "") : ""
         guard parts.count == 2, let start = CueClock.milliseconds(Substring(startText), separators: [",", "."], hoursOptional: false),
-              let end = CueClock.milliseconds(Substring(endText), separators: [",", "."], hoursOptional: false) else {
+            let end = CueClock.milliseconds(Substring(endText), separators: [",", "."], hoursOptional: false)
+        else {
             throw .captionFormat(.srt, "malformed timing line \"\(line.text.prefix(60))\" (expected HH:MM:SS,mmm --> HH:MM:SS,mmm)", line: line.number)
         }
         guard end >= start else {
@@ -66,8 +69,9 @@ public enum SRT {
         while i < text.endIndex {
             if text[i...].hasPrefix("{\\"), let close = text[i...].firstIndex(of: "}") {
                 for tag in text[text.index(after: i)..<close].split(separator: "\\") {
-                    if tag.hasPrefix("an"), let n = Int(tag.dropFirst(2)), let p = CaptionPlacement.keypad(n) { placement = p }
-                    else if tag.hasPrefix("a"), let n = Int(tag.dropFirst()), let k = CaptionPlacement.keypad(legacy: n) {
+                    if tag.hasPrefix("an"), let n = Int(tag.dropFirst(2)), let p = CaptionPlacement.keypad(n) {
+                        placement = p
+                    } else if tag.hasPrefix("a"), let n = Int(tag.dropFirst()), let k = CaptionPlacement.keypad(legacy: n) {
                         placement = CaptionPlacement.keypad(k)
                     }
                 }

@@ -35,7 +35,8 @@ struct TTMLTime {
     /// The time a frame count names: frames / (frameRate x multiplier).
     private func frames(_ n: Int64, sub: Int64 = 0) -> MediaTime? {
         guard let den = product(frameRate, multiplier.num, subFrameRate), den <= Int64(Int32.max),
-              let count = product(n, subFrameRate), let value = product(count + sub, multiplier.den) else { return nil }
+            let count = product(n, subFrameRate), let value = product(count + sub, multiplier.den)
+        else { return nil }
         return MediaTime(value: value, timescale: Int32(den))
     }
 
@@ -54,7 +55,8 @@ struct TTMLTime {
     private func decimal(_ text: Substring, scale: (num: Int64, den: Int64)) -> MediaTime? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count <= 2, let whole = parts.first, !whole.isEmpty, whole.count <= 12, whole.allSatisfy(\.isASCIIDigit),
-              let w = Int64(whole) else { return nil }
+            let w = Int64(whole)
+        else { return nil }
         var fraction: Int64 = 0, fdiv: Int64 = 1
         if parts.count == 2 {
             let f = parts[1].prefix(6)
@@ -76,16 +78,18 @@ struct TTMLTime {
         if text.contains(":") {
             let fields = text.split(separator: ":", omittingEmptySubsequences: false)
             guard fields.count == 3 || fields.count == 4,
-                  fields[0].count >= 2, fields[0].count <= 6, fields[0].allSatisfy(\.isASCIIDigit), let h = Int64(fields[0]),
-                  fields[1].count == 2, fields[1].allSatisfy(\.isASCIIDigit), let m = Int64(fields[1]), m < 60 else { throw bad() }
+                fields[0].count >= 2, fields[0].count <= 6, fields[0].allSatisfy(\.isASCIIDigit), let h = Int64(fields[0]),
+                fields[1].count == 2, fields[1].allSatisfy(\.isASCIIDigit), let m = Int64(fields[1]), m < 60
+            else { throw bad() }
             if fields.count == 3 {
                 guard fields[2].prefix(2).count == 2, let s = decimal(fields[2], scale: (1, 1)), s < MediaTime(value: 61, timescale: 1) else { throw bad() }
                 return MediaTime(value: (h * 60 + m) * 60, timescale: 1) + s
             }
             let frameParts = fields[3].split(separator: ".", omittingEmptySubsequences: false)
             guard fields[2].count == 2, fields[2].allSatisfy(\.isASCIIDigit), let s = Int64(fields[2]), s < 60,
-                  frameParts.count <= 2, let f = Int64(frameParts[0]), frameParts[0].count <= 4, f < frameRate,
-                  frameParts[0].allSatisfy(\.isASCIIDigit) else { throw bad() }
+                frameParts.count <= 2, let f = Int64(frameParts[0]), frameParts[0].count <= 4, f < frameRate,
+                frameParts[0].allSatisfy(\.isASCIIDigit)
+            else { throw bad() }
             let sub = frameParts.count == 2 ? Int64(frameParts[1].prefix(6)) ?? 0 : 0
             let label = Timecode(hours: Int(h), minutes: Int(m), seconds: Int(s), frames: Int(f), dropFrame: dropFrame)
             guard label.isValid(nominalRate: Int(frameRate)) else { throw bad() }

@@ -16,7 +16,8 @@ public enum WebVTT {
     public static func read(_ data: Data) throws(ReelError) -> CaptionDocument {
         let blocks = try CueBlocks(data, format: .webVTT).blocks
         guard let header = blocks.first?.first, header.text.hasPrefix("WEBVTT"),
-              header.text.count == 6 || header.text.dropFirst(6).first == " " || header.text.dropFirst(6).first == "\t" else {
+            header.text.count == 6 || header.text.dropFirst(6).first == " " || header.text.dropFirst(6).first == "\t"
+        else {
             throw .captionFormat(.webVTT, "the file does not start with \"WEBVTT\"", line: 1)
         }
         var markup = CueMarkup(isWebVTT: true)
@@ -32,7 +33,7 @@ public enum WebVTT {
             }
             if first.text.hasPrefix("REGION"), !first.text.contains("-->") { continue }
             var lines = block[...]
-            if !first.text.contains("-->") { lines = lines.dropFirst() }   // the cue identifier
+            if !first.text.contains("-->") { lines = lines.dropFirst() }  // the cue identifier
             guard let timing = lines.first, timing.text.contains("-->") else {
                 warnings.append(CaptionWarning(.webVTT, "block without a timing line skipped: \"\(first.text.prefix(40))\"", line: first.number))
                 continue
@@ -41,9 +42,11 @@ public enum WebVTT {
             let startText = parts[0].trimmingCharacters(in: .whitespaces)
             let rest = parts.count == 2 ? parts[1].split(whereSeparator: { $0 == " " || $0 == "\t" }) : []
             guard parts.count == 2, let endText = rest.first,
-                  let start = CueClock.milliseconds(Substring(startText), separators: ["."], hoursOptional: true),
-                  let end = CueClock.milliseconds(endText, separators: ["."], hoursOptional: true) else {
-                throw .captionFormat(.webVTT, "malformed timing line \"\(timing.text.prefix(60))\" (expected [HH:]MM:SS.mmm --> [HH:]MM:SS.mmm)", line: timing.number)
+                let start = CueClock.milliseconds(Substring(startText), separators: ["."], hoursOptional: true),
+                let end = CueClock.milliseconds(endText, separators: ["."], hoursOptional: true)
+            else {
+                throw .captionFormat(
+                    .webVTT, "malformed timing line \"\(timing.text.prefix(60))\" (expected [HH:]MM:SS.mmm --> [HH:]MM:SS.mmm)", line: timing.number)
             }
             guard end >= start else {
                 throw .captionFormat(.webVTT, "cue ends (\(endText)) before it starts (\(startText))", line: timing.number, time: CueClock.time(start))
@@ -69,8 +72,11 @@ public enum WebVTT {
             switch kv[0] {
             case "line":
                 let value = kv[1].split(separator: ",").first ?? ""
-                if value.hasSuffix("%"), let p = Double(value.dropLast()) { region = p < 50 ? .top : .bottom }
-                else if let n = Int(value) { region = n >= 0 && n < 8 ? .top : .bottom }
+                if value.hasSuffix("%"), let p = Double(value.dropLast()) {
+                    region = p < 50 ? .top : .bottom
+                } else if let n = Int(value) {
+                    region = n >= 0 && n < 8 ? .top : .bottom
+                }
             case "align": alignment = Caption.TextAlignment(rawValue: String(kv[1]) == "middle" ? "center" : String(kv[1]))
             default: break
             }
@@ -91,7 +97,8 @@ public enum WebVTT {
     static func styleRules(_ css: String, into classes: inout [String: CaptionStyle]) {
         var rest = Substring(css)
         while let sel = rest.range(of: "::cue(."), let close = rest[sel.upperBound...].firstIndex(of: ")"),
-              let open = rest[close...].firstIndex(of: "{"), let end = rest[open...].firstIndex(of: "}") {
+            let open = rest[close...].firstIndex(of: "{"), let end = rest[open...].firstIndex(of: "}")
+        {
             let name = String(rest[sel.upperBound..<close])
             var style = classes[name] ?? .plain
             for decl in rest[rest.index(after: open)..<end].split(separator: ";") {

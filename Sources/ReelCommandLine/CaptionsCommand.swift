@@ -65,8 +65,10 @@ struct CaptionsCommand: AsyncParsableCommand {
         let chosen: Int32
         if let track {
             guard let found = tracks.first(where: { $0.trackID == track }) else {
-                throw ReelError(.invalidArgument, "the file has no track \(track) (caption tracks: \(captionTracks.isEmpty ? "none" : captionTracks.map { String($0.trackID) }.joined(separator: ", ")))",
-                                trackID: track, field: "--track")
+                throw ReelError(
+                    .invalidArgument,
+                    "the file has no track \(track) (caption tracks: \(captionTracks.isEmpty ? "none" : captionTracks.map { String($0.trackID) }.joined(separator: ", ")))",
+                    trackID: track, field: "--track")
             }
             guard captionTracks.contains(where: { $0.trackID == track }) else {
                 throw ReelError(.invalidArgument, "track \(track) is a \(found.mediaType) track, not a caption track", trackID: track, field: "--track")
@@ -88,13 +90,13 @@ struct CaptionsConvertCommand: AsyncParsableCommand {
         commandName: "convert",
         abstract: "Convert a caption file, or a media file's caption track, to iTT, SCC, SRT or WebVTT.",
         discussion: """
-        The input is a caption file (by extension, else by content) or a media file, whose \
-        first caption track (or --track N) is read. The output format is --format, else the output's extension. What the output format \
-        cannot hold (styles, colours, overlapping captions, lines or characters CEA-608 lacks) \
-        is listed on stderr, one warning a caption, before the file is written; the file is \
-        written anyway, keeping what the format holds. Nothing is written when the input \
-        cannot be read.
-        """
+            The input is a caption file (by extension, else by content) or a media file, whose \
+            first caption track (or --track N) is read. The output format is --format, else the output's extension. What the output format \
+            cannot hold (styles, colours, overlapping captions, lines or characters CEA-608 lacks) \
+            is listed on stderr, one warning a caption, before the file is written; the file is \
+            written anyway, keeping what the format holds. Nothing is written when the input \
+            cannot be read.
+            """
     )
 
     @Argument(help: "The caption file to read (.itt, .ttml, .scc, .srt, .vtt), or a media file with a caption track.")
@@ -121,8 +123,9 @@ struct CaptionsConvertCommand: AsyncParsableCommand {
     func validate() throws {
         guard (1...4).contains(channel) else { throw ValidationError("--channel: \(channel) is not 1-4") }
         if let track, track < 0 { throw ValidationError("--track: \(track) is not a track ID") }
-        if let format { _ = try CaptionsCommand.format(named: format) }
-        else if CaptionFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
+        if let format {
+            _ = try CaptionsCommand.format(named: format)
+        } else if CaptionFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
             throw ValidationError("--format: the output's extension names no caption format; give --format \(CaptionsCommand.formatNames)")
         }
     }
@@ -150,11 +153,11 @@ struct CaptionsValidateCommand: AsyncParsableCommand {
         commandName: "validate",
         abstract: "List what a format cannot hold of a caption file's captions.",
         discussion: """
-        Prints one line a problem on stdout: the caption's number, time and text, and the \
-        reason (too many lines or characters for CEA-608, a style or colour the format lacks, \
-        overlapping captions in a format that shows one at a time, characters outside the \
-        CEA-608 set). Exits 0 when there is none, 1 when there is one or more.
-        """
+            Prints one line a problem on stdout: the caption's number, time and text, and the \
+            reason (too many lines or characters for CEA-608, a style or colour the format lacks, \
+            overlapping captions in a format that shows one at a time, characters outside the \
+            CEA-608 set). Exits 0 when there is none, 1 when there is one or more.
+            """
     )
 
     @Argument(help: "The caption file to check (.itt, .ttml, .scc, .srt, .vtt), or a media file (its first caption track).")
@@ -194,11 +197,11 @@ struct CaptionsBurnCommand: AsyncParsableCommand {
         commandName: "burn",
         abstract: "Draw a caption file's captions into a video's picture.",
         discussion: """
-        The video is re-encoded (H.264) with each caption drawn in its region and styles \
-        (the captions compositor) on the picture as it is shown (phone footage upright); \
-        sound, timed metadata and caption tracks are kept as an export keeps them. The \
-        output's container is its extension (.mp4, .mov, .mkv, .ts).
-        """
+            The video is re-encoded (H.264) with each caption drawn in its region and styles \
+            (the captions compositor) on the picture as it is shown (phone footage upright); \
+            sound, timed metadata and caption tracks are kept as an export keeps them. The \
+            output's container is its extension (.mp4, .mov, .mkv, .ts).
+            """
     )
 
     @Argument(help: "The video to draw into.")
@@ -231,11 +234,15 @@ struct CaptionsBurnCommand: AsyncParsableCommand {
             let whole = TimeRange(start: .zero, end: source.duration)
             let trackID = (source.tracks.map(\.trackID).max() ?? 0) + 1
             var mutable = source.mutableCopy()
-            try mutable.addTrack(CompositionTrack(
-                trackID: trackID, mediaType: .subtitle,
-                segments: [CompositionTrackSegment(sourceTrack: SourceTrackReference(sourceIdentifier: identifier, trackID: 1),
-                                                   timeMapping: TimeMapping(source: whole, target: whole))],
-                isEnabled: false))
+            try mutable.addTrack(
+                CompositionTrack(
+                    trackID: trackID, mediaType: .subtitle,
+                    segments: [
+                        CompositionTrackSegment(
+                            sourceTrack: SourceTrackReference(sourceIdentifier: identifier, trackID: 1),
+                            timeMapping: TimeMapping(source: whole, target: whole))
+                    ],
+                    isEnabled: false))
             let composition = Composition(mutable)
             var videoComposition = MutableVideoComposition(propertiesOf: composition)
             videoComposition.turnUpright(for: composition)
@@ -246,8 +253,9 @@ struct CaptionsBurnCommand: AsyncParsableCommand {
             }
             let compositor = try CaptionBurnInCompositor()
             videoComposition.customVideoCompositor = { AsyncVideoCompositorAdapter(compositor) }
-            let session = AssetExportSession(composition: composition, preset: .h264(crf: 18, preset: "medium"),
-                                             sources: AssetRenderSources(captions: [identifier: doc.captions]))
+            let session = AssetExportSession(
+                composition: composition, preset: .h264(crf: 18, preset: "medium"),
+                sources: AssetRenderSources(captions: [identifier: doc.captions]))
             session.videoComposition = VideoComposition(videoComposition)
             // The GPS and other metadata tracks, tags and chapters, as an export keeps them.
             try await session.carryOver(from: asset)

@@ -11,12 +11,12 @@ public struct ConvertCommand: AsyncParsableCommand {
         commandName: "convert",
         abstract: "Convert a composition file to an OpenTimelineIO timeline (.otio), or back.",
         discussion: """
-        The direction follows the extensions: .json to .otio, or .otio to .json. Media \
-        paths are written relative to the output's folder where they lie inside it. What \
-        the output format cannot hold is reported in one line each on standard error; a \
-        file that cannot be read is one line naming the JSON path at fault (exit status 2) \
-        and nothing is written.
-        """
+            The direction follows the extensions: .json to .otio, or .otio to .json. Media \
+            paths are written relative to the output's folder where they lie inside it. What \
+            the output format cannot hold is reported in one line each on standard error; a \
+            file that cannot be read is one line naming the JSON path at fault (exit status 2) \
+            and nothing is written.
+            """
     )
 
     @Argument(help: "The composition file (.json) or OpenTimelineIO timeline (.otio).")
@@ -40,7 +40,9 @@ public struct ConvertCommand: AsyncParsableCommand {
         let outputURL = try CLIOutput.checkOutput(output, overwrite: overwrite)
         let data: Data
         do throws(ReelError) {
-            let (bytes, warnings) = toOTIO ? try await Self.otio(fromComposition: input, output: outputURL)
+            let (bytes, warnings) =
+                toOTIO
+                ? try await Self.otio(fromComposition: input, output: outputURL)
                 : try await Self.composition(fromOTIO: input, output: outputURL)
             data = bytes
             for w in warnings { CLIOutput.line("\(input): \(w)") }
@@ -78,8 +80,9 @@ public struct ConvertCommand: AsyncParsableCommand {
         let composition = try file.makeComposition(sources: descriptions, path: path)
         let urls = Dictionary(files.map { ($0.name, $0.url) }, uniquingKeysWith: { a, _ in a })
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        let export = file.otioTimeline(composition: composition, sourceURLs: urls, outputDirectory: output.deletingLastPathComponent(),
-                                       availableRanges: ranges, name: name)
+        let export = file.otioTimeline(
+            composition: composition, sourceURLs: urls, outputDirectory: output.deletingLastPathComponent(),
+            availableRanges: ranges, name: name)
         return (try export.timeline.encoded(), export.warnings)
     }
 
@@ -91,9 +94,11 @@ public struct ConvertCommand: AsyncParsableCommand {
         var warnings: [String] = []
         do {
             converted = try await timeline.probedCompositionFile(otioPath: path)
-        } catch where error.code == .fileNotFound {
+        } catch  where error.code == .fileNotFound {
             converted = try timeline.compositionFile(baseDirectory: base, otioPath: path)
-            warnings.append("\(error.field.map { $0 + ": " } ?? "")\(error.message): converted without looking into the media (no sound or metadata tracks derived from it)")
+            warnings.append(
+                "\(error.field.map { $0 + ": " } ?? "")\(error.message): converted without looking into the media (no sound or metadata tracks derived from it)"
+            )
         }
         // Paths relative to the .otio file become relative to the output's folder.
         let outputFolder = output.deletingLastPathComponent().standardizedFileURL.path

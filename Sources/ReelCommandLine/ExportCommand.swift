@@ -9,7 +9,8 @@ public struct ExportCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export (part of) a video with a preset, keeping its timed-metadata tracks.",
-        discussion: "Presets: passthrough, h264 (default), hevc, prores, lossless, and AVFoundation's: LowQuality, MediumQuality, HighestQuality, HEVCHighestQuality, 640x480, 960x540, 1280x720, 1920x1080, 3840x2160, HEVC1920x1080, HEVC3840x2160, AppleM4A."
+        discussion:
+            "Presets: passthrough, h264 (default), hevc, prores, lossless, and AVFoundation's: LowQuality, MediumQuality, HighestQuality, HEVCHighestQuality, 640x480, 960x540, 1280x720, 1920x1080, 3840x2160, HEVC1920x1080, HEVC3840x2160, AppleM4A."
     )
 
     @Argument(help: "The video to export: a file, or a URL FFmpeg reads (http://, https://, ...).")
@@ -36,7 +37,10 @@ public struct ExportCommand: AsyncParsableCommand {
     @Flag(help: "Replace the output file if it exists.")
     var overwrite = false
 
-    @Option(help: "auto: with an H.264 preset, copy the groups of pictures the range holds whole and encode only those its ends cut (a frame-exact smart trim, docs/smart-render.md); off (default): encode every frame.")
+    @Option(
+        help:
+            "auto: with an H.264 preset, copy the groups of pictures the range holds whole and encode only those its ends cut (a frame-exact smart trim, docs/smart-render.md); off (default): encode every frame."
+    )
     var smartRender: String?
 
     public init() {}
@@ -55,7 +59,9 @@ public struct ExportCommand: AsyncParsableCommand {
     public func run() async throws {
         FFmpegLogging.setQuiet()
         guard let exportPreset = Self.preset(named: preset) else {
-            CLIOutput.line("--preset \(preset): expected passthrough, h264, hevc, prores, lossless or an AVFoundation preset name (1920x1080, HEVC3840x2160, HighestQuality, AppleM4A, ...)")
+            CLIOutput.line(
+                "--preset \(preset): expected passthrough, h264, hevc, prores, lossless or an AVFoundation preset name (1920x1080, HEVC3840x2160, HighestQuality, AppleM4A, ...)"
+            )
             throw ExitStatus.usage
         }
         guard let metadataOutputFormat = MetadataOutputFormat(rawValue: metadataFormat.lowercased()) else {

@@ -23,8 +23,9 @@ struct InspectCommand: AsyncParsableCommand {
     @Flag(help: "Read every packet for exact track times and frame durations (slower).")
     var precise = false
 
-    @Option(name: .customLong("network-timeout"),
-            help: "For a URL: give up when the server sends nothing for this many seconds (default 30).")
+    @Option(
+        name: .customLong("network-timeout"),
+        help: "For a URL: give up when the server sends nothing for this many seconds (default 30).")
     var networkTimeout: Double = 30
 
     func run() async throws {
@@ -33,8 +34,11 @@ struct InspectCommand: AsyncParsableCommand {
         guard networkTimeout > 0, networkTimeout.isFinite else {
             throw ValidationError("--network-timeout takes a number of seconds above 0")
         }
-        let asset = Asset(url: url, options: .init(preferPreciseDurationAndTiming: precise,
-                                                   networkTimeout: .milliseconds(Int64(networkTimeout * 1000))))
+        let asset = Asset(
+            url: url,
+            options: .init(
+                preferPreciseDurationAndTiming: precise,
+                networkTimeout: .milliseconds(Int64(networkTimeout * 1000))))
         let report: InspectReport
         do {
             let (format, duration, tracks, metadata, common, chapters) =
@@ -49,12 +53,14 @@ struct InspectCommand: AsyncParsableCommand {
                 }
             }
             if !format.isSeekable {
-                CLIOutput.line("warning: \(file): the server ignores byte-range requests (Range:), so the file was read from start to end only; "
-                    + "what needs reading out of order may be missing: track references, edit lists, the container's own metadata boxes, "
-                    + "codec details, a duration read from the end")
+                CLIOutput.line(
+                    "warning: \(file): the server ignores byte-range requests (Range:), so the file was read from start to end only; "
+                        + "what needs reading out of order may be missing: track references, edit lists, the container's own metadata boxes, "
+                        + "codec details, a duration read from the end")
             }
-            report = InspectReport(file: file, format: format, duration: duration, tracks: tracks,
-                                   metadata: metadata, commonMetadata: common, chapters: chapters, closedCaptionVideoTrackIDs: captioned)
+            report = InspectReport(
+                file: file, format: format, duration: duration, tracks: tracks,
+                metadata: metadata, commonMetadata: common, chapters: chapters, closedCaptionVideoTrackIDs: captioned)
         } catch {
             throw CLIOutput.report(error, userPath: file, resolvedPath: url.isFileURL ? url.path : url.absoluteString)
         }

@@ -118,8 +118,9 @@ struct InspectReport: Codable, Equatable {
             channelLayout = fd?.channelLayout
             sampleFormat = fd?.sampleFormat
             segments = track.segments.map {
-                Segment(sourceStart: $0.isEmpty ? nil : Time($0.source.start), targetStart: Time($0.target.start),
-                        duration: Time($0.target.duration))
+                Segment(
+                    sourceStart: $0.isEmpty ? nil : Time($0.source.start), targetStart: Time($0.target.start),
+                    duration: Time($0.target.duration))
             }
             metadata = track.metadata.map(Item.init)
         }
@@ -154,23 +155,29 @@ struct InspectReport: Codable, Equatable {
 
     /// `closedCaptionVideoTrackIDs`: the video tracks whose pictures carry CEA-608 captions
     /// (SEI), listed among the captions.
-    init(file: String, format: ContainerFormat, duration: MediaTime, tracks: [AssetTrack],
-         metadata: [MetadataItem], commonMetadata: [MetadataItem], chapters: [TimedMetadataGroup], closedCaptionVideoTrackIDs: [Int32] = []) {
+    init(
+        file: String, format: ContainerFormat, duration: MediaTime, tracks: [AssetTrack],
+        metadata: [MetadataItem], commonMetadata: [MetadataItem], chapters: [TimedMetadataGroup], closedCaptionVideoTrackIDs: [Int32] = []
+    ) {
         self.file = file
-        container = Container(format: format.name, formatLongName: format.longName, fileSize: format.fileSize,
-                              bitRate: format.bitRate, startTime: Time(format.startTime))
+        container = Container(
+            format: format.name, formatLongName: format.longName, fileSize: format.fileSize,
+            bitRate: format.bitRate, startTime: Time(format.startTime))
         self.duration = Time(duration)
         self.tracks = tracks.map(Track.init)
-        captions = tracks.filter { $0.hasMediaCharacteristic(.legible) }.map { track in
-            let format = track.format
-            return CaptionTrack(trackID: track.trackID, format: format, language: track.languageCode,
-                                readable: [format, track.codec].contains { CaptionSample.readableFormats.contains($0) || CEA608Stream.formats.contains($0) })
-        } + closedCaptionVideoTrackIDs.map { CaptionTrack(trackID: $0, format: Self.closedCaptionFormat, language: nil, readable: true) }
+        captions =
+            tracks.filter { $0.hasMediaCharacteristic(.legible) }.map { track in
+                let format = track.format
+                return CaptionTrack(
+                    trackID: track.trackID, format: format, language: track.languageCode,
+                    readable: [format, track.codec].contains { CaptionSample.readableFormats.contains($0) || CEA608Stream.formats.contains($0) })
+            } + closedCaptionVideoTrackIDs.map { CaptionTrack(trackID: $0, format: Self.closedCaptionFormat, language: nil, readable: true) }
         self.metadata = metadata.map(Item.init)
         self.commonMetadata = commonMetadata.map(Item.init)
         self.chapters = chapters.map { group in
-            Chapter(start: Time(group.timeRange.start), end: Time(group.timeRange.end),
-                    title: group.item(.commonIdentifierTitle)?.stringValue)
+            Chapter(
+                start: Time(group.timeRange.start), end: Time(group.timeRange.end),
+                title: group.item(.commonIdentifierTitle)?.stringValue)
         }
     }
 
@@ -192,9 +199,12 @@ struct InspectReport: Codable, Equatable {
         out += "tracks: \(tracks.count)\n"
         for track in tracks { out += "  " + Self.describe(track) + "\n" }
         if !captions.isEmpty {
-            out += "captions: " + captions.map { c in
-                "track \(c.trackID) (" + ([c.format, c.language ?? "no language"] + (c.readable ? [] : ["not readable by Reel"])).joined(separator: ", ") + ")"
-            }.joined(separator: "; ") + "\n"
+            out +=
+                "captions: "
+                + captions.map { c in
+                    "track \(c.trackID) (" + ([c.format, c.language ?? "no language"] + (c.readable ? [] : ["not readable by Reel"])).joined(separator: ", ")
+                        + ")"
+                }.joined(separator: "; ") + "\n"
         }
         if !metadata.isEmpty {
             out += "metadata:\n"

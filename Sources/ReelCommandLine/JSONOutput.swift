@@ -13,8 +13,9 @@ public enum JSONOutput {
             return String(decoding: try encoder.encode(value), as: UTF8.self)
         } catch let EncodingError.invalidValue(value, context) {
             let at = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw ReelError(.outputFailed, "could not write \(what) as JSON: \(value) is not a JSON value", path: path,
-                            field: at.isEmpty ? nil : at)
+            throw ReelError(
+                .outputFailed, "could not write \(what) as JSON: \(value) is not a JSON value", path: path,
+                field: at.isEmpty ? nil : at)
         } catch {
             throw ReelError(.outputFailed, "could not write \(what) as JSON: \(error)", path: path)
         }

@@ -10,14 +10,14 @@ public struct JoinCommand: AsyncParsableCommand {
         commandName: "join",
         abstract: "Join the pieces of a render plan into the whole render.",
         discussion: """
-        Every piece is checked first (rendered for this plan, complete, its frames continuous, \
-        the same codec configuration as the others); a missing or bad piece is named in one \
-        line (exit 2) and nothing is written. The video is copied from the pieces; the sound \
-        is mixed and the timed metadata tracks written once over the whole timeline, as a \
-        single `reel render` writes them. The output appears only when complete. For a batch \
-        plan (`reel plan --inputs`) there is nothing to join: it checks that every job's \
-        output is complete and names the missing and bad ones (exit 2); -o is not used.
-        """
+            Every piece is checked first (rendered for this plan, complete, its frames continuous, \
+            the same codec configuration as the others); a missing or bad piece is named in one \
+            line (exit 2) and nothing is written. The video is copied from the pieces; the sound \
+            is mixed and the timed metadata tracks written once over the whole timeline, as a \
+            single `reel render` writes them. The output appears only when complete. For a batch \
+            plan (`reel plan --inputs`) there is nothing to join: it checks that every job's \
+            output is complete and names the missing and bad ones (exit 2); -o is not used.
+            """
     )
 
     @Argument(help: "The render plan (made by `reel plan`).")
@@ -57,15 +57,18 @@ public struct JoinCommand: AsyncParsableCommand {
             guard let path = self.output else { throw ReelError(.invalidArgument, "give the output: -o OUT") }
             output = path
             try renderPlan.checkInputs(planPath: plan)
-            loaded = try await LoadedComposition.load(path: renderPlan.composition, overrides: renderPlan.sourceOverrides,
-                                                      registry: ReelCLI.registry)
+            loaded = try await LoadedComposition.load(
+                path: renderPlan.composition, overrides: renderPlan.sourceOverrides,
+                registry: ReelCLI.registry)
             let out = loaded.file.output ?? CompositionFile.Output()
             do throws(ReelError) {
                 fileType = try out.fileType(forOutputPath: output)
                 audioCodec = try out.audioEncoderCodec(for: fileType)
                 if let name = metadataFormat {
                     guard let parsed = MetadataOutputFormat(rawValue: name.lowercased()) else {
-                        throw ReelError(.invalidArgument, "--metadata-format \(name): expected one of \(MetadataOutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+                        throw ReelError(
+                            .invalidArgument,
+                            "--metadata-format \(name): expected one of \(MetadataOutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
                     }
                     format = parsed
                 } else {
@@ -84,8 +87,9 @@ public struct JoinCommand: AsyncParsableCommand {
         let outputURL = try CLIOutput.checkOutput(output, overwrite: overwrite)
         let session: AssetExportSession
         do throws(ReelError) {
-            session = try await renderPlan.joinSession(loaded: loaded, identity: try renderPlan.identity(), audioCodec: audioCodec,
-                                                       metadataFormat: format, overwrite: overwrite)
+            session = try await renderPlan.joinSession(
+                loaded: loaded, identity: try renderPlan.identity(), audioCodec: audioCodec,
+                metadataFormat: format, overwrite: overwrite)
         } catch {
             CLIOutput.line(error.description)
             throw error.code == .invalidArgument ? ExitStatus.usage : ExitStatus.failure

@@ -9,17 +9,17 @@ struct MetadataExportCommand: AsyncParsableCommand {
         commandName: "export",
         abstract: "Write a file's timed-metadata track as JSON, CSV or GPX.",
         discussion: """
-        Reads the first track holding GPS (gpmd, mebx, camm, klv) unless --track names one. \
-        A file whose only location is the movie's static one (udta ©xyz, QuickTime ISO 6709) \
-        gives that one point, with a note on stderr. Samples that do not decode are skipped, \
-        each with a warning on stderr naming its track and time. \
-        CSV columns: time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time (time in \
-        seconds from the start of the media, gps_time ISO 8601 UTC), then course, velocity_north, \
-        velocity_east, velocity_up, horizontal_accuracy, vertical_accuracy, speed_accuracy, \
-        satellites, relative_altitude, device_time, heading, pitch, roll, airspeed (empty where \
-        the source has no value). JSON is described in \
-        docs/metadata-json.md.
-        """
+            Reads the first track holding GPS (gpmd, mebx, camm, klv) unless --track names one. \
+            A file whose only location is the movie's static one (udta ©xyz, QuickTime ISO 6709) \
+            gives that one point, with a note on stderr. Samples that do not decode are skipped, \
+            each with a warning on stderr naming its track and time. \
+            CSV columns: time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time (time in \
+            seconds from the start of the media, gps_time ISO 8601 UTC), then course, velocity_north, \
+            velocity_east, velocity_up, horizontal_accuracy, vertical_accuracy, speed_accuracy, \
+            satellites, relative_altitude, device_time, heading, pitch, roll, airspeed (empty where \
+            the source has no value). JSON is described in \
+            docs/metadata-json.md.
+            """
     )
 
     @Argument(help: "The media file to read.")

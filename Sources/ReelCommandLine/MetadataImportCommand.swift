@@ -9,10 +9,10 @@ struct MetadataImportCommand: AsyncParsableCommand {
         commandName: "import",
         abstract: "Add a GPX or CSV track to a video as a timed-metadata GPS track (gpmd, mebx, camm or KLV).",
         discussion: """
-        Video and audio are copied without re-encoding. GPX times are placed against the \
-        video's creation time; a CSV's time column is media seconds. --offset moves the \
-        track later (or earlier, when negative).
-        """
+            Video and audio are copied without re-encoding. GPX times are placed against the \
+            video's creation time; a CSV's time column is media seconds. --offset moves the \
+            track later (or earlier, when negative).
+            """
     )
 
     @Argument(help: "The GPS track: a .gpx or .csv file.")

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Reel
 import ReelDocuments
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `reel plan COMPOSITION.json (--chunks N | --chunk-seconds S) -o plan.json
 /// [--work-folder DIR] [--emit slurm|k8s|aws-batch]`: splits a render into keyframe-aligned
@@ -16,17 +17,17 @@ public struct PlanCommand: AsyncParsableCommand {
         commandName: "plan",
         abstract: "Split a render into pieces for a batch scheduler.",
         discussion: """
-        The pieces are cut on the output's keyframes and balanced by frame count. The plan \
-        records the composition's SHA-256 and every source's size and modification time: a \
-        piece rendered from a changed input is refused. Render piece K with \
-        `reel render --plan plan.json --chunk K`, then `reel join plan.json -o OUT`. \
-        --emit writes the scheduler files beside the plan: a Slurm array script and its join \
-        job (slurm), an Indexed Job and a join Job (k8s), or an AWS Batch job definition and \
-        submission script (aws-batch). With --inputs, the plan has one job per input file \
-        instead: the template composition with its first source replaced by the input, \
-        rendered whole into --output-dir/--output-name; `reel join plan.json` then checks \
-        that every output is complete.
-        """
+            The pieces are cut on the output's keyframes and balanced by frame count. The plan \
+            records the composition's SHA-256 and every source's size and modification time: a \
+            piece rendered from a changed input is refused. Render piece K with \
+            `reel render --plan plan.json --chunk K`, then `reel join plan.json -o OUT`. \
+            --emit writes the scheduler files beside the plan: a Slurm array script and its join \
+            job (slurm), an Indexed Job and a join Job (k8s), or an AWS Batch job definition and \
+            submission script (aws-batch). With --inputs, the plan has one job per input file \
+            instead: the template composition with its first source replaced by the input, \
+            rendered whole into --output-dir/--output-name; `reel join plan.json` then checks \
+            that every output is complete.
+            """
     )
 
     @Argument(help: "The composition file (JSON).")
@@ -95,7 +96,8 @@ public struct PlanCommand: AsyncParsableCommand {
     public func run() async throws {
         FFmpegLogging.setQuiet()
         let planURL = URL(fileURLWithPath: output).standardizedFileURL
-        let work = workFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let work =
+            workFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? planURL.deletingPathExtension().appendingPathExtension("pieces")
         let plan: any PlanFile
         do throws(ReelError) {
@@ -106,8 +108,14 @@ public struct PlanCommand: AsyncParsableCommand {
         }
         let files: [(SchedulerKind, [SchedulerFile])]
         do throws(ReelError) {
-            files = try emit.map { kind throws(ReelError) in (kind, try plan.schedulerFiles(kind, planPath: planURL.path, reel: Self.reelPath, image: image,
-                                                                                            joinOutput: joinOutput.map { URL(fileURLWithPath: $0).standardizedFileURL.path })) }
+            files = try emit.map { kind throws(ReelError) in
+                (
+                    kind,
+                    try plan.schedulerFiles(
+                        kind, planPath: planURL.path, reel: Self.reelPath, image: image,
+                        joinOutput: joinOutput.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+                )
+            }
         } catch {
             CLIOutput.line(error.description)
             throw ExitStatus.usage
@@ -128,7 +136,9 @@ public struct PlanCommand: AsyncParsableCommand {
         switch plan {
         case let plan as RenderPlan:
             let sizes = plan.pieces.map(\.frameCount)
-            CLIOutput.line("wrote \(output): \(plan.pieces.count) pieces of \(sizes.min() ?? 0) to \(sizes.max() ?? 0) frames (\(plan.frameCount) in all, a keyframe every \(plan.video.keyframeInterval)); pieces go to \(plan.workFolder)")
+            CLIOutput.line(
+                "wrote \(output): \(plan.pieces.count) pieces of \(sizes.min() ?? 0) to \(sizes.max() ?? 0) frames (\(plan.frameCount) in all, a keyframe every \(plan.video.keyframeInterval)); pieces go to \(plan.workFolder)"
+            )
         case let plan as BatchPlan:
             CLIOutput.line("wrote \(output): \(plan.jobs.count) jobs, one per input, writing \(plan.jobs.first?.output ?? "") ...")
         default:
@@ -141,8 +151,9 @@ public struct PlanCommand: AsyncParsableCommand {
 extension PlanCommand {
     func splitPlan(work: URL) async throws(ReelError) -> RenderPlan {
         let path = composition ?? ""
-        let loaded = try await LoadedComposition.load(path: path, overrides: sources.map(CompositionFile.SourceOverride.init(argument:)),
-                                                      registry: ReelCLI.registry)
+        let loaded = try await LoadedComposition.load(
+            path: path, overrides: sources.map(CompositionFile.SourceOverride.init(argument:)),
+            registry: ReelCLI.registry)
         return try RenderPlan.make(for: loaded, compositionPath: path, split: chunks.map { .pieces($0) } ?? .seconds(chunkSeconds ?? 1), workFolder: work)
     }
 
@@ -151,13 +162,15 @@ extension PlanCommand {
     func batchPlan(planURL: URL) async throws(ReelError) -> BatchPlan {
         let path = template ?? composition ?? ""
         let files = try Self.expand(inputs)
-        let loaded = try await LoadedComposition.load(path: path, overrides: [CompositionFile.SourceOverride(name: nil, path: files[0].path)],
-                                                      registry: ReelCLI.registry)
+        let loaded = try await LoadedComposition.load(
+            path: path, overrides: [CompositionFile.SourceOverride(name: nil, path: files[0].path)],
+            registry: ReelCLI.registry)
         let folder = outputDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? planURL.deletingLastPathComponent()
-        let plan = try BatchPlan.make(template: loaded, templatePath: path, inputs: files, outputFolder: folder, outputName: outputName,
-                                      workFolder: workFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
-                                          ?? planURL.deletingPathExtension().appendingPathExtension("jobs"),
-                                      overwrite: overwrite)
+        let plan = try BatchPlan.make(
+            template: loaded, templatePath: path, inputs: files, outputFolder: folder, outputName: outputName,
+            workFolder: workFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
+                ?? planURL.deletingPathExtension().appendingPathExtension("jobs"),
+            overwrite: overwrite)
         return plan
     }
 

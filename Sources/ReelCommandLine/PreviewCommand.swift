@@ -12,13 +12,13 @@ public struct PreviewCommand: AsyncParsableCommand {
         commandName: "preview",
         abstract: "Preview a composition file (or a media file) in the browser.",
         discussion: """
-        Serves a page on http://127.0.0.1:PORT (the first line printed gives it): the \
-        picture at preview scale with play, pause, frame steps (← →), J/K/L and a scrubber; \
-        the tracks, segments and instructions; and beside the picture the timed-metadata \
-        groups its compositor received. Saving the composition file shows the new frame; \
-        a file that no longer loads shows its error and keeps the last good picture. \
-        Ctrl-C stops the server.
-        """
+            Serves a page on http://127.0.0.1:PORT (the first line printed gives it): the \
+            picture at preview scale with play, pause, frame steps (← →), J/K/L and a scrubber; \
+            the tracks, segments and instructions; and beside the picture the timed-metadata \
+            groups its compositor received. Saving the composition file shows the new frame; \
+            a file that no longer loads shows its error and keeps the last good picture. \
+            Ctrl-C stops the server.
+            """
     )
 
     @Argument(help: "A composition file (.json), or a media file to play with its metadata tracks.")
@@ -70,7 +70,9 @@ public struct PreviewCommand: AsyncParsableCommand {
             try await server.run { host, port in
                 let shown = host.contains(":") ? "[\(host)]" : host
                 // The first line: where the page is (and, off loopback, who can see it).
-                let line = loopback ? "reel preview: http://\(shown):\(port)/"
+                let line =
+                    loopback
+                    ? "reel preview: http://\(shown):\(port)/"
                     : "reel preview: http://\(shown):\(port)/ (listening on \(host), not only this machine: anyone who can reach it sees the preview)"
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
             }

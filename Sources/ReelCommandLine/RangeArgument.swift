@@ -10,11 +10,15 @@ struct RangeArgument: Sendable, Hashable {
         guard let dots = text.range(of: "..") else { return nil }
         let a = text[..<dots.lowerBound].trimmingCharacters(in: .whitespaces)
         let b = text[dots.upperBound...].trimmingCharacters(in: .whitespaces)
-        if a.isEmpty { start = nil } else {
+        if a.isEmpty {
+            start = nil
+        } else {
             guard let t = MediaTime(parsing: a), t.isNumeric, !(t < .zero) else { return nil }
             start = t
         }
-        if b.isEmpty { end = nil } else {
+        if b.isEmpty {
+            end = nil
+        } else {
             guard let t = MediaTime(parsing: b), t.isNumeric else { return nil }
             end = t
         }

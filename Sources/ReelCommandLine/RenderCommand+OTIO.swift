@@ -6,13 +6,16 @@ extension RenderCommand {
     /// The composition file or OpenTimelineIO timeline at `path`, opened with the
     /// `--compositor` and `--parameters` given; an .otio file's conversion warnings are
     /// printed, one line each.
-    func loadComposition(_ path: String, overrides: [CompositionFile.SourceOverride],
-                         registry: CompositorRegistry) async throws(ReelError) -> LoadedComposition {
+    func loadComposition(
+        _ path: String, overrides: [CompositionFile.SourceOverride],
+        registry: CompositorRegistry
+    ) async throws(ReelError) -> LoadedComposition {
         if OTIOTimeline.isOTIOPath(path) {
             let timeline = try OTIOTimeline.load(path: path)
             let settings = try timeline.reelSettings()
-            let (loaded, converted) = try await LoadedComposition.load(otioPath: path, compositor: try compositorOverride(settings.compositor),
-                                                                       overrides: overrides, registry: registry)
+            let (loaded, converted) = try await LoadedComposition.load(
+                otioPath: path, compositor: try compositorOverride(settings.compositor),
+                overrides: overrides, registry: registry)
             for warning in converted.warnings { CLIOutput.line("\(path): \(warning)") }
             return loaded
         }

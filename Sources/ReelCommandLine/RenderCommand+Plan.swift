@@ -30,9 +30,13 @@ extension RenderCommand {
         }
         let piece = plan.pieces[index]
         let pieceURL = plan.pieceURL(index)
-        guard let identity = try await identityUnlessComplete(plan, task: "piece \(index)", shown: pieceURL.path, state: {
-            await plan.checkPiece(index, identity: $0)
-        }) else { return }
+        guard
+            let identity = try await identityUnlessComplete(
+                plan, task: "piece \(index)", shown: pieceURL.path,
+                state: {
+                    await plan.checkPiece(index, identity: $0)
+                })
+        else { return }
         let loaded = try await loadComposition(plan, overrides: plan.sourceOverrides)
         try runner.checkInterrupted()
         let session: AssetExportSession
@@ -73,9 +77,13 @@ extension RenderCommand {
             CLIOutput.line(error.description)
             throw ExitStatus.usage
         }
-        guard let identity = try await identityUnlessComplete(plan, task: "job \(index)", shown: job.output, state: {
-            await plan.checkJob(index, identity: $0)
-        }) else { return }
+        guard
+            let identity = try await identityUnlessComplete(
+                plan, task: "job \(index)", shown: job.output,
+                state: {
+                    await plan.checkJob(index, identity: $0)
+                })
+        else { return }
         let loaded = try await loadComposition(plan, overrides: plan.overrides(forJob: index))
         try runner.checkInterrupted()
         let render: BatchPlan.JobRender
@@ -85,8 +93,9 @@ extension RenderCommand {
             CLIOutput.line(error.description)
             throw ExitStatus.failure
         }
-        let seconds = try await runner.run(render.session, to: URL(fileURLWithPath: job.output), as: render.fileType, shown: job.output,
-                                           frameCount: render.frameCount)
+        let seconds = try await runner.run(
+            render.session, to: URL(fileURLWithPath: job.output), as: render.fileType, shown: job.output,
+            frameCount: render.frameCount)
         do throws(ReelError) {
             try await plan.finishJob(index, frameCount: render.frameCount, identity: identity)
         } catch {
@@ -98,8 +107,10 @@ extension RenderCommand {
 
     /// The plan's identity once its work folder is ready (exit 1 when it cannot be made or
     /// written), or nil when the task is already complete, which is said.
-    func identityUnlessComplete(_ plan: some PlanFile, task: String, shown: String,
-                                state: (String) async -> RenderPlan.PieceState) async throws -> String? {
+    func identityUnlessComplete(
+        _ plan: some PlanFile, task: String, shown: String,
+        state: (String) async -> RenderPlan.PieceState
+    ) async throws -> String? {
         let identity: String
         do throws(ReelError) {
             try plan.prepareWorkFolder()

@@ -12,14 +12,14 @@ public struct RenderCommand: AsyncParsableCommand {
         commandName: "render",
         abstract: "Render a composition file into a video.",
         discussion: """
-        A broken composition file is reported as one line naming the JSON path at fault \
-        (exit status 2) and nothing is written. --range renders a piece cut on keyframe \
-        boundaries: pieces rendered with the same cut points join by stream copy \
-        (ffmpeg -f concat -i list.txt -c copy -copyts), sound included, into the whole render. Ctrl-C stops the render and \
-        leaves no output file. --plan renders piece --chunk K of a plan made by `reel plan` \
-        into the plan's work folder (K defaults to SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX \
-        or AWS_BATCH_JOB_ARRAY_INDEX); a piece already complete is not rendered again.
-        """
+            A broken composition file is reported as one line naming the JSON path at fault \
+            (exit status 2) and nothing is written. --range renders a piece cut on keyframe \
+            boundaries: pieces rendered with the same cut points join by stream copy \
+            (ffmpeg -f concat -i list.txt -c copy -copyts), sound included, into the whole render. Ctrl-C stops the render and \
+            leaves no output file. --plan renders piece --chunk K of a plan made by `reel plan` \
+            into the plan's work folder (K defaults to SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX \
+            or AWS_BATCH_JOB_ARRAY_INDEX); a piece already complete is not rendered again.
+            """
     )
 
     @Argument(help: "The composition file (JSON) or OpenTimelineIO timeline (.otio); with --plan, checked against the plan's.")
@@ -54,7 +54,10 @@ public struct RenderCommand: AsyncParsableCommand {
     @Option(help: "The compositor's parameters as a JSON object, replacing the file's (with --compositor, or for the file's compositor).")
     var parameters: String?
 
-    @Option(help: "auto: copy the groups of pictures the composition leaves untouched and encode only what it changes (H.264 into MP4/MOV); off: render every frame. Overrides output.video.smartRender (default off).")
+    @Option(
+        help:
+            "auto: copy the groups of pictures the composition leaves untouched and encode only what it changes (H.264 into MP4/MOV); off: render every frame. Overrides output.video.smartRender (default off)."
+    )
     var smartRender: String?
 
     @Flag(help: "With smart render, print each stretch of the timeline: copied or encoded, and why.")
@@ -107,8 +110,9 @@ public struct RenderCommand: AsyncParsableCommand {
         let audioCodec: AudioEncoderSettings.Codec
         var smartRendering = SmartRendering.off
         do throws(ReelError) {
-            loaded = try await loadComposition(composition, overrides: sources.map(CompositionFile.SourceOverride.init(argument:)),
-                                               registry: registry)
+            loaded = try await loadComposition(
+                composition, overrides: sources.map(CompositionFile.SourceOverride.init(argument:)),
+                registry: registry)
             let video = loaded.videoComposition
             let size = video.renderPixelSize
             let out = loaded.file.output ?? CompositionFile.Output()
@@ -148,17 +152,22 @@ public struct RenderCommand: AsyncParsableCommand {
             let gop = video.frameDuration * Int32(clamping: settings.keyframeInterval ?? 1)
             renderRange = asked.aligned(gop: gop, total: total)
             guard renderRange.duration > .zero else {
-                CLIOutput.line("--range \(text): nothing to render between keyframes at \(renderRange.start.secondsDescription) (keyframes every \(gop.secondsDescription))")
+                CLIOutput.line(
+                    "--range \(text): nothing to render between keyframes at \(renderRange.start.secondsDescription) (keyframes every \(gop.secondsDescription))"
+                )
                 throw ExitStatus.usage
             }
             if renderRange.start != (asked.start ?? .zero) || (asked.end.map { $0 < total.end } ?? false && renderRange.end != asked.end) {
-                CLIOutput.line("rendering \(renderRange.start.secondsDescription) to \(renderRange.end.secondsDescription): --range is moved onto keyframes, every \(gop.secondsDescription)")
+                CLIOutput.line(
+                    "rendering \(renderRange.start.secondsDescription) to \(renderRange.end.secondsDescription): --range is moved onto keyframes, every \(gop.secondsDescription)"
+                )
             }
         }
 
         // 3. The export.
-        let session = await loaded.makeExportSession(settings: settings, audioCodec: audioCodec, metadataFormat: metadataFormatChoice,
-                                                     overwrite: overwrite)
+        let session = await loaded.makeExportSession(
+            settings: settings, audioCodec: audioCodec, metadataFormat: metadataFormatChoice,
+            overwrite: overwrite)
         session.timeRange = renderRange
         session.smartRendering = smartRender.flatMap { SmartRendering(rawValue: $0.lowercased()) } ?? smartRendering
         // A piece's sound is coded on the whole timeline's frames, so pieces join seamlessly.

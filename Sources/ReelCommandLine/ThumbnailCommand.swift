@@ -11,13 +11,13 @@ public struct ThumbnailCommand: AsyncParsableCommand {
         commandName: "thumbnail",
         abstract: "Write the frame of a video, or of a composition file, at a time as a PNG.",
         discussion: """
-        By default the time may move by up to half a frame, to the nearest frame start at \
-        the video's nominal rate; with --exact the picture is the frame showing at exactly \
-        that time. The picture is turned as the video's display matrix says (phone \
-        footage comes out upright, as players show it); --no-transform gives the picture \
-        as it is stored. Given a composition file (.json), the picture is the composition's \
-        frame at that time, drawn by its compositor as `reel render` draws it.
-        """
+            By default the time may move by up to half a frame, to the nearest frame start at \
+            the video's nominal rate; with --exact the picture is the frame showing at exactly \
+            that time. The picture is turned as the video's display matrix says (phone \
+            footage comes out upright, as players show it); --no-transform gives the picture \
+            as it is stored. Given a composition file (.json), the picture is the composition's \
+            frame at that time, drawn by its compositor as `reel render` draws it.
+            """
     )
 
     @Argument(help: "The video: a file, or a URL FFmpeg reads (http://, https://, ...); or a composition file (.json).")
@@ -77,7 +77,9 @@ public struct ThumbnailCommand: AsyncParsableCommand {
                 }
             }
             guard time < composition.duration else {
-                throw ReelError(.invalidArgument, "--at \(requested.secondsDescription) is past the end of the video (\(composition.duration.secondsDescription))", path: input)
+                throw ReelError(
+                    .invalidArgument, "--at \(requested.secondsDescription) is past the end of the video (\(composition.duration.secondsDescription))",
+                    path: input)
             }
             let generator = AssetImageGenerator(composition: composition)
             generator.requestedTimeToleranceBefore = .zero
@@ -98,8 +100,9 @@ public struct ThumbnailCommand: AsyncParsableCommand {
     private func compositionFrame(at time: MediaTime, to outputURL: URL) async throws {
         let loaded: LoadedComposition
         do {
-            loaded = try await LoadedComposition.load(path: input, overrides: sources.map(CompositionFile.SourceOverride.init(argument:)),
-                                                      registry: ReelCLI.registry)
+            loaded = try await LoadedComposition.load(
+                path: input, overrides: sources.map(CompositionFile.SourceOverride.init(argument:)),
+                registry: ReelCLI.registry)
         } catch {
             CLIOutput.line(error.description)
             throw ExitStatus.usage
@@ -107,10 +110,14 @@ public struct ThumbnailCommand: AsyncParsableCommand {
         do {
             let range = loaded.renderRange
             guard range.containsTime(time) else {
-                throw ReelError(.invalidArgument, "--at \(time.secondsDescription) is outside the composition (\(range.start.secondsDescription) to \(range.end.secondsDescription))", path: input)
+                throw ReelError(
+                    .invalidArgument,
+                    "--at \(time.secondsDescription) is outside the composition (\(range.start.secondsDescription) to \(range.end.secondsDescription))",
+                    path: input)
             }
-            let generator = AssetImageGenerator(composition: loaded.composition,
-                                                sources: AssetRenderSources(files: loaded.sourceURLs))
+            let generator = AssetImageGenerator(
+                composition: loaded.composition,
+                sources: AssetRenderSources(files: loaded.sourceURLs))
             generator.videoComposition = loaded.videoComposition
             generator.requestedTimeToleranceBefore = .zero
             generator.requestedTimeToleranceAfter = .zero

@@ -50,8 +50,10 @@ public struct TimedMetadataDecoder: Sendable {
         case .klv:
             return try klvGroups(sample)
         default:
-            throw ReelError(.unsupportedFormat, "no timed-metadata decoder for format '\(format)' (Reel decodes \(Self.supportedFormats.map(\.rawValue).sorted().joined(separator: ", ")))",
-                            time: sample.presentationTime)
+            throw ReelError(
+                .unsupportedFormat,
+                "no timed-metadata decoder for format '\(format)' (Reel decodes \(Self.supportedFormats.map(\.rawValue).sorted().joined(separator: ", ")))",
+                time: sample.presentationTime)
         }
     }
 

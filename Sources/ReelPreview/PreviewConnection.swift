@@ -236,7 +236,7 @@ struct RenderAhead {
     /// far enough ahead.
     func nextToRender(frameCount: Int) -> Int? {
         guard isPlaying, let lastAsked else { return nil }
-        return (lastAsked + 1 ... lastAsked + Self.lead).first { $0 < frameCount && ready[$0] == nil }
+        return (lastAsked + 1...lastAsked + Self.lead).first { $0 < frameCount && ready[$0] == nil }
     }
 
     mutating func store(_ index: Int, header: String, jpeg: Data, generation: Int) {

@@ -96,10 +96,11 @@ public actor PreviewDocument {
         case .compositionFile(let path, let overrides):
             let loaded = try await LoadedComposition.load(path: path, overrides: overrides, registry: registry)
             try loaded.videoComposition.validated(for: loaded.composition, timeRange: loaded.renderRange)
-            return State(composition: loaded.composition, videoComposition: loaded.videoComposition,
-                         sources: AssetRenderSources(files: loaded.sourceURLs), audioMix: loaded.audioMix,
-                         range: loaded.renderRange, frameCount: frames(in: loaded.renderRange, loaded.videoComposition.frameDuration),
-                         generation: generation)
+            return State(
+                composition: loaded.composition, videoComposition: loaded.videoComposition,
+                sources: AssetRenderSources(files: loaded.sourceURLs), audioMix: loaded.audioMix,
+                range: loaded.renderRange, frameCount: frames(in: loaded.renderRange, loaded.videoComposition.frameDuration),
+                generation: generation)
         case .mediaFile(let url):
             let asset = Asset(url: url)
             let composition = try await Composition(asset: asset)
@@ -119,9 +120,10 @@ public actor PreviewDocument {
             let audio = composition.tracks(withMediaType: .audio).map(\.trackID)
             let videoComposition = VideoComposition(video)
             let range = composition.timeRange
-            return State(composition: composition, videoComposition: videoComposition, sources: AssetRenderSources(),
-                         audioMix: audio.isEmpty ? nil : AudioMix(), range: range,
-                         frameCount: frames(in: range, videoComposition.frameDuration), generation: generation)
+            return State(
+                composition: composition, videoComposition: videoComposition, sources: AssetRenderSources(),
+                audioMix: audio.isEmpty ? nil : AudioMix(), range: range,
+                frameCount: frames(in: range, videoComposition.frameDuration), generation: generation)
         }
     }
 

@@ -58,16 +58,20 @@ struct PreviewInfo: Encodable {
         hasAudio = !state.composition.tracks(withMediaType: .audio).isEmpty
         sampleDataTrackIDs = state.videoComposition.sourceSampleDataTrackIDs
         tracks = state.composition.tracks.map { track in
-            Track(trackID: track.trackID, mediaType: Self.name(of: track.mediaType), segments: track.segments.map { segment in
-                Segment(start: segment.target.start.seconds, end: segment.target.end.seconds,
+            Track(
+                trackID: track.trackID, mediaType: Self.name(of: track.mediaType),
+                segments: track.segments.map { segment in
+                    Segment(
+                        start: segment.target.start.seconds, end: segment.target.end.seconds,
                         source: segment.isEmpty ? nil : segment.sourceTrack?.description)
-            })
+                })
         }
         instructions = state.videoComposition.instructions.enumerated().map { i, instruction in
-            Instruction(index: i, start: instruction.timeRange.start.seconds, end: instruction.timeRange.end.seconds,
-                        requiredSampleDataTrackIDs: instruction.requiredSourceSampleDataTrackIDs,
-                        passthroughTrackID: instruction.passthroughTrackID,
-                        layers: (instruction as? VideoCompositionInstruction)?.layerInstructions.map(\.trackID) ?? [])
+            Instruction(
+                index: i, start: instruction.timeRange.start.seconds, end: instruction.timeRange.end.seconds,
+                requiredSampleDataTrackIDs: instruction.requiredSourceSampleDataTrackIDs,
+                passthroughTrackID: instruction.passthroughTrackID,
+                layers: (instruction as? VideoCompositionInstruction)?.layerInstructions.map(\.trackID) ?? [])
         }
         self.problem = problem
     }
@@ -119,10 +123,11 @@ struct PreviewFrameHeader: Encodable {
         instruction = frame.instructionIndex
         passthrough = frame.isPassthrough
         metadata = frame.metadata.map { trackID, group in
-            Group(trackID: trackID, start: group.timeRange.start.seconds, end: group.timeRange.end.seconds,
-                  items: group.items.map { item in
-                      Item(identifier: item.identifier.description, value: Self.text(item), unit: item.unit)
-                  })
+            Group(
+                trackID: trackID, start: group.timeRange.start.seconds, end: group.timeRange.end.seconds,
+                items: group.items.map { item in
+                    Item(identifier: item.identifier.description, value: Self.text(item), unit: item.unit)
+                })
         }
     }
 

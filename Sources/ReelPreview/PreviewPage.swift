@@ -13,11 +13,13 @@ struct PreviewPage: Sendable {
 
     func response(_ name: String) throws -> Response {
         guard let type = Self.files[name],
-              let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Page"),
-              let data = try? Data(contentsOf: url) else {
+            let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Page"),
+            let data = try? Data(contentsOf: url)
+        else {
             throw HTTPError(.notFound)
         }
-        return Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: .ok, headers: [.contentType: type, .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -103,11 +103,12 @@ public actor PreviewRenderer {
                 running = nil
                 throw ReelError(.internalError, "the render ended before frame \(index)")
             }
-            let made = PreviewFrame(index: run.next, time: rendered.time, pixelBuffer: rendered.pixelBuffer,
-                                    instructionIndex: videoComposition.instruction(at: rendered.time)?.index,
-                                    isPassthrough: rendered.isPassthrough,
-                                    metadata: rendered.sourceTimedMetadata.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-                                    generation: state.generation)
+            let made = PreviewFrame(
+                index: run.next, time: rendered.time, pixelBuffer: rendered.pixelBuffer,
+                instructionIndex: videoComposition.instruction(at: rendered.time)?.index,
+                isPassthrough: rendered.isPassthrough,
+                metadata: rendered.sourceTimedMetadata.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+                generation: state.generation)
             remember(made)
             run.next += 1
             running = run.next < run.end ? run : nil
@@ -127,8 +128,9 @@ public actor PreviewRenderer {
         let low = index - min(max(0, toleranceBefore), index), high = index + min(max(0, toleranceAfter), state.frameCount - 1 - index)
         guard low < high else { return try await frame(index) }
         let frameDuration = state.videoComposition.frameDuration
-        let landingTime = await SeekLanding.time(for: time(ofFrame: index), earliest: time(ofFrame: low), latest: time(ofFrame: high) + frameDuration,
-                                                 composition: state.composition, videoComposition: state.videoComposition, sources: state.sources)
+        let landingTime = await SeekLanding.time(
+            for: time(ofFrame: index), earliest: time(ofFrame: low), latest: time(ofFrame: high) + frameDuration,
+            composition: state.composition, videoComposition: state.videoComposition, sources: state.sources)
         let landing = min(max(firstFrame(atOrAfter: landingTime), low), high)
         let ready = (Array(cache.keys) + (running.map { [$0.next] } ?? [])).filter { (low...high).contains($0) && abs($0 - index) <= abs(landing - index) }
         if let nearest = ready.min(by: { abs($0 - index) < abs($1 - index) }) { return try await frame(nearest) }

@@ -49,8 +49,10 @@ public struct PreviewServer: Sendable {
 
     /// The server as a Hummingbird application. `onReady` gets the address it listens on
     /// (its port chosen by the system when ``port`` is 0).
-    public func application(logger: Logger = PreviewServer.quietLogger,
-                            onReady: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) -> some ApplicationProtocol {
+    public func application(
+        logger: Logger = PreviewServer.quietLogger,
+        onReady: @escaping @Sendable (String, Int) async -> Void = { _, _ in }
+    ) -> some ApplicationProtocol {
         let router = Router()
         let page = PreviewPage()
         router.get("/") { _, _ in try page.response("index.html") }
@@ -87,11 +89,13 @@ public struct PreviewServer: Sendable {
 
     func infoResponse() async -> Response {
         guard let text = await infoMessage() else {
-            return Response(status: .serviceUnavailable, headers: [.contentType: "text/plain"],
-                            body: .init(byteBuffer: ByteBuffer(string: await document.problem ?? "the document is not loaded")))
+            return Response(
+                status: .serviceUnavailable, headers: [.contentType: "text/plain"],
+                body: .init(byteBuffer: ByteBuffer(string: await document.problem ?? "the document is not loaded")))
         }
-        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(string: text)))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// The `info` message for the document's current state; nil before it loads.
@@ -110,8 +114,9 @@ public struct PreviewServer: Sendable {
         let frame = try await renderer.frame(index)
         let buffer = frame.pixelBuffer
         let png = try await onDedicatedThread(named: "reel.preview.png") { () throws(ReelError) in try ImageEncoder.data(for: buffer, as: .png) }
-        return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: png)))
+        return Response(
+            status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: png)))
     }
 
     /// The header and JPEG of the frame `seek` lands on, as the page gets them.

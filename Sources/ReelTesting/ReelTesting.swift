@@ -1,3 +1,3 @@
 @_exported import ReelComposition
-@_exported import ReelMetadata
 @_exported import ReelCore
+@_exported import ReelMetadata

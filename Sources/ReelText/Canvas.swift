@@ -46,8 +46,9 @@ public struct Canvas {
     /// Blends `mask` with its top-left corner at `(x, y)`, in `color`.
     public func draw(_ mask: CoverageMask, x: Int, y: Int, color: Color) {
         mask.coverage.withUnsafeBufferPointer { cov in
-            blendCoverage(cov.baseAddress!, stride: mask.width, width: mask.width, height: mask.height, x: x, y: y,
-                          paint: Paint(color, encoding: encoding))
+            blendCoverage(
+                cov.baseAddress!, stride: mask.width, width: mask.width, height: mask.height, x: x, y: y,
+                paint: Paint(color, encoding: encoding))
         }
     }
 
@@ -56,8 +57,10 @@ public struct Canvas {
     /// Draws `text` on one line, its baseline at `baseline`, starting at `x`
     /// (`alignment` `.right` ends at `x`, `.center` centres on it). Returns the advance width.
     @discardableResult
-    public func draw(_ text: String, font: Font, x: Int, baseline: Int, color: Color,
-                     alignment: TextAlignment = .left) -> Int {
+    public func draw(
+        _ text: String, font: Font, x: Int, baseline: Int, color: Color,
+        alignment: TextAlignment = .left
+    ) -> Int {
         let paint = Paint(color, encoding: encoding)
         let glyphs = font.glyphs(text)
         let total = glyphs.reduce(0) { $0 + $1.advance }
@@ -70,8 +73,9 @@ public struct Canvas {
         for g in glyphs {
             if g.width > 0, g.height > 0 {
                 g.coverage.withUnsafeBufferPointer { cov in
-                    blendCoverage(cov.baseAddress!, stride: g.width, width: g.width, height: g.height,
-                                  x: pen + g.left, y: baseline - g.top, paint: paint)
+                    blendCoverage(
+                        cov.baseAddress!, stride: g.width, width: g.width, height: g.height,
+                        x: pen + g.left, y: baseline - g.top, paint: paint)
                 }
             }
             pen += g.advance
@@ -81,8 +85,10 @@ public struct Canvas {
 
     // MARK: Blending
 
-    private func blendCoverage(_ cov: UnsafePointer<UInt8>, stride: Int, width w: Int, height h: Int,
-                               x: Int, y: Int, paint: Paint) {
+    private func blendCoverage(
+        _ cov: UnsafePointer<UInt8>, stride: Int, width w: Int, height h: Int,
+        x: Int, y: Int, paint: Paint
+    ) {
         var x0 = max(x, 0), y0 = max(y, 0), x1 = min(x + w, width), y1 = min(y + h, height)
         guard x0 < x1, y0 < y1, paint.a > 0 else { return }
         // Blend only the mask's covered box: a route on a map or a glyph's bitmap is mostly

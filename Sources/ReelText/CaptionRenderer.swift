@@ -22,13 +22,16 @@ public final class CaptionRenderer: Sendable {
     /// - Throws: when a font file cannot be opened.
     public convenience init(lineBackground: Color = Color(red: 0, green: 0, blue: 0, alpha: 0.6)) throws(ReelError) {
         let folder = "/usr/share/fonts/truetype/dejavu/"
-        try self.init(regular: FontFace(path: folder + "DejaVuSans.ttf"), bold: FontFace(path: folder + "DejaVuSans-Bold.ttf"),
-                      italic: FontFace(path: folder + "DejaVuSans-Oblique.ttf"), boldItalic: FontFace(path: folder + "DejaVuSans-BoldOblique.ttf"),
-                      lineBackground: lineBackground)
+        try self.init(
+            regular: FontFace(path: folder + "DejaVuSans.ttf"), bold: FontFace(path: folder + "DejaVuSans-Bold.ttf"),
+            italic: FontFace(path: folder + "DejaVuSans-Oblique.ttf"), boldItalic: FontFace(path: folder + "DejaVuSans-BoldOblique.ttf"),
+            lineBackground: lineBackground)
     }
 
-    public init(regular: FontFace, bold: FontFace, italic: FontFace, boldItalic: FontFace,
-                lineBackground: Color = Color(red: 0, green: 0, blue: 0, alpha: 0.6)) {
+    public init(
+        regular: FontFace, bold: FontFace, italic: FontFace, boldItalic: FontFace,
+        lineBackground: Color = Color(red: 0, green: 0, blue: 0, alpha: 0.6)
+    ) {
         self.regular = regular
         self.bold = bold
         self.italic = italic
@@ -73,7 +76,9 @@ public final class CaptionRenderer: Sendable {
                 lines[lines.count - 1].append(Run(text: String(part), style: s, font: font, width: font.width(of: String(part))))
             }
         }
-        let lineHeights = lines.map { line in max(Int(rowHeight), line.map { $0.font.lineHeight + ($0.style.ruby != nil ? $0.font.lineHeight / 2 : 0) }.max() ?? 0) }
+        let lineHeights = lines.map { line in
+            max(Int(rowHeight), line.map { $0.font.lineHeight + ($0.style.ruby != nil ? $0.font.lineHeight / 2 : 0) }.max() ?? 0)
+        }
         let total = lineHeights.reduce(0, +)
         var top: Int
         switch region.displayAlignment {

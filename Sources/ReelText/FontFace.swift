@@ -91,8 +91,9 @@ public final class FontFace: @unchecked Sendable {
                 }
             }
             let advance = Int((slot.pointee.advance.x + 32) >> 6)
-            return Glyph(width: width, height: height, left: Int(slot.pointee.bitmap_left), top: Int(slot.pointee.bitmap_top),
-                         advance: advance, coverage: coverage)
+            return Glyph(
+                width: width, height: height, left: Int(slot.pointee.bitmap_left), top: Int(slot.pointee.bitmap_top),
+                advance: advance, coverage: coverage)
         }
     }
 }

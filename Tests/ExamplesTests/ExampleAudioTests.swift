@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import Reel
 import ReelDocuments
-import ReelTesting
 import ReelTestSupport
+import ReelTesting
+import Testing
 
 /// The sound of each example, rendered as `reel render` does and decoded by the ffmpeg CLI:
 /// whose tone plays when, and how loud. Clip A (counter-320x240.mp4, counter-gps.mp4) has a
@@ -18,7 +18,8 @@ struct ExampleAudioTests {
 
     /// Renders `example` and returns its decoded sound and ffprobe's streams.
     static func render(_ example: String, overrides: [CompositionFile.SourceOverride] = []) async throws
-        -> (audio: AudioSignal, streams: [(kind: String, codec: String, duration: Double)]) {
+        -> (audio: AudioSignal, streams: [(kind: String, codec: String, duration: Double)])
+    {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("\(example).mp4")

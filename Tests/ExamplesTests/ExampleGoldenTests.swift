@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import Reel
 import ReelDocuments
-import ReelTesting
 import ReelTestSupport
+import ReelTesting
+import Testing
 
 /// Each example composition, rendered on the fixtures, against golden frames.
 @Suite("Examples")

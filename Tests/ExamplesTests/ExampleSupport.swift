@@ -1,10 +1,10 @@
 import Foundation
-import Testing
-import ReelTestSupport
+import GPSDashboard
 import Reel
 import ReelDocuments
-import GPSDashboard
+import ReelTestSupport
 import ReelTesting
+import Testing
 
 /// Opens and renders the example compositions of Examples/ in process, on the fixtures
 /// (or, with `--source`-like overrides, on other files).
@@ -25,8 +25,9 @@ enum ExampleSupport {
         let loaded = try await LoadedComposition.load(path: compositionPath(example), overrides: overrides, registry: registry)
         var options = RenderEngine.Options()
         options.timeRange = loaded.renderRange
-        let engine = RenderEngine(composition: loaded.composition, videoComposition: loaded.videoComposition,
-                                  sources: AssetRenderSources(files: loaded.sourceURLs), options: options)
+        let engine = RenderEngine(
+            composition: loaded.composition, videoComposition: loaded.videoComposition,
+            sources: AssetRenderSources(files: loaded.sourceURLs), options: options)
         var out: [Int: PixelBuffer] = [:]
         var index = 0
         let wanted = Set(indices)
@@ -45,10 +46,12 @@ enum ExampleSupport {
         let video = loaded.videoComposition
         let output = loaded.file.output ?? CompositionFile.Output()
         let fileType = try output.fileType(forOutputPath: url.path)
-        let settings = try output.videoSettings(width: video.renderPixelSize.width, height: video.renderPixelSize.height,
-                                                frameDuration: video.frameDuration)
-        let session = AssetExportSession(composition: loaded.composition, preset: .custom(settings),
-                                         sources: AssetRenderSources(files: loaded.sourceURLs))
+        let settings = try output.videoSettings(
+            width: video.renderPixelSize.width, height: video.renderPixelSize.height,
+            frameDuration: video.frameDuration)
+        let session = AssetExportSession(
+            composition: loaded.composition, preset: .custom(settings),
+            sources: AssetRenderSources(files: loaded.sourceURLs))
         session.videoComposition = video
         session.audioMix = loaded.audioMix
         session.includesAudio = loaded.audioMix != nil
@@ -82,8 +85,13 @@ enum ExampleSupport {
 
     /// ffprobe's `duration` and `codec_name` of each stream of `url`, by kind (`audio`, `video`).
     static func streams(of url: URL) throws -> [(kind: String, codec: String, duration: Double)] {
-        let text = String(decoding: try TestTools.output("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name,duration",
-                                                         "-of", "csv=p=0", url.path]), as: UTF8.self)
+        let text = String(
+            decoding: try TestTools.output(
+                "ffprobe",
+                [
+                    "-v", "error", "-show_entries", "stream=codec_type,codec_name,duration",
+                    "-of", "csv=p=0", url.path,
+                ]), as: UTF8.self)
         return text.split(separator: "\n").compactMap { line in
             let f = line.split(separator: ",").map(String.init)
             guard f.count >= 3 else { return nil }

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import Reel
 import ReelDocuments
 import ReelTestSupport
+import Testing
 
 /// The multi-camera example delivers two different GPS tracks to its compositor, and only
 /// the ones each instruction requires.
@@ -53,16 +53,18 @@ struct MultiCameraExampleTests {
         let recorder = RecordingCompositor(makeCompositor())
         var options = RenderEngine.Options()
         options.timeRange = loaded.renderRange
-        let engine = RenderEngine(composition: loaded.composition, videoComposition: loaded.videoComposition,
-                                  sources: AssetRenderSources(files: loaded.sourceURLs), options: options)
+        let engine = RenderEngine(
+            composition: loaded.composition, videoComposition: loaded.videoComposition,
+            sources: AssetRenderSources(files: loaded.sourceURLs), options: options)
         var frames = 0
         for try await _ in try engine.frames(compositor: recorder) { frames += 1 }
         #expect(frames == 45, "1.5 s at 30 fps")
         return recorder.deliveries.withLock { $0 }.sorted { $0.time < $1.time }
     }
 
-    @Test("both cameras' tracks in the first second, with different routes; then only camera B's",
-          .requires(.dejaVuFont))
+    @Test(
+        "both cameras' tracks in the first second, with different routes; then only camera B's",
+        .requires(.dejaVuFont))
     func twoDifferentTracksThenOne() async throws {
         let deliveries = try await Self.deliveries()
         try #require(deliveries.count == 45)

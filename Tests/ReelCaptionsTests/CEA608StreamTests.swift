@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReelCaptions
 import ReelTestSupport
+import Testing
+
+@testable import ReelCaptions
 
 @Suite("CEA608Stream")
 struct CEA608StreamTests {
@@ -9,10 +10,11 @@ struct CEA608StreamTests {
 
     /// cc_data triplets of one field (0xFC field 1, 0xFD field 2) from hex words.
     static func triplets(_ words: String, field: UInt8) -> Data {
-        Data(words.split(separator: " ").flatMap { w -> [UInt8] in
-            let v = UInt16(w, radix: 16)!
-            return [0xFC | field, UInt8(v >> 8), UInt8(v & 0xFF)]
-        })
+        Data(
+            words.split(separator: " ").flatMap { w -> [UInt8] in
+                let v = UInt16(w, radix: 16)!
+                return [0xFC | field, UInt8(v >> 8), UInt8(v & 0xFF)]
+            })
     }
 
     @Test func decodesAPopOnCaptionFromTriplets() throws {

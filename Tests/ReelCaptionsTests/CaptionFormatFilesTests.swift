@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReelCaptions
 import ReelTestSupport
+import Testing
+
+@testable import ReelCaptions
 
 /// Round trips between formats: each keeps text, timing (to the frame through SCC, to the
 /// millisecond otherwise) and the styles both formats hold.

@@ -1,14 +1,18 @@
 import Foundation
-import Testing
-@testable import ReelCaptions
 import ReelTestSupport
+import Testing
+
+@testable import ReelCaptions
 
 @Suite("CaptionSample")
 struct CaptionSampleTests {
     @Test func movTextSamplesKeepTextAndFaces() throws {
-        let caption = Caption(spans: [.init("Ünïcode "), .init("bold", CaptionStyle(fontWeight: .bold)), .init(" "),
-                                      .init("red under", CaptionStyle(underline: true, textColor: .red)), .init("\n🎬 end")],
-                              timeRange: CaptionSamples.range(0, 1000))
+        let caption = Caption(
+            spans: [
+                .init("Ünïcode "), .init("bold", CaptionStyle(fontWeight: .bold)), .init(" "),
+                .init("red under", CaptionStyle(underline: true, textColor: .red)), .init("\n🎬 end"),
+            ],
+            timeRange: CaptionSamples.range(0, 1000))
         let data = CaptionSample.movTextSample(caption)
         // Length, UTF-8 text, then one `styl` box with two records.
         let textLength = caption.text.utf8.count
@@ -37,8 +41,11 @@ struct CaptionSampleTests {
 
     @Test func assEventsGiveTheirTextAndOverrides() throws {
         let spans = try CaptionSample.spans(Data("3,0,Default,,0,0,0,,{\\b1}Bold{\\b0} \\Nand {\\c&H0000FF&}red{\\r}, done".utf8), format: "ass")
-        #expect(spans == [.init("Bold", CaptionStyle(fontWeight: .bold)), .init(" \nand ", CaptionStyle(fontWeight: .normal)),
-                          .init("red", CaptionStyle(fontWeight: .normal, textColor: .red)), .init(", done")])
+        #expect(
+            spans == [
+                .init("Bold", CaptionStyle(fontWeight: .bold)), .init(" \nand ", CaptionStyle(fontWeight: .normal)),
+                .init("red", CaptionStyle(fontWeight: .normal, textColor: .red)), .init(", done"),
+            ])
     }
 
     static let second = TimeRange(start: .zero, end: MediaTime(value: 1, timescale: 1))
@@ -48,8 +55,10 @@ struct CaptionSampleTests {
         return (c.region?.identifier ?? "bottom") + (c.textAlignment.map { " " + $0.rawValue } ?? "")
     }
 
-    @Test(arguments: [("{\\an7}a", "top left"), ("{\\an5}a", "middle"), ("{\\an3}a", "bottom right"), ("{\\a10}a", "middle"),
-                      ("{\\an8\\b1}a", "top"), ("{\\an0}a", "bottom"), ("a", "bottom")])
+    @Test(arguments: [
+        ("{\\an7}a", "top left"), ("{\\an5}a", "middle"), ("{\\an3}a", "bottom right"), ("{\\a10}a", "middle"),
+        ("{\\an8\\b1}a", "top"), ("{\\an0}a", "bottom"), ("a", "bottom"),
+    ])
     func subRipSamplesArePlacedByTheirTags(text: String, expected: String) throws {
         let decoder = try CaptionSampleDecoder(format: "subrip")
         let caption = try decoder.caption(Data(text.utf8), timeRange: Self.second)
@@ -83,11 +92,15 @@ struct CaptionSampleTests {
         var entry = Data([0, 0, 0, 0, 0x00, 0x00, 0, 0, 0, 0]) + Data(count: 8)
         entry += Data([0, 0, 0, 0, 0, 1, 0x01, 20, 0, 255, 0, 255])
         let decoder = try CaptionSampleDecoder(format: "tx3g", trackHeader: entry)
-        let sample = Data([0, 7]) + Data("one two".utf8) + Data([0, 0, 0, 22]) + Data("styl".utf8) + Data([0, 1, 0, 4, 0, 7, 0, 1, 0x02, 30, 255, 255, 255, 255])
+        let sample =
+            Data([0, 7]) + Data("one two".utf8) + Data([0, 0, 0, 22]) + Data("styl".utf8) + Data([0, 1, 0, 4, 0, 7, 0, 1, 0x02, 30, 255, 255, 255, 255])
         let caption = try #require(try decoder.caption(sample, timeRange: Self.second))
         #expect(Self.placement(caption) == "top left")
-        #expect(caption.spans == [.init("one ", CaptionStyle(fontWeight: .bold, textColor: .green)),
-                                  .init("two", CaptionStyle(italic: true, fontSizePercent: 150))])
+        #expect(
+            caption.spans == [
+                .init("one ", CaptionStyle(fontWeight: .bold, textColor: .green)),
+                .init("two", CaptionStyle(italic: true, fontSizePercent: 150)),
+            ])
         // Bottom centre, the default place, is no region.
         entry[4] = 1
         entry[5] = 0xFF

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import ReelTestSupport
+import Testing
+
 @testable import ReelCaptions
 
 /// Captions and comparisons the caption format tests share.
@@ -12,8 +13,9 @@ enum CaptionSamples {
     /// a 608 colour), two lines, a top region, and accented letters in the 608 set.
     static let portable: [Caption] = [
         Caption(spans: [.init("Hello "), .init("world", CaptionStyle(italic: true))], timeRange: range(1000, 2500)),
-        Caption(spans: [.init("Second line one\nline "), .init("two", CaptionStyle(underline: true))],
-                timeRange: range(3000, 5000), region: .top),
+        Caption(
+            spans: [.init("Second line one\nline "), .init("two", CaptionStyle(underline: true))],
+            timeRange: range(3000, 5000), region: .top),
         Caption(spans: [.init("Señor "), .init("Müller", CaptionStyle(textColor: .yellow)), .init(" ♪")], timeRange: range(6000, 8000)),
     ]
 
@@ -26,8 +28,7 @@ enum CaptionSamples {
             for ch in span.text {
                 let s = ch.isWhitespace ? previous : span.style
                 previous = s
-                if let last = spans.last, last.style == s { spans[spans.count - 1].text.append(ch) }
-                else { spans.append(Caption.Span(String(ch), s)) }
+                if let last = spans.last, last.style == s { spans[spans.count - 1].text.append(ch) } else { spans.append(Caption.Span(String(ch), s)) }
             }
         }
         return spans
@@ -38,9 +39,13 @@ enum CaptionSamples {
         #expect(a.count == b.count, "caption counts differ", sourceLocation: sourceLocation)
         for (x, y) in zip(a, b) {
             #expect(looks(x) == looks(y), "\(x.text) vs \(y.text)", sourceLocation: sourceLocation)
-            #expect((x.timeRange.start - y.timeRange.start).magnitude <= tolerance, "start \(x.timeRange.start) vs \(y.timeRange.start)", sourceLocation: sourceLocation)
+            #expect(
+                (x.timeRange.start - y.timeRange.start).magnitude <= tolerance, "start \(x.timeRange.start) vs \(y.timeRange.start)",
+                sourceLocation: sourceLocation)
             #expect((x.timeRange.end - y.timeRange.end).magnitude <= tolerance, "end \(x.timeRange.end) vs \(y.timeRange.end)", sourceLocation: sourceLocation)
-            #expect((x.region?.isInUpperHalf(rows: 15) ?? false) == (y.region?.isInUpperHalf(rows: 15) ?? false), "region of \(x.text)", sourceLocation: sourceLocation)
+            #expect(
+                (x.region?.isInUpperHalf(rows: 15) ?? false) == (y.region?.isInUpperHalf(rows: 15) ?? false), "region of \(x.text)",
+                sourceLocation: sourceLocation)
         }
     }
 

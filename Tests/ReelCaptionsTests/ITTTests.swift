@@ -1,40 +1,42 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
+
 @testable import ReelCaptions
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 @Suite("iTT")
 struct ITTTests {
     /// An iTT file as Apple's tools write them: SMPTE time base, drop-frame labels, styles
     /// and regions in the head.
     static let apple = """
-    <?xml version="1.0" encoding="UTF-8" standalone="no"?>
-    <tt xmlns="http://www.w3.org/ns/ttml" xmlns:tts="http://www.w3.org/ns/ttml#styling" xmlns:ttm="http://www.w3.org/ns/ttml#metadata"
-        xmlns:ttp="http://www.w3.org/ns/ttml#parameter" xmlns:tt_ext="http://www.w3.org/ns/ttml/extension/"
-        ttp:timeBase="smpte" ttp:frameRate="30" ttp:frameRateMultiplier="1000 1001" ttp:dropMode="dropNTSC" xml:lang="fr">
-      <head>
-        <metadata><ttm:title>Film</ttm:title></metadata>
-        <styling>
-          <style xml:id="normal" tts:fontFamily="sansSerif" tts:fontWeight="normal" tts:fontStyle="normal" tts:color="white" tts:fontSize="100%" tts:textAlign="center"/>
-          <style xml:id="loud" style="normal" tts:fontWeight="bold"/>
-        </styling>
-        <layout>
-          <region xml:id="top" tts:origin="0% 0%" tts:extent="100% 15%" tts:displayAlign="before"/>
-          <region xml:id="bottom" tts:origin="0% 85%" tts:extent="100% 15%" tts:displayAlign="after"/>
-        </layout>
-      </head>
-      <body style="normal" region="bottom">
-        <div begin="00:00:00:00">
-          <p begin="00:00:01:00" end="00:01:00:02">Une <span style="loud">ligne</span>
-             et<br/>   <span tts:fontStyle="italic" tts:color="#00ff00">deux</span></p>
-          <p region="top" begin="2.5s" dur="500ms" tts:textAlign="left">En haut &amp; <span tts:textDecoration="underline">souligné</span></p>
-          <p begin="90f" end="100t">trames</p>
-        </div>
-      </body>
-    </tt>
-    """
+        <?xml version="1.0" encoding="UTF-8" standalone="no"?>
+        <tt xmlns="http://www.w3.org/ns/ttml" xmlns:tts="http://www.w3.org/ns/ttml#styling" xmlns:ttm="http://www.w3.org/ns/ttml#metadata"
+            xmlns:ttp="http://www.w3.org/ns/ttml#parameter" xmlns:tt_ext="http://www.w3.org/ns/ttml/extension/"
+            ttp:timeBase="smpte" ttp:frameRate="30" ttp:frameRateMultiplier="1000 1001" ttp:dropMode="dropNTSC" xml:lang="fr">
+          <head>
+            <metadata><ttm:title>Film</ttm:title></metadata>
+            <styling>
+              <style xml:id="normal" tts:fontFamily="sansSerif" tts:fontWeight="normal" tts:fontStyle="normal" tts:color="white" tts:fontSize="100%" tts:textAlign="center"/>
+              <style xml:id="loud" style="normal" tts:fontWeight="bold"/>
+            </styling>
+            <layout>
+              <region xml:id="top" tts:origin="0% 0%" tts:extent="100% 15%" tts:displayAlign="before"/>
+              <region xml:id="bottom" tts:origin="0% 85%" tts:extent="100% 15%" tts:displayAlign="after"/>
+            </layout>
+          </head>
+          <body style="normal" region="bottom">
+            <div begin="00:00:00:00">
+              <p begin="00:00:01:00" end="00:01:00:02">Une <span style="loud">ligne</span>
+                 et<br/>   <span tts:fontStyle="italic" tts:color="#00ff00">deux</span></p>
+              <p region="top" begin="2.5s" dur="500ms" tts:textAlign="left">En haut &amp; <span tts:textDecoration="underline">souligné</span></p>
+              <p begin="90f" end="100t">trames</p>
+            </div>
+          </body>
+        </tt>
+        """
 
     @Test func readsApplesStructure() throws {
         let doc = try ITT.read(Data(Self.apple.utf8))
@@ -64,10 +66,14 @@ struct ITTTests {
 
     @Test func writesAWellFormedDocumentWithTheProfilesRequiredStructure() throws {
         var captions = CaptionSamples.portable
-        captions.append(Caption(spans: [.init("big", CaptionStyle(fontWeight: .bold, backgroundColor: .black, fontSizePercent: 150)),
-                                        .init("漢字", CaptionStyle(ruby: .init("かんじ", position: .after)))],
-                                timeRange: CaptionSamples.range(9000, 9999),
-                                region: CaptionRegion(identifier: "9 odd id", x: .cells(2), y: .cells(3), width: .percent(50), height: .percent(20))))
+        captions.append(
+            Caption(
+                spans: [
+                    .init("big", CaptionStyle(fontWeight: .bold, backgroundColor: .black, fontSizePercent: 150)),
+                    .init("漢字", CaptionStyle(ruby: .init("かんじ", position: .after))),
+                ],
+                timeRange: CaptionSamples.range(9000, 9999),
+                region: CaptionRegion(identifier: "9 odd id", x: .cells(2), y: .cells(3), width: .percent(50), height: .percent(20))))
         let data = ITT.write(captions, language: "de")
         // An independent XML parser (libxml2's tree builder) reads it.
         let xml = try XMLDocument(data: data, options: [])

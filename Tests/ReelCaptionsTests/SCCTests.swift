@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import ReelCaptions
 import ReelCore
 import ReelTestSupport
+import Testing
+
+@testable import ReelCaptions
 
 @Suite("SCC")
 struct SCCTests {
@@ -55,7 +56,7 @@ struct SCCTests {
             Caption("Second caption, many frames", timeRange: CaptionSamples.range(1034, 3000)),
         ]
         let (data, warnings) = try SCC.write(captions)
-        #expect(warnings.count == 2)   // the first cannot load before 0 either
+        #expect(warnings.count == 2)  // the first cannot load before 0 either
         let back = try SCC.read(data).captions
         #expect(back.map(\.text) == captions.map(\.text))
         #expect(back[1].timeRange.start > captions[1].timeRange.start)
@@ -72,14 +73,14 @@ struct SCCTests {
 
     @Test func decodesRollUp() throws {
         let scc = """
-        Scenarist_SCC V1.0
+            Scenarist_SCC V1.0
 
-        00:00:01;00\t9425 9425 94ad 94ad 9470 9470 c849
+            00:00:01;00\t9425 9425 94ad 94ad 9470 9470 c849
 
-        00:00:02;00\t94ad 94ad 9470 9470 d94f d520
+            00:00:02;00\t94ad 94ad 9470 9470 d94f d520
 
-        00:00:03;00\t942c 942c
-        """
+            00:00:03;00\t942c 942c
+            """
         let captions = try SCC.read(Data(scc.utf8)).captions
         #expect(captions.map(\.text) == ["HI", "HI\nYOU"])
         #expect(captions.map(\.timeRange) == [TimeRange(start: Self.frame(36), end: Self.frame(64)), TimeRange(start: Self.frame(64), end: Self.frame(90))])
@@ -177,16 +178,16 @@ struct SCCTests {
     @Test func rollUpReadFromAFileIsWrittenAsRollUpAgain() throws {
         // Two-row roll-up on CC3 (field 2), with a mid-row italic word.
         let scc = """
-        Scenarist_SCC V1.0
+            Scenarist_SCC V1.0
 
-        00:00:01;00\t1525 1525 15ad 15ad 9470 9470 c849
+            00:00:01;00\t1525 1525 15ad 15ad 9470 9470 c849
 
-        00:00:02;00\t15ad 15ad 9470 9470 d94f d580 91ae 91ae 4fcb
+            00:00:02;00\t15ad 15ad 9470 9470 d94f d580 91ae 91ae 4fcb
 
-        00:00:03;00\t15ad 15ad
+            00:00:03;00\t15ad 15ad
 
-        00:00:04;00\t152c 152c
-        """
+            00:00:04;00\t152c 152c
+            """
         let first = try SCC.read(Data(scc.utf8), channel: 3).captions
         #expect(first.map(\.text) == ["HI", "HI\nYOU OK", "YOU OK"])
         let (data, warnings) = try SCC.write(first, channel: 3)
@@ -211,8 +212,10 @@ struct SCCTests {
     }
 
     @Test func aPaintOnCaptionThatDoesNotContinueIsRedrawnWithAWarning() throws {
-        let captions = [Caption("FIRST", timeRange: Self.seconds(1, 2), region: .top, animation: .characterReveal),
-                        Caption("OTHER", timeRange: Self.seconds(2, 3), region: .top, animation: .characterReveal)]
+        let captions = [
+            Caption("FIRST", timeRange: Self.seconds(1, 2), region: .top, animation: .characterReveal),
+            Caption("OTHER", timeRange: Self.seconds(2, 3), region: .top, animation: .characterReveal),
+        ]
         let (data, warnings) = try SCC.write(captions)
         #expect(warnings.count == 1)
         #expect(warnings.first?.message.contains("erased and drawn again") == true)
@@ -223,10 +226,12 @@ struct SCCTests {
     }
 
     @Test func popOnAndRollUpMix() throws {
-        let captions = [Caption("POP", timeRange: Self.seconds(1, 2)),
-                        Caption("ROLL", timeRange: Self.seconds(2, 3), animation: .characterReveal),
-                        Caption("ROLL ON", timeRange: Self.seconds(3, 4), animation: .characterReveal),
-                        Caption("POP AGAIN", timeRange: Self.seconds(5, 6))]
+        let captions = [
+            Caption("POP", timeRange: Self.seconds(1, 2)),
+            Caption("ROLL", timeRange: Self.seconds(2, 3), animation: .characterReveal),
+            Caption("ROLL ON", timeRange: Self.seconds(3, 4), animation: .characterReveal),
+            Caption("POP AGAIN", timeRange: Self.seconds(5, 6)),
+        ]
         let (data, warnings) = try SCC.write(captions)
         #expect(warnings.isEmpty, "\(warnings)")
         let back = try SCC.read(data).captions

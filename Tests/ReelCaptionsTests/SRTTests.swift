@@ -1,12 +1,14 @@
 import Foundation
-import Testing
-@testable import ReelCaptions
 import ReelTestSupport
+import Testing
+
+@testable import ReelCaptions
 
 @Suite("SRT")
 struct SRTTests {
     @Test func readsCuesWithMarkupAndPosition() throws {
-        let text = "\u{FEFF}1\r\n00:00:01,000 --> 00:00:02,500\r\n<b>Bold</b> and <i>italic</i>\r\n<font color=\"#FFFF00\">yellow</font>\r\n\r\n"
+        let text =
+            "\u{FEFF}1\r\n00:00:01,000 --> 00:00:02,500\r\n<b>Bold</b> and <i>italic</i>\r\n<font color=\"#FFFF00\">yellow</font>\r\n\r\n"
             + "2\n00:00:03.250 --> 00:00:04,000 X1:10 X2:20\n{\\an8}On top &amp; <u>under</u>\n"
         let doc = try SRT.read(Data(text.utf8))
         #expect(doc.captions.count == 2)
@@ -28,7 +30,9 @@ struct SRTTests {
     @Test func writesWhatItReads() throws {
         let data = SRT.write(CaptionSamples.portable)
         let text = String(decoding: data, as: UTF8.self)
-        #expect(text.hasPrefix("1\n00:00:01,000 --> 00:00:02,500\nHello <i>world</i>\n\n2\n00:00:03,000 --> 00:00:05,000\n{\\an8}Second line one\nline <u>two</u>\n\n"))
+        #expect(
+            text.hasPrefix(
+                "1\n00:00:01,000 --> 00:00:02,500\nHello <i>world</i>\n\n2\n00:00:03,000 --> 00:00:05,000\n{\\an8}Second line one\nline <u>two</u>\n\n"))
         #expect(text.contains("<font color=\"#ffff00\">Müller</font>"))
         let back = try SRT.read(data)
         CaptionSamples.expectSame(back.captions, CaptionSamples.portable, tolerance: .zero)

@@ -1,27 +1,28 @@
 import Foundation
 import Testing
+
 @testable import ReelCaptions
 
 @Suite("WebVTT")
 struct WebVTTTests {
     @Test func readsCuesSettingsClassesAndRuby() throws {
         let text = """
-        WEBVTT - a title
+            WEBVTT - a title
 
-        NOTE a comment
-        spanning lines
+            NOTE a comment
+            spanning lines
 
-        STYLE
-        ::cue(.orange) { color: #ff8000; background-color: rgba(0,0,0,128) }
+            STYLE
+            ::cue(.orange) { color: #ff8000; background-color: rgba(0,0,0,128) }
 
-        intro
-        00:01.000 --> 00:02.500 line:0 align:left
-        <v Speaker>Hi</v> <c.yellow.bg_blue>there</c> <c.orange>you</c>
+            intro
+            00:01.000 --> 00:02.500 line:0 align:left
+            <v Speaker>Hi</v> <c.yellow.bg_blue>there</c> <c.orange>you</c>
 
-        01:00:00.000 --> 01:00:01.000
-        <ruby>漢字<rt>かんじ</rt></ruby> &lt;3
+            01:00:00.000 --> 01:00:01.000
+            <ruby>漢字<rt>かんじ</rt></ruby> &lt;3
 
-        """
+            """
         let doc = try WebVTT.read(Data(text.utf8))
         #expect(doc.captions.count == 2)
         let first = doc.captions[0]
@@ -41,8 +42,10 @@ struct WebVTTTests {
 
     @Test func writesWhatItReads() throws {
         var captions = CaptionSamples.portable
-        captions.append(Caption(spans: [.init("漢字", CaptionStyle(ruby: .init("かんじ"))), .init(" odd", CaptionStyle(textColor: CaptionColor(red: 1, green: 2, blue: 3)))],
-                                timeRange: CaptionSamples.range(9000, 9500), textAlignment: .right))
+        captions.append(
+            Caption(
+                spans: [.init("漢字", CaptionStyle(ruby: .init("かんじ"))), .init(" odd", CaptionStyle(textColor: CaptionColor(red: 1, green: 2, blue: 3)))],
+                timeRange: CaptionSamples.range(9000, 9500), textAlignment: .right))
         let data = WebVTT.write(captions)
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.hasPrefix("WEBVTT\n\nSTYLE\n::cue(.c_010203) { color: #010203; }\n\n00:00:01.000 --> 00:00:02.500\nHello <i>world</i>\n"))

@@ -1,20 +1,20 @@
 import Foundation
-import Testing
 import Reel
 import ReelTestSupport
+import Testing
 
 @Suite("reel captions")
 struct CaptionsCommandTests {
     static let srt = """
-    1
-    00:00:01,000 --> 00:00:02,500
-    Hello <i>world</i>
+        1
+        00:00:01,000 --> 00:00:02,500
+        Hello <i>world</i>
 
-    2
-    00:00:03,000 --> 00:00:05,000
-    {\\an8}On <u>top</u>
+        2
+        00:00:03,000 --> 00:00:05,000
+        {\\an8}On <u>top</u>
 
-    """
+        """
 
     static func folderWithSRT() throws -> (URL, URL) {
         let folder = try TestFiles.scratchFolder()
@@ -51,11 +51,12 @@ struct CaptionsCommandTests {
         try Data("WEBVTT\n\n00:01.000 --> 00:03.000\n<b>one</b>\n\n00:02.000 --> 00:04.000\ntwo ✓\n".utf8).write(to: input)
         let result = try TestTools.run(try MetadataTestSupport.reel(), ["captions", "validate", input.path, "--format", "scc"])
         #expect(result.status == 1)
-        #expect(result.stdout.split(separator: "\n") == [
-            "caption 1 at 1 s \"one\": SCC cannot hold bold",
-            "caption 2 at 2 s \"two ✓\": overlaps caption 1; SCC shows one caption at a time",
-            "caption 2 at 2 s \"two ✓\": characters outside the CEA-608 set: \"✓\" (U+2713)",
-        ])
+        #expect(
+            result.stdout.split(separator: "\n") == [
+                "caption 1 at 1 s \"one\": SCC cannot hold bold",
+                "caption 2 at 2 s \"two ✓\": overlaps caption 1; SCC shows one caption at a time",
+                "caption 2 at 2 s \"two ✓\": characters outside the CEA-608 set: \"✓\" (U+2713)",
+            ])
         #expect(result.stderr.contains("3 problems for SCC"))
         let fine = try TestTools.run(try MetadataTestSupport.reel(), ["captions", "validate", input.path, "--format", "itt"])
         #expect(fine.status == 0)
@@ -69,8 +70,12 @@ struct CaptionsCommandTests {
         let (folder, input) = try Self.folderWithSRT()
         defer { try? FileManager.default.removeItem(at: folder) }
         let mkv = folder.appendingPathComponent("clip.mkv")
-        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=6:r=10", "-i", input.path,
-                                        "-map", "0", "-map", "1", "-map", "1", "-c:v", "mpeg4", "-c:s:0", "srt", "-c:s:1", "webvtt", mkv.path])
+        try TestTools.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=6:r=10", "-i", input.path,
+                "-map", "0", "-map", "1", "-map", "1", "-c:v", "mpeg4", "-c:s:0", "srt", "-c:s:1", "webvtt", mkv.path,
+            ])
         let first = folder.appendingPathComponent("first.srt")
         _ = try MetadataTestSupport.reelOK(["captions", "convert", mkv.path, "-o", first.path])
         let captions = try SRT.read(Data(contentsOf: first)).captions
@@ -84,7 +89,8 @@ struct CaptionsCommandTests {
         _ = try MetadataTestSupport.reelOK(["captions", "convert", mkv.path, "--track", "3", "-o", second.path])
         #expect(try ITT.read(Data(contentsOf: second)).captions.map(\.text) == ["Hello world", "On top"])
         // A track that holds no captions is one line naming it.
-        let video = try TestTools.run(try MetadataTestSupport.reel(), ["captions", "convert", mkv.path, "--track", "1", "-o", folder.appendingPathComponent("v.srt").path])
+        let video = try TestTools.run(
+            try MetadataTestSupport.reel(), ["captions", "convert", mkv.path, "--track", "1", "-o", folder.appendingPathComponent("v.srt").path])
         #expect(video.status == 1)
         #expect(video.stderr.split(separator: "\n").count == 1)
         #expect(video.stderr.contains(mkv.path) && video.stderr.contains("track 1 is a video track, not a caption track"))
@@ -178,8 +184,12 @@ struct CaptionsCommandTests {
         let meta = folder.appendingPathComponent("chapters.txt")
         try Data(";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=1000\ntitle=Start\n".utf8).write(to: meta)
         let input = folder.appendingPathComponent("in.mp4")
-        _ = try TestTools.run("ffmpeg", ["-v", "error", "-i", MetadataTestSupport.counterGPS.path, "-i", meta.path,
-                                         "-map", "0", "-map_chapters", "1", "-c", "copy", input.path])
+        _ = try TestTools.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-i", MetadataTestSupport.counterGPS.path, "-i", meta.path,
+                "-map", "0", "-map_chapters", "1", "-c", "copy", input.path,
+            ])
         let before = try MetadataTestSupport.probeStreams(input).compactMap { $0["codec_tag_string"] as? String }
         try #require(before.contains("gpmd"))
         let out = folder.appendingPathComponent("burnt.mp4")

@@ -1,8 +1,8 @@
 import Foundation
 import Reel
 import ReelDocuments
-import Testing
 import ReelTestSupport
+import Testing
 
 @Suite("reel convert", .serialized)
 struct ConvertCommandTests {
@@ -11,26 +11,27 @@ struct ConvertCommandTests {
     /// frames at 30000/1001 (29.97 in OTIO's own arithmetic is 29.97 exactly, in Reel's
     /// 30000/1001: the same frames).
     static let summary = """
-    import sys, os, opentimelineio as otio
-    tl = otio.adapters.read_from_file(sys.argv[1])
-    s = lambda t: "%.3f" % t.value_rescaled_to(30000 / 1001)
-    for track in tl.video_tracks():
-        items = []
-        for c in track:
-            if isinstance(c, otio.schema.Transition):
-                items.append("Transition %s %s/%s" % (c.transition_type, s(c.in_offset), s(c.out_offset)))
-            elif isinstance(c, otio.schema.Gap):
-                items.append("Gap %s" % s(c.duration()))
-            else:
-                fx = ",".join("%s:%g" % (e.schema_name(), getattr(e, "time_scalar", 1)) for e in c.effects)
-                url = os.path.basename(c.media_reference.target_url)
-                items.append("Clip %s %s+%s %s" % (url, s(c.source_range.start_time), s(c.source_range.duration), fx))
-        print(" | ".join(items))
-    print("Markers " + " | ".join("%s at %s" % (m.name, s(m.marked_range.start_time)) for m in tl.tracks.markers))
-    """
+        import sys, os, opentimelineio as otio
+        tl = otio.adapters.read_from_file(sys.argv[1])
+        s = lambda t: "%.3f" % t.value_rescaled_to(30000 / 1001)
+        for track in tl.video_tracks():
+            items = []
+            for c in track:
+                if isinstance(c, otio.schema.Transition):
+                    items.append("Transition %s %s/%s" % (c.transition_type, s(c.in_offset), s(c.out_offset)))
+                elif isinstance(c, otio.schema.Gap):
+                    items.append("Gap %s" % s(c.duration()))
+                else:
+                    fx = ",".join("%s:%g" % (e.schema_name(), getattr(e, "time_scalar", 1)) for e in c.effects)
+                    url = os.path.basename(c.media_reference.target_url)
+                    items.append("Clip %s %s+%s %s" % (url, s(c.source_range.start_time), s(c.source_range.duration), fx))
+            print(" | ".join(items))
+        print("Markers " + " | ".join("%s at %s" % (m.name, s(m.marked_range.start_time)) for m in tl.tracks.markers))
+        """
 
-    @Test(".otio files Reel writes are read back by OpenTimelineIO with the same clips, ranges and transitions",
-          .requires(.reelBinary, .ffmpeg, .openTimelineIO))
+    @Test(
+        ".otio files Reel writes are read back by OpenTimelineIO with the same clips, ranges and transitions",
+        .requires(.reelBinary, .ffmpeg, .openTimelineIO))
     func openTimelineIOReadsWhatReelWrites() throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -54,13 +55,16 @@ struct ConvertCommandTests {
         let json = try String(contentsOf: folder.appendingPathComponent("c.json"), encoding: .utf8)
         #expect(json.contains("\"codec\" : \"ffv1\""))
         #expect(json.contains("\"title\" : \"Second half\""), "\(json)")
-        let reread = try TestTools.outputString("python3", ["-c", "import opentimelineio as otio; t = otio.adapters.read_from_file('back.otio'); print(t.metadata['reel']['output']['video']['codec'])"],
-                                                in: folder)
+        let reread = try TestTools.outputString(
+            "python3",
+            ["-c", "import opentimelineio as otio; t = otio.adapters.read_from_file('back.otio'); print(t.metadata['reel']['output']['video']['codec'])"],
+            in: folder)
         #expect(reread.trimmingCharacters(in: .whitespacesAndNewlines) == "ffv1")
     }
 
-    @Test("A composition file round trips through OTIO: tracks, ranges and compositor kept, one warning for the metadata track",
-          .requires(.reelBinary))
+    @Test(
+        "A composition file round trips through OTIO: tracks, ranges and compositor kept, one warning for the metadata track",
+        .requires(.reelBinary))
     func compositionRoundTrip() throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,8 +1,9 @@
-import Foundation
-import Testing
 import ArgumentParser
-@testable import ReelCommandLine
+import Foundation
 import ReelTestSupport
+import Testing
+
+@testable import ReelCommandLine
 
 /// The exit-status table, through the built `reel` as a user runs it.
 @Suite("reel exit statuses")

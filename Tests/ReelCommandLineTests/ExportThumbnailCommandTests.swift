@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ReelTestSupport
+import Testing
 
 @Suite("reel export and reel thumbnail", .serialized)
 struct ExportThumbnailCommandTests {
@@ -29,8 +29,9 @@ struct ExportThumbnailCommandTests {
         let input = Self.fixtures.appendingPathComponent("counter-320x240.mp4").path
         let sound = try ReelProcess.reel(["export", input, "-o", "sound.m4a", "--preset", "AppleM4A"], in: folder)
         #expect(sound.status == 0, "\(sound.stderr)")
-        let probe = try TestTools.run(try #require(TestTools.which("ffprobe")),
-                                        ["-v", "error", "-show_entries", "stream=codec_name,codec_type", "-of", "csv=p=0", "sound.m4a"], in: folder)
+        let probe = try TestTools.run(
+            try #require(TestTools.which("ffprobe")),
+            ["-v", "error", "-show_entries", "stream=codec_name,codec_type", "-of", "csv=p=0", "sound.m4a"], in: folder)
         #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "aac,audio")
         let silent = Self.fixtures.appendingPathComponent("vfr.mp4").path
         let refused = try ReelProcess.reel(["export", silent, "-o", "none.m4a", "--preset", "AVAssetExportPresetAppleM4A"], in: folder)
@@ -119,8 +120,9 @@ struct ExportThumbnailCommandTests {
         // As user data, or as metadata keys when another of the source's items (its
         // keywords) needs them.
         for (key, value) in [("title", "Reel user data"), ("artist", "Reel Artist"), ("album", "Reel Album"), ("copyright", "2024 Reel")] {
-            #expect(probe.stdout.contains("TAG:\(key)=\(value)") || probe.stdout.contains("TAG:com.apple.quicktime.\(key)=\(value)"),
-                    "\(key) missing from \(probe.stdout)")
+            #expect(
+                probe.stdout.contains("TAG:\(key)=\(value)") || probe.stdout.contains("TAG:com.apple.quicktime.\(key)=\(value)"),
+                "\(key) missing from \(probe.stdout)")
         }
     }
 
@@ -176,13 +178,15 @@ struct ExportThumbnailCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("late.png").path))
     }
 
-    @Test("reel thumbnail of a composition file draws the render's frame at that time, compositor included",
-          .requires(.reelBinary, .ffmpeg))
+    @Test(
+        "reel thumbnail of a composition file draws the render's frame at that time, compositor included",
+        .requires(.reelBinary, .ffmpeg))
     func thumbnailOfACompositionIsTheRendersFrame() throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let lossless = RenderCommandTests.dashboard.replacingOccurrences(of: "\"video\": {\"codec\": \"h264\", \"crf\": 23, \"preset\": \"veryfast\"}",
-                                                                         with: "\"video\": {\"codec\": \"ffv1\"}")
+        let lossless = RenderCommandTests.dashboard.replacingOccurrences(
+            of: "\"video\": {\"codec\": \"h264\", \"crf\": 23, \"preset\": \"veryfast\"}",
+            with: "\"video\": {\"codec\": \"ffv1\"}")
         #expect(lossless != RenderCommandTests.dashboard)
         let c = try RenderCommandTests.write(lossless, in: folder)
         let render = try ReelProcess.reel(["render", c, "-o", "whole.mov"], in: folder)
@@ -192,8 +196,12 @@ struct ExportThumbnailCommandTests {
         #expect(thumb.status == 0, "\(thumb.stderr)")
         let ffmpeg = try #require(TestTools.which("ffmpeg"))
         func psnr(frame: Int) throws -> Double {
-            let out = try TestTools.run(ffmpeg, ["-v", "info", "-nostats", "-i", "t.png", "-i", "whole.mov", "-lavfi",
-                                                 "[1:v]select=eq(n\\,\(frame)),format=rgb24[r];[0:v]format=rgb24[t];[t][r]psnr", "-f", "null", "-"], in: folder)
+            let out = try TestTools.run(
+                ffmpeg,
+                [
+                    "-v", "info", "-nostats", "-i", "t.png", "-i", "whole.mov", "-lavfi",
+                    "[1:v]select=eq(n\\,\(frame)),format=rgb24[r];[0:v]format=rgb24[t];[t][r]psnr", "-f", "null", "-",
+                ], in: folder)
             let line = out.stderr.split(separator: "\n").first { $0.contains("PSNR") } ?? ""
             let average = line.split(separator: " ").first { $0.hasPrefix("average:") }.map { String($0.dropFirst("average:".count)) } ?? "0"
             return average == "inf" ? .infinity : Double(average) ?? 0
@@ -212,8 +220,12 @@ extension ReelProcess {
     /// ffprobe's width, height and display-matrix rotation (0 when none) of the first video stream.
     static func videoGeometry(_ file: String, in folder: URL) throws -> (width: Int, height: Int, rotation: Int) {
         guard let ffprobe = TestTools.which("ffprobe") else { throw CocoaError(.fileNoSuchFile) }
-        let out = try TestTools.run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height:stream_side_data=rotation",
-                                    "-of", "default=nw=1", file], in: folder)
+        let out = try TestTools.run(
+            ffprobe,
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height:stream_side_data=rotation",
+                "-of", "default=nw=1", file,
+            ], in: folder)
         var values: [String: Int] = [:]
         for line in out.stdout.split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ReelTestSupport
+import Testing
 
 /// `reel inspect` run as a user runs it: the built binary, its output and exit status.
 @Suite("reel inspect")
@@ -60,8 +60,9 @@ struct InspectCommandTests {
         }
     }
 
-    @Test("every fixture cut short: exit 0 or 1 with one line, never a crash",
-          arguments: CLITestSupport.fixtureNames)
+    @Test(
+        "every fixture cut short: exit 0 or 1 with one line, never a crash",
+        arguments: CLITestSupport.fixtureNames)
     func cutShort(_ name: String) throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -110,8 +111,9 @@ struct InspectCommandTests {
         #expect(mkv.stdout.contains(": Closing\n"))
     }
 
-    @Test("GoPro: data and metadata tracks with their formats and handlers",
-          .requires(.sharedMedia))
+    @Test(
+        "GoPro: data and metadata tracks with their formats and handlers",
+        .requires(.sharedMedia))
     func goPro() throws {
         let file = TestFiles.sharedMedia.appendingPathComponent("gpmf-parser_max-heromode.mp4").path
         let result = try TestTools.run(try reel(), ["inspect", file])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ReelTestSupport
+import Testing
 
 /// `reel inspect --json` agrees with `ffprobe -show_streams -show_format` on every file:
 /// same tracks, types, codecs and ids, durations within one tick of the track's timescale.
@@ -47,7 +47,9 @@ struct InspectReportTests {
             let name = "\(file.lastPathComponent) stream \(index)"
             #expect(track["index"] as? Int == index, "\(name): index")
             let mediaType = track["mediaType"] as? String ?? "?"
-            #expect(ffprobeType(mediaType, codec: track["codec"] as? String ?? "?") == stream["codec_type"] as? String, "\(name): \(mediaType) vs \(stream["codec_type"] ?? "-")")
+            #expect(
+                ffprobeType(mediaType, codec: track["codec"] as? String ?? "?") == stream["codec_type"] as? String,
+                "\(name): \(mediaType) vs \(stream["codec_type"] ?? "-")")
             let codec = track["codec"] as? String ?? "?"
             let theirs = stream["codec_name"] as? String ?? "unknown"
             #expect(codec == theirs || (codec == "none" && theirs == "unknown"), "\(name): codec \(codec) vs \(theirs)")
@@ -70,16 +72,18 @@ struct InspectReportTests {
         }
     }
 
-    @Test("every fixture", .requires(.ffprobe),
-          arguments: CLITestSupport.fixtureNames)
+    @Test(
+        "every fixture", .requires(.ffprobe),
+        arguments: CLITestSupport.fixtureNames)
     func fixture(_ name: String) throws {
         try Self.compare(TestFiles.fixtures.appendingPathComponent(name))
     }
 
-    @Test("every container in ../shared/media",
-          .requires(.ffprobe),
-          .requires(.sharedMedia),
-          arguments: CLITestSupport.sharedContainerNames)
+    @Test(
+        "every container in ../shared/media",
+        .requires(.ffprobe),
+        .requires(.sharedMedia),
+        arguments: CLITestSupport.sharedContainerNames)
     func sharedMedia(_ name: String) throws {
         try Self.compare(TestFiles.sharedMedia.appendingPathComponent(name))
     }
@@ -88,24 +92,28 @@ struct InspectReportTests {
     func characteristics() throws {
         let report = try Self.reelJSON(TestFiles.fixtures.appendingPathComponent("selection.mp4"))
         let tracks = try #require(report["tracks"] as? [[String: Any]])
-        let flags = Dictionary(uniqueKeysWithValues: tracks.compactMap { t -> (Int, [String])? in
-            guard let id = t["trackID"] as? Int, let c = t["characteristics"] as? [String] else { return nil }
-            return (id, c)
-        })
+        let flags = Dictionary(
+            uniqueKeysWithValues: tracks.compactMap { t -> (Int, [String])? in
+                guard let id = t["trackID"] as? Int, let c = t["characteristics"] as? [String] else { return nil }
+                return (id, c)
+            })
         #expect(flags == [3: ["dubbedTranslation"], 5: ["containsOnlyForcedSubtitles"]])
     }
 
     @Test("the fixtures are all there")
     func fixturesPresent() {
         let names = Set(CLITestSupport.fixtureNames)
-        for required in ["counter-320x240.mp4", "rotated-90.mp4", "vfr.mp4", "edit-list.mp4",
-                         "counter-gps.mp4", "counter-bars-320x240.mp4", "counter-gps-b.mp4"] {
+        for required in [
+            "counter-320x240.mp4", "rotated-90.mp4", "vfr.mp4", "edit-list.mp4",
+            "counter-gps.mp4", "counter-bars-320x240.mp4", "counter-gps-b.mp4",
+        ] {
             #expect(names.contains(required), "Fixtures/\(required) is missing: run scripts/make-fixtures")
         }
     }
 
-    @Test("caption tracks are listed with their format, language and whether Reel reads them",
-          .requires(.ffmpeg, .ffprobe))
+    @Test(
+        "caption tracks are listed with their format, language and whether Reel reads them",
+        .requires(.ffmpeg, .ffprobe))
     func captionTracks() throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -113,9 +121,13 @@ struct InspectReportTests {
         try Data("1\n00:00:00,500 --> 00:00:01,500\nHello\n".utf8).write(to: srt)
         let mkv = folder.appendingPathComponent("clip.mkv")
         let ffmpeg = try #require(TestTools.which("ffmpeg"))
-        let made = try TestTools.run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "color=s=64x64:d=2:r=10", "-i", srt.path, "-i", srt.path,
-                                                   "-map", "0", "-map", "1", "-map", "2", "-c:v", "mpeg4", "-c:s:0", "srt", "-c:s:1", "ass",
-                                                   "-metadata:s:s:0", "language=fra", "-metadata:s:s:1", "language=deu", mkv.path])
+        let made = try TestTools.run(
+            ffmpeg,
+            [
+                "-v", "error", "-f", "lavfi", "-i", "color=s=64x64:d=2:r=10", "-i", srt.path, "-i", srt.path,
+                "-map", "0", "-map", "1", "-map", "2", "-c:v", "mpeg4", "-c:s:0", "srt", "-c:s:1", "ass",
+                "-metadata:s:s:0", "language=fra", "-metadata:s:s:1", "language=deu", mkv.path,
+            ])
         try #require(made.status == 0, "ffmpeg: \(made.stderr)")
         try Self.compare(mkv)
         let captions = try #require(try Self.reelJSON(mkv)["captions"] as? [[String: Any]])
@@ -134,8 +146,12 @@ struct InspectReportTests {
         let scc = folder.appendingPathComponent("in.scc")
         try Data("Scenarist_SCC V1.0\n\n00:00:00;10\t94ae 94ae 9420 9420 c849 942f 942f\n\n00:00:01;00\t942c 942c\n\n00:00:01;10\t8080\n".utf8).write(to: scc)
         let mov = folder.appendingPathComponent("c608.mov")
-        let made = try TestTools.run(try #require(TestTools.which("ffmpeg")), ["-v", "error", "-f", "lavfi", "-i", "color=s=64x64:d=2:r=10", "-i", scc.path,
-                                                                             "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", mov.path])
+        let made = try TestTools.run(
+            try #require(TestTools.which("ffmpeg")),
+            [
+                "-v", "error", "-f", "lavfi", "-i", "color=s=64x64:d=2:r=10", "-i", scc.path,
+                "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", mov.path,
+            ])
         try #require(made.status == 0, "ffmpeg: \(made.stderr)")
         let captions = try #require(try Self.reelJSON(mov)["captions"] as? [[String: Any]])
         #expect(captions.map { $0["format"] as? String } == ["c608"])

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import Reel
+import Testing
+
 @testable import ReelCommandLine
 
 @Suite("JSONOutput")
@@ -12,12 +13,13 @@ struct JSONOutputTests {
 
     @Test("encodes sorted, pretty JSON")
     func encodes() throws {
-        #expect(try JSONOutput.text(Rate(track: 1, nominalFrameRate: 30), describing: "the rate") == """
-        {
-          "nominalFrameRate" : 30,
-          "track" : 1
-        }
-        """)
+        #expect(
+            try JSONOutput.text(Rate(track: 1, nominalFrameRate: 30), describing: "the rate") == """
+                {
+                  "nominalFrameRate" : 30,
+                  "track" : 1
+                }
+                """)
     }
 
     @Test("a value JSON cannot hold is an error naming the file and field, not `{}`")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ReelTestSupport
+import Testing
 
 /// `reel plan`, `reel render --plan` and `reel join` end to end: pieces rendered by separate
 /// processes (as array tasks would), joined, and compared with a single render.
@@ -8,8 +8,9 @@ import ReelTestSupport
 struct JoinCommandTests {
     /// The GPS dashboard (video, the camera's sound, its GPS track) with `video` settings.
     static func dashboard(video: String, in folder: URL, source: String? = nil) throws -> String {
-        var json = RenderCommandTests.dashboard.replacingOccurrences(of: "\"video\": {\"codec\": \"h264\", \"crf\": 23, \"preset\": \"veryfast\"}",
-                                                                     with: "\"video\": \(video)")
+        var json = RenderCommandTests.dashboard.replacingOccurrences(
+            of: "\"video\": {\"codec\": \"h264\", \"crf\": 23, \"preset\": \"veryfast\"}",
+            with: "\"video\": \(video)")
         if let source { json = json.replacingOccurrences(of: "../../Fixtures/counter-gps.mp4", with: source) }
         return try RenderCommandTests.write(json, in: folder)
     }
@@ -90,8 +91,9 @@ struct JoinCommandTests {
             #expect(step <= largestStep, "a step of \(step) at sample \(joint)")
         }
         // Container tags carried.
-        let probe = try TestTools.run(try #require(TestTools.which("ffprobe")),
-                                        ["-v", "error", "-show_entries", "format_tags=title,creation_time", "-of", "compact", "joined.mp4"], in: folder)
+        let probe = try TestTools.run(
+            try #require(TestTools.which("ffprobe")),
+            ["-v", "error", "-show_entries", "format_tags=title,creation_time", "-of", "compact", "joined.mp4"], in: folder)
         #expect(probe.stdout.contains("title=Reel counter") && probe.stdout.contains("creation_time=2024-01-01"), "\(probe.stdout)")
     }
 
@@ -119,8 +121,9 @@ struct JoinCommandTests {
         #expect(difference <= 1e-4, "largest difference \(difference)")
     }
 
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe),
-          arguments: ["{\"codec\": \"h264\", \"crf\": 23, \"keyframeInterval\": 10}", "{\"codec\": \"hevc\", \"crf\": 28, \"keyframeInterval\": 10}"])
+    @Test(
+        .requires(.reelBinary, .ffmpeg, .ffprobe),
+        arguments: ["{\"codec\": \"h264\", \"crf\": 23, \"keyframeInterval\": 10}", "{\"codec\": \"hevc\", \"crf\": 28, \"keyframeInterval\": 10}"])
     func rateControlledPiecesJoinToTheRenderThatCodesGroupsApartAndKeepKeyframesOnTheCuts(video: String) throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -139,7 +142,8 @@ struct JoinCommandTests {
         #expect(try ReelProcess.frameHashes("apart.mp4", in: folder) == joined)
         // Against the plain render: close, and no larger (docs/scale-out.md).
         let ffmpeg = try #require(TestTools.which("ffmpeg"))
-        let psnr = try TestTools.run(ffmpeg, ["-v", "error", "-i", "joined.mp4", "-i", "whole.mp4", "-lavfi", "[0:v][1:v]psnr=stats_file=psnr.txt", "-f", "null", "-"], in: folder)
+        let psnr = try TestTools.run(
+            ffmpeg, ["-v", "error", "-i", "joined.mp4", "-i", "whole.mp4", "-lavfi", "[0:v][1:v]psnr=stats_file=psnr.txt", "-f", "null", "-"], in: folder)
         #expect(psnr.status == 0, "\(psnr.stderr)")
         let values = try String(contentsOf: folder.appendingPathComponent("psnr.txt"), encoding: .utf8).split(separator: "\n").compactMap { line in
             line.split(separator: " ").first { $0.hasPrefix("psnr_avg:") }.map { Double($0.dropFirst("psnr_avg:".count)) ?? .infinity }
@@ -150,7 +154,8 @@ struct JoinCommandTests {
         #expect(Double(sizes[0]) <= 1.05 * Double(sizes[1]), "joined \(sizes[0]) bytes of video, the single render \(sizes[1])")
         // A keyframe exactly every 10 frames, the cuts among them, and nowhere else.
         let ffprobe = try #require(TestTools.which("ffprobe"))
-        let packets = try TestTools.run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,flags", "-of", "csv=p=0", "joined.mp4"], in: folder)
+        let packets = try TestTools.run(
+            ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,flags", "-of", "csv=p=0", "joined.mp4"], in: folder)
         var rows: [(pts: Int, keyframe: Bool)] = []
         for line in packets.stdout.split(separator: "\n") {
             let fields = line.split(separator: ",")
@@ -233,16 +238,24 @@ struct JoinCommandTests {
         // Piece 2 cut to its first group of pictures: 10 of its 20 frames.
         let ffmpeg = try #require(TestTools.which("ffmpeg"))
         let short = folder.appendingPathComponent("short.mov")
-        let cut = try TestTools.run(ffmpeg, ["-v", "error", "-i", kept.appendingPathComponent("piece-0002.mov").path, "-map", "0:v",
-                                             "-c", "copy", "-frames:v", "10", short.path])
+        let cut = try TestTools.run(
+            ffmpeg,
+            [
+                "-v", "error", "-i", kept.appendingPathComponent("piece-0002.mov").path, "-map", "0:v",
+                "-c", "copy", "-frames:v", "10", short.path,
+            ])
         #expect(cut.status == 0, "\(cut.stderr)")
         try Self.replacePiece(2, with: short, in: folder)
         try Self.expectJoinRefused(in: folder, mentions: "bad piece 2 (piece-0002.mov has 10 frames, expected 20)")
         try Self.replacePiece(2, with: kept.appendingPathComponent("piece-0002.mov"), in: folder)
         // Piece 0 with its times doubled: the right frames, one every two frame durations.
         let slowed = folder.appendingPathComponent("slowed.mov")
-        let times = try TestTools.run(ffmpeg, ["-v", "error", "-i", kept.appendingPathComponent("piece-0000.mov").path, "-map", "0:v",
-                                               "-c", "copy", "-bsf:v", "setts=pts=2*PTS:dts=2*DTS:duration=2*DURATION", slowed.path])
+        let times = try TestTools.run(
+            ffmpeg,
+            [
+                "-v", "error", "-i", kept.appendingPathComponent("piece-0000.mov").path, "-map", "0:v",
+                "-c", "copy", "-bsf:v", "setts=pts=2*PTS:dts=2*DTS:duration=2*DURATION", slowed.path,
+            ])
         #expect(times.status == 0, "\(times.stderr)")
         try Self.replacePiece(0, with: slowed, in: folder)
         try Self.expectJoinRefused(in: folder, mentions: "bad piece 0 (piece-0000.mov: frame 1 is at ")
@@ -256,7 +269,8 @@ struct JoinCommandTests {
     func aRotatedSourceJoinsUprightLikeTheSingleRender() throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let c = try RenderCommandTests.write("""
+        let c = try RenderCommandTests.write(
+            """
             {"version": 1, "sources": [{"name": "camera", "path": "../../Fixtures/rotated-90.mp4"}],
              "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "camera"}]},
                         {"trackID": 2, "mediaType": "audio", "segments": [{"source": "camera"}]}],
@@ -271,8 +285,12 @@ struct JoinCommandTests {
         // upright (240x320, no matrix left), and the join is that render, frame for frame.
         let ffprobe = try #require(TestTools.which("ffprobe"))
         func orientation(_ file: String) throws -> String {
-            let out = try TestTools.run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height:stream_side_data=rotation",
-                                                  "-of", "compact=p=0:nk=1", file], in: folder)
+            let out = try TestTools.run(
+                ffprobe,
+                [
+                    "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height:stream_side_data=rotation",
+                    "-of", "compact=p=0:nk=1", file,
+                ], in: folder)
             return out.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         let source = try orientation(TestFiles.fixture("rotated-90.mp4").path), single = try orientation("whole.mp4")
@@ -285,7 +303,8 @@ struct JoinCommandTests {
         // display matrix), far from it turned upside down.
         func psnr(_ graph: String) throws -> Double {
             let ffmpeg = try #require(TestTools.which("ffmpeg"))
-            let out = try TestTools.run(ffmpeg, ["-i", "joined.mp4", "-i", TestFiles.fixture("rotated-90.mp4").path, "-lavfi", graph, "-f", "null", "-"], in: folder)
+            let out = try TestTools.run(
+                ffmpeg, ["-i", "joined.mp4", "-i", TestFiles.fixture("rotated-90.mp4").path, "-lavfi", graph, "-f", "null", "-"], in: folder)
             let average = out.stderr.components(separatedBy: "average:").last?.split(separator: " ").first
             return try #require(average.flatMap { Double($0) }, "\(out.stderr.suffix(300))")
         }
@@ -348,7 +367,9 @@ struct JoinCommandTests {
         #expect(other.status == 2 && other.stderrLines.count == 1 && other.stderr.contains("not the composition the plan was made for"), "\(other.stderr)")
         // A piece index out of range, given or from the scheduler.
         let range = try ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "2"], in: folder)
-        #expect(range.status == 2 && range.stderrLines.count == 1 && range.stderr.contains("piece 2 is out of range: the plan has 2 pieces, 0 to 1"), "\(range.stderr)")
+        #expect(
+            range.status == 2 && range.stderrLines.count == 1 && range.stderr.contains("piece 2 is out of range: the plan has 2 pieces, 0 to 1"),
+            "\(range.stderr)")
         let environment = try ReelProcess.reel(["render", "--plan", "plan.json"], in: folder, environment: ["SLURM_ARRAY_TASK_ID": "7"])
         #expect(environment.status == 2 && environment.stderr.contains("piece 7 is out of range"), "\(environment.stderr)")
         let none = try ReelProcess.reel(["render", "--plan", "plan.json"], in: folder)
@@ -358,8 +379,9 @@ struct JoinCommandTests {
         #expect(try ReelProcess.reel(["plan", c, "--chunks", "2", "-o", "blocked.json", "--work-folder", "file/pieces"], in: folder).status == 0)
         let blocked = try ReelProcess.reel(["render", "--plan", "blocked.json", "--chunk", "0"], in: folder)
         #expect(blocked.status == 1 && blocked.stderrLines.count == 1, "\(blocked.stderr)")
-        #expect(blocked.stderr.contains("\(folder.path)/file/pieces: the work folder cannot be made: \(folder.path)/file is a file, not a folder"),
-                "\(blocked.stderr)")
+        #expect(
+            blocked.stderr.contains("\(folder.path)/file/pieces: the work folder cannot be made: \(folder.path)/file is a file, not a folder"),
+            "\(blocked.stderr)")
         // A negative index, with or without `=`: one line.
         for arguments in [["--chunk", "-1"], ["--chunk=-1"]] {
             let negative = try ReelProcess.reel(["render", "--plan", "plan.json"] + arguments, in: folder)

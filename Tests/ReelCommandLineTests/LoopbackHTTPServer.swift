@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A small HTTP/1.1 server on 127.0.0.1 for remote-asset tests: serves the files of one
@@ -137,7 +138,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         guard let request = readRequest(connection) else { return }
         let lines = request.split(separator: "\r\n")
         let parts = lines.first?.split(separator: " ") ?? []
-        guard parts.count >= 2, parts[0] == "GET" || parts[0] == "HEAD" else { return send(connection, "HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n") }
+        guard parts.count >= 2, parts[0] == "GET" || parts[0] == "HEAD" else {
+            return send(connection, "HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n")
+        }
         let name = String(parts[1].dropFirst())
         guard !name.contains(".."), let body = try? Data(contentsOf: folder.appendingPathComponent(name)) else {
             return send(connection, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
@@ -154,7 +157,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             if bounds.count > 1, let last = Int(bounds[1]) { end = min(last, body.count - 1) }
         }
         guard start < body.count else {
-            return send(connection, "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(body.count)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            return send(
+                connection, "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(body.count)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
         }
         var head = range == nil ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(start)-\(end)/\(body.count)\r\n"
         head += "Content-Type: application/octet-stream\r\n" + (servesRanges ? "Accept-Ranges: bytes\r\n" : "")

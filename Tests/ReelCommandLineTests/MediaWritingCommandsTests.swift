@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ReelTestSupport
+import Testing
 
 /// Every command that writes media, run on one camera-like file (video, sound, a GPS track,
 /// a start timecode, container tags and chapters): what it writes keeps each of them, or
@@ -13,9 +13,13 @@ struct MediaWritingCommandsTests {
         try Data(";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=1000\ntitle=One\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=1000\nEND=2000\ntitle=Two\n".utf8)
             .write(to: meta)
         let ffmpeg = try #require(TestTools.which("ffmpeg"))
-        let made = try TestTools.run(ffmpeg, ["-v", "error", "-i", TestFiles.fixture("counter-gps.mp4").path, "-i", meta.path,
-                                              "-map", "0", "-map_metadata", "0", "-map_chapters", "1", "-c", "copy",
-                                              "-timecode", "01:02:03:04", "camera.mp4"], in: folder)
+        let made = try TestTools.run(
+            ffmpeg,
+            [
+                "-v", "error", "-i", TestFiles.fixture("counter-gps.mp4").path, "-i", meta.path,
+                "-map", "0", "-map_metadata", "0", "-map_chapters", "1", "-c", "copy",
+                "-timecode", "01:02:03:04", "camera.mp4",
+            ], in: folder)
         try #require(made.status == 0, "\(made.stderr)")
         return "camera.mp4"
     }
@@ -37,10 +41,11 @@ struct MediaWritingCommandsTests {
         let chapters = json["chapters"] as? [[String: Any]] ?? []
         let format = json["format"] as? [String: Any] ?? [:]
         // The QuickTime chapter track (`text`) is checked as the chapters it holds.
-        return Carried(streams: Set(streams.compactMap { $0["codec_tag_string"] as? String }).subtracting(["text"]),
-                       timecode: streams.lazy.compactMap { ($0["tags"] as? [String: Any])?["timecode"] as? String }.first,
-                       chapters: chapters.compactMap { ($0["tags"] as? [String: Any])?["title"] as? String },
-                       title: (format["tags"] as? [String: Any])?["title"] as? String)
+        return Carried(
+            streams: Set(streams.compactMap { $0["codec_tag_string"] as? String }).subtracting(["text"]),
+            timecode: streams.lazy.compactMap { ($0["tags"] as? [String: Any])?["timecode"] as? String }.first,
+            chapters: chapters.compactMap { ($0["tags"] as? [String: Any])?["title"] as? String },
+            title: (format["tags"] as? [String: Any])?["title"] as? String)
     }
 
     @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
@@ -49,16 +54,19 @@ struct MediaWritingCommandsTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let camera = try Self.cameraFile(in: folder)
         let source = try Self.carried(camera, in: folder)
-        try #require(source == Carried(streams: ["avc1", "mp4a", "gpmd", "tmcd"], timecode: "01:02:03:04", chapters: ["One", "Two"], title: "Reel counter"),
-                     "\(source)")
+        try #require(
+            source == Carried(streams: ["avc1", "mp4a", "gpmd", "tmcd"], timecode: "01:02:03:04", chapters: ["One", "Two"], title: "Reel counter"),
+            "\(source)")
         try Data("1\n00:00:00,500 --> 00:00:01,000\nHELLO\n".utf8).write(to: folder.appendingPathComponent("c.srt"))
         try Data("<gpx><trk><trkseg><trkpt lat=\"46.2\" lon=\"6.1\"><time>2024-01-01T00:00:00Z</time></trkpt></trkseg></trk></gpx>".utf8)
             .write(to: folder.appendingPathComponent("t.gpx"))
         let composition = try JoinCommandTests.dashboard(video: JoinCommandTests.qp, in: folder, source: camera)
 
         // The whole file: everything kept, nothing said.
-        for (name, arguments) in [("export", ["export", camera, "-o", "export.mp4"]),
-                                  ("captions burn", ["captions", "burn", camera, "--captions", "c.srt", "-o", "burn.mp4"])] {
+        for (name, arguments) in [
+            ("export", ["export", camera, "-o", "export.mp4"]),
+            ("captions burn", ["captions", "burn", camera, "--captions", "c.srt", "-o", "burn.mp4"]),
+        ] {
             let run = try ReelProcess.reel(arguments, in: folder)
             #expect(run.status == 0, "\(name): \(run.stderr)")
             #expect(try Self.carried(arguments[arguments.count - 1], in: folder) == source, "\(name)")

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Reel
 import ReelTestSupport
+import Testing
 
 /// `reel metadata export` run as a user runs it: the built binary, its output, exit status.
 @Suite("reel metadata export")
@@ -13,8 +13,9 @@ struct MetadataExportCommandTests {
     /// udta location): that one is not a fix.
     static let maxFixCount = 191
 
-    @Test("GoPro MAX: CSV header, one row per GPS5 sample, the known first fixes",
-          .requires(.sharedMedia))
+    @Test(
+        "GoPro MAX: CSV header, one row per GPS5 sample, the known first fixes",
+        .requires(.sharedMedia))
     func maxCSV() throws {
         let text = try Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "csv"])
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -43,9 +44,10 @@ struct MetadataExportCommandTests {
         #expect((times.last ?? 0) < 10.51)
     }
 
-    @Test("GoPro MAX: every fix agrees with exiftool -ee",
-          .requires(.sharedMedia),
-          .requires(.exiftool))
+    @Test(
+        "GoPro MAX: every fix agrees with exiftool -ee",
+        .requires(.sharedMedia),
+        .requires(.exiftool))
     func maxAgreesWithExifTool() throws {
         let (_, rows) = Support.csvRows(try Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "csv"]))
         let exif = try Support.exiftoolFixes(Support.maxSample)
@@ -66,8 +68,9 @@ struct MetadataExportCommandTests {
         }
     }
 
-    @Test("GoPro MAX: JSON names the track and holds one group per fix",
-          .requires(.sharedMedia))
+    @Test(
+        "GoPro MAX: JSON names the track and holds one group per fix",
+        .requires(.sharedMedia))
     func maxJSON() throws {
         let text = try Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -94,8 +97,9 @@ struct MetadataExportCommandTests {
         #expect(again == text)
     }
 
-    @Test("GoPro MAX: GPX 1.1 with one track point per fix, to a file with -o",
-          .requires(.sharedMedia))
+    @Test(
+        "GoPro MAX: GPX 1.1 with one track point per fix, to a file with -o",
+        .requires(.sharedMedia))
     func maxGPX() throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -106,14 +110,18 @@ struct MetadataExportCommandTests {
         #expect(text.contains("xmlns=\"http://www.topografix.com/GPX/1/1\""))
         let points = Support.gpxPoints(text)
         #expect(points.count == Self.maxFixCount)
-        #expect(points.first == Support.GPXPoint(lat: "33.12677", lon: "-117.3273436", ele: "-22.959",
-                                                 time: "2019-11-18T23:45:14.000Z", speed: "1.046"))
+        #expect(
+            points.first
+                == Support.GPXPoint(
+                    lat: "33.12677", lon: "-117.3273436", ele: "-22.959",
+                    time: "2019-11-18T23:45:14.000Z", speed: "1.046"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["max.gpx"], "no partial file left")
     }
 
-    @Test("MPEG-TS KLV: MISB ST 0601 (asynchronous) and EG 0104 sensor positions, one row per packet",
-          .requires(.sharedMedia),
-          arguments: [("kwiver_mpeg2_klv.ts", 30), ("kwiver_aphill_short.ts", 48)])
+    @Test(
+        "MPEG-TS KLV: MISB ST 0601 (asynchronous) and EG 0104 sensor positions, one row per packet",
+        .requires(.sharedMedia),
+        arguments: [("kwiver_mpeg2_klv.ts", 30), ("kwiver_aphill_short.ts", 48)])
     func klv(_ name: String, _ count: Int) throws {
         let file = TestFiles.sharedMedia.appendingPathComponent(name)
         let (_, rows) = Support.csvRows(try Support.reelOK(["metadata", "export", file.path, "--format", "csv"]))
@@ -133,8 +141,9 @@ struct MetadataExportCommandTests {
         #expect(json.contains("\"format\" : \"klv\""))
     }
 
-    @Test("iPhone mebx without timed GPS: JSON has the decoded orientation; CSV gives the static location with a note",
-          .requires(.sharedMedia))
+    @Test(
+        "iPhone mebx without timed GPS: JSON has the decoded orientation; CSV gives the static location with a note",
+        .requires(.sharedMedia))
     func mebxWithoutGPS() throws {
         let file = TestFiles.sharedMedia.appendingPathComponent("nom-exif_meta.mov")
         let json = try Support.reelOK(["metadata", "export", file.path, "--format", "json"])
@@ -163,8 +172,9 @@ struct MetadataExportCommandTests {
     @Test("a file with no metadata track but a udta location exports that one point", .requires(.ffmpeg))
     func staticLocationOnly() throws {
         let file = try TestFiles.scratchFolder().appendingPathComponent("located.mp4")
-        _ = try TestTools.run(try #require(TestTools.which("ffmpeg")),
-                                   ["-v", "error", "-y", "-i", Support.counter.path, "-c", "copy", "-metadata", "location=+46.2044+006.1432/", file.path])
+        _ = try TestTools.run(
+            try #require(TestTools.which("ffmpeg")),
+            ["-v", "error", "-y", "-i", Support.counter.path, "-c", "copy", "-metadata", "location=+46.2044+006.1432/", file.path])
         for format in ["gpx", "json"] {
             let result = try TestTools.run(try Support.reel(), ["metadata", "export", file.path, "--format", format])
             #expect(result.status == 0, "stderr: \(result.stderr)")
@@ -204,8 +214,10 @@ struct MetadataExportCommandTests {
 
     @Test("the GPS fixtures: CSV gives back their GPX tracks", arguments: MetadataTestSupport.gpsFixtures)
     func fixtureCSV(_ fixture: MetadataTestSupport.GPSFixture) throws {
-        let (_, rows) = Support.csvRows(try Support.reelOK(["metadata", "export", "Fixtures/\(fixture.video)", "--format", "csv"],
-                                                           in: TestFiles.packageRoot))
+        let (_, rows) = Support.csvRows(
+            try Support.reelOK(
+                ["metadata", "export", "Fixtures/\(fixture.video)", "--format", "csv"],
+                in: TestFiles.packageRoot))
         let points = Support.gpxPoints(try String(contentsOf: TestFiles.fixtures.appendingPathComponent(fixture.track), encoding: .utf8))
         #expect(points.count == 10)
         #expect(rows.count == points.count)
@@ -238,10 +250,14 @@ struct MetadataExportCommandTests {
             switch self {
             case .missingFile: (["missing.mp4", "--format", "csv"], "missing.mp4", "no such file")
             case .noMetadataTrack: (["Fixtures/counter-320x240.mp4", "--format", "csv"], "Fixtures/counter-320x240.mp4", "no timed-metadata track")
-            case .videoTrackChosen: (["Fixtures/counter-gps.mp4", "--format", "json", "--track", "1"], "Fixtures/counter-gps.mp4", "not a timed-metadata track")
+            case .videoTrackChosen:
+                (["Fixtures/counter-gps.mp4", "--format", "json", "--track", "1"], "Fixtures/counter-gps.mp4", "not a timed-metadata track")
             case .unknownTrack: (["Fixtures/counter-gps.mp4", "--format", "gpx", "--track", "99"], "Fixtures/counter-gps.mp4", "no track 99")
-            case .missingOutputFolder: (["Fixtures/counter-gps.mp4", "--format", "gpx", "-o", "no/such/folder/t.gpx"], "no/such/folder/t.gpx",
-                                        "the output folder does not exist")
+            case .missingOutputFolder:
+                (
+                    ["Fixtures/counter-gps.mp4", "--format", "gpx", "-o", "no/such/folder/t.gpx"], "no/such/folder/t.gpx",
+                    "the output folder does not exist"
+                )
             }
         }
     }
@@ -270,4 +286,3 @@ struct MetadataExportCommandTests {
         #expect(result.stderr.contains("cut short"), "\(result.stderr)")
     }
 }
-

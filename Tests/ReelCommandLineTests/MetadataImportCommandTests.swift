@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ReelTestSupport
+import Testing
 
 /// `reel metadata import` run as a user runs it: the built binary, the file it writes,
 /// and what ffprobe, ffmpeg and exiftool find in that file.
@@ -9,8 +9,10 @@ struct MetadataImportCommandTests {
     typealias Support = MetadataTestSupport
 
     /// Imports `track` into `video` as `out` in a scratch folder; returns the folder.
-    static func imported(_ extra: [String] = [], track: URL = MetadataTestSupport.trackGPX,
-                         video: URL = MetadataTestSupport.counter, out: String = "out.mp4") throws -> URL {
+    static func imported(
+        _ extra: [String] = [], track: URL = MetadataTestSupport.trackGPX,
+        video: URL = MetadataTestSupport.counter, out: String = "out.mp4"
+    ) throws -> URL {
         let folder = try TestFiles.scratchFolder()
         let stdout = try Support.reelOK(["metadata", "import", track.path, "--into", video.path, "-o", out] + extra, in: folder)
         #expect(stdout.isEmpty)
@@ -64,11 +66,17 @@ struct MetadataImportCommandTests {
         try Data(";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=500\ntitle=One\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=500\nEND=1000\ntitle=Two\n".utf8)
             .write(to: meta)
         let video = folder.appendingPathComponent("chaptered.mp4")
-        _ = try TestTools.run("ffmpeg", ["-v", "error", "-i", Support.counter.path, "-i", meta.path, "-map", "0", "-map_metadata", "0", "-map_chapters", "1", "-c", "copy", video.path])
+        _ = try TestTools.run(
+            "ffmpeg",
+            ["-v", "error", "-i", Support.counter.path, "-i", meta.path, "-map", "0", "-map_metadata", "0", "-map_chapters", "1", "-c", "copy", video.path])
         // reelOK also checks that nothing is printed on stderr.
         _ = try Support.reelOK(["metadata", "import", Support.trackGPX.path, "--into", video.path, "-o", "out.mp4"], in: folder)
-        let chapters = try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "chapter=start_time:chapter_tags=title", "-of", "csv=p=0",
-                                                              folder.appendingPathComponent("out.mp4").path])
+        let chapters = try TestTools.outputString(
+            "ffprobe",
+            [
+                "-v", "error", "-show_entries", "chapter=start_time:chapter_tags=title", "-of", "csv=p=0",
+                folder.appendingPathComponent("out.mp4").path,
+            ])
         #expect(chapters.split(separator: "\n") == ["0.000000,One", "0.500000,Two"], "\(chapters)")
     }
 
@@ -120,8 +128,13 @@ struct MetadataImportCommandTests {
         let scratch = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let source = scratch.appendingPathComponent("tc.mp4")
-        _ = try TestTools.run("ffmpeg", ["-v", "error", "-i", Support.counter.path, "-c", "copy", "-timecode", "12:34:56:07",
-                                         "-metadata", "creation_time=2024-01-01T00:00:00Z", source.path]).succeeded("ffmpeg")
+        _ = try TestTools.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-i", Support.counter.path, "-c", "copy", "-timecode", "12:34:56:07",
+                "-metadata", "creation_time=2024-01-01T00:00:00Z", source.path,
+            ]
+        ).succeeded("ffmpeg")
         let folder = try Self.imported(video: source)
         defer { try? FileManager.default.removeItem(at: folder) }
         let json = try Support.reelOK(["inspect", "--json", folder.appendingPathComponent("out.mp4").path])
@@ -130,23 +143,29 @@ struct MetadataImportCommandTests {
         #expect(tracks.filter { $0["mediaType"] as? String == "timecode" }.count == 1)
     }
 
-    @Test("the committed fixtures are what the script makes", .requires(.ffprobe),
-          arguments: MetadataTestSupport.gpsFixtures)
+    @Test(
+        "the committed fixtures are what the script makes", .requires(.ffprobe),
+        arguments: MetadataTestSupport.gpsFixtures)
     func fixtureIsCurrent(_ fixture: MetadataTestSupport.GPSFixture) throws {
         let fixtures = TestFiles.fixtures
-        let folder = try Self.imported(track: fixtures.appendingPathComponent(fixture.track),
-                                       video: fixtures.appendingPathComponent(fixture.source), out: fixture.video)
+        let folder = try Self.imported(
+            track: fixtures.appendingPathComponent(fixture.track),
+            video: fixtures.appendingPathComponent(fixture.source), out: fixture.video)
         defer { try? FileManager.default.removeItem(at: folder) }
         let made = try Data(contentsOf: folder.appendingPathComponent(fixture.video))
-        #expect(made == (try Data(contentsOf: fixtures.appendingPathComponent(fixture.video))),
-                "Fixtures/\(fixture.video) is stale: run scripts/make-fixtures")
+        #expect(
+            made == (try Data(contentsOf: fixtures.appendingPathComponent(fixture.video))),
+            "Fixtures/\(fixture.video) is stale: run scripts/make-fixtures")
     }
 
     @Test("the two cameras' fixtures carry different routes")
     func fixturesDiffer() throws {
         let tracks = try MetadataTestSupport.gpsFixtures.map { fixture in
-            Support.csvRows(try Support.reelOK(["metadata", "export", "Fixtures/\(fixture.video)", "--format", "csv"],
-                                               in: TestFiles.packageRoot)).rows
+            Support.csvRows(
+                try Support.reelOK(
+                    ["metadata", "export", "Fixtures/\(fixture.video)", "--format", "csv"],
+                    in: TestFiles.packageRoot)
+            ).rows
         }
         try #require(tracks.count == 2 && tracks[0].count == 10 && tracks[1].count == 10)
         for (i, (a, b)) in zip(tracks[0], tracks[1]).enumerated() {
@@ -185,8 +204,12 @@ struct MetadataImportCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out.mp4")
         try Data("keep me".utf8).write(to: out)
-        let refused = try TestTools.run(try Support.reel(), ["metadata", "import", Support.trackGPX.path, "--into", Support.counter.path,
-                                                                  "-o", "out.mp4"], in: folder)
+        let refused = try TestTools.run(
+            try Support.reel(),
+            [
+                "metadata", "import", Support.trackGPX.path, "--into", Support.counter.path,
+                "-o", "out.mp4",
+            ], in: folder)
         #expect(refused.status == 1)
         #expect(refused.stderr == "reel: out.mp4: the output file exists (use --overwrite to replace it)\n")
         #expect(try Data(contentsOf: out) == Data("keep me".utf8))
@@ -217,11 +240,15 @@ struct MetadataImportCommandTests {
             case .notGPX:
                 return (try gpx("map.gpx", "<?xml version=\"1.0\"?>\n<kml><Placemark/></kml>\n"), "map.gpx", "not a GPX document")
             case .badLatitude:
-                return (try gpx("lat.gpx", head + "<trkpt lat=\"95\" lon=\"6\"><time>2024-01-01T00:00:00Z</time></trkpt>\n</trkseg></trk></gpx>\n"),
-                        "lat.gpx", "trkpt 1")
+                return (
+                    try gpx("lat.gpx", head + "<trkpt lat=\"95\" lon=\"6\"><time>2024-01-01T00:00:00Z</time></trkpt>\n</trkseg></trk></gpx>\n"),
+                    "lat.gpx", "trkpt 1"
+                )
             case .pointWithoutTime:
-                return (try gpx("untimed.gpx", head + "<trkpt lat=\"46\" lon=\"6\"><ele>1</ele></trkpt>\n</trkseg></trk></gpx>\n"),
-                        "untimed.gpx", "trkpt 1 has no time")
+                return (
+                    try gpx("untimed.gpx", head + "<trkpt lat=\"46\" lon=\"6\"><ele>1</ele></trkpt>\n</trkseg></trk></gpx>\n"),
+                    "untimed.gpx", "trkpt 1 has no time"
+                )
             case .noPoints:
                 return (try gpx("empty.gpx", head + "</trkseg></trk></gpx>\n"), "empty.gpx", "no track points")
             case .unknownTrackType:
@@ -234,17 +261,20 @@ struct MetadataImportCommandTests {
                 try #require(made.status == 0, "ffmpeg: \(made.stderr)")
                 return ([MetadataTestSupport.trackGPX.path, "--into", "sound.m4a", "-o", "out.mp4"], "sound.m4a", "no video track")
             case .noOverlap:
-                return ([MetadataTestSupport.trackGPX.path, "--into", video, "-o", "out.mp4", "--offset", "-30"],
-                        MetadataTestSupport.trackGPX.path, "no point falls within the video")
+                return (
+                    [MetadataTestSupport.trackGPX.path, "--into", video, "-o", "out.mp4", "--offset", "-30"],
+                    MetadataTestSupport.trackGPX.path, "no point falls within the video"
+                )
             case .badOutputType:
                 return ([MetadataTestSupport.trackGPX.path, "--into", video, "-o", "out.mkv"], "out.mkv", ".mp4, .mov or .ts")
             }
         }
     }
 
-    @Test("bad input: one line on stderr naming the file and the problem, exit status 1, nothing written",
-          .requires(.ffmpeg),
-          arguments: BadInput.allCases)
+    @Test(
+        "bad input: one line on stderr naming the file and the problem, exit status 1, nothing written",
+        .requires(.ffmpeg),
+        arguments: BadInput.allCases)
     func badInput(_ input: BadInput) throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -260,15 +290,22 @@ struct MetadataImportCommandTests {
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)) == before, "nothing written")
     }
 
-    @Test("--metadata-format writes each format a container holds, and refuses the others up front",
-          arguments: [("gpmd", "mp4"), ("mebx", "mov"), ("mebx", "mp4"), ("camm", "mp4"), ("klv", "ts"), ("auto", "ts"),
-                      ("klv", "mp4"), ("mebx", "ts"), ("gpmd", "ts")])
+    @Test(
+        "--metadata-format writes each format a container holds, and refuses the others up front",
+        arguments: [
+            ("gpmd", "mp4"), ("mebx", "mov"), ("mebx", "mp4"), ("camm", "mp4"), ("klv", "ts"), ("auto", "ts"),
+            ("klv", "mp4"), ("mebx", "ts"), ("gpmd", "ts"),
+        ])
     func everyFormat(format: String, container: String) throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out.\(container)")
-        let result = try TestTools.run(try Support.reel(), ["metadata", "import", Support.trackGPX.path, "--into", Support.counter.path,
-                                                                "-o", out.path, "--metadata-format", format])
+        let result = try TestTools.run(
+            try Support.reel(),
+            [
+                "metadata", "import", Support.trackGPX.path, "--into", Support.counter.path,
+                "-o", out.path, "--metadata-format", format,
+            ])
         let holds = container == "ts" ? ["klv", "auto"] : ["gpmd", "mebx", "camm", "auto"]
         guard holds.contains(format) else {
             #expect(result.status == 1)
@@ -305,9 +342,13 @@ struct MetadataImportCommandTests {
         let rows = Support.csvRows(try Support.reelOK(["metadata", "export", "out.mp4", "--format", "csv"], in: folder)).rows
         try #require(rows.count == 2)
         for column in ["velocity_north", "velocity_east", "velocity_up", "horizontal_accuracy", "vertical_accuracy", "speed_accuracy"] {
-            #expect(rows[0][column].flatMap(Double.init) == ["velocity_north": 4, "velocity_east": 3, "velocity_up": -1,
-                                                               "horizontal_accuracy": 2.5, "vertical_accuracy": 4, "speed_accuracy": 0.25][column],
-                    "\(column): \(rows[0])")
+            #expect(
+                rows[0][column].flatMap(Double.init)
+                    == [
+                        "velocity_north": 4, "velocity_east": 3, "velocity_up": -1,
+                        "horizontal_accuracy": 2.5, "vertical_accuracy": 4, "speed_accuracy": 0.25,
+                    ][column],
+                "\(column): \(rows[0])")
         }
         #expect(rows[0]["gps_time"] == "2017-04-17T19:27:57.526Z")
         // CAMM has no heading or attitude.
@@ -319,8 +360,9 @@ struct MetadataImportCommandTests {
         let lines = result.stdout.split(separator: "\n").map { $0.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) } }
         func first(_ name: String) -> Double? { lines.first { $0.count == 2 && $0[0].hasSuffix(name) }.flatMap { Double($0[1]) } }
         #expect(first("GPS Velocity East") == 3 && first("GPS Velocity North") == 4 && first("GPS Velocity Up") == -1, "\(result.stdout)")
-        #expect(first("GPS Horizontal Accuracy") == 2.5 && first("GPS Vertical Accuracy") == 4 && first("GPS Speed Accuracy") == 0.25,
-                "\(result.stdout)")
+        #expect(
+            first("GPS Horizontal Accuracy") == 2.5 && first("GPS Vertical Accuracy") == 4 && first("GPS Speed Accuracy") == 0.25,
+            "\(result.stdout)")
     }
 
     @Test("KLV keeps heading, attitude, course, velocity and satellites; JSON gives them in the fix")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ReelTestSupport
+import Testing
 
 /// What the `reel metadata` tests share: the binary, scratch folders, and the reference
 /// tools (ffmpeg, ffprobe, exiftool) read as a user would run them.
@@ -72,9 +72,11 @@ enum MetadataTestSupport {
                 guard let r = body.range(of: "\(name)=\"[^\"]*\"", options: .regularExpression) else { return "" }
                 return String(body[r].dropFirst(name.count + 2).dropLast())
             }
-            points.append(GPXPoint(lat: attribute("lat"), lon: attribute("lon"),
-                                   ele: capture("<ele>[^<]*</ele>", in: body), time: capture("<time>[^<]*</time>", in: body),
-                                   speed: capture("<gpxtpx:speed>[^<]*</gpxtpx:speed>", in: body)))
+            points.append(
+                GPXPoint(
+                    lat: attribute("lat"), lon: attribute("lon"),
+                    ele: capture("<ele>[^<]*</ele>", in: body), time: capture("<time>[^<]*</time>", in: body),
+                    speed: capture("<gpxtpx:speed>[^<]*</gpxtpx:speed>", in: body)))
         }
         return points
     }
@@ -155,8 +157,12 @@ enum MetadataTestSupport {
     /// pts, duration, size, MD5, side data), the header comments left out.
     static func packetHashes(_ file: URL) throws -> [String] {
         let ffmpeg = try #require(TestTools.which("ffmpeg"))
-        let result = try TestTools.run(ffmpeg, ["-v", "error", "-i", file.path, "-map", "0:v", "-map", "0:a?",
-                                                    "-c", "copy", "-f", "framemd5", "-"])
+        let result = try TestTools.run(
+            ffmpeg,
+            [
+                "-v", "error", "-i", file.path, "-map", "0:v", "-map", "0:a?",
+                "-c", "copy", "-f", "framemd5", "-",
+            ])
         try #require(result.status == 0, "ffmpeg: \(result.stderr)")
         return result.stdout.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
     }

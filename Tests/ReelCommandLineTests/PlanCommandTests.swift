@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ReelTestSupport
+import Testing
 
 @Suite("reel plan", .serialized)
 struct PlanCommandTests {
@@ -12,11 +12,14 @@ struct PlanCommandTests {
         let source = folder.appendingPathComponent("camera.mp4")
         try FileManager.default.copyItem(at: TestFiles.packageRoot.appendingPathComponent("Fixtures/counter-gps.mp4"), to: source)
         let c = try JoinCommandTests.dashboard(video: JoinCommandTests.qp, in: folder, source: source.path)
-        let out = try ReelProcess.reel(["plan", c, "--chunk-seconds", "0.5", "-o", "plan.json", "--emit", "slurm", "--emit", "k8s", "--emit", "aws-batch"], in: folder)
+        let out = try ReelProcess.reel(
+            ["plan", c, "--chunk-seconds", "0.5", "-o", "plan.json", "--emit", "slurm", "--emit", "k8s", "--emit", "aws-batch"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stderr.contains("4 pieces of 10 to 20 frames (60 in all, a keyframe every 10)"), "\(out.stderr)")
-        for name in ["plan.json", "plan.render.sbatch", "plan.join.sbatch", "plan.submit-slurm.sh", "plan.k8s.yaml", "plan.k8s-join.yaml",
-                     "plan.submit-k8s.sh", "plan.aws-batch.json", "plan.submit-aws-batch.sh"] {
+        for name in [
+            "plan.json", "plan.render.sbatch", "plan.join.sbatch", "plan.submit-slurm.sh", "plan.k8s.yaml", "plan.k8s-join.yaml",
+            "plan.submit-k8s.sh", "plan.aws-batch.json", "plan.submit-aws-batch.sh",
+        ] {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path), "\(name)")
         }
         let script = try String(contentsOf: folder.appendingPathComponent("plan.render.sbatch"), encoding: .utf8)
@@ -26,17 +29,22 @@ struct PlanCommandTests {
         #expect(again.status == 1 && again.stderr.contains("--overwrite"), "\(again.stderr)")
         // A work folder sharing only `/` with the plan: no mount point for the containers,
         // one line, nothing written.
-        let outside = try ReelProcess.reel(["plan", c, "--chunks", "2", "-o", "other.json", "--work-folder", "/dev/shm/reel-pieces", "--emit", "k8s"], in: folder)
+        let outside = try ReelProcess.reel(
+            ["plan", c, "--chunks", "2", "-o", "other.json", "--work-folder", "/dev/shm/reel-pieces", "--emit", "k8s"], in: folder)
         #expect(outside.status == 2 && outside.stderrLines.count == 1, "\(outside.stderr)")
-        #expect(outside.stderr.contains("--emit k8s: the plan \(folder.path)/other.json and the work folder /dev/shm/reel-pieces share no folder but /"),
-                "\(outside.stderr)")
+        #expect(
+            outside.stderr.contains("--emit k8s: the plan \(folder.path)/other.json and the work folder /dev/shm/reel-pieces share no folder but /"),
+            "\(outside.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("other.json").path))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("other.k8s.yaml").path))
     }
 
-    @Test(.requires(.reelBinary),
-          arguments: [(["--chunks", "7"], "6 keyframe intervals"), ([], "--chunks N or --chunk-seconds S"),
-                      (["--chunks", "2", "--chunk-seconds", "1"], "not both"), (["--chunks", "0"], "expected 1 or more")])
+    @Test(
+        .requires(.reelBinary),
+        arguments: [
+            (["--chunks", "7"], "6 keyframe intervals"), ([], "--chunks N or --chunk-seconds S"),
+            (["--chunks", "2", "--chunk-seconds", "1"], "not both"), (["--chunks", "0"], "expected 1 or more"),
+        ])
     func badSplitsAreOneLineAndWriteNothing(arguments: [String], mentions: String) throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -65,8 +73,11 @@ struct PlanCommandTests {
     func aBatchPlanRendersOneWholeJobPerInputAndItsJoinChecksTheOutputs() throws {
         let (folder, template) = try Self.batchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let plan = try ReelProcess.reel(["plan", "--inputs", "clips/*.MP4", "--composition", template, "-o", "plan.json", "--output-dir", "out",
-                                         "--output-name", "{name}-dash.mp4", "--emit", "slurm"], in: folder)
+        let plan = try ReelProcess.reel(
+            [
+                "plan", "--inputs", "clips/*.MP4", "--composition", template, "-o", "plan.json", "--output-dir", "out",
+                "--output-name", "{name}-dash.mp4", "--emit", "slurm",
+            ], in: folder)
         #expect(plan.status == 0 && plan.stderr.contains("2 jobs"), "\(plan.stderr)")
         let script = try String(contentsOf: folder.appendingPathComponent("plan.render.sbatch"), encoding: .utf8)
         #expect(script.contains("#SBATCH --array=0-1"), "\(script)")
@@ -100,14 +111,19 @@ struct PlanCommandTests {
         #expect(changed.status == 2 && changed.stderr.contains("a.MP4") && changed.stderr.contains("changed"), "\(changed.stderr)")
         try FileManager.default.removeItem(at: folder.appendingPathComponent("out/b-dash.mp4"))
         let gone = try ReelProcess.reel(["join", "plan.json"], in: folder)
-        #expect(gone.status == 2 && gone.stderr.contains("job 0 (its input") && gone.stderr.contains("missing job 1 (\(folder.appendingPathComponent("out/b-dash.mp4").standardizedFileURL.path))"), "\(gone.stderr)")
+        #expect(
+            gone.status == 2 && gone.stderr.contains("job 0 (its input")
+                && gone.stderr.contains("missing job 1 (\(folder.appendingPathComponent("out/b-dash.mp4").standardizedFileURL.path))"), "\(gone.stderr)")
     }
 
-    @Test(.requires(.reelBinary),
-          arguments: [(["--inputs", "nothing/*.MP4"], "matches no file"), (["--inputs", "clips/*.MP4", "--chunks", "2"], "drop --chunks"),
-                      (["--inputs", "clips/*.MP4", "--output-name", "same.mp4"], "{name}"),
-                      (["--inputs", "clips/*.MP4", "--output-name", "{name}/x.mp4"], "expected a file name"),
-                      (["--inputs", "clips/*.MP4", "--output-dir", "clips", "--output-name", "{name}.MP4"], "replace an input")])
+    @Test(
+        .requires(.reelBinary),
+        arguments: [
+            (["--inputs", "nothing/*.MP4"], "matches no file"), (["--inputs", "clips/*.MP4", "--chunks", "2"], "drop --chunks"),
+            (["--inputs", "clips/*.MP4", "--output-name", "same.mp4"], "{name}"),
+            (["--inputs", "clips/*.MP4", "--output-name", "{name}/x.mp4"], "expected a file name"),
+            (["--inputs", "clips/*.MP4", "--output-dir", "clips", "--output-name", "{name}.MP4"], "replace an input"),
+        ])
     func badBatchPlansAreOneLineAndWriteNothing(arguments: [String], mentions: String) throws {
         let (folder, template) = try Self.batchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -125,8 +141,11 @@ struct PlanCommandTests {
         let out = try ReelProcess.reel(["plan", "--inputs", "clips/*.MP4", "--composition", template, "-o", "plan.json", "--output-dir", "out"], in: folder)
         #expect(out.status == 1 && out.stderr.contains("a.mp4") && out.stderr.contains("--overwrite"), "\(out.stderr)")
         #expect(try Data(contentsOf: folder.appendingPathComponent("out/a.mp4")) == Data("mine".utf8))
-        let asked = try ReelProcess.reel(["plan", "--inputs", "clips/*.MP4", "--composition", template, "-o", "plan.json", "--output-dir", "out",
-                                          "--overwrite"], in: folder)
+        let asked = try ReelProcess.reel(
+            [
+                "plan", "--inputs", "clips/*.MP4", "--composition", template, "-o", "plan.json", "--output-dir", "out",
+                "--overwrite",
+            ], in: folder)
         #expect(asked.status == 0, "\(asked.stderr)")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ReelTestSupport
+import Testing
 
 /// The plugin path: a compositor in its own package (Examples/custom-compositor) gets its
 /// own `reel` through `ReelCLI.main(registering:)`.
@@ -26,7 +26,8 @@ struct PluginTests {
         #expect(out.status == 0, "\(out.stderr)")
         // A sepia frame is warm: red over green over blue, on average.
         let ffmpeg = try #require(TestTools.which("ffmpeg"))
-        let raw = try TestTools.run(ffmpeg, ["-v", "error", "-ss", "1", "-i", "sepia.mp4", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "frame.rgb"], in: folder)
+        let raw = try TestTools.run(
+            ffmpeg, ["-v", "error", "-ss", "1", "-i", "sepia.mp4", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "frame.rgb"], in: folder)
         #expect(raw.status == 0)
         let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent("frame.rgb")))
         #expect(bytes.count == 320 * 240 * 3)

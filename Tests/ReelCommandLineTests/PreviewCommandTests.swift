@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ReelTestSupport
+import Testing
 
 @Suite("reel preview", .serialized)
 struct PreviewCommandTests {
@@ -29,8 +29,9 @@ struct PreviewCommandTests {
         return (server, address, c)
     }
 
-    @Test("the page in headless Chromium: plays, steps, seeks to exact frames, shows the compositor's metadata, follows edits",
-          .requires(.reelBinary, .chromium))
+    @Test(
+        "the page in headless Chromium: plays, steps, seeks to exact frames, shows the compositor's metadata, follows edits",
+        .requires(.reelBinary, .chromium))
     func thePageInABrowser() throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -52,8 +53,9 @@ struct PreviewCommandTests {
         #expect(ended.status == 0 || ended.status == 15 || ended.status == 143, "\(ended.stderr)")
     }
 
-    @Test("four pages at once, one dropped mid-play, leave no thread or descriptor behind; 1,000 random seeks leave memory within 5%",
-          .requires(.reelBinary, .webSocketClient))
+    @Test(
+        "four pages at once, one dropped mid-play, leave no thread or descriptor behind; 1,000 random seeks leave memory within 5%",
+        .requires(.reelBinary, .webSocketClient))
     func pagesLeaveNothingBehind() throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

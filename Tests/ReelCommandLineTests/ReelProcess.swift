@@ -17,6 +17,8 @@ enum ReelProcess {
     static func frameHashes(_ file: String, in folder: URL) throws -> [String] {
         guard let ffmpeg = TestTools.which("ffmpeg") else { return [] }
         let out = try TestTools.run(ffmpeg, ["-v", "error", "-i", file, "-map", "0:v:0", "-f", "framemd5", "-"], in: folder)
-        return out.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last.map { String($0).trimmingCharacters(in: .whitespaces) } }
+        return out.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap {
+            $0.split(separator: ",").last.map { String($0).trimmingCharacters(in: .whitespaces) }
+        }
     }
 }

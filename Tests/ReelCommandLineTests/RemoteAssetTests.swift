@@ -1,9 +1,10 @@
 import Foundation
 import Reel
-import Testing
 import ReelTestSupport
+import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Assets at `http://` URLs, read through FFmpeg's own protocols from a server on the
@@ -14,8 +15,9 @@ struct RemoteAssetTests {
     static let clip = "counter-320x240.mp4"
     static var clipSize: Int { (try? Data(contentsOf: fixtures.appendingPathComponent(clip)).count) ?? 0 }
 
-    @Test("a remote file loads as the local one does: duration, tracks, metadata in their key spaces, chapters",
-          arguments: ["counter-320x240.mp4", "selection.mp4"])
+    @Test(
+        "a remote file loads as the local one does: duration, tracks, metadata in their key spaces, chapters",
+        arguments: ["counter-320x240.mp4", "selection.mp4"])
     func sameAsLocal(name: String) async throws {
         let server = try LoopbackHTTPServer(folder: Self.fixtures)
         defer { server.stop() }
@@ -40,8 +42,9 @@ struct RemoteAssetTests {
         }
     }
 
-    @Test("a server that ignores byte ranges: the asset says the file reads forward only; reel inspect says so in one line",
-          .requires(.reelBinary))
+    @Test(
+        "a server that ignores byte ranges: the asset says the file reads forward only; reel inspect says so in one line",
+        .requires(.reelBinary))
     func serverWithoutRanges() async throws {
         let server = try LoopbackHTTPServer(folder: Self.fixtures, servesRanges: false)
         defer { server.stop() }
@@ -75,12 +78,17 @@ struct RemoteAssetTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let name = "counter-gps.mp4"
         try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent(name), to: folder.appendingPathComponent(name))
-        try TestTools.output("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem",
-                                         "-days", "1", "-subj", "/CN=127.0.0.1"], in: folder)
+        try TestTools.output(
+            "openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem",
+                "-days", "1", "-subj", "/CN=127.0.0.1",
+            ], in: folder)
         let port = try LoopbackHTTPServer.freePort()
-        let server = try TestTools.start(try #require(TestTools.which("openssl")),
-                                         ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", "cert.pem", "-key", "key.pem", "-WWW", "-quiet"],
-                                         in: folder)
+        let server = try TestTools.start(
+            try #require(TestTools.which("openssl")),
+            ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", "cert.pem", "-key", "key.pem", "-WWW", "-quiet"],
+            in: folder)
         defer {
             // SIGKILL: the server inherits the test thread's signal mask, which blocks SIGTERM.
             kill(server.process.processIdentifier, SIGKILL)
@@ -97,8 +105,9 @@ struct RemoteAssetTests {
         #expect(try await !remote.load(.containerFormat).isSeekable)
     }
 
-    @Test("reel thumbnail and reel export read an http URL as they read the file",
-          .requires(.reelBinary, .ffprobe))
+    @Test(
+        "reel thumbnail and reel export read an http URL as they read the file",
+        .requires(.reelBinary, .ffprobe))
     func thumbnailAndExportOfAURL() throws {
         let server = try LoopbackHTTPServer(folder: Self.fixtures)
         defer { server.stop() }
@@ -114,9 +123,13 @@ struct RemoteAssetTests {
         #expect(!made.isEmpty && made == fromFile)
         let export = try ReelProcess.reel(["export", url, "-o", "copy.mp4", "--preset", "passthrough"], in: folder)
         #expect(export.status == 0, "stderr: \(export.stderr)")
-        let frames = try TestTools.outputString("ffprobe", ["-v", "error", "-count_packets", "-select_streams", "v:0",
-                                                          "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0",
-                                                          folder.appendingPathComponent("copy.mp4").path])
+        let frames = try TestTools.outputString(
+            "ffprobe",
+            [
+                "-v", "error", "-count_packets", "-select_streams", "v:0",
+                "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0",
+                folder.appendingPathComponent("copy.mp4").path,
+            ])
         #expect(frames.trimmingCharacters(in: .whitespacesAndNewlines) == "60")
         // A missing remote file is the server's answer, not "no such file".
         let missing = try ReelProcess.reel(["thumbnail", server.url("nothing.mp4").absoluteString, "--at", "0", "-o", "m.png"], in: folder)
@@ -173,8 +186,9 @@ struct RemoteAssetTests {
         #expect(odd?.message.contains("http") == true)
     }
 
-    @Test("reel inspect of an http URL prints the local file's report but for the name",
-          .requires(.reelBinary))
+    @Test(
+        "reel inspect of an http URL prints the local file's report but for the name",
+        .requires(.reelBinary))
     func inspectCommand() throws {
         let server = try LoopbackHTTPServer(folder: Self.fixtures)
         defer { server.stop() }
@@ -191,8 +205,9 @@ struct RemoteAssetTests {
         }
     }
 
-    @Test("reel inspect of a server that dies or stalls mid-file: one line naming the URL and what happened, exit 1",
-          .requires(.reelBinary), arguments: [LoopbackHTTPServer.Failure.close, .stall])
+    @Test(
+        "reel inspect of a server that dies or stalls mid-file: one line naming the URL and what happened, exit 1",
+        .requires(.reelBinary), arguments: [LoopbackHTTPServer.Failure.close, .stall])
     func inspectDeadServer(failure: LoopbackHTTPServer.Failure) throws {
         let server = try LoopbackHTTPServer(folder: Self.fixtures, failAt: Self.clipSize / 2, failure: failure)
         defer { server.stop() }

@@ -1,8 +1,8 @@
 import Foundation
 import Reel
 import ReelDocuments
-import Testing
 import ReelTestSupport
+import Testing
 
 /// `reel render EDIT.otio`: timelines written by OpenTimelineIO's own Python library (and
 /// its CMX 3600 adapter) render to the frames, sound and GPS fixes they describe.
@@ -22,8 +22,12 @@ struct RenderCommandOTIOTests {
 
     /// The mean grey level of every frame of `file`'s first video track, in order.
     static func greys(_ file: String, in folder: URL, width: Int = 64, height: Int = 48) throws -> [Double] {
-        let data = try TestTools.output("ffmpeg", ["-v", "error", "-i", file, "-map", "0:v:0", "-fps_mode", "passthrough",
-                                                   "-f", "rawvideo", "-pix_fmt", "gray", "-"], in: folder)
+        let data = try TestTools.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-i", file, "-map", "0:v:0", "-fps_mode", "passthrough",
+                "-f", "rawvideo", "-pix_fmt", "gray", "-",
+            ], in: folder)
         let size = width * height
         return stride(from: 0, to: data.count - size + 1, by: size).map { start in
             Double(data[start..<(start + size)].reduce(0) { $0 + Int($1) }) / Double(size)
@@ -49,33 +53,34 @@ struct RenderCommandOTIOTests {
     /// video track on top for 10 frames, a marker, and Reel's output settings in
     /// `metadata.reel`, as OpenTimelineIO's library writes it.
     static let timeline = """
-    import opentimelineio as otio
-    RT = otio.opentime.RationalTime; TR = otio.opentime.TimeRange
-    r = 29.97
-    def clip(name, path, start, frames, effects=()):
-        c = otio.schema.Clip(name=name, media_reference=otio.schema.ExternalReference(target_url=path),
-                             source_range=TR(RT(start, r), RT(frames, r)))
-        for e in effects: c.effects.append(e)
-        return c
-    tl = otio.schema.Timeline(name="edit")
-    v1 = otio.schema.Track(name="V1", kind=otio.schema.TrackKind.Video)
-    v1.append(clip("A", "g.mp4", 10, 20))
-    v1.append(otio.schema.Transition(transition_type=otio.schema.TransitionTypes.SMPTE_Dissolve, in_offset=RT(4, r), out_offset=RT(4, r)))
-    v1.append(clip("B", "h.mp4", 30, 20))
-    v1.append(otio.schema.Gap(source_range=TR(RT(0, r), RT(10, r))))
-    v1.append(clip("C", "g.mp4", 40, 20, [otio.schema.LinearTimeWarp(time_scalar=2.0)]))
-    v1.append(clip("D", "g.mp4", 5, 10, [otio.schema.FreezeFrame()]))
-    v2 = otio.schema.Track(name="V2", kind=otio.schema.TrackKind.Video)
-    v2.append(otio.schema.Gap(source_range=TR(RT(0, r), RT(60, r))))
-    v2.append(clip("E", "h.mp4", 0, 10))
-    tl.tracks.append(v1); tl.tracks.append(v2)
-    tl.tracks.markers.append(otio.schema.Marker(name="Second half", marked_range=TR(RT(40, r), RT(0, r))))
-    tl.metadata["reel"] = {"output": {"video": {"codec": "ffv1"}}}
-    otio.adapters.write_to_file(tl, "edit.otio")
-    """
+        import opentimelineio as otio
+        RT = otio.opentime.RationalTime; TR = otio.opentime.TimeRange
+        r = 29.97
+        def clip(name, path, start, frames, effects=()):
+            c = otio.schema.Clip(name=name, media_reference=otio.schema.ExternalReference(target_url=path),
+                                 source_range=TR(RT(start, r), RT(frames, r)))
+            for e in effects: c.effects.append(e)
+            return c
+        tl = otio.schema.Timeline(name="edit")
+        v1 = otio.schema.Track(name="V1", kind=otio.schema.TrackKind.Video)
+        v1.append(clip("A", "g.mp4", 10, 20))
+        v1.append(otio.schema.Transition(transition_type=otio.schema.TransitionTypes.SMPTE_Dissolve, in_offset=RT(4, r), out_offset=RT(4, r)))
+        v1.append(clip("B", "h.mp4", 30, 20))
+        v1.append(otio.schema.Gap(source_range=TR(RT(0, r), RT(10, r))))
+        v1.append(clip("C", "g.mp4", 40, 20, [otio.schema.LinearTimeWarp(time_scalar=2.0)]))
+        v1.append(clip("D", "g.mp4", 5, 10, [otio.schema.FreezeFrame()]))
+        v2 = otio.schema.Track(name="V2", kind=otio.schema.TrackKind.Video)
+        v2.append(otio.schema.Gap(source_range=TR(RT(0, r), RT(60, r))))
+        v2.append(clip("E", "h.mp4", 0, 10))
+        tl.tracks.append(v1); tl.tracks.append(v2)
+        tl.tracks.markers.append(otio.schema.Marker(name="Second half", marked_range=TR(RT(40, r), RT(0, r))))
+        tl.metadata["reel"] = {"output": {"video": {"codec": "ffv1"}}}
+        otio.adapters.write_to_file(tl, "edit.otio")
+        """
 
-    @Test("A timeline written by OpenTimelineIO renders to the frames and sound it describes",
-          .requires(.reelBinary, .ffmpeg, .ffprobe, .openTimelineIO))
+    @Test(
+        "A timeline written by OpenTimelineIO renders to the frames and sound it describes",
+        .requires(.reelBinary, .ffmpeg, .ffprobe, .openTimelineIO))
     func rendersATimelineWrittenByOpenTimelineIO() throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -87,8 +92,12 @@ struct RenderCommandOTIOTests {
         let shown = try Self.greys("out.mkv", in: folder)
         // 20 + 20 + 10 + 20 + 10 frames at 30000/1001.
         #expect(shown.count == 80)
-        let rate = try TestTools.outputString("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=r_frame_rate",
-                                                          "-of", "csv=p=0", "out.mkv"], in: folder)
+        let rate = try TestTools.outputString(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=r_frame_rate",
+                "-of", "csv=p=0", "out.mkv",
+            ], in: folder)
         #expect(rate.trimmingCharacters(in: .whitespacesAndNewlines) == "30000/1001")
         guard shown.count == 80, g.count >= 80, h.count >= 80 else { return }
         for f in 0..<80 {
@@ -110,8 +119,12 @@ struct RenderCommandOTIOTests {
         // The sound follows V1: A's tone fading out over the dissolve, silence under B (no
         // sound) and the gap, C's tone at twice the speed, silence under the held frame.
         // The marker is a chapter of the output, from frame 40 (1.334667 s) to the end (2.669333 s).
-        let chapters = try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "chapter=start_time,end_time:chapter_tags=title",
-                                                              "-of", "csv=p=0", "out.mkv"], in: folder)
+        let chapters = try TestTools.outputString(
+            "ffprobe",
+            [
+                "-v", "error", "-show_entries", "chapter=start_time,end_time:chapter_tags=title",
+                "-of", "csv=p=0", "out.mkv",
+            ], in: folder)
         #expect(chapters.trimmingCharacters(in: .whitespacesAndNewlines) == "1.334667,2.669333,Second half", "\(chapters)")
         let tone = try Self.level("out.mkv", in: folder, from: 0.1, to: 0.45)
         #expect(tone > 0.05)
@@ -128,15 +141,15 @@ struct RenderCommandOTIOTests {
         try Self.makeMedia(in: folder)
         // Two events cut together at 30 fps non-drop: g 10..30, then h 30..45.
         let edl = """
-        TITLE: reel test
-        FCM: NON-DROP FRAME
+            TITLE: reel test
+            FCM: NON-DROP FRAME
 
-        001  AX       V     C        00:00:00:10 00:00:01:00 01:00:00:00 01:00:00:20
-        * FROM FILE: g.mp4
-        002  AX       V     C        00:00:01:00 00:00:01:15 01:00:00:20 01:00:01:05
-        * FROM FILE: h.mp4
+            001  AX       V     C        00:00:00:10 00:00:01:00 01:00:00:00 01:00:00:20
+            * FROM FILE: g.mp4
+            002  AX       V     C        00:00:01:00 00:00:01:15 01:00:00:20 01:00:01:05
+            * FROM FILE: h.mp4
 
-        """
+            """
         try Data(edl.utf8).write(to: folder.appendingPathComponent("edit.edl"))
         try TestTools.output("otioconvert", ["-i", "edit.edl", "-o", "edit.otio", "-a", "rate=30"], in: folder)
         let otio = try String(contentsOf: folder.appendingPathComponent("edit.otio"), encoding: .utf8)
@@ -159,23 +172,23 @@ struct RenderCommandOTIOTests {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let script = """
-        import opentimelineio as otio
-        RT = otio.opentime.RationalTime; TR = otio.opentime.TimeRange
-        r = \(rate)
-        def clip(start, frames):
-            return otio.schema.Clip(name="cam %d" % start, media_reference=otio.schema.ExternalReference(target_url="file://\(clip.path)"),
-                                    source_range=TR(RT(start, r), RT(frames, r)))
-        tl = otio.schema.Timeline(name="ride")
-        v = otio.schema.Track(kind=otio.schema.TrackKind.Video)
-        s = [\(stretches.map { "(\($0.start), \($0.frames))" }.joined(separator: ", "))]
-        v.append(clip(*s[0]))
-        v.append(clip(*s[1]))
-        v.append(otio.schema.Transition(transition_type="SMPTE_Dissolve", in_offset=RT(\(dissolveFrames), r), out_offset=RT(\(dissolveFrames), r)))
-        v.append(clip(*s[2]))
-        tl.tracks.append(v)
-        tl.metadata["reel"] = {"output": {"video": {"codec": "h264", "crf": 30, "preset": "ultrafast"}}}
-        otio.adapters.write_to_file(tl, "ride.otio")
-        """
+            import opentimelineio as otio
+            RT = otio.opentime.RationalTime; TR = otio.opentime.TimeRange
+            r = \(rate)
+            def clip(start, frames):
+                return otio.schema.Clip(name="cam %d" % start, media_reference=otio.schema.ExternalReference(target_url="file://\(clip.path)"),
+                                        source_range=TR(RT(start, r), RT(frames, r)))
+            tl = otio.schema.Timeline(name="ride")
+            v = otio.schema.Track(kind=otio.schema.TrackKind.Video)
+            s = [\(stretches.map { "(\($0.start), \($0.frames))" }.joined(separator: ", "))]
+            v.append(clip(*s[0]))
+            v.append(clip(*s[1]))
+            v.append(otio.schema.Transition(transition_type="SMPTE_Dissolve", in_offset=RT(\(dissolveFrames), r), out_offset=RT(\(dissolveFrames), r)))
+            v.append(clip(*s[2]))
+            tl.tracks.append(v)
+            tl.metadata["reel"] = {"output": {"video": {"codec": "h264", "crf": 30, "preset": "ultrafast"}}}
+            otio.adapters.write_to_file(tl, "ride.otio")
+            """
         try Self.python(script, in: folder)
         let out = try ReelProcess.reel(["render", "ride.otio", "--compositor", "gps-dashboard", "-o", "out.mp4"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
@@ -215,20 +228,24 @@ struct RenderCommandOTIOTests {
         }
     }
 
-    @Test("The GPS dashboard over a three-clip OTIO edit of the GPS fixture keeps the kept stretches' fixes at their new times",
-          .requires(.reelBinary, .ffmpeg, .openTimelineIO))
+    @Test(
+        "The GPS dashboard over a three-clip OTIO edit of the GPS fixture keeps the kept stretches' fixes at their new times",
+        .requires(.reelBinary, .ffmpeg, .openTimelineIO))
     func dashboardOverAnEditOfTheFixture() throws {
         // 0..0.5 s, 1.0..1.5 s, then (after a dissolve of 4 frames each side) 1.5..2.0 s.
-        try checkDashboardEdit(clip: TestFiles.fixture("counter-gps.mp4"), rate: "30",
-                               stretches: [(0, 15), (30, 15), (45, 15)], dissolveFrames: 4)
+        try checkDashboardEdit(
+            clip: TestFiles.fixture("counter-gps.mp4"), rate: "30",
+            stretches: [(0, 15), (30, 15), (45, 15)], dissolveFrames: 4)
     }
 
-    @Test("The GPS dashboard over a three-clip OTIO edit of the GoPro MAX sample keeps the kept stretches' fixes at their new times",
-          .requires(.reelBinary, .ffmpeg, .openTimelineIO, .sharedMedia))
+    @Test(
+        "The GPS dashboard over a three-clip OTIO edit of the GoPro MAX sample keeps the kept stretches' fixes at their new times",
+        .requires(.reelBinary, .ffmpeg, .openTimelineIO, .sharedMedia))
     func dashboardOverAnEditOfTheGoProSample() throws {
         // 29.97 fps: 1.0..2.5 s, 5.0..6.5 s, then (dissolve of 15 frames each side) 8.0..9.5 s.
-        try checkDashboardEdit(clip: TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4"), rate: "29.97",
-                               stretches: [(30, 45), (150, 45), (240, 45)], dissolveFrames: 15)
+        try checkDashboardEdit(
+            clip: TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4"), rate: "29.97",
+            stretches: [(30, 45), (150, 45), (240, 45)], dissolveFrames: 15)
     }
 
     @Test("A missing media file names the clip and its path; nothing is written", .requires(.reelBinary))

@@ -1,7 +1,7 @@
 import Foundation
 import Reel
-import Testing
 import ReelTestSupport
+import Testing
 
 @Suite("reel render", .serialized)
 struct RenderCommandTests {
@@ -41,11 +41,12 @@ struct RenderCommandTests {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // counter-gps.mp4 has a keyframe every second: 0.5..1 is cut, 1..2 whole.
-        let c = try Self.write("""
-        {"version": 1, "sources": [{"name": "a", "path": "../../Fixtures/counter-gps.mp4"}],
-         "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "a", "sourceStart": 0.5, "duration": 1.5}]}],
-         "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}]}
-        """, in: folder)
+        let c = try Self.write(
+            """
+            {"version": 1, "sources": [{"name": "a", "path": "../../Fixtures/counter-gps.mp4"}],
+             "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "a", "sourceStart": 0.5, "duration": 1.5}]}],
+             "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}]}
+            """, in: folder)
         let out = try ReelProcess.reel(["render", c, "-o", "out.mp4", "--smart-render", "auto", "--explain"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         let lines = out.stderrLines
@@ -64,11 +65,12 @@ struct RenderCommandTests {
     func phoneFootageRendersUpright() throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let c = try Self.write("""
-        {"version": 1, "sources": [{"name": "phone", "path": "../../Fixtures/portrait.mp4"}],
-         "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "phone"}]}],
-         "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}]}
-        """, in: folder)
+        let c = try Self.write(
+            """
+            {"version": 1, "sources": [{"name": "phone", "path": "../../Fixtures/portrait.mp4"}],
+             "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "phone"}]}],
+             "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}]}
+            """, in: folder)
         let out = try ReelProcess.reel(["render", c, "-o", "out.mp4"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         // Drawn upright (the picture as shown), with no display matrix left to apply.
@@ -83,8 +85,11 @@ struct RenderCommandTests {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = TestFiles.sharedMedia.appendingPathComponent("gpmf-parser_max-heromode.mp4").path
-        let out = try ReelProcess.reel(["render", Self.root.appendingPathComponent("Examples/gps-dashboard/composition.json").path,
-                                        "--source", clip, "-o", "out.mp4"], in: folder)
+        let out = try ReelProcess.reel(
+            [
+                "render", Self.root.appendingPathComponent("Examples/gps-dashboard/composition.json").path,
+                "--source", clip, "-o", "out.mp4",
+            ], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         #expect(ReelProcess.hashesCount(folder, "out.mp4") == 315)
         let source = try ReelProcess.reel(["metadata", "export", clip, "--format", "csv"], in: folder)
@@ -109,22 +114,36 @@ struct RenderCommandTests {
     // MARK: Broken composition files
 
     static let broken: [(name: String, from: String, to: String, mentions: String)] = [
-        ("a gap", "\"timeRange\": {\"start\": 0, \"end\": \"end\"},", "\"timeRange\": {\"start\": 0, \"end\": 1}, \"layerInstructions\": [{\"trackID\": 1}], \"requiredSourceSampleDataTrackIDs\": [2]},\n    {\"timeRange\": {\"start\": 1.5, \"end\": \"end\"},",
-         "instructions[1].timeRange: starts at 1.5 s but instructions[0] ends at 1 s"),
+        (
+            "a gap", "\"timeRange\": {\"start\": 0, \"end\": \"end\"},",
+            "\"timeRange\": {\"start\": 0, \"end\": 1}, \"layerInstructions\": [{\"trackID\": 1}], \"requiredSourceSampleDataTrackIDs\": [2]},\n    {\"timeRange\": {\"start\": 1.5, \"end\": \"end\"},",
+            "instructions[1].timeRange: starts at 1.5 s but instructions[0] ends at 1 s"
+        ),
         ("an unknown compositor", "\"name\": \"gps-dashboard\"", "\"name\": \"gps-dashbord\"", "compositor.name: no compositor named \"gps-dashbord\""),
         ("a missing source", "../../Fixtures/counter-gps.mp4", "../../Fixtures/no-such-clip.mp4", "sources[0].path: no such file"),
         ("a wrong type", "\"units\": \"metric\"", "\"units\": 3", "compositor.parameters.units"),
-        ("a wrong type in the file", "\"sourceSampleDataTrackIDs\": [2]", "\"sourceSampleDataTrackIDs\": [\"abc\"]", "sourceSampleDataTrackIDs[0]: expected an integer, got \"abc\""),
+        (
+            "a wrong type in the file", "\"sourceSampleDataTrackIDs\": [2]", "\"sourceSampleDataTrackIDs\": [\"abc\"]",
+            "sourceSampleDataTrackIDs[0]: expected an integer, got \"abc\""
+        ),
         ("bad JSON", "\"tracks\": [", "\"tracks\" [", "line 7, column 12: expected ':'"),
-        ("an audio mix naming a video track", "\"sourceSampleDataTrackIDs\": [2]", "\"audioMix\": [{\"trackID\": 1}], \"sourceSampleDataTrackIDs\": [2]",
-         "audioMix[0].trackID: is 1, a video track"),
-        ("an audio mix naming no track", "\"sourceSampleDataTrackIDs\": [2]", "\"audioMix\": [{\"trackID\": 9}], \"sourceSampleDataTrackIDs\": [2]",
-         "audioMix[0].trackID: is 9: the composition has no such track (audio tracks: 3)"),
-        ("a negative volume", "\"sourceSampleDataTrackIDs\": [2]", "\"audioMix\": [{\"trackID\": 3, \"volume\": -1}], \"sourceSampleDataTrackIDs\": [2]",
-         "audioMix[0].volume: is -1.0: volumes are 0 or more"),
-        ("overlapping volume ramps", "\"sourceSampleDataTrackIDs\": [2]",
-         "\"audioMix\": [{\"trackID\": 3, \"volumeRamps\": [{\"from\": 1, \"to\": 0, \"timeRange\": {\"start\": 0, \"end\": 1}}, {\"from\": 0, \"to\": 1, \"timeRange\": {\"start\": 0.5, \"end\": 2}}]}], \"sourceSampleDataTrackIDs\": [2]",
-         "audioMix[0].volumeRamps[1].timeRange: starts at 0.5 s, before the previous ramp ends at 1 s"),
+        (
+            "an audio mix naming a video track", "\"sourceSampleDataTrackIDs\": [2]", "\"audioMix\": [{\"trackID\": 1}], \"sourceSampleDataTrackIDs\": [2]",
+            "audioMix[0].trackID: is 1, a video track"
+        ),
+        (
+            "an audio mix naming no track", "\"sourceSampleDataTrackIDs\": [2]", "\"audioMix\": [{\"trackID\": 9}], \"sourceSampleDataTrackIDs\": [2]",
+            "audioMix[0].trackID: is 9: the composition has no such track (audio tracks: 3)"
+        ),
+        (
+            "a negative volume", "\"sourceSampleDataTrackIDs\": [2]", "\"audioMix\": [{\"trackID\": 3, \"volume\": -1}], \"sourceSampleDataTrackIDs\": [2]",
+            "audioMix[0].volume: is -1.0: volumes are 0 or more"
+        ),
+        (
+            "overlapping volume ramps", "\"sourceSampleDataTrackIDs\": [2]",
+            "\"audioMix\": [{\"trackID\": 3, \"volumeRamps\": [{\"from\": 1, \"to\": 0, \"timeRange\": {\"start\": 0, \"end\": 1}}, {\"from\": 0, \"to\": 1, \"timeRange\": {\"start\": 0.5, \"end\": 2}}]}], \"sourceSampleDataTrackIDs\": [2]",
+            "audioMix[0].volumeRamps[1].timeRange: starts at 0.5 s, before the previous ramp ends at 1 s"
+        ),
     ]
 
     @Test(.requires(.reelBinary), arguments: broken.indices)
@@ -148,8 +167,12 @@ struct RenderCommandTests {
     /// A grainy 320x240 clip of 3 s (what camera footage codes like), made by ffmpeg in `folder`.
     static func makeGrainyClip(_ name: String, in folder: URL) throws {
         let ffmpeg = try #require(TestTools.which("ffmpeg"))
-        let made = try TestTools.run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=3,noise=alls=6:allf=t",
-                                              "-c:v", "libx264", "-preset", "medium", "-crf", "20", "-g", "60", "-pix_fmt", "yuv420p", name], in: folder)
+        let made = try TestTools.run(
+            ffmpeg,
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=3,noise=alls=6:allf=t",
+                "-c:v", "libx264", "-preset", "medium", "-crf", "20", "-g", "60", "-pix_fmt", "yuv420p", name,
+            ], in: folder)
         #expect(made.status == 0, "\(made.stderr)")
     }
 
@@ -163,8 +186,9 @@ struct RenderCommandTests {
         """
     }
 
-    @Test("A render codes as compactly as the library's export: a grainy clip comes out at most 10% larger with the same settings",
-          .requires(.reelBinary, .ffmpeg))
+    @Test(
+        "A render codes as compactly as the library's export: a grainy clip comes out at most 10% larger with the same settings",
+        .requires(.reelBinary, .ffmpeg))
     func aRenderCodesAsCompactlyAsTheLibrarysExport() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -183,16 +207,21 @@ struct RenderCommandTests {
         #expect(Double(rendered) <= 1.10 * Double(exported), "rendered \(rendered) bytes, exported \(exported) bytes")
     }
 
-    @Test("The same render twice, with other memory handed out, decodes to the same frames (x264 with its macroblock tree, and groups coded apart)",
-          .requires(.reelBinary, .ffmpeg), arguments: ["{\"codec\": \"h264\", \"crf\": 23, \"preset\": \"medium\", \"keyframeInterval\": 10}",
-                                                        "{\"codec\": \"h264\", \"crf\": 23, \"preset\": \"veryfast\", \"keyframeInterval\": 10, \"independentGroups\": true}"])
+    @Test(
+        "The same render twice, with other memory handed out, decodes to the same frames (x264 with its macroblock tree, and groups coded apart)",
+        .requires(.reelBinary, .ffmpeg),
+        arguments: [
+            "{\"codec\": \"h264\", \"crf\": 23, \"preset\": \"medium\", \"keyframeInterval\": 10}",
+            "{\"codec\": \"h264\", \"crf\": 23, \"preset\": \"veryfast\", \"keyframeInterval\": 10, \"independentGroups\": true}",
+        ])
     func renderingAgainGivesTheSameFrames(video: String) throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // The dashboard over the counter clip gave other pictures from run to run when glibc
         // filled fresh and freed memory with another byte (MALLOC_PERTURB_), through x264's
         // AVX-512 code.
-        let json = Self.dashboard.replacingOccurrences(of: "\"video\": {\"codec\": \"h264\", \"crf\": 23, \"preset\": \"veryfast\"}", with: "\"video\": \(video)")
+        let json = Self.dashboard.replacingOccurrences(
+            of: "\"video\": {\"codec\": \"h264\", \"crf\": 23, \"preset\": \"veryfast\"}", with: "\"video\": \(video)")
         #expect(json != Self.dashboard)
         let c = try Self.write(json, in: folder)
         var hashes: [[String]] = []
@@ -219,8 +248,9 @@ struct RenderCommandTests {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // Constant quantizer and a keyframe every 10 frames (1/3 s).
-        let json = Self.dashboard.replacingOccurrences(of: "\"video\": {\"codec\": \"h264\", \"crf\": 23, \"preset\": \"veryfast\"}",
-                                                       with: "\"video\": {\"codec\": \"h264\", \"qp\": 24, \"preset\": \"veryfast\", \"keyframeInterval\": 10}")
+        let json = Self.dashboard.replacingOccurrences(
+            of: "\"video\": {\"codec\": \"h264\", \"crf\": 23, \"preset\": \"veryfast\"}",
+            with: "\"video\": {\"codec\": \"h264\", \"qp\": 24, \"preset\": \"veryfast\", \"keyframeInterval\": 10}")
         #expect(json != Self.dashboard)
         let c = try Self.write(json, in: folder)
         let pieces = try Self.renderAndJoinPieces(c, in: folder)
@@ -271,8 +301,9 @@ struct RenderCommandTests {
         let list = pieces.map { "file '\($0.1)'" }.joined(separator: "\n") + "\n"
         try Data(list.utf8).write(to: folder.appendingPathComponent("list.txt"))
         let ffmpeg = try #require(TestTools.which("ffmpeg"))
-        let concat = try TestTools.run(ffmpeg, ["-v", "error", "-f", "concat", "-safe", "0", "-i", "list.txt", "-map", "0", "-c", "copy", "-copyts", "joined.mp4"],
-                                       in: folder)
+        let concat = try TestTools.run(
+            ffmpeg, ["-v", "error", "-f", "concat", "-safe", "0", "-i", "list.txt", "-map", "0", "-c", "copy", "-copyts", "joined.mp4"],
+            in: folder)
         #expect(concat.status == 0, "\(concat.stderr)")
         return pieces
     }
@@ -294,8 +325,9 @@ struct RenderCommandTests {
     /// the duration of each stream.
     static func audioTiming(_ file: String, in folder: URL) throws -> (packets: [String], streams: [String]) {
         let ffprobe = try #require(TestTools.which("ffprobe"))
-        let packets = try TestTools.run(ffprobe, ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts,duration", "-of", "csv=p=0", file],
-                                        in: folder)
+        let packets = try TestTools.run(
+            ffprobe, ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts,duration", "-of", "csv=p=0", file],
+            in: folder)
         let streams = try TestTools.run(ffprobe, ["-v", "error", "-show_entries", "stream=codec_type,start_time,duration", "-of", "csv=p=0", file], in: folder)
         return (packets.stdout.split(separator: "\n").map(String.init), streams.stdout.split(separator: "\n").map(String.init))
     }
@@ -305,8 +337,9 @@ struct RenderCommandTests {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // The crossfade (two tones mixed with volume ramps), a keyframe every 10 frames.
-        let json = Self.crossfade.replacingOccurrences(of: "\"compositor\":",
-                                                       with: "\"output\": {\"video\": {\"codec\": \"h264\", \"qp\": 24, \"preset\": \"veryfast\", \"keyframeInterval\": 10}},\n  \"compositor\":")
+        let json = Self.crossfade.replacingOccurrences(
+            of: "\"compositor\":",
+            with: "\"output\": {\"video\": {\"codec\": \"h264\", \"qp\": 24, \"preset\": \"veryfast\", \"keyframeInterval\": 10}},\n  \"compositor\":")
         #expect(json != Self.crossfade)
         let c = try Self.write(json, in: folder)
         // Cut at 20 and 40 frames: samples 32,000 and 64,000, neither on a 1024-sample frame.
@@ -353,8 +386,9 @@ struct RenderCommandTests {
 
     // MARK: Where the output goes
 
-    @Test(.requires(.reelBinary),
-          arguments: [("missing/out.mp4", "the folder"), ("existing.mp4", "exists (use --overwrite"), ("folder", "is a folder")])
+    @Test(
+        .requires(.reelBinary),
+        arguments: [("missing/out.mp4", "the folder"), ("existing.mp4", "exists (use --overwrite"), ("folder", "is a folder")])
     func unwritableOutputsAreRefusedBeforeRendering(output: String, problem: String) throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -376,7 +410,8 @@ struct RenderCommandTests {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // The 2 s clip slowed down to 60 s: long enough to interrupt.
-        let json = Self.dashboard.replacingOccurrences(of: "\"segments\": [{\"source\": \"camera\"}]}", with: "\"segments\": [{\"source\": \"camera\", \"scaledDuration\": 60}]}")
+        let json = Self.dashboard.replacingOccurrences(
+            of: "\"segments\": [{\"source\": \"camera\"}]}", with: "\"segments\": [{\"source\": \"camera\", \"scaledDuration\": 60}]}")
         let c = try Self.write(json, in: folder)
         let running = try TestTools.start(try #require(ReelProcess.reel), ["render", c, "-o", "out.mp4"], in: folder)
         // Interrupt once it says it is rendering (its first progress line), not after a guess.

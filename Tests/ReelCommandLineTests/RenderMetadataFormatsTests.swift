@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ReelTestSupport
+import Testing
 
 /// The GPS dashboard example rendered over every camera file in ../shared/media that has
 /// a metadata track, into each container: the render succeeds (converting the track where
@@ -32,8 +32,9 @@ struct RenderMetadataFormatsTests {
             // time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time
             let cells = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             guard cells.count >= 9, let time = Double(cells[0]), let lat = Double(cells[1]), let lon = Double(cells[2]) else { return nil }
-            return Fix(time: time, latitude: lat, longitude: lon, altitude: Double(cells[3]), speed2D: Double(cells[4]),
-                       speed3D: Double(cells[5]), fix: Double(cells[6]), dop: Double(cells[7]), gpsTime: cells[8].isEmpty ? nil : cells[8])
+            return Fix(
+                time: time, latitude: lat, longitude: lon, altitude: Double(cells[3]), speed2D: Double(cells[4]),
+                speed3D: Double(cells[5]), fix: Double(cells[6]), dop: Double(cells[7]), gpsTime: cells[8].isEmpty ? nil : cells[8])
         }
     }
 
@@ -50,8 +51,12 @@ struct RenderMetadataFormatsTests {
 
     /// ffprobe's frame duration of the first video stream of `file`, in seconds.
     static func frameDuration(_ file: String, in folder: URL) throws -> Double {
-        let rate = try TestTools.outputString("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=r_frame_rate",
-                                                          "-of", "default=nw=1:nk=1", file], in: folder)
+        let rate = try TestTools.outputString(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=r_frame_rate",
+                "-of", "default=nw=1:nk=1", file,
+            ], in: folder)
         let parts = rate.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "/").compactMap { Double($0) }
         try #require(parts.count == 2 && parts[0] > 0, "r_frame_rate \(rate)")
         return parts[1] / parts[0]
@@ -102,8 +107,9 @@ struct RenderMetadataFormatsTests {
             try #require(!items.isEmpty, "no items in \(file)")
             if container == "ts" {
                 #expect(render.stderr.contains("the track is left out"), "\(render.stderr)")
-                #expect(render.stderr.contains("metadata not carried: mpegts files have no place for") && render.stderr.contains("location"),
-                        "\(render.stderr)")
+                #expect(
+                    render.stderr.contains("metadata not carried: mpegts files have no place for") && render.stderr.contains("location"),
+                    "\(render.stderr)")
             } else {
                 #expect(try Self.items(output, in: folder).items == items)
             }
@@ -136,8 +142,9 @@ struct RenderMetadataFormatsTests {
             let has = after.contains { field.value($0) != nil }
             #expect(had || !has, "the \(container) output has a \(field.name) the input did not have")
             if had, !has {
-                #expect(render.stderrLines.contains { $0.contains("metadata track") && $0.contains(field.identifier) },
-                        "the \(field.name) was lost without a word: \(render.stderr)")
+                #expect(
+                    render.stderrLines.contains { $0.contains("metadata track") && $0.contains(field.identifier) },
+                    "the \(field.name) was lost without a word: \(render.stderr)")
             }
         }
     }
@@ -172,13 +179,18 @@ struct RenderMetadataFormatsTests {
     }
     /// The codec tag ffprobe gives the metadata (data) stream of `file` that is not a timecode.
     static func metadataCodecTags(_ file: String, in folder: URL) throws -> [String] {
-        let out = try TestTools.outputString("ffprobe", ["-v", "error", "-select_streams", "d", "-show_entries", "stream=codec_tag_string",
-                                                         "-of", "default=nw=1:nk=1", file], in: folder)
+        let out = try TestTools.outputString(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "d", "-show_entries", "stream=codec_tag_string",
+                "-of", "default=nw=1:nk=1", file,
+            ], in: folder)
         return out.split(separator: "\n").map(String.init).filter { $0 != "tmcd" }
     }
 
-    @Test("a composition file's output.metadataFormat chooses the track's format; --metadata-format overrides it",
-          .requires(.reelBinary, .ffmpeg, .ffprobe))
+    @Test(
+        "a composition file's output.metadataFormat chooses the track's format; --metadata-format overrides it",
+        .requires(.reelBinary, .ffmpeg, .ffprobe))
     func theCompositionFileChoosesTheMetadataFormat() throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -222,9 +234,14 @@ struct RenderMetadataFormatsTests {
         let damaged = folder.appendingPathComponent("damaged.mp4")
         try FileManager.default.copyItem(at: original, to: damaged)
         // The gpmd packets' times, positions and sizes.
-        let packets = try TestTools.outputString("ffprobe", ["-v", "error", "-select_streams", "3", "-show_entries", "packet=pts_time,pos,size",
-                                                             "-of", "csv=p=0", damaged.path], in: folder)
-            .split(separator: "\n").map { $0.split(separator: ",").compactMap { Double($0) } }.filter { $0.count == 3 }
+        let packets = try TestTools.outputString(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "3", "-show_entries", "packet=pts_time,pos,size",
+                "-of", "csv=p=0", damaged.path,
+            ], in: folder
+        )
+        .split(separator: "\n").map { $0.split(separator: ",").compactMap { Double($0) } }.filter { $0.count == 3 }
         try #require(packets.count > 4, "\(packets)")
         let hit = packets[packets.count / 2]
         let (time, size, position) = (hit[0], Int(hit[1]), UInt64(hit[2]))

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ReelTestSupport
+import Testing
 
 /// How often a render opens its source file, counted by the kernel (`strace -e trace=openat`).
 @Suite("A render opens its source file once")
@@ -23,7 +23,8 @@ struct SourceOpeningTests {
         #expect(run.status == 0, "\(run.stderr)")
         let trace = try String(contentsOf: folder.appendingPathComponent("trace.txt"), encoding: .utf8)
         let opens = trace.split(separator: "\n").filter { $0.contains("\"\(clip.path)\"") && !$0.contains("ENOENT") }
-        let probe = try TestTools.run(try #require(TestTools.which("ffprobe")), ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", "out.mp4"], in: folder)
+        let probe = try TestTools.run(
+            try #require(TestTools.which("ffprobe")), ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", "out.mp4"], in: folder)
         return (opens.count, probe.stdout)
     }
 

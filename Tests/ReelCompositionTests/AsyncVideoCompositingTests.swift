@@ -24,15 +24,17 @@ import Testing
 
     func start<C: AsyncVideoCompositing>(_ adapter: AsyncVideoCompositorAdapter<C>, count: Int, outcomes: Recorder<String>) {
         for i in 0..<count {
-            adapter.startRequest(AsynchronousVideoCompositionRequest(
-                renderContext: context, compositionTime: t(Double(i)), videoCompositionInstruction: TestInstruction(timeRange: range(0, 10))) { outcome in
-                switch outcome {
-                case .composed: outcomes.append("composed")
-                case .failed(let e): outcomes.append("failed: \(e.message)")
-                case .cancelled: outcomes.append("cancelled")
-                case .abandoned: outcomes.append("abandoned")
-                }
-            })
+            adapter.startRequest(
+                AsynchronousVideoCompositionRequest(
+                    renderContext: context, compositionTime: t(Double(i)), videoCompositionInstruction: TestInstruction(timeRange: range(0, 10))
+                ) { outcome in
+                    switch outcome {
+                    case .composed: outcomes.append("composed")
+                    case .failed(let e): outcomes.append("failed: \(e.message)")
+                    case .cancelled: outcomes.append("cancelled")
+                    case .abandoned: outcomes.append("abandoned")
+                    }
+                })
         }
     }
 

@@ -1,16 +1,19 @@
-import ReelComposition
 import Foundation
+import ReelComposition
 import Testing
 
 @Suite struct AsynchronousVideoCompositionRequestTests {
     let context = VideoCompositionRenderContext(width: 8, height: 4, pixelFormat: .bgra)
     let instruction = TestInstruction(timeRange: range(0, 10))
 
-    func makeRequest(at time: Double, outcomes: Recorder<String>, diagnostics: Recorder<RenderDiagnostic>,
-                     frames: [(trackID: Int32, frame: PixelBuffer)] = []) -> AsynchronousVideoCompositionRequest {
+    func makeRequest(
+        at time: Double, outcomes: Recorder<String>, diagnostics: Recorder<RenderDiagnostic>,
+        frames: [(trackID: Int32, frame: PixelBuffer)] = []
+    ) -> AsynchronousVideoCompositionRequest {
         AsynchronousVideoCompositionRequest(
             renderContext: context, compositionTime: t(time), videoCompositionInstruction: instruction,
-            sourceFrames: frames, diagnostics: { diagnostics.append($0) }) { outcome in
+            sourceFrames: frames, diagnostics: { diagnostics.append($0) }
+        ) { outcome in
             switch outcome {
             case .composed: outcomes.append("composed")
             case .failed(let e): outcomes.append("failed: \(e.message)")
@@ -25,7 +28,8 @@ import Testing
         let b = CaptionGroup(timeRange: range(0, 3), captions: [Caption("b", timeRange: range(0, 3))])
         let request = AsynchronousVideoCompositionRequest(
             renderContext: context, compositionTime: t(1.5), videoCompositionInstruction: instruction,
-            sourceCaptionGroups: [(7, a), (3, b), (7, b)], diagnostics: { _ in }) { _ in }
+            sourceCaptionGroups: [(7, a), (3, b), (7, b)], diagnostics: { _ in }
+        ) { _ in }
         defer { request.finishCancelledRequest() }
         #expect(request.sourceCaptionTrackIDs == [7, 3])
         #expect(request.sourceCaptionGroup(byTrackID: 7) == a)
@@ -35,12 +39,14 @@ import Testing
     }
 
     @Test func metadataSamplesAreGivenByTrackOnceInOrder() {
-        let a = TimedMetadataSample(group: TimedMetadataGroup(timeRange: range(1, 2), items: []),
-                                    sampleBuffer: SampleBuffer(data: Data([1, 2]), presentationTime: t(1), duration: t(1), format: .camm))
+        let a = TimedMetadataSample(
+            group: TimedMetadataGroup(timeRange: range(1, 2), items: []),
+            sampleBuffer: SampleBuffer(data: Data([1, 2]), presentationTime: t(1), duration: t(1), format: .camm))
         let b = TimedMetadataSample(group: TimedMetadataGroup(timeRange: range(0, 3), items: []))
         let request = AsynchronousVideoCompositionRequest(
             renderContext: context, compositionTime: t(1.5), videoCompositionInstruction: instruction,
-            sourceSampleData: [(5, a), (2, b), (5, b)], diagnostics: { _ in }) { _ in }
+            sourceSampleData: [(5, a), (2, b), (5, b)], diagnostics: { _ in }
+        ) { _ in }
         defer { request.finishCancelledRequest() }
         #expect(request.sourceSampleDataTrackIDs == [5, 2])
         #expect(request.sourceTimedMetadata(byTrackID: 5) == a.group)
@@ -71,10 +77,11 @@ import Testing
         makeRequest(at: 1, outcomes: outcomes, diagnostics: diagnostics).finish(withComposedVideoFrame: nil)
         makeRequest(at: 2, outcomes: outcomes, diagnostics: diagnostics)
             .finish(withComposedVideoFrame: PixelBuffer(width: 8, height: 4, format: .yuv420p))
-        #expect(outcomes.all == [
-            "failed: the compositor finished the request for composition time 1 s without a frame",
-            "failed: the compositor finished the request for composition time 2 s with a 8x4 yuv420p frame, but the render context is 8x4 bgra",
-        ])
+        #expect(
+            outcomes.all == [
+                "failed: the compositor finished the request for composition time 1 s without a frame",
+                "failed: the compositor finished the request for composition time 2 s with a 8x4 yuv420p frame, but the render context is 8x4 bgra",
+            ])
     }
 
     @Test func sourcesKeepTheGivenOrder() {

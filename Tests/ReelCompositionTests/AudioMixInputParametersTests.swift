@@ -48,7 +48,8 @@ import Testing
     @Test func sampleVolumesMatchTheVolumeAtEachSampleTime() {
         var p = MutableAudioMixInputParameters(trackID: 1)
         p.setVolume(0.5, at: MediaTime(value: 3, timescale: 100))
-        p.setVolumeRamp(fromStartVolume: 0, toEndVolume: 1, timeRange: TimeRange(start: MediaTime(value: 1, timescale: 10), duration: MediaTime(value: 1, timescale: 20)))
+        p.setVolumeRamp(
+            fromStartVolume: 0, toEndVolume: 1, timeRange: TimeRange(start: MediaTime(value: 1, timescale: 10), duration: MediaTime(value: 1, timescale: 20)))
         let q = AudioMixInputParameters(p)
         let rate = 1000
         let start = MediaTime(value: 1, timescale: 1000)

@@ -1,6 +1,6 @@
 import ReelComposition
-import Testing
 import ReelTestSupport
+import Testing
 
 @Suite struct CompositionTrackTests {
     let a = videoTrack("a.mp4", 1)
@@ -66,12 +66,14 @@ import ReelTestSupport
     @Test func captionsAreCutToEachSegmentAndRetimed() async throws {
         // Source 0-4 s played twice as fast over 1-3 s, then an empty edit, then source 6-8 s at 4 s.
         let ref = SourceTrackReference(sourceIdentifier: "s", trackID: 1)
-        let track = CompositionTrack(trackID: 1, mediaType: .subtitle, segments: [
-            CompositionTrackSegment(emptyTarget: range(0, 1)),
-            CompositionTrackSegment(sourceTrack: ref, timeMapping: TimeMapping(source: range(0, 4), target: range(1, 3))),
-            CompositionTrackSegment(emptyTarget: range(3, 4)),
-            CompositionTrackSegment(sourceTrack: ref, timeMapping: TimeMapping(source: range(6, 8), target: range(4, 6))),
-        ])
+        let track = CompositionTrack(
+            trackID: 1, mediaType: .subtitle,
+            segments: [
+                CompositionTrackSegment(emptyTarget: range(0, 1)),
+                CompositionTrackSegment(sourceTrack: ref, timeMapping: TimeMapping(source: range(0, 4), target: range(1, 3))),
+                CompositionTrackSegment(emptyTarget: range(3, 4)),
+                CompositionTrackSegment(sourceTrack: ref, timeMapping: TimeMapping(source: range(6, 8), target: range(4, 6))),
+            ])
         let asked = Recorder<SourceTrackReference>()
         let captions = try await track.compositionCaptions { r throws(ReelError) in
             asked.append(r)

@@ -1,14 +1,15 @@
 import ReelComposition
+import ReelTestSupport
 import ReelTesting
 import Testing
-import ReelTestSupport
 
 @Suite struct FrameRendererTests {
     static func engine(videoComposition: (Composition) -> VideoComposition) throws -> RenderEngine {
         let clip = try PlaybackClip.source()
         let composition = try PlaybackClip.composition(clip)
-        return RenderEngine(composition: composition, videoComposition: videoComposition(composition), sources: clip,
-                            options: RenderEngine.Options(diagnostics: { _ in }))
+        return RenderEngine(
+            composition: composition, videoComposition: videoComposition(composition), sources: clip,
+            options: RenderEngine.Options(diagnostics: { _ in }))
     }
 
     @Test(arguments: [1.0, 0.5])
@@ -27,8 +28,10 @@ import ReelTestSupport
             return VideoComposition(v)
         }
         let whole = try await engine.renderAll()
-        let renderer = try FrameRenderer(engine: RenderEngine(composition: engine.composition, videoComposition: engine.videoComposition,
-                                                              sources: engine.sources, options: engine.options))
+        let renderer = try FrameRenderer(
+            engine: RenderEngine(
+                composition: engine.composition, videoComposition: engine.videoComposition,
+                sources: engine.sources, options: engine.options))
         // In a scrambled order, as a scrubbing preview asks.
         for index in [7, 0, 29, 13, 12, 28, 1] {
             let frame = try await renderer.frame(at: whole[index].time + MediaTime(value: 1, timescale: 100), renderScale: scale)

@@ -1,5 +1,6 @@
-@testable import ReelComposition
 import Testing
+
+@testable import ReelComposition
 
 /// The scale-and-translate kernels against a plain per-pixel statement of their sampling
 /// (bilinear, its triangle widened along a shrinking axis): the kernels' two passes must
@@ -74,7 +75,9 @@ import Testing
         for p in 0..<source.format.planeCount {
             let (sw, sh) = source.planeSize(p), (dw, dh) = destination.planeSize(p)
             let ch = source.format.bytesPerPixel(plane: p)
-            let t = p == 0 ? transform
+            let t =
+                p == 0
+                ? transform
                 : Transform2D(scaleX: 2, y: 2).concatenating(transform).concatenating(Transform2D(scaleX: 0.5, y: 0.5))
             let inv = t.inverted()!
             for j in 0..<dh {
@@ -105,12 +108,12 @@ import Testing
     }
 
     static let transforms: [Transform2D] = [
-        Transform2D(scaleX: 0.5, y: 0.5).concatenating(Transform2D(translationX: 10, y: 6)),      // halving
+        Transform2D(scaleX: 0.5, y: 0.5).concatenating(Transform2D(translationX: 10, y: 6)),  // halving
         Transform2D(scaleX: 0.5, y: 0.5).concatenating(Transform2D(translationX: 3.5, y: 1.25)),  // half, off the grid
         Transform2D(scaleX: 0.75, y: 0.6).concatenating(Transform2D(translationX: 2, y: 3)),
-        Transform2D(scaleX: 1.6, y: 1.3).concatenating(Transform2D(translationX: -7, y: -4)),     // larger, clipped
-        Transform2D(scaleX: 0.55, y: 1.2).concatenating(Transform2D(translationX: 1, y: -2)),     // narrower, taller
-        Transform2D(scaleX: -0.7, y: 0.9).concatenating(Transform2D(translationX: 30, y: 0.5)),   // mirrored
+        Transform2D(scaleX: 1.6, y: 1.3).concatenating(Transform2D(translationX: -7, y: -4)),  // larger, clipped
+        Transform2D(scaleX: 0.55, y: 1.2).concatenating(Transform2D(translationX: 1, y: -2)),  // narrower, taller
+        Transform2D(scaleX: -0.7, y: 0.9).concatenating(Transform2D(translationX: 30, y: 0.5)),  // mirrored
     ]
 
     @Test("a layer drawn at half size keeps little of the source's pixel-to-pixel noise (no 2x2 mean's aliasing)")
@@ -130,8 +133,9 @@ import Testing
         #expect(after / before < 0.15, "kept \(after / before) of the variance")
     }
 
-    @Test("halving's regular loop (wide layers, whole columns, clipped or not) gives the per-pixel statement's bytes",
-          arguments: [PixelFormat.gray8, .yuv420p, .nv12, .bgra], [1.0, 0.6])
+    @Test(
+        "halving's regular loop (wide layers, whole columns, clipped or not) gives the per-pixel statement's bytes",
+        arguments: [PixelFormat.gray8, .yuv420p, .nv12, .bgra], [1.0, 0.6])
     func halvingWideLayersMatchThePerPixelStatement(format: PixelFormat, opacity: Double) {
         let moves: [(Double, Double)] = [(10, 6), (3, 1), (0, 0), (-9, 2), (41, -3)]
         for (n, move) in moves.enumerated() {

@@ -1,6 +1,6 @@
 import ReelComposition
-import Testing
 import ReelTestSupport
+import Testing
 
 @Suite struct MutableCompositionTests {
     @Test func insertingSourcesMakesTracksPerKind() throws {

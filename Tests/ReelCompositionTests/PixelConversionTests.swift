@@ -1,5 +1,6 @@
-@testable import ReelComposition
 import Testing
+
+@testable import ReelComposition
 
 @Suite struct PixelConversionTests {
     /// Published limited-range values of white, black, red, green and blue (BGR order below).

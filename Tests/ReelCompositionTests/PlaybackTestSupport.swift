@@ -58,8 +58,9 @@ enum PlaybackClip {
         var clip = InMemorySource(identifier: "clip")
         try clip.addCounterVideoTrack(trackID: 1, frameCount: 30, frameDuration: frameDuration, width: 64, height: 36)
         let groups = (0..<6).map { i in
-            TimedMetadataGroup(items: [MetadataItem(identifier: .speed2D, value: .double(Double(i)))],
-                               timeRange: TimeRange(start: tenths(Int64(5 * i)), duration: tenths(5)))
+            TimedMetadataGroup(
+                items: [MetadataItem(identifier: .speed2D, value: .double(Double(i)))],
+                timeRange: TimeRange(start: tenths(Int64(5 * i)), duration: tenths(5)))
         }
         try clip.addMetadataTrack(trackID: 2, groups: groups)
         return clip
@@ -89,8 +90,9 @@ enum PlaybackClip {
     static func item(compositor: (any VideoCompositing)? = nil, sound: (any PlayerSoundSource)? = nil) throws -> PlayerItem {
         let clip = try source()
         let composition = try composition(clip)
-        return PlayerItem(composition: composition, videoComposition: videoComposition(composition, compositor: compositor),
-                          sources: clip, sound: sound)
+        return PlayerItem(
+            composition: composition, videoComposition: videoComposition(composition, compositor: compositor),
+            sources: clip, sound: sound)
     }
 }
 

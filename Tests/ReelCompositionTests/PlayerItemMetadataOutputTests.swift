@@ -4,8 +4,10 @@ import Testing
 
 @Suite struct PlayerItemMetadataOutputTests {
     /// Plays frame by frame (each frame rendered before the next tick) and collects deliveries.
-    static func play(_ rig: PlaybackRig, frames: Int64, deliveries: inout AsyncStream<PlayerItemMetadataOutput.Delivery>.Iterator,
-                     expecting count: Int) async -> [PlayerItemMetadataOutput.Delivery] {
+    static func play(
+        _ rig: PlaybackRig, frames: Int64, deliveries: inout AsyncStream<PlayerItemMetadataOutput.Delivery>.Iterator,
+        expecting count: Int
+    ) async -> [PlayerItemMetadataOutput.Delivery] {
         rig.player.play()
         for n in 1...frames {
             rig.clock.advance(by: tenths(1))

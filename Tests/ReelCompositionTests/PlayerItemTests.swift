@@ -27,7 +27,7 @@ import Testing
         let composition = try PlaybackClip.composition(clip)
         var video = PlaybackClip.videoComposition(composition, compositor: PlaybackCompositor()).mutableCopy()
         var instruction = MutableVideoCompositionInstruction()
-        instruction.timeRange = TimeRange(start: .zero, duration: tenths(10))   // leaves a gap to 3 s
+        instruction.timeRange = TimeRange(start: .zero, duration: tenths(10))  // leaves a gap to 3 s
         video.instructions = [instruction]
         let item = PlayerItem(composition: composition, videoComposition: VideoComposition(video), sources: clip)
         let player = Player(playerItem: item, clock: ManualClock())

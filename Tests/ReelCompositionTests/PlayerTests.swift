@@ -173,7 +173,9 @@ import Testing
         let (done, finished) = AsyncStream<Void>.makeStream()
         rig.player.seek(to: tenths(5), toleranceBefore: .zero, toleranceAfter: .zero) { results.append((1, $0)) }
         await manual.waitForRequests(count: 2)
-        rig.player.seek(to: tenths(7), toleranceBefore: .zero, toleranceAfter: .zero) { results.append((2, $0)); finished.yield() }
+        rig.player.seek(to: tenths(7), toleranceBefore: .zero, toleranceAfter: .zero) {
+            results.append((2, $0)); finished.yield()
+        }
         #expect(results.all.map(\.0) == [1])
         await manual.waitForRequests(count: 3)
         manual.finishAll { _ in SyntheticFrame.counter(7, width: 64, height: 36, format: .bgra) }
@@ -222,7 +224,9 @@ import Testing
         let results = Recorder<(MediaTime, Bool)>()
         let (done, signal) = AsyncStream<Void>.makeStream()
         for n in [3, 10, 15, 20] as [Int64] {
-            rig.player.seek(to: tenths(n), toleranceBefore: .zero, toleranceAfter: .zero) { results.append((tenths(n), $0)); signal.yield() }
+            rig.player.seek(to: tenths(n), toleranceBefore: .zero, toleranceAfter: .zero) {
+                results.append((tenths(n), $0)); signal.yield()
+            }
             if n == 3 { await manual.waitForRequests(count: 2) }
         }
         // While the first renders, three more seeks: only the newest is rendered next.

@@ -54,7 +54,9 @@ final class ScriptedCompositor: VideoCompositing {
 
     func cancelAllPendingVideoCompositionRequests() async {
         cancels.add(1, ordering: .relaxed)
-        let all = held.withLock { h in defer { h.removeAll() }; return h }
+        let all = held.withLock { h in
+            defer { h.removeAll() }; return h
+        }
         for r in all { r.finishCancelledRequest() }
     }
 }
@@ -65,18 +67,23 @@ final class ScriptedCompositor: VideoCompositing {
         var m = MutableComposition()
         try m.insertTimeRange(range(0, 2), of: SourceDescription(identifier: "v", tracks: [videoTrack("v", 1, duration: 2)]), at: .zero)
         let c = Composition(m)
-        let instructions: [any VideoCompositionInstructionProtocol] = passthroughFrom.map { p in
-            [TestInstruction(timeRange: range(0, p)), TestInstruction(timeRange: range(p, 2), passthroughTrackID: 1)]
-        } ?? [TestInstruction(timeRange: range(0, 2))]
-        let v = VideoComposition(frameDuration: MediaTime(value: 1, timescale: 4), renderSize: Size(width: 64, height: 36),
-                                 instructions: instructions)
+        let instructions: [any VideoCompositionInstructionProtocol] =
+            passthroughFrom.map { p in
+                [TestInstruction(timeRange: range(0, p)), TestInstruction(timeRange: range(p, 2), passthroughTrackID: 1)]
+            } ?? [TestInstruction(timeRange: range(0, 2))]
+        let v = VideoComposition(
+            frameDuration: MediaTime(value: 1, timescale: 4), renderSize: Size(width: 64, height: 36),
+            instructions: instructions)
         var sources = RenderSources()
-        sources.add(InMemoryVideoFrameSource(count: 8, frameDuration: MediaTime(value: 1, timescale: 4)) { numbered(200 + $0) },
-                    for: SourceTrackReference(sourceIdentifier: "v", trackID: 1))
+        sources.add(
+            InMemoryVideoFrameSource(count: 8, frameDuration: MediaTime(value: 1, timescale: 4)) { numbered(200 + $0) },
+            for: SourceTrackReference(sourceIdentifier: "v", trackID: 1))
         return (c, v, sources)
     }
 
-    func render(_ compositor: ScriptedCompositor, options: RenderEngine.Options = .init(), passthroughFrom: Double? = nil) async throws(ReelError) -> [RenderedFrame] {
+    func render(_ compositor: ScriptedCompositor, options: RenderEngine.Options = .init(), passthroughFrom: Double? = nil) async throws(ReelError)
+        -> [RenderedFrame]
+    {
         let (c, v, s) = try setup(passthroughFrom: passthroughFrom)
         return try await RenderEngine(composition: c, videoComposition: v, sources: s, options: options).renderAll(compositor: compositor)
     }

@@ -1,8 +1,8 @@
-import ReelComposition
-import Synchronization
 import Foundation
-import Testing
+import ReelComposition
 import ReelTestSupport
+import Synchronization
+import Testing
 
 /// What a compositor saw in one request.
 struct SeenRequest: Sendable {
@@ -31,9 +31,11 @@ final class RecordingCompositor: VideoCompositing {
             ranges[id] = request.sourceTimedMetadata(byTrackID: id)?.timeRange
             values[id] = request.sourceTimedMetadata(byTrackID: id)?.items.first?.numberValue
         }
-        seen.append(SeenRequest(time: request.compositionTime, instructionStart: request.videoCompositionInstruction.timeRange.start,
-                                sourceTrackIDs: request.sourceTrackIDs, sampleDataTrackIDs: request.sourceSampleDataTrackIDs,
-                                groupRanges: ranges, groupValues: values, sixIsNil: request.sourceTimedMetadata(byTrackID: 6) == nil))
+        seen.append(
+            SeenRequest(
+                time: request.compositionTime, instructionStart: request.videoCompositionInstruction.timeRange.start,
+                sourceTrackIDs: request.sourceTrackIDs, sampleDataTrackIDs: request.sourceSampleDataTrackIDs,
+                groupRanges: ranges, groupValues: values, sixIsNil: request.sourceTimedMetadata(byTrackID: 6) == nil))
         let out = request.renderContext.newPixelBuffer()
         out.withUnsafeMutableBytes(plane: 0) { $0[0] = UInt8(truncatingIfNeeded: seen.all.count - 1) }
         request.finish(withComposedVideoFrame: out)
@@ -49,18 +51,22 @@ struct SampleSource {
     static func ref(_ track: Int32) -> SourceTrackReference { SourceTrackReference(sourceIdentifier: id, trackID: track) }
 
     static func description(duration: Double = 6) -> SourceDescription {
-        SourceDescription(identifier: id, tracks: [
-            audioTrack(id, 1, duration: duration), videoTrack(id, 2, duration: duration), videoTrack(id, 3, duration: duration),
-            metadataTrack(id, 4, duration: duration), metadataTrack(id, 5, duration: duration), metadataTrack(id, 6, duration: duration),
-        ])
+        SourceDescription(
+            identifier: id,
+            tracks: [
+                audioTrack(id, 1, duration: duration), videoTrack(id, 2, duration: duration), videoTrack(id, 3, duration: duration),
+                metadataTrack(id, 4, duration: duration), metadataTrack(id, 5, duration: duration), metadataTrack(id, 6, duration: duration),
+            ])
     }
 
     static func groups(_ spans: [(Double, Double)]) -> InMemoryTimedMetadataSource {
-        InMemoryTimedMetadataSource(samples: spans.map { s, e in
-            let item = MetadataItem(identifier: .speed2D, value: .double(s))
-            let group = TimedMetadataGroup(timeRange: range(s, e), items: [item])
-            return TimedMetadataSample(group: group, sampleBuffer: SampleBuffer(data: Data([1, 2, 3]), presentationTime: t(s), duration: t(e - s), format: "test"))
-        })
+        InMemoryTimedMetadataSource(
+            samples: spans.map { s, e in
+                let item = MetadataItem(identifier: .speed2D, value: .double(s))
+                let group = TimedMetadataGroup(timeRange: range(s, e), items: [item])
+                return TimedMetadataSample(
+                    group: group, sampleBuffer: SampleBuffer(data: Data([1, 2, 3]), presentationTime: t(s), duration: t(e - s), format: "test"))
+            })
     }
 
     static func sources(frameDuration: MediaTime = MediaTime(value: 1, timescale: 10)) -> RenderSources {
@@ -138,8 +144,9 @@ struct SampleSource {
             }
         }
         let v = wwdcVideoComposition(c)
-        let engine = RenderEngine(composition: c, videoComposition: v, sources: SampleSource.sources(),
-                                  options: .init(timeRange: range(0, 1)))
+        let engine = RenderEngine(
+            composition: c, videoComposition: v, sources: SampleSource.sources(),
+            options: .init(timeRange: range(0, 1)))
         _ = try await engine.renderAll(compositor: AsyncVideoCompositorAdapter(Probe(frames: frames)))
         // Requests run concurrently, so compose calls may come in any order: compare by time.
         // Composition 0.25 s is source 1.25 s: frame 12 of a 10 fps source.
@@ -170,8 +177,10 @@ struct SampleSource {
         let seen: Recorder<Seen>
         func compose(_ request: AsynchronousVideoCompositionRequest) async throws -> PixelBuffer {
             let group = request.sourceCaptionGroup(byTrackID: 2)
-            seen.append(Seen(time: request.compositionTime, trackIDs: request.sourceCaptionTrackIDs, range: group?.timeRange,
-                             texts: group?.captions.map(\.text) ?? []))
+            seen.append(
+                Seen(
+                    time: request.compositionTime, trackIDs: request.sourceCaptionTrackIDs, range: group?.timeRange,
+                    texts: group?.captions.map(\.text) ?? []))
             return request.renderContext.newPixelBuffer()
         }
     }
@@ -180,23 +189,30 @@ struct SampleSource {
     /// segments: source 1-2.5 s at 0, then source 3-5 s at 1.5 s. The first instruction
     /// (0-2 s) asks for the captions, the second (2-3.5 s) does not.
     func render() async throws -> [Seen] {
-        let captionTrack = SourceTrackDescription(reference: SourceTrackReference(sourceIdentifier: "clip", trackID: 2), mediaType: .subtitle,
-                                                  timeRange: range(0, 6))
+        let captionTrack = SourceTrackDescription(
+            reference: SourceTrackReference(sourceIdentifier: "clip", trackID: 2), mediaType: .subtitle,
+            timeRange: range(0, 6))
         let clip = SourceDescription(identifier: "clip", tracks: [videoTrack("clip", 1, duration: 6), captionTrack])
         var m = MutableComposition()
         try m.insertTimeRange(range(1, 2.5), of: clip, at: .zero)
         try m.insertTimeRange(range(3, 5), of: clip, at: t(1.5))
         let c = Composition(m)
         #expect(c.tracks.map(\.mediaType) == [.video, .subtitle])
-        let v = VideoComposition(frameDuration: t(0.25), renderSize: Size(width: 64, height: 36), instructions: [
-            TestInstruction(timeRange: range(0, 2), requiredSourceCaptionTrackIDs: [2]),
-            TestInstruction(timeRange: range(2, 3.5)),
-        ])
+        let v = VideoComposition(
+            frameDuration: t(0.25), renderSize: Size(width: 64, height: 36),
+            instructions: [
+                TestInstruction(timeRange: range(0, 2), requiredSourceCaptionTrackIDs: [2]),
+                TestInstruction(timeRange: range(2, 3.5)),
+            ])
         var sources = RenderSources()
-        sources.add(InMemoryVideoFrameSource(count: 60, frameDuration: t(0.1)) { numbered($0) }, for: SourceTrackReference(sourceIdentifier: "clip", trackID: 1))
-        sources.add(InMemoryCaptionSource(captions: [Caption("A", timeRange: range(0.5, 1.5)), Caption("B", timeRange: range(2, 3.5)),
-                                                     Caption("C", timeRange: range(4, 5))]),
-                    for: SourceTrackReference(sourceIdentifier: "clip", trackID: 2))
+        sources.add(
+            InMemoryVideoFrameSource(count: 60, frameDuration: t(0.1)) { numbered($0) }, for: SourceTrackReference(sourceIdentifier: "clip", trackID: 1))
+        sources.add(
+            InMemoryCaptionSource(captions: [
+                Caption("A", timeRange: range(0.5, 1.5)), Caption("B", timeRange: range(2, 3.5)),
+                Caption("C", timeRange: range(4, 5)),
+            ]),
+            for: SourceTrackReference(sourceIdentifier: "clip", trackID: 2))
         let seen = Recorder<Seen>()
         _ = try await RenderEngine(composition: c, videoComposition: v, sources: sources).renderAll(compositor: AsyncVideoCompositorAdapter(Probe(seen: seen)))
         return seen.all.sorted { $0.time < $1.time }
@@ -208,10 +224,10 @@ struct SampleSource {
         for s in seen {
             let expected: (TimeRange, String)?
             switch s.time.seconds {
-            case ..<0.5: expected = (range(0, 0.5), "A")          // source 1-1.5 s
-            case 1..<1.5: expected = (range(1, 1.5), "B")         // source 2-2.5 s, end of the first segment
-            case 1.5..<2: expected = (range(1.5, 2), "B")         // source 3-3.5 s, the second segment
-            default: expected = nil                               // no caption, or not asked for (C at 2.5-3.5 s)
+            case ..<0.5: expected = (range(0, 0.5), "A")  // source 1-1.5 s
+            case 1..<1.5: expected = (range(1, 1.5), "B")  // source 2-2.5 s, end of the first segment
+            case 1.5..<2: expected = (range(1.5, 2), "B")  // source 3-3.5 s, the second segment
+            default: expected = nil  // no caption, or not asked for (C at 2.5-3.5 s)
             }
             #expect(s.range == expected?.0, "at \(s.time.seconds) s")
             #expect(s.texts == (expected.map { [$0.1] } ?? []), "at \(s.time.seconds) s")
@@ -223,8 +239,9 @@ struct SampleSource {
         let clip = SourceDescription(identifier: "clip", tracks: [videoTrack("clip", 1, duration: 2)])
         var m = MutableComposition()
         try m.insertTimeRange(range(0, 2), of: clip, at: .zero)
-        let v = VideoComposition(frameDuration: t(0.5), renderSize: Size(width: 64, height: 36),
-                                 instructions: [TestInstruction(timeRange: range(0, 2), requiredSourceCaptionTrackIDs: [1])])
+        let v = VideoComposition(
+            frameDuration: t(0.5), renderSize: Size(width: 64, height: 36),
+            instructions: [TestInstruction(timeRange: range(0, 2), requiredSourceCaptionTrackIDs: [1])])
         let problems = v.validate(for: Composition(m))
         #expect(problems.map(\.field) == ["instructions[0].requiredSourceCaptionTrackIDs[0]"])
         #expect(problems.first?.message.contains("only caption tracks") == true)
@@ -263,9 +280,10 @@ final class YUVOnlyCompositor: VideoCompositing {
         var m = MutableComposition()
         try m.insertTimeRange(range(0, duration), of: SourceDescription(identifier: "v", tracks: [videoTrack("v", 1, duration: duration)]), at: .zero)
         let c = Composition(m)
-        let v = VideoComposition(frameDuration: t(0.5), renderSize: Size(width: 64, height: 36),
-                                 instructions: [TestInstruction(timeRange: range(0, duration))],
-                                 sourceTrackIDForFrameTiming: frameTiming ? 1 : nil)
+        let v = VideoComposition(
+            frameDuration: t(0.5), renderSize: Size(width: 64, height: 36),
+            instructions: [TestInstruction(timeRange: range(0, duration))],
+            sourceTrackIDForFrameTiming: frameTiming ? 1 : nil)
         var s = RenderSources()
         s.add(InMemoryVideoFrameSource(frames: frames), for: SourceTrackReference(sourceIdentifier: "v", trackID: 1))
         return RenderEngine(composition: c, videoComposition: v, sources: s)
@@ -277,8 +295,11 @@ final class YUVOnlyCompositor: VideoCompositing {
         let out = try await oneTrack(frames: frames, duration: 2, frameTiming: false).renderAll(compositor: compositor)
         #expect(out.count == 4)
         #expect(compositor.formats.all == [.yuv420p, .yuv420p, .yuv420p, .yuv420p])
-        #expect(compositor.events.all == ["render attributes", "source attributes", "context 64x36 yuv420p",
-                                          "request", "request", "request", "request"])
+        #expect(
+            compositor.events.all == [
+                "render attributes", "source attributes", "context 64x36 yuv420p",
+                "request", "request", "request", "request",
+            ])
         #expect(out.allSatisfy { $0.pixelBuffer.format == .yuv420p })
     }
 
@@ -297,8 +318,9 @@ final class YUVOnlyCompositor: VideoCompositing {
         for inFlight in [1, 3, 6] {
             let compositor = YUVOnlyCompositor()
             var engine = try oneTrack(frames: frames, duration: 60, frameTiming: false)
-            engine = RenderEngine(composition: engine.composition, videoComposition: engine.videoComposition, sources: engine.sources,
-                                  options: .init(maximumRequestsInFlight: inFlight))
+            engine = RenderEngine(
+                composition: engine.composition, videoComposition: engine.videoComposition, sources: engine.sources,
+                options: .init(maximumRequestsInFlight: inFlight))
             var hashes: [[UInt8]] = []
             for try await frame in try engine.frames(compositor: compositor) { hashes.append(pixel(frame.pixelBuffer, 0, 0)) }
             #expect(hashes.count == 120)

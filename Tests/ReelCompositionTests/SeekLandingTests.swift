@@ -1,5 +1,5 @@
-import Testing
 import ReelComposition
+import Testing
 
 /// A video source that knows only where its keyframes are (no pictures).
 private struct KeyframedSource: VideoFrameSource {
@@ -20,8 +20,10 @@ private struct KeyframedSource: VideoFrameSource {
         var composition: Composition
         var sources = RenderSources()
 
-        init(aKeyframes: [MediaTime]? = stride(from: 0.0, through: 10, by: 1).map { t($0) },
-             bKeyframes: [MediaTime]? = stride(from: 0.0, through: 6, by: 1.5).map { t($0) }) throws {
+        init(
+            aKeyframes: [MediaTime]? = stride(from: 0.0, through: 10, by: 1).map { t($0) },
+            bKeyframes: [MediaTime]? = stride(from: 0.0, through: 6, by: 1.5).map { t($0) }
+        ) throws {
             var m = MutableComposition()
             let one = m.addMutableTrack(withMediaType: .video)
             let two = m.addMutableTrack(withMediaType: .video)
@@ -33,11 +35,14 @@ private struct KeyframedSource: VideoFrameSource {
         }
 
         func land(_ target: Double, before: Double, after: Double = 0, layers: [Int32]? = [1], instructionRange: TimeRange = range(0, 6)) async -> MediaTime {
-            let video = VideoComposition(frameDuration: t(0.1), renderSize: Size(width: 64, height: 36), instructions: [
-                TestInstruction(timeRange: instructionRange, requiredSourceTrackIDs: layers),
-            ])
-            return await SeekLanding.time(for: t(target), earliest: t(target - before), latest: t(target + after),
-                                          composition: composition, videoComposition: video, sources: sources)
+            let video = VideoComposition(
+                frameDuration: t(0.1), renderSize: Size(width: 64, height: 36),
+                instructions: [
+                    TestInstruction(timeRange: instructionRange, requiredSourceTrackIDs: layers)
+                ])
+            return await SeekLanding.time(
+                for: t(target), earliest: t(target - before), latest: t(target + after),
+                composition: composition, videoComposition: video, sources: sources)
         }
     }
 

@@ -3,13 +3,15 @@ import Testing
 
 @Suite struct StandardVideoCompositorTests {
     static let size = Size(width: 128, height: 72)
-    let colourA: [UInt8] = [200, 100, 50, 255]   // B, G, R, A
+    let colourA: [UInt8] = [200, 100, 50, 255]  // B, G, R, A
     let colourB: [UInt8] = [20, 40, 60, 255]
 
     /// Two video tracks (1: solid A, 2: solid B, both 128x72) over [0, 2), one standard
     /// instruction with the given layers, rendered at 1/2 s frames.
-    func render(_ layers: [VideoCompositionLayerInstruction], background: Color? = nil, format: PixelFormat = .bgra,
-                sourceA: PixelBuffer? = nil) async throws -> [RenderedFrame] {
+    func render(
+        _ layers: [VideoCompositionLayerInstruction], background: Color? = nil, format: PixelFormat = .bgra,
+        sourceA: PixelBuffer? = nil
+    ) async throws -> [RenderedFrame] {
         var m = MutableComposition()
         let a = m.addMutableTrack(withMediaType: .video), b = m.addMutableTrack(withMediaType: .video)
         try m.insertTimeRange(range(0, 2), of: videoTrack("a", 1, size: Self.size), intoTrackWithID: a, at: .zero)
@@ -21,8 +23,9 @@ import Testing
         var sources = RenderSources()
         sources.add(InMemoryVideoFrameSource(count: 4, frameDuration: t(0.5)) { _ in frameA }, for: SourceTrackReference(sourceIdentifier: "a", trackID: 1))
         sources.add(InMemoryVideoFrameSource(count: 4, frameDuration: t(0.5)) { _ in frameB }, for: SourceTrackReference(sourceIdentifier: "b", trackID: 1))
-        let engine = RenderEngine(composition: Composition(m), videoComposition: v, sources: sources,
-                                  options: .init(preferredPixelFormat: format))
+        let engine = RenderEngine(
+            composition: Composition(m), videoComposition: v, sources: sources,
+            options: .init(preferredPixelFormat: format))
         return try await engine.renderAll()
     }
 
@@ -36,9 +39,9 @@ import Testing
         let frames = try await render([top, VideoCompositionLayerInstruction(trackID: 2)])
         #expect(frames.count == 4)
         #expect(pixel(frames[0].pixelBuffer, 5, 5) == colourA)
-        let mid = pixel(frames[2].pixelBuffer, 64, 36)   // t = 1 s: opacity 0.5
+        let mid = pixel(frames[2].pixelBuffer, 64, 36)  // t = 1 s: opacity 0.5
         #expect(close(mid, [110, 70, 55, 255]), "\(mid)")
-        let quarter = pixel(frames[1].pixelBuffer, 64, 36) // t = 0.5 s: opacity 0.75
+        let quarter = pixel(frames[1].pixelBuffer, 64, 36)  // t = 0.5 s: opacity 0.75
         #expect(close(quarter, [155, 85, 52, 255]), "\(quarter)")
     }
 
@@ -111,8 +114,9 @@ import Testing
         moved.setTransform(Transform2D(translationX: 2, y: 0), at: .zero)
         let drawn = try await render([moved], format: .yuv420p, sourceA: yuv)
         #expect(drawn.allSatisfy { $0.pixelBuffer !== yuv })
-        let stacked = try await render([VideoCompositionLayerInstruction(trackID: 2), VideoCompositionLayerInstruction(trackID: 1)],
-                                       format: .yuv420p, sourceA: yuv)
+        let stacked = try await render(
+            [VideoCompositionLayerInstruction(trackID: 2), VideoCompositionLayerInstruction(trackID: 1)],
+            format: .yuv420p, sourceA: yuv)
         #expect(stacked.allSatisfy { $0.pixelBuffer !== yuv })
     }
 
@@ -164,7 +168,9 @@ import Testing
         // black or white that sampling every third pixel gives.
         let checks = solid(0, 0, 0, width: 128, height: 72)
         checks.withUnsafeMutableBytes(plane: 0) { raw in
-            for y in 0..<72 { for x in 0..<128 where (x + y) % 2 == 0 { let o = y * checks.bytesPerRow[0] + 4 * x; raw[o] = 255; raw[o + 1] = 255; raw[o + 2] = 255 } }
+            for y in 0..<72 {
+                for x in 0..<128 where (x + y) % 2 == 0 { let o = y * checks.bytesPerRow[0] + 4 * x; raw[o] = 255; raw[o + 1] = 255; raw[o + 2] = 255 }
+            }
         }
         var layer = VideoCompositionLayerInstruction(trackID: 1)
         layer.setTransform(Transform2D(scaleX: 1.0 / 3, y: 1.0 / 3), at: .zero)
@@ -201,14 +207,18 @@ import Testing
         layer.setTransform(transform, at: .zero)
         layer.setCropRectangle(Rect(x: .nan, y: 0, width: 1e300, height: 10), at: t(0.5))
         layer.setOpacity(.nan, at: t(0.75))
-        let v = VideoComposition(frameDuration: t(0.25), renderSize: Size(width: 16, height: 8),
-                                 instructions: [VideoCompositionInstruction(timeRange: range(0, 1), layerInstructions: [layer])])
+        let v = VideoComposition(
+            frameDuration: t(0.25), renderSize: Size(width: 16, height: 8),
+            instructions: [VideoCompositionInstruction(timeRange: range(0, 1), layerInstructions: [layer])])
         var s = RenderSources()
-        s.add(InMemoryVideoFrameSource(count: 4, frameDuration: t(0.25)) { _ in solid(1, 2, 3, width: 16, height: 8) },
-              for: SourceTrackReference(sourceIdentifier: "a", trackID: 1))
+        s.add(
+            InMemoryVideoFrameSource(count: 4, frameDuration: t(0.25)) { _ in solid(1, 2, 3, width: 16, height: 8) },
+            for: SourceTrackReference(sourceIdentifier: "a", trackID: 1))
         for format in [PixelFormat.bgra, .yuv420p] {
-            let frames = try await RenderEngine(composition: Composition(m), videoComposition: v, sources: s,
-                                                options: .init(preferredPixelFormat: format)).renderAll()
+            let frames = try await RenderEngine(
+                composition: Composition(m), videoComposition: v, sources: s,
+                options: .init(preferredPixelFormat: format)
+            ).renderAll()
             #expect(frames.count == 4)
         }
     }

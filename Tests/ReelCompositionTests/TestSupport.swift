@@ -8,18 +8,21 @@ func t(_ seconds: Double) -> MediaTime {
 func range(_ start: Double, _ end: Double) -> TimeRange { TimeRange(start: t(start), end: t(end)) }
 
 func videoTrack(_ source: String, _ id: Int32, duration: Double = 10, size: Size = Size(width: 64, height: 36)) -> SourceTrackDescription {
-    SourceTrackDescription(reference: SourceTrackReference(sourceIdentifier: source, trackID: id), mediaType: .video,
-                           timeRange: range(0, duration), naturalSize: size, nominalFrameDuration: MediaTime(value: 1, timescale: 30))
+    SourceTrackDescription(
+        reference: SourceTrackReference(sourceIdentifier: source, trackID: id), mediaType: .video,
+        timeRange: range(0, duration), naturalSize: size, nominalFrameDuration: MediaTime(value: 1, timescale: 30))
 }
 
 func metadataTrack(_ source: String, _ id: Int32, duration: Double = 10) -> SourceTrackDescription {
-    SourceTrackDescription(reference: SourceTrackReference(sourceIdentifier: source, trackID: id), mediaType: .metadata,
-                           timeRange: range(0, duration))
+    SourceTrackDescription(
+        reference: SourceTrackReference(sourceIdentifier: source, trackID: id), mediaType: .metadata,
+        timeRange: range(0, duration))
 }
 
 func audioTrack(_ source: String, _ id: Int32, duration: Double = 10) -> SourceTrackDescription {
-    SourceTrackDescription(reference: SourceTrackReference(sourceIdentifier: source, trackID: id), mediaType: .audio,
-                           timeRange: range(0, duration))
+    SourceTrackDescription(
+        reference: SourceTrackReference(sourceIdentifier: source, trackID: id), mediaType: .audio,
+        timeRange: range(0, duration))
 }
 
 /// A thread-safe list, for recording what callbacks saw.

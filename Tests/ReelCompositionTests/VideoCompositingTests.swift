@@ -73,11 +73,13 @@ final class OtherClassFormCompositor: InitializableVideoCompositing {
     @Test func theDefaultCancelReturnsAndLeavesRequestsToFinish() async {
         let compositor = ClassFormCompositor()
         let outcomes = Recorder<String>()
-        compositor.startRequest(AsynchronousVideoCompositionRequest(
-            renderContext: VideoCompositionRenderContext(width: 64, height: 36, pixelFormat: .bgra),
-            compositionTime: t(0.5), videoCompositionInstruction: TestInstruction(timeRange: range(0, 1))) { outcome in
-            if case .composed = outcome { outcomes.append("composed") } else { outcomes.append("other") }
-        })
+        compositor.startRequest(
+            AsynchronousVideoCompositionRequest(
+                renderContext: VideoCompositionRenderContext(width: 64, height: 36, pixelFormat: .bgra),
+                compositionTime: t(0.5), videoCompositionInstruction: TestInstruction(timeRange: range(0, 1))
+            ) { outcome in
+                if case .composed = outcome { outcomes.append("composed") } else { outcomes.append("other") }
+            })
         await compositor.cancelAllPendingVideoCompositionRequests()
         #expect(outcomes.all == ["composed"])
     }

@@ -11,16 +11,16 @@ import Testing
     }
 
     @Test(arguments: [
-        (0.5, 1.0),   // before the first ramp: the default
-        (1.0, 1.0),   // ramp start
+        (0.5, 1.0),  // before the first ramp: the default
+        (1.0, 1.0),  // ramp start
         (1.5, 0.875),
         (2.0, 0.75),
         (2.999, 0.50025),
-        (3.0, 0.5),   // after the first ramp: its end value
-        (4.0, 0.5),   // between ramps: still the first ramp's end
+        (3.0, 0.5),  // after the first ramp: its end value
+        (4.0, 0.5),  // between ramps: still the first ramp's end
         (5.0, 0.5),
         (6.0, 0.25),
-        (9.0, 0.0),   // after the last ramp: its end value
+        (9.0, 0.0),  // after the last ramp: its end value
     ])
     func opacityRampValues(time: Double, expected: Double) {
         var layer = VideoCompositionLayerInstruction(trackID: 1)
@@ -55,8 +55,9 @@ import Testing
         layer.setTransformRamp(fromStart: .identity, toEnd: Transform2D(translationX: 100, y: 40), timeRange: range(0, 2))
         #expect(layer.transform(at: t(1)) == Transform2D(translationX: 50, y: 20))
         #expect(layer.transform(at: t(5)) == Transform2D(translationX: 100, y: 40))
-        layer.setCropRectangleRamp(fromStartCropRectangle: Rect(x: 0, y: 0, width: 100, height: 100),
-                                   toEndCropRectangle: Rect(x: 50, y: 0, width: 50, height: 100), timeRange: range(1, 2))
+        layer.setCropRectangleRamp(
+            fromStartCropRectangle: Rect(x: 0, y: 0, width: 100, height: 100),
+            toEndCropRectangle: Rect(x: 50, y: 0, width: 50, height: 100), timeRange: range(1, 2))
         #expect(layer.cropRectangle(at: t(0.5)).isInfinite)
         #expect(layer.cropRectangle(at: t(1.5)) == Rect(x: 25, y: 0, width: 75, height: 100))
         #expect(layer.cropRectangle(at: t(3)) == Rect(x: 50, y: 0, width: 50, height: 100))

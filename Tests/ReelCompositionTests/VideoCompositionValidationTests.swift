@@ -18,14 +18,18 @@ func sampleComposition() throws -> Composition {
 }
 
 @Suite struct VideoCompositionValidationTests {
-    func composition(_ instructions: [any VideoCompositionInstructionProtocol], sampleData: [Int32] = [4, 5],
-                     size: Size = Size(width: 64, height: 36), frame: MediaTime = MediaTime(value: 1, timescale: 30)) -> VideoComposition {
+    func composition(
+        _ instructions: [any VideoCompositionInstructionProtocol], sampleData: [Int32] = [4, 5],
+        size: Size = Size(width: 64, height: 36), frame: MediaTime = MediaTime(value: 1, timescale: 30)
+    ) -> VideoComposition {
         VideoComposition(frameDuration: frame, renderSize: size, instructions: instructions, sourceSampleDataTrackIDs: sampleData)
     }
 
     var good: [any VideoCompositionInstructionProtocol] {
-        [TestInstruction(timeRange: range(0, 3), requiredSourceTrackIDs: [2], requiredSourceSampleDataTrackIDs: [4]),
-         TestInstruction(timeRange: range(3, 6), requiredSourceTrackIDs: [2, 3], requiredSourceSampleDataTrackIDs: [4, 5])]
+        [
+            TestInstruction(timeRange: range(0, 3), requiredSourceTrackIDs: [2], requiredSourceSampleDataTrackIDs: [4]),
+            TestInstruction(timeRange: range(3, 6), requiredSourceTrackIDs: [2, 3], requiredSourceSampleDataTrackIDs: [4, 5]),
+        ]
     }
 
     @Test func aGoodCompositionHasNoProblems() throws {
@@ -36,9 +40,12 @@ func sampleComposition() throws -> Composition {
 
     @Test func gapNamesBothInstructionsAndTimes() throws {
         let c = try sampleComposition()
-        let v = composition([TestInstruction(timeRange: range(0, 3.5), requiredSourceTrackIDs: [2]),
-                             TestInstruction(timeRange: range(3.5, 4), requiredSourceTrackIDs: [2]),
-                             TestInstruction(timeRange: range(4.5, 6), requiredSourceTrackIDs: [2])], sampleData: [])
+        let v = composition(
+            [
+                TestInstruction(timeRange: range(0, 3.5), requiredSourceTrackIDs: [2]),
+                TestInstruction(timeRange: range(3.5, 4), requiredSourceTrackIDs: [2]),
+                TestInstruction(timeRange: range(4.5, 6), requiredSourceTrackIDs: [2]),
+            ], sampleData: [])
         let problems = v.validate(for: c)
         #expect(problems.map(\.kind) == [.gap])
         #expect(problems.first?.instructionIndex == 2)
@@ -67,12 +74,16 @@ func sampleComposition() throws -> Composition {
         let c = try sampleComposition()
         // Instruction 1 asks for 6, which the video composition does not list; the video
         // composition lists 5, which no instruction asks for.
-        let v = composition([TestInstruction(timeRange: range(0, 3), requiredSourceSampleDataTrackIDs: [4]),
-                             TestInstruction(timeRange: range(3, 6), requiredSourceSampleDataTrackIDs: [4, 6])])
+        let v = composition([
+            TestInstruction(timeRange: range(0, 3), requiredSourceSampleDataTrackIDs: [4]),
+            TestInstruction(timeRange: range(3, 6), requiredSourceSampleDataTrackIDs: [4, 6]),
+        ])
         let problems = v.validate(for: c)
         #expect(problems.map(\.kind) == [.sampleDataTrackInOneListOnly, .sampleDataTrackInOneListOnly])
         #expect(problems[0].instructionIndex == 1)
-        #expect(problems[0].message.hasPrefix("instructions[1].requiredSourceSampleDataTrackIDs[1] is metadata track 6, which is not in sourceSampleDataTrackIDs [4, 5]"))
+        #expect(
+            problems[0].message.hasPrefix(
+                "instructions[1].requiredSourceSampleDataTrackIDs[1] is metadata track 6, which is not in sourceSampleDataTrackIDs [4, 5]"))
         #expect(problems[1].message.hasPrefix("sourceSampleDataTrackIDs[1] is metadata track 5, but no instruction lists it"))
     }
 
@@ -81,14 +92,16 @@ func sampleComposition() throws -> Composition {
         let v = composition([TestInstruction(timeRange: range(0, 6), requiredSourceSampleDataTrackIDs: [4, 2])], sampleData: [4, 2])
         let problems = v.validate(for: c)
         #expect(problems.map(\.kind) == [.wrongTrackType, .wrongTrackType])
-        #expect(problems[0].message == "instructions[0].requiredSourceSampleDataTrackIDs[1] names track 2, a video track: only metadata tracks carry sample data")
+        #expect(
+            problems[0].message == "instructions[0].requiredSourceSampleDataTrackIDs[1] names track 2, a video track: only metadata tracks carry sample data")
         #expect(problems[1].message == "sourceSampleDataTrackIDs[1] names track 2, a video track: only metadata tracks carry sample data")
     }
 
     @Test func badSizeAndDurationAndEmptyRange() throws {
         let c = try sampleComposition()
-        let v = composition([TestInstruction(timeRange: range(0, 6)), TestInstruction(timeRange: range(6, 6))], sampleData: [],
-                            size: Size(width: 0, height: 36), frame: .zero)
+        let v = composition(
+            [TestInstruction(timeRange: range(0, 6)), TestInstruction(timeRange: range(6, 6))], sampleData: [],
+            size: Size(width: 0, height: 36), frame: .zero)
         let problems = v.validate(for: c)
         #expect(problems.map(\.kind) == [.badRenderSize, .badFrameDuration, .emptyTimeRange])
         #expect(problems[0].message == "renderSize is 0.0 x 36.0: both sides must be positive")

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReelCore
 import ReelTestSupport
+import Testing
+
+@testable import ReelCore
 
 @Suite("AtomicFile")
 struct AtomicFileTests {

@@ -1,5 +1,5 @@
-import Testing
 import ReelCore
+import Testing
 
 @Suite("CaptionGroup")
 struct CaptionGroupTests {
@@ -11,11 +11,12 @@ struct CaptionGroupTests {
         let c = Caption("c", timeRange: TimeRange(start: Self.s(8), end: Self.s(9)))
         let empty = Caption("never", timeRange: TimeRange(start: Self.s(3), end: Self.s(3)))
         let groups = CaptionGroup.groups(for: [a, b, c, empty])
-        #expect(groups.map(\.timeRange) == [
-            TimeRange(start: Self.s(0), end: Self.s(2)), TimeRange(start: Self.s(2), end: Self.s(4)),
-            TimeRange(start: Self.s(4), end: Self.s(6)), TimeRange(start: Self.s(6), end: Self.s(8)),
-            TimeRange(start: Self.s(8), end: Self.s(9)),
-        ])
+        #expect(
+            groups.map(\.timeRange) == [
+                TimeRange(start: Self.s(0), end: Self.s(2)), TimeRange(start: Self.s(2), end: Self.s(4)),
+                TimeRange(start: Self.s(4), end: Self.s(6)), TimeRange(start: Self.s(6), end: Self.s(8)),
+                TimeRange(start: Self.s(8), end: Self.s(9)),
+            ])
         #expect(groups.map { $0.captions.map(\.text) } == [["a"], ["a", "b"], ["b"], [], ["c"]])
     }
 

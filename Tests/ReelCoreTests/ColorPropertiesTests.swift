@@ -1,5 +1,5 @@
-import Testing
 import ReelCore
+import Testing
 
 @Suite struct ColorPropertiesTests {
     struct Case: Sendable, CustomTestStringConvertible {

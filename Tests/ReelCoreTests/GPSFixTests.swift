@@ -5,22 +5,24 @@ import Testing
 
 @Suite("GPSFix")
 struct GPSFixTests {
-    @Test(arguments: [
-        (33.12677, -117.3273436, -22.959, "+33.1268-117.3273-022.959/"),
-        (33.12677, -117.3273436, nil, "+33.1268-117.3273/"),
-        (-5.5, 7.25, 1234.5, "-05.5000+007.2500+1234.500/"),
-        (0, 0, 0, "+00.0000+000.0000+000.000/"),
-        (89.99999, 179.99999, nil, "+90.0000+180.0000/"),
-        (-33.8688, 151.2093, 58, "-33.8688+151.2093+058.000/"),
-    ] as [(Double, Double, Double?, String)])
+    @Test(
+        arguments: [
+            (33.12677, -117.3273436, -22.959, "+33.1268-117.3273-022.959/"),
+            (33.12677, -117.3273436, nil, "+33.1268-117.3273/"),
+            (-5.5, 7.25, 1234.5, "-05.5000+007.2500+1234.500/"),
+            (0, 0, 0, "+00.0000+000.0000+000.000/"),
+            (89.99999, 179.99999, nil, "+90.0000+180.0000/"),
+            (-33.8688, 151.2093, 58, "-33.8688+151.2093+058.000/"),
+        ] as [(Double, Double, Double?, String)])
     func iso6709(latitude: Double, longitude: Double, altitude: Double?, expected: String) {
         #expect(GPSFix(latitude: latitude, longitude: longitude, altitude: altitude).iso6709 == expected)
     }
 
     @Test func itemsCarryEveryField() throws {
         let time = Date(timeIntervalSince1970: 1_700_000_000.5)
-        let fix = GPSFix(latitude: 33.12677, longitude: -117.3273436, altitude: -22.959, speed2D: 3.2, speed3D: 3.4,
-                         course: 271.5, time: time, fix: 3, dop: 1.54)
+        let fix = GPSFix(
+            latitude: 33.12677, longitude: -117.3273436, altitude: -22.959, speed2D: 3.2, speed3D: 3.4,
+            course: 271.5, time: time, fix: 3, dop: 1.54)
         let start = MediaTime(value: 1001, timescale: 30000), duration = MediaTime(value: 1, timescale: 18)
         let items = fix.metadataItems(time: start, duration: duration)
         #expect(items.count == 10)
@@ -52,19 +54,24 @@ struct GPSFixTests {
         #expect(GPSFix(items: items.filter { $0.identifier != .latitude }) == nil)
         #expect(GPSFix(items: []) == nil)
         // Numbers written as text still count (a CSV import).
-        let text = [MetadataItem(identifier: .latitude, value: .string("45.5")),
-                    MetadataItem(identifier: .longitude, value: .string("-73.25"))]
+        let text = [
+            MetadataItem(identifier: .latitude, value: .string("45.5")),
+            MetadataItem(identifier: .longitude, value: .string("-73.25")),
+        ]
         #expect(GPSFix(items: text) == GPSFix(latitude: 45.5, longitude: -73.25))
     }
 
     @Test func anyFixRoundTripsThroughItems() async {
-        let fixes = zip(Gen.double(in: -90...90), Gen.double(in: -180...180), Gen.double(in: -500...9000).optional,
-                        Gen.double(in: 0...100).optional, Gen.int(in: 0...3).optional,
-                        Gen.double(in: 0...2_000_000_000).optional)
-            .map { v in
-                GPSFix(latitude: v.0, longitude: v.1, altitude: v.2, speed2D: v.3, speed3D: v.3.map { $0 + 1 },
-                       course: v.3.map { $0 * 3.6 }, time: v.5.map { Date(timeIntervalSince1970: $0) }, fix: v.4, dop: v.3)
-            }
+        let fixes = zip(
+            Gen.double(in: -90...90), Gen.double(in: -180...180), Gen.double(in: -500...9000).optional,
+            Gen.double(in: 0...100).optional, Gen.int(in: 0...3).optional,
+            Gen.double(in: 0...2_000_000_000).optional
+        )
+        .map { v in
+            GPSFix(
+                latitude: v.0, longitude: v.1, altitude: v.2, speed2D: v.3, speed3D: v.3.map { $0 + 1 },
+                course: v.3.map { $0 * 3.6 }, time: v.5.map { Date(timeIntervalSince1970: $0) }, fix: v.4, dop: v.3)
+        }
         await propertyCheck(count: 200, input: fixes) { fix in
             #expect(GPSFix(items: fix.metadataItems()) == fix)
             let json = try JSONEncoder().encode(fix)
@@ -76,9 +83,10 @@ struct GPSFixTests {
 @Suite("GPSFix: the fields beyond the position")
 struct GPSFixFieldsTests {
     @Test func everyFieldIsATypedItemWithItsUnit() throws {
-        let fix = GPSFix(latitude: 1, longitude: 2, horizontalAccuracy: 0.25, verticalAccuracy: 0.42, speedAccuracy: 0.5, satellites: 20,
-                         deviceTime: 146.071, velocityNorth: 0.88, velocityEast: -0.75, velocityUp: 0.08, relativeAltitude: 2.003,
-                         heading: 330, pitch: -1.5, roll: 2.25, airspeed: 3)
+        let fix = GPSFix(
+            latitude: 1, longitude: 2, horizontalAccuracy: 0.25, verticalAccuracy: 0.42, speedAccuracy: 0.5, satellites: 20,
+            deviceTime: 146.071, velocityNorth: 0.88, velocityEast: -0.75, velocityUp: 0.08, relativeAltitude: 2.003,
+            heading: 330, pitch: -1.5, roll: 2.25, airspeed: 3)
         let items = fix.metadataItems(time: .zero, duration: .zero)
         let expected: [(MetadataIdentifier, String, String?)] = [
             (.gpsHorizontalAccuracy, "reel/gps.accuracy.horizontal", "m"), (.gpsVerticalAccuracy, "reel/gps.accuracy.vertical", "m"),

@@ -1,12 +1,15 @@
-@testable import ReelCore
 import Testing
+
+@testable import ReelCore
 
 @Suite("LanguageTag")
 struct LanguageTagTests {
-    @Test("ISO 639-2 codes to BCP 47", arguments: [
-        ("eng", "en"), ("fra", "fr"), ("fre", "fr"), ("deu", "de"), ("ger", "de"), ("en", "en"), ("ENG", "en"),
-        ("und", nil), ("zxx", nil), ("", nil), ("e1g", nil), ("english", nil),
-    ] as [(String, String?)])
+    @Test(
+        "ISO 639-2 codes to BCP 47",
+        arguments: [
+            ("eng", "en"), ("fra", "fr"), ("fre", "fr"), ("deu", "de"), ("ger", "de"), ("en", "en"), ("ENG", "en"),
+            ("und", nil), ("zxx", nil), ("", nil), ("e1g", nil), ("english", nil),
+        ] as [(String, String?)])
     func bcp47(code: String, expected: String?) {
         #expect(LanguageTag.bcp47(fromISO639_2: code) == expected)
     }

@@ -1,6 +1,7 @@
-import Testing
-@testable import ReelCore
 import ReelTestSupport
+import Testing
+
+@testable import ReelCore
 
 @Suite("Lock")
 struct LockTests {

@@ -37,6 +37,8 @@ struct ConversionCase: Sendable, CustomTestStringConvertible {
 
 @Suite("MediaTime: conversion, sums, products, overflow")
 struct MediaTimeArithmeticTests {
+    // A table, aligned by column under its header.
+    // swift-format-ignore
     static let conversions: [ConversionCase] = [
         //                                 half  tZero away  QT   +inf -inf
         // To a smaller timescale (QuickTime rounds toward zero).
@@ -143,8 +145,9 @@ struct MediaTimeArithmeticTests {
     @Test(arguments: subtractTable)
     func subtractSpecialValues(lhs: NamedTime, rhs: NamedTime, expected: NamedTime) {
         let difference = lhs.time - rhs.time
-        #expect(MediaTime.compare(difference, expected.time) == 0,
-                "\(lhs.name) - \(rhs.name) = \(difference), expected \(expected.name)")
+        #expect(
+            MediaTime.compare(difference, expected.time) == 0,
+            "\(lhs.name) - \(rhs.name) = \(difference), expected \(expected.name)")
     }
 
     @Test func negation() {
@@ -282,29 +285,40 @@ struct MediaTimeArithmeticTests {
 
     @Test(arguments: [
         // Timescales below 65536 are doubled until at least 65536.
-        DoubleCase(time: MediaTime(value: 1, timescale: 30), multiplier: 0.5, method: .default,
-                   value: 2048, timescale: 122_880, rounded: false),
-        DoubleCase(time: MediaTime(value: 1, timescale: 1), multiplier: 1.0 / 3.0, method: .default,
-                   value: 21845, timescale: 65536, rounded: true),
-        DoubleCase(time: MediaTime(value: 1, timescale: 1), multiplier: 1.0 / 3.0, method: .roundTowardPositiveInfinity,
-                   value: 21846, timescale: 65536, rounded: true),
-        DoubleCase(time: MediaTime(value: -1, timescale: 1), multiplier: 1.0 / 3.0, method: .roundTowardPositiveInfinity,
-                   value: -21845, timescale: 65536, rounded: true),
-        DoubleCase(time: MediaTime(value: -1, timescale: 1), multiplier: 1.0 / 3.0, method: .roundAwayFromZero,
-                   value: -21846, timescale: 65536, rounded: true),
-        DoubleCase(time: MediaTime(value: -1, timescale: 1_000_000), multiplier: 0.1, method: .quickTime,
-                   value: -1, timescale: 1_000_000, rounded: true),
-        DoubleCase(time: MediaTime(value: -1, timescale: 1_000_000), multiplier: 0.1, method: .roundTowardZero,
-                   value: 0, timescale: 1_000_000, rounded: true),
-        DoubleCase(time: MediaTime(value: 3, timescale: 90000), multiplier: -2, method: .default,
-                   value: -6, timescale: 90000, rounded: false),
-        DoubleCase(time: MediaTime(value: 5, timescale: 1_000_000), multiplier: 0.5, method: .default,
-                   value: 3, timescale: 1_000_000, rounded: true),
-        DoubleCase(time: MediaTime(value: -5, timescale: 1_000_000), multiplier: 0.5, method: .default,
-                   value: -3, timescale: 1_000_000, rounded: true),
+        DoubleCase(
+            time: MediaTime(value: 1, timescale: 30), multiplier: 0.5, method: .default,
+            value: 2048, timescale: 122_880, rounded: false),
+        DoubleCase(
+            time: MediaTime(value: 1, timescale: 1), multiplier: 1.0 / 3.0, method: .default,
+            value: 21845, timescale: 65536, rounded: true),
+        DoubleCase(
+            time: MediaTime(value: 1, timescale: 1), multiplier: 1.0 / 3.0, method: .roundTowardPositiveInfinity,
+            value: 21846, timescale: 65536, rounded: true),
+        DoubleCase(
+            time: MediaTime(value: -1, timescale: 1), multiplier: 1.0 / 3.0, method: .roundTowardPositiveInfinity,
+            value: -21845, timescale: 65536, rounded: true),
+        DoubleCase(
+            time: MediaTime(value: -1, timescale: 1), multiplier: 1.0 / 3.0, method: .roundAwayFromZero,
+            value: -21846, timescale: 65536, rounded: true),
+        DoubleCase(
+            time: MediaTime(value: -1, timescale: 1_000_000), multiplier: 0.1, method: .quickTime,
+            value: -1, timescale: 1_000_000, rounded: true),
+        DoubleCase(
+            time: MediaTime(value: -1, timescale: 1_000_000), multiplier: 0.1, method: .roundTowardZero,
+            value: 0, timescale: 1_000_000, rounded: true),
+        DoubleCase(
+            time: MediaTime(value: 3, timescale: 90000), multiplier: -2, method: .default,
+            value: -6, timescale: 90000, rounded: false),
+        DoubleCase(
+            time: MediaTime(value: 5, timescale: 1_000_000), multiplier: 0.5, method: .default,
+            value: 3, timescale: 1_000_000, rounded: true),
+        DoubleCase(
+            time: MediaTime(value: -5, timescale: 1_000_000), multiplier: 0.5, method: .default,
+            value: -3, timescale: 1_000_000, rounded: true),
         // Overflow halves the timescale.
-        DoubleCase(time: MediaTime(value: 1 << 62, timescale: 1_000_000), multiplier: 4, method: .default,
-                   value: 1 << 62, timescale: 250_000, rounded: false),
+        DoubleCase(
+            time: MediaTime(value: 1 << 62, timescale: 1_000_000), multiplier: 4, method: .default,
+            value: 1 << 62, timescale: 250_000, rounded: false),
     ])
     func multiplyByDouble(_ c: DoubleCase) {
         let t = c.time.multiplied(by: c.multiplier, method: c.method)

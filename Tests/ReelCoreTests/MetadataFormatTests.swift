@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ReelCore
+import Testing
 
 @Suite("MetadataFormat")
 struct MetadataFormatTests {

@@ -5,7 +5,7 @@ import Testing
 @Suite("MetadataItem")
 struct MetadataItemTests {
     static let id = MetadataIdentifier(keySpace: .reel, key: "test.value")
-    static let date = Date(timeIntervalSince1970: 1_700_000_000)   // 2023-11-14T22:13:20Z
+    static let date = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14T22:13:20Z
 
     func item(_ value: MetadataValue) -> MetadataItem { MetadataItem(identifier: Self.id, value: value) }
 
@@ -94,7 +94,8 @@ struct MetadataItemTests {
         let items = [english, french, none, german, canadian]
         // French first (both French items, in their order), then English; German and the
         // item without a language are left out.
-        #expect(MetadataItem.metadataItems(from: items, filteredAndSortedAccordingToPreferredLanguages: ["fra", "en-GB"])
+        #expect(
+            MetadataItem.metadataItems(from: items, filteredAndSortedAccordingToPreferredLanguages: ["fra", "en-GB"])
                 == [french, canadian, english])
         #expect(MetadataItem.metadataItems(from: items, filteredAndSortedAccordingToPreferredLanguages: ["ja"]).isEmpty)
         #expect(MetadataItem.metadataItems(from: items, filteredAndSortedAccordingToPreferredLanguages: []).isEmpty)
@@ -116,16 +117,18 @@ struct MetadataItemTests {
     }
 
     @Test func groupLookup() {
-        let group = TimedMetadataGroup(timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 10)),
-                                       items: [item(.string("12.5")), MetadataItem(identifier: .course, value: .double(90))])
+        let group = TimedMetadataGroup(
+            timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 10)),
+            items: [item(.string("12.5")), MetadataItem(identifier: .course, value: .double(90))])
         #expect(group.number(Self.id) == 12.5)
         #expect(group.number(.course) == 90)
         #expect(group.item(.speed2D) == nil && group.number(.speed2D) == nil)
     }
 
     @Test func sampleBufferTimeRange() {
-        let sample = SampleBuffer(data: Data([1]), presentationTime: MediaTime(value: 1001, timescale: 30000),
-                                  duration: MediaTime(value: 1001, timescale: 30000), format: "gpmd")
+        let sample = SampleBuffer(
+            data: Data([1]), presentationTime: MediaTime(value: 1001, timescale: 30000),
+            duration: MediaTime(value: 1001, timescale: 30000), format: "gpmd")
         #expect(sample.timeRange.end == MediaTime(value: 2002, timescale: 30000))
     }
 

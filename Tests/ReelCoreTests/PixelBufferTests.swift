@@ -2,8 +2,10 @@ import ReelCore
 import Testing
 
 /// Sizes that hit the alignment edges: odd, one under/over 64 bytes, HD.
-let pixelSizes: [(Int, Int)] = [(1, 1), (2, 2), (3, 3), (15, 7), (16, 16), (17, 9), (63, 1), (64, 64), (65, 33),
-                                (1920, 1080), (1921, 1081)]
+let pixelSizes: [(Int, Int)] = [
+    (1, 1), (2, 2), (3, 3), (15, 7), (16, 16), (17, 9), (63, 1), (64, 64), (65, 33),
+    (1920, 1080), (1921, 1081),
+]
 
 @Suite("PixelBuffer")
 struct PixelBufferTests {
@@ -148,7 +150,7 @@ struct PixelBufferPoolTests {
         var counts: [Int] = []
         for frame in 0..<200 {
             inFlight.append(pool.makeBuffer())
-            if inFlight.count > 3 { inFlight.removeFirst() }   // a pipeline three frames deep
+            if inFlight.count > 3 { inFlight.removeFirst() }  // a pipeline three frames deep
             if frame % 50 == 49 { counts.append(pool.allocationCount) }
         }
         #expect(counts == [4, 4, 4, 4])
@@ -158,7 +160,7 @@ struct PixelBufferPoolTests {
         let pool = PixelBufferPool(width: 8, height: 8, format: .gray8, maximumIdleCount: 2)
         var held = (0..<5).map { _ in pool.makeBuffer() }
         #expect(pool.allocationCount == 5)
-        held.removeAll()            // two go back to the pool, three are freed
+        held.removeAll()  // two go back to the pool, three are freed
         held = (0..<5).map { _ in pool.makeBuffer() }
         #expect(pool.allocationCount == 8)
         #expect(held.count == 5)

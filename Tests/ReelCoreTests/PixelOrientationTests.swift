@@ -50,8 +50,9 @@ struct PixelOrientationTests {
                         for x in 0..<w {
                             let centre = Point(x: Double(x) + 0.5, y: Double(y) + 0.5).applying(transform)
                             let (X, Y) = (Int((centre.x - bounds.minX).rounded(.down)), Int((centre.y - bounds.minY).rounded(.down)))
-                            #expect(Self.pixel(shown, plane: p, X, Y) == Self.pixel(source, plane: p, x, y),
-                                    "\(orientation), \(format) \(width)x\(height) plane \(p): (\(x), \(y)) should be at (\(X), \(Y))")
+                            #expect(
+                                Self.pixel(shown, plane: p, X, Y) == Self.pixel(source, plane: p, x, y),
+                                "\(orientation), \(format) \(width)x\(height) plane \(p): (\(x), \(y)) should be at (\(X), \(Y))")
                         }
                     }
                 }

@@ -4,8 +4,10 @@ import ReelCore
 /// Generators of times and ranges shared by the property tests.
 enum TimeGen {
     /// Timescales met in practice plus awkward ones (primes, 1, the maximum).
-    static let timescales: [Int32] = [1, 2, 3, 7, 10, 24, 25, 30, 60, 600, 1000, 1001, 2997, 24000, 30000,
-                                      44100, 48000, 90000, 1_000_000, 999_999_937, Int32.max]
+    static let timescales: [Int32] = [
+        1, 2, 3, 7, 10, 24, 25, 30, 60, 600, 1000, 1001, 2997, 24000, 30000,
+        44100, 48000, 90000, 1_000_000, 999_999_937, Int32.max,
+    ]
 
     /// Numeric times whose values stay far from overflow (about +/- 10^12 ticks).
     static var numeric: Generator<MediaTime, some SendableSequenceType> {

@@ -56,7 +56,7 @@ struct TimeMappingTests {
     @Test func timesOutsideTheTargetMapToNothing() {
         let m = TimeMapping(source: r(0, 10), target: r(20, 10))
         #expect(m.sourceTime(forTargetTime: t(19)) == nil)
-        #expect(m.sourceTime(forTargetTime: t(30)) == nil)       // half-open: the end is outside
+        #expect(m.sourceTime(forTargetTime: t(30)) == nil)  // half-open: the end is outside
         #expect(m.sourceTime(forTargetTime: t(20)) == t(0))
         #expect(m.sourceTime(forTargetTime: .invalid) == nil)
         #expect(m.sourceTime(forTargetTime: .positiveInfinity) == nil)

@@ -27,7 +27,7 @@ struct TimeRangeTests {
         #expect(r(0, 1).isValid)
         #expect(TimeRange.zero.isValid && TimeRange.zero.isEmpty)
         #expect(!TimeRange.invalid.isValid)
-        #expect(!r(0, -1).isValid)                                                       // negative duration
+        #expect(!r(0, -1).isValid)  // negative duration
         #expect(!TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1, epoch: 1)).isValid)
         #expect(!TimeRange(start: .invalid, duration: t(1)).isValid)
         #expect(!TimeRange(start: .zero, duration: .invalid).isValid)
@@ -50,11 +50,12 @@ struct TimeRangeTests {
         #expect(!r(5, 0).containsTime(t(5)))
     }
 
-    @Test(arguments: [
-        (t(0), true), (t(1, 2), true), (t(999_999, 1_000_000), true), (t(1), false), (t(-1, 90000), false),
-        (t(2), false), (.invalid, false), (.indefinite, false), (.positiveInfinity, false), (.negativeInfinity, false),
-        (MediaTime(value: 1, timescale: 2, epoch: 1), false),
-    ] as [(MediaTime, Bool)])
+    @Test(
+        arguments: [
+            (t(0), true), (t(1, 2), true), (t(999_999, 1_000_000), true), (t(1), false), (t(-1, 90000), false),
+            (t(2), false), (.invalid, false), (.indefinite, false), (.positiveInfinity, false), (.negativeInfinity, false),
+            (MediaTime(value: 1, timescale: 2, epoch: 1), false),
+        ] as [(MediaTime, Bool)])
     func containsTimeIsHalfOpen(time: MediaTime, expected: Bool) {
         #expect(r(0, 1).containsTime(time) == expected)
     }
@@ -71,7 +72,7 @@ struct TimeRangeTests {
         let outer = r(0, 10)
         #expect(outer.containsTimeRange(r(0, 10)))
         #expect(outer.containsTimeRange(r(2, 3)))
-        #expect(outer.containsTimeRange(r(10, 0)))      // an empty range at the end
+        #expect(outer.containsTimeRange(r(10, 0)))  // an empty range at the end
         #expect(!outer.containsTimeRange(r(-1, 2)))
         #expect(!outer.containsTimeRange(r(9, 2)))
         #expect(!outer.containsTimeRange(.invalid))
@@ -98,7 +99,7 @@ struct TimeRangeTests {
 
     @Test func union() {
         #expect(r(0, 10).union(r(5, 10)) == r(0, 15))
-        #expect(r(0, 1).union(r(5, 1)) == r(0, 6))        // the gap is included
+        #expect(r(0, 1).union(r(5, 1)) == r(0, 6))  // the gap is included
         #expect(r(5, 1).union(r(0, 1)) == r(0, 6))
         #expect(!r(0, 1).union(.invalid).isValid)
         #expect(r(3, 1).union(TimeRange(start: .zero, duration: .positiveInfinity)).end.isPositiveInfinity)

@@ -1,19 +1,20 @@
 import Foundation
-import Testing
 import Reel
-@testable import ReelDocuments
 import ReelTestSupport
+import Testing
+
+@testable import ReelDocuments
 
 @Suite("BatchPlan")
 struct BatchPlanTests {
     /// A template whose first source is a clip, and `count` copies of the clip as inputs.
     static func plan(count: Int = 2, folder: URL, pattern: String = "{name}.mp4") async throws -> BatchPlan {
         let json = """
-        {"version": 1, "sources": [{"name": "camera", "path": "\(TestFiles.fixture("counter-gps.mp4").path)"}],
-         "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "camera"}]}],
-         "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
-         "output": {"video": {"codec": "h264", "qp": 20, "keyframeInterval": 10}}}
-        """
+            {"version": 1, "sources": [{"name": "camera", "path": "\(TestFiles.fixture("counter-gps.mp4").path)"}],
+             "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "camera"}]}],
+             "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
+             "output": {"video": {"codec": "h264", "qp": 20, "keyframeInterval": 10}}}
+            """
         let path = folder.appendingPathComponent("t.json").path
         try Data(json.utf8).write(to: URL(fileURLWithPath: path))
         var inputs: [URL] = []
@@ -23,8 +24,9 @@ struct BatchPlanTests {
             inputs.append(url)
         }
         let loaded = try await LoadedComposition.load(path: path)
-        return try BatchPlan.make(template: loaded, templatePath: path, inputs: inputs, outputFolder: folder.appendingPathComponent("out"),
-                                  outputName: pattern, workFolder: folder.appendingPathComponent("work"), overwrite: false)
+        return try BatchPlan.make(
+            template: loaded, templatePath: path, inputs: inputs, outputFolder: folder.appendingPathComponent("out"),
+            outputName: pattern, workFolder: folder.appendingPathComponent("work"), overwrite: false)
     }
 
     @Test func aBatchPlanHasOneJobPerInputAndReadsBackAsOne() async throws {
@@ -63,8 +65,10 @@ struct BatchPlanTests {
         try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: TestFiles.fixture("counter-gps.mp4"), to: other.appendingPathComponent("clip0.MP4"))
         expectReelError(.invalidArgument) {
-            try BatchPlan.make(template: loaded, templatePath: plan.composition, inputs: [folder.appendingPathComponent("clip0.MP4"), other.appendingPathComponent("clip0.MP4")],
-                               outputFolder: folder, outputName: "{name}.mp4", workFolder: folder, overwrite: false)
+            try BatchPlan.make(
+                template: loaded, templatePath: plan.composition,
+                inputs: [folder.appendingPathComponent("clip0.MP4"), other.appendingPathComponent("clip0.MP4")],
+                outputFolder: folder, outputName: "{name}.mp4", workFolder: folder, overwrite: false)
         }
     }
 

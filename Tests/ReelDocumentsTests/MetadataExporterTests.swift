@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import ReelTestSupport
 import Reel
+import ReelTestSupport
+import Testing
+
 @testable import ReelDocuments
 
 /// ``MetadataExporter`` as a library: choosing the track, and the documents it writes.
@@ -14,9 +15,11 @@ struct MetadataExporterTests {
             let range = TimeRange(start: MediaTime(value: Int64(i), timescale: 10), duration: MediaTime(value: 1, timescale: 10))
             return TimedMetadataGroup(timeRange: range, items: GPSFix(latitude: 1, longitude: Double(i)).metadataItems(time: range.start))
         }
-        return MetadataExporter.Track(trackID: 3, format: "gpmd", groups: groups + [
-            TimedMetadataGroup(timeRange: .invalid, items: [MetadataItem(identifier: .commonIdentifierTitle, value: .data(Data([1, 2])))]),
-        ])
+        return MetadataExporter.Track(
+            trackID: 3, format: "gpmd",
+            groups: groups + [
+                TimedMetadataGroup(timeRange: .invalid, items: [MetadataItem(identifier: .commonIdentifierTitle, value: .data(Data([1, 2])))])
+            ])
     }
 
     @Test("reads the fixture's gpmd track by default")

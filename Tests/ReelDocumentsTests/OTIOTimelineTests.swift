@@ -1,8 +1,8 @@
 import Foundation
 import Reel
 import ReelDocuments
-import Testing
 import ReelTestSupport
+import Testing
 
 @Suite("OTIOTimeline")
 struct OTIOTimelineTests {
@@ -10,21 +10,26 @@ struct OTIOTimelineTests {
         "{\"OTIO_SCHEMA\": \"RationalTime.1\", \"rate\": \(rate), \"value\": \(value)}"
     }
 
-    static func document(clipSchema: String = "Clip.2", rate: Double = 30, start: Double = 0, frames: Double = 15,
-                         extra: String = "") -> Data {
-        Data("""
-        {"OTIO_SCHEMA": "Timeline.1", "name": "t", "tracks": {"OTIO_SCHEMA": "Stack.1", "children": [
-          {"OTIO_SCHEMA": "Track.1", "kind": "Video", "children": [
-            {"OTIO_SCHEMA": "\(clipSchema)", "name": "a"\(extra),
-             "source_range": {"OTIO_SCHEMA": "TimeRange.1", "start_time": \(time(start, rate)), "duration": \(time(frames, rate))},
-             "media_references": {"DEFAULT_MEDIA": {"OTIO_SCHEMA": "ExternalReference.1", "target_url": "a.mp4"}}}]}]}}
-        """.utf8)
+    static func document(
+        clipSchema: String = "Clip.2", rate: Double = 30, start: Double = 0, frames: Double = 15,
+        extra: String = ""
+    ) -> Data {
+        Data(
+            """
+            {"OTIO_SCHEMA": "Timeline.1", "name": "t", "tracks": {"OTIO_SCHEMA": "Stack.1", "children": [
+              {"OTIO_SCHEMA": "Track.1", "kind": "Video", "children": [
+                {"OTIO_SCHEMA": "\(clipSchema)", "name": "a"\(extra),
+                 "source_range": {"OTIO_SCHEMA": "TimeRange.1", "start_time": \(time(start, rate)), "duration": \(time(frames, rate))},
+                 "media_references": {"DEFAULT_MEDIA": {"OTIO_SCHEMA": "ExternalReference.1", "target_url": "a.mp4"}}}]}]}}
+            """.utf8)
     }
 
-    @Test("NTSC rates written any way are exact: 29.97, 30000/1001 in full, 23.976, 59.94", arguments: [
-        (29.97, 30000, 1001), (30000.0 / 1001.0, 30000, 1001), (23.976, 24000, 1001), (24000.0 / 1001.0, 24000, 1001),
-        (59.94, 60000, 1001), (25.0, 25, 1), (12.5, 125, 10),
-    ])
+    @Test(
+        "NTSC rates written any way are exact: 29.97, 30000/1001 in full, 23.976, 59.94",
+        arguments: [
+            (29.97, 30000, 1001), (30000.0 / 1001.0, 30000, 1001), (23.976, 24000, 1001), (24000.0 / 1001.0, 24000, 1001),
+            (59.94, 60000, 1001), (25.0, 25, 1), (12.5, 125, 10),
+        ])
     func ratesAreExact(rate: Double, numerator: Int64, denominator: Int64) throws {
         let timeline = try OTIOTimeline.decode(Self.document(rate: rate, start: 3, frames: 1001))
         guard case .clip(let clip)? = timeline.tracks.children.first?.children.first, let range = clip.sourceRange else {
@@ -57,10 +62,11 @@ struct OTIOTimelineTests {
             return
         }
         #expect(clip.name == "a")
-        let broken = Data("""
-        {"OTIO_SCHEMA": "Timeline.1", "tracks": {"OTIO_SCHEMA": "Stack.1", "children": [{"OTIO_SCHEMA": "Track.1", "kind": "Video",
-         "children": [{"OTIO_SCHEMA": "Gap.3", "source_range": 5}]}]}}
-        """.utf8)
+        let broken = Data(
+            """
+            {"OTIO_SCHEMA": "Timeline.1", "tracks": {"OTIO_SCHEMA": "Stack.1", "children": [{"OTIO_SCHEMA": "Track.1", "kind": "Video",
+             "children": [{"OTIO_SCHEMA": "Gap.3", "source_range": 5}]}]}}
+            """.utf8)
         let error = expectReelError(.invalidComposition) { try OTIOTimeline.decode(broken) }
         #expect(error?.message.contains("Gap.3 is newer than the Gap.1 this reel reads") == true, "\(String(describing: error))")
     }
@@ -90,7 +96,8 @@ struct OTIOTimelineTests {
             .replacingOccurrences(of: "\"a.mp4\"}}}]}]}}", with: "\"a.mp4\"}}]}]}}")
         let timeline = try OTIOTimeline.decode(Data(text.utf8))
         guard case .clip(let clip)? = timeline.tracks.children.first?.children.first,
-              case .external(let url, _, _, _)? = clip.mediaReference else {
+            case .external(let url, _, _, _)? = clip.mediaReference
+        else {
             Issue.record("no clip with a reference")
             return
         }

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import Reel
-@testable import ReelDocuments
 import ReelTestSupport
+import Testing
+
+@testable import ReelDocuments
 
 @Suite("RenderPlan")
 struct RenderPlanTests {
@@ -51,12 +52,12 @@ struct RenderPlanTests {
 
     static func dashboardPlan(pieces: Int = 3, folder: URL, source: URL = TestFiles.fixture("counter-gps.mp4")) async throws -> RenderPlan {
         let json = """
-        {"version": 1, "sources": [{"name": "camera", "path": "\(source.path)"}],
-         "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "camera"}]},
-                    {"trackID": 2, "mediaType": "metadata", "segments": [{"source": "camera"}]}],
-         "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
-         "output": {"video": {"codec": "h264", "qp": 20, "keyframeInterval": 10}}}
-        """
+            {"version": 1, "sources": [{"name": "camera", "path": "\(source.path)"}],
+             "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "camera"}]},
+                        {"trackID": 2, "mediaType": "metadata", "segments": [{"source": "camera"}]}],
+             "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
+             "output": {"video": {"codec": "h264", "qp": 20, "keyframeInterval": 10}}}
+            """
         let path = folder.appendingPathComponent("c.json").path
         try Data(json.utf8).write(to: URL(fileURLWithPath: path))
         let loaded = try await LoadedComposition.load(path: path)
@@ -73,7 +74,9 @@ struct RenderPlanTests {
         #expect(plan.pieces.last?.timeRange.end == plan.timeRange.end)
         #expect(plan.video.keyframeInterval == 10 && plan.video.codec == "h264" && plan.video.width == 320)
         #expect(plan.sources.map(\.name) == ["camera"])
-        #expect(plan.sources.first?.size == Int64((try FileManager.default.attributesOfItem(atPath: TestFiles.fixture("counter-gps.mp4").path)[.size] as? NSNumber)?.intValue ?? 0))
+        #expect(
+            plan.sources.first?.size
+                == Int64((try FileManager.default.attributesOfItem(atPath: TestFiles.fixture("counter-gps.mp4").path)[.size] as? NSNumber)?.intValue ?? 0))
         #expect(plan.compositionSHA256.count == 64)
         try plan.checkInputs(planPath: "plan.json")
         // Saved and loaded, it is the same plan with the same identity.
@@ -182,8 +185,10 @@ struct RenderPlanTests {
         // Everything under /srv but the plan: /home and /srv share only `/`.
         #expect { try plan.schedulerFiles(scheduler, planPath: "/home/ana/plan.json") } throws: { error in
             let error = error as? ReelError
-            return error?.code == .invalidArgument && error?.message.contains("--emit \(scheduler.rawValue): the plan /home/ana/plan.json and "
-                                                                              + "the work folder /srv/pieces share no folder but /") == true
+            return error?.code == .invalidArgument
+                && error?.message.contains(
+                    "--emit \(scheduler.rawValue): the plan /home/ana/plan.json and "
+                        + "the work folder /srv/pieces share no folder but /") == true
                 && error?.message.contains("\n") == false
         }
         // The work folder beside the plan: the composition is the first path outside.
@@ -215,7 +220,8 @@ struct RenderPlanTests {
         let bin = folder.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let kubectl = bin.appendingPathComponent("kubectl")
-        try Data("""
+        try Data(
+            """
             #!/bin/sh
             echo "$*" >> "$KUBECTL_LOG"
             [ "$1" = get ] || exit 0
@@ -223,15 +229,17 @@ struct RenderPlanTests {
             [ "$n" -le "$(wc -l < "$CONDITIONS")" ] || exit 3
             printf '%s' "$(sed -n "${n}p" "$CONDITIONS")"
 
-            """.utf8).write(to: kubectl)
+            """.utf8
+        ).write(to: kubectl)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: kubectl.path)
         func submit(_ conditions: [String]) throws -> (TestTools.Output, [String]) {
             let log = folder.appendingPathComponent("kubectl.log"), states = folder.appendingPathComponent("conditions")
             try? FileManager.default.removeItem(at: log)
             try Data(conditions.map { $0 + "\n" }.joined().utf8).write(to: states)
             let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-            let out = try TestTools.run(URL(fileURLWithPath: "/bin/sh"), [folder.appendingPathComponent(script.name).path],
-                                        environment: ["PATH": path, "KUBECTL_LOG": log.path, "CONDITIONS": states.path, "REEL_POLL_SECONDS": "0"])
+            let out = try TestTools.run(
+                URL(fileURLWithPath: "/bin/sh"), [folder.appendingPathComponent(script.name).path],
+                environment: ["PATH": path, "KUBECTL_LOG": log.path, "CONDITIONS": states.path, "REEL_POLL_SECONDS": "0"])
             let calls = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
             return (out, calls)
         }

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import ReelCore
 import ReelMetadata
-@testable import ReelIO
 import ReelTestSupport
+import Testing
+
+@testable import ReelIO
 
 /// mebx and camm tracks written by AssetWriter (through the post-pass after FFmpeg's
 /// trailer), re-read with Reel's own MP4 reader and cross-checked with ffprobe and exiftool.
@@ -13,8 +14,9 @@ struct AppendedMetadataTracksTests {
 
     /// Five fixes, 200 ms apart from 100 ms, along a short track near Oceanside.
     static let fixes: [GPSFix] = (0..<5).map { i in
-        GPSFix(latitude: 33.126_77 + Double(i) * 0.000_123, longitude: -117.327_343_6 - Double(i) * 0.000_211, altitude: -22.959 + Double(i) * 1.5,
-               speed2D: 1.25, course: 45, time: Date(timeIntervalSince1970: 1_574_120_714 + Double(i) * 0.2), fix: 3)
+        GPSFix(
+            latitude: 33.126_77 + Double(i) * 0.000_123, longitude: -117.327_343_6 - Double(i) * 0.000_211, altitude: -22.959 + Double(i) * 1.5,
+            speed2D: 1.25, course: 45, time: Date(timeIntervalSince1970: 1_574_120_714 + Double(i) * 0.2), fix: 3)
     }
 
     static func group(_ i: Int, extra: [MetadataItem] = []) -> TimedMetadataGroup {
@@ -22,8 +24,9 @@ struct AppendedMetadataTracksTests {
         return TimedMetadataGroup(timeRange: range, items: fixes[i].metadataItems(time: range.start, duration: range.duration) + extra)
     }
 
-    static let orientation = MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.apple.quicktime.video-orientation"),
-                                          value: .integer(6), dataType: "com.apple.metadata.datatype.int16")
+    static let orientation = MetadataItem(
+        identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.apple.quicktime.video-orientation"),
+        value: .integer(6), dataType: "com.apple.metadata.datatype.int16")
 
     /// Writes 30 frames at 30 fps plus mebx, camm and gpmd tracks of the five fixes.
     static func writeClip(to url: URL, fileType: AssetWriter.FileType, faststart: Bool) async throws {
@@ -110,16 +113,24 @@ struct AppendedMetadataTracksTests {
         let url = folder.appendingPathComponent("out.mp4")
         try await Self.writeClip(to: url, fileType: .mp4, faststart: faststart)
         let probe = try #require(TestTools.which("ffprobe")?.path, "needs ffprobe")
-        let json = try TestTools.outputString(probe, ["-v", "error", "-show_entries", "stream=index,codec_tag_string,nb_frames,start_time",
-                                                      "-of", "csv=p=0", url.path])
+        let json = try TestTools.outputString(
+            probe,
+            [
+                "-v", "error", "-show_entries", "stream=index,codec_tag_string,nb_frames,start_time",
+                "-of", "csv=p=0", url.path,
+            ])
         let rows = json.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
         // index, codec tag, start time, frames
         #expect(rows.map { $0[1] } == ["avc1", "gpmd", "mebx", "camm"])
         #expect(rows.map { $0[3] } == ["30", "5", "5", "5"])
         #expect(rows[2][2] == "0.100000" && rows[3][2] == "0.100000", "the empty edit delays the first sample: \(rows)")
         // Every video frame decodes.
-        let frames = try TestTools.outputString(probe, ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
-                                                        "-of", "csv=p=0", url.path])
+        let frames = try TestTools.outputString(
+            probe,
+            [
+                "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
+                "-of", "csv=p=0", url.path,
+            ])
         #expect(frames.trimmingCharacters(in: .whitespacesAndNewlines) == "30")
     }
 
@@ -136,7 +147,8 @@ struct AppendedMetadataTracksTests {
         for line in out.split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, parts[0].hasPrefix("[Doc"), let close = parts[0].firstIndex(of: "]"),
-                  let doc = Int(parts[0][parts[0].index(parts[0].startIndex, offsetBy: 4)..<close]) else { continue }
+                let doc = Int(parts[0][parts[0].index(parts[0].startIndex, offsetBy: 4)..<close])
+            else { continue }
             let values = parts[1].split(separator: " ").compactMap { Double($0) }
             if parts[0].hasSuffix("GPSLatitude") { latitudes[doc] = values.first }
             if parts[0].hasSuffix("GPSLongitude") { longitudes[doc] = values.first }
@@ -176,9 +188,12 @@ struct AppendedMetadataTracksTests {
         }
         for (track, adaptor) in zip(sourceTracks, adaptors) {
             for sample in try track.samples() {
-                try await adaptor.append(TimedMetadataGroup(timeRange: sample.timeRange, items: [
-                    MetadataItem(identifier: MetadataIdentifier(keySpace: "reel", key: "sample.mebx"), value: .data(try source.data(of: sample))),
-                ]))
+                try await adaptor.append(
+                    TimedMetadataGroup(
+                        timeRange: sample.timeRange,
+                        items: [
+                            MetadataItem(identifier: MetadataIdentifier(keySpace: "reel", key: "sample.mebx"), value: .data(try source.data(of: sample)))
+                        ]))
             }
         }
         try await writer.finishWriting()

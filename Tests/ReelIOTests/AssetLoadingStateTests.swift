@@ -1,6 +1,7 @@
 import ReelCore
-@testable import ReelIO
 import Testing
+
+@testable import ReelIO
 
 /// The asset's loading state machine on its own: every transition and the action it returns.
 @Suite("Asset loading state machine")
@@ -15,8 +16,10 @@ struct AssetLoadingStateTests {
 
     /// Registers waiter `id` for `key` and runs `then` with the action, inside the
     /// continuation, so the test can finish or cancel before the waiter resumes.
-    func register(_ state: Locked, key: String, id: UInt64,
-                  then: @escaping (AssetLoadingState.RegisterAction, AssetLoadingState.Continuation) -> Void) async -> Outcome {
+    func register(
+        _ state: Locked, key: String, id: UInt64,
+        then: @escaping (AssetLoadingState.RegisterAction, AssetLoadingState.Continuation) -> Void
+    ) async -> Outcome {
         await withCheckedContinuation { (continuation: AssetLoadingState.Continuation) in
             let action = state.withLock { $0.register(key: key, waiter: id, continuation: continuation) }
             then(action, continuation)

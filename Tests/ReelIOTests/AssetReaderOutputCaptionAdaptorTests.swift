@@ -1,16 +1,17 @@
 import Foundation
-import Testing
+import ReelCaptions
 import ReelCore
 import ReelIO
-import ReelCaptions
 import ReelTestSupport
+import Testing
 
 @Suite("AssetReaderOutputCaptionAdaptor")
 struct AssetReaderOutputCaptionAdaptorTests {
     static let captions: [Caption] = [
         Caption(spans: [.init("Hello "), .init("world", CaptionStyle(italic: true))], timeRange: range(500, 1500)),
-        Caption(spans: [.init("bold", CaptionStyle(fontWeight: .bold)), .init(" and\n"), .init("red", CaptionStyle(textColor: .red))],
-                timeRange: range(2000, 3250)),
+        Caption(
+            spans: [.init("bold", CaptionStyle(fontWeight: .bold)), .init(" and\n"), .init("red", CaptionStyle(textColor: .red))],
+            timeRange: range(2000, 3250)),
     ]
 
     static func range(_ a: Int64, _ b: Int64) -> TimeRange {
@@ -23,16 +24,19 @@ struct AssetReaderOutputCaptionAdaptorTests {
         let srt = folder.appendingPathComponent("in.srt")
         try SRT.write(captions).write(to: srt)
         let out = folder.appendingPathComponent("clip.\(container)")
-        _ = try TestTools.outputString(try #require(TestTools.which("ffmpeg")?.path), [
-            "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=4:r=10", "-i", srt.path,
-            "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", codec, "-metadata:s:s:0", "language=fra", out.path,
-        ])
+        _ = try TestTools.outputString(
+            try #require(TestTools.which("ffmpeg")?.path),
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=4:r=10", "-i", srt.path,
+                "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", codec, "-metadata:s:s:0", "language=fra", out.path,
+            ])
         return out
     }
 
     static func read(_ url: URL) async throws -> (captions: [Caption], adaptor: AssetReaderOutputCaptionAdaptor, track: AssetReader.Track) {
         let reader = try await AssetReader.open(url: url)
-        let track = try #require(reader.tracks.first { $0.mediaType == .subtitle || $0.mediaType == MediaType(rawValue: "text") || $0.formatDescription.mediaType == "subtitle" })
+        let track = try #require(
+            reader.tracks.first { $0.mediaType == .subtitle || $0.mediaType == MediaType(rawValue: "text") || $0.formatDescription.mediaType == "subtitle" })
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
         try reader.add(output)
         let adaptor = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output)
@@ -42,8 +46,9 @@ struct AssetReaderOutputCaptionAdaptorTests {
         return (captions, adaptor, track)
     }
 
-    @Test("the captions of a subtitle track, with their styles", .requires(.ffmpeg),
-          arguments: [("mp4", "mov_text"), ("mov", "mov_text"), ("mkv", "srt"), ("mkv", "webvtt"), ("mkv", "ass")])
+    @Test(
+        "the captions of a subtitle track, with their styles", .requires(.ffmpeg),
+        arguments: [("mp4", "mov_text"), ("mov", "mov_text"), ("mkv", "srt"), ("mkv", "webvtt"), ("mkv", "ass")])
     func readsEachContainersCaptions(container: String, codec: String) async throws {
         let (captions, adaptor, _) = try await Self.read(try Self.clip(container, codec: codec))
         #expect(adaptor.warnings.isEmpty)
@@ -55,8 +60,12 @@ struct AssetReaderOutputCaptionAdaptorTests {
             #expect((a.timeRange.end - b.timeRange.end).magnitude <= tolerance)
             // FFmpeg's mov_text and webvtt encoders (which made these tracks) write no colours.
             func faces(_ c: Caption) -> [Caption.Span] {
-                Caption(spans: c.normalized.spans.map { .init($0.text, CaptionStyle(fontWeight: $0.style.fontWeight, italic: $0.style.italic, underline: $0.style.underline)) },
-                        timeRange: c.timeRange).spans
+                Caption(
+                    spans: c.normalized.spans.map {
+                        .init($0.text, CaptionStyle(fontWeight: $0.style.fontWeight, italic: $0.style.italic, underline: $0.style.underline))
+                    },
+                    timeRange: c.timeRange
+                ).spans
             }
             #expect(faces(a) == faces(b), "\(codec): \(a.spans)")
         }
@@ -87,9 +96,11 @@ struct AssetReaderOutputCaptionAdaptorTests {
         func seconds(_ s: Double, _ e: Double) -> TimeRange {
             TimeRange(start: MediaTime(value: Int64(s * 30) * 1001, timescale: 30000), end: MediaTime(value: Int64(e * 30) * 1001, timescale: 30000))
         }
-        let written = [Caption("HELLO", timeRange: seconds(1, 2)),
-                       Caption("ROLL", timeRange: seconds(2.5, 3), animation: .characterReveal),
-                       Caption("ROLL ON", timeRange: seconds(3, 4), animation: .characterReveal)]
+        let written = [
+            Caption("HELLO", timeRange: seconds(1, 2)),
+            Caption("ROLL", timeRange: seconds(2.5, 3), animation: .characterReveal),
+            Caption("ROLL ON", timeRange: seconds(3, 4), animation: .characterReveal),
+        ]
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let scc = folder.appendingPathComponent("in.scc")
@@ -97,10 +108,12 @@ struct AssetReaderOutputCaptionAdaptorTests {
         // line of padding follows it.
         try (SCC.write(written).data + Data("00:00:04;15\t8080 8080\n\n".utf8)).write(to: scc)
         let mov = folder.appendingPathComponent("c608.mov")
-        _ = try TestTools.outputString(try #require(TestTools.which("ffmpeg")?.path), [
-            "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=5:r=30000/1001", "-i", scc.path,
-            "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", mov.path,
-        ])
+        _ = try TestTools.outputString(
+            try #require(TestTools.which("ffmpeg")?.path),
+            [
+                "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=5:r=30000/1001", "-i", scc.path,
+                "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", mov.path,
+            ])
         let (captions, adaptor, track) = try await Self.read(mov)
         #expect(track.formatDescription.format == "c608")
         #expect(adaptor.warnings.isEmpty)
@@ -151,43 +164,53 @@ struct AssetReaderOutputCaptionAdaptorTests {
     }
 
     static let assScript = """
-    [Script Info]
-    ScriptType: v4.00+
-    PlayResX: 384
-    PlayResY: 288
+        [Script Info]
+        ScriptType: v4.00+
+        PlayResX: 384
+        PlayResY: 288
 
-    [V4+ Styles]
-    Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding
-    Style: Default,Arial,16,&Hffffff,&Hffffff,&H0,&H0,0,0,0,0,100,100,0,0,1,1,0,2,10,10,10,0
-    Style: Sign,Arial,20,&H00ffff,&Hffffff,&H0,&H0,0,0,0,0,100,100,0,0,1,1,0,8,10,10,10,0
+        [V4+ Styles]
+        Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding
+        Style: Default,Arial,16,&Hffffff,&Hffffff,&H0,&H0,0,0,0,0,100,100,0,0,1,1,0,2,10,10,10,0
+        Style: Sign,Arial,20,&H00ffff,&Hffffff,&H0,&H0,0,0,0,0,100,100,0,0,1,1,0,8,10,10,10,0
 
-    [Events]
-    Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
-    Dialogue: 0,0:00:01.00,0:00:02.00,Sign,,0,0,0,,Top
-    Dialogue: 0,0:00:02.50,0:00:03.00,Default,,0,0,0,,{\\an1}Bottom left
-    Dialogue: 0,0:00:03.50,0:00:04.00,Default,,0,0,0,,{\\a7}Top right
-    Dialogue: 0,0:00:04.50,0:00:05.00,Default,,0,0,0,,Plain
+        [Events]
+        Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+        Dialogue: 0,0:00:01.00,0:00:02.00,Sign,,0,0,0,,Top
+        Dialogue: 0,0:00:02.50,0:00:03.00,Default,,0,0,0,,{\\an1}Bottom left
+        Dialogue: 0,0:00:03.50,0:00:04.00,Default,,0,0,0,,{\\a7}Top right
+        Dialogue: 0,0:00:04.50,0:00:05.00,Default,,0,0,0,,Plain
 
-    """
+        """
 
     /// The same four cues placed by each format's own means, copied by ffmpeg into Matroska.
     static func placedClip(_ codec: String, in folder: URL) throws -> URL {
         let file: (name: String, text: String)
         switch codec {
         case "subrip":
-            file = ("in.srt", "1\n00:00:01,000 --> 00:00:02,000\n{\\an8}Top\n\n2\n00:00:02,500 --> 00:00:03,000\n{\\an1}Bottom left\n\n"
-                    + "3\n00:00:03,500 --> 00:00:04,000\n{\\an9}Top right\n\n4\n00:00:04,500 --> 00:00:05,000\nPlain\n")
+            file = (
+                "in.srt",
+                "1\n00:00:01,000 --> 00:00:02,000\n{\\an8}Top\n\n2\n00:00:02,500 --> 00:00:03,000\n{\\an1}Bottom left\n\n"
+                    + "3\n00:00:03,500 --> 00:00:04,000\n{\\an9}Top right\n\n4\n00:00:04,500 --> 00:00:05,000\nPlain\n"
+            )
         case "webvtt":
-            file = ("in.vtt", "WEBVTT\n\n00:01.000 --> 00:02.000 line:0\nTop\n\n00:02.500 --> 00:03.000 line:-1 align:left\nBottom left\n\n"
-                    + "00:03.500 --> 00:04.000 line:10% align:right position:90%\nTop right\n\n00:04.500 --> 00:05.000\nPlain\n")
+            file = (
+                "in.vtt",
+                "WEBVTT\n\n00:01.000 --> 00:02.000 line:0\nTop\n\n00:02.500 --> 00:03.000 line:-1 align:left\nBottom left\n\n"
+                    + "00:03.500 --> 00:04.000 line:10% align:right position:90%\nTop right\n\n00:04.500 --> 00:05.000\nPlain\n"
+            )
         default:
             file = ("in.ass", assScript)
         }
         let input = folder.appendingPathComponent(file.name)
         try Data(file.text.utf8).write(to: input)
         let out = folder.appendingPathComponent("placed-\(codec).mkv")
-        try TestTools.output("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=5:r=10", "-i", input.path,
-                                        "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", out.path])
+        try TestTools.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=5:r=10", "-i", input.path,
+                "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", out.path,
+            ])
         return out
     }
 
@@ -211,11 +234,19 @@ struct AssetReaderOutputCaptionAdaptorTests {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let ass = folder.appendingPathComponent("in.ass")
-        try Data(Self.assScript.replacingOccurrences(of: "Style: Default,Arial,16,&Hffffff,&Hffffff,&H0,&H0,0,",
-                                                     with: "Style: Default,Arial,16,&H00ffff,&Hffffff,&H0,&H0,-1,").utf8).write(to: ass)
+        try Data(
+            Self.assScript.replacingOccurrences(
+                of: "Style: Default,Arial,16,&Hffffff,&Hffffff,&H0,&H0,0,",
+                with: "Style: Default,Arial,16,&H00ffff,&Hffffff,&H0,&H0,-1,"
+            ).utf8
+        ).write(to: ass)
         let mp4 = folder.appendingPathComponent("styled.mp4")
-        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=5:r=10", "-i", ass.path,
-                                        "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "mov_text", mp4.path])
+        try TestTools.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=5:r=10", "-i", ass.path,
+                "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "mov_text", mp4.path,
+            ])
         let (captions, _, _) = try await Self.read(mp4)
         let plain = try #require(captions.last)
         #expect(plain.text == "Plain")

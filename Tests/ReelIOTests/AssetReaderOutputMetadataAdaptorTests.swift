@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import ReelCore
 import ReelIO
 import ReelMetadata
 import ReelTestSupport
+import Testing
 
 @Suite("AssetReaderOutputMetadataAdaptor")
 struct AssetReaderOutputMetadataAdaptorTests {
@@ -24,8 +24,10 @@ struct AssetReaderOutputMetadataAdaptorTests {
         let adaptor = try AssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output) { sample in
             let half = sample.duration.multiplied(byRatio: 1, 2)
             let item = MetadataItem(identifier: MetadataIdentifier(keySpace: "test", key: "size"), value: .integer(Int64(sample.data.count)))
-            return [TimedMetadataGroup(timeRange: TimeRange(start: sample.presentationTime, duration: half), items: [item]),
-                    TimedMetadataGroup(timeRange: TimeRange(start: sample.presentationTime + half, duration: half), items: [item])]
+            return [
+                TimedMetadataGroup(timeRange: TimeRange(start: sample.presentationTime, duration: half), items: [item]),
+                TimedMetadataGroup(timeRange: TimeRange(start: sample.presentationTime + half, duration: half), items: [item]),
+            ]
         }
         try reader.startReading()
         var groups: [TimedMetadataGroup] = []
@@ -69,8 +71,9 @@ struct AssetReaderOutputMetadataAdaptorTests {
 
     @Test("formats without a decoder give their raw bytes")
     func rawFallback() throws {
-        let sample = SampleBuffer(data: Data([1, 2, 3]), presentationTime: MediaTime(value: 5, timescale: 10),
-                                  duration: MediaTime(value: 1, timescale: 10), format: "mebx")
+        let sample = SampleBuffer(
+            data: Data([1, 2, 3]), presentationTime: MediaTime(value: 5, timescale: 10),
+            duration: MediaTime(value: 1, timescale: 10), format: "mebx")
         let groups = try AssetReaderOutputMetadataAdaptor.defaultDecode(sample)
         #expect(groups.count == 1)
         #expect(groups.first?.timeRange == sample.timeRange)
@@ -107,8 +110,9 @@ struct AssetReaderOutputMetadataAdaptorTests {
         return (groups, adaptor.warnings)
     }
 
-    @Test("mebx items decode with the keys of the track's sample description, no keys passed",
-          .requires(.sharedMedia))
+    @Test(
+        "mebx items decode with the keys of the track's sample description, no keys passed",
+        .requires(.sharedMedia))
     func mebxKeys() async throws {
         let url = TestFiles.sharedMedia("nom-exif_meta.mov")
         let reader = try await AssetReader.open(url: url)

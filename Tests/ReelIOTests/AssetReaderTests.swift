@@ -1,9 +1,10 @@
 import Foundation
+import ReelCore
+import ReelTestSupport
 import Synchronization
 import Testing
-import ReelCore
+
 @testable import ReelIO
-import ReelTestSupport
 
 @Suite("AssetReader")
 struct AssetReaderTests {
@@ -51,8 +52,9 @@ struct AssetReaderTests {
         return try await readAll(output).compactMap(\.videoFrame)
     }
 
-    @Test("a damaged packet is skipped, as players skip it; a stream damaged for longer than a second fails the read",
-          .requires(.ffmpeg, .ffprobe))
+    @Test(
+        "a damaged packet is skipped, as players skip it; a stream damaged for longer than a second fails the read",
+        .requires(.ffmpeg, .ffprobe))
     func damagedPackets() async throws {
         let frames = try await readDamaged(packets: 1, from: 0.5)
         #expect(frames.count == 59)
@@ -90,8 +92,9 @@ struct AssetReaderTests {
         #expect(!held[0].hasSamePixels(as: held[1]))
     }
 
-    @Test("converts to each pixel format with the right values", .requires(.ffmpeg),
-          arguments: PixelFormat.allCases)
+    @Test(
+        "converts to each pixel format with the right values", .requires(.ffmpeg),
+        arguments: PixelFormat.allCases)
     func pixelValues(format: PixelFormat) throws {
         let url = try ReadWriteTestMedia.flatColourClip()
         let reader = try AssetReader(url: url)
@@ -111,10 +114,12 @@ struct AssetReaderTests {
         let pixel = (0..<format.bytesPerPixel(plane: 0)).map { byte(0, center.x, center.y, $0) }
         switch format {
         case .bgra:
-            #expect(near(byte(0, center.x, center.y, 0), 199) && near(byte(0, center.x, center.y, 1), 99)
+            #expect(
+                near(byte(0, center.x, center.y, 0), 199) && near(byte(0, center.x, center.y, 1), 99)
                     && near(byte(0, center.x, center.y, 2), 47) && byte(0, center.x, center.y, 3) == 255, "\(pixel)")
         case .rgba:
-            #expect(near(byte(0, center.x, center.y, 0), 47) && near(byte(0, center.x, center.y, 1), 99)
+            #expect(
+                near(byte(0, center.x, center.y, 0), 47) && near(byte(0, center.x, center.y, 1), 99)
                     && near(byte(0, center.x, center.y, 2), 199) && byte(0, center.x, center.y, 3) == 255, "\(pixel)")
         case .yuv420p:
             #expect(near(byte(0, center.x, center.y), 98) && near(byte(1, 16, 12), 177) && near(byte(2, 16, 12), 101))
@@ -140,8 +145,9 @@ struct AssetReaderTests {
         #expect(frames.allSatisfy { $0.pixelBuffer.width == 160 && $0.pixelBuffer.height == 90 })
     }
 
-    @Test("a time range gives exactly the frames in it, starting between keyframes",
-          .requires(.ffmpeg))
+    @Test(
+        "a time range gives exactly the frames in it, starting between keyframes",
+        .requires(.ffmpeg))
     func timeRange() async throws {
         let url = try ReadWriteTestMedia.testPatternClip()
         // Keyframes every 12 frames: 1 s = frame 30 is not one, so the reader seeks to 24 and drops 24...29.
@@ -166,8 +172,9 @@ struct AssetReaderTests {
         }
     }
 
-    @Test("a random-access output reads other ranges with the file it has open: frame-exact, no second open",
-          .requires(.ffmpeg))
+    @Test(
+        "a random-access output reads other ranges with the file it has open: frame-exact, no second open",
+        .requires(.ffmpeg))
     func randomAccessResets() async throws {
         let url = try ReadWriteTestMedia.testPatternClip()
         let reader = try await AssetReader.open(url: url)
@@ -196,7 +203,10 @@ struct AssetReaderTests {
         expectFrames(try await readAll(output).compactMap(\.videoFrame), 0..<3, "back to the start")
         try output.reset(forReadingTimeRanges: [TimeRange(start: MediaTime(value: 59, timescale: 30), duration: .positiveInfinity)])
         expectFrames(try await readAll(output).compactMap(\.videoFrame), 59..<60, "the last frame")
-        try output.reset(forReadingTimeRanges: [TimeRange(start: MediaTime(value: 1, timescale: 2), end: MediaTime(value: 2, timescale: 3)), TimeRange(start: MediaTime(value: 3, timescale: 2), end: MediaTime(value: 8, timescale: 5))])
+        try output.reset(forReadingTimeRanges: [
+            TimeRange(start: MediaTime(value: 1, timescale: 2), end: MediaTime(value: 2, timescale: 3)),
+            TimeRange(start: MediaTime(value: 3, timescale: 2), end: MediaTime(value: 8, timescale: 5)),
+        ])
         // One after the other: 15...19, then 45...47.
         let both = try await readAll(output).compactMap(\.videoFrame)
         try #require(both.count == 8)
@@ -288,7 +298,10 @@ struct AssetReaderTests {
         expectReelError(.invalidArgument) { try plain.reset(forReadingTimeRanges: [TimeRange(start: .zero, end: MediaTime(value: 1, timescale: 1))]) }
         expectReelError(.invalidArgument) { try random.reset(forReadingTimeRanges: []) }
         expectReelError(.invalidArgument) {
-            try random.reset(forReadingTimeRanges: [TimeRange(start: MediaTime(value: 1, timescale: 1), end: MediaTime(value: 2, timescale: 1)), TimeRange(start: .zero, end: MediaTime(value: 1, timescale: 2))])
+            try random.reset(forReadingTimeRanges: [
+                TimeRange(start: MediaTime(value: 1, timescale: 1), end: MediaTime(value: 2, timescale: 1)),
+                TimeRange(start: .zero, end: MediaTime(value: 1, timescale: 2)),
+            ])
         }
         // Cancelling ends the random-access loop too.
         reader.cancelReading()
@@ -527,12 +540,20 @@ struct AssetReaderTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try "1\n00:00:00,000 --> 00:00:00,500\nHello\n".write(to: folder.appendingPathComponent("s.srt"), atomically: true, encoding: .utf8)
         try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=red:size=16x16", "-frames:v", "1", "cover.png"], in: folder)
-        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x64:rate=10:duration=1", "-i", "s.srt",
-                                        "-i", "cover.png", "-map", "0", "-map", "1", "-map", "2", "-c:v", "libx264", "-c:s", "mov_text",
-                                        "-c:v:1", "png", "-disposition:v:1", "attached_pic", "tracks.mp4"], in: folder)
+        try TestTools.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x64:rate=10:duration=1", "-i", "s.srt",
+                "-i", "cover.png", "-map", "0", "-map", "1", "-map", "2", "-c:v", "libx264", "-c:s", "mov_text",
+                "-c:v:1", "png", "-disposition:v:1", "attached_pic", "tracks.mp4",
+            ], in: folder)
         try Data([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0]).write(to: folder.appendingPathComponent("tag.id3"))
-        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x64:rate=10:duration=1", "-f", "data",
-                                        "-i", "tag.id3", "-map", "0", "-map", "1", "-c:v", "libx264", "-c:d", "copy", "data.ts"], in: folder)
+        try TestTools.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x64:rate=10:duration=1", "-f", "data",
+                "-i", "tag.id3", "-map", "0", "-map", "1", "-c:v", "libx264", "-c:d", "copy", "data.ts",
+            ], in: folder)
         let ts = try Data(contentsOf: folder.appendingPathComponent("data.ts"))
         try TimedID3Stream.retagged(ts).write(to: folder.appendingPathComponent("id3.ts"))
 

@@ -1,8 +1,9 @@
 import Foundation
 import ReelCore
-@testable import ReelIO
-import Testing
 import ReelTestSupport
+import Testing
+
+@testable import ReelIO
 
 @Suite("Asset loading")
 struct AssetTests {
@@ -248,10 +249,12 @@ struct AssetTests {
     @Test("a localised title tag is taken for its language")
     func localisedChapterTitle() {
         let range = TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1))
-        let group = TimedMetadataGroup(timeRange: range, items: [
-            MetadataItem(identifier: .commonIdentifierTitle, value: .string("Opening")),
-            MetadataItem(identifier: MetadataIdentifier(keySpace: .container, key: "title-fra"), value: .string("Ouverture")),
-        ])
+        let group = TimedMetadataGroup(
+            timeRange: range,
+            items: [
+                MetadataItem(identifier: .commonIdentifierTitle, value: .string("Opening")),
+                MetadataItem(identifier: MetadataIdentifier(keySpace: .container, key: "title-fra"), value: .string("Ouverture")),
+            ])
         let french = Asset.titled(group, language: "fr-CA")
         #expect(french?.item(.commonIdentifierTitle)?.stringValue == "Ouverture")
         #expect(french?.item(.commonIdentifierTitle)?.extendedLanguageTag == "fr")

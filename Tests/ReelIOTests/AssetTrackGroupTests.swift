@@ -1,6 +1,7 @@
 import ReelCore
-@testable import ReelIO
 import Testing
+
+@testable import ReelIO
 
 @Suite("AssetTrackGroup")
 struct AssetTrackGroupTests {

@@ -1,8 +1,9 @@
 import Foundation
 import ReelCore
-@testable import ReelIO
-import Testing
 import ReelTestSupport
+import Testing
+
+@testable import ReelIO
 
 @Suite("AssetTrack and MetadataItem loading")
 struct AssetTrackLoadingTests {

@@ -1,8 +1,9 @@
 import Foundation
 import ReelCore
-@testable import ReelIO
-import Testing
 import ReelTestSupport
+import Testing
+
+@testable import ReelIO
 
 @Suite("AssetTrackSegment")
 struct AssetTrackSegmentTests {
@@ -44,9 +45,13 @@ struct AssetTrackSegmentTests {
         // 20 frames a group of pictures (keyframes at 0, 2/3 s, ...): the copy starts at the
         // keyframe before 0.5 s and its edit list skips to 0.5 s.
         let source = folder.appendingPathComponent("source.mp4")
-        try TestTools.output("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=30:duration=2",
-                                        "-c:v", "libx264", "-preset", "ultrafast", "-g", "20", "-bf", "0", "-video_track_timescale", "30",
-                                        source.path])
+        try TestTools.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=30:duration=2",
+                "-c:v", "libx264", "-preset", "ultrafast", "-g", "20", "-bf", "0", "-video_track_timescale", "30",
+                source.path,
+            ])
         try TestTools.output("ffmpeg", ["-v", "error", "-nostdin", "-ss", "0.5", "-i", source.path, "-c", "copy", url.path])
         let track = try #require(try await Asset(url: url).loadTracks(withMediaType: .video).first)
         let shown = track.segments.filter { !$0.isEmpty }

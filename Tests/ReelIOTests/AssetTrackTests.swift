@@ -1,8 +1,9 @@
 import Foundation
 import ReelCore
-@testable import ReelIO
-import Testing
 import ReelTestSupport
+import Testing
+
+@testable import ReelIO
 
 @Suite("AssetTrack")
 struct AssetTrackTests {
@@ -29,8 +30,12 @@ struct AssetTrackTests {
         #expect(video.sampleCount == 60)
         #expect(video.startTimecode == nil)
         // The edit list's one edit: the media from its B-frame delay (1024 of 15360) over the whole timeline.
-        #expect(video.segments == [TimeMapping(source: TimeRange(start: MediaTime(value: 1024, timescale: 15360), duration: video.timeRange.duration),
-                                               target: video.timeRange)])
+        #expect(
+            video.segments == [
+                TimeMapping(
+                    source: TimeRange(start: MediaTime(value: 1024, timescale: 15360), duration: video.timeRange.duration),
+                    target: video.timeRange)
+            ])
         #expect(video.estimatedDataRate > 0)
         #expect(audio.trackID == 2 && audio.mediaType == .audio)
         #expect(audio.formatDescriptions.first?.sampleRate == 48000)
@@ -69,9 +74,13 @@ struct AssetTrackTests {
         #expect(video.segments[1].target == video.timeRange)
         // The sound's own edits: 478 ms of nothing, then its media from the start.
         let audio = try #require(t.first { $0.mediaType == .audio })
-        #expect(audio.segments == [TimeMapping(emptyTarget: TimeRange(start: .zero, duration: MediaTime(value: 478, timescale: 1000))),
-                                   TimeMapping(source: TimeRange(start: .zero, duration: MediaTime(value: 2022, timescale: 1000)),
-                                               target: TimeRange(start: MediaTime(value: 478, timescale: 1000), duration: MediaTime(value: 2022, timescale: 1000)))])
+        #expect(
+            audio.segments == [
+                TimeMapping(emptyTarget: TimeRange(start: .zero, duration: MediaTime(value: 478, timescale: 1000))),
+                TimeMapping(
+                    source: TimeRange(start: .zero, duration: MediaTime(value: 2022, timescale: 1000)),
+                    target: TimeRange(start: MediaTime(value: 478, timescale: 1000), duration: MediaTime(value: 2022, timescale: 1000))),
+            ])
         let duration = try await Asset(url: TestFiles.fixture("edit-list.mp4")).load(.duration)
         #expect(duration == MediaTime(value: 5, timescale: 2))
     }
@@ -99,8 +108,9 @@ struct AssetTrackTests {
         #expect(t[1].hasMediaCharacteristic(.legible))
     }
 
-    @Test("GoPro MAX: timecode, GPMF metadata and data tracks, with handlers",
-          .requires(.sharedMedia))
+    @Test(
+        "GoPro MAX: timecode, GPMF metadata and data tracks, with handlers",
+        .requires(.sharedMedia))
     func goPro() async throws {
         let asset = Asset(url: TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4"))
         let t = try await asset.load(.tracks)
@@ -130,8 +140,9 @@ struct AssetTrackTests {
         #expect(asset.openCount == 1)
     }
 
-    @Test("iPhone MOV: two mebx metadata tracks",
-          .requires(.sharedMedia))
+    @Test(
+        "iPhone MOV: two mebx metadata tracks",
+        .requires(.sharedMedia))
     func iPhone() async throws {
         let t = try await Asset(url: TestFiles.sharedMedia("nom-exif_meta.mov")).load(.tracks)
         #expect(t.map(\.mediaType) == [.video, .audio, .metadata, .metadata])
@@ -143,8 +154,9 @@ struct AssetTrackTests {
         #expect(try await t[0].loadAssociatedTracks(ofType: .metadataReferent).isEmpty)
     }
 
-    @Test("MPEG-TS with KLV: PIDs as track IDs, klv format",
-          .requires(.sharedMedia))
+    @Test(
+        "MPEG-TS with KLV: PIDs as track IDs, klv format",
+        .requires(.sharedMedia))
     func klv() async throws {
         let t = try await Asset(url: TestFiles.sharedMedia("kwiver_mpeg2_klv.ts")).load(.tracks)
         #expect(t.map(\.trackID) == [0x100, 0x101])

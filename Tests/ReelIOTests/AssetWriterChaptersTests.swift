@@ -1,14 +1,19 @@
 import Foundation
-import Testing
 import ReelCore
 import ReelIO
 import ReelTestSupport
+import Testing
 
 @Suite struct AssetWriterChaptersTests {
     static func chapter(_ title: String, from start: Int, to end: Int) -> TimedMetadataGroup {
         let range = TimeRange(start: MediaTime(value: Int64(start), timescale: 30), end: MediaTime(value: Int64(end), timescale: 30))
-        return TimedMetadataGroup(timeRange: range, items: [MetadataItem(identifier: .commonIdentifierTitle, value: .string(title),
-                                                                         time: range.start, duration: range.duration)])
+        return TimedMetadataGroup(
+            timeRange: range,
+            items: [
+                MetadataItem(
+                    identifier: .commonIdentifierTitle, value: .string(title),
+                    time: range.start, duration: range.duration)
+            ])
     }
 
     /// Writes 30 frames (1 s) with `chapters`.
@@ -36,7 +41,8 @@ import ReelTestSupport
         let read = try await Asset(url: url).load(.chapters)
         try #require(read.count == 3, "\(read.map(\.timeRange))")
         for (got, want) in zip(read, written) {
-            #expect(got.items.first { $0.identifier == .commonIdentifierTitle }?.stringValue
+            #expect(
+                got.items.first { $0.identifier == .commonIdentifierTitle }?.stringValue
                     == want.items.first?.stringValue)
             // MP4 and MOV keep chapter times in milliseconds.
             #expect(abs((got.timeRange.start - want.timeRange.start).seconds) < 0.002, "\(got.timeRange) \(want.timeRange)")

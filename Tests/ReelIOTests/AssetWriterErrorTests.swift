@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import ReelCore
 import ReelIO
 import ReelTestSupport
+import Testing
 
 @Suite("AssetWriter errors")
 struct AssetWriterErrorTests {
@@ -124,9 +124,11 @@ struct AssetWriterErrorTests {
         await #expect { try await video.append(Self.frame(), withPresentationTime: MediaTime(value: 9, timescale: 30)) } throws: { Self.code($0) == .cancelled }
     }
 
-    @Test("combinations FFmpeg would write corrupt are refused", arguments: [
-        (AssetWriter.FileType.mpegts, MetadataFormat.camm), (.mkv, .mebx), (.mkv, .gpmd), (.mkv, .klv), (.mp4, .klv), (.mpegts, .gpmd),
-    ])
+    @Test(
+        "combinations FFmpeg would write corrupt are refused",
+        arguments: [
+            (AssetWriter.FileType.mpegts, MetadataFormat.camm), (.mkv, .mebx), (.mkv, .gpmd), (.mkv, .klv), (.mp4, .klv), (.mpegts, .gpmd),
+        ])
     func refusedCombinations(fileType: AssetWriter.FileType, format: MetadataFormat) throws {
         let url = try TestFiles.scratchFolder().appendingPathComponent("out.\(fileType.rawValue)")
         let writer = try AssetWriter(outputURL: url, fileType: fileType)

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
+import ReelCaptions
 import ReelCore
 import ReelIO
-import ReelCaptions
 import ReelTestSupport
+import Testing
 
 @Suite("AssetWriterInputCaptionAdaptor")
 struct AssetWriterInputCaptionAdaptorTests {
@@ -25,8 +25,9 @@ struct AssetWriterInputCaptionAdaptorTests {
     }
 
     /// FFmpeg reads the track Reel wrote back to the same cues.
-    @Test("ffmpeg reads the same cues", .requires(.ffmpeg),
-          arguments: [(CaptionFormat.movText, AssetWriter.FileType.mp4), (.movText, .mov), (.srt, .mkv), (.webVTT, .mkv)])
+    @Test(
+        "ffmpeg reads the same cues", .requires(.ffmpeg),
+        arguments: [(CaptionFormat.movText, AssetWriter.FileType.mp4), (.movText, .mov), (.srt, .mkv), (.webVTT, .mkv)])
     func ffmpegReadsTheTrack(format: CaptionFormat, fileType: AssetWriter.FileType) async throws {
         let url = try await Self.write(Self.captions, format: format, fileType: fileType)
         let srt = url.deletingLastPathComponent().appendingPathComponent("out.srt")
@@ -43,8 +44,12 @@ struct AssetWriterInputCaptionAdaptorTests {
     @Test(.requires(.ffmpeg), arguments: [AssetWriter.FileType.mp4, .mov])
     func ffprobeSeesAMovTextTrack(fileType: AssetWriter.FileType) async throws {
         let url = try await Self.write(Self.captions, format: .movText, fileType: fileType)
-        let probed = try TestTools.outputString("ffprobe", ["-v", "error", "-select_streams", "s:0", "-show_entries", "stream=codec_type,codec_name,codec_tag_string",
-                                                            "-of", "default=noprint_wrappers=1", url.path])
+        let probed = try TestTools.outputString(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "s:0", "-show_entries", "stream=codec_type,codec_name,codec_tag_string",
+                "-of", "default=noprint_wrappers=1", url.path,
+            ])
         #expect(probed.split(separator: "\n").sorted() == ["codec_name=mov_text", "codec_tag_string=tx3g", "codec_type=subtitle"])
     }
 
@@ -53,9 +58,11 @@ struct AssetWriterInputCaptionAdaptorTests {
     /// them out to a file, and Reel reads them back.
     @Test(.requires(.ffmpeg), arguments: [CaptionFormat.srt, .webVTT])
     func placementIsWrittenWhereTheFormatHoldsIt(format: CaptionFormat) async throws {
-        let placed = [Caption("top", timeRange: AssetReaderOutputCaptionAdaptorTests.range(0, 1000), region: .top),
-                      Caption("left", timeRange: AssetReaderOutputCaptionAdaptorTests.range(1000, 2000), textAlignment: .left),
-                      Caption("plain", timeRange: AssetReaderOutputCaptionAdaptorTests.range(2000, 3000))]
+        let placed = [
+            Caption("top", timeRange: AssetReaderOutputCaptionAdaptorTests.range(0, 1000), region: .top),
+            Caption("left", timeRange: AssetReaderOutputCaptionAdaptorTests.range(1000, 2000), textAlignment: .left),
+            Caption("plain", timeRange: AssetReaderOutputCaptionAdaptorTests.range(2000, 3000)),
+        ]
         let url = try await Self.write(placed, format: format, fileType: .mkv)
         let file = url.deletingLastPathComponent().appendingPathComponent("copied.\(format.fileExtension)")
         try TestTools.output("ffmpeg", ["-v", "error", "-i", url.path, "-c", "copy", file.path])
@@ -63,7 +70,8 @@ struct AssetWriterInputCaptionAdaptorTests {
         if format == .srt {
             #expect(text.contains("{\\an8}top") && text.contains("{\\an1}left") && text.contains("\nplain\n"))
         } else {
-            #expect(text.contains("00:00.000 --> 00:01.000 line:0\ntop") && text.contains("00:01.000 --> 00:02.000 align:left\nleft")
+            #expect(
+                text.contains("00:00.000 --> 00:01.000 line:0\ntop") && text.contains("00:01.000 --> 00:02.000 align:left\nleft")
                     && text.contains("00:02.000 --> 00:03.000\nplain"))
         }
         let back = try await AssetReaderOutputCaptionAdaptorTests.read(url).captions

@@ -1,16 +1,18 @@
 import Foundation
-import Testing
 import ReelCore
-import ReelMetadata
 import ReelIO
+import ReelMetadata
 import ReelTestSupport
+import Testing
 
 @Suite("AssetWriterInputMetadataAdaptor")
 struct AssetWriterInputMetadataAdaptorTests {
     /// Ten fixes 100 ms apart, walking north.
     static let fixes: [(TimeRange, GPSFix)] = (0..<10).map { i in
-        (TimeRange(start: MediaTime(value: Int64(i) * 100, timescale: 1000), duration: MediaTime(value: 100, timescale: 1000)),
-         GPSFix(latitude: 47.0 + Double(i) * 0.0001, longitude: 8.5, altitude: 400 + Double(i), speed2D: 1.5, speed3D: 1.5))
+        (
+            TimeRange(start: MediaTime(value: Int64(i) * 100, timescale: 1000), duration: MediaTime(value: 100, timescale: 1000)),
+            GPSFix(latitude: 47.0 + Double(i) * 0.0001, longitude: 8.5, altitude: 400 + Double(i), speed2D: 1.5, speed3D: 1.5)
+        )
     }
 
     static func group(_ range: TimeRange, _ fix: GPSFix) -> TimedMetadataGroup {
@@ -82,10 +84,12 @@ struct AssetWriterInputMetadataAdaptorTests {
 
 @Suite("AssetWriterInputMetadataAdaptor: mebx, camm and KLV encoding")
 struct AssetWriterInputMetadataAdaptorFormatTests {
-    static let fix = GPSFix(latitude: 38.1601, longitude: -77.3561, altitude: 120, speed2D: 12, course: 10,
-                            time: Date(timeIntervalSince1970: 1_200_000_000))
-    static let group = TimedMetadataGroup(timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 10)),
-                                          items: fix.metadataItems())
+    static let fix = GPSFix(
+        latitude: 38.1601, longitude: -77.3561, altitude: 120, speed2D: 12, course: 10,
+        time: Date(timeIntervalSince1970: 1_200_000_000))
+    static let group = TimedMetadataGroup(
+        timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 10)),
+        items: fix.metadataItems())
 
     @Test func klvIsMISB0601WithAValidChecksum() throws {
         let data = try AssetWriterInputMetadataAdaptor.defaultEncode(forFormat: .klv)(Self.group)

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import ReelCore
-@testable import ReelIO
 import ReelTestSupport
+import Testing
+
+@testable import ReelIO
 
 /// The writer's life: the state machine's transitions alone, then the writer raced from
 /// many threads and tasks, checked for its invariants.

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import ReelCore
 import ReelIO
 import ReelTestSupport
+import Testing
 
 @Suite("AssetWriter")
 struct AssetWriterTests {
@@ -18,9 +18,11 @@ struct AssetWriterTests {
 
     static func rawGroup(_ bytes: [UInt8], start: Int64, duration: Int64, format: MetadataFormat = .gpmd) -> TimedMetadataGroup {
         let range = TimeRange(start: MediaTime(value: start, timescale: 1000), duration: MediaTime(value: duration, timescale: 1000))
-        return TimedMetadataGroup(timeRange: range, items: [
-            MetadataItem(identifier: MetadataIdentifier(keySpace: "reel", key: "sample.\(format)"), value: .data(Data(bytes))),
-        ])
+        return TimedMetadataGroup(
+            timeRange: range,
+            items: [
+                MetadataItem(identifier: MetadataIdentifier(keySpace: "reel", key: "sample.\(format)"), value: .data(Data(bytes)))
+            ])
     }
 
     static let payloads: [[UInt8]] = [Array("DEVC\0\0\0\0first".utf8), Array("DEVC\0\0\0\0second!!".utf8), Array("DEVC\0\0\0\0third".utf8)]
@@ -83,8 +85,11 @@ struct AssetWriterTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("out.\(fileType == .mov ? "mov" : "mp4")")
         let writer = try AssetWriter(outputURL: url, fileType: fileType)
-        let video = AssetWriterInput(settings: .video(.init(codec: .h264, width: 160, height: 120, preset: "ultrafast",
-                                                            frameDuration: MediaTime(value: 1001, timescale: 30000))))
+        let video = AssetWriterInput(
+            settings: .video(
+                .init(
+                    codec: .h264, width: 160, height: 120, preset: "ultrafast",
+                    frameDuration: MediaTime(value: 1001, timescale: 30000))))
         let start = try #require(Timecode("10:59:59;28"))
         video.startTimecode = start
         try writer.add(video)
@@ -146,8 +151,9 @@ struct AssetWriterTests {
     func ffprobeSeesGPMD() async throws {
         let url = try TestFiles.scratchFolder().appendingPathComponent("probe.mp4")
         try await writeClip(to: url, fileType: .mp4)
-        let json = try TestTools.outputString(try #require(TestTools.which("ffprobe")?.path),
-                                              ["-v", "error", "-show_streams", "-of", "json", url.path])
+        let json = try TestTools.outputString(
+            try #require(TestTools.which("ffprobe")?.path),
+            ["-v", "error", "-show_streams", "-of", "json", url.path])
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         let streams = try #require(object?["streams"] as? [[String: Any]])
         let data = try #require(streams.first { $0["codec_type"] as? String == "data" })
@@ -162,8 +168,9 @@ struct AssetWriterTests {
         let url = try TestFiles.scratchFolder().appendingPathComponent("codec.mov")
         try await writeClip(to: url, fileType: .mov, frames: 5, codec: codec)
         let reader = try await AssetReader.open(url: url)
-        let output = AssetReaderTrackOutput(trackID: try #require(reader.tracks(withMediaType: .video).first).trackID,
-                                            settings: .video(pixelFormat: .gray8))
+        let output = AssetReaderTrackOutput(
+            trackID: try #require(reader.tracks(withMediaType: .video).first).trackID,
+            settings: .video(pixelFormat: .gray8))
         try reader.add(output)
         try reader.startReading()
         var lumas: [Int] = []
@@ -218,8 +225,10 @@ struct AssetWriterTests {
                 let v = Float(sin(Double(chunk * 4800 + i) * 2 * .pi * 440 / 48000) * 0.5)
                 samples += [v, v]
             }
-            try await audio.append(DecodedAudio(samples: samples, channelCount: 2, sampleRate: 48000,
-                                                presentationTime: MediaTime(value: Int64(chunk * 4800), timescale: 48000)))
+            try await audio.append(
+                DecodedAudio(
+                    samples: samples, channelCount: 2, sampleRate: 48000,
+                    presentationTime: MediaTime(value: Int64(chunk * 4800), timescale: 48000)))
         }
         try await writer.finishWriting()
     }
@@ -246,8 +255,12 @@ struct AssetWriterTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("tone.m4a")
         try await writeTone(to: url)
-        let brand = try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "format_tags=major_brand,compatible_brands",
-                                                           "-of", "default=nw=1", url.path])
+        let brand = try TestTools.outputString(
+            "ffprobe",
+            [
+                "-v", "error", "-show_entries", "format_tags=major_brand,compatible_brands",
+                "-of", "default=nw=1", url.path,
+            ])
         #expect(brand.contains("TAG:major_brand=M4A "), "\(brand)")
         #expect(brand.contains("M4A") && brand.contains("isom"), "\(brand)")
         let type = try TestTools.outputString("exiftool", ["-s3", "-FileType", "-MIMEType", url.path])
@@ -256,7 +269,8 @@ struct AssetWriterTests {
         // The same file as .mp4 keeps the MPEG-4 brand.
         let mp4 = folder.appendingPathComponent("tone.mp4")
         try await writeTone(to: mp4)
-        #expect(try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "format_tags=major_brand", "-of", "default=nw=1", mp4.path])
+        #expect(
+            try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "format_tags=major_brand", "-of", "default=nw=1", mp4.path])
                 == "TAG:major_brand=isom\n")
     }
 
@@ -281,8 +295,12 @@ struct AssetWriterTests {
         let scc = folder.appendingPathComponent("in.scc")
         try Data("Scenario_SCC V1.0\n\n00:00:00;15\t94ae 94ae 9420 9420 c8c9 942f 942f\n\n00:00:01;00\t8080\n\n".utf8).write(to: scc)
         let mov = folder.appendingPathComponent("c608.mov")
-        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=2:r=10", "-i", scc.path,
-                                        "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", mov.path])
+        try TestTools.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=2:r=10", "-i", scc.path,
+                "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", mov.path,
+            ])
         let reader = try await AssetReader.open(url: mov)
         let description = try #require(reader.tracks.first { $0.formatDescription.codecName == "eia_608" }?.formatDescription)
         let intoMOV = try AssetWriter(outputURL: folder.appendingPathComponent("out.mov"), fileType: .mov)

@@ -1,14 +1,16 @@
 import Foundation
 import ReelCore
-@testable import ReelIO
-import Testing
 import ReelTestSupport
+import Testing
+
+@testable import ReelIO
 
 @Suite("Container metadata mapping")
 struct ContainerMetadataTests {
     @Test("QuickTime reverse-DNS keys go to mdta, location to udta, the rest to container")
     func identifiers() {
-        #expect(ContainerMetadata.identifier(forTag: "com.apple.quicktime.make", family: .quickTime).rawValue
+        #expect(
+            ContainerMetadata.identifier(forTag: "com.apple.quicktime.make", family: .quickTime).rawValue
                 == "mdta/com.apple.quicktime.make")
         #expect(ContainerMetadata.identifier(forTag: "location", family: .quickTime) == ContainerMetadata.userDataLocation)
         #expect(ContainerMetadata.identifier(forTag: "title", family: .quickTime).rawValue == "container/title")
@@ -23,12 +25,14 @@ struct ContainerMetadataTests {
         #expect(items.map(\.identifier.rawValue) == ["udta/\u{A9}xyz", "container/title-fra"])
     }
 
-    @Test("common keys: best source first, dates parsed", arguments: [
-        ("com.apple.quicktime.creationdate", "2019-02-12T15:27:12+08:00", 1_549_956_432.0),
-        ("creation_time", "2019-11-18T15:45:32.000000Z", 1_574_091_932.0),
-        ("creation_time", "2024-01-01T00:00:00Z", 1_704_067_200.0),
-        ("date", "2024-01-01", 1_704_067_200.0),
-    ])
+    @Test(
+        "common keys: best source first, dates parsed",
+        arguments: [
+            ("com.apple.quicktime.creationdate", "2019-02-12T15:27:12+08:00", 1_549_956_432.0),
+            ("creation_time", "2019-11-18T15:45:32.000000Z", 1_574_091_932.0),
+            ("creation_time", "2024-01-01T00:00:00Z", 1_704_067_200.0),
+            ("date", "2024-01-01", 1_704_067_200.0),
+        ])
     func commonDates(key: String, text: String, seconds: Double) {
         let items = ContainerMetadata.items(from: [(key, text)], family: .quickTime)
         let common = ContainerMetadata.commonItems(from: items)
@@ -37,10 +41,11 @@ struct ContainerMetadataTests {
 
     @Test("QuickTime mdta keys win over FFmpeg's generic tags")
     func precedence() {
-        let items = ContainerMetadata.items(from: [
-            ("title", "generic"), ("com.apple.quicktime.title", "apple"), ("encoder", "Lavf"),
-            ("com.apple.quicktime.software", "12.1.2"), ("make", "Acme"),
-        ], family: .quickTime)
+        let items = ContainerMetadata.items(
+            from: [
+                ("title", "generic"), ("com.apple.quicktime.title", "apple"), ("encoder", "Lavf"),
+                ("com.apple.quicktime.software", "12.1.2"), ("make", "Acme"),
+            ], family: .quickTime)
         let common = ContainerMetadata.commonItems(from: items)
         #expect(common.first { $0.identifier == .commonIdentifierTitle }?.stringValue == "apple")
         #expect(common.first { $0.identifier == .commonIdentifierSoftware }?.stringValue == "12.1.2")
@@ -71,16 +76,18 @@ struct ContainerMetadataTests {
         #expect(common.first { $0.identifier == .commonIdentifierTitle }?.stringValue == "Reel chapters")
     }
 
-    @Test("GoPro: udta location and firmware",
-          .requires(.sharedMedia))
+    @Test(
+        "GoPro: udta location and firmware",
+        .requires(.sharedMedia))
     func goPro() async throws {
         let common = try await Asset(url: TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4")).load(.commonMetadata)
         #expect(common.first { $0.identifier == .commonIdentifierLocation }?.stringValue == "+33.1268-117.3273/")
         #expect(common.first { $0.identifier == .commonIdentifierSoftware }?.stringValue == "H19.03.01.30.00")
     }
 
-    @Test("iPhone: make, model, software, location, creation date",
-          .requires(.sharedMedia))
+    @Test(
+        "iPhone: make, model, software, location, creation date",
+        .requires(.sharedMedia))
     func iPhone() async throws {
         let common = try await Asset(url: TestFiles.sharedMedia("nom-exif_meta.mov")).load(.commonMetadata)
         func value(_ id: MetadataIdentifier) -> String? { common.first { $0.identifier == id }?.stringValue }
@@ -173,10 +180,12 @@ struct ContainerKeySpaceTests {
         #expect(MetadataItem(identifier: MetadataIdentifier(keySpace: .id3, key: "TXXX"), value: .string("x")).commonKey == nil)
     }
 
-    @Test("FFmpeg's names map to ID3 frames in MP3 only", arguments: [
-        ("title", ContainerFamily.id3, "org.id3/TIT2"), ("TXXX", .id3, "org.id3/TXXX"), ("major_brand", .id3, "container/major_brand"),
-        ("title", .matroska, "container/title"),
-    ])
+    @Test(
+        "FFmpeg's names map to ID3 frames in MP3 only",
+        arguments: [
+            ("title", ContainerFamily.id3, "org.id3/TIT2"), ("TXXX", .id3, "org.id3/TXXX"), ("major_brand", .id3, "container/major_brand"),
+            ("title", .matroska, "container/title"),
+        ])
     func id3Names(tag: String, family: ContainerFamily, expected: String) {
         #expect(ContainerMetadata.identifier(forTag: tag, family: family).rawValue == expected)
     }

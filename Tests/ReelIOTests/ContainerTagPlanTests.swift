@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import ReelCore
-@testable import ReelIO
 import ReelTestSupport
+import Testing
+
+@testable import ReelIO
 
 @Suite struct ContainerTagPlanTests {
     static func item(_ id: MetadataIdentifier, _ value: MetadataValue) -> MetadataItem { MetadataItem(identifier: id, value: value) }
@@ -156,7 +157,8 @@ import ReelTestSupport
         // iTunes `©wrt` has a common meaning (creator) that MOV keeps only as a metadata key.
         let mov = Self.plan([udtaTitle, itunesDesc, itunesComposer], .mov)
         #expect(mov.metadataKeys)
-        #expect(mov.tags["com.apple.quicktime.title"] == "T" && mov.tags["com.apple.quicktime.description"] == "D"
+        #expect(
+            mov.tags["com.apple.quicktime.title"] == "T" && mov.tags["com.apple.quicktime.description"] == "D"
                 && mov.tags["com.apple.quicktime.director"] == "C")
         let mp4 = Self.plan([itunesDesc], .mp4)
         #expect(!mp4.metadataKeys && mp4.tags == ["description": "D"])
@@ -176,13 +178,14 @@ import ReelTestSupport
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let writer = try AssetWriter(outputURL: folder.appendingPathComponent("out.mp4"), fileType: .mp4)
-        writer.metadata = [Self.item(MetadataIdentifier(keySpace: .container, key: "major_brand"), .string("qt  ")),
-                           Self.item(MetadataIdentifier(keySpace: .container, key: "compatible_brands"), .string("qt  ")),
-                           Self.item(MetadataIdentifier(keySpace: .iTunes, key: "\u{A9}too"), .string("Lavf59.27.100")),
-                           Self.item(.commonIdentifierSoftware, .string("Lavf59.27.100"))]
+        writer.metadata = [
+            Self.item(MetadataIdentifier(keySpace: .container, key: "major_brand"), .string("qt  ")),
+            Self.item(MetadataIdentifier(keySpace: .container, key: "compatible_brands"), .string("qt  ")),
+            Self.item(MetadataIdentifier(keySpace: .iTunes, key: "\u{A9}too"), .string("Lavf59.27.100")),
+            Self.item(.commonIdentifierSoftware, .string("Lavf59.27.100")),
+        ]
         #expect(writer.metadataNotWritten.isEmpty)
         // ... and they do not make the muxer write metadata keys.
         #expect(Self.plan(writer.metadata, .mp4).tags.isEmpty && !Self.plan(writer.metadata, .mp4).metadataKeys)
     }
 }
-

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import ReelCore
-@testable import ReelIO
 import ReelTestSupport
+import Testing
+
+@testable import ReelIO
 
 @Suite("Decoder")
 struct DecoderTests {

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import ReelIO
 import ReelTestSupport
+import Testing
 
 @Suite("FormatDescription.codecConfiguration")
 struct FormatDescriptionCodecConfigurationTests {

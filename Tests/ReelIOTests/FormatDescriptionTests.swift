@@ -1,8 +1,9 @@
 import Foundation
 import ReelCore
-@testable import ReelIO
-import Testing
 import ReelTestSupport
+import Testing
+
+@testable import ReelIO
 
 @Suite("FormatDescription")
 struct FormatDescriptionTests {
@@ -29,9 +30,12 @@ struct FormatDescriptionTests {
     @Test("AAC: 'aac ' with the object type in the flags, 1024 frames per packet, no per-frame sizes")
     func aac() async throws {
         let audio = try #require(try await descriptions("counter-320x240.mp4").last?.audioStreamBasicDescription)
-        #expect(audio == AudioStreamBasicDescription(sampleRate: 48000, formatID: "aac ", formatFlags: AudioFormatFlags(rawValue: 2),
-                                                     bytesPerPacket: 0, framesPerPacket: 1024, bytesPerFrame: 0,
-                                                     channelsPerFrame: 1, bitsPerChannel: 0))
+        #expect(
+            audio
+                == AudioStreamBasicDescription(
+                    sampleRate: 48000, formatID: "aac ", formatFlags: AudioFormatFlags(rawValue: 2),
+                    bytesPerPacket: 0, framesPerPacket: 1024, bytesPerFrame: 0,
+                    channelsPerFrame: 1, bitsPerChannel: 0))
         #expect(!audio.isLinearPCM)
     }
 
@@ -46,13 +50,15 @@ struct FormatDescriptionTests {
         #expect(all.first?.audioStreamBasicDescription == nil, "video has no audio description")
     }
 
-    @Test("PCM layouts from FFmpeg's codec names", arguments: [
-        ("pcm_s16le", PCMLayout?(PCMLayout(isFloat: false, isSigned: true, isBigEndian: false, isPlanar: false))),
-        ("pcm_f32be", PCMLayout(isFloat: true, isSigned: false, isBigEndian: true, isPlanar: false)),
-        ("pcm_u8", PCMLayout(isFloat: false, isSigned: false, isBigEndian: false, isPlanar: false)),
-        ("pcm_s24le_planar", PCMLayout(isFloat: false, isSigned: true, isBigEndian: false, isPlanar: true)),
-        ("pcm_mulaw", nil), ("pcm_dvd", nil), ("aac", nil), ("pcm_s16xx", nil),
-    ])
+    @Test(
+        "PCM layouts from FFmpeg's codec names",
+        arguments: [
+            ("pcm_s16le", PCMLayout?(PCMLayout(isFloat: false, isSigned: true, isBigEndian: false, isPlanar: false))),
+            ("pcm_f32be", PCMLayout(isFloat: true, isSigned: false, isBigEndian: true, isPlanar: false)),
+            ("pcm_u8", PCMLayout(isFloat: false, isSigned: false, isBigEndian: false, isPlanar: false)),
+            ("pcm_s24le_planar", PCMLayout(isFloat: false, isSigned: true, isBigEndian: false, isPlanar: true)),
+            ("pcm_mulaw", nil), ("pcm_dvd", nil), ("aac", nil), ("pcm_s16xx", nil),
+        ])
     func pcmLayout(name: String, expected: PCMLayout?) {
         #expect(PCMLayout(codecName: name) == expected)
     }

@@ -1,8 +1,9 @@
 import Foundation
 import ReelCore
-@testable import ReelIO
-import Testing
 import ReelTestSupport
+import Testing
+
+@testable import ReelIO
 
 /// One file, shared by the process: demuxers go back to the file's pool and its MP4
 /// boxes are parsed once.

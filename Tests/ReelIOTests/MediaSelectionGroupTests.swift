@@ -1,8 +1,9 @@
 import Foundation
 import ReelCore
-@testable import ReelIO
-import Testing
 import ReelTestSupport
+import Testing
+
+@testable import ReelIO
 
 @Suite("MediaSelectionGroup")
 struct MediaSelectionGroupTests {
@@ -41,8 +42,9 @@ struct MediaSelectionGroupTests {
     @Test("options filtered and sorted by preferred languages (BCP 47, regions ignored)")
     func preferredLanguages() async throws {
         let group = try #require(try await Asset(url: selection).loadMediaSelectionGroup(for: .audible))
-        let sorted = MediaSelectionGroup.mediaSelectionOptions(from: group.options,
-                                                               filteredAndSortedAccordingToPreferredLanguages: ["fr-CA", "de", "en-US"])
+        let sorted = MediaSelectionGroup.mediaSelectionOptions(
+            from: group.options,
+            filteredAndSortedAccordingToPreferredLanguages: ["fr-CA", "de", "en-US"])
         #expect(sorted.map(\.trackID) == [3, 2])
         #expect(MediaSelectionGroup.mediaSelectionOptions(from: group.options, with: Locale(identifier: "en_GB")).map(\.trackID) == [2])
         #expect(MediaSelectionGroup.mediaSelectionOptions(from: group.options, filteredAndSortedAccordingToPreferredLanguages: ["ja"]).isEmpty)

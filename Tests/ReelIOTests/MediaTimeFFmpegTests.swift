@@ -1,7 +1,8 @@
 import CFFmpeg
 import ReelCore
-@testable import ReelIO
 import Testing
+
+@testable import ReelIO
 
 /// A time base and a readable name for test arguments.
 struct TimeBase: Sendable, CustomTestStringConvertible {
@@ -48,7 +49,7 @@ struct MediaTimeFFmpegTests {
 
     @Test func roundingToATimeBase() {
         let tb = AVRational(timescale: 1000)
-        let t = MediaTime(value: -1, timescale: 2000)   // -0.5 ms
+        let t = MediaTime(value: -1, timescale: 2000)  // -0.5 ms
         #expect(t.ffmpegTimestamp(in: tb) == -1)
         #expect(t.ffmpegTimestamp(in: tb, method: .roundTowardZero) == 0)
         #expect(t.ffmpegTimestamp(in: tb, method: .roundTowardPositiveInfinity) == 0)
@@ -61,13 +62,13 @@ struct MediaTimeFFmpegTests {
         #expect(third.ffmpegTimestamp(in: ntsc, method: .roundTowardZero) == 9)
         // A time that needs a huge intermediate (timescale * num > Int32.max) still rounds once.
         let fine = MediaTime(value: 1_000_000_001, timescale: 1_000_000_000)
-        #expect(fine.ffmpegTimestamp(in: ntsc, method: .roundTowardZero) == 29)   // 29.97... ticks
+        #expect(fine.ffmpegTimestamp(in: ntsc, method: .roundTowardZero) == 29)  // 29.97... ticks
         #expect(fine.ffmpegTimestamp(in: ntsc, method: .roundAwayFromZero) == 30)
         // Special values and overflow have no timestamp.
         #expect(MediaTime.invalid.ffmpegTimestamp(in: tb) == nil)
         #expect(MediaTime.positiveInfinity.ffmpegTimestamp(in: tb) == nil)
         #expect(MediaTime(value: .max, timescale: 1).ffmpegTimestamp(in: tb) == nil)
-        #expect(MediaTime(value: .min, timescale: 1000).ffmpegTimestamp(in: tb) == nil)   // would be AV_NOPTS_VALUE
+        #expect(MediaTime(value: .min, timescale: 1000).ffmpegTimestamp(in: tb) == nil)  // would be AV_NOPTS_VALUE
     }
 
     @Test func overflowingTimestampsHalveTheTimescale() {
@@ -97,7 +98,7 @@ struct MediaTimeFFmpegTests {
     @Test func tenHoursOfNTSCFramesDoNotDrift() {
         let mpegTS = AVRational(timescale: 90000)
         let frameBase = AVRational(num: 1001, den: 30000)
-        let frameCount: Int64 = 10 * 3600 * 30000 / 1001   // 1,078,921 frames
+        let frameCount: Int64 = 10 * 3600 * 30000 / 1001  // 1,078,921 frames
         let frameDuration = MediaTime(value: 1001, timescale: 30000)
         var accumulated = MediaTime(value: 0, timescale: 30000)
         var mismatches = 0
@@ -109,7 +110,8 @@ struct MediaTimeFFmpegTests {
                 let exact = MediaTime(value: 1001 * n, timescale: 30000)
                 let fromTS = MediaTime(ffmpeg: 3003 * n, timeBase: mpegTS)
                 let fromFrames = MediaTime(ffmpeg: n, timeBase: frameBase)
-                ok = ok && fromTS == exact && fromFrames == exact && !accumulated.hasBeenRounded
+                ok =
+                    ok && fromTS == exact && fromFrames == exact && !accumulated.hasBeenRounded
                     && exact.ffmpegTimestamp(in: mpegTS) == 3003 * n
                     && fromTS.ffmpegTimestamp(in: frameBase) == n
                     && fromFrames.ffmpegTimestamp(in: mpegTS) == 3003 * n

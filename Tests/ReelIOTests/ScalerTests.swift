@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import ReelCore
+import Testing
+
 @testable import ReelIO
 
 @Suite("Scaler")

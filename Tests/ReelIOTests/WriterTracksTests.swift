@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import ReelCore
-@testable import ReelIO
 import ReelTestSupport
+import Testing
+
+@testable import ReelIO
 
 @Suite("WriterTracks")
 struct WriterTracksTests {
@@ -23,12 +24,14 @@ struct WriterTracksTests {
         return buffer
     }
 
-    @Test("HEVC with a fixed GOP: IDR keyframes exactly every N frames, closed GOPs",
-          .requires(.hevcEncoder, .ffprobe))
+    @Test(
+        "HEVC with a fixed GOP: IDR keyframes exactly every N frames, closed GOPs",
+        .requires(.hevcEncoder, .ffprobe))
     func hevcFixedGOP() async throws {
         let gop = 6
-        var settings = VideoEncoderSettings(codec: .hevc, width: 128, height: 96, quality: .crf(28), preset: "veryfast",
-                                            frameDuration: MediaTime(value: 1, timescale: 30), timescale: 30, keyframeInterval: gop)
+        var settings = VideoEncoderSettings(
+            codec: .hevc, width: 128, height: 96, quality: .crf(28), preset: "veryfast",
+            frameDuration: MediaTime(value: 1, timescale: 30), timescale: 30, keyframeInterval: gop)
         settings.encoderOptions["x265-params"] = "keyint=\(gop):min-keyint=\(gop):scenecut=0:open-gop=0"
         let url = try TestFiles.scratchFolder().appendingPathComponent("gop.mp4")
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
@@ -44,8 +47,12 @@ struct WriterTracksTests {
 
         // Keyframe packets (libavcodec's libx265 flags IDR pictures only), in presentation order.
         let probe = try #require(TestTools.which("ffprobe")?.path)
-        let csv = try TestTools.outputString(probe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,flags",
-                                                     "-of", "csv=p=0", url.path])
+        let csv = try TestTools.outputString(
+            probe,
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,flags",
+                "-of", "csv=p=0", url.path,
+            ])
         let packets = csv.split(separator: "\n").compactMap { line -> (pts: Int, key: Bool)? in
             let fields = line.split(separator: ",")
             guard fields.count >= 2, let pts = Int(fields[0]) else { return nil }
@@ -80,15 +87,19 @@ struct WriterTracksTests {
         try await writer.finishWriting()
         let ffmpeg = try #require(TestTools.which("ffmpeg")?.path)
         let md5 = try TestTools.outputString(ffmpeg, ["-v", "error", "-i", url.path, "-f", "framemd5", "-"])
-        return md5.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last.map { String($0).trimmingCharacters(in: .whitespaces) } }
+        return md5.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap {
+            $0.split(separator: ",").last.map { String($0).trimmingCharacters(in: .whitespaces) }
+        }
     }
 
-    @Test("Groups coded independently: a keyframe-aligned range alone codes to the pictures it has within the whole",
-          .requires(.ffmpeg), arguments: [VideoEncoderSettings.Quality.crf(30), .bitRate(200_000)])
+    @Test(
+        "Groups coded independently: a keyframe-aligned range alone codes to the pictures it has within the whole",
+        .requires(.ffmpeg), arguments: [VideoEncoderSettings.Quality.crf(30), .bitRate(200_000)])
     func groupsCodedIndependently(quality: VideoEncoderSettings.Quality) async throws {
         let gop = 10
-        var settings = VideoEncoderSettings(codec: .h264, width: 128, height: 96, quality: quality, preset: "veryfast",
-                                            frameDuration: MediaTime(value: 1, timescale: 30), timescale: 30, keyframeInterval: gop)
+        var settings = VideoEncoderSettings(
+            codec: .h264, width: 128, height: 96, quality: quality, preset: "veryfast",
+            frameDuration: MediaTime(value: 1, timescale: 30), timescale: 30, keyframeInterval: gop)
         settings.encoderOptions["x264-params"] = "keyint=\(gop):min-keyint=\(gop):scenecut=0"
         settings.codesGroupsIndependently = true
         let folder = try TestFiles.scratchFolder()
@@ -146,8 +157,9 @@ struct WriterTracksTests {
         TagCase(width: 720, height: 480, matrix: "bt709", space: "bt709", primaries: "bt709", transfer: "bt709"),
     ]
 
-    @Test("the output is tagged with the encoding its frames are drawn in: SD smpte170m, HD bt709, or the caller's",
-          .requires(.ffprobe), arguments: tagCases)
+    @Test(
+        "the output is tagged with the encoding its frames are drawn in: SD smpte170m, HD bt709, or the caller's",
+        .requires(.ffprobe), arguments: tagCases)
     func colourTags(_ c: TagCase) async throws {
         var settings = VideoEncoderSettings(codec: .h264, width: c.width, height: c.height, preset: "ultrafast")
         settings.colorProperties = ColorProperties(matrix: c.matrix)
@@ -162,14 +174,19 @@ struct WriterTracksTests {
         try await input.append(frame, withPresentationTime: .zero)
         input.markAsFinished()
         try await writer.finishWriting()
-        let out = try TestTools.outputString(try #require(TestTools.which("ffprobe")?.path),
-                                             ["-v", "error", "-select_streams", "v:0", "-show_entries",
-                                              "stream=color_space,color_primaries,color_transfer,color_range", "-of", "default=nw=1", url.path])
-        let tags = Dictionary(uniqueKeysWithValues: out.split(separator: "\n").compactMap { line -> (String, String)? in
-            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
-            return parts.count == 2 ? (parts[0], parts[1]) : nil
-        })
-        #expect(tags["color_space"] == c.space && tags["color_primaries"] == c.primaries && tags["color_transfer"] == c.transfer
+        let out = try TestTools.outputString(
+            try #require(TestTools.which("ffprobe")?.path),
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries",
+                "stream=color_space,color_primaries,color_transfer,color_range", "-of", "default=nw=1", url.path,
+            ])
+        let tags = Dictionary(
+            uniqueKeysWithValues: out.split(separator: "\n").compactMap { line -> (String, String)? in
+                let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+                return parts.count == 2 ? (parts[0], parts[1]) : nil
+            })
+        #expect(
+            tags["color_space"] == c.space && tags["color_primaries"] == c.primaries && tags["color_transfer"] == c.transfer
                 && tags["color_range"] == "tv", "\(tags)")
     }
 }

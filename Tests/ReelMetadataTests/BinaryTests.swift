@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReelMetadata
 import ReelTestSupport
+import Testing
+
+@testable import ReelMetadata
 
 @Suite("FourCC and the bounded byte reader")
 struct BinaryTests {

@@ -1,13 +1,15 @@
 import Foundation
-import Testing
-@testable import ReelMetadata
 import ReelTestSupport
+import Testing
+
+@testable import ReelMetadata
 
 @Suite("Google CAMM records")
 struct CAMMTests {
-    static let gps = CAMM.GPS(timeGPSEpoch: 1_577_836_800 - 315_964_800 + 18, fixType: 3, latitude: 37.422, longitude: -122.084,
-                              altitude: 12.5, horizontalAccuracy: 3, verticalAccuracy: 5, velocityEast: 3, velocityNorth: 4,
-                              velocityUp: 0, speedAccuracy: 0.5)
+    static let gps = CAMM.GPS(
+        timeGPSEpoch: 1_577_836_800 - 315_964_800 + 18, fixType: 3, latitude: 37.422, longitude: -122.084,
+        altitude: 12.5, horizontalAccuracy: 3, verticalAccuracy: 5, velocityEast: 3, velocityNorth: 4,
+        velocityUp: 0, speedAccuracy: 0.5)
     static let all: [CAMM.Record] = [
         .angleAxis(x: 0.1, y: 0.2, z: 0.3), .exposure(pixelExposureTime: 1_000_000, rollingShutterSkewTime: -5),
         .gyro(x: 1, y: 2, z: 3), .acceleration(x: 0, y: 9.81, z: 0), .position(x: 1, y: 1, z: 1),
@@ -31,14 +33,15 @@ struct CAMMTests {
         #expect(fix.speed2D == 5 && fix.speed3D == 5)
         #expect(close(fix.course, 36.86989764584402, 1e-9))
         #expect(fix.fix == 3)
-        #expect(fix.time == Date(timeIntervalSince1970: 1_577_836_800)) // 2020-01-01 UTC: GPS is 18 s ahead
+        #expect(fix.time == Date(timeIntervalSince1970: 1_577_836_800))  // 2020-01-01 UTC: GPS is 18 s ahead
         #expect(group.item(MetadataIdentifier(keySpace: .camm, key: "6"))?.value == .numbers(CAMM.Record.gps(Self.gps).numbers))
         #expect(group.timeRange == range)
     }
 
     @Test func locationRecordGivesAFixAndOthersItems() throws {
-        let items = try CAMM.items(sample: CAMM.encode([.gyro(x: 1, y: 2, z: 3), .location(latitude: 48.8584, longitude: 2.2945, altitude: 35)]),
-                                   timeRange: .zero)
+        let items = try CAMM.items(
+            sample: CAMM.encode([.gyro(x: 1, y: 2, z: 3), .location(latitude: 48.8584, longitude: 2.2945, altitude: 35)]),
+            timeRange: .zero)
         #expect(items.first?.identifier.rawValue == "camm/2")
         #expect(items.first?.unit == "rad/s")
         #expect(items.first?.value == .numbers([1, 2, 3]))
@@ -144,9 +147,10 @@ struct CAMMGPSFieldsTests {
 
     @Test func aFixWithVelocityAndAccuraciesRoundTrips() throws {
         let time = Date(timeIntervalSince1970: 1_574_120_714.25)
-        let fix = GPSFix(latitude: 33.12677, longitude: -117.3273436, altitude: -22.959, speed2D: 5, speed3D: 5.0990195135927845,
-                         course: 36.86989764584402, time: time, fix: 3, horizontalAccuracy: 2.5, verticalAccuracy: 4, speedAccuracy: 0.25,
-                         velocityNorth: 4, velocityEast: 3, velocityUp: -1)
+        let fix = GPSFix(
+            latitude: 33.12677, longitude: -117.3273436, altitude: -22.959, speed2D: 5, speed3D: 5.0990195135927845,
+            course: 36.86989764584402, time: time, fix: 3, horizontalAccuracy: 2.5, verticalAccuracy: 4, speedAccuracy: 0.25,
+            velocityNorth: 4, velocityEast: 3, velocityUp: -1)
         let sample = CAMM.encode([CAMM.record(fix: fix)])
         let back = try #require(GPSFix(try CAMM.group(sample: sample, timeRange: .zero)))
         #expect(back.velocityNorth == 4 && back.velocityEast == 3 && back.velocityUp == -1)

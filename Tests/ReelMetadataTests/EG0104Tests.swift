@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReelMetadata
 import ReelTestSupport
+import Testing
+
+@testable import ReelMetadata
 
 @Suite("MISB EG 0104 universal sets")
 struct EG0104Tests {
@@ -20,8 +21,8 @@ struct EG0104Tests {
         #expect(close(fix.longitude, -77.366859, 1e-9))
         #expect(close(fix.altitude, 1054.4, 1e-4))
         #expect(set.items.count == 23)
-        #expect(try #require(fix.time).timeIntervalSince1970 > 1_199_145_600) // 2008 or later
-        #expect(try #require(fix.time).timeIntervalSince1970 < 1_230_768_000) // before 2009
+        #expect(try #require(fix.time).timeIntervalSince1970 > 1_199_145_600)  // 2008 or later
+        #expect(try #require(fix.time).timeIntervalSince1970 < 1_230_768_000)  // before 2009
 
         let groups = try KLV.groups(packets: pes.map { ($0.data, $0.pts) })
         #expect(groups.count == 48)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReelMetadata
 
 @Suite("GPMFGPSStream: finding the GPS in any GPMF stream")
@@ -15,9 +16,10 @@ struct GPMFGPSStreamTests {
 
     @Test func anyStreamWithNamedLatitudeAndLongitude() throws {
         // Longitude before latitude, as the names say; speed and course by name.
-        let data = try Self.payload("XGPS", type: "lllss", name: "Tracker (long, lat, altitude, ground speed, course)",
-                                    units: ["deg", "deg", "m", "m/s", "deg"], scale: [10_000_000, 10_000_000, 100, 100, 10],
-                                    rows: [[65_000_000, 465_000_000, 37_200, 350, 1234], [65_000_100, 465_000_200, 37_300, 360, 1240]])
+        let data = try Self.payload(
+            "XGPS", type: "lllss", name: "Tracker (long, lat, altitude, ground speed, course)",
+            units: ["deg", "deg", "m", "m/s", "deg"], scale: [10_000_000, 10_000_000, 100, 100, 10],
+            rows: [[65_000_000, 465_000_000, 37_200, 350, 1234], [65_000_100, 465_000_200, 37_300, 360, 1240]])
         let fixes = try GPMF.fixes(payload: data, timeRange: oneSecond)
         #expect(fixes.count == 2)
         #expect(close(fixes[0].fix.latitude, 46.5) && close(fixes[0].fix.longitude, 6.5))
@@ -27,8 +29,9 @@ struct GPMFGPSStreamTests {
     }
 
     @Test func unnamedStreamByUnitsInPositionOrder() throws {
-        let data = try Self.payload("POSN", type: "Llll", name: nil, units: ["s", "deg", "deg", "m"], scale: [1000, 10_000_000, 10_000_000, 1000],
-                                    rows: [[5000, -338_567_844, 1_512_152_967, 58_300], [5500, -338_567_000, 1_512_153_000, 58_400]])
+        let data = try Self.payload(
+            "POSN", type: "Llll", name: nil, units: ["s", "deg", "deg", "m"], scale: [1000, 10_000_000, 10_000_000, 1000],
+            rows: [[5000, -338_567_844, 1_512_152_967, 58_300], [5500, -338_567_000, 1_512_153_000, 58_400]])
         let fixes = try GPMF.fixes(payload: data, timeRange: oneSecond)
         #expect(fixes.map(\.fix.latitude) == [-33.8567844, -33.8567])
         #expect(close(fixes[0].fix.altitude, 58.3))
@@ -36,18 +39,21 @@ struct GPMFGPSStreamTests {
     }
 
     @Test func threeAnglesAreNotAPosition() throws {
-        let data = try Self.payload("ATTD", type: "sss", name: "Attitude", units: ["deg", "deg", "deg"], scale: [100, 100, 100],
-                                    rows: [[100, 200, 300]])
+        let data = try Self.payload(
+            "ATTD", type: "sss", name: "Attitude", units: ["deg", "deg", "deg"], scale: [100, 100, 100],
+            rows: [[100, 200, 300]])
         #expect(try GPMF.fixes(payload: data, timeRange: oneSecond).isEmpty)
-        let named = try Self.payload("ATTD", type: "sss", name: "Attitude (roll, pitch, yaw)", units: ["deg", "deg", "deg"], scale: [1],
-                                     rows: [[1, 2, 3]])
+        let named = try Self.payload(
+            "ATTD", type: "sss", name: "Attitude (roll, pitch, yaw)", units: ["deg", "deg", "deg"], scale: [1],
+            rows: [[1, 2, 3]])
         #expect(try GPMF.fixes(payload: named, timeRange: oneSecond).isEmpty)
     }
 
     @Test func outOfRangePositionsAreLeftOut() throws {
-        let data = try Self.payload("GPRI", type: "JlllSSSSBB", name: nil, units: ["s", "deg", "deg", "m", "m", "m", "m/s", "deg", "", ""],
-                                    scale: [1000, 10_000_000, 10_000_000, 1000, 100, 100, 100, 100, 1, 1],
-                                    rows: [[0, 950_000_000, 0, 0, 0, 0, 0, 0, 3, 9], [250, 10_000_000, 20_000_000, 0, 0, 0, 0, 0, 3, 9]])
+        let data = try Self.payload(
+            "GPRI", type: "JlllSSSSBB", name: nil, units: ["s", "deg", "deg", "m", "m", "m", "m/s", "deg", "", ""],
+            scale: [1000, 10_000_000, 10_000_000, 1000, 100, 100, 100, 100, 1, 1],
+            rows: [[0, 950_000_000, 0, 0, 0, 0, 0, 0, 3, 9], [250, 10_000_000, 20_000_000, 0, 0, 0, 0, 0, 3, 9]])
         let fixes = try GPMF.fixes(payload: data, timeRange: oneSecond)
         #expect(fixes.map(\.fix.latitude) == [1])
     }
@@ -61,8 +67,9 @@ struct GPMFGPSStreamTests {
 
     @Test func garbledTypeStringsAreErrorsNotCrashes() throws {
         var rng = SeededGenerator(seed: 11)
-        let good = try Self.payload("GPRI", type: "JlllSSSSBB", name: "GPS RAW", units: ["s", "deg", "deg", "m", "m", "m", "m/s", "deg", "", ""],
-                                    scale: [1], rows: [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]])
+        let good = try Self.payload(
+            "GPRI", type: "JlllSSSSBB", name: "GPS RAW", units: ["s", "deg", "deg", "m", "m", "m", "m/s", "deg", "", ""],
+            scale: [1], rows: [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]])
         let bytes = [UInt8](good)
         let typeAt = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("TYPE".utf8)) }) + 8
         for _ in 0..<500 {
@@ -88,19 +95,29 @@ struct GPMFDroneFieldsTests {
     /// UNIT as the camera wrote them.
     static func karmaPayload(syst: [[Int64]]? = [[146_544_283, 1_492_457_278_000]]) throws -> Data {
         func stream(_ key: FourCC, name: String, type: String, units: [String], scale: [Int64], rows: [[Int64]]) throws -> GPMFNode {
-            .nested("STRM", [.string("STNM", name), .strings("UNIT", units), .string("TYPE", type),
-                             .integers("SCAL", .int32, scale.map { [$0] }),
-                             try .complex(key, layout: GPMFStructLayout(parsing: type), rows: rows)])
+            .nested(
+                "STRM",
+                [
+                    .string("STNM", name), .strings("UNIT", units), .string("TYPE", type),
+                    .integers("SCAL", .int32, scale.map { [$0] }),
+                    try .complex(key, layout: GPMFStructLayout(parsing: type), rows: rows),
+                ])
         }
         var streams = [
-            try stream("GPRI", name: "GPS RAW", type: "JlllSSSSBB", units: ["s", "deg", "deg", "m", "m", "m", "m/s", "deg", "", ""],
-                       scale: [1_000_000, 10_000_000, 10_000_000, 1000, 100, 100, 100, 100, 1, 1],
-                       rows: [[145_911_705, 331_253_680, -1_173_310_641, 15445, 25, 42, 59, 33435, 3, 20],
-                              [146_311_595, 331_253_706, -1_173_310_662, 15367, 25, 42, 124, 32564, 3, 20]]),
-            try stream("GLPI", name: "Position", type: "LllllsssS", units: ["s", "deg", "deg", "m", "m", "m/s", "m/s", "m/s", "deg"],
-                       scale: [1000, 10_000_000, 10_000_000, 1000, 1000, 100, 100, 100, 100],
-                       rows: [[146_071, 331_253_688, -1_173_310_668, 15711, 2003, 88, -75, -8, 33156],
-                              [146_323, 331_253_712, -1_173_310_685, 15643, 1935, 150, -103, -3, 33123]]),
+            try stream(
+                "GPRI", name: "GPS RAW", type: "JlllSSSSBB", units: ["s", "deg", "deg", "m", "m", "m", "m/s", "deg", "", ""],
+                scale: [1_000_000, 10_000_000, 10_000_000, 1000, 100, 100, 100, 100, 1, 1],
+                rows: [
+                    [145_911_705, 331_253_680, -1_173_310_641, 15445, 25, 42, 59, 33435, 3, 20],
+                    [146_311_595, 331_253_706, -1_173_310_662, 15367, 25, 42, 124, 32564, 3, 20],
+                ]),
+            try stream(
+                "GLPI", name: "Position", type: "LllllsssS", units: ["s", "deg", "deg", "m", "m", "m/s", "m/s", "m/s", "deg"],
+                scale: [1000, 10_000_000, 10_000_000, 1000, 1000, 100, 100, 100, 100],
+                rows: [
+                    [146_071, 331_253_688, -1_173_310_668, 15711, 2003, 88, -75, -8, 33156],
+                    [146_323, 331_253_712, -1_173_310_685, 15643, 1935, 150, -103, -3, 33123],
+                ]),
         ]
         if let syst {
             streams.append(try stream("SYST", name: "System Time", type: "JJ", units: ["s", "s"], scale: [1_000_000, 1000], rows: syst))
@@ -181,9 +198,12 @@ struct GPMFDroneFieldsTests {
             survives { () throws(ReelError) in try GPMF.groups(payload: Data(bytes[..<end]), timeRange: oneSecond) }
         }
         // A SYST of one value per sample ("J") is not a calibration: no UTC, no crash.
-        let single = try GPMFNode.nested("DEVC", [
-            .nested("STRM", [.string("TYPE", "J"), try .complex("SYST", layout: GPMFStructLayout(parsing: "J"), rows: [[5]])]),
-        ]).encoded()
+        let single = try GPMFNode.nested(
+            "DEVC",
+            [
+                .nested("STRM", [.string("TYPE", "J"), try .complex("SYST", layout: GPMFStructLayout(parsing: "J"), rows: [[5]])])
+            ]
+        ).encoded()
         let glpiOnly = try Self.karmaPayload(syst: nil)
         let fixes = try GPMF.fixes(payload: glpiOnly + single, timeRange: oneSecond)
         #expect(fixes.allSatisfy { $0.fix.time == nil })

@@ -1,12 +1,14 @@
 import Foundation
-import Testing
-@testable import ReelMetadata
 import ReelTestSupport
+import Testing
+
+@testable import ReelMetadata
 
 @Suite("GPMF on damaged and random bytes")
 struct GPMFRobustnessTests {
-    @Test(.requires(.sharedMedia),
-          arguments: ["gpmf-parser_hero6.raw", "gpmf-parser_Fusion.raw"])
+    @Test(
+        .requires(.sharedMedia),
+        arguments: ["gpmf-parser_hero6.raw", "gpmf-parser_Fusion.raw"])
     func everyTruncation(name: String) throws {
         let data = try TestFiles.sharedMediaData(name)
         var thrown = 0

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReelMetadata
 import ReelTestSupport
+import Testing
+
+@testable import ReelMetadata
 
 @Suite("GPMFSampleCounts: placing streams without STMP by their TSMP")
 struct GPMFSampleCountsTests {
@@ -25,8 +26,9 @@ struct GPMFSampleCountsTests {
             var devc = try #require(try GPMFNode.parse(GPMFWriter.payload(fixes: fixes)).first)
             let s = try #require(devc.children.firstIndex { $0.key == "STRM" })
             devc.children[s].children.insert(.integers("TSMP", .uint32, [[Int64(c - 1)]]), at: 0)
-            let sample = SampleBuffer(data: try devc.encoded(), presentationTime: MediaTime(seconds: start, preferredTimescale: 1000),
-                                      duration: MediaTime(value: 1001, timescale: 1000), format: .gpmd)
+            let sample = SampleBuffer(
+                data: try devc.encoded(), presentationTime: MediaTime(seconds: start, preferredTimescale: 1000),
+                duration: MediaTime(value: 1001, timescale: 1000), format: .gpmd)
             let groups = try decoder.groups(for: sample)
             #expect(groups.count == fixes.count)
             guard k > 0 else { continue }
@@ -55,6 +57,8 @@ struct GPMFSampleCountsTests {
         _ = try GPMF.groups(payload: payload(total: 10, fixes: 10), timeRange: first, counts: &counts)
         // A new recording: the count starts again, so nothing is measured from the old one.
         let restarted = try GPMF.groups(payload: payload(total: 8, fixes: 8), timeRange: second, counts: &counts)
-        #expect(restarted.map { GPSFix.time(in: $0) } == (0..<8).map { MediaTime(value: 1, timescale: 1) + MediaTime(value: 1, timescale: 1).multiplied(byRatio: Int32($0), 8) })
+        #expect(
+            restarted.map { GPSFix.time(in: $0) }
+                == (0..<8).map { MediaTime(value: 1, timescale: 1) + MediaTime(value: 1, timescale: 1).multiplied(byRatio: Int32($0), 8) })
     }
 }

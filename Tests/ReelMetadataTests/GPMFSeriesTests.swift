@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReelMetadata
 import ReelTestSupport
+import Testing
+
+@testable import ReelMetadata
 
 @Suite("GPMFSeries: streams with their sticky modifiers")
 struct GPMFSeriesTests {

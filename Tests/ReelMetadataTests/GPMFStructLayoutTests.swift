@@ -1,6 +1,7 @@
-import Testing
-@testable import ReelMetadata
 import ReelTestSupport
+import Testing
+
+@testable import ReelMetadata
 
 @Suite("GPMFStructLayout: TYPE strings")
 struct GPMFStructLayoutTests {

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReelMetadata
 import ReelTestSupport
+import Testing
+
+@testable import ReelMetadata
 
 @Suite("GPMFWriter: GPS fixes to GPMF payloads")
 struct GPMFWriterTests {
@@ -10,13 +11,15 @@ struct GPMFWriterTests {
         var rng = SeededGenerator(seed: 7)
         let t0 = Date(timeIntervalSince1970: 1_700_000_000.125)
         return (0..<(seconds * rate)).map { i in
-            let fix = GPSFix(latitude: 33.1 + Double(i) * 1.3e-6 + Double.random(in: -1e-7...1e-7, using: &rng),
-                             longitude: -117.3 - Double(i) * 2.1e-6, altitude: -22.959 + Double(i) * 0.0123,
-                             speed2D: 1.046 + Double(i % 7) * 0.1, speed3D: 1.0 + Double(i % 5) * 0.01,
-                             time: t0.addingTimeInterval(Double(i) / Double(rate)), fix: 3, dop: 1.54)
+            let fix = GPSFix(
+                latitude: 33.1 + Double(i) * 1.3e-6 + Double.random(in: -1e-7...1e-7, using: &rng),
+                longitude: -117.3 - Double(i) * 2.1e-6, altitude: -22.959 + Double(i) * 0.0123,
+                speed2D: 1.046 + Double(i % 7) * 0.1, speed3D: 1.0 + Double(i % 5) * 0.01,
+                time: t0.addingTimeInterval(Double(i) / Double(rate)), fix: 3, dop: 1.54)
             let start = MediaTime(value: Int64(i), timescale: Int32(rate))
-            return TimedMetadataGroup(timeRange: TimeRange(start: start, duration: MediaTime(value: 1, timescale: Int32(rate))),
-                                      items: fix.metadataItems(time: start))
+            return TimedMetadataGroup(
+                timeRange: TimeRange(start: start, duration: MediaTime(value: 1, timescale: Int32(rate))),
+                items: fix.metadataItems(time: start))
         }
     }
 
@@ -57,8 +60,10 @@ struct GPMFWriterTests {
         // HERO11 writes GPS5 and GPS9 side by side; the GPS9 stream carries per-sample time.
         let t = Date(timeIntervalSince1970: 1_700_000_000)
         let gps5 = try GPMFNode.parse(GPMFWriter.payload(fixes: [GPSFix(latitude: 1, longitude: 1)]))[0]
-        let gps9 = try GPMFNode.parse(GPMFWriter.payload(fixes: [GPSFix(latitude: 2, longitude: 2, time: t, fix: 2, dop: 3)],
-                                                          options: .init(format: .gps9)))[0]
+        let gps9 = try GPMFNode.parse(
+            GPMFWriter.payload(
+                fixes: [GPSFix(latitude: 2, longitude: 2, time: t, fix: 2, dop: 3)],
+                options: .init(format: .gps9)))[0]
         var devc = gps5
         devc.children.append(gps9.children[2])
         let fixes = try GPMF.fixes(payload: devc.encoded(), timeRange: oneSecond)
@@ -67,9 +72,13 @@ struct GPMFWriterTests {
     }
 
     @Test func payloadLayoutIsGoProLike() throws {
-        let data = try GPMFWriter.payload(fixes: [GPSFix(latitude: 33.12677, longitude: -117.3273436, altitude: -22.959,
-                                                         speed2D: 1.046, speed3D: 1.0, time: Date(timeIntervalSince1970: 1_574_120_714), fix: 3, dop: 1.54)],
-                                          options: .init(deviceName: "Reel Test"))
+        let data = try GPMFWriter.payload(
+            fixes: [
+                GPSFix(
+                    latitude: 33.12677, longitude: -117.3273436, altitude: -22.959,
+                    speed2D: 1.046, speed3D: 1.0, time: Date(timeIntervalSince1970: 1_574_120_714), fix: 3, dop: 1.54)
+            ],
+            options: .init(deviceName: "Reel Test"))
         #expect(data.count % 4 == 0)
         let tree = try GPMFNode.parse(data)
         #expect(tree.map(\.key) == ["DEVC"])
@@ -84,8 +93,9 @@ struct GPMFWriterTests {
         #expect(gps5.samples == [expected])
     }
 
-    @Test(.requires(.sharedMedia),
-          arguments: ["gpmf-parser_hero6.raw", "gpmf-parser_Fusion.raw"])
+    @Test(
+        .requires(.sharedMedia),
+        arguments: ["gpmf-parser_hero6.raw", "gpmf-parser_Fusion.raw"])
     func treeEncodesBackToTheSameBytes(name: String) throws {
         let data = try TestFiles.sharedMediaData(name)
         let tree = try GPMFNode.parse(data)
@@ -97,8 +107,10 @@ struct GPMFWriterTests {
     @Test func emptyWindowsStillGetAPayload() throws {
         var groups = Self.track(seconds: 1, rate: 2)
         let late = GPSFix(latitude: 1, longitude: 2)
-        groups.append(TimedMetadataGroup(timeRange: TimeRange(start: MediaTime(value: 3, timescale: 1), duration: MediaTime(value: 1, timescale: 2)),
-                                         items: late.metadataItems()))
+        groups.append(
+            TimedMetadataGroup(
+                timeRange: TimeRange(start: MediaTime(value: 3, timescale: 1), duration: MediaTime(value: 1, timescale: 2)),
+                items: late.metadataItems()))
         let payloads = try GPMFWriter.payloads(for: groups, payloadDuration: MediaTime(value: 1, timescale: 1))
         #expect(payloads.count == 4)
         #expect(payloads.last?.timeRange == TimeRange(start: MediaTime(value: 3, timescale: 1), duration: MediaTime(value: 1, timescale: 2)))
@@ -151,8 +163,9 @@ struct GPMFWriterTests {
         }
     }
 
-    @Test(.requires(.sharedMedia),
-          arguments: ["gpmf-parser_hero6.raw", "gpmf-parser_Fusion.raw"])
+    @Test(
+        .requires(.sharedMedia),
+        arguments: ["gpmf-parser_hero6.raw", "gpmf-parser_Fusion.raw"])
     func rebuiltPayloadKeepsEveryItem(name: String) throws {
         try Self.expectRebuildKeepsEverything(TestFiles.sharedMediaData(name), oneSecond)
     }
@@ -192,8 +205,9 @@ struct GPMFWriterTests {
         let fixes = try GPMF.fixes(payload: data, timeRange: oneSecond)
         #expect(fixes.count == groups.count)
         #expect(fixes.map { Self.rounded($0.fix.latitude, 1e7) } == groups.map { Self.rounded(GPSFix($0)?.latitude, 1e7) })
-        #expect(fixes.map { $0.fix.time.map { ($0.timeIntervalSince1970 * 1000).rounded() } }
-            == groups.map { GPSFix($0)?.time.map { ($0.timeIntervalSince1970 * 1000).rounded() } })
+        #expect(
+            fixes.map { $0.fix.time.map { ($0.timeIntervalSince1970 * 1000).rounded() } }
+                == groups.map { GPSFix($0)?.time.map { ($0.timeIntervalSince1970 * 1000).rounded() } })
     }
 
     @Test func valuesNoIntegerHoldsAreWrittenAsDoubles() throws {
@@ -224,8 +238,9 @@ struct GPMFWriterTests {
         }
         let longKey = MetadataItem(identifier: MetadataIdentifier(keySpace: .gpmf, key: "TOOLONG"), value: .numbers([1]), time: .zero)
         expectReelError(.invalidArgument) { try payload(longKey) }
-        let wrongCount = MetadataItem(identifier: MetadataIdentifier(keySpace: .gpmf, key: "GPRI"), value: .numbers([1, 2, 3]),
-                                      dataType: "JlllSSSSBB", time: .zero)
+        let wrongCount = MetadataItem(
+            identifier: MetadataIdentifier(keySpace: .gpmf, key: "GPRI"), value: .numbers([1, 2, 3]),
+            dataType: "JlllSSSSBB", time: .zero)
         expectReelError(.invalidArgument) { try payload(wrongCount) }
     }
     @Test("what the fixes do not hold is not claimed: no GPSF, GPSP, speed or altitude is made up")
@@ -260,7 +275,8 @@ struct GPMFWriterTests {
         func group(_ k: Int, time: Date?) -> TimedMetadataGroup {
             let start = MediaTime(value: Int64(300 + 33 * k), timescale: 1000)
             let fix = GPSFix(latitude: 38.25 + Double(k) * 1e-5, longitude: -77.36, altitude: 1054.4, time: time?.addingTimeInterval(Double(k) * 0.033))
-            return TimedMetadataGroup(timeRange: TimeRange(start: start, duration: MediaTime(value: 33, timescale: 1000)), items: fix.metadataItems(time: start))
+            return TimedMetadataGroup(
+                timeRange: TimeRange(start: start, duration: MediaTime(value: 33, timescale: 1000)), items: fix.metadataItems(time: start))
         }
         let range = TimeRange(start: MediaTime(value: 300, timescale: 1000), duration: MediaTime(value: 990, timescale: 1000))
         let timed = try GPMFWriter.payload(groups: (0..<30).map { group($0, time: t) }, timeRange: range)

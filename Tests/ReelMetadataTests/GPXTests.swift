@@ -1,28 +1,29 @@
 import Foundation
-import Testing
-@testable import ReelMetadata
 import ReelTestSupport
+import Testing
+
+@testable import ReelMetadata
 
 @Suite("GPX import and export")
 struct GPXTests {
     static let sample = """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <!-- exported by a phone -->
-    <gpx version="1.1" creator="Test &amp; Co" xmlns="http://www.topografix.com/GPX/1/1"
-         xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">
-      <metadata><time>2020-01-01T00:00:00Z</time></metadata>
-      <trk><name>Ride &lt;1&gt;</name><trkseg>
-        <trkpt lat="47.0" lon="8.0"><ele>400.5</ele><time>2020-05-01T10:00:00Z</time></trkpt>
-        <trkpt lat='47.001' lon="8.002">
-          <ele>401</ele><time>2020-05-01T10:00:01.500Z</time><fix>3d</fix><hdop>0.9</hdop>
-          <extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>5.5</gpxtpx:speed><gpxtpx:course>90</gpxtpx:course></gpxtpx:TrackPointExtension></extensions>
-        </trkpt>
-        <trkpt lat="47.002" lon="8.004"><time>2020-05-01T12:00:03+02:00</time><![CDATA[ignored]]></trkpt>
-      </trkseg></trk>
-    </gpx>
-    """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!-- exported by a phone -->
+        <gpx version="1.1" creator="Test &amp; Co" xmlns="http://www.topografix.com/GPX/1/1"
+             xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">
+          <metadata><time>2020-01-01T00:00:00Z</time></metadata>
+          <trk><name>Ride &lt;1&gt;</name><trkseg>
+            <trkpt lat="47.0" lon="8.0"><ele>400.5</ele><time>2020-05-01T10:00:00Z</time></trkpt>
+            <trkpt lat='47.001' lon="8.002">
+              <ele>401</ele><time>2020-05-01T10:00:01.500Z</time><fix>3d</fix><hdop>0.9</hdop>
+              <extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>5.5</gpxtpx:speed><gpxtpx:course>90</gpxtpx:course></gpxtpx:TrackPointExtension></extensions>
+            </trkpt>
+            <trkpt lat="47.002" lon="8.004"><time>2020-05-01T12:00:03+02:00</time><![CDATA[ignored]]></trkpt>
+          </trkseg></trk>
+        </gpx>
+        """
 
-    static let start = Date(timeIntervalSince1970: 1_588_327_200) // 2020-05-01T10:00:00Z
+    static let start = Date(timeIntervalSince1970: 1_588_327_200)  // 2020-05-01T10:00:00Z
 
     @Test func importsPointsAlignedToMediaStart() throws {
         let groups = try GPX.groups(from: Data(Self.sample.utf8), mediaStartTime: Self.start)
@@ -47,7 +48,8 @@ struct GPXTests {
         let groups = try GPMF.groups(payload: file.data(of: sample), timeRange: sample.timeRange)
         let gpx = GPX.document(for: groups, name: "MAX")
         let text = try #require(String(data: gpx, encoding: .utf8))
-        #expect(text.contains("<trkpt lat=\"33.12677\" lon=\"-117.3273436\"><ele>-22.959</ele><time>2019-11-18T23:45:14.000Z</time><fix>3d</fix><hdop>1.54</hdop>"))
+        #expect(
+            text.contains("<trkpt lat=\"33.12677\" lon=\"-117.3273436\"><ele>-22.959</ele><time>2019-11-18T23:45:14.000Z</time><fix>3d</fix><hdop>1.54</hdop>"))
         // GPSU is the first fix's UTC, and the first fix was taken 101994 µs into the payload (its STMP).
         let mediaStart = Date(timeIntervalSince1970: 1_574_120_714 - 0.101994)
         let back = try GPX.groups(from: gpx, mediaStartTime: mediaStart)
@@ -152,8 +154,9 @@ struct GPXTests {
 @Suite("GPX: satellites")
 struct GPXSatellitesTests {
     @Test func satellitesAreWrittenAsSatAndReadBack() throws {
-        let fix = GPSFix(latitude: 33.1, longitude: -117.3, course: 331.56, time: Date(timeIntervalSince1970: 1_492_457_277.526), fix: 3,
-                         dop: 1.5, satellites: 20)
+        let fix = GPSFix(
+            latitude: 33.1, longitude: -117.3, course: 331.56, time: Date(timeIntervalSince1970: 1_492_457_277.526), fix: 3,
+            dop: 1.5, satellites: 20)
         let group = TimedMetadataGroup(timeRange: TimeRange(start: .zero, duration: .zero), items: fix.metadataItems(time: .zero, duration: .zero))
         let text = String(decoding: GPX.document(for: [group]), as: UTF8.self)
         // GPX 1.1's order: ele, time, fix, sat, hdop; course in the Garmin extension.

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReelMetadata
 import ReelTestSupport
+import Testing
+
+@testable import ReelMetadata
 
 @Suite("ISO 6709 location strings")
 struct ISO6709Tests {
@@ -64,4 +65,3 @@ struct ISO6709Tests {
         #expect(ISO6709.string(latitude: 40, longitude: 151, altitude: .infinity) == ISO6709.string(latitude: 40, longitude: 151))
     }
 }
-

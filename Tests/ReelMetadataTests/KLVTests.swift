@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReelMetadata
 import ReelTestSupport
+import Testing
+
+@testable import ReelMetadata
 
 @Suite("KLV framing: keys, BER lengths, BER-OID tags")
 struct KLVTests {
@@ -22,11 +23,11 @@ struct KLVTests {
 
     @Test func badLengthsAndTags() {
         var r = ByteReader([0x89, 1, 2, 3, 4, 5, 6, 7, 8, 9], format: "test")
-        expectReelError(.metadataFormat) { try KLV.berLength(&r) }     // 9 length bytes
+        expectReelError(.metadataFormat) { try KLV.berLength(&r) }  // 9 length bytes
         var r2 = ByteReader([0x82, 0x10, 0x00, 1, 2], format: "test")
-        expectReelError(.corruptData) { try KLV.berLength(&r2) }    // 4096 past the end
+        expectReelError(.corruptData) { try KLV.berLength(&r2) }  // 4096 past the end
         var r3 = ByteReader([0x81, 0x81, 0x81, 0x81, 0x01], format: "test")
-        expectReelError(.metadataFormat) { try KLV.berOID(&r3) }       // 5-byte tag
+        expectReelError(.metadataFormat) { try KLV.berOID(&r3) }  // 5-byte tag
     }
 
     @Test func splitsPacketsAndIgnoresStuffing() throws {

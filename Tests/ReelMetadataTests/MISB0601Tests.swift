@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReelMetadata
 import ReelTestSupport
+import Testing
+
+@testable import ReelMetadata
 
 @Suite("MISB ST 0601 local sets")
 struct MISB0601Tests {
@@ -63,8 +64,9 @@ struct MISB0601Tests {
     }
 
     @Test func encodesAFix() throws {
-        let fix = GPSFix(latitude: 60.176822967, longitude: 128.426759042, altitude: 14190.7195, speed2D: 140,
-                         time: Date(timeIntervalSince1970: 1_224_807_209.913))
+        let fix = GPSFix(
+            latitude: 60.176822967, longitude: 128.426759042, altitude: 14190.7195, speed2D: 140,
+            time: Date(timeIntervalSince1970: 1_224_807_209.913))
         let set = try MISB0601.decode(MISB0601.encode(fix: fix))
         let back = try #require(set.sensorFix)
         #expect(close(back.latitude, fix.latitude, 1e-7))
@@ -78,10 +80,10 @@ struct MISB0601Tests {
 
     @Test func mappingsAndOutOfRange() throws {
         let packet = MISB0601.encode([
-            .init(tag: 13, value: Data([0x80, 0, 0, 0])),      // out-of-range indicator
+            .init(tag: 13, value: Data([0x80, 0, 0, 0])),  // out-of-range indicator
             .init(tag: 14, value: Data([0x7F, 0xFF, 0xFF, 0xFF])),
             .init(tag: 15, value: Data([0, 0])),
-            .init(tag: 300, value: Data([1, 2])),              // unknown, two-byte BER-OID tag
+            .init(tag: 300, value: Data([1, 2])),  // unknown, two-byte BER-OID tag
         ])
         let set = try MISB0601.decode(packet)
         #expect(set.value(13) == .data(Data([0x80, 0, 0, 0])))
@@ -152,9 +154,10 @@ struct MISB0601PanelFieldsTests {
     }
 
     @Test func aFixWithAttitudeRoundTrips() throws {
-        let fix = GPSFix(latitude: 60.176822967, longitude: 128.426759042, altitude: 14190.7195, speed2D: 140, course: 125.5,
-                         time: Date(timeIntervalSince1970: 1_224_807_209.913), satellites: 9, velocityNorth: 25.5, velocityEast: -12.1,
-                         velocityUp: -3.25, heading: 159.97, pitch: -0.4315, roll: 3.4058, airspeed: 147)
+        let fix = GPSFix(
+            latitude: 60.176822967, longitude: 128.426759042, altitude: 14190.7195, speed2D: 140, course: 125.5,
+            time: Date(timeIntervalSince1970: 1_224_807_209.913), satellites: 9, velocityNorth: 25.5, velocityEast: -12.1,
+            velocityUp: -3.25, heading: 159.97, pitch: -0.4315, roll: 3.4058, airspeed: 147)
         let packet = try MISB0601.encode(fix: fix)
         let set = try MISB0601.decode(packet)
         #expect(set.items.map(\.tag) == [2, 5, 8, 13, 14, 15, 51, 56, 65, 79, 80, 90, 91, 112, 123, 1])
@@ -172,8 +175,10 @@ struct MISB0601PanelFieldsTests {
     @Test func imapbSpecialValuesAndLengths() throws {
         func decode(_ items: [MISB0601.Item]) throws(ReelError) -> MISB0601.LocalSet { try MISB0601.decode(MISB0601.encode(items)) }
         // IMAPB(0, 360) in 1 to 4 bytes; the top of the range (first bit alone) is a value.
-        let set = try decode([.init(tag: 112, value: Data([0x1F, 0x40])), .init(tag: 113, value: Data([0x05, 0xF5, 0x00])),
-                              .init(tag: 134, value: Data([0x80, 0x00]))])
+        let set = try decode([
+            .init(tag: 112, value: Data([0x1F, 0x40])), .init(tag: 113, value: Data([0x05, 0xF5, 0x00])),
+            .init(tag: 134, value: Data([0x80, 0x00])),
+        ])
         #expect(set.number(112) == 125)
         #expect(set.number(113) == 2150)
         #expect(set.number(134) == 128)  // IMAPB(0, 100, 2): 0x8000 / 256

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReelMetadata
 import ReelTestSupport
+import Testing
+
+@testable import ReelMetadata
 
 @Suite("MP4File: boxes, tracks and sample tables")
 struct MP4FileTests {
@@ -82,8 +83,9 @@ struct MP4FileTests {
 
         let sample = try #require(try tracks[1].samples().first)
         #expect(sample.timeRange == TimeRange(start: .zero, duration: MediaTime(value: 300, timescale: 600)))
-        let group = try QuickTimeMetadataSample.group(sample: file.data(of: sample), keys: tracks[1].sampleEntries[0].metadataKeys,
-                                                      timeRange: sample.timeRange)
+        let group = try QuickTimeMetadataSample.group(
+            sample: file.data(of: sample), keys: tracks[1].sampleEntries[0].metadataKeys,
+            timeRange: sample.timeRange)
         #expect(group.items.count == 1)
         #expect(group.items[0].value == .integer(6))
         #expect(group.items[0].dataType == "com.apple.metadata.datatype.int16")

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReelMetadata
 import ReelTestSupport
+import Testing
+
+@testable import ReelMetadata
 
 @Suite("MP4MovieMetadata: udta, meta, keys and ilst")
 struct MP4MovieMetadataTests {
@@ -22,22 +23,31 @@ struct MP4MovieMetadataTests {
     let eng: UInt16 = 5 << 10 | 14 << 5 | 7
 
     var sample: [UInt8] {
-        let udta = box("udta",
+        let udta = box(
+            "udta",
             box("\u{A9}nam", text("Hello", language: und) + text("Bonjour", language: 1))
-            + box("\u{A9}day", text("2024", language: 0))
-            + box("cprt", u32(0) + u16(eng) + Array("© 2024 Reel".utf8) + [0])
-            + box("titl", u32(0) + u16(eng) + [0xFE, 0xFF, 0x00, 0x48, 0x00, 0x69, 0, 0])
-            + box("yrrc", u32(0) + u16(2024))
-            + box("XTRA", [1, 2, 3])
-            + box("meta", u32(0) + hdlr("mdir") + box("ilst",
-                box("\u{A9}ART", data(1, Array("Artist".utf8)))
-                + box("covr", data(14, [0x89, 0x50, 0x4E, 0x47]))
-                + box("tmpo", data(21, [0x00, 0x78]))
-                + box("----", box("mean", u32(0) + Array("com.apple.iTunes".utf8)) + box("name", u32(0) + Array("MOOD".utf8))
-                              + data(1, Array("calm".utf8))))))
-        let meta = box("meta", hdlr("mdta")
-            + box("keys", u32(0) + u32(2) + box("mdta", Array("com.apple.quicktime.make".utf8)) + u32(9) + Array("udta".utf8) + Array("X".utf8))
-            + box("ilst", box("\0\0\0\u{01}", data(1, Array("Reel".utf8), language: eng)) + box("\0\0\0\u{02}", data(22, [7]))))
+                + box("\u{A9}day", text("2024", language: 0))
+                + box("cprt", u32(0) + u16(eng) + Array("© 2024 Reel".utf8) + [0])
+                + box("titl", u32(0) + u16(eng) + [0xFE, 0xFF, 0x00, 0x48, 0x00, 0x69, 0, 0])
+                + box("yrrc", u32(0) + u16(2024))
+                + box("XTRA", [1, 2, 3])
+                + box(
+                    "meta",
+                    u32(0) + hdlr("mdir")
+                        + box(
+                            "ilst",
+                            box("\u{A9}ART", data(1, Array("Artist".utf8)))
+                                + box("covr", data(14, [0x89, 0x50, 0x4E, 0x47]))
+                                + box("tmpo", data(21, [0x00, 0x78]))
+                                + box(
+                                    "----",
+                                    box("mean", u32(0) + Array("com.apple.iTunes".utf8)) + box("name", u32(0) + Array("MOOD".utf8))
+                                        + data(1, Array("calm".utf8))))))
+        let meta = box(
+            "meta",
+            hdlr("mdta")
+                + box("keys", u32(0) + u32(2) + box("mdta", Array("com.apple.quicktime.make".utf8)) + u32(9) + Array("udta".utf8) + Array("X".utf8))
+                + box("ilst", box("\0\0\0\u{01}", data(1, Array("Reel".utf8), language: eng)) + box("\0\0\0\u{02}", data(22, [7]))))
         return box("moov", box("mvhd", [UInt8](repeating: 0, count: 100)) + udta + meta)
     }
 
@@ -72,8 +82,12 @@ struct MP4MovieMetadataTests {
         #expect { try MP4MovieMetadata.items(moov: overlong) } throws: { error in
             (error as? ReelError)?.message.contains("©nam") == true
         }
-        let missingKey = box("moov", box("meta", hdlr("mdta") + box("keys", u32(0) + u32(0))
-                                             + box("ilst", box("\0\0\0\u{05}", data(1, [0x41])))))
+        let missingKey = box(
+            "moov",
+            box(
+                "meta",
+                hdlr("mdta") + box("keys", u32(0) + u32(0))
+                    + box("ilst", box("\0\0\0\u{05}", data(1, [0x41])))))
         #expect { try MP4MovieMetadata.items(moov: missingKey) } throws: { error in
             (error as? ReelError)?.message.contains("key 5") == true
         }
@@ -92,8 +106,11 @@ struct MP4MovieMetadataTests {
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fixtures")
         let userData = try MP4File(contentsOf: fixtures.appendingPathComponent("userdata.mov")).movieMetadata()
-        #expect(userData.map(\.key) == ["\u{A9}ART", "\u{A9}nam", "\u{A9}aut", "\u{A9}alb", "\u{A9}day", "\u{A9}des", "\u{A9}cmt", "\u{A9}gen",
-                                        "\u{A9}cpy", "\u{A9}key", "\u{A9}src", "\u{A9}lnk"])
+        #expect(
+            userData.map(\.key) == [
+                "\u{A9}ART", "\u{A9}nam", "\u{A9}aut", "\u{A9}alb", "\u{A9}day", "\u{A9}des", "\u{A9}cmt", "\u{A9}gen",
+                "\u{A9}cpy", "\u{A9}key", "\u{A9}src", "\u{A9}lnk",
+            ])
         #expect(userData.allSatisfy { $0.keySpace == .quickTimeUserData })
         #expect(userData[1].stringValue == "Reel user data")
         let iTunes = try MP4File(contentsOf: fixtures.appendingPathComponent("selection.mp4")).movieMetadata()

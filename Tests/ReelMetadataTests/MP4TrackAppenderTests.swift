@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReelMetadata
 import ReelTestSupport
+import Testing
+
+@testable import ReelMetadata
 
 @Suite("MP4TrackAppender: adding metadata tracks to finished files")
 struct MP4TrackAppenderTests {
@@ -15,13 +16,15 @@ struct MP4TrackAppenderTests {
     static func iPhoneTracks() throws -> [MP4AppendedTrack] {
         let source = try MP4File(contentsOf: TestFiles.sharedMedia("nom-exif_meta.mov"))
         return try source.tracks().filter { $0.format == "mebx" }.map { track in
-            MP4AppendedTrack(sampleEntry: track.sampleEntries[0], handlerName: track.handlerName, timescale: track.timescale,
-                             samples: try track.samples().map { .init(offset: $0.offset, size: $0.size, time: $0.decodeTime + 60, duration: $0.duration) })
+            MP4AppendedTrack(
+                sampleEntry: track.sampleEntries[0], handlerName: track.handlerName, timescale: track.timescale,
+                samples: try track.samples().map { .init(offset: $0.offset, size: $0.size, time: $0.decodeTime + 60, duration: $0.duration) })
         }
     }
 
-    @Test("the iPhone's mebx tracks added to the GoPro clip read back with their keys, samples and link; every old sample keeps its bytes",
-          .requires(.sharedMedia))
+    @Test(
+        "the iPhone's mebx tracks added to the GoPro clip read back with their keys, samples and link; every old sample keeps its bytes",
+        .requires(.sharedMedia))
     func addsTracksAndMovesOffsets() throws {
         let sourceURL = TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4")
         let out = try Self.temporary("out.mp4")
@@ -56,8 +59,9 @@ struct MP4TrackAppenderTests {
         }
     }
 
-    @Test("a moov at the end stays at the end, after the new mdat; QuickTime's dialect for a QuickTime file",
-          .requires(.sharedMedia))
+    @Test(
+        "a moov at the end stays at the end, after the new mdat; QuickTime's dialect for a QuickTime file",
+        .requires(.sharedMedia))
     func keepsMoovAtTheEnd() throws {
         let iPhone = TestFiles.sharedMedia("nom-exif_meta.mov")
         let file = try MP4File(contentsOf: iPhone)
@@ -99,8 +103,9 @@ struct MP4TrackAppenderTests {
             #expect(error.code == .invalidArgument)
             #expect(error.message.contains("sample 0"))
         }
-        let backwards = MP4AppendedTrack(sampleEntry: entry, handlerName: "", timescale: 1000,
-                                         samples: [.init(offset: 0, size: 4, time: 10, duration: 10), .init(offset: 4, size: 4, time: 5, duration: 10)])
+        let backwards = MP4AppendedTrack(
+            sampleEntry: entry, handlerName: "", timescale: 1000,
+            samples: [.init(offset: 0, size: 4, time: 10, duration: 10), .init(offset: 4, size: 4, time: 5, duration: 10)])
         expectReelError(.invalidArgument) { try MP4TrackAppender.write(source, adding: [backwards], sampleData: junk, to: out) }
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
@@ -116,12 +121,14 @@ struct MP4TrackAppenderTests {
     static func appendingALocationTrack(to source: URL) throws -> (out: URL, sample: Data) {
         let location = QuickTimeMetadataKey(localID: 1, key: "com.apple.quicktime.location.ISO6709", dataType: .wellKnown(1))
         var table = QuickTimeMetadataKeyTable(keys: [location])
-        let sample = try QuickTimeMetadataSample.encode([MetadataItem(identifier: .quickTimeMetadataLocationISO6709, value: .string("+46.5000+006.6000/"))],
-                                                        keys: &table)
+        let sample = try QuickTimeMetadataSample.encode(
+            [MetadataItem(identifier: .quickTimeMetadataLocationISO6709, value: .string("+46.5000+006.6000/"))],
+            keys: &table)
         let data = try temporary("samples.bin"), out = try temporary("out.mp4")
         try sample.write(to: data)
-        let track = MP4AppendedTrack(sampleEntry: MP4SampleEntry(format: "mebx", metadataKeys: [location]), handlerName: "Core Media Metadata",
-                                     timescale: 1000, samples: [.init(offset: 0, size: sample.count, time: 0, duration: 1000)])
+        let track = MP4AppendedTrack(
+            sampleEntry: MP4SampleEntry(format: "mebx", metadataKeys: [location]), handlerName: "Core Media Metadata",
+            timescale: 1000, samples: [.init(offset: 0, size: sample.count, time: 0, duration: 1000)])
         try MP4TrackAppender.write(source, adding: [track], sampleData: data, to: out)
         return (out, sample)
     }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReelMetadata
 import ReelTestSupport
+import Testing
+
+@testable import ReelMetadata
 
 @Suite("QuickTime mebx samples")
 struct QuickTimeMetadataSampleTests {
@@ -58,12 +59,17 @@ struct QuickTimeMetadataSampleTests {
     @Test func nestedGroupItemsAreDecodedToo() throws {
         let keys = [
             QuickTimeMetadataKey(localID: 1, key: "com.apple.quicktime.detected-face", dataType: .reverseDNS("com.apple.quicktime.detected-face")),
-            QuickTimeMetadataKey(localID: 2, namespace: "fiel", key: "com.apple.quicktime.detected-face.face-id", dataType: .wellKnown(QuickTimeDataType.uint32)),
-            QuickTimeMetadataKey(localID: 4, namespace: "fiel", key: "com.apple.quicktime.detected-face.roll-angle", dataType: .wellKnown(QuickTimeDataType.float32)),
+            QuickTimeMetadataKey(
+                localID: 2, namespace: "fiel", key: "com.apple.quicktime.detected-face.face-id", dataType: .wellKnown(QuickTimeDataType.uint32)),
+            QuickTimeMetadataKey(
+                localID: 4, namespace: "fiel", key: "com.apple.quicktime.detected-face.roll-angle", dataType: .wellKnown(QuickTimeDataType.float32)),
         ]
         let face = Self.item(2, [0, 0, 0, 9]) + Self.item(4, [0x42, 0x34, 0, 0])
         let items = try QuickTimeMetadataSample.items(sample: Data(Self.item(1, face) + Self.item(0, [])), keys: keys, timeRange: Self.range)
-        #expect(items.map(\.key) == ["com.apple.quicktime.detected-face", "com.apple.quicktime.detected-face.face-id", "com.apple.quicktime.detected-face.roll-angle"])
+        #expect(
+            items.map(\.key) == [
+                "com.apple.quicktime.detected-face", "com.apple.quicktime.detected-face.face-id", "com.apple.quicktime.detected-face.roll-angle",
+            ])
         #expect(items[1].value == .integer(9))
         #expect(items[2].value == .double(45))
         #expect(items[1].identifier.keySpace.rawValue == "fiel")
@@ -72,9 +78,9 @@ struct QuickTimeMetadataSampleTests {
     @Test func errorsNameTheKeyAndOffset() {
         let keys = [QuickTimeMetadataKey(localID: 1, key: "com.example.int", dataType: .wellKnown(QuickTimeDataType.int16))]
         let cases: [([UInt8], String)] = [
-            (Self.item(1, [0, 0, 0]), "com.example.int"),          // wrong size for int16
-            (Self.item(9, [0, 0]), "key id 9"),                      // unknown key
-            (Array(Self.item(1, [0, 1]).dropLast()), "claims 10"),   // truncated
+            (Self.item(1, [0, 0, 0]), "com.example.int"),  // wrong size for int16
+            (Self.item(9, [0, 0]), "key id 9"),  // unknown key
+            (Array(Self.item(1, [0, 1]).dropLast()), "claims 10"),  // truncated
             ([0, 0, 0, 4, 0, 0, 0, 1], "less than its 8-byte header"),
         ]
         for (bytes, text) in cases {
@@ -114,11 +120,13 @@ struct QuickTimeMetadataSampleTests {
 struct QuickTimeMetadataSampleEncodingTests {
     @Test func itemsRoundTripThroughTheKeyTable() throws {
         let location = MetadataItem(identifier: .quickTimeMetadataLocationISO6709, value: .string("+33.126770-117.327344-022.959/"))
-        let orientation = MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.apple.quicktime.video-orientation"),
-                                       value: .integer(6), dataType: "com.apple.metadata.datatype.int16")
+        let orientation = MetadataItem(
+            identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.apple.quicktime.video-orientation"),
+            value: .integer(6), dataType: "com.apple.metadata.datatype.int16")
         let speed = MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.example.speed"), value: .double(1.25))
-        let point = MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.example.point"), value: .numbers([0.5, 0.25]),
-                                 dataType: "com.apple.metadata.datatype.PointF32")
+        let point = MetadataItem(
+            identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.example.point"), value: .numbers([0.5, 0.25]),
+            dataType: "com.apple.metadata.datatype.PointF32")
         var table = QuickTimeMetadataKeyTable(keys: [QuickTimeMetadataKey(localID: 4, key: "com.example.old", dataType: .wellKnown(1))])
         let first = try QuickTimeMetadataSample.encode([location, orientation], keys: &table)
         let second = try QuickTimeMetadataSample.encode([speed, orientation, point], keys: &table)
@@ -142,8 +150,12 @@ struct QuickTimeMetadataSampleEncodingTests {
         }
         do {
             var table = QuickTimeMetadataKeyTable()
-            _ = try QuickTimeMetadataSample.encode([MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.example.n"),
-                                                                 value: .numbers([1, 2, 3]))], keys: &table)
+            _ = try QuickTimeMetadataSample.encode(
+                [
+                    MetadataItem(
+                        identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.example.n"),
+                        value: .numbers([1, 2, 3]))
+                ], keys: &table)
             Issue.record("expected an error")
         } catch {
             #expect(error.message.contains("com.example.n"))

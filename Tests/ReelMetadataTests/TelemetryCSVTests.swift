@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReelMetadata
 import ReelTestSupport
+import Testing
+
+@testable import ReelMetadata
 
 @Suite("Telemetry CSV import and export")
 struct TelemetryCSVTests {
@@ -17,7 +18,8 @@ struct TelemetryCSVTests {
     func exportsTheExactHeaderAndValues() throws {
         let csv = TelemetryCSV.document(for: try Self.maxGroups())
         let lines = csv.split(separator: "\n")
-        #expect(lines[0] == "time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time,course,velocity_north,velocity_east,"
+        #expect(
+            lines[0] == "time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time,course,velocity_north,velocity_east,"
                 + "velocity_up,horizontal_accuracy,vertical_accuracy,speed_accuracy,satellites,relative_altitude,device_time,heading,"
                 + "pitch,roll,airspeed")
         // Each fix at its own time: the first at its stream's STMP (101994 µs). GPS5 has
@@ -86,18 +88,21 @@ struct TelemetryCSVTests {
 
 @Suite("Telemetry CSV: the columns after gps_time")
 struct TelemetryCSVFieldsTests {
-    static let fix = GPSFix(latitude: 33.1253688, longitude: -117.3310668, altitude: 15.711, speed2D: 1.1573, course: 331.56,
-                            time: Date(timeIntervalSince1970: 1_492_457_277.526), fix: 3, horizontalAccuracy: 0.25, verticalAccuracy: 0.42,
-                            speedAccuracy: 0.5, satellites: 20, deviceTime: 146.071, velocityNorth: 0.88, velocityEast: -0.75,
-                            velocityUp: 0.08, relativeAltitude: 2.003, heading: 330, pitch: -1.5, roll: 2.25, airspeed: 3)
+    static let fix = GPSFix(
+        latitude: 33.1253688, longitude: -117.3310668, altitude: 15.711, speed2D: 1.1573, course: 331.56,
+        time: Date(timeIntervalSince1970: 1_492_457_277.526), fix: 3, horizontalAccuracy: 0.25, verticalAccuracy: 0.42,
+        speedAccuracy: 0.5, satellites: 20, deviceTime: 146.071, velocityNorth: 0.88, velocityEast: -0.75,
+        velocityUp: 0.08, relativeAltitude: 2.003, heading: 330, pitch: -1.5, roll: 2.25, airspeed: 3)
 
     @Test func everyFieldHasItsColumnAndRoundTrips() throws {
         let time = MediaTime(value: 1, timescale: 4)
         let group = TimedMetadataGroup(timeRange: TimeRange(start: time, duration: time), items: Self.fix.metadataItems(time: time, duration: time))
         let csv = TelemetryCSV.document(for: [group])
         let lines = csv.split(separator: "\n").map(String.init)
-        let row = Dictionary(uniqueKeysWithValues: zip(lines[0].split(separator: ",").map(String.init),
-                                                       lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)))
+        let row = Dictionary(
+            uniqueKeysWithValues: zip(
+                lines[0].split(separator: ",").map(String.init),
+                lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)))
         #expect(row["course"] == "331.56" && row["velocity_north"] == "0.88" && row["velocity_east"] == "-0.75" && row["velocity_up"] == "0.08")
         #expect(row["horizontal_accuracy"] == "0.25" && row["vertical_accuracy"] == "0.42" && row["speed_accuracy"] == "0.5")
         #expect(row["satellites"] == "20" && row["relative_altitude"] == "2.003" && row["device_time"] == "146.071")
@@ -111,9 +116,11 @@ struct TelemetryCSVFieldsTests {
         let group = try #require(try TelemetryCSV.groups(from: Data(old.utf8)).first)
         let fix = try #require(GPSFix(group))
         #expect(fix.course == nil && fix.satellites == nil && fix.altitude == 3)
-        for (body, column) in [("time,latitude,longitude,course\n0,1,2,east\n", "column course"),
-                               ("time,latitude,longitude,satellites\n0,1,2,-3\n", "column satellites"),
-                               ("time,latitude,longitude,satellites\n0,1,2,7.5\n", "column satellites")] {
+        for (body, column) in [
+            ("time,latitude,longitude,course\n0,1,2,east\n", "column course"),
+            ("time,latitude,longitude,satellites\n0,1,2,-3\n", "column satellites"),
+            ("time,latitude,longitude,satellites\n0,1,2,7.5\n", "column satellites"),
+        ] {
             do {
                 _ = try TelemetryCSV.groups(from: Data(body.utf8))
                 Issue.record("expected an error for \(column)")

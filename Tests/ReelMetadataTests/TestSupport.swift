@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReelMetadata
 
 /// A small seeded generator (SplitMix64) so random inputs are the same on every run.

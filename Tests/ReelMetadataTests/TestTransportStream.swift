@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ReelMetadata
 
 /// A minimal MPEG-TS demuxer for tests: finds the KLV stream in the PMT (stream type

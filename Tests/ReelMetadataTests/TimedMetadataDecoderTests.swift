@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReelMetadata
 import ReelTestSupport
+import Testing
+
+@testable import ReelMetadata
 
 @Suite("TimedMetadataDecoder: any track's samples to groups")
 struct TimedMetadataDecoderTests {
@@ -35,8 +36,9 @@ struct TimedMetadataDecoderTests {
 
     @Test func camm() throws {
         var decoder = TimedMetadataDecoder(format: .camm)
-        let sample = SampleBuffer(data: CAMM.encode([.location(latitude: 1, longitude: 2, altitude: 3)]),
-                                  presentationTime: MediaTime(value: 5, timescale: 1), duration: MediaTime(value: 1, timescale: 1), format: "camm")
+        let sample = SampleBuffer(
+            data: CAMM.encode([.location(latitude: 1, longitude: 2, altitude: 3)]),
+            presentationTime: MediaTime(value: 5, timescale: 1), duration: MediaTime(value: 1, timescale: 1), format: "camm")
         let groups = try decoder.groups(for: sample)
         #expect(groups.count == 1 && GPSFix(groups[0])?.altitude == 3)
         #expect(groups[0].timeRange == sample.timeRange)

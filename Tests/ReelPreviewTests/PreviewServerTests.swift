@@ -1,12 +1,12 @@
 import Foundation
+import GPSDashboard
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSTesting
-import GPSDashboard
 import Reel
-import ReelDocuments
 import ReelCore
+import ReelDocuments
 import ReelPreview
 import ReelTestSupport
 import Testing
@@ -46,8 +46,10 @@ struct PreviewServerTests {
             for file in ["/preview.js", "/preview.css"] {
                 try await client.execute(uri: file, method: .get) { #expect($0.status == .ok, "\(file)") }
             }
-            for bad in ["/../Package.swift", "/%2e%2e/Package.swift", "/Page/index.html", "/frames/../c.json", "/frames/60.png",
-                        "/frames/-1.png", "/frames/x.png", "/frames/1.jpg", "/preview.js/..", "/etc/passwd"] {
+            for bad in [
+                "/../Package.swift", "/%2e%2e/Package.swift", "/Page/index.html", "/frames/../c.json", "/frames/60.png",
+                "/frames/-1.png", "/frames/x.png", "/frames/1.jpg", "/preview.js/..", "/etc/passwd",
+            ] {
                 try await client.execute(uri: bad, method: .get) { #expect($0.status == .notFound, "\(bad): \($0.status)") }
             }
             try await client.execute(uri: "/info", method: .get) { response in
@@ -77,7 +79,8 @@ struct PreviewServerTests {
             var options = RenderEngine.Options(maximumRequestsInFlight: 1)
             let start = state.videoComposition.frameDuration * Int32(index)
             options.timeRange = TimeRange(start: start, duration: state.videoComposition.frameDuration)
-            let engine = RenderEngine(composition: state.composition, videoComposition: video, sources: AssetRenderSources(files: state.sources.files), options: options)
+            let engine = RenderEngine(
+                composition: state.composition, videoComposition: video, sources: AssetRenderSources(files: state.sources.files), options: options)
             let frames = try await engine.renderAll()
             return try ImageEncoder.data(for: try #require(frames.first).pixelBuffer, as: .png)
         }
@@ -124,7 +127,11 @@ struct PreviewServerTests {
                 let header = try #require(try await messages.next())
                 let jpeg = try #require(try await messages.next())
                 if case .text(let text) = header { replies.append(text) }
-                if case .binary(let bytes) = jpeg { #expect(bytes.readableBytes > 1000 && bytes.getBytes(at: 0, length: 2) == [0xFF, 0xD8]) } else { Issue.record("no JPEG") }
+                if case .binary(let bytes) = jpeg {
+                    #expect(bytes.readableBytes > 1000 && bytes.getBytes(at: 0, length: 2) == [0xFF, 0xD8])
+                } else {
+                    Issue.record("no JPEG")
+                }
                 for bad in ["not json", #"{"type": "seek", "frame": 600}"#, #"{"type": "warp"}"#] {
                     try await outbound.write(.text(bad))
                     if case .text(let text) = try #require(try await messages.next()) { replies.append(text) }
@@ -167,7 +174,7 @@ struct PreviewServerTests {
                 }
                 #expect(firstHeader.contains("\"generation\":1"))
                 // A new accent colour: the same frame comes again, drawn anew.
-                try await Task.sleep(for: .milliseconds(1100)) // a modification time of its own
+                try await Task.sleep(for: .milliseconds(1100))  // a modification time of its own
                 _ = try Self.writeDashboard(in: folder, accent: "#3DA5FF")
                 var texts: [String] = []
                 var again: ByteBuffer?

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReelPreview
 
 @Suite("RenderAhead: frames rendered ahead of a playing page")

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import Reel
-import ReelText
 import ReelTesting
+import ReelText
+import Testing
 
 /// Goldens of captions burnt into the counter fixture: one per region, with bold, italic,
 /// underline and colour. Re-record with RECORD_GOLDENS=1.
@@ -31,11 +31,14 @@ struct CaptionRendererTests {
     static let range = TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1))
 
     static func caption(in region: CaptionRegion) -> Caption {
-        Caption(spans: [.init("Caption "), .init("bold", CaptionStyle(fontWeight: .bold)), .init(" and "),
-                        .init("italic", CaptionStyle(italic: true)), .init("\n"),
-                        .init("yellow", CaptionStyle(textColor: .yellow)), .init(" "),
-                        .init("underlined", CaptionStyle(underline: true, textColor: .cyan))],
-                timeRange: range, region: region)
+        Caption(
+            spans: [
+                .init("Caption "), .init("bold", CaptionStyle(fontWeight: .bold)), .init(" and "),
+                .init("italic", CaptionStyle(italic: true)), .init("\n"),
+                .init("yellow", CaptionStyle(textColor: .yellow)), .init(" "),
+                .init("underlined", CaptionStyle(underline: true, textColor: .cyan)),
+            ],
+            timeRange: range, region: region)
     }
 
     @Test(arguments: [("top", CaptionRegion.top), ("bottom", .bottom), ("left", .left), ("right", .right)])

@@ -1,27 +1,32 @@
 import Foundation
-import Testing
 import Reel
 import ReelDocuments
 import ReelTestSupport
+import Testing
 
 @Suite("CompositionFile audio")
 struct CompositionFileAudioTests {
     static let seconds = TimeRange(start: .zero, duration: MediaTime(value: 4, timescale: 1))
 
     static func source(_ name: String) -> SourceDescription {
-        SourceDescription(identifier: name, tracks: [
-            SourceTrackDescription(reference: SourceTrackReference(sourceIdentifier: name, trackID: 1), mediaType: .video, timeRange: seconds,
-                                   naturalSize: Size(width: 64, height: 36), nominalFrameDuration: MediaTime(value: 1, timescale: 30)),
-            SourceTrackDescription(reference: SourceTrackReference(sourceIdentifier: name, trackID: 2), mediaType: .audio, timeRange: seconds),
-        ])
+        SourceDescription(
+            identifier: name,
+            tracks: [
+                SourceTrackDescription(
+                    reference: SourceTrackReference(sourceIdentifier: name, trackID: 1), mediaType: .video, timeRange: seconds,
+                    naturalSize: Size(width: 64, height: 36), nominalFrameDuration: MediaTime(value: 1, timescale: 30)),
+                SourceTrackDescription(reference: SourceTrackReference(sourceIdentifier: name, trackID: 2), mediaType: .audio, timeRange: seconds),
+            ])
     }
 
     static func file(_ extra: String) throws -> CompositionFile {
-        try CompositionFile.decode(Data("""
-        {"version": 1, "sources": [{"name": "a", "path": "a.mp4"}, {"name": "b", "path": "b.mp4"}],
-         "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "a", "duration": 1}, {"source": "b", "duration": 1}, {"source": "a", "sourceStart": 2, "duration": 1}]}],
-         "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}]\(extra)}
-        """.utf8))
+        try CompositionFile.decode(
+            Data(
+                """
+                {"version": 1, "sources": [{"name": "a", "path": "a.mp4"}, {"name": "b", "path": "b.mp4"}],
+                 "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "a", "duration": 1}, {"source": "b", "duration": 1}, {"source": "a", "sourceStart": 2, "duration": 1}]}],
+                 "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}]\(extra)}
+                """.utf8))
     }
 
     @Test func theFirstSourcesSoundPlaysUnderItsPicture() throws {
@@ -45,7 +50,8 @@ struct CompositionFileAudioTests {
     }
 
     @Test func anAudioMixBecomesVolumes() throws {
-        let file = try Self.file(#", "audioMix": [{"trackID": 2, "volume": 0.3, "volumeRamps": [{"from": 0.3, "to": 1, "timeRange": {"start": 2, "end": 3}}]}]"#)
+        let file = try Self.file(
+            #", "audioMix": [{"trackID": 2, "volume": 0.3, "volumeRamps": [{"from": 0.3, "to": 1, "timeRange": {"start": 2, "end": 3}}]}]"#)
         let sources = ["a": Self.source("a"), "b": Self.source("b")]
         let composition = try file.addingSourceAudio(to: file.makeComposition(sources: sources), sources: sources)
         let mix = try #require(try file.makeAudioMix(for: composition))

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import Reel
 import ReelDocuments
-import ReelTesting
 import ReelTestSupport
+import ReelTesting
+import Testing
 
 /// Caption tracks in composition files: carried through the edit into the render, from a
 /// media file's track or a caption file, and burnt in by the `captions` compositor.
@@ -19,21 +19,24 @@ struct CompositionFileCaptionsTests {
     /// A 4 s source "clip": a 64x64 video track 1 and a caption track of `type`.
     static func clip(captionTrackID: Int32, type: MediaType) -> SourceDescription {
         let seconds = TimeRange(start: .zero, duration: MediaTime(value: 4, timescale: 1))
-        return SourceDescription(identifier: "clip", tracks: [
-            SourceTrackDescription(reference: SourceTrackReference(sourceIdentifier: "clip", trackID: 1), mediaType: .video, timeRange: seconds,
-                                   naturalSize: Size(width: 64, height: 64), nominalFrameDuration: MediaTime(value: 1, timescale: 10)),
-            SourceTrackDescription(reference: SourceTrackReference(sourceIdentifier: "clip", trackID: captionTrackID), mediaType: type, timeRange: seconds),
-        ])
+        return SourceDescription(
+            identifier: "clip",
+            tracks: [
+                SourceTrackDescription(
+                    reference: SourceTrackReference(sourceIdentifier: "clip", trackID: 1), mediaType: .video, timeRange: seconds,
+                    naturalSize: Size(width: 64, height: 64), nominalFrameDuration: MediaTime(value: 1, timescale: 10)),
+                SourceTrackDescription(reference: SourceTrackReference(sourceIdentifier: "clip", trackID: captionTrackID), mediaType: type, timeRange: seconds),
+            ])
     }
 
     /// Two segments of the clip: source 1-2 s at 0, source 2.5-4 s at 1 s.
     static let twoSegments = """
-    {"version": 1, "sources": [{"name": "clip", "path": "clip.mp4"}],
-     "tracks": [{"trackID": 1, "mediaType": "video",
-                 "segments": [{"source": "clip", "sourceStart": 1, "duration": 1}, {"source": "clip", "sourceStart": 2.5, "duration": 1.5}]}],
-     "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
-     "output": {"video": {"codec": "h264", "preset": "ultrafast"}}}
-    """
+        {"version": 1, "sources": [{"name": "clip", "path": "clip.mp4"}],
+         "tracks": [{"trackID": 1, "mediaType": "video",
+                     "segments": [{"source": "clip", "sourceStart": 1, "duration": 1}, {"source": "clip", "sourceStart": 2.5, "duration": 1.5}]}],
+         "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
+         "output": {"video": {"codec": "h264", "preset": "ultrafast"}}}
+        """
 
     @Test func aCaptionFileIsASourceWithOneTrack() throws {
         let folder = try TestFiles.scratchFolder()
@@ -54,7 +57,10 @@ struct CompositionFileCaptionsTests {
         let composition = try file.addingSourceCaptions(to: file.makeComposition(sources: ["clip": clip]), sources: ["clip": clip])
         let captions = try #require(composition.track(withTrackID: 2))
         #expect(captions.mediaType == .text)
-        #expect(captions.segments.map(\.sourceTrack) == [SourceTrackReference(sourceIdentifier: "clip", trackID: 2), SourceTrackReference(sourceIdentifier: "clip", trackID: 2)])
+        #expect(
+            captions.segments.map(\.sourceTrack) == [
+                SourceTrackReference(sourceIdentifier: "clip", trackID: 2), SourceTrackReference(sourceIdentifier: "clip", trackID: 2),
+            ])
         #expect(captions.segments.map(\.timeMapping.source.start) == [MediaTime(value: 1, timescale: 1), Self.ms(2500)])
 
         var off = file
@@ -65,13 +71,15 @@ struct CompositionFileCaptionsTests {
     @Test func aCaptionsTrackPlaysAnyCaptionTrackAndRefusesOthers() throws {
         let clip = Self.clip(captionTrackID: 3, type: .subtitle)
         func file(_ segment: String) throws -> CompositionFile {
-            try CompositionFile.decode(Data("""
-            {"version": 1, "sources": [{"name": "clip", "path": "clip.mkv"}],
-             "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "clip"}]},
-                        {"trackID": 2, "mediaType": "captions", "segments": [{"empty": 1}, \(segment)]}],
-             "instructions": [{"timeRange": {"start": 0, "end": "end"}, "requiredSourceCaptionTrackIDs": [2], "layerInstructions": [{"trackID": 1}]}],
-             "compositor": {"name": "captions"}}
-            """.utf8))
+            try CompositionFile.decode(
+                Data(
+                    """
+                    {"version": 1, "sources": [{"name": "clip", "path": "clip.mkv"}],
+                     "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "clip"}]},
+                                {"trackID": 2, "mediaType": "captions", "segments": [{"empty": 1}, \(segment)]}],
+                     "instructions": [{"timeRange": {"start": 0, "end": "end"}, "requiredSourceCaptionTrackIDs": [2], "layerInstructions": [{"trackID": 1}]}],
+                     "compositor": {"name": "captions"}}
+                    """.utf8))
         }
         let made = try file(#"{"source": "clip", "duration": 2}"#).makeComposition(sources: ["clip": clip])
         #expect(made.track(withTrackID: 2)?.mediaType == .subtitle)
@@ -110,14 +118,18 @@ struct CompositionFileCaptionsTests {
         var options = RenderEngine.Options()
         options.timeRange = TimeRange(start: time, duration: loaded.videoComposition.frameDuration)
         options.preferredPixelFormat = .bgra
-        let engine = RenderEngine(composition: loaded.composition, videoComposition: loaded.videoComposition,
-                                  sources: AssetRenderSources(files: loaded.sourceURLs), options: options)
+        let engine = RenderEngine(
+            composition: loaded.composition, videoComposition: loaded.videoComposition,
+            sources: AssetRenderSources(files: loaded.sourceURLs), options: options)
         return try #require(try await engine.renderAll().first?.pixelBuffer)
     }
 
-    static let styled = Caption(spans: [.init("Burnt "), .init("bold", CaptionStyle(fontWeight: .bold)), .init(" and "),
-                                        .init("italic", CaptionStyle(italic: true))],
-                                timeRange: TimeRange(start: ms(250), end: ms(750)))
+    static let styled = Caption(
+        spans: [
+            .init("Burnt "), .init("bold", CaptionStyle(fontWeight: .bold)), .init(" and "),
+            .init("italic", CaptionStyle(italic: true)),
+        ],
+        timeRange: TimeRange(start: ms(250), end: ms(750)))
 
     @Test(.requires(.dejaVuFont))
     func theCaptionsCompositorBurnsTheCaptionShowing() async throws {
@@ -149,9 +161,10 @@ struct CompositionFileCaptionsTests {
     @Test(.requires(.dejaVuFont))
     func phoneFootageGetsItsCaptionsOnTheUprightPicture() async throws {
         // 160x120 stored, shown turned a quarter: 120x160 upright.
-        let frame = try await Self.renderedFrame(video: TestFiles.fixture("portrait.mp4"),
-                                                 captions: [Caption("Upright", timeRange: TimeRange(start: .zero, end: Self.ms(1000)))],
-                                                 at: MediaTime(value: 12, timescale: 25))
+        let frame = try await Self.renderedFrame(
+            video: TestFiles.fixture("portrait.mp4"),
+            captions: [Caption("Upright", timeRange: TimeRange(start: .zero, end: Self.ms(1000)))],
+            at: MediaTime(value: 12, timescale: 25))
         #expect(frame.width == 120 && frame.height == 160)
         try Golden(nextTo: #filePath).verify(frame, named: "composition-captions-portrait", tolerance: .init(maximumChannelDifference: 2))
     }

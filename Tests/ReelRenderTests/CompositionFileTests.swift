@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-@testable import Reel
 import ReelDocuments
-import ReelTesting
 import ReelTestSupport
+import ReelTesting
+import Testing
+
+@testable import Reel
 
 @Suite("CompositionFile")
 struct CompositionFileTests {
@@ -43,18 +44,21 @@ struct CompositionFileTests {
 
     @Test func phoneFootageRendersUprightUnlessALayerSaysOtherwise() throws {
         let json = """
-        {"version": 1, "sources": [{"name": "phone", "path": "p.mp4"}],
-         "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "phone"}]}],
-         "frameDuration": "1/25",
-         "instructions": [{"timeRange": {"start": 0, "end": 0.5}, "layerInstructions": [{"trackID": 1}]},
-                          {"timeRange": {"start": 0.5, "end": "end"}, "layerInstructions": [{"trackID": 1, "transform": {"scale": 1}}]}]}
-        """
+            {"version": 1, "sources": [{"name": "phone", "path": "p.mp4"}],
+             "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "phone"}]}],
+             "frameDuration": "1/25",
+             "instructions": [{"timeRange": {"start": 0, "end": 0.5}, "layerInstructions": [{"trackID": 1}]},
+                              {"timeRange": {"start": 0.5, "end": "end"}, "layerInstructions": [{"trackID": 1, "transform": {"scale": 1}}]}]}
+            """
         // Stored 160x120, shown turned clockwise (a phone held upright).
-        let phone = SourceDescription(identifier: "phone", tracks: [
-            SourceTrackDescription(reference: SourceTrackReference(sourceIdentifier: "phone", trackID: 1), mediaType: .video,
-                                   timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1)), naturalSize: Size(width: 160, height: 120),
-                                   nominalFrameDuration: MediaTime(value: 1, timescale: 25), preferredTransform: Transform2D(a: 0, b: 1, c: -1, d: 0, tx: 120, ty: 0)),
-        ])
+        let phone = SourceDescription(
+            identifier: "phone",
+            tracks: [
+                SourceTrackDescription(
+                    reference: SourceTrackReference(sourceIdentifier: "phone", trackID: 1), mediaType: .video,
+                    timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1)), naturalSize: Size(width: 160, height: 120),
+                    nominalFrameDuration: MediaTime(value: 1, timescale: 25), preferredTransform: Transform2D(a: 0, b: 1, c: -1, d: 0, tx: 120, ty: 0))
+            ])
         let file = try CompositionFile.decode(Data(json.utf8))
         let composition = try file.makeComposition(sources: ["phone": phone])
         let video = try file.makeVideoComposition(for: composition)
@@ -95,14 +99,21 @@ struct CompositionFileTests {
     /// The broken-file cases of the CLI, checked on the decoder: the field and the words.
     static let brokenCases: [(name: String, from: String, to: String, field: String?, words: String)] = [
         ("wrong type", "\"width\": 480", "\"width\": \"abc\"", "renderSize.width", "expected a number, got \"abc\""),
-        ("wrong type in an array", "\"sourceSampleDataTrackIDs\": [2]", "\"sourceSampleDataTrackIDs\": [\"two\"]",
-         "sourceSampleDataTrackIDs[0]", "expected an integer, got \"two\""),
+        (
+            "wrong type in an array", "\"sourceSampleDataTrackIDs\": [2]", "\"sourceSampleDataTrackIDs\": [\"two\"]",
+            "sourceSampleDataTrackIDs[0]", "expected an integer, got \"two\""
+        ),
         ("missing field", "\"trackID\": 1, \"mediaType\": \"video\", ", "\"mediaType\": \"video\", ", "tracks[0].trackID", "is missing"),
         ("bad time", "\"frameDuration\": \"1/30\"", "\"frameDuration\": \"soon\"", "frameDuration", "expected a time"),
-        ("unknown media type", "\"mediaType\": \"metadata\"", "\"mediaType\": \"gps\"", "tracks[1].mediaType", "expected \"video\", \"audio\", \"metadata\" or \"captions\""),
+        (
+            "unknown media type", "\"mediaType\": \"metadata\"", "\"mediaType\": \"gps\"", "tracks[1].mediaType",
+            "expected \"video\", \"audio\", \"metadata\" or \"captions\""
+        ),
         ("misspelt field", "\"renderSize\"", "\"renderSise\"", "renderSise", "did you mean \"renderSize\""),
-        ("undeclared source", "\"segments\": [{\"source\": \"camera\"}]}\n", "\"segments\": [{\"source\": \"cam\"}]}\n",
-         "tracks[1].segments[0].source", "names \"cam\", which is not in sources"),
+        (
+            "undeclared source", "\"segments\": [{\"source\": \"camera\"}]}\n", "\"segments\": [{\"source\": \"cam\"}]}\n",
+            "tracks[1].segments[0].source", "names \"cam\", which is not in sources"
+        ),
         ("newer version", "\"version\": 1", "\"version\": 2", "version", "reads version 1 only"),
         ("no version", "\"version\": 1,", "", "version", "is missing"),
     ]
@@ -149,7 +160,9 @@ struct CompositionFileTests {
     @Test func aGapBetweenInstructionsNamesBothInstructions() throws {
         let json = RenderTestSupport.dashboardJSON.replacingOccurrences(
             of: "{\"timeRange\": {\"start\": 0, \"end\": \"end\"}, \"requiredSourceSampleDataTrackIDs\": [2],",
-            with: "{\"timeRange\": {\"start\": 0, \"end\": 0.5}, \"requiredSourceSampleDataTrackIDs\": [2]},\n{\"timeRange\": {\"start\": \"3/4\", \"end\": \"end\"}, \"requiredSourceSampleDataTrackIDs\": [2],")
+            with:
+                "{\"timeRange\": {\"start\": 0, \"end\": 0.5}, \"requiredSourceSampleDataTrackIDs\": [2]},\n{\"timeRange\": {\"start\": \"3/4\", \"end\": \"end\"}, \"requiredSourceSampleDataTrackIDs\": [2],"
+        )
         let file = try CompositionFile.decode(Data(json.utf8), path: "c.json")
         let composition = try file.makeComposition(sources: ["camera": RenderTestSupport.cameraDescription])
         do {
@@ -172,7 +185,8 @@ struct CompositionFileTests {
     }
 
     @Test func aSegmentAskingForATrackTheSourceLacks() throws {
-        let json = RenderTestSupport.dashboardJSON.replacingOccurrences(of: "\"segments\": [{\"source\": \"camera\"}]},\n", with: "\"segments\": [{\"source\": \"camera\", \"sourceTrackID\": 7}]},\n")
+        let json = RenderTestSupport.dashboardJSON.replacingOccurrences(
+            of: "\"segments\": [{\"source\": \"camera\"}]},\n", with: "\"segments\": [{\"source\": \"camera\", \"sourceTrackID\": 7}]},\n")
         let file = try CompositionFile.decode(Data(json.utf8))
         do {
             _ = try file.makeComposition(sources: ["camera": RenderTestSupport.cameraDescription])

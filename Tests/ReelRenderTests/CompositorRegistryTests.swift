@@ -1,9 +1,9 @@
 import Foundation
-import Testing
+import GPSDashboard
 import Reel
 import ReelDocuments
-import GPSDashboard
 import ReelTestSupport
+import Testing
 
 @Suite("CompositorRegistry")
 struct CompositorRegistryTests {
@@ -17,7 +17,8 @@ struct CompositorRegistryTests {
     @Test(.requires(.dejaVuFont))
     func captionsIsBuiltInAndTakesPixelFormats() throws {
         let registry = CompositorRegistry()
-        let compositor = try registry.makeCompositor(CompositorConfiguration(name: "captions", parameters: .object(["pixelFormats": .array([.string("bgra")])])))
+        let compositor = try registry.makeCompositor(
+            CompositorConfiguration(name: "captions", parameters: .object(["pixelFormats": .array([.string("bgra")])])))
         #expect(compositor.requiredPixelBufferAttributesForRenderContext.pixelFormatType == [.bgra])
     }
 

@@ -1,11 +1,12 @@
 import Foundation
-import Testing
 import Reel
 import ReelDocuments
-import ReelText
-import ReelTesting
-@testable import GPSDashboard
 import ReelTestSupport
+import ReelTesting
+import ReelText
+import Testing
+
+@testable import GPSDashboard
 
 @Suite("GPSDashboardCompositor")
 struct GPSDashboardCompositorTests {
@@ -18,9 +19,10 @@ struct GPSDashboardCompositorTests {
         var registry = CompositorRegistry()
         registry.register(GPSDashboardCompositor.registration)
         let groups = try RenderTestSupport.gpsGroups()
-        let config = CompositorConfiguration(name: file.compositor?.name ?? "standard", parameters: file.compositor?.parameters ?? .object([:]),
-                                             composition: composition, renderSize: Size(width: 480, height: 270),
-                                             timedMetadata: [2: groups])
+        let config = CompositorConfiguration(
+            name: file.compositor?.name ?? "standard", parameters: file.compositor?.parameters ?? .object([:]),
+            composition: composition, renderSize: Size(width: 480, height: 270),
+            timedMetadata: [2: groups])
         let compositor = try registry.makeCompositor(config)
         let video = try file.makeVideoComposition(for: composition, compositor: compositor)
         let engine = RenderEngine(composition: composition, videoComposition: video, sources: try RenderTestSupport.sources())
@@ -59,8 +61,9 @@ struct GPSDashboardCompositorTests {
 
     @Test func badParametersAreRefusedUpFront() {
         do {
-            _ = try GPSDashboardCompositor(configuration: CompositorConfiguration(
-                name: "gps-dashboard", parameters: .object(["font": .string("/nonexistent.ttf")])))
+            _ = try GPSDashboardCompositor(
+                configuration: CompositorConfiguration(
+                    name: "gps-dashboard", parameters: .object(["font": .string("/nonexistent.ttf")])))
             Issue.record("expected an error")
         } catch {
             #expect(error.field == "compositor.parameters.font")

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import Reel
 import ReelTesting
+import Testing
+
 @testable import GPSDashboard
 
 @Suite("GPSTrackTimeline")

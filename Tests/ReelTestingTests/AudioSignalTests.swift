@@ -1,5 +1,5 @@
-import Testing
 import ReelTesting
+import Testing
 
 @Suite struct AudioSignalTests {
     @Test func aFullScaleSineIsMinus3dBFSInRMSAndInItsToneLevel() {

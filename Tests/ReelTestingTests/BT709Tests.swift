@@ -1,5 +1,5 @@
-import Testing
 import ReelTesting
+import Testing
 
 @Suite struct BT709Tests {
     struct Case: Sendable, CustomTestStringConvertible {

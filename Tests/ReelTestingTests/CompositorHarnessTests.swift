@@ -1,21 +1,23 @@
-import Testing
 import ReelTesting
+import Testing
 
 @Suite struct CompositorHarnessTests {
     let instruction = SpeedBarInstruction(timeRange: oneSecond)
     static let half = MediaTime(value: 1, timescale: 2)
 
     func gps(speed: Double) throws -> TimedMetadataGroup {
-        try SyntheticMetadata.gpsGroups([GPSSample(time: .zero, fix: GPSFix(latitude: 1, longitude: 2, speed2D: speed))],
-                                        lastDuration: MediaTime(value: 1, timescale: 1))[0]
+        try SyntheticMetadata.gpsGroups(
+            [GPSSample(time: .zero, fix: GPSFix(latitude: 1, longitude: 2, speed2D: speed))],
+            lastDuration: MediaTime(value: 1, timescale: 1))[0]
     }
 
     @Test func rendersAFrameFromSyntheticSourcesAndMetadata() async throws {
         let harness = CompositorHarness(compositor: AsyncVideoCompositorAdapter(SpeedBar()), width: 64, height: 36)
         #expect(harness.renderContext.pixelFormat == .bgra)
         let source = SyntheticFrame.counter(42, width: 64, height: 36, format: .bgra)
-        let frame = try await harness.render(at: Self.half, instruction: instruction,
-                                             sourceFrames: [1: source], metadata: [2: try gps(speed: 5)])
+        let frame = try await harness.render(
+            at: Self.half, instruction: instruction,
+            sourceFrames: [1: source], metadata: [2: try gps(speed: 5)])
         #expect(readCounter(from: frame) == 42)
         #expect(frame.rgba(x: 19, y: 35) == RGBA(255, 255, 0))  // 5 m/s is a 20-pixel bar
         #expect(frame.rgba(x: 20, y: 35) != RGBA(255, 255, 0))
@@ -28,8 +30,9 @@ import ReelTesting
             func compose(_ request: AsynchronousVideoCompositionRequest) async throws -> PixelBuffer {
                 let shows = request.sourceCaptionGroup(byTrackID: 3)?.captions.map(\.text) == ["hi"]
                 let context = request.renderContext
-                return SyntheticFrame.make(.solid(shows ? Color(red: 1, green: 1, blue: 1) : Color(red: 0, green: 0, blue: 0)),
-                                           width: context.width, height: context.height, format: context.pixelFormat)
+                return SyntheticFrame.make(
+                    .solid(shows ? Color(red: 1, green: 1, blue: 1) : Color(red: 0, green: 0, blue: 0)),
+                    width: context.width, height: context.height, format: context.pixelFormat)
             }
         }
         let harness = CompositorHarness(compositor: AsyncVideoCompositorAdapter(CaptionProbe()), width: 16, height: 8)

@@ -1,5 +1,5 @@
-import Testing
 import ReelTesting
+import Testing
 
 @Suite struct CompositorVerifierTests {
     func verifier(timeLimit: Duration = .seconds(10), _ make: @escaping @Sendable () -> any VideoCompositing) -> CompositorVerifier {
@@ -19,8 +19,11 @@ import ReelTesting
 
     @Test func wellBehavedCompositorPasses() async throws {
         let report = try await verifier { AsyncVideoCompositorAdapter(SpeedBar()) }.verify()
-        #expect(report.checkedRules == [.metadataDelivery, .metadataAtTime, .missingSourceFrame, .finishExactlyOnce,
-                                        .concurrentRequests, .cancellation, .renderContext, .determinism, .playback])
+        #expect(
+            report.checkedRules == [
+                .metadataDelivery, .metadataAtTime, .missingSourceFrame, .finishExactlyOnce,
+                .concurrentRequests, .cancellation, .renderContext, .determinism, .playback,
+            ])
         #expect(report.requestCount > 20)
     }
 

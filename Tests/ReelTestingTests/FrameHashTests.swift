@@ -1,5 +1,5 @@
-import Testing
 import ReelTesting
+import Testing
 
 @Suite struct FrameHashTests {
     @Test func fnv1aMatchesPublishedVectors() {
@@ -17,8 +17,9 @@ import ReelTesting
 
     @Test func lineHasTimesAndSixteenHexDigits() {
         let frame = SyntheticFrame.solid(.black, width: 2, height: 2, format: .gray8)
-        let line = FrameHash.line(presentationTime: MediaTime(value: 1001, timescale: 30000),
-                                  duration: MediaTime(value: 1001, timescale: 30000), frame: frame)
+        let line = FrameHash.line(
+            presentationTime: MediaTime(value: 1001, timescale: 30000),
+            duration: MediaTime(value: 1001, timescale: 30000), frame: frame)
         let parts = line.split(separator: " ")
         #expect(parts.count == 3)
         #expect(parts[0] == "1001/30000" && parts[1] == "1001/30000")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ReelTesting
+import Testing
 
 @Suite struct GoldenTests {
     /// A fresh folder per test, removed afterwards.
@@ -15,8 +15,9 @@ import ReelTesting
     }
 
     static func frame() -> PixelBuffer {
-        SyntheticFrame.make(.horizontalGradient(from: .black, to: Color(red: 0.2, green: 0.8, blue: 1)),
-                            width: 40, height: 24, format: .rgba, counter: 12)
+        SyntheticFrame.make(
+            .horizontalGradient(from: .black, to: Color(red: 0.2, green: 0.8, blue: 1)),
+            width: 40, height: 24, format: .rgba, counter: 12)
     }
 
     /// Records `image` as golden `name` the way a developer would: a recording run (which fails).
@@ -108,8 +109,9 @@ import ReelTesting
     @Test(arguments: PixelFormat.allCases)
     func everyFormatRoundTripsThroughItsGolden(format: PixelFormat) throws {
         let scratch = try Scratch()
-        let frame = SyntheticFrame.make(.checkerboard(cellSize: 3, first: Color(red: 1, green: 0.5, blue: 0), second: .black),
-                                        width: 30, height: 20, format: format, counter: 5)
+        let frame = SyntheticFrame.make(
+            .checkerboard(cellSize: 3, first: Color(red: 1, green: 0.5, blue: 0), second: .black),
+            width: 30, height: 20, format: format, counter: 5)
         Self.record(RasterImage(frame), "f", in: scratch)
         try Golden(directory: scratch.directory, isRecording: false).verify(frame, named: "f")
     }

@@ -1,6 +1,6 @@
-import Testing
-import ReelTesting
 import ReelTestSupport
+import ReelTesting
+import Testing
 
 @Suite struct InMemoryRenderTests {
     static let frameDuration = MediaTime(value: 1, timescale: 30)
@@ -11,8 +11,9 @@ import ReelTestSupport
         var clip = InMemorySource(identifier: "clip")
         try clip.addCounterVideoTrack(trackID: 1, frameCount: 30, frameDuration: frameDuration, width: 64, height: 36)
         let gps = (0..<4).map { i in
-            GPSSample(time: MediaTime(value: Int64(i), timescale: 4),
-                      fix: GPSFix(latitude: 46.5 + Double(i) * 0.001, longitude: 6.6, speed2D: Double(i + 1)))
+            GPSSample(
+                time: MediaTime(value: Int64(i), timescale: 4),
+                fix: GPSFix(latitude: 46.5 + Double(i) * 0.001, longitude: 6.6, speed2D: Double(i + 1)))
         }
         try clip.addMetadataTrack(trackID: 2, groups: try SyntheticMetadata.gpsGroups(gps))
         return clip
@@ -23,11 +24,13 @@ import ReelTestSupport
         var m = MutableComposition()
         try m.insertTimeRange(clip.timeRange, of: clip.description, at: .zero)
         let composition = Composition(m)
-        let instruction: any VideoCompositionInstructionProtocol = passthrough
+        let instruction: any VideoCompositionInstructionProtocol =
+            passthrough
             ? VideoCompositionInstruction(timeRange: composition.timeRange, passthroughTrackID: 1)
             : SpeedBarInstruction(timeRange: composition.timeRange)
-        let video = VideoComposition(frameDuration: MediaTime(value: 1, timescale: 10), renderSize: Size(width: 64, height: 36),
-                                     instructions: [instruction], sourceSampleDataTrackIDs: passthrough ? [] : [2])
+        let video = VideoComposition(
+            frameDuration: MediaTime(value: 1, timescale: 10), renderSize: Size(width: 64, height: 36),
+            instructions: [instruction], sourceSampleDataTrackIDs: passthrough ? [] : [2])
         return (composition, video, clip)
     }
 
@@ -42,8 +45,9 @@ import ReelTestSupport
 
     @Test func rendersThroughTheEngineWithNoFiles() async throws {
         let (composition, video, clip) = try Self.setup()
-        let frames = try await InMemoryRender.frames(composition: composition, videoComposition: video, sources: clip,
-                                                     compositor: AsyncVideoCompositorAdapter(SpeedBar()))
+        let frames = try await InMemoryRender.frames(
+            composition: composition, videoComposition: video, sources: clip,
+            compositor: AsyncVideoCompositorAdapter(SpeedBar()))
         #expect(frames.map(\.time) == (0..<10).map { MediaTime(value: Int64($0), timescale: 10) })
         for (k, frame) in frames.enumerated() {
             // Output time k/10 s shows source frame 3k of the 30 fps clip...
@@ -57,12 +61,14 @@ import ReelTestSupport
 
     @Test func hashLinesAreStableAndMatchTheGolden() async throws {
         let (composition, video, clip) = try Self.setup()
-        let lines = try await InMemoryRender.hashLines(composition: composition, videoComposition: video, sources: clip,
-                                                       compositor: AsyncVideoCompositorAdapter(SpeedBar()))
+        let lines = try await InMemoryRender.hashLines(
+            composition: composition, videoComposition: video, sources: clip,
+            compositor: AsyncVideoCompositorAdapter(SpeedBar()))
         #expect(lines.count == 10)
         #expect(lines[1].hasPrefix("1/10 1/10 "))
-        let again = try await InMemoryRender.hashLines(composition: composition, videoComposition: video, sources: clip,
-                                                       compositor: AsyncVideoCompositorAdapter(SpeedBar()))
+        let again = try await InMemoryRender.hashLines(
+            composition: composition, videoComposition: video, sources: clip,
+            compositor: AsyncVideoCompositorAdapter(SpeedBar()))
         #expect(lines == again)
         try Golden(packageDirectory: "Fixtures/goldens").verifyLines(lines, named: "reeltesting-speedbar")
     }

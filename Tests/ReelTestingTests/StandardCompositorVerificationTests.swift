@@ -1,5 +1,5 @@
-import Testing
 import ReelTesting
+import Testing
 
 /// Reel's built-in compositor, run through the same contract checks users run on theirs.
 @Suite struct StandardCompositorVerificationTests {
@@ -10,8 +10,9 @@ import ReelTesting
         let range = TimeRange(start: .zero, duration: second)
         var top = VideoCompositionLayerInstruction(trackID: 2)
         top.setOpacityRamp(fromStartOpacity: 0, toEndOpacity: 1, timeRange: range)
-        top.setTransformRamp(fromStart: .identity,
-                             toEnd: Transform2D(scaleX: 0.5, y: 0.5).translatedBy(x: 16, y: 8), timeRange: range)
+        top.setTransformRamp(
+            fromStart: .identity,
+            toEnd: Transform2D(scaleX: 0.5, y: 0.5).translatedBy(x: 16, y: 8), timeRange: range)
         let bottom = VideoCompositionLayerInstruction(trackID: 1)
         return VideoCompositionInstruction(timeRange: range, backgroundColor: .black, layerInstructions: [top, bottom])
     }
@@ -19,8 +20,10 @@ import ReelTesting
     @Test("the built-in compositor keeps the contract", arguments: [[PixelFormat.yuv420p], [.bgra]])
     func standardCompositorKeepsTheContract(formats: [PixelFormat]) async throws {
         // The built-in compositor draws layers only, so swapping metadata changes nothing.
-        let verifier = CompositorVerifier(instructions: [Self.crossfade()], videoTrackIDs: [1, 2],
-                                          metadataMustAffectOutput: false) {
+        let verifier = CompositorVerifier(
+            instructions: [Self.crossfade()], videoTrackIDs: [1, 2],
+            metadataMustAffectOutput: false
+        ) {
             StandardVideoCompositor(pixelFormats: formats)
         }
         let report = try await verifier.verify()

@@ -1,5 +1,5 @@
-import Testing
 import ReelTesting
+import Testing
 
 @Suite struct SyntheticFrameTests {
     static let red = Color(red: 1, green: 0, blue: 0)
@@ -65,8 +65,9 @@ import ReelTesting
             #expect(readCounter(from: frame) == value, "\(value) in \(width)x\(height) \(format)")
         }
         // Over a busy background too.
-        let busy = SyntheticFrame.make(.checkerboard(cellSize: 3, first: .white, second: Self.red),
-                                       width: 200, height: 100, format: format, counter: 305)
+        let busy = SyntheticFrame.make(
+            .checkerboard(cellSize: 3, first: .white, second: Self.red),
+            width: 200, height: 100, format: format, counter: 305)
         #expect(readCounter(from: busy) == 305)
     }
 

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
-import ReelTesting
 import ReelMetadata
 import ReelTestSupport
+import ReelTesting
+import Testing
 
 @Suite struct SyntheticMetadataTests {
     @Test func groupsTileTheTimelineAndCarryGPSFixItems() throws {
@@ -23,33 +23,36 @@ import ReelTestSupport
 
     @Test func refusesTimesThatDoNotIncrease() {
         expectReelError(.invalidArgument) {
-            try SyntheticMetadata.gpsGroups([GPSSample(seconds: 1, latitude: 0, longitude: 0),
-                                             GPSSample(seconds: 1, latitude: 0, longitude: 0)])
+            try SyntheticMetadata.gpsGroups([
+                GPSSample(seconds: 1, latitude: 0, longitude: 0),
+                GPSSample(seconds: 1, latitude: 0, longitude: 0),
+            ])
         }
     }
 
     @Test func straightLineMoves() throws {
-        let groups = try SyntheticMetadata.straightLine(from: GPSFix(latitude: 10, longitude: 20), latitudeStep: 0.001,
-                                                        longitudeStep: -0.002, count: 4,
-                                                        interval: MediaTime(value: 1001, timescale: 30000))
+        let groups = try SyntheticMetadata.straightLine(
+            from: GPSFix(latitude: 10, longitude: 20), latitudeStep: 0.001,
+            longitudeStep: -0.002, count: 4,
+            interval: MediaTime(value: 1001, timescale: 30000))
         #expect(groups.count == 4)
         #expect(groups[3].timeRange.start == MediaTime(value: 3003, timescale: 30000))
         #expect(abs((groups[3].number(.longitude) ?? 0) - 19.994) < 1e-9)
     }
 
     static let gpx = """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"
-         xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">
-      <trk><name>ride</name><trkseg>
-        <trkpt lat="33.1268" lon="-117.3273"><ele>-22.959</ele><time>2024-05-01T10:00:00Z</time>
-          <extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>5.25</gpxtpx:speed></gpxtpx:TrackPointExtension></extensions>
-        </trkpt>
-        <trkpt lon='-117.3270' lat='33.1270'><ele>-22.5</ele><time>2024-05-01T10:00:00.500Z</time><fix>3d</fix><pdop>1.54</pdop></trkpt>
-        <trkpt lat="33.1272" lon="-117.3267"><time>2024-05-01T10:00:02Z</time><course>41.5</course></trkpt>
-      </trkseg></trk>
-    </gpx>
-    """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"
+             xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">
+          <trk><name>ride</name><trkseg>
+            <trkpt lat="33.1268" lon="-117.3273"><ele>-22.959</ele><time>2024-05-01T10:00:00Z</time>
+              <extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>5.25</gpxtpx:speed></gpxtpx:TrackPointExtension></extensions>
+            </trkpt>
+            <trkpt lon='-117.3270' lat='33.1270'><ele>-22.5</ele><time>2024-05-01T10:00:00.500Z</time><fix>3d</fix><pdop>1.54</pdop></trkpt>
+            <trkpt lat="33.1272" lon="-117.3267"><time>2024-05-01T10:00:02Z</time><course>41.5</course></trkpt>
+          </trkseg></trk>
+        </gpx>
+        """
 
     @Test func readsGPX() throws {
         let groups = try SyntheticMetadata.gpsGroups(gpx: Self.gpx)
@@ -66,11 +69,11 @@ import ReelTestSupport
 
     @Test func gpxErrorsNameThePoint() {
         let bad = """
-        <gpx><trk><trkseg>
-        <trkpt lat="1" lon="2"><time>2024-05-01T10:00:00Z</time></trkpt>
-        <trkpt lat="north" lon="2"><time>2024-05-01T10:00:01Z</time></trkpt>
-        </trkseg></trk></gpx>
-        """
+            <gpx><trk><trkseg>
+            <trkpt lat="1" lon="2"><time>2024-05-01T10:00:00Z</time></trkpt>
+            <trkpt lat="north" lon="2"><time>2024-05-01T10:00:01Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """
         #expect {
             try SyntheticMetadata.gpsGroups(gpx: bad)
         } throws: { error in
@@ -81,20 +84,24 @@ import ReelTestSupport
     }
 
     static let gpri = [
-        GPRIRecord(time: 812.25, latitude: 37.7749123, longitude: -122.4194155, altitude: 35.42, horizontalAccuracy: 1.2,
-                   verticalAccuracy: 2.3, speed: 4.56, course: 87.5, fix: 3, satellites: 14),
+        GPRIRecord(
+            time: 812.25, latitude: 37.7749123, longitude: -122.4194155, altitude: 35.42, horizontalAccuracy: 1.2,
+            verticalAccuracy: 2.3, speed: 4.56, course: 87.5, fix: 3, satellites: 14),
         GPRIRecord(time: 812.5, latitude: 37.7749234, longitude: -122.4193987, altitude: 35.61, speed: 4.61, course: 88.25),
         GPRIRecord(time: 812.75, latitude: 37.7749345, longitude: -122.4193801, altitude: 35.8, speed: 4.7, course: 89, fix: 2),
         GPRIRecord(time: 813.0, latitude: 37.7749455, longitude: -122.4193623, altitude: 36, speed: 4.75, course: 90.1),
     ]
 
     static let glpi = [
-        GLPIRecord(time: 100.1, latitude: -33.8567844, longitude: 151.2152967, altitude: 58.3, relativeAltitude: 40.2,
-                   velocityNorth: 3, velocityEast: 4, velocityDown: -1.2, heading: 270.5),
-        GLPIRecord(time: 100.3, latitude: -33.8567712, longitude: 151.2153101, altitude: 58.9, relativeAltitude: 40.8,
-                   velocityNorth: -1.5, velocityEast: 2, velocityDown: 0, heading: 271),
-        GLPIRecord(time: 100.6, latitude: -33.8567601, longitude: 151.2153234, altitude: 59.1, relativeAltitude: 41,
-                   velocityNorth: 0, velocityEast: 0, velocityDown: 0.5, heading: 0),
+        GLPIRecord(
+            time: 100.1, latitude: -33.8567844, longitude: 151.2152967, altitude: 58.3, relativeAltitude: 40.2,
+            velocityNorth: 3, velocityEast: 4, velocityDown: -1.2, heading: 270.5),
+        GLPIRecord(
+            time: 100.3, latitude: -33.8567712, longitude: 151.2153101, altitude: 58.9, relativeAltitude: 40.8,
+            velocityNorth: -1.5, velocityEast: 2, velocityDown: 0, heading: 271),
+        GLPIRecord(
+            time: 100.6, latitude: -33.8567601, longitude: 151.2153234, altitude: 59.1, relativeAltitude: 41,
+            velocityNorth: 0, velocityEast: 0, velocityDown: 0.5, heading: 0),
     ]
 
     @Test func gpriPayloadGivesOneFixPerRecordSpacedByItsTime() throws {
@@ -161,14 +168,21 @@ import ReelTestSupport
     @Test func nonsenseDeviceTimesFallBackToEvenSpacing() throws {
         var records = Self.gpri
         records[2].time = records[1].time  // not increasing
-        let fixes = try GPMF.fixes(payload: SyntheticMetadata.gpriPayload(records), timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1)))
+        let fixes = try GPMF.fixes(
+            payload: SyntheticMetadata.gpriPayload(records), timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1)))
         #expect(fixes.map(\.time) == (0..<4).map { MediaTime(value: Int64($0), timescale: 4) })
-        let zeros = Self.gpri.map { r -> GPRIRecord in var r = r; r.time = 0; return r }
-        let even = try GPMF.fixes(payload: SyntheticMetadata.gpriPayload(zeros), timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1)))
+        let zeros = Self.gpri.map { r -> GPRIRecord in
+            var r = r; r.time = 0; return r
+        }
+        let even = try GPMF.fixes(
+            payload: SyntheticMetadata.gpriPayload(zeros), timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1)))
         #expect(even.map(\.time) == (0..<4).map { MediaTime(value: Int64($0), timescale: 4) })
         // Times spanning more than the payload are not believed either.
-        let wide = Self.gpri.enumerated().map { i, r -> GPRIRecord in var r = r; r.time = Double(i) * 10; return r }
-        let spread = try GPMF.fixes(payload: SyntheticMetadata.gpriPayload(wide), timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1)))
+        let wide = Self.gpri.enumerated().map { i, r -> GPRIRecord in
+            var r = r; r.time = Double(i) * 10; return r
+        }
+        let spread = try GPMF.fixes(
+            payload: SyntheticMetadata.gpriPayload(wide), timeRange: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 1)))
         #expect(spread.map(\.time) == (0..<4).map { MediaTime(value: Int64($0), timescale: 4) })
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReelTesting
 import ReelTestSupport
+import Testing
+
+@testable import ReelTesting
 
 @Suite struct ZlibTests {
     /// 3000 letters from a fixed linear congruential generator: compressible but not trivially.
@@ -16,8 +17,8 @@ import ReelTestSupport
 
     /// `skewedText` compressed by Python's `zlib.compress(data, 9)`: one dynamic-Huffman block.
     static let dynamicStream = """
-    eNotlgGuJCEIRK/C1Ugk0cRgonj/eWXP7O7/O92KUFUURvUVx8c9K6xiz7DhHhXdl1vUMo91IlZFmJ9dO4K3NuOMlcFX3q/NI29RFbfVqWtxrveoYbXZuFu0qr4tCK0NzRVntpjJ115RbXJ69bNHxrBsrXvazl7m5ew29rXDz+TwHNpGcr3Piox9ec7fE6vzm2BB6rE4L61bjH6ibqxoSv4az60HORo1W/RBlhnN7WQPrxocOWMl0MTN2z22Eh/EHFRDJmaXuijCjgogjvU250pCk1y0wVG82nfEDb8qgeWrnH+DN9YAlQwzFu+AxFPflXuJCE5fAmTYJFU/5BMkalUGmiStZHKwEGBIGOzvGduHTz9ze7hyBy0dw2fGHH3O/sEe+9VhNfaEi6FMxeGpj34xySGlM0KYOO+ifF4RkQQWaYhgxj5ZM1PHbPHT2dXsySS+rMVDzFqDnBda4KQhwAAuEYm2TBvCk5zPLJ09KYTDxVcgG1P4BDhCahsvDH2iL4hau91mLfaSRBHMZRXrQIUzs1XvL626JBE+a7daK8YkEplR/Ckfkn5JQ1UT8Vuh2dbTzoGd3OkvZNzDr51ZggtZXdGrhhCmbVQ7eVsfo4c4GdTie16Ku4KTY/iM1ffbxMfi9ROpt3fARIzR7iS8AzEHw4M9CLe/AHV7L28uAR2+NlZI9S5ue41ltuaAyUc/scU3mu8lddI0D0S4Bw27S3RW0gbt9fUQhlpFlLGu8qsxD9WM8zKFztslej4NDieA3vsW8vACntsFBwCaJF42cylgKp/R9i2tImvYu9IMImAjgI+nN/JSINYdaWgYQdhZLolB5JaiR1NtEgrnNoxG4fskQhPKwIWIbeNp6fKPMqQJGI4+IJczjUrvQGzNViZP5ASHtdZlewn9fp7pIYvhHYujz+C6FufetE+5+3K46lyPxKFGi3FXAZ1IRebOUxM8RPN+21ZBk95VW9mEKHU8aZMvLTnb4q1DeM1FfletLLQN7b7GwSIpyedOKHMICCApe+1LNl6ix58tsO0KavJLm0sQbEEtgCngTuG8z3ntNddN1DEVXA1BSeh2SAFAQ3ScqNSTJilLYEWr9QUgPvtzr4n+Oi1Y7/inKPL1rX5WpJ5DShHnYk9DQ85V/aaDy22SlHwaDwWLbplT//tU0UM4U0R6IvDcbzWM5nndKby7lGlTFZ73lT1O84MWm+9rVNkXMaj1AatAMdV8KhVlnEtgbyO6nHaKuNce7GW8QcnGE5VU+1xMg6CrAfF/15k4zIv01Ugt5l+bMwnQmMx3URcLVdtpx+/a6Jk+gs2GBeVSoqZJ8WpxhbhLpi610+8o0l43ipmXOzrgmMscxpRAUq2/3Z5zAqI6TzaiaVuyNzKR66iAKSD2194yekzr1QU9R9OVrfTS4lC4X/NaPcNSzmiNMdkbP3AsNZBUIQ/dhdVzZcDxEWfzo8bSyAQ0itqW9JNGPIb4WeG10fuZ8w02tKYbBU/xw0W3UAGK3AxAhPF8k6pliLXn0Rz/rhcAlPcKmy0YEJrG7BKSbWlffTeYZ2fUQV91ydRMOlCroivOAZ0/bbgGt5itOaIJhMXKZVD7c+WP2UmpunQwTGij5TgznaHhZZdnLgrj9bpcq7VnGHCt/+Lf3RrtL+C+P9YSlQ0uMox1HHrQ70kYrmC6Y71RhCEyaKQZGGYnHILCmxyYXUepnk2TwSpz11c3C+0bSs+dhFPjUsdTxrwuIs/kjrntvrotd2Yd9Lom2BnKvge3NG5MNJ+G9OYe9dTXOdrIw8R6PNlJVQnXhyDUg5Fqxk8c4g5v0pCcy97k5d5Bi3LhG2flVsE8QWG6ZZ4ACV0op4bGM5f9Ro4kpcbv6A2s92ZYiSPpJY14XE+4FYbuUJvJT3fjPW3JVuFCUNRo6JYuRGi715ThteFq0PHGZ8rBASGTicbv2031NWllS3Ib2WOAgIc43dcnk29Eqt/S57sIoZpjb8ihrHeJ+j7MKeGCFmt8Y5ROOKYLIQOCWaN24jqYc9uq6boI/QC4cJIK
-    """
+        eNotlgGuJCEIRK/C1Ugk0cRgonj/eWXP7O7/O92KUFUURvUVx8c9K6xiz7DhHhXdl1vUMo91IlZFmJ9dO4K3NuOMlcFX3q/NI29RFbfVqWtxrveoYbXZuFu0qr4tCK0NzRVntpjJ115RbXJ69bNHxrBsrXvazl7m5ew29rXDz+TwHNpGcr3Piox9ec7fE6vzm2BB6rE4L61bjH6ibqxoSv4az60HORo1W/RBlhnN7WQPrxocOWMl0MTN2z22Eh/EHFRDJmaXuijCjgogjvU250pCk1y0wVG82nfEDb8qgeWrnH+DN9YAlQwzFu+AxFPflXuJCE5fAmTYJFU/5BMkalUGmiStZHKwEGBIGOzvGduHTz9ze7hyBy0dw2fGHH3O/sEe+9VhNfaEi6FMxeGpj34xySGlM0KYOO+ifF4RkQQWaYhgxj5ZM1PHbPHT2dXsySS+rMVDzFqDnBda4KQhwAAuEYm2TBvCk5zPLJ09KYTDxVcgG1P4BDhCahsvDH2iL4hau91mLfaSRBHMZRXrQIUzs1XvL626JBE+a7daK8YkEplR/Ckfkn5JQ1UT8Vuh2dbTzoGd3OkvZNzDr51ZggtZXdGrhhCmbVQ7eVsfo4c4GdTie16Ku4KTY/iM1ffbxMfi9ROpt3fARIzR7iS8AzEHw4M9CLe/AHV7L28uAR2+NlZI9S5ue41ltuaAyUc/scU3mu8lddI0D0S4Bw27S3RW0gbt9fUQhlpFlLGu8qsxD9WM8zKFztslej4NDieA3vsW8vACntsFBwCaJF42cylgKp/R9i2tImvYu9IMImAjgI+nN/JSINYdaWgYQdhZLolB5JaiR1NtEgrnNoxG4fskQhPKwIWIbeNp6fKPMqQJGI4+IJczjUrvQGzNViZP5ASHtdZlewn9fp7pIYvhHYujz+C6FufetE+5+3K46lyPxKFGi3FXAZ1IRebOUxM8RPN+21ZBk95VW9mEKHU8aZMvLTnb4q1DeM1FfletLLQN7b7GwSIpyedOKHMICCApe+1LNl6ix58tsO0KavJLm0sQbEEtgCngTuG8z3ntNddN1DEVXA1BSeh2SAFAQ3ScqNSTJilLYEWr9QUgPvtzr4n+Oi1Y7/inKPL1rX5WpJ5DShHnYk9DQ85V/aaDy22SlHwaDwWLbplT//tU0UM4U0R6IvDcbzWM5nndKby7lGlTFZ73lT1O84MWm+9rVNkXMaj1AatAMdV8KhVlnEtgbyO6nHaKuNce7GW8QcnGE5VU+1xMg6CrAfF/15k4zIv01Ugt5l+bMwnQmMx3URcLVdtpx+/a6Jk+gs2GBeVSoqZJ8WpxhbhLpi610+8o0l43ipmXOzrgmMscxpRAUq2/3Z5zAqI6TzaiaVuyNzKR66iAKSD2194yekzr1QU9R9OVrfTS4lC4X/NaPcNSzmiNMdkbP3AsNZBUIQ/dhdVzZcDxEWfzo8bSyAQ0itqW9JNGPIb4WeG10fuZ8w02tKYbBU/xw0W3UAGK3AxAhPF8k6pliLXn0Rz/rhcAlPcKmy0YEJrG7BKSbWlffTeYZ2fUQV91ydRMOlCroivOAZ0/bbgGt5itOaIJhMXKZVD7c+WP2UmpunQwTGij5TgznaHhZZdnLgrj9bpcq7VnGHCt/+Lf3RrtL+C+P9YSlQ0uMox1HHrQ70kYrmC6Y71RhCEyaKQZGGYnHILCmxyYXUepnk2TwSpz11c3C+0bSs+dhFPjUsdTxrwuIs/kjrntvrotd2Yd9Lom2BnKvge3NG5MNJ+G9OYe9dTXOdrIw8R6PNlJVQnXhyDUg5Fqxk8c4g5v0pCcy97k5d5Bi3LhG2flVsE8QWG6ZZ4ACV0op4bGM5f9Ro4kpcbv6A2s92ZYiSPpJY14XE+4FYbuUJvJT3fjPW3JVuFCUNRo6JYuRGi715ThteFq0PHGZ8rBASGTicbv2031NWllS3Ib2WOAgIc43dcnk29Eqt/S57sIoZpjb8ihrHeJ+j7MKeGCFmt8Y5ROOKYLIQOCWaN24jqYc9uq6boI/QC4cJIK
+        """
 
     static func bytes(base64 text: String) -> [UInt8] {
         [UInt8](Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? Data())
@@ -36,8 +37,10 @@ import ReelTestSupport
 
     @Test(arguments: PNG.Compression.allCases)
     func roundTrips(method: PNG.Compression) throws {
-        let inputs: [[UInt8]] = [[], [42], Self.skewedText, [UInt8](repeating: 7, count: 70_000),
-                                 (0..<140_000).map { UInt8(truncatingIfNeeded: $0 * 31 / 7) }]
+        let inputs: [[UInt8]] = [
+            [], [42], Self.skewedText, [UInt8](repeating: 7, count: 70_000),
+            (0..<140_000).map { UInt8(truncatingIfNeeded: $0 * 31 / 7) },
+        ]
         for input in inputs {
             let compressed = Zlib.compress(input, method: method)
             #expect(try Zlib.decompress(compressed, maximumOutputCount: input.count, context: "test") == input)

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Reel
 import ReelTestSupport
+import Testing
 
 @Suite struct AssetExportSessionTests {
     let counter = TestFiles.fixture("counter-320x240.mp4")
@@ -9,8 +9,10 @@ import ReelTestSupport
     static func seconds(_ s: Double) -> MediaTime { MediaTime(seconds: s, preferredTimescale: 15360) }
 
     /// Exports lossless (FFV1 in MOV) so the output frames can be compared exactly.
-    func exportLossless(_ composition: Composition, videoComposition: VideoComposition? = nil,
-                        timeRange: TimeRange? = nil, in folder: URL) async throws -> [VideoFrame] {
+    func exportLossless(
+        _ composition: Composition, videoComposition: VideoComposition? = nil,
+        timeRange: TimeRange? = nil, in folder: URL
+    ) async throws -> [VideoFrame] {
         let session = AssetExportSession(composition: composition, preset: .lossless)
         session.videoComposition = videoComposition
         session.timeRange = timeRange
@@ -36,7 +38,9 @@ import ReelTestSupport
         for (n, frame) in frames.enumerated() {
             #expect(frame.presentationTime == MediaTime.ratio(Int64(n), 30), "output frame \(n) time")
             let want = reference[expected[n]].pixelBuffer
-            #expect(frame.pixelBuffer.hasSamePixels(as: want), "output frame \(n) should be source frame \(expected[n]), closest is \(TestFrames.closest(frame.pixelBuffer, in: reference).index)")
+            #expect(
+                frame.pixelBuffer.hasSamePixels(as: want),
+                "output frame \(n) should be source frame \(expected[n]), closest is \(TestFrames.closest(frame.pixelBuffer, in: reference).index)")
         }
     }
 
@@ -117,9 +121,14 @@ import ReelTestSupport
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = folder.appendingPathComponent("fragmented.mp4")
-        _ = try TestTools.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30:duration=1",
-                                         "-f", "lavfi", "-i", "sine=duration=1.1", "-c:v", "libx264", "-bf", "2", "-c:a", "aac",
-                                         "-movflags", "frag_keyframe+empty_moov", clip.path]).succeeded("ffmpeg")
+        _ = try TestTools.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30:duration=1",
+                "-f", "lavfi", "-i", "sine=duration=1.1", "-c:v", "libx264", "-bf", "2", "-c:a", "aac",
+                "-movflags", "frag_keyframe+empty_moov", clip.path,
+            ]
+        ).succeeded("ffmpeg")
         let video = try #require(try await Asset(url: clip).load(.tracks).first { $0.mediaType == .video })
         try #require(video.timeRange.start > .zero)
         let session = try await AssetExportSession(asset: Asset(url: clip), preset: .lossless)
@@ -261,7 +270,9 @@ import ReelTestSupport
                     let ss = frame.bytesPerRow[p]
                     for y in 0..<h {
                         for x in 0..<w {
-                            let sum = Int(s[2 * y * ss + 2 * x]) + Int(s[2 * y * ss + 2 * x + 1]) + Int(s[(2 * y + 1) * ss + 2 * x]) + Int(s[(2 * y + 1) * ss + 2 * x + 1])
+                            let sum =
+                                Int(s[2 * y * ss + 2 * x]) + Int(s[2 * y * ss + 2 * x + 1]) + Int(s[(2 * y + 1) * ss + 2 * x])
+                                + Int(s[(2 * y + 1) * ss + 2 * x + 1])
                             o[y * out.bytesPerRow[p] + x] = UInt8((sum + 2) / 4)
                         }
                     }
@@ -287,8 +298,9 @@ import ReelTestSupport
         let source = TestFiles.fixture("metadata.mov")
         let session = try await AssetExportSession(asset: Asset(url: source), preset: .h264(crf: 30, preset: "ultrafast"))
         // The 16x16 PNG cover of selection.mp4.
-        let png = try #require(try await Asset(url: TestFiles.fixture("selection.mp4")).load(.commonMetadata)
-            .first { $0.identifier == .commonIdentifierArtwork }?.dataValue)
+        let png = try #require(
+            try await Asset(url: TestFiles.fixture("selection.mp4")).load(.commonMetadata)
+                .first { $0.identifier == .commonIdentifierArtwork }?.dataValue)
         let picture = MetadataItem(identifier: .commonIdentifierArtwork, value: .data(png))
         // Bytes that are no JPEG nor PNG picture: no container has a place for them.
         let blob = MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.example.blob"), value: .data(Data([1, 2, 3])))
@@ -405,8 +417,12 @@ import ReelTestSupport
         session.outputURL = folder.appendingPathComponent("out.mkv")
         #expect(session.outputFileType == nil)
         try await session.export()
-        let probe = try TestTools.output("ffprobe", ["-v", "error", "-show_entries", "format=format_name", "-of", "csv=p=0",
-                                                  folder.appendingPathComponent("out.mkv").path])
+        let probe = try TestTools.output(
+            "ffprobe",
+            [
+                "-v", "error", "-show_entries", "format=format_name", "-of", "csv=p=0",
+                folder.appendingPathComponent("out.mkv").path,
+            ])
         #expect(String(decoding: probe, as: UTF8.self).contains("matroska"))
 
         let unknown = try await AssetExportSession(asset: Asset(url: counter), presetName: .passthrough)

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Reel
 import ReelTestSupport
+import Testing
 
 @Suite struct AssetImageGeneratorTests {
     let counter = TestFiles.fixture("counter-320x240.mp4")
@@ -16,7 +16,9 @@ import ReelTestSupport
             let (image, actual) = try await generator.image(at: t)
             #expect(actual == t)
             #expect(image.width == 320 && image.height == 240)
-            #expect(image.hasSamePixels(as: reference[k].pixelBuffer), "picture at \(t) should be frame \(k), closest is \(TestFrames.closest(image, in: reference).index)")
+            #expect(
+                image.hasSamePixels(as: reference[k].pixelBuffer),
+                "picture at \(t) should be frame \(k), closest is \(TestFrames.closest(image, in: reference).index)")
         }
     }
 
@@ -131,7 +133,9 @@ import ReelTestSupport
             let seen = Lock<[String]>([])
             generator.generateCGImagesAsynchronously(forTimes: times) { requested, image, actual, result, error in
                 let line = "\(requested.secondsDescription) \(Self.letter(result)) \(image != nil) \(actual.isNumeric) \(error != nil)"
-                let all = seen.withLock { $0.append(line); return $0 }
+                let all = seen.withLock {
+                    $0.append(line); return $0
+                }
                 if all.count == times.count { done.resume(returning: all) }
             }
         }
@@ -163,8 +167,12 @@ import ReelTestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         // 320x240 stored pixels, each meant to be 4/3 as wide: shown 427x240 (426 even).
         let url = folder.appendingPathComponent("anamorphic.mp4")
-        try TestTools.output("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=10:duration=1",
-                                     "-vf", "setsar=4/3", "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path])
+        try TestTools.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=10:duration=1",
+                "-vf", "setsar=4/3", "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path,
+            ])
         let generator = try await AssetImageGenerator(asset: Asset(url: url))
         #expect(generator.apertureMode == .cleanAperture)
         var sizes: [String] = []

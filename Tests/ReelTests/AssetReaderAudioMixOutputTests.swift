@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Reel
 import ReelTestSupport
+import Testing
 
 /// ``AssetReaderAudioMixOutput``: a reader's audio tracks mixed into PCM; levels measured
 /// on what the output gives.
@@ -12,8 +12,12 @@ import ReelTestSupport
     /// The 440 Hz clip's video with both clips' sound as tracks 2 (440 Hz) and 3 (660 Hz).
     func twoTrackFile(in folder: URL) throws -> URL {
         let url = folder.appendingPathComponent("two-tracks.mp4")
-        try TestTools.output("ffmpeg", ["-v", "error", "-nostdin", "-i", tone440.path, "-i", tone660.path,
-                                        "-map", "0:v", "-map", "0:a", "-map", "1:a", "-c", "copy", url.path])
+        try TestTools.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-nostdin", "-i", tone440.path, "-i", tone660.path,
+                "-map", "0:v", "-map", "0:a", "-map", "1:a", "-c", "copy", url.path,
+            ])
         return url
     }
 
@@ -55,8 +59,9 @@ import ReelTestSupport
 
         let reader = try await AssetReader.open(url: file)
         // 44.1 kHz stereo from 48 kHz mono sources.
-        let output = AssetReaderAudioMixOutput(audioTracks: reader.tracks(withMediaType: .audio),
-                                               audioSettings: .init(sampleRate: 44100, channelCount: 2))
+        let output = AssetReaderAudioMixOutput(
+            audioTracks: reader.tracks(withMediaType: .audio),
+            audioSettings: .init(sampleRate: 44100, channelCount: 2))
         let fade = TimeRange(start: .ratio(1, 2), end: .ratio(3, 2))
         var out = MutableAudioMixInputParameters(trackID: 2)
         out.setVolumeRamp(fromStartVolume: 1, toEndVolume: 0, timeRange: fade)
@@ -93,8 +98,9 @@ import ReelTestSupport
         let decoded = try await TestAudio.decode(tone440, trackID: 2)
         for format in [AssetReaderAudioMixOutput.AudioSettings.SampleFormat.float32, .int16] {
             let reader = try await AssetReader.open(url: tone440)
-            let output = AssetReaderAudioMixOutput(audioTracks: reader.tracks(withMediaType: .audio),
-                                                   audioSettings: .init(sampleFormat: format))
+            let output = AssetReaderAudioMixOutput(
+                audioTracks: reader.tracks(withMediaType: .audio),
+                audioSettings: .init(sampleFormat: format))
             try reader.add(output)
             try reader.startReading()
             let (samples, channels, rate, _) = try await readAll(output)
@@ -164,10 +170,14 @@ import ReelTestSupport
 
         let second = try await AssetReader.open(url: tone440)
         let overlapping = AssetReaderAudioMixOutput(audioTracks: second.tracks(withMediaType: .audio))
-        overlapping.audioMix = AudioMix(inputParameters: [AudioMixInputParameters(trackID: 2, volumeRamps: [
-            .init(startVolume: 1, endVolume: 0, timeRange: TimeRange(start: .zero, end: .ratio(1, 1))),
-            .init(startVolume: 0, endVolume: 1, timeRange: TimeRange(start: .ratio(1, 2), end: .ratio(3, 2))),
-        ])])
+        overlapping.audioMix = AudioMix(inputParameters: [
+            AudioMixInputParameters(
+                trackID: 2,
+                volumeRamps: [
+                    .init(startVolume: 1, endVolume: 0, timeRange: TimeRange(start: .zero, end: .ratio(1, 1))),
+                    .init(startVolume: 0, endVolume: 1, timeRange: TimeRange(start: .ratio(1, 2), end: .ratio(3, 2))),
+                ])
+        ])
         try second.add(overlapping)
         let overlap = expectReelError(.invalidArgument) { try second.startReading() }
         #expect(overlap?.message.contains("overlap") == true, "\(String(describing: overlap))")

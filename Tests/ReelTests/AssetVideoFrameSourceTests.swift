@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Reel
 import ReelTestSupport
+import Testing
 
 @Suite struct AssetVideoFrameSourceTests {
     let counter = TestFiles.fixture("counter-320x240.mp4")

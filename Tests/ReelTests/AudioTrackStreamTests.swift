@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Reel
 import ReelTestSupport
+import Testing
+
+@testable import Reel
 
 @Suite struct AudioTrackStreamTests {
     let counter = TestFiles.fixture("counter-320x240.mp4")
@@ -23,10 +24,11 @@ import ReelTestSupport
         let source = try await TestAudio.decode(counter)
         try #require(source.sampleRate == 48000)
         // Source [0, 0.5) at 0, nothing over [0.5, 1), source [0.5, 1) at 1.
-        let stream = AudioTrackStream(pieces: [
-            piece(TimeRange(start: .zero, end: .ratio(1, 2)), TimeRange(start: .zero, end: .ratio(1, 2))),
-            piece(TimeRange(start: .ratio(1, 2), end: .ratio(1, 1)), TimeRange(start: .ratio(1, 1), end: .ratio(3, 2))),
-        ], start: .zero, sampleRate: 48000, channels: 1)
+        let stream = AudioTrackStream(
+            pieces: [
+                piece(TimeRange(start: .zero, end: .ratio(1, 2)), TimeRange(start: .zero, end: .ratio(1, 2))),
+                piece(TimeRange(start: .ratio(1, 2), end: .ratio(1, 1)), TimeRange(start: .ratio(1, 1), end: .ratio(3, 2))),
+            ], start: .zero, sampleRate: 48000, channels: 1)
         var out: [Float] = []
         while out.count < 96000 { out += try await stream.read(5000) }
         #expect(out.count == 100_000)
@@ -38,8 +40,9 @@ import ReelTestSupport
 
     @Test func aScaledPieceIsResampledToItsDuration() async throws {
         // One second of the 440 Hz tone played over two: 220 Hz, 48000 x 2 samples.
-        let stream = AudioTrackStream(pieces: [piece(TimeRange(start: .zero, end: .ratio(1, 1)), TimeRange(start: .zero, end: .ratio(2, 1)))],
-                                      start: .zero, sampleRate: 48000, channels: 2)
+        let stream = AudioTrackStream(
+            pieces: [piece(TimeRange(start: .zero, end: .ratio(1, 1)), TimeRange(start: .zero, end: .ratio(2, 1)))],
+            start: .zero, sampleRate: 48000, channels: 2)
         let out = try await stream.read(96000)
         #expect(out.count == 192_000)
         let mono = TestAudio(samples: stride(from: 0, to: out.count, by: 2).map { out[$0] }, sampleRate: 48000)
@@ -50,8 +53,9 @@ import ReelTestSupport
     @Test func aStreamStartingLaterReadsTheSourceFromTheRightSample() async throws {
         let source = try await TestAudio.decode(counter)
         // Output starts at 0.25 s; the piece plays source [0, 1) at [0, 1).
-        let stream = AudioTrackStream(pieces: [piece(TimeRange(start: .ratio(1, 4), end: .ratio(1, 1)), TimeRange(start: .ratio(1, 4), end: .ratio(1, 1)))],
-                                      start: .ratio(1, 4), sampleRate: 48000, channels: 1)
+        let stream = AudioTrackStream(
+            pieces: [piece(TimeRange(start: .ratio(1, 4), end: .ratio(1, 1)), TimeRange(start: .ratio(1, 4), end: .ratio(1, 1)))],
+            start: .ratio(1, 4), sampleRate: 48000, channels: 1)
         let out = try await stream.read(36000)
         #expect(firstDifference(out[...], source.samples[12000..<48000]) == nil)
     }

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
-@testable import ReelComposition
 import Reel
-import ReelText
-import ReelTesting
 import ReelTestSupport
+import ReelTesting
+import ReelText
+import Testing
+
+@testable import ReelComposition
 
 /// One colour rule end to end: libswscale (the reader), the built-in conversions, fills and
 /// text drawn into YUV, the writer's tags, and FFmpeg decoding what was written.
@@ -34,17 +35,22 @@ struct ColorPropertiesPipelineTests {
         var testDescription: String { "\(width)x\(height) \(fullRange ? "full" : "limited") range, untagged matrix" }
     }
 
-    static let clips = [Clip(width: 720, height: 480, fullRange: false), Clip(width: 1280, height: 720, fullRange: false),
-                        Clip(width: 720, height: 480, fullRange: true)]
+    static let clips = [
+        Clip(width: 720, height: 480, fullRange: false), Clip(width: 1280, height: 720, fullRange: false),
+        Clip(width: 720, height: 480, fullRange: true),
+    ]
 
-    @Test("the reader's libswscale and PixelConversion give the same colours", .requires(.ffmpeg),
-          arguments: clips)
+    @Test(
+        "the reader's libswscale and PixelConversion give the same colours", .requires(.ffmpeg),
+        arguments: clips)
     func readerAndPixelConversionAgree(_ clip: Clip) async throws {
         let url = try TestFiles.scratchFolder().appendingPathComponent("clip.mkv")
         // Lossless yuv420p with no matrix tag (and a range tag only for full range).
-        _ = try Self.runFFmpeg(["-f", "lavfi", "-i", "testsrc2=size=\(clip.width)x\(clip.height):rate=1", "-frames:v", "1",
-                                "-vf", "scale=out_range=\(clip.fullRange ? "pc" : "tv"),format=yuv420p", "-c:v", "ffv1",
-                                "-color_range", clip.fullRange ? "pc" : "tv", "-y", url.path])
+        _ = try Self.runFFmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=\(clip.width)x\(clip.height):rate=1", "-frames:v", "1",
+            "-vf", "scale=out_range=\(clip.fullRange ? "pc" : "tv"),format=yuv420p", "-c:v", "ffv1",
+            "-color_range", clip.fullRange ? "pc" : "tv", "-y", url.path,
+        ])
         let yuv = try await Self.firstFrame(url, as: .yuv420p)
         #expect(yuv.colorProperties.fullRange == clip.fullRange)
         let bySwscale = try await Self.firstFrame(url, as: .bgra)
@@ -71,8 +77,9 @@ struct ColorPropertiesPipelineTests {
     static let accent = Color(red: 1, green: 0.6, blue: 0.1)
     static let background = Color(red: 0.1, green: 0.3, blue: 0.7)
 
-    @Test("colours filled into YUV decode with ffmpeg to the asked RGB", .requires(.ffmpeg),
-          arguments: clips)
+    @Test(
+        "colours filled into YUV decode with ffmpeg to the asked RGB", .requires(.ffmpeg),
+        arguments: clips)
     func drawnColoursSurviveTheWriter(_ clip: Clip) async throws {
         let frame = PixelBuffer(width: clip.width, height: clip.height, format: .yuv420p)
         frame.colorProperties.fullRange = clip.fullRange

@@ -1,11 +1,12 @@
 import Foundation
+import ReelComposition
 import ReelCore
 import ReelIO
+import ReelTestSupport
+import Testing
+
 @testable import Reel
 @testable import ReelDocuments
-import ReelComposition
-import Testing
-import ReelTestSupport
 
 @Suite("A file's timed metadata, decoded once for the process")
 struct DecodedMetadataTracksTests {
@@ -28,10 +29,12 @@ struct DecodedMetadataTracksTests {
         let whole = TimeRange(start: .zero, duration: .positiveInfinity)
         let all = try await shared.samples(in: whole)
         #expect(all.map(\.group) == groups)
-        let ranges = [whole,
-                      TimeRange(start: MediaTime(value: 1, timescale: 2), end: MediaTime(value: 6, timescale: 5)),
-                      TimeRange(start: MediaTime(value: 1, timescale: 1), end: MediaTime(value: 3, timescale: 2)),
-                      TimeRange(start: MediaTime(value: 37, timescale: 30), end: MediaTime(value: 38, timescale: 30))]
+        let ranges = [
+            whole,
+            TimeRange(start: MediaTime(value: 1, timescale: 2), end: MediaTime(value: 6, timescale: 5)),
+            TimeRange(start: MediaTime(value: 1, timescale: 1), end: MediaTime(value: 3, timescale: 2)),
+            TimeRange(start: MediaTime(value: 37, timescale: 30), end: MediaTime(value: 38, timescale: 30)),
+        ]
         for range in ranges {
             let mine = try await shared.samples(in: range), theirs = try await own.samples(in: range)
             #expect(!mine.isEmpty)

@@ -8,9 +8,11 @@ import Testing
     /// Every old spelling, next to the new one it stands for.
     @available(*, deprecated, message: "uses the deprecated spellings on purpose")
     static func oldAndNew() -> [(old: MetadataIdentifier, new: MetadataIdentifier)] {
-        [(.commonTitle, .commonIdentifierTitle), (.commonCreationDate, .commonIdentifierCreationDate),
-         (.commonLocation, .commonIdentifierLocation), (.commonMake, .commonIdentifierMake),
-         (.commonModel, .commonIdentifierModel), (.commonSoftware, .commonIdentifierSoftware)]
+        [
+            (.commonTitle, .commonIdentifierTitle), (.commonCreationDate, .commonIdentifierCreationDate),
+            (.commonLocation, .commonIdentifierLocation), (.commonMake, .commonIdentifierMake),
+            (.commonModel, .commonIdentifierModel), (.commonSoftware, .commonIdentifierSoftware),
+        ]
     }
 
     @available(*, deprecated, message: "uses the deprecated spellings on purpose")

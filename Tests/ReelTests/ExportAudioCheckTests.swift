@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Reel
 import ReelTestSupport
+import Testing
 
 /// An audio track that cannot be decoded stops an export while it is planned
 /// (``ExportAudio`` `checkDecoding`), before any picture is rendered.

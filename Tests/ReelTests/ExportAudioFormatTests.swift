@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Reel
 import ReelTestSupport
+import Testing
 
 /// The rate, channels and codec of an export's sound (``AssetExportSession/audioSampleRate``,
 /// ``AssetExportSession/audioChannelCount``, ALAC): what ffprobe reads from the file, and
@@ -11,8 +11,12 @@ import ReelTestSupport
 
     /// ffprobe's codec, sample rate and channel count of the file's first audio stream.
     func probe(_ url: URL) throws -> (codec: String, rate: Int, channels: Int) {
-        let text = try TestTools.outputString("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
-                                                          "stream=codec_name,sample_rate,channels", "-of", "csv=p=0", url.path])
+        let text = try TestTools.outputString(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "a:0", "-show_entries",
+                "stream=codec_name,sample_rate,channels", "-of", "csv=p=0", url.path,
+            ])
         let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").map(String.init)
         guard fields.count == 3, let rate = Int(fields[1]), let channels = Int(fields[2]) else {
             throw TestTools.ToolFailed(description: "ffprobe said \(text)")

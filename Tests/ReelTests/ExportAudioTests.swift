@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Reel
 import ReelTestSupport
+import Testing
 
 /// Audio through ``AssetExportSession`` (ExportAudio): mixes, ramps and keeping every track; levels are
 /// measured on the decoded output.
@@ -29,7 +29,8 @@ import ReelTestSupport
         let a = composition.addMutableTrack(withMediaType: .audio)
         let b = composition.addMutableTrack(withMediaType: .audio)
         try composition.insertTimeRange(TimeRange(start: .zero, duration: .ratio(2, 1)), of: try await audioTrack(tone440), intoTrackWithID: a, at: .zero)
-        try composition.insertTimeRange(TimeRange(start: .zero, duration: .ratio(2, 1)), of: try await audioTrack(tone660), intoTrackWithID: b, at: .ratio(1, 1))
+        try composition.insertTimeRange(
+            TimeRange(start: .zero, duration: .ratio(2, 1)), of: try await audioTrack(tone660), intoTrackWithID: b, at: .ratio(1, 1))
         let fade = TimeRange(start: .ratio(1, 1), duration: .ratio(1, 1))
         var out = MutableAudioMixInputParameters(trackID: a)
         out.setVolumeRamp(fromStartVolume: 1, toEndVolume: 0, timeRange: fade)
@@ -172,8 +173,10 @@ import ReelTestSupport
         let twoTracks = folder.appendingPathComponent("two-tracks.mp4")
         let ffmpeg = Process()
         ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        ffmpeg.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-i", tone440.path, "-i", tone660.path,
-                            "-map", "0:v", "-map", "0:a", "-map", "1:a", "-c", "copy", twoTracks.path]
+        ffmpeg.arguments = [
+            "ffmpeg", "-v", "error", "-nostdin", "-i", tone440.path, "-i", tone660.path,
+            "-map", "0:v", "-map", "0:a", "-map", "1:a", "-c", "copy", twoTracks.path,
+        ]
         try ffmpeg.run()
         ffmpeg.waitUntilExit()
         try #require(ffmpeg.terminationStatus == 0)
@@ -200,10 +203,14 @@ import ReelTestSupport
 
     /// A tone exported as 16-bit or 24-bit PCM into MOV or Matroska decodes to the samples
     /// of the source's AAC, to within the last bit of the depth.
-    @Test(arguments: [(AudioEncoderSettings.Codec.pcm16, AssetWriter.FileType.mov, "pcm_s16le", 16),
-                      (.pcm24, .mov, "pcm_s24le", 24), (.pcm16, .mkv, "pcm_s16le", 16), (.pcm24, .mkv, "pcm_s24le", 24)])
-    func pcmInMOVAndMatroskaDecodesToTheSameSamples(_ codec: AudioEncoderSettings.Codec, _ fileType: AssetWriter.FileType,
-                                                     _ codecName: String, _ bits: Int) async throws {
+    @Test(arguments: [
+        (AudioEncoderSettings.Codec.pcm16, AssetWriter.FileType.mov, "pcm_s16le", 16),
+        (.pcm24, .mov, "pcm_s24le", 24), (.pcm16, .mkv, "pcm_s16le", 16), (.pcm24, .mkv, "pcm_s24le", 24),
+    ])
+    func pcmInMOVAndMatroskaDecodesToTheSameSamples(
+        _ codec: AudioEncoderSettings.Codec, _ fileType: AssetWriter.FileType,
+        _ codecName: String, _ bits: Int
+    ) async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let session = try await AssetExportSession(asset: Asset(url: tone440), preset: .h264(crf: 30, preset: "ultrafast"))

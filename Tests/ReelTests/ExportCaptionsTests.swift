@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Reel
 import ReelTestSupport
+import Testing
 
 /// Exports keep caption tracks: the whole track, or for a trimmed export the captions that
 /// overlap the range, cut at it.
@@ -22,8 +22,10 @@ import ReelTestSupport
         let out = folder.appendingPathComponent("clip.mp4")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(ffmpeg))
-        process.arguments = ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=4:r=10", "-i", srt.path,
-                             "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "mov_text", "-metadata:s:s:0", "language=fra", out.path]
+        process.arguments = [
+            "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=4:r=10", "-i", srt.path,
+            "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "mov_text", "-metadata:s:s:0", "language=fra", out.path,
+        ]
         try process.run()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "ffmpeg could not make the clip")
@@ -46,8 +48,9 @@ import ReelTestSupport
     func anExportKeepsTheCaptionTrack(fileType: AssetWriter.FileType) async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let session = AssetExportSession(composition: try await Composition(asset: Asset(url: try Self.clip(in: folder))),
-                                         preset: .h264(crf: 30, preset: "ultrafast"))
+        let session = AssetExportSession(
+            composition: try await Composition(asset: Asset(url: try Self.clip(in: folder))),
+            preset: .h264(crf: 30, preset: "ultrafast"))
         let out = folder.appendingPathComponent("out.\(fileType.rawValue)")
         try await session.export(to: out, as: fileType)
         let kept = try await Self.captions(of: out)
@@ -67,18 +70,22 @@ import ReelTestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         _ = try Self.clip(in: folder)
         let json = folder.appendingPathComponent("c.json")
-        try Data("""
-        {"version": 1, "sources": [{"name": "clip", "path": "clip.mp4"}],
-         "tracks": [{"trackID": 1, "mediaType": "video",
-                     "segments": [{"source": "clip", "sourceStart": 1, "duration": 1}, {"source": "clip", "sourceStart": 2.5, "duration": 1.5}]}],
-         "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
-         "output": {"video": {"codec": "h264", "preset": "ultrafast"}}}
-        """.utf8).write(to: json)
+        try Data(
+            """
+            {"version": 1, "sources": [{"name": "clip", "path": "clip.mp4"}],
+             "tracks": [{"trackID": 1, "mediaType": "video",
+                         "segments": [{"source": "clip", "sourceStart": 1, "duration": 1}, {"source": "clip", "sourceStart": 2.5, "duration": 1.5}]}],
+             "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
+             "output": {"video": {"codec": "h264", "preset": "ultrafast"}}}
+            """.utf8
+        ).write(to: json)
         let out = folder.appendingPathComponent("out.mp4")
         _ = try TestTools.run(try #require(TestFiles.reelBinary), ["render", json.path, "-o", out.path]).succeeded("reel render")
         // "Hello world" (source 0.5-1.5 s) plays 1-1.5 s at 0; "second" (2-3.25 s) plays 2.5-3.25 s at 1 s.
-        let expected = [(text: "Hello world", range: TimeRange(start: .zero, end: Self.ms(500))),
-                        (text: "second", range: TimeRange(start: Self.ms(1000), end: Self.ms(1750)))]
+        let expected = [
+            (text: "Hello world", range: TimeRange(start: .zero, end: Self.ms(500))),
+            (text: "second", range: TimeRange(start: Self.ms(1000), end: Self.ms(1750))),
+        ]
         let kept = try await Self.captions(of: out)
         #expect(kept.map(\.text) == expected.map(\.text))
         #expect(kept.map(\.timeRange) == expected.map(\.range))
@@ -95,8 +102,9 @@ import ReelTestSupport
     func aTrimmedExportKeepsTheOverlappingCaptionsCutAtTheRange() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let session = AssetExportSession(composition: try await Composition(asset: Asset(url: try Self.clip(in: folder))),
-                                         preset: .h264(crf: 30, preset: "ultrafast"))
+        let session = AssetExportSession(
+            composition: try await Composition(asset: Asset(url: try Self.clip(in: folder))),
+            preset: .h264(crf: 30, preset: "ultrafast"))
         session.timeRange = TimeRange(start: Self.ms(1000), end: Self.ms(3000))
         let out = folder.appendingPathComponent("out.mp4")
         try await session.export(to: out, as: .mp4)
@@ -115,8 +123,12 @@ import ReelTestSupport
         let scc = folder.appendingPathComponent("in.scc")
         try (SCC.write(written).data + Data("\(padding)\t8080\n\n".utf8)).write(to: scc)
         let mov = folder.appendingPathComponent("c608.mov")
-        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=\(seconds):r=10", "-i", scc.path,
-                                        "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", mov.path])
+        try TestTools.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=\(seconds):r=10", "-i", scc.path,
+                "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", mov.path,
+            ])
         return mov
     }
 
@@ -135,8 +147,10 @@ import ReelTestSupport
         return (track.formatDescription.codecName, packets)
     }
 
-    static let two608 = [Caption("FIRST", timeRange: TimeRange(start: frame * 15, end: frame * 30)),
-                         Caption("SECOND", timeRange: TimeRange(start: frame * 60, end: frame * 90))]
+    static let two608 = [
+        Caption("FIRST", timeRange: TimeRange(start: frame * 15, end: frame * 30)),
+        Caption("SECOND", timeRange: TimeRange(start: frame * 60, end: frame * 90)),
+    ]
 
     /// A CEA-608 track exported to MOV is stream-copied: the same packets at the same times.
     @Test(.requires(.ffmpeg))
@@ -175,7 +189,9 @@ import ReelTestSupport
         #expect(copied.packets.map(\.data) == inRange.map(\.data))
         let read = try await Self.captions(of: mov), kept = try await Self.captions(of: out)
         #expect(kept.map(\.text) == ["SECOND"])
-        #expect(kept.map(\.timeRange) == read.filter { $0.text == "SECOND" }.map { TimeRange(start: $0.timeRange.start - range.start, duration: $0.timeRange.duration) })
+        #expect(
+            kept.map(\.timeRange)
+                == read.filter { $0.text == "SECOND" }.map { TimeRange(start: $0.timeRange.start - range.start, duration: $0.timeRange.duration) })
     }
 
     /// A `c608` track whose pairs are on field 2 (CC3), copied into MOV: FFmpeg's MOV muxer
@@ -196,7 +212,9 @@ import ReelTestSupport
         let mov = folder.appendingPathComponent("cc3.mov")
         try bytes.write(to: mov)
         let first = try #require(try await Self.captionPackets(of: mov).packets.first).time
-        let moved = try await Self.captionPackets(of: mov).packets.flatMap { p in stride(from: 0, to: p.data.count, by: 3).map { p.data[p.data.startIndex + $0] } }
+        let moved = try await Self.captionPackets(of: mov).packets.flatMap { p in
+            stride(from: 0, to: p.data.count, by: 3).map { p.data[p.data.startIndex + $0] }
+        }
         try #require(renamed > 0 && !moved.isEmpty && moved.allSatisfy { $0 == 0xFD })
         let session = AssetExportSession(composition: try await Composition(asset: Asset(url: mov)), preset: .h264(crf: 30, preset: "ultrafast"))
         let said = Lock([String]())
@@ -205,7 +223,9 @@ import ReelTestSupport
         try await session.export(to: out, as: .mov)
         let warnings = said.withLock { $0 }.filter { $0.contains("field 2") }
         #expect(warnings.count == 1)
-        #expect(warnings.first?.hasPrefix("caption track ") == true && warnings.first?.contains("(CC3, CC4; first at \(first.secondsDescription))") == true, "\(warnings)")
+        #expect(
+            warnings.first?.hasPrefix("caption track ") == true && warnings.first?.contains("(CC3, CC4; first at \(first.secondsDescription))") == true,
+            "\(warnings)")
     }
 
     /// A CEA-608 (`c608`) track, muxed by ffmpeg from Reel's SCC, is kept as 3GPP timed text
@@ -228,23 +248,23 @@ import ReelTestSupport
         #expect((kept.first.map { $0.timeRange.end - written[0].timeRange.end }?.magnitude ?? frame) < frame)
     }
     static let assScript = """
-    [Script Info]
-    ScriptType: v4.00+
-    PlayResX: 384
-    PlayResY: 288
+        [Script Info]
+        ScriptType: v4.00+
+        PlayResX: 384
+        PlayResY: 288
 
-    [V4+ Styles]
-    Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding
-    Style: Default,Arial,16,&Hffffff,&Hffffff,&H0,&H0,0,0,0,0,100,100,0,0,1,1,0,2,10,10,10,0
-    Style: Sign,DejaVu Serif,20,&H00ffff,&Hffffff,&H0,&H0,-1,0,0,0,100,100,0,0,1,1,0,8,10,10,10,0
+        [V4+ Styles]
+        Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding
+        Style: Default,Arial,16,&Hffffff,&Hffffff,&H0,&H0,0,0,0,0,100,100,0,0,1,1,0,2,10,10,10,0
+        Style: Sign,DejaVu Serif,20,&H00ffff,&Hffffff,&H0,&H0,-1,0,0,0,100,100,0,0,1,1,0,8,10,10,10,0
 
-    [Events]
-    Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
-    Dialogue: 0,0:00:01.00,0:00:03.00,Default,,0,0,0,,Bottom {\\i1}line{\\i0}
-    Dialogue: 0,0:00:01.00,0:00:02.00,Sign,,0,0,0,,Top sign
-    Dialogue: 0,0:00:03.50,0:00:04.50,Default,,0,0,0,,{\\an7}Top left
+        [Events]
+        Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+        Dialogue: 0,0:00:01.00,0:00:03.00,Default,,0,0,0,,Bottom {\\i1}line{\\i0}
+        Dialogue: 0,0:00:01.00,0:00:02.00,Sign,,0,0,0,,Top sign
+        Dialogue: 0,0:00:03.50,0:00:04.50,Default,,0,0,0,,{\\an7}Top left
 
-    """
+        """
 
     /// A 5 s Matroska file whose caption track ffmpeg copied from a file in `codec`
     /// (`ass`, `srt`, `vtt`) holding `text`.
@@ -252,15 +272,23 @@ import ReelTestSupport
         let input = folder.appendingPathComponent("in.\(ext)")
         try Data(text.utf8).write(to: input)
         let out = folder.appendingPathComponent("clip.mkv")
-        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=5:r=10", "-i", input.path,
-                                        "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", "-metadata:s:s:0", "language=deu", out.path])
+        try TestTools.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:d=5:r=10", "-i", input.path,
+                "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", "-metadata:s:s:0", "language=deu", out.path,
+            ])
         return out
     }
 
     /// The codec of the first caption stream and its codec private data (the ASS header), by ffprobe and ffmpeg.
     static func probeCaptions(_ url: URL, in folder: URL, ext: String) throws -> (codec: String, file: String) {
-        let codec = try TestTools.outputString("ffprobe", ["-v", "error", "-select_streams", "s:0", "-show_entries", "stream=codec_name",
-                                                           "-of", "default=noprint_wrappers=1:nokey=1", url.path])
+        let codec = try TestTools.outputString(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "s:0", "-show_entries", "stream=codec_name",
+                "-of", "default=noprint_wrappers=1:nokey=1", url.path,
+            ])
         let file = folder.appendingPathComponent("probe-\(UUID().uuidString).\(ext)")
         try TestTools.output("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:s:0", "-c", "copy", file.path])
         return (codec.trimmingCharacters(in: .whitespacesAndNewlines), try String(contentsOf: file, encoding: .utf8))
@@ -313,7 +341,9 @@ import ReelTestSupport
     func matroskaCopiesKeepWhereCaptionsSit(ext: String, codec: String) async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let text = ext == "srt" ? "1\n00:00:01,000 --> 00:00:02,000\n{\\an8}At the top\n\n2\n00:00:04,500 --> 00:00:05,000\nBelow\n"
+        let text =
+            ext == "srt"
+            ? "1\n00:00:01,000 --> 00:00:02,000\n{\\an8}At the top\n\n2\n00:00:04,500 --> 00:00:05,000\nBelow\n"
             : "WEBVTT\n\n00:01.000 --> 00:02.000 line:0 align:start\nAt the top\n\n00:04.500 --> 00:05.000\nBelow\n"
         let mkv = try Self.matroskaClip(text, ext: ext, in: folder)
         let session = AssetExportSession(composition: try await Composition(asset: Asset(url: mkv)), preset: .passthrough)
@@ -339,8 +369,12 @@ import ReelTestSupport
         let source = try await Self.captionPackets(of: mp4), copied = try await Self.captionPackets(of: out)
         #expect(copied.codec == "mov_text")
         #expect(copied.packets.filter { $0.data.count > 2 }.map(\.data) == source.packets.filter { $0.data.count > 2 }.map(\.data))
-        let codec = try TestTools.outputString("ffprobe", ["-v", "error", "-select_streams", "s:0", "-show_entries", "stream=codec_name,codec_tag_string",
-                                                           "-of", "default=noprint_wrappers=1", out.path])
+        let codec = try TestTools.outputString(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "s:0", "-show_entries", "stream=codec_name,codec_tag_string",
+                "-of", "default=noprint_wrappers=1", out.path,
+            ])
         #expect(codec.contains("codec_name=mov_text") && codec.contains("codec_tag_string=tx3g"))
     }
 
@@ -359,8 +393,11 @@ import ReelTestSupport
         try await session.export(to: out, as: .mp4)
         let kept = try await Self.captions(of: out)
         #expect(kept.map(\.text) == ["First", "First\nSecond", "Second"])
-        #expect(kept.map(\.timeRange) == [TimeRange(start: Self.ms(1000), end: Self.ms(4500)), TimeRange(start: Self.ms(4500), end: Self.ms(5000)),
-                                          TimeRange(start: Self.ms(5000), end: Self.ms(6000))])
+        #expect(
+            kept.map(\.timeRange) == [
+                TimeRange(start: Self.ms(1000), end: Self.ms(4500)), TimeRange(start: Self.ms(4500), end: Self.ms(5000)),
+                TimeRange(start: Self.ms(5000), end: Self.ms(6000)),
+            ])
         let warnings = said.withLock { $0 }.filter { $0.contains("overlap") }
         #expect(warnings.count == 1)
         #expect(warnings.first?.hasPrefix("caption track ") == true && warnings.first?.contains("at 4.5 s") == true)

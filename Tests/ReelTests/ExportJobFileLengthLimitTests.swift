@@ -1,14 +1,16 @@
 import Foundation
-import Testing
 import Reel
 import ReelTestSupport
+import Testing
 
 @Suite struct ExportJobFileLengthLimitTests {
     let counter = TestFiles.fixture("counter-320x240.mp4")
 
     /// H.264 with a keyframe every 10 frames (three groups of pictures a second), and sound.
-    static let grouped = ExportPreset.custom(VideoEncoderSettings(codec: .h264, width: 0, height: 0, preset: "veryfast",
-                                                                  keyframeInterval: 10))
+    static let grouped = ExportPreset.custom(
+        VideoEncoderSettings(
+            codec: .h264, width: 0, height: 0, preset: "veryfast",
+            keyframeInterval: 10))
 
     func session(_ preset: ExportPreset = grouped) async throws -> AssetExportSession {
         try await AssetExportSession(asset: Asset(url: counter), preset: preset)
@@ -20,8 +22,12 @@ import ReelTestSupport
 
     /// The presentation times of the video packets, and whether each is a keyframe, as ffprobe reads them.
     static func videoPackets(_ url: URL) throws -> [(time: Double, key: Bool)] {
-        let text = try TestTools.outputString("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags",
-                                                          "-of", "csv=p=0", url.path])
+        let text = try TestTools.outputString(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags",
+                "-of", "csv=p=0", url.path,
+            ])
         return text.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: ",")
             guard fields.count >= 2, let time = Double(fields[0]) else { return nil }
@@ -87,8 +93,9 @@ import ReelTestSupport
         try await session.export(to: limited, as: .mp4)
         #expect(try Self.size(limited) <= limit)
         func duration(_ url: URL) throws -> Double {
-            Double(try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", url.path])
-                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            Double(
+                try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", url.path])
+                    .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         }
         let (short, long) = (try duration(limited), try duration(full))
         #expect(short > 0 && short < long, "\(short) s of \(long) s")

@@ -1,22 +1,25 @@
 import Foundation
-import Testing
 import Reel
 import ReelDocuments
-import ReelTesting
 import ReelTestSupport
+import ReelTesting
+import Testing
 
 @Suite struct ExportMetadataTests {
     /// The counter's video with a gpmd track that `writeTrack` fills (the adaptor over it),
     /// written with Reel's writer.
-    static func makeClip(_ name: String, in folder: URL, crf: Int = 18,
-                         writeTrack: (AssetWriterInputMetadataAdaptor) async throws -> Void) async throws -> URL {
+    static func makeClip(
+        _ name: String, in folder: URL, crf: Int = 18,
+        writeTrack: (AssetWriterInputMetadataAdaptor) async throws -> Void
+    ) async throws -> URL {
         let url = folder.appendingPathComponent(name)
         let reader = try await AssetReader.open(url: TestFiles.fixture("counter-320x240.mp4"))
         let frames = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .yuv420p))
         try reader.add(frames)
         try reader.startReading()
         let writer = try AssetWriter(outputURL: url, fileType: .mp4)
-        let video = AssetWriterInput(settings: .video(VideoEncoderSettings(codec: .h264, width: 320, height: 240, quality: .crf(crf), preset: "ultrafast", timescale: 15360)))
+        let video = AssetWriterInput(
+            settings: .video(VideoEncoderSettings(codec: .h264, width: 320, height: 240, quality: .crf(crf), preset: "ultrafast", timescale: 15360)))
         let meta = AssetWriterInput(settings: .metadata(format: .gpmd))
         try writer.add(video)
         try writer.add(meta)
@@ -37,8 +40,9 @@ import ReelTestSupport
             let groups = (0..<20).map { i in
                 let t = MediaTime(value: Int64(i), timescale: 10)
                 let fix = GPSFix(latitude: 10 + Double(i) * 0.001, longitude: 20, altitude: 100, speed2D: 5)
-                return TimedMetadataGroup(timeRange: TimeRange(start: t, duration: MediaTime(value: 1, timescale: 10)),
-                                          items: fix.metadataItems(time: t, duration: MediaTime(value: 1, timescale: 10)))
+                return TimedMetadataGroup(
+                    timeRange: TimeRange(start: t, duration: MediaTime(value: 1, timescale: 10)),
+                    items: fix.metadataItems(time: t, duration: MediaTime(value: 1, timescale: 10)))
             }
             try await adaptor.appendGPS(groups)
         }
@@ -65,13 +69,16 @@ import ReelTestSupport
         var composition = MutableComposition()
         try composition.insertTimeRange(TimeRange(start: .zero, duration: .ratio(2, 1)), of: source, at: .zero)
         func chapter(_ title: String, _ start: MediaTime, _ duration: MediaTime = .zero) -> TimedMetadataGroup {
-            TimedMetadataGroup(timeRange: TimeRange(start: start, duration: duration),
-                               items: [MetadataItem(identifier: .commonIdentifierTitle, value: .string(title), time: start, duration: duration)])
+            TimedMetadataGroup(
+                timeRange: TimeRange(start: start, duration: duration),
+                items: [MetadataItem(identifier: .commonIdentifierTitle, value: .string(title), time: start, duration: duration)])
         }
         let session = AssetExportSession(composition: Composition(composition), preset: .h264(crf: 30, preset: "ultrafast"))
         // "Before" ends before the range; "Under way" runs into it until "Middle"; "Late" starts after it.
-        session.chapters = [chapter("Under way", .ratio(1, 4)), chapter("Before", .zero, .ratio(1, 10)),
-                            chapter("Middle", .ratio(1, 1)), chapter("Late", .ratio(19, 10))]
+        session.chapters = [
+            chapter("Under way", .ratio(1, 4)), chapter("Before", .zero, .ratio(1, 10)),
+            chapter("Middle", .ratio(1, 1)), chapter("Late", .ratio(19, 10)),
+        ]
         session.timeRange = TimeRange(start: .ratio(1, 2), duration: .ratio(1, 1))
         session.metadataTrackIDs = session.composition.tracks(withMediaType: .metadata).map(\.trackID)
         let out = folder.appendingPathComponent("out.mp4")
@@ -117,8 +124,10 @@ import ReelTestSupport
         let output = try await Self.gpsGroups(out).filter { GPSFix($0) != nil }
         // What should come out: the source fixes starting inside each edit, moved.
         var expected: [(time: MediaTime, latitude: Double)] = []
-        for (range, shift) in [(TimeRange(start: .ratio(1, 1), duration: .ratio(1, 1)), MediaTime.ratio(-1, 1)),
-                               (TimeRange(start: .zero, duration: .ratio(1, 2)), MediaTime.ratio(1, 1))] {
+        for (range, shift) in [
+            (TimeRange(start: .ratio(1, 1), duration: .ratio(1, 1)), MediaTime.ratio(-1, 1)),
+            (TimeRange(start: .zero, duration: .ratio(1, 2)), MediaTime.ratio(1, 1)),
+        ] {
             for g in sourceGroups where range.containsTime(g.timeRange.start) {
                 expected.append((g.timeRange.start + shift, try #require(GPSFix(g)).latitude))
             }
@@ -150,7 +159,6 @@ import ReelTestSupport
 
     // MARK: Formats and containers
 
-
     /// Every group of the first metadata track of `url`, the whole track decoded in order.
     static func allGroups(_ url: URL) async throws -> [TimedMetadataGroup] {
         let reader = try await AssetReader.open(url: url)
@@ -167,8 +175,10 @@ import ReelTestSupport
     }
 
     /// Exports the whole of `input` into `name`, collecting the warnings.
-    static func export(_ input: URL, to name: String, in folder: URL, as fileType: AssetWriter.FileType,
-                       format: MetadataOutputFormat = .auto) async throws -> (URL, [String]) {
+    static func export(
+        _ input: URL, to name: String, in folder: URL, as fileType: AssetWriter.FileType,
+        format: MetadataOutputFormat = .auto
+    ) async throws -> (URL, [String]) {
         let session = try await AssetExportSession(asset: Asset(url: input), preset: .h264(crf: 35, preset: "ultrafast"))
         session.metadataFormat = format
         let warnings = Lock<[String]>([])
@@ -183,8 +193,10 @@ import ReelTestSupport
     /// The same fixes in `b` as in `a`, within `degrees`, at the same times within
     /// `seconds` once both start at zero (an export starts where the source's first track
     /// does).
-    static func expectSameFixes(_ a: [TimedMetadataGroup], _ b: [TimedMetadataGroup], degrees: Double, seconds: Double,
-                                sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectSameFixes(
+        _ a: [TimedMetadataGroup], _ b: [TimedMetadataGroup], degrees: Double, seconds: Double,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let (x, y) = (a.compactMap { g in GPSFix(g).map { (g.timeRange.start, $0) } }, b.compactMap { g in GPSFix(g).map { (g.timeRange.start, $0) } })
         try #require(x.count == y.count, "fixes: \(x.count) in, \(y.count) out", sourceLocation: sourceLocation)
         let shift = (y.first?.0 ?? .zero) - (x.first?.0 ?? .zero)
@@ -259,8 +271,10 @@ import ReelTestSupport
                     return GPRIRecord(time: 100 + t, latitude: 46.5 + t / 1000, longitude: 7.9, altitude: 2000 + t, speed: 12, course: 90)
                 }
                 let payload = try SyntheticMetadata.gpriPayload(records)
-                try await adaptor.assetWriterInput.append(SampleBuffer(data: payload, presentationTime: MediaTime(value: Int64(second), timescale: 1),
-                                                                       duration: MediaTime(value: 1, timescale: 1), format: "gpmd"))
+                try await adaptor.assetWriterInput.append(
+                    SampleBuffer(
+                        data: payload, presentationTime: MediaTime(value: Int64(second), timescale: 1),
+                        duration: MediaTime(value: 1, timescale: 1), format: "gpmd"))
             }
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Reel
 import ReelTestSupport
+import Testing
+
+@testable import Reel
 
 @Suite struct ExportPresetTests {
     /// A 4096x2160 clip (wider than 16:9, larger than every preset) of five frames, with
@@ -12,9 +13,13 @@ import ReelTestSupport
         guard let folder = try? TestFiles.scratchFolder() else { return nil }
         let url = folder.appendingPathComponent("large.mp4")
         do {
-            try TestTools.output("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc2=size=4096x2160:rate=5:duration=1",
-                                         "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:v", "libx264", "-preset", "ultrafast",
-                                         "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", url.path])
+            try TestTools.output(
+                "ffmpeg",
+                [
+                    "-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc2=size=4096x2160:rate=5:duration=1",
+                    "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:v", "libx264", "-preset", "ultrafast",
+                    "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", url.path,
+                ])
         } catch { return nil }
         return url
     }()
@@ -38,8 +43,12 @@ import ReelTestSupport
 
     /// The streams of `url` as ffprobe sees them: "codec WxH" for video, "codec" for audio.
     static func streams(_ url: URL) throws -> [String] {
-        let data = try TestTools.output("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name,width,height",
-                                                 "-of", "json", url.path])
+        let data = try TestTools.output(
+            "ffprobe",
+            [
+                "-v", "error", "-show_entries", "stream=codec_type,codec_name,width,height",
+                "-of", "json", url.path,
+            ])
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let streams = try #require(json["streams"] as? [[String: Any]])
         return streams.map { s in
@@ -138,7 +147,8 @@ import ReelTestSupport
 @Suite struct FileTypePathExtensionTests {
     @Test func extensionsNameTheirContainers() {
         let names = ["mp4", "M4V", "m4a", "mov", "qt", "ts", "m2ts", "mts", "mkv", "avi", ""]
-        #expect(names.map { AssetWriter.FileType(pathExtension: $0)?.rawValue ?? "-" }
+        #expect(
+            names.map { AssetWriter.FileType(pathExtension: $0)?.rawValue ?? "-" }
                 == ["mp4", "mp4", "mp4", "mov", "mov", "mpegts", "mpegts", "mpegts", "mkv", "-", "-"])
     }
 }

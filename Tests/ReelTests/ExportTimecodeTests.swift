@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Reel
 import ReelTestSupport
+import Testing
+
+@testable import Reel
 
 @Suite struct ExportTimecodeTests {
     static let goPro = TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4")
@@ -13,11 +14,16 @@ import ReelTestSupport
         #expect(ExportTimecode.label(start, sourceFrameRate: 30000.0 / 1001, elapsed: .ratio(5, 2), outputFrameDuration: nil).description == "15:44:37:25")
         #expect(ExportTimecode.label(start, sourceFrameRate: 25, elapsed: .zero, outputFrameDuration: MediaTime(value: 1, timescale: 25)) == start)
         // Counted at 60 the same instant is frame 20 of its second.
-        #expect(ExportTimecode.label(start, sourceFrameRate: 30, elapsed: .zero, outputFrameDuration: MediaTime(value: 1, timescale: 60)).description == "15:44:35:20")
+        #expect(
+            ExportTimecode.label(start, sourceFrameRate: 30, elapsed: .zero, outputFrameDuration: MediaTime(value: 1, timescale: 60)).description
+                == "15:44:35:20")
         // Drop-frame labels stay drop-frame at 60, not at 25.
         let drop = Timecode("01:00:00;00")!
-        #expect(ExportTimecode.label(drop, sourceFrameRate: 30000.0 / 1001, elapsed: .zero, outputFrameDuration: MediaTime(value: 1001, timescale: 60000)).isDropFrame)
-        #expect(!ExportTimecode.label(drop, sourceFrameRate: 30000.0 / 1001, elapsed: .zero, outputFrameDuration: MediaTime(value: 1, timescale: 25)).isDropFrame)
+        #expect(
+            ExportTimecode.label(drop, sourceFrameRate: 30000.0 / 1001, elapsed: .zero, outputFrameDuration: MediaTime(value: 1001, timescale: 60000))
+                .isDropFrame)
+        #expect(
+            !ExportTimecode.label(drop, sourceFrameRate: 30000.0 / 1001, elapsed: .zero, outputFrameDuration: MediaTime(value: 1, timescale: 25)).isDropFrame)
     }
 
     @Test(.requires(.sharedMedia))
@@ -53,8 +59,13 @@ import ReelTestSupport
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = folder.appendingPathComponent("tc.mov")
-        _ = try TestTools.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=1",
-                                         "-c:v", "libx264", "-preset", "ultrafast", "-timecode", "09:59:58:12", clip.path]).succeeded("ffmpeg")
+        _ = try TestTools.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=1",
+                "-c:v", "libx264", "-preset", "ultrafast", "-timecode", "09:59:58:12", clip.path,
+            ]
+        ).succeeded("ffmpeg")
         let session = try await AssetExportSession(asset: Asset(url: clip), preset: .passthrough)
         let out = folder.appendingPathComponent("copy.mp4")
         try await session.export(to: out, as: .mp4)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Reel
 
 @Suite struct MetadataConversionTests {
@@ -7,12 +8,15 @@ import Testing
     static func groups(withAccelerometer: Bool) -> [TimedMetadataGroup] {
         (0..<20).map { i in
             let t = MediaTime(value: Int64(i), timescale: 10), d = MediaTime(value: 1, timescale: 10)
-            let fix = GPSFix(latitude: 47 + Double(i) * 0.0001, longitude: 8.5, altitude: 420, speed2D: 3,
-                             time: Date(timeIntervalSince1970: 1_700_000_000 + Double(i) / 10))
+            let fix = GPSFix(
+                latitude: 47 + Double(i) * 0.0001, longitude: 8.5, altitude: 420, speed2D: 3,
+                time: Date(timeIntervalSince1970: 1_700_000_000 + Double(i) / 10))
             var items = fix.metadataItems(time: t, duration: d)
             if withAccelerometer {
-                items.append(MetadataItem(identifier: MetadataIdentifier(keySpace: .gpmf, key: "ACCL"), value: .numbers([9.8, 0, 0.1]),
-                                          unit: "m/s²", time: t, duration: d))
+                items.append(
+                    MetadataItem(
+                        identifier: MetadataIdentifier(keySpace: .gpmf, key: "ACCL"), value: .numbers([9.8, 0, 0.1]),
+                        unit: "m/s²", time: t, duration: d))
             }
             return TimedMetadataGroup(timeRange: TimeRange(start: t, duration: d), items: items)
         }
@@ -37,7 +41,8 @@ import Testing
     }
 
     @Test func gpmdGathersGroupsIntoPayloadsOfAboutASecond() throws {
-        let conversion = MetadataConversion(groups: Self.groups(withAccelerometer: false), to: .gpmd, input: AssetWriterInput(settings: .metadata(format: .gpmd)))
+        let conversion = MetadataConversion(
+            groups: Self.groups(withAccelerometer: false), to: .gpmd, input: AssetWriterInput(settings: .metadata(format: .gpmd)))
         #expect(conversion.samples.count == 2)
         var decoder = TimedMetadataDecoder(format: .gpmd)
         let back = try conversion.samples.flatMap { try decoder.groups(for: $0) }
@@ -45,9 +50,11 @@ import Testing
     }
 
     @Test func groupsWithNothingTheFormatHoldsAreCountedNotLostSilently() throws {
-        let orientation = TimedMetadataGroup(timeRange: TimeRange(start: .zero, duration: .ratio(1, 2)), items: [
-            MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.apple.quicktime.video-orientation"), value: .integer(6)),
-        ])
+        let orientation = TimedMetadataGroup(
+            timeRange: TimeRange(start: .zero, duration: .ratio(1, 2)),
+            items: [
+                MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.apple.quicktime.video-orientation"), value: .integer(6))
+            ])
         let conversion = MetadataConversion(groups: [orientation], to: .klv, input: AssetWriterInput(settings: .metadata(format: .klv)))
         #expect(conversion.samples.isEmpty)
         #expect(conversion.droppedGroups == 1)
@@ -80,8 +87,9 @@ import Testing
         let times = [MediaTime(value: 1, timescale: 10), MediaTime(value: 2, timescale: 10), MediaTime(value: 3, timescale: 10)]
         return times.enumerated().map { k, t in
             let end = MediaTime(value: Int64(k + 2), timescale: 10)
-            let fix = GPSFix(latitude: 47 + Double(k) * 0.001, longitude: 8.5, altitude: 420, speed2D: 3, speed3D: 3.1,
-                             time: Date(timeIntervalSince1970: 1_700_000_000 + Double(k) / 10), fix: 3, dop: 1.5)
+            let fix = GPSFix(
+                latitude: 47 + Double(k) * 0.001, longitude: 8.5, altitude: 420, speed2D: 3, speed3D: 3.1,
+                time: Date(timeIntervalSince1970: 1_700_000_000 + Double(k) / 10), fix: 3, dop: 1.5)
             return TimedMetadataGroup(timeRange: TimeRange(start: k == 0 ? .zero : t, end: end), items: fix.metadataItems(time: t, duration: end - t))
         }
     }
@@ -89,7 +97,10 @@ import Testing
     @Test(arguments: [MetadataFormat.klv, .camm, .mebx])
     func eachConvertedSampleStartsAtItsFixsOwnTime(format: MetadataFormat) throws {
         let conversion = MetadataConversion(groups: Self.payloadGroups(), to: format, input: AssetWriterInput(settings: .metadata(format: format)))
-        #expect(conversion.samples.map(\.presentationTime) == [MediaTime(value: 1, timescale: 10), MediaTime(value: 2, timescale: 10), MediaTime(value: 3, timescale: 10)])
+        #expect(
+            conversion.samples.map(\.presentationTime) == [
+                MediaTime(value: 1, timescale: 10), MediaTime(value: 2, timescale: 10), MediaTime(value: 3, timescale: 10),
+            ])
         // Each lasts until the next; the last until its group ends.
         #expect(conversion.samples.map(\.duration.seconds) == [0.1, 0.1, 0.1])
     }
@@ -98,8 +109,10 @@ import Testing
         var groups = Self.payloadGroups()
         for k in groups.indices {
             for key in ["ACCL", "GYRO", "MAGN", "CORI", "GRAV", "IORI", "ISOE", "SHUT", "WBAL"] {
-                groups[k].items.append(MetadataItem(identifier: MetadataIdentifier(keySpace: .gpmf, key: key), value: .numbers([1]),
-                                                    time: groups[k].timeRange.start))
+                groups[k].items.append(
+                    MetadataItem(
+                        identifier: MetadataIdentifier(keySpace: .gpmf, key: key), value: .numbers([1]),
+                        time: groups[k].timeRange.start))
             }
         }
         let conversion = MetadataConversion(groups: groups, to: .klv, input: AssetWriterInput(settings: .metadata(format: .klv)))
@@ -111,8 +124,9 @@ import Testing
         // A drone's KLV: position, altitude and a UTC time on each fix, 30 a second.
         let groups = (0..<45).map { i in
             let t = MediaTime(value: Int64(i), timescale: 30), d = MediaTime(value: 1, timescale: 30)
-            let fix = GPSFix(latitude: 38.25 + Double(i) * 1e-5, longitude: -77.36, altitude: 1054.4,
-                             time: Date(timeIntervalSince1970: 1_221_515_219.356 + Double(i) * 0.0337))
+            let fix = GPSFix(
+                latitude: 38.25 + Double(i) * 1e-5, longitude: -77.36, altitude: 1054.4,
+                time: Date(timeIntervalSince1970: 1_221_515_219.356 + Double(i) * 0.0337))
             return TimedMetadataGroup(timeRange: TimeRange(start: t, duration: d), items: fix.metadataItems(time: t, duration: d))
         }
         let conversion = MetadataConversion(groups: groups, to: .gpmd, input: AssetWriterInput(settings: .metadata(format: .gpmd)))

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import Reel
 import ReelDocuments
 import ReelTestSupport
+import Testing
+
+@testable import Reel
 
 @Suite struct MetadataOutputFormatTests {
     struct Case: Sendable, CustomStringConvertible {

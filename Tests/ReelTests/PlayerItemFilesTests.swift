@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import Reel
-import ReelTesting
 import ReelTestSupport
+import ReelTesting
+import Testing
 
 @Suite struct PlayerItemFilesTests {
     let counter = TestFiles.fixture("counter-320x240.mp4")

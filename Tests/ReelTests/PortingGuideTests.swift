@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ReelTestSupport
+import Testing
 
 /// docs/porting.md cannot drift: every ```swift block in it is type-checked against the
 /// Reel modules this test was built with, all blocks in one `swiftc` run.
@@ -70,11 +70,14 @@ import ReelTestSupport
         let root = TestFiles.packageRoot.path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(Self.swiftc))
-        process.arguments = ["-typecheck", "-swift-version", "6", "-module-name", "PortingGuide",
-                             "-I", try #require(Self.modulesFolder).path,
-                             "-I", "\(root)/Sources/CFFmpeg", "-I", "\(root)/Sources/CFreeType",
-                             // Reel depends on ReelText, whose FreeType module needs its headers.
-                             "-Xcc", "-I/usr/include/freetype2"] + files
+        process.arguments =
+            [
+                "-typecheck", "-swift-version", "6", "-module-name", "PortingGuide",
+                "-I", try #require(Self.modulesFolder).path,
+                "-I", "\(root)/Sources/CFFmpeg", "-I", "\(root)/Sources/CFreeType",
+                // Reel depends on ReelText, whose FreeType module needs its headers.
+                "-Xcc", "-I/usr/include/freetype2",
+            ] + files
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

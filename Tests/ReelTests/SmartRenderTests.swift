@@ -1,10 +1,11 @@
 import Foundation
-import Testing
-@testable import Reel
-import ReelDocuments
 import ReelCore
+import ReelDocuments
 import ReelIO
 import ReelTestSupport
+import Testing
+
+@testable import Reel
 
 /// Smart render of H.264 trims and joins: clips made here with the ffmpeg CLI (x264 with
 /// B-frames, a keyframe every 2 s), cut and joined by a composition file, rendered three
@@ -21,8 +22,10 @@ struct SmartRenderTests {
 
     static let fps = 30
     static let gopFrames = 60
-    static let cuts = [Cut(source: "a", start: 1, duration: 3.5), Cut(source: "b", start: 0.5, duration: 4.5),
-                       Cut(source: "c", start: 2, duration: 3.2)]
+    static let cuts = [
+        Cut(source: "a", start: 1, duration: 3.5), Cut(source: "b", start: 0.5, duration: 4.5),
+        Cut(source: "c", start: 2, duration: 3.2),
+    ]
 
     /// The clips, the composition and its three renders, made once for the suite.
     struct Renders: Sendable {
@@ -50,11 +53,18 @@ struct SmartRenderTests {
 
     static func makeClip(_ name: String, source: String, in folder: URL, size: String = "320x240", codec: [String]? = nil) throws -> URL {
         let url = folder.appendingPathComponent("\(name).mp4")
-        let video = codec ?? ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-bf", "3", "-g", "\(gopFrames)",
-                              "-keyint_min", "\(gopFrames)", "-sc_threshold", "0", "-pix_fmt", "yuv420p"]
-        try TestTools.output("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "\(source)=size=\(size):rate=\(fps):duration=6",
-                                        "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=6"]
-                             + video + ["-c:a", "aac", "-shortest", url.path])
+        let video =
+            codec ?? [
+                "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-bf", "3", "-g", "\(gopFrames)",
+                "-keyint_min", "\(gopFrames)", "-sc_threshold", "0", "-pix_fmt", "yuv420p",
+            ]
+        try TestTools.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "\(source)=size=\(size):rate=\(fps):duration=6",
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=6",
+            ]
+                + video + ["-c:a", "aac", "-shortest", url.path])
         return url
     }
 
@@ -63,12 +73,12 @@ struct SmartRenderTests {
         let sources = Set(cuts.map(\.source)).sorted().map { "{\"name\": \"\($0)\", \"path\": \"\($0).mp4\"}" }
         let segments = cuts.map { "{\"source\": \"\($0.source)\", \"sourceStart\": \($0.start), \"duration\": \($0.duration)}" }
         return """
-        {"version": 1, "sources": [\(sources.joined(separator: ", "))],
-         "tracks": [{"trackID": 1, "mediaType": "video", "segments": [\(segments.joined(separator: ", "))]},
-                    {"trackID": 2, "mediaType": "audio", "segments": [\(segments.joined(separator: ", "))]}],
-         "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
-         "output": {"video": \(video)}}
-        """
+            {"version": 1, "sources": [\(sources.joined(separator: ", "))],
+             "tracks": [{"trackID": 1, "mediaType": "video", "segments": [\(segments.joined(separator: ", "))]},
+                        {"trackID": 2, "mediaType": "audio", "segments": [\(segments.joined(separator: ", "))]}],
+             "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
+             "output": {"video": \(video)}}
+            """
     }
 
     /// Renders the composition file at `path` into `output`; returns the session and the
@@ -79,8 +89,9 @@ struct SmartRenderTests {
         let size = loaded.videoComposition.renderPixelSize
         let settings = try out.videoSettings(width: size.width, height: size.height, frameDuration: loaded.videoComposition.frameDuration)
         let fileType = try out.fileType(forOutputPath: output.path)
-        let session = await loaded.makeExportSession(settings: settings, audioCodec: try out.audioEncoderCodec(for: fileType),
-                                                     metadataFormat: .auto, overwrite: true)
+        let session = await loaded.makeExportSession(
+            settings: settings, audioCodec: try out.audioEncoderCodec(for: fileType),
+            metadataFormat: .auto, overwrite: true)
         session.smartRendering = smart
         // What `reel render` renders: the video's span (a camera's GPS track may outlast it).
         session.timeRange = loaded.renderRange
@@ -112,12 +123,17 @@ struct SmartRenderTests {
 
     /// Each frame's presentation time in seconds, in presentation order (ffprobe).
     static func frameTimes(_ url: URL) throws -> [Double] {
-        try TestTools.outputString("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time",
-                                               "-of", "csv=p=0", url.path])
-            .split(separator: "\n").compactMap { line in
-                // A frame with side data has more (empty) fields after its time.
-                line.split(separator: ",", omittingEmptySubsequences: false).first.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            }
+        try TestTools.outputString(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time",
+                "-of", "csv=p=0", url.path,
+            ]
+        )
+        .split(separator: "\n").compactMap { line in
+            // A frame with side data has more (empty) fields after its time.
+            line.split(separator: ",", omittingEmptySubsequences: false).first.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        }
     }
 
     /// Each frame's MD5 (ffmpeg framemd5), in presentation order.
@@ -160,7 +176,9 @@ struct SmartRenderTests {
         let smart = try Self.frameTimes(r.smart), full = try Self.frameTimes(r.full)
         #expect(smart.count == full.count)
         #expect(smart.count == r.summary.copiedFrameCount + r.summary.encodedFrameCount)
-        #expect(zip(smart, full).allSatisfy { abs($0 - $1) < 1e-6 }, "first difference at frame \(smart.indices.first { $0 < full.count && abs(smart[$0] - full[$0]) >= 1e-6 } ?? -1)")
+        #expect(
+            zip(smart, full).allSatisfy { abs($0 - $1) < 1e-6 },
+            "first difference at frame \(smart.indices.first { $0 < full.count && abs(smart[$0] - full[$0]) >= 1e-6 } ?? -1)")
     }
 
     @Test func decodesWithNoMessage() async throws {
@@ -244,8 +262,12 @@ struct SmartRenderTests {
         let copied = Self.frameIsCopied(r.summary)
         for (name, against) in [("composition", r.reference), ("full render", r.full)] {
             let log = r.folder.appendingPathComponent("psnr-\(name.count).log")
-            try TestTools.output("ffmpeg", ["-v", "error", "-i", r.smart.path, "-i", against.path,
-                                            "-lavfi", "[0:v]setpts=N/(\(Self.fps)*TB)[a];[1:v]setpts=N/(\(Self.fps)*TB)[b];[a][b]psnr=stats_file=\(log.path)", "-f", "null", "-"])
+            try TestTools.output(
+                "ffmpeg",
+                [
+                    "-v", "error", "-i", r.smart.path, "-i", against.path,
+                    "-lavfi", "[0:v]setpts=N/(\(Self.fps)*TB)[a];[1:v]setpts=N/(\(Self.fps)*TB)[b];[a][b]psnr=stats_file=\(log.path)", "-f", "null", "-",
+                ])
             // Lines "n:1 mse_avg:... psnr_avg:43.21 ..." (n counts from 1; inf for identical frames).
             let values = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { line -> Double in
                 let field = line.split(separator: " ").first { $0.hasPrefix("psnr_avg:") }?.dropFirst("psnr_avg:".count) ?? ""
@@ -282,15 +304,15 @@ struct SmartRenderTests {
         // A for 4.5 s, B from 3.5 s on a second track, a 1 s opacity ramp between.
         let fadeStart = 3.5, fadeEnd = 4.5
         let json = """
-        {"version": 1, "sources": [{"name": "a", "path": "a.mp4"}, {"name": "b", "path": "b.mp4"}],
-         "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "a", "duration": \(fadeEnd)}]},
-                    {"trackID": 2, "mediaType": "video", "segments": [{"empty": \(fadeStart)}, {"source": "b"}]}],
-         "instructions": [{"timeRange": {"start": 0, "end": \(fadeStart)}, "layerInstructions": [{"trackID": 1}]},
-           {"timeRange": {"start": \(fadeStart), "end": \(fadeEnd)}, "layerInstructions": [
-             {"trackID": 2, "opacityRamps": [{"from": 0, "to": 1, "timeRange": {"start": \(fadeStart), "end": \(fadeEnd)}}]}, {"trackID": 1}]},
-           {"timeRange": {"start": \(fadeEnd), "end": "end"}, "layerInstructions": [{"trackID": 2}]}],
-         "output": {"video": {"codec": "h264", "crf": 18}, "audio": false}}
-        """
+            {"version": 1, "sources": [{"name": "a", "path": "a.mp4"}, {"name": "b", "path": "b.mp4"}],
+             "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "a", "duration": \(fadeEnd)}]},
+                        {"trackID": 2, "mediaType": "video", "segments": [{"empty": \(fadeStart)}, {"source": "b"}]}],
+             "instructions": [{"timeRange": {"start": 0, "end": \(fadeStart)}, "layerInstructions": [{"trackID": 1}]},
+               {"timeRange": {"start": \(fadeStart), "end": \(fadeEnd)}, "layerInstructions": [
+                 {"trackID": 2, "opacityRamps": [{"from": 0, "to": 1, "timeRange": {"start": \(fadeStart), "end": \(fadeEnd)}}]}, {"trackID": 1}]},
+               {"timeRange": {"start": \(fadeEnd), "end": "end"}, "layerInstructions": [{"trackID": 2}]}],
+             "output": {"video": {"codec": "h264", "crf": 18}, "audio": false}}
+            """
         let composition = r.folder.appendingPathComponent("crossfade.json")
         try json.write(to: composition, atomically: true, encoding: .utf8)
         let output = r.folder.appendingPathComponent("crossfade.mp4"), full = r.folder.appendingPathComponent("crossfade-full.mp4")
@@ -336,12 +358,12 @@ struct SmartRenderTests {
         }
         let both = "[{\"source\": \"a\"}, {\"source\": \"b\"}]"
         let json = """
-        {"version": 1, "sources": [{"name": "a", "path": "a.mp4"}, {"name": "b", "path": "b.mp4"}],
-         "tracks": [{"trackID": 1, "mediaType": "video", "segments": \(both)}, {"trackID": 2, "mediaType": "metadata", "segments": \(both)},
-                    {"trackID": 3, "mediaType": "audio", "segments": \(both)}],
-         "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
-         "output": {"video": {"codec": "h264", "crf": 18}}}
-        """
+            {"version": 1, "sources": [{"name": "a", "path": "a.mp4"}, {"name": "b", "path": "b.mp4"}],
+             "tracks": [{"trackID": 1, "mediaType": "video", "segments": \(both)}, {"trackID": 2, "mediaType": "metadata", "segments": \(both)},
+                        {"trackID": 3, "mediaType": "audio", "segments": \(both)}],
+             "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
+             "output": {"video": {"codec": "h264", "crf": 18}}}
+            """
         let composition = folder.appendingPathComponent("chapters.json")
         try json.write(to: composition, atomically: true, encoding: .utf8)
         return composition
@@ -356,12 +378,14 @@ struct SmartRenderTests {
         _ = try await Self.render(composition, to: full, smart: .off)
         let summary = try #require(session.smartRenderSummary)
         #expect(diagnostics.isEmpty, "\(diagnostics)")
-        let sourceFrames = try Self.frameTimes(folder.appendingPathComponent("a.mp4")).count
+        let sourceFrames =
+            try Self.frameTimes(folder.appendingPathComponent("a.mp4")).count
             + Self.frameTimes(folder.appendingPathComponent("b.mp4")).count
         #expect(summary.encodedFrameCount == 0 && summary.copiedFrameCount == sourceFrames, "\(summary.lines)")
         // The video packets are the two files' one after the other.
         let packets = try await Self.samples(smart, .video).map { $0.1 }
-        let sources = try await Self.samples(folder.appendingPathComponent("a.mp4"), .video).map { $0.1 }
+        let sources =
+            try await Self.samples(folder.appendingPathComponent("a.mp4"), .video).map { $0.1 }
             + Self.samples(folder.appendingPathComponent("b.mp4"), .video).map { $0.1 }
         #expect(packets == sources)
         // The GPS track is written as a full render writes it.
@@ -379,9 +403,12 @@ struct SmartRenderTests {
     @Test func aFullRangeSourceIsCopiedAndItsStretchesCodedFullRange() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        _ = try Self.makeClip("a", source: "testsrc2", in: folder,
-                              codec: ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-bf", "3", "-g", "\(Self.gopFrames)",
-                                      "-keyint_min", "\(Self.gopFrames)", "-sc_threshold", "0", "-pix_fmt", "yuvj420p"])
+        _ = try Self.makeClip(
+            "a", source: "testsrc2", in: folder,
+            codec: [
+                "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-bf", "3", "-g", "\(Self.gopFrames)",
+                "-keyint_min", "\(Self.gopFrames)", "-sc_threshold", "0", "-pix_fmt", "yuvj420p",
+            ])
         let composition = folder.appendingPathComponent("cut.json")
         try Self.compositionJSON([Cut(source: "a", start: 0.5, duration: 5)], video: "{\"codec\": \"h264\", \"crf\": 18}")
             .write(to: composition, atomically: true, encoding: .utf8)
@@ -391,14 +418,23 @@ struct SmartRenderTests {
         #expect(diagnostics.isEmpty, "\(diagnostics)")
         // The group at 2 s is whole inside [0.5, 5.5): copied; the rest encoded.
         #expect(summary.copiedFrameCount == Self.gopFrames && summary.encodedFrameCount == 90, "\(summary.lines)")
-        let ranges = try TestTools.outputString("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=color_range",
-                                                            "-of", "csv=p=0", smart.path]).split(separator: "\n")
+        let ranges = try TestTools.outputString(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=color_range",
+                "-of", "csv=p=0", smart.path,
+            ]
+        ).split(separator: "\n")
             // A frame with side data has more (empty) fields after its range.
             .map { $0.split(separator: ",", omittingEmptySubsequences: false).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
         #expect(ranges.count == 150 && Set(ranges) == ["pc"], "\(Set(ranges)) over \(ranges.count) frames")
         // Against the source's frames over the same span, in the same range.
-        let psnr = try TestTools.run("ffmpeg", ["-v", "info", "-i", smart.path, "-i", folder.appendingPathComponent("a.mp4").path,
-                                                "-lavfi", "[1:v]trim=start=0.5:duration=5,setpts=PTS-STARTPTS[b];[0:v][b]psnr=stats_file=-", "-f", "null", "-"])
+        let psnr = try TestTools.run(
+            "ffmpeg",
+            [
+                "-v", "info", "-i", smart.path, "-i", folder.appendingPathComponent("a.mp4").path,
+                "-lavfi", "[1:v]trim=start=0.5:duration=5,setpts=PTS-STARTPTS[b];[0:v][b]psnr=stats_file=-", "-f", "null", "-",
+            ])
         let perFrame = psnr.stdout.split(separator: "\n").compactMap { line in
             line.split(separator: " ").first { $0.hasPrefix("psnr_avg:") }.map { $0.dropFirst("psnr_avg:".count) }
         }.map { $0 == "inf" ? Double.infinity : Double($0) ?? 0 }

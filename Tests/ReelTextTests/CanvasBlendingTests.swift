@@ -1,5 +1,6 @@
-import Testing
 import ReelCore
+import Testing
+
 @testable import ReelText
 
 /// The blending arithmetic: rounding without divisions, and the vectorised YUV fill against

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import ReelCore
-import ReelTesting
-@testable import ReelText
 import ReelTestSupport
+import ReelTesting
+import Testing
+
+@testable import ReelText
 
 @Suite("Canvas")
 struct CanvasTests {

@@ -1,5 +1,6 @@
-import Testing
 import ReelCore
+import Testing
+
 @testable import ReelText
 
 @Suite("CoverageMask")

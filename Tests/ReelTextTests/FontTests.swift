@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import ReelCore
-@testable import ReelText
 import ReelTestSupport
+import Testing
+
+@testable import ReelText
 
 @Suite("Font")
 struct FontTests {

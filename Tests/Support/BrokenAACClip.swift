@@ -9,8 +9,12 @@ public enum BrokenAACClip {
     /// The movie, written into `folder`; its audio is track 2.
     public static func make(in folder: URL) throws -> URL {
         let copy = folder.appendingPathComponent("copy.mov")
-        try TestTools.output("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", TestFiles.fixture("counter-320x240.mp4").path,
-                                        "-c", "copy", copy.path])
+        try TestTools.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-nostdin", "-y", "-i", TestFiles.fixture("counter-320x240.mp4").path,
+                "-c", "copy", copy.path,
+            ])
         var bytes = [UInt8](try Data(contentsOf: copy))
         try? FileManager.default.removeItem(at: copy)
         // The DecoderSpecificInfo descriptor (tag 5, size 5 in ffmpeg's four-byte length

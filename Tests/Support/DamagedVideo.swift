@@ -9,8 +9,13 @@ public enum DamagedVideo {
     /// their presentation times in seconds.
     @discardableResult
     public static func damage(_ url: URL, packetsAtOrAfter seconds: Double, count: Int = 1) throws -> [Double] {
-        let rows = try TestTools.outputString("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,pos,flags",
-                                                          "-of", "csv=p=0", url.path]).split(separator: "\n")
+        let rows = try TestTools.outputString(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,pos,flags",
+                "-of", "csv=p=0", url.path,
+            ]
+        ).split(separator: "\n")
         var bytes = [UInt8](try Data(contentsOf: url))
         var times: [Double] = []
         for row in rows where times.count < count {

@@ -4,8 +4,10 @@ import Testing
 /// Expects `body` to throw a ``ReelError`` with `code`, and returns it for more checks
 /// (its message, path, field, time); nil, with a recorded issue, when it does not.
 @discardableResult
-public func expectReelError<T>(_ code: ReelError.Code, sourceLocation: SourceLocation = #_sourceLocation,
-                               _ body: () throws -> T) -> ReelError? {
+public func expectReelError<T>(
+    _ code: ReelError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () throws -> T
+) -> ReelError? {
     do {
         _ = try body()
         Issue.record("expected a ReelError .\(code), but nothing was thrown", sourceLocation: sourceLocation)
@@ -20,8 +22,10 @@ public func expectReelError<T>(_ code: ReelError.Code, sourceLocation: SourceLoc
 
 /// ``expectReelError(_:sourceLocation:_:)`` for async work.
 @discardableResult
-public func expectReelError<T>(_ code: ReelError.Code, sourceLocation: SourceLocation = #_sourceLocation,
-                               _ body: () async throws -> T) async -> ReelError? {
+public func expectReelError<T>(
+    _ code: ReelError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () async throws -> T
+) async -> ReelError? {
     do {
         _ = try await body()
         Issue.record("expected a ReelError .\(code), but nothing was thrown", sourceLocation: sourceLocation)

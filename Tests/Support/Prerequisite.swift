@@ -60,7 +60,8 @@ public struct Prerequisite: Sendable, CustomStringConvertible {
     }
     private static let openTimelineIOFound: Bool = {
         guard TestTools.which("otioconvert") != nil,
-              let out = try? TestTools.run("python3", ["-c", "import opentimelineio, otio_cmx3600_adapter"]) else { return false }
+            let out = try? TestTools.run("python3", ["-c", "import opentimelineio, otio_cmx3600_adapter"])
+        else { return false }
         return out.status == 0
     }()
     /// Headless Chromium with its WebDriver (Debian's chromium and chromium-driver) and
@@ -70,7 +71,8 @@ public struct Prerequisite: Sendable, CustomStringConvertible {
     }
     private static let chromiumFound: Bool = {
         guard TestTools.which("chromium") != nil, TestTools.which("chromedriver") != nil,
-              let out = try? TestTools.run("python3", ["-c", "import selenium"]) else { return false }
+            let out = try? TestTools.run("python3", ["-c", "import selenium"])
+        else { return false }
         return out.status == 0
     }()
     /// Python's websocket-client (pip; Selenium depends on it), which speaks the preview

@@ -11,8 +11,12 @@ public enum SEIClip {
     public static func make(words: [UInt16], frames: Int, field: Int = 1, in folder: URL) throws -> URL {
         let raw = folder.appendingPathComponent("pictures.h264"), withSEI = folder.appendingPathComponent("sei.h264")
         let out = folder.appendingPathComponent("sei.mp4")
-        try TestTools.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:r=30000/1001", "-frames:v", "\(frames)",
-                                        "-c:v", "libx264", "-bf", "0", "-f", "h264", raw.path])
+        try TestTools.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x64:r=30000/1001", "-frames:v", "\(frames)",
+                "-c:v", "libx264", "-bf", "0", "-f", "h264", raw.path,
+            ])
         let bytes = [UInt8](try Data(contentsOf: raw))
         // Annex B: NAL units after 00 00 01 start codes.
         var starts: [Int] = []
@@ -29,7 +33,8 @@ public enum SEIClip {
             if type == 1 || type == 5 {
                 let w = picture < words.count ? words[picture] : 0x8080
                 picture += 1
-                let payload: [UInt8] = [0xB5, 0x00, 0x31] + Array("GA94".utf8) + [0x03, 0x40 | 1, 0xFF, field == 2 ? 0xFD : 0xFC, UInt8(w >> 8), UInt8(w & 0xFF), 0xFF]
+                let payload: [UInt8] =
+                    [0xB5, 0x00, 0x31] + Array("GA94".utf8) + [0x03, 0x40 | 1, 0xFF, field == 2 ? 0xFD : 0xFC, UInt8(w >> 8), UInt8(w & 0xFF), 0xFF]
                 output += [0, 0, 0, 1, 0x06, 0x04, UInt8(payload.count)] + payload + [0x80]
             }
             output += [0, 0, 0, 1] + bytes[start..<end]
@@ -41,10 +46,12 @@ public enum SEIClip {
 
     /// "BYE" loaded after ``hiWords`` and popped on at frame 35, erased at frame 50
     /// (60 frames with ``hiWords`` before it).
-    public static let byeWords: [UInt16] = [0x94AE, 0x94AE, 0x9420, 0x9420, 0xC2D9, 0x4580, 0x942F, 0x942F]
+    public static let byeWords: [UInt16] =
+        [0x94AE, 0x94AE, 0x9420, 0x9420, 0xC2D9, 0x4580, 0x942F, 0x942F]
         + Array(repeating: 0x8080, count: 13) + [0x942C, 0x942C]
 
     /// "HI" popped on at frame 5 and erased at frame 27 (40 frames).
-    public static let hiWords: [UInt16] = [0x94AE, 0x94AE, 0x9420, 0x9420, 0xC849, 0x942F, 0x942F]
+    public static let hiWords: [UInt16] =
+        [0x94AE, 0x94AE, 0x9420, 0x9420, 0xC849, 0x942F, 0x942F]
         + Array(repeating: 0x8080, count: 20) + [0x942C, 0x942C]
 }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where the tests find the checkout, its fixtures, the camera files and the `reel` binary,

@@ -34,8 +34,10 @@ public enum TestTools {
     /// Starts `executable` with its output going to files in a fresh folder (pipes could
     /// fill and block a long-running program); `finish` waits and collects.
     /// `environment` adds to (or replaces entries of) the test's own environment.
-    public static func start(_ executable: URL, _ arguments: [String], in folder: URL? = nil,
-                             environment: [String: String] = [:]) throws -> Running {
+    public static func start(
+        _ executable: URL, _ arguments: [String], in folder: URL? = nil,
+        environment: [String: String] = [:]
+    ) throws -> Running {
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("reel-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
         let out = logs.appendingPathComponent("stdout"), err = logs.appendingPathComponent("stderr")
@@ -75,14 +77,17 @@ public enum TestTools {
             defer { try? FileManager.default.removeItem(at: logs) }
             let out = try Data(contentsOf: logs.appendingPathComponent("stdout"))
             let err = try Data(contentsOf: logs.appendingPathComponent("stderr"))
-            return Output(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                          stderr: String(decoding: err, as: UTF8.self), stdoutData: out)
+            return Output(
+                status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                stderr: String(decoding: err, as: UTF8.self), stdoutData: out)
         }
     }
 
     /// Runs `executable` to its end.
-    public static func run(_ executable: URL, _ arguments: [String], in folder: URL? = nil,
-                           environment: [String: String] = [:]) throws -> Output {
+    public static func run(
+        _ executable: URL, _ arguments: [String], in folder: URL? = nil,
+        environment: [String: String] = [:]
+    ) throws -> Output {
         try start(executable, arguments, in: folder, environment: environment).finish()
     }
 

@@ -38,17 +38,21 @@ extension AssetExportSession {
 
     /// Whether `preset` can export `asset` into `outputFileType` (any container when nil),
     /// known before anything is written (`compatibility(ofExportPreset:with:outputFileType:)`).
-    public static func compatibility(ofExportPreset preset: ExportPreset, with asset: Asset,
-                                     outputFileType: AssetWriter.FileType?) async -> Bool {
+    public static func compatibility(
+        ofExportPreset preset: ExportPreset, with asset: Asset,
+        outputFileType: AssetWriter.FileType?
+    ) async -> Bool {
         guard let kinds = await mediaTypes(of: asset) else { return false }
         return preset.incompatibility(withMediaTypes: kinds, fileType: outputFileType) == nil
     }
 
     /// ``compatibility(ofExportPreset:with:outputFileType:)`` with a completion handler, as
     /// AVFoundation's `determineCompatibility(ofExportPreset:with:outputFileType:completionHandler:)`.
-    public static func determineCompatibility(ofExportPreset preset: ExportPreset, with asset: Asset,
-                                              outputFileType: AssetWriter.FileType?,
-                                              completionHandler handler: @escaping @Sendable (Bool) -> Void) {
+    public static func determineCompatibility(
+        ofExportPreset preset: ExportPreset, with asset: Asset,
+        outputFileType: AssetWriter.FileType?,
+        completionHandler handler: @escaping @Sendable (Bool) -> Void
+    ) {
         Task { handler(await compatibility(ofExportPreset: preset, with: asset, outputFileType: outputFileType)) }
     }
 

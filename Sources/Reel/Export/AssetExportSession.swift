@@ -1,7 +1,7 @@
 import Foundation
+import ReelComposition
 import ReelCore
 import ReelIO
-import ReelComposition
 
 /// Renders a composition (or a whole file) into a new file (AVAssetExportSession).
 ///
@@ -336,8 +336,10 @@ public final class AssetExportSession: Sendable {
     public func export() async throws(ReelError) {
         guard let url = outputURL else { throw ReelError(.invalidArgument, "set outputURL before export()") }
         guard let fileType = outputFileType ?? AssetWriter.FileType(pathExtension: url.pathExtension) else {
-            throw ReelError(.invalidArgument, "cannot tell the container from the extension \"\(url.pathExtension)\": set outputFileType "
-                            + "(.mp4, .mov, .mpegts or .mkv) or use .mp4, .m4v, .m4a, .mov, .ts or .mkv", path: url.path)
+            throw ReelError(
+                .invalidArgument,
+                "cannot tell the container from the extension \"\(url.pathExtension)\": set outputFileType "
+                    + "(.mp4, .mov, .mpegts or .mkv) or use .mp4, .m4v, .m4a, .mov, .ts or .mkv", path: url.path)
         }
         try await export(to: url, as: fileType)
     }

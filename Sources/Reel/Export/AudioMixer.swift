@@ -1,7 +1,7 @@
 import Foundation
+import ReelComposition
 import ReelCore
 import ReelIO
-import ReelComposition
 
 /// The mix of composition audio tracks over a range, block by block: each track's samples
 /// (``AudioTrackStream``) times its volume at each sample, summed and clamped to [-1, 1].

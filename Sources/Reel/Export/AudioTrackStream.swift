@@ -124,12 +124,15 @@ final class AudioTrackStream {
             guard let audio = sample.audio, audio.frameCount > 0 else { return }
             if converter == nil && inputRate == 0 { try configure(for: audio) }
             guard audio.sampleRate == inputRate, audio.channelCount == inputChannels else {
-                throw ReelError(.unsupportedFormat, "the audio changes from \(inputChannels) channels at \(inputRate) Hz to \(audio.channelCount) channels at \(audio.sampleRate) Hz",
-                                path: piece.url.path, trackID: piece.trackID, time: audio.presentationTime)
+                throw ReelError(
+                    .unsupportedFormat,
+                    "the audio changes from \(inputChannels) channels at \(inputRate) Hz to \(audio.channelCount) channels at \(audio.sampleRate) Hz",
+                    path: piece.url.path, trackID: piece.trackID, time: audio.presentationTime)
             }
             // Where this block belongs among the source frames: a gap before it is silence,
             // an overlap with what was fed (or the lead-in before the piece) is dropped.
-            let at = audio.presentationTime.isNumeric
+            let at =
+                audio.presentationTime.isNumeric
                 ? (audio.presentationTime - piece.source.start).convertScale(Int32(clamping: inputRate), method: .roundHalfAwayFromZero).value
                 : fed
             if at > fed {
@@ -154,13 +157,15 @@ final class AudioTrackStream {
             }
             sourceFrames = piece.source.duration.convertScale(Int32(clamping: inputRate), method: .roundHalfAwayFromZero).value
             // Played over the target's duration, the source's samples run at this rate.
-            let playedRate = piece.isScaled
+            let playedRate =
+                piece.isScaled
                 ? Int((Double(inputRate) * piece.source.duration.seconds / piece.target.duration.seconds).rounded())
                 : inputRate
             if playedRate != sampleRate || inputChannels != channels {
                 do {
-                    converter = try AudioConverter(inputSampleRate: playedRate, inputChannelCount: inputChannels,
-                                                   outputSampleRate: sampleRate, outputChannelCount: channels)
+                    converter = try AudioConverter(
+                        inputSampleRate: playedRate, inputChannelCount: inputChannels,
+                        outputSampleRate: sampleRate, outputChannelCount: channels)
                 } catch {
                     var e = error
                     e.path = piece.url.path

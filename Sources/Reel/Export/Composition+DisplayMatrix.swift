@@ -1,5 +1,5 @@
-import ReelCore
 import ReelComposition
+import ReelCore
 
 extension Composition {
     /// The display matrix an export of the composition's video, as stored, keeps: the

@@ -1,7 +1,7 @@
 import Foundation
+import ReelComposition
 import ReelCore
 import ReelIO
-import ReelComposition
 
 /// How an export carries the composition's audio.
 ///
@@ -54,14 +54,17 @@ struct ExportAudio: Sendable {
     /// With `wholeTimeRange`, `range` is a piece of that timeline, to be joined by stream copy with
     /// the other pieces: the outputs, their formats and whether they copy or encode are
     /// those of an export of the whole timeline, and each is cut down to the piece.
-    static func plans(composition: Composition, range: TimeRange, sources: AssetRenderSources,
-                      audioMix: AudioMix?, codec: AudioEncoderSettings.Codec = .aac,
-                      format: OutputFormat = OutputFormat(), wholeTimeRange: TimeRange? = nil) async throws(ReelError) -> [ExportAudio] {
+    static func plans(
+        composition: Composition, range: TimeRange, sources: AssetRenderSources,
+        audioMix: AudioMix?, codec: AudioEncoderSettings.Codec = .aac,
+        format: OutputFormat = OutputFormat(), wholeTimeRange: TimeRange? = nil
+    ) async throws(ReelError) -> [ExportAudio] {
         let whole = wholeTimeRange ?? range
         let compositionTracks = composition.tracks(withMediaType: .audio).filter { $0.isEnabled && !$0.isEmpty }
         let tracks = compositionTracks.map { track in
-            Track(trackID: track.trackID, pieces: pieces(of: track, in: whole, sources: sources),
-                  volume: audioMix?.inputParameters(forTrackID: track.trackID) ?? AudioMixInputParameters(trackID: track.trackID))
+            Track(
+                trackID: track.trackID, pieces: pieces(of: track, in: whole, sources: sources),
+                volume: audioMix?.inputParameters(forTrackID: track.trackID) ?? AudioMixInputParameters(trackID: track.trackID))
         }.filter { !$0.pieces.isEmpty }
         guard !tracks.isEmpty else { return [] }
         let groups = audioMix != nil ? [tracks] : tracks.map { [$0] }
@@ -72,8 +75,10 @@ struct ExportAudio: Sendable {
                 plans.append(plan)
                 continue
             }
-            plans.append(plan.piece(of: whole, range: range, tracks: compositionTracks.filter { t in group.contains { $0.trackID == t.trackID } },
-                                    sources: sources))
+            plans.append(
+                plan.piece(
+                    of: whole, range: range, tracks: compositionTracks.filter { t in group.contains { $0.trackID == t.trackID } },
+                    sources: sources))
         }
         return plans
     }
@@ -123,9 +128,10 @@ struct ExportAudio: Sendable {
             }
             let mixRange = TimeRange(start: time(start), end: time(end))
             let cut = planned.map { track in
-                Track(trackID: track.trackID,
-                      pieces: tracks.first { $0.trackID == track.trackID }.map { Self.pieces(of: $0, in: mixRange, sources: sources) } ?? [],
-                      volume: track.volume)
+                Track(
+                    trackID: track.trackID,
+                    pieces: tracks.first { $0.trackID == track.trackID }.map { Self.pieces(of: $0, in: mixRange, sources: sources) } ?? [],
+                    volume: track.volume)
             }
             settings.packetWindow = AudioPacketWindow(firstPacket: firstPacket, packetCount: count)
             var plan = ExportAudio(input: AssetWriterInput(settings: .audio(settings)), mode: .mix(cut, sampleRate: rate, channels: channels))
@@ -152,14 +158,17 @@ struct ExportAudio: Sendable {
             let target = segment.target.intersection(range)
             guard target.isValid, target.duration > .zero else { continue }
             let mapping = segment.timeMapping
-            let source = TimeRange(start: TimeRange.mapTime(target.start, from: mapping.target, to: mapping.source),
-                                   end: TimeRange.mapTime(target.end, from: mapping.target, to: mapping.source))
+            let source = TimeRange(
+                start: TimeRange.mapTime(target.start, from: mapping.target, to: mapping.source),
+                end: TimeRange.mapTime(target.end, from: mapping.target, to: mapping.source))
             pieces.append(Piece(url: sources.url(for: ref.sourceIdentifier), trackID: ref.trackID, source: source, target: target))
         }
         return pieces
     }
 
-    private static func plan(_ tracks: [Track], range: TimeRange, codec: AudioEncoderSettings.Codec, format: OutputFormat) async throws(ReelError) -> ExportAudio {
+    private static func plan(_ tracks: [Track], range: TimeRange, codec: AudioEncoderSettings.Codec, format: OutputFormat) async throws(ReelError)
+        -> ExportAudio
+    {
         let first = tracks[0].pieces[0]
         let reader = try await AssetReader.open(url: first.url)
         guard let description = reader.track(withID: first.trackID)?.formatDescription else {
@@ -168,7 +177,8 @@ struct ExportAudio: Sendable {
         // Copied only when the one stretch plays over the whole range: a track that ends
         // early is mixed, so its silence lasts to the end.
         if codec.isLossy, format.fits(description), tracks.count == 1, tracks[0].pieces.count == 1, !first.isScaled, first.target == range,
-           tracks[0].volume.isUnitVolume(over: range) {
+            tracks[0].volume.isUnitVolume(over: range)
+        {
             var plan = ExportAudio(input: AssetWriterInput(settings: .passthrough(description)), mode: .copy(first))
             plan.sampleRate = description.sampleRate
             return plan

@@ -1,8 +1,8 @@
 import Foundation
-import ReelCore
-import ReelIO
 import ReelCaptions
 import ReelComposition
+import ReelCore
+import ReelIO
 
 /// How an export writes one composition caption track, read and cut before the first frame:
 /// each played stretch's captions come from its source file (``AssetReaderOutputCaptionAdaptor``),
@@ -48,8 +48,10 @@ struct ExportCaptions: Sendable {
     }
 
     /// The plans for every enabled caption track of `composition` with captions in `range`.
-    static func plans(composition: Composition, range: TimeRange, sources: AssetRenderSources, fileType: AssetWriter.FileType,
-                      warn: @Sendable (String) -> Void) async throws(ReelError) -> [ExportCaptions] {
+    static func plans(
+        composition: Composition, range: TimeRange, sources: AssetRenderSources, fileType: AssetWriter.FileType,
+        warn: @Sendable (String) -> Void
+    ) async throws(ReelError) -> [ExportCaptions] {
         let tracks = composition.tracks.filter { ($0.mediaType == .text || $0.mediaType == .subtitle) && $0.isEnabled && !$0.isEmpty }
         guard !tracks.isEmpty else { return [] }
         let format: CaptionFormat
@@ -57,7 +59,9 @@ struct ExportCaptions: Sendable {
         case .mp4, .mov: format = .movText
         case .mkv: format = .srt
         case .mpegts:
-            warn("caption tracks \(tracks.map { String($0.trackID) }.joined(separator: ", ")) are left out: MPEG-TS files hold no text captions Reel writes (write .mp4, .mov or .mkv to keep them)")
+            warn(
+                "caption tracks \(tracks.map { String($0.trackID) }.joined(separator: ", ")) are left out: MPEG-TS files hold no text captions Reel writes (write .mp4, .mov or .mkv to keep them)"
+            )
             return []
         }
         var plans: [ExportCaptions] = []
@@ -69,10 +73,14 @@ struct ExportCaptions: Sendable {
                 input.languageCode = try await Asset(url: first.url).load(.tracks).first { $0.trackID == first.trackID }?.languageCode
                 let copied = parts.map(\.part)
                 if description.codecName == "eia_608", let time = try await firstFieldTwoPair(in: copied) {
-                    warn("caption track \(track.trackID): its CEA-608 field 2 (CC3, CC4; first at \(time.secondsDescription)) is not carried: FFmpeg's MOV muxer writes field 1 only")
+                    warn(
+                        "caption track \(track.trackID): its CEA-608 field 2 (CC3, CC4; first at \(time.secondsDescription)) is not carried: FFmpeg's MOV muxer writes field 1 only"
+                    )
                 }
-                plans.append(ExportCaptions(trackID: track.trackID, input: input,
-                                            content: description.codecName == "eia_608" ? .packets(copied) : .cues(copied)))
+                plans.append(
+                    ExportCaptions(
+                        trackID: track.trackID, input: input,
+                        content: description.codecName == "eia_608" ? .packets(copied) : .cues(copied)))
                 continue
             }
             var language: String?
@@ -85,7 +93,7 @@ struct ExportCaptions: Sendable {
                     if language == nil, let file = source as? AssetCaptionSource { language = try await file.languageCode() }
                     return try await source.captions()
                 }
-            } catch where error.code == .unsupportedFormat {
+            } catch  where error.code == .unsupportedFormat {
                 warn("caption track \(track.trackID): \(error.message); the track is left out")
                 continue
             }
@@ -100,7 +108,9 @@ struct ExportCaptions: Sendable {
             let (shown, overlaps) = Self.oneAtATime(captions)
             captions = shown
             for time in overlaps {
-                warn("caption track \(track.trackID): captions overlap at \(time.secondsDescription); \(format) shows one caption at a time, so their texts are written as one caption while they overlap")
+                warn(
+                    "caption track \(track.trackID): captions overlap at \(time.secondsDescription); \(format) shows one caption at a time, so their texts are written as one caption while they overlap"
+                )
             }
             guard !captions.isEmpty else { continue }
             let input = AssetWriterInput(settings: .captions(format))
@@ -116,8 +126,10 @@ struct ExportCaptions: Sendable {
     /// at its own speed, all in one codec with one header, which `fileType` holds. CEA-608
     /// byte pairs go one frame's worth to a packet, so their cut is made at packets (those
     /// that start in the part are kept); text cues are cut at the part (``copyCues(of:into:)``).
-    static func copyParts(of track: CompositionTrack, range: TimeRange, sources: AssetRenderSources,
-                          fileType: AssetWriter.FileType) async throws(ReelError) -> (FormatDescription, [(reference: SourceTrackReference, part: ExportVideoCopy.Part)])? {
+    static func copyParts(
+        of track: CompositionTrack, range: TimeRange, sources: AssetRenderSources,
+        fileType: AssetWriter.FileType
+    ) async throws(ReelError) -> (FormatDescription, [(reference: SourceTrackReference, part: ExportVideoCopy.Part)])? {
         var description: FormatDescription?
         var parts: [(reference: SourceTrackReference, part: ExportVideoCopy.Part)] = []
         for segment in track.segments where !segment.isEmpty {
@@ -128,7 +140,8 @@ struct ExportCaptions: Sendable {
                 let reader = try await AssetReader.open(url: url)
                 defer { reader.cancelReading() }
                 guard let found = reader.track(withID: ref.trackID)?.formatDescription, found.mediaType == "subtitle",
-                      AssetWriter.canCopyCaptions(codec: found.codecName, into: fileType) else { return nil }
+                    AssetWriter.canCopyCaptions(codec: found.codecName, into: fileType)
+                else { return nil }
                 if let description {
                     guard description.codecName == found.codecName, description.codecConfiguration == found.codecConfiguration else { return nil }
                 } else {
@@ -138,7 +151,8 @@ struct ExportCaptions: Sendable {
             let played = segment.target.intersection(range)
             guard played.isValid, played.duration > .zero else { continue }
             let offset = segment.target.start - segment.timeMapping.source.start
-            let part = ExportVideoCopy.Part(url: url, trackID: ref.trackID, source: TimeRange(start: played.start - offset, duration: played.duration), offset: offset)
+            let part = ExportVideoCopy.Part(
+                url: url, trackID: ref.trackID, source: TimeRange(start: played.start - offset, duration: played.duration), offset: offset)
             parts.append((ref, part))
         }
         return description.map { ($0, parts) }

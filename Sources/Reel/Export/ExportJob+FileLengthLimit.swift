@@ -1,10 +1,11 @@
 import Foundation
 import ReelCore
 import ReelIO
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// ``AssetExportSession/fileLengthLimit``: the export is written beside the destination;
@@ -43,8 +44,10 @@ extension ExportJob {
                 }
             }
             guard fitted else {
-                throw ReelError(.outputFailed, "the file length limit of \(limit) bytes is too small: not even the first "
-                                + "group of pictures fits (the whole export takes \(size) bytes); nothing was written", path: url.path)
+                throw ReelError(
+                    .outputFailed,
+                    "the file length limit of \(limit) bytes is too small: not even the first "
+                        + "group of pictures fits (the whole export takes \(size) bytes); nothing was written", path: url.path)
             }
         }
         if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled", path: url.path) }

@@ -1,7 +1,7 @@
 import Foundation
+import ReelComposition
 import ReelCore
 import ReelIO
-import ReelComposition
 
 /// One run of an ``AssetExportSession``: plans the tracks, opens the writer, and feeds it
 /// video, audio, metadata and captions concurrently; cancels the writer (leaving nothing behind) on
@@ -59,9 +59,12 @@ struct ExportJob: Sendable {
     func warnIfTurnLost(_ transform: Transform2D) {
         guard !transform.isIdentity, !Self.keepsDisplayMatrix(fileType) else { return }
         let turn = PixelOrientation(transform).map { "\($0)" } ?? "turned"
-        settings.engineOptions.diagnostics(RenderDiagnostic(
-            kind: .metadataNotCarried, compositionTime: .zero,
-            message: "rotation not carried: \(fileType) files have no display matrix and the video is copied, so it plays as stored instead of \(turn); export with a preset that re-encodes (h264) to draw it upright, or write .mp4 or .mov"))
+        settings.engineOptions.diagnostics(
+            RenderDiagnostic(
+                kind: .metadataNotCarried, compositionTime: .zero,
+                message:
+                    "rotation not carried: \(fileType) files have no display matrix and the video is copied, so it plays as stored instead of \(turn); export with a preset that re-encodes (h264) to draw it upright, or write .mp4 or .mov"
+            ))
     }
 
     func run() async throws(ReelError) {
@@ -74,9 +77,11 @@ struct ExportJob: Sendable {
         // rendered as stored would play turned, so they are drawn upright instead, as a
         // render draws them. Copied pictures cannot be turned; that is said before the
         // first frame.
-        let turnsUpright = includesVideo && !Self.keepsDisplayMatrix(fileType) && settings.videoComposition == nil
+        let turnsUpright =
+            includesVideo && !Self.keepsDisplayMatrix(fileType) && settings.videoComposition == nil
             && videoTracks.contains { !$0.preferredTransform.isIdentity }
-        let videoComposition = includesVideo
+        let videoComposition =
+            includesVideo
             ? (settings.videoComposition ?? (videoTracks.isEmpty ? nil : Self.ownVideoComposition(of: composition, upright: turnsUpright)))?
                 .passingThroughPlainSpans(of: composition)
             : nil
@@ -89,15 +94,19 @@ struct ExportJob: Sendable {
             // One line for all of them.
             var names: [String] = []
             for item in notWritten where !names.contains(item.identifier.rawValue) { names.append(item.identifier.rawValue) }
-            settings.engineOptions.diagnostics(RenderDiagnostic(kind: .metadataNotCarried, compositionTime: .zero,
-                                                                message: "metadata not carried: \(fileType) files have no place for "
-                                                                    + names.joined(separator: ", ")))
+            settings.engineOptions.diagnostics(
+                RenderDiagnostic(
+                    kind: .metadataNotCarried, compositionTime: .zero,
+                    message: "metadata not carried: \(fileType) files have no place for "
+                        + names.joined(separator: ", ")))
         }
         writer.chapters = Self.chapters(settings.chapters, in: range)
         if !settings.chapters.isEmpty, !AssetWriter.canWriteChapters(into: fileType) {
-            settings.engineOptions.diagnostics(RenderDiagnostic(kind: .metadataNotCarried, compositionTime: .zero,
-                                                                message: "chapters not carried: \(fileType) files have no place for "
-                                                                    + "\(settings.chapters.count) chapter(s)"))
+            settings.engineOptions.diagnostics(
+                RenderDiagnostic(
+                    kind: .metadataNotCarried, compositionTime: .zero,
+                    message: "chapters not carried: \(fileType) files have no place for "
+                        + "\(settings.chapters.count) chapter(s)"))
         }
         var videoInput: AssetWriterInput?
         var videoCopy: ExportVideoCopy?
@@ -110,7 +119,8 @@ struct ExportJob: Sendable {
             try writer.add(copy.input)
             videoCopy = copy
         } else if includesVideo, session.preset == .passthrough, settings.videoComposition == nil,
-           let copy = try await ExportVideoCopy.plan(composition: composition, range: range, sources: session.sources) {
+            let copy = try await ExportVideoCopy.plan(composition: composition, range: range, sources: session.sources)
+        {
             warnIfTurnLost(copy.input.transform)
             try writer.add(copy.input)
             videoCopy = copy
@@ -138,33 +148,42 @@ struct ExportJob: Sendable {
         // The source's timecode, moved to the first exported frame (MP4/MOV keep it).
         if let input = videoInput ?? smart?.input ?? videoCopy?.input, fileType == .mp4 || fileType == .mov {
             let rendered = videoInput != nil || smart != nil
-            input.startTimecode = await ExportTimecode.start(composition: composition, range: rendered ? videoRange(range) : range,
-                                                             sources: session.sources,
-                                                             outputFrameDuration: rendered ? videoComposition?.frameDuration : nil)
+            input.startTimecode = await ExportTimecode.start(
+                composition: composition, range: rendered ? videoRange(range) : range,
+                sources: session.sources,
+                outputFrameDuration: rendered ? videoComposition?.frameDuration : nil)
         }
-        let audio = settings.audioEnabled
-            ? try await ExportAudio.plans(composition: composition, range: range, sources: session.sources, audioMix: settings.audioMix,
-                                     codec: settings.audioCodec, format: settings.audioFormat, wholeTimeRange: try wholeRange(of: range)) : []
+        let audio =
+            settings.audioEnabled
+            ? try await ExportAudio.plans(
+                composition: composition, range: range, sources: session.sources, audioMix: settings.audioMix,
+                codec: settings.audioCodec, format: settings.audioFormat, wholeTimeRange: try wholeRange(of: range)) : []
         // Every source of the mixed sound decodes, before the first frame is rendered.
         for plan in audio { try await plan.checkDecoding() }
         for plan in audio { try writer.add(plan.input) }
         if settings.wholeTimeRange != nil {
             // Joiners place a piece after the previous one's duration, and a piece's sound
             // starts with an edit: both counted exactly in frames and samples.
-            writer.movieTimescale = Self.movieTimescale(counting: [videoComposition?.frameDuration.timescale].compactMap { $0 }
-                                                           + audio.compactMap { $0.sampleRate.map { Int32(clamping: $0) } })
+            writer.movieTimescale = Self.movieTimescale(
+                counting: [videoComposition?.frameDuration.timescale].compactMap { $0 }
+                    + audio.compactMap { $0.sampleRate.map { Int32(clamping: $0) } })
         }
         let metadataIDs = includesVideo ? settings.metadataTrackIDs ?? videoComposition?.sourceSampleDataTrackIDs ?? [] : []
         let diagnostics = settings.engineOptions.diagnostics
-        let metadata = try await ExportMetadata.plans(trackIDs: metadataIDs, composition: composition, range: range,
-                                                      sources: session.sources, fileType: fileType, format: settings.metadataFormat,
-                                                      path: url.path, leaveOut: settings.metadataLeaveOut) { message in
+        let metadata = try await ExportMetadata.plans(
+            trackIDs: metadataIDs, composition: composition, range: range,
+            sources: session.sources, fileType: fileType, format: settings.metadataFormat,
+            path: url.path, leaveOut: settings.metadataLeaveOut
+        ) { message in
             diagnostics(RenderDiagnostic(kind: .metadataNotCarried, compositionTime: range.start, message: message))
         }
         for plan in metadata { try writer.add(plan.input) }
-        let captions = !includesVideo ? [] : try await ExportCaptions.plans(composition: composition, range: range, sources: session.sources, fileType: fileType) { message in
-            diagnostics(RenderDiagnostic(kind: .metadataNotCarried, compositionTime: range.start, message: message))
-        }
+        let captions =
+            !includesVideo
+            ? []
+            : try await ExportCaptions.plans(composition: composition, range: range, sources: session.sources, fileType: fileType) { message in
+                diagnostics(RenderDiagnostic(kind: .metadataNotCarried, compositionTime: range.start, message: message))
+            }
         for plan in captions { try writer.add(plan.input) }
         guard !writer.inputs.isEmpty else {
             throw ReelError(.invalidComposition, "the composition has nothing to export in \(range)", path: url.path)
@@ -173,8 +192,9 @@ struct ExportJob: Sendable {
         try await writer.start()
         writer.startSession(atSourceTime: range.start)
         do throws(ReelError) {
-            try await feed(writer: writer, videoInput: videoInput, videoComposition: videoComposition, videoCopy: videoCopy, smart: smart,
-                           audio: audio, metadata: metadata, captions: captions, range: range)
+            try await feed(
+                writer: writer, videoInput: videoInput, videoComposition: videoComposition, videoCopy: videoCopy, smart: smart,
+                audio: audio, metadata: metadata, captions: captions, range: range)
             if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled", path: url.path) }
             try await writer.finishWriting()
         } catch {
@@ -188,15 +208,18 @@ struct ExportJob: Sendable {
 
     /// The smart render of `range` (its re-encoded stretches encoded), or nil after one
     /// diagnostic line saying why every frame is rendered instead.
-    private func smartRender(videoComposition: VideoComposition, range: TimeRange, settings video: VideoEncoderSettings) async throws(ReelError) -> SmartRender? {
+    private func smartRender(videoComposition: VideoComposition, range: TimeRange, settings video: VideoEncoderSettings) async throws(ReelError) -> SmartRender?
+    {
         let outcome: SmartRender.Outcome
         if settings.wholeTimeRange != nil {
             outcome = .fallback("a piece of a longer render is rendered whole, so that pieces join")
         } else {
             let session = self.session
-            outcome = try await SmartRender.plan(composition: session.composition, videoComposition: videoComposition, range: range,
-                                                 sources: session.sources, settings: video, fileType: fileType,
-                                                 engineOptions: settings.engineOptions) { p in session.report(progress: min(0.5, 0.5 * p)) }
+            outcome = try await SmartRender.plan(
+                composition: session.composition, videoComposition: videoComposition, range: range,
+                sources: session.sources, settings: video, fileType: fileType,
+                engineOptions: settings.engineOptions
+            ) { p in session.report(progress: min(0.5, 0.5 * p)) }
         }
         switch outcome {
         case .smart(let smart):
@@ -204,8 +227,10 @@ struct ExportJob: Sendable {
             return smart
         case .fallback(let reason):
             session.record(SmartRenderSummary(stretches: [], fallbackReason: reason))
-            settings.engineOptions.diagnostics(RenderDiagnostic(kind: .smartRenderFallback, compositionTime: range.start,
-                                                                message: "smart render off, every frame rendered: \(reason)"))
+            settings.engineOptions.diagnostics(
+                RenderDiagnostic(
+                    kind: .smartRenderFallback, compositionTime: range.start,
+                    message: "smart render off, every frame rendered: \(reason)"))
             return nil
         }
     }
@@ -265,8 +290,10 @@ struct ExportJob: Sendable {
     }
 
     /// Runs the video, audio and metadata feeds side by side; the first failure stops all.
-    private func feed(writer: AssetWriter, videoInput: AssetWriterInput?, videoComposition: VideoComposition?, videoCopy: ExportVideoCopy?, smart: SmartRender?,
-                      audio: [ExportAudio], metadata: [ExportMetadata], captions: [ExportCaptions], range: TimeRange) async throws(ReelError) {
+    private func feed(
+        writer: AssetWriter, videoInput: AssetWriterInput?, videoComposition: VideoComposition?, videoCopy: ExportVideoCopy?, smart: SmartRender?,
+        audio: [ExportAudio], metadata: [ExportMetadata], captions: [ExportCaptions], range: TimeRange
+    ) async throws(ReelError) {
         let session = self.session
         var options = settings.engineOptions
         options.timeRange = videoRange(range)
@@ -277,8 +304,9 @@ struct ExportJob: Sendable {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 if let videoInput, let videoComposition {
                     group.addTask {
-                        let engine = RenderEngine(composition: session.composition, videoComposition: videoComposition,
-                                                  sources: session.sources, options: engineOptions)
+                        let engine = RenderEngine(
+                            composition: session.composition, videoComposition: videoComposition,
+                            sources: session.sources, options: engineOptions)
                         let total = range.duration.seconds
                         for try await frame in try engine.frames() {
                             try await videoInput.append(frame.pixelBuffer, withPresentationTime: frame.time)
@@ -306,7 +334,9 @@ struct ExportJob: Sendable {
                 for audio in audio {
                     group.addTask {
                         try await audio.write(range: range) { p in
-                            if videoInput == nil && videoCopy == nil && smart == nil && audio.input === firstAudioInput { session.report(progress: min(0.999, p)) }
+                            if videoInput == nil && videoCopy == nil && smart == nil && audio.input === firstAudioInput {
+                                session.report(progress: min(0.999, p))
+                            }
                         }
                     }
                 }

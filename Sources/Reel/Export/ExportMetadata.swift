@@ -1,8 +1,8 @@
 import Foundation
+import ReelComposition
 import ReelCore
 import ReelIO
 import ReelMetadata
-import ReelComposition
 
 /// How an export writes one composition metadata track, decided and encoded before the
 /// first frame: the sources' samples retimed through the composition's edits, in the
@@ -39,9 +39,11 @@ struct ExportMetadata: Sendable {
     /// - Throws: before any frame is written: a track ID that is not a metadata track of
     ///   the composition, a container that cannot hold the format (naming the way out), a
     ///   source that cannot be read.
-    static func plans(trackIDs: [Int32], composition: Composition, range: TimeRange, sources: AssetRenderSources,
-                      fileType: AssetWriter.FileType, format requested: MetadataOutputFormat, path: String,
-                      leaveOut: String = "metadataTrackIDs = []", warn: @Sendable (String) -> Void) async throws(ReelError) -> [ExportMetadata] {
+    static func plans(
+        trackIDs: [Int32], composition: Composition, range: TimeRange, sources: AssetRenderSources,
+        fileType: AssetWriter.FileType, format requested: MetadataOutputFormat, path: String,
+        leaveOut: String = "metadataTrackIDs = []", warn: @Sendable (String) -> Void
+    ) async throws(ReelError) -> [ExportMetadata] {
         var plans: [ExportMetadata] = []
         // The source files' tracks, from their probes: no demuxer is held while planning.
         var assets: [URL: Asset] = [:]
@@ -49,7 +51,7 @@ struct ExportMetadata: Sendable {
             let pieces: [Piece]
             do {
                 pieces = try await Self.pieces(ofTrack: id, composition: composition, range: range, sources: sources, assets: &assets)
-            } catch where error.code == .unsupportedFormat {
+            } catch  where error.code == .unsupportedFormat {
                 warn("metadata track \(id): \(error.message); the track is left out")
                 continue
             }
@@ -105,13 +107,17 @@ struct ExportMetadata: Sendable {
     // MARK: Planning
 
     /// The played stretches of metadata track `id` inside `range`, with their formats.
-    static func pieces(ofTrack id: Int32, composition: Composition, range: TimeRange, sources: AssetRenderSources,
-                       assets: inout [URL: Asset]) async throws(ReelError) -> [Piece] {
+    static func pieces(
+        ofTrack id: Int32, composition: Composition, range: TimeRange, sources: AssetRenderSources,
+        assets: inout [URL: Asset]
+    ) async throws(ReelError) -> [Piece] {
         guard let track = composition.track(withTrackID: id) else {
             throw ReelError(.invalidComposition, "sourceSampleDataTrackIDs names track \(id), which the composition does not have", trackID: id)
         }
         guard track.mediaType == .metadata else {
-            throw ReelError(.invalidComposition, "sourceSampleDataTrackIDs names track \(id), a \(track.mediaType) track: only metadata tracks can be written as timed metadata", trackID: id)
+            throw ReelError(
+                .invalidComposition,
+                "sourceSampleDataTrackIDs names track \(id), a \(track.mediaType) track: only metadata tracks can be written as timed metadata", trackID: id)
         }
         var pieces: [Piece] = []
         for segment in track.segments where !segment.isEmpty {
@@ -123,16 +129,22 @@ struct ExportMetadata: Sendable {
             assets[url] = asset
             let found = try await asset.loadTrack(withTrackID: ref.trackID)
             guard let sourceTrack = found, let format = sourceTrack.metadataFormat,
-                  TimedMetadataDecoder.canDecode(format: format) else {
+                TimedMetadataDecoder.canDecode(format: format)
+            else {
                 let what = found.map { $0.metadataFormat?.rawValue ?? $0.formatDescription.codecName } ?? "no such track"
-                throw ReelError(.unsupportedFormat, "its source track \(ref.trackID) holds \(what) samples, which Reel cannot carry (it carries \(TimedMetadataDecoder.supportedFormats.map(\.rawValue).sorted().joined(separator: ", ")))",
-                                path: url.path, trackID: ref.trackID)
+                throw ReelError(
+                    .unsupportedFormat,
+                    "its source track \(ref.trackID) holds \(what) samples, which Reel cannot carry (it carries \(TimedMetadataDecoder.supportedFormats.map(\.rawValue).sorted().joined(separator: ", ")))",
+                    path: url.path, trackID: ref.trackID)
             }
             let m = segment.timeMapping
-            let sourceRange = TimeRange(start: TimeRange.mapTime(target.start, from: m.target, to: m.source),
-                                        end: TimeRange.mapTime(target.end, from: m.target, to: m.source))
-            pieces.append(Piece(source: sources.metadataSource(for: ref), sourceRange: sourceRange, target: target, format: format,
-                                keys: sourceTrack.formatDescription.metadataKeys))
+            let sourceRange = TimeRange(
+                start: TimeRange.mapTime(target.start, from: m.target, to: m.source),
+                end: TimeRange.mapTime(target.end, from: m.target, to: m.source))
+            pieces.append(
+                Piece(
+                    source: sources.metadataSource(for: ref), sourceRange: sourceRange, target: target, format: format,
+                    keys: sourceTrack.formatDescription.metadataKeys))
         }
         return pieces
     }
@@ -235,7 +247,9 @@ struct ExportMetadata: Sendable {
     /// the part inside (a cut GPMF payload may become two samples); none when nothing is
     /// inside.
     static func retimed(_ buffer: SampleBuffer, groups: [TimedMetadataGroup], piece: Piece) throws(ReelError) -> [SampleBuffer] {
-        let span = buffer.duration.isNumeric && buffer.duration > .zero ? buffer.timeRange
+        let span =
+            buffer.duration.isNumeric && buffer.duration > .zero
+            ? buffer.timeRange
             : TimeRange(start: buffer.presentationTime, duration: .zero)
         let inside = span.intersection(piece.sourceRange)
         let map = { (t: MediaTime) in TimeRange.mapTime(t, from: piece.sourceRange, to: piece.target) }

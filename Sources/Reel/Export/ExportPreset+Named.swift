@@ -28,17 +28,18 @@ extension ExportPreset {
     /// AVFoundation's name for this preset (`AVAssetExportPreset1920x1080`); nil for
     /// Reel's own (`.h264(...)`, `.prores`, ...) and for sizes AVFoundation has no preset for.
     public var name: String? {
-        let suffix: String? = switch self {
-        case .lowQuality: "LowQuality"
-        case .mediumQuality: "MediumQuality"
-        case .highestQuality: "HighestQuality"
-        case .hevcHighestQuality: "HEVCHighestQuality"
-        case .appleM4A: "AppleM4A"
-        case .passthrough: "Passthrough"
-        case .fitting(let w, let h, .h264): "\(w)x\(h)"
-        case .fitting(let w, let h, .hevc): "HEVC\(w)x\(h)"
-        default: nil
-        }
+        let suffix: String? =
+            switch self {
+            case .lowQuality: "LowQuality"
+            case .mediumQuality: "MediumQuality"
+            case .highestQuality: "HighestQuality"
+            case .hevcHighestQuality: "HEVCHighestQuality"
+            case .appleM4A: "AppleM4A"
+            case .passthrough: "Passthrough"
+            case .fitting(let w, let h, .h264): "\(w)x\(h)"
+            case .fitting(let w, let h, .hevc): "HEVC\(w)x\(h)"
+            default: nil
+            }
         guard let suffix, Self.allNamed.contains(self) else { return nil }
         return "AVAssetExportPreset" + suffix
     }
@@ -47,11 +48,13 @@ extension ExportPreset {
     /// the `AV`, or just `1920x1080`, `HEVC1920x1080`, `HighestQuality` (any case).
     public init?(name: String) {
         let wanted = name.lowercased()
-        guard let found = Self.allNamed.first(where: { preset in
-            guard let full = preset.name?.lowercased() else { return false }
-            let bare = full.dropFirst("avassetexportpreset".count)
-            return wanted == full || wanted == full.dropFirst(2) || wanted == bare
-        }) else { return nil }
+        guard
+            let found = Self.allNamed.first(where: { preset in
+                guard let full = preset.name?.lowercased() else { return false }
+                let bare = full.dropFirst("avassetexportpreset".count)
+                return wanted == full || wanted == full.dropFirst(2) || wanted == bare
+            })
+        else { return nil }
         self = found
     }
 

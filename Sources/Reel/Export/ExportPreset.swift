@@ -65,14 +65,17 @@ public enum ExportPreset: Sendable, Hashable, CustomStringConvertible {
         let timescale = Self.timescale(for: frameDuration)
         switch self {
         case .passthrough:
-            return VideoEncoderSettings(codec: .h264, width: width, height: height, quality: .crf(18), preset: "medium",
-                                        frameDuration: frameDuration, timescale: timescale)
+            return VideoEncoderSettings(
+                codec: .h264, width: width, height: height, quality: .crf(18), preset: "medium",
+                frameDuration: frameDuration, timescale: timescale)
         case .h264(let crf, let preset):
-            return VideoEncoderSettings(codec: .h264, width: width, height: height, quality: .crf(crf), preset: preset,
-                                        frameDuration: frameDuration, timescale: timescale)
+            return VideoEncoderSettings(
+                codec: .h264, width: width, height: height, quality: .crf(crf), preset: preset,
+                frameDuration: frameDuration, timescale: timescale)
         case .hevc(let crf, let preset):
-            return VideoEncoderSettings(codec: .hevc, width: width, height: height, quality: .crf(crf), preset: preset,
-                                        frameDuration: frameDuration, timescale: timescale)
+            return VideoEncoderSettings(
+                codec: .hevc, width: width, height: height, quality: .crf(crf), preset: preset,
+                frameDuration: frameDuration, timescale: timescale)
         case .prores(let profile):
             return VideoEncoderSettings(codec: .proRes(profile), width: width, height: height, frameDuration: frameDuration, timescale: timescale)
         case .lossless:
@@ -85,8 +88,9 @@ public enum ExportPreset: Sendable, Hashable, CustomStringConvertible {
             return settings
         case .lowQuality, .mediumQuality, .highestQuality, .hevcHighestQuality, .fitting, .appleM4A:
             let (codec, crf, preset) = namedEncoding
-            return VideoEncoderSettings(codec: codec, width: width, height: height, quality: .crf(crf), preset: preset,
-                                        frameDuration: frameDuration, timescale: timescale)
+            return VideoEncoderSettings(
+                codec: codec, width: width, height: height, quality: .crf(crf), preset: preset,
+                frameDuration: frameDuration, timescale: timescale)
         }
     }
 

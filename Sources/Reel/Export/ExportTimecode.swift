@@ -1,6 +1,6 @@
+import ReelComposition
 import ReelCore
 import ReelIO
-import ReelComposition
 
 /// The timecode an export's first frame carries: that of the source frame the composition's
 /// video shows there, so a trimmed export of a camera clip starts at the clip's timecode
@@ -9,15 +9,18 @@ enum ExportTimecode {
     /// The label of the frame at `range.start` of the first enabled video track, from its
     /// source's start timecode, relabelled for an output counting at `outputFrameDuration`;
     /// nil when that source has no timecode or cannot be read (the export goes on without).
-    static func start(composition: Composition, range: TimeRange, sources: AssetRenderSources,
-                      outputFrameDuration: MediaTime?) async -> Timecode? {
+    static func start(
+        composition: Composition, range: TimeRange, sources: AssetRenderSources,
+        outputFrameDuration: MediaTime?
+    ) async -> Timecode? {
         let tracks = composition.tracks(withMediaType: .video).filter { $0.isEnabled && !$0.isEmpty }
         for track in tracks {
             guard let (reference, sourceTime) = track.sourceTime(at: range.start) else { continue }
             let asset = Asset(url: sources.url(for: reference.sourceIdentifier))
             guard let source = try? await asset.loadTrack(withTrackID: reference.trackID), let start = source.startTimecode else { return nil }
-            return label(start, sourceFrameRate: Double(source.nominalFrameRate),
-                         elapsed: sourceTime - source.timeRange.start, outputFrameDuration: outputFrameDuration)
+            return label(
+                start, sourceFrameRate: Double(source.nominalFrameRate),
+                elapsed: sourceTime - source.timeRange.start, outputFrameDuration: outputFrameDuration)
         }
         return nil
     }

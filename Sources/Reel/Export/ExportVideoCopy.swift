@@ -1,7 +1,7 @@
 import Foundation
+import ReelComposition
 import ReelCore
 import ReelIO
-import ReelComposition
 
 /// A video stream copy: packets copied with their decode times and keyframe flags, moved
 /// onto the composition timeline. The `.passthrough` preset copies the one source the
@@ -34,8 +34,9 @@ package struct ExportVideoCopy: Sendable {
         guard tracks.count == 1, let track = tracks.first else { return nil }
         let playing = track.segments.filter { !$0.target.intersection(range).duration.isZeroOrLess }
         guard playing.count == 1, let segment = playing.first, !segment.isEmpty, let ref = segment.sourceTrack,
-              segment.target.containsTimeRange(range),
-              segment.timeMapping.source.duration == segment.timeMapping.target.duration else { return nil }
+            segment.target.containsTimeRange(range),
+            segment.timeMapping.source.duration == segment.timeMapping.target.duration
+        else { return nil }
         let offset = segment.target.start - segment.timeMapping.source.start
         let source = TimeRange(start: range.start - offset, duration: range.duration)
         // A copy must start at the track's first packet (a keyframe): no cut at the front.
@@ -43,7 +44,8 @@ package struct ExportVideoCopy: Sendable {
         let url = sources.url(for: ref.sourceIdentifier)
         // ... nor at the back: frames before a cut may be predicted from packets after it.
         guard let sourceTrack = try await Asset(url: url).loadTrack(withTrackID: ref.trackID),
-              !(source.end < sourceTrack.timeRange.end) else { return nil }
+            !(source.end < sourceTrack.timeRange.end)
+        else { return nil }
         let reader = try await AssetReader.open(url: url)
         guard let description = reader.track(withID: ref.trackID)?.formatDescription else { return nil }
         let input = AssetWriterInput(settings: .passthrough(description))

@@ -30,22 +30,28 @@ public enum MetadataOutputFormat: String, Sendable, Hashable, Codable, CaseItera
     ///   refusal (a property, a composition-file key, a command-line flag).
     /// - Throws: `.invalidArgument` naming the track and the way out when the container
     ///   holds no timed metadata, or cannot hold the asked format.
-    package func resolve(sourceFormats: [MetadataFormat], fileType: AssetWriter.FileType, trackID: Int32? = nil, path: String,
-                 leaveOut: String = "metadataTrackIDs = []") throws(ReelError) -> (format: MetadataFormat, converts: Bool) {
+    package func resolve(
+        sourceFormats: [MetadataFormat], fileType: AssetWriter.FileType, trackID: Int32? = nil, path: String,
+        leaveOut: String = "metadataTrackIDs = []"
+    ) throws(ReelError) -> (format: MetadataFormat, converts: Bool) {
         // The error's track ID names the track; the message does not repeat it.
         let track = "the metadata track"
         let sources = Set(sourceFormats)
         let writable = Self.writableFormats(in: fileType)
         let described = sources.map(\.rawValue).sorted().joined(separator: "+")
         guard !writable.isEmpty else {
-            throw ReelError(.invalidArgument, "\(track) holds \(described.isEmpty ? "" : described + " ")timed metadata, and \(fileType.rawValue) files hold none: write .mp4, .mov or .ts, or leave the metadata out (\(leaveOut))",
-                            path: path, trackID: trackID)
+            throw ReelError(
+                .invalidArgument,
+                "\(track) holds \(described.isEmpty ? "" : described + " ")timed metadata, and \(fileType.rawValue) files hold none: write .mp4, .mov or .ts, or leave the metadata out (\(leaveOut))",
+                path: path, trackID: trackID)
         }
         let target: MetadataFormat
         if let requested = metadataFormat {
             guard writable.contains(requested) else {
-                throw ReelError(.invalidArgument, "\(requested) metadata does not go into \(fileType.rawValue) files (they hold \(writable.map(\.rawValue).joined(separator: ", "))): choose one of those or auto",
-                                path: path, trackID: trackID)
+                throw ReelError(
+                    .invalidArgument,
+                    "\(requested) metadata does not go into \(fileType.rawValue) files (they hold \(writable.map(\.rawValue).joined(separator: ", "))): choose one of those or auto",
+                    path: path, trackID: trackID)
             }
             target = requested
         } else if sources.count == 1, let only = sources.first, writable.contains(only) {

@@ -1,5 +1,5 @@
-import ReelCore
 import ReelComposition
+import ReelCore
 
 extension VideoComposition {
     /// The same video composition with every standard instruction that only shows one
@@ -14,14 +14,14 @@ extension VideoComposition {
         var m = MutableVideoComposition(self)
         m.instructions = instructions.map { instruction in
             guard var standard = instruction as? VideoCompositionInstruction,
-                  standard.passthroughTrackID == nil, standard.requiredSourceSampleDataTrackIDs.isEmpty,
-                  standard.backgroundColor == nil, standard.layerInstructions.count == 1,
-                  let layer = standard.layerInstructions.first,
-                  layer.opacityRamps.allSatisfy({ $0.start == 1 && $0.end == 1 }),
-                  layer.transformRamps.allSatisfy({ $0.start.isIdentity && $0.end.isIdentity }),
-                  layer.cropRectangleRamps.isEmpty,
-                  let track = composition.track(withTrackID: layer.trackID), track.mediaType == .video,
-                  Int(track.naturalSize.width) == size.width, Int(track.naturalSize.height) == size.height
+                standard.passthroughTrackID == nil, standard.requiredSourceSampleDataTrackIDs.isEmpty,
+                standard.backgroundColor == nil, standard.layerInstructions.count == 1,
+                let layer = standard.layerInstructions.first,
+                layer.opacityRamps.allSatisfy({ $0.start == 1 && $0.end == 1 }),
+                layer.transformRamps.allSatisfy({ $0.start.isIdentity && $0.end.isIdentity }),
+                layer.cropRectangleRamps.isEmpty,
+                let track = composition.track(withTrackID: layer.trackID), track.mediaType == .video,
+                Int(track.naturalSize.width) == size.width, Int(track.naturalSize.height) == size.height
             else { return instruction }
             standard.passthroughTrackID = layer.trackID
             return standard

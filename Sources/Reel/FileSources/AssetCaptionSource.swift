@@ -1,8 +1,8 @@
 import Foundation
-import ReelCore
-import ReelIO
 import ReelCaptions
 import ReelComposition
+import ReelCore
+import ReelIO
 
 /// The captions of one caption track of a file, read whole on first use and kept: a track of
 /// a media file through `AssetReaderOutputCaptionAdaptor` (3GPP timed text, SubRip,

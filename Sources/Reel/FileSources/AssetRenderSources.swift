@@ -1,7 +1,7 @@
 import Foundation
+import ReelComposition
 import ReelCore
 import ReelIO
-import ReelComposition
 
 /// Finds the frames, metadata and captions a composition refers to in files: each
 /// `SourceTrackReference`'s `sourceIdentifier` is a file path (or a name given a URL in
@@ -31,9 +31,11 @@ public final class AssetRenderSources: RenderSourceProvider {
     }
     private let table = Lock(Table())
 
-    public init(videoOptions: AssetVideoFrameSource.Options = .init(), files: [String: URL] = [:],
-                metadataWarnings: @escaping @Sendable (MetadataReadWarning) -> Void = MetadataReadWarning.standardErrorLogger,
-                captions: [String: [Caption]] = [:]) {
+    public init(
+        videoOptions: AssetVideoFrameSource.Options = .init(), files: [String: URL] = [:],
+        metadataWarnings: @escaping @Sendable (MetadataReadWarning) -> Void = MetadataReadWarning.standardErrorLogger,
+        captions: [String: [Caption]] = [:]
+    ) {
         self.videoOptions = videoOptions
         self.files = files
         self.metadataWarnings = metadataWarnings
@@ -67,8 +69,9 @@ public final class AssetRenderSources: RenderSourceProvider {
     public func metadataSource(for reference: SourceTrackReference) -> AssetTimedMetadataSource {
         table.withLock { t in
             if let source = t.metadata[reference] { return source }
-            let source = AssetTimedMetadataSource(url: url(for: reference.sourceIdentifier), trackID: reference.trackID,
-                                                  warnings: metadataWarnings)
+            let source = AssetTimedMetadataSource(
+                url: url(for: reference.sourceIdentifier), trackID: reference.trackID,
+                warnings: metadataWarnings)
             t.metadata[reference] = source
             return source
         }

@@ -1,7 +1,7 @@
 import Foundation
+import ReelComposition
 import ReelCore
 import ReelIO
-import ReelComposition
 
 /// The timed metadata of one metadata track of a file, for the render engine: a
 /// `TimedMetadataSource` on top of `AssetReader`.
@@ -35,15 +35,19 @@ public actor AssetTimedMetadataSource: TimedMetadataSource {
     /// A source for metadata track `trackID` of the file at `url`, decoding with `decode`
     /// (Reel's decoding for the track's format when nil), telling `warnings` about each
     /// sample skipped because it does not decode.
-    public init(url: URL, trackID: Int32, decode: AssetReaderOutputMetadataAdaptor.Decode? = nil,
-                warnings: @escaping @Sendable (MetadataReadWarning) -> Void = MetadataReadWarning.standardErrorLogger) {
+    public init(
+        url: URL, trackID: Int32, decode: AssetReaderOutputMetadataAdaptor.Decode? = nil,
+        warnings: @escaping @Sendable (MetadataReadWarning) -> Void = MetadataReadWarning.standardErrorLogger
+    ) {
         self.init(url: url, trackID: trackID, decode: decode, warnings: warnings, decodedTracks: .shared)
     }
 
     /// A source whose whole-track decoding is kept in `decodedTracks`.
-    init(url: URL, trackID: Int32, decode: AssetReaderOutputMetadataAdaptor.Decode? = nil,
-         warnings: @escaping @Sendable (MetadataReadWarning) -> Void = MetadataReadWarning.standardErrorLogger,
-         decodedTracks: DecodedMetadataTracks) {
+    init(
+        url: URL, trackID: Int32, decode: AssetReaderOutputMetadataAdaptor.Decode? = nil,
+        warnings: @escaping @Sendable (MetadataReadWarning) -> Void = MetadataReadWarning.standardErrorLogger,
+        decodedTracks: DecodedMetadataTracks
+    ) {
         self.url = url
         self.trackID = trackID
         self.decode = decode
@@ -190,7 +194,8 @@ final class MetadataCursor {
     static func append(_ samples: [TimedMetadataSample], to list: inout [TimedMetadataSample]) {
         for sample in samples {
             if let last = list.indices.last, list[last].group.timeRange.duration == .zero,
-               list[last].group.timeRange.start < sample.group.timeRange.start {
+                list[last].group.timeRange.start < sample.group.timeRange.start
+            {
                 let start = list[last].group.timeRange.start
                 let duration = sample.group.timeRange.start - start
                 list[last].group.timeRange = TimeRange(start: start, duration: duration)

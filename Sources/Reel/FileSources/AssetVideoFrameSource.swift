@@ -1,7 +1,7 @@
 import Foundation
+import ReelComposition
 import ReelCore
 import ReelIO
-import ReelComposition
 
 /// The frames of one video track of a file, for the render engine: a `VideoFrameSource`
 /// on top of `AssetReader`.
@@ -49,9 +49,11 @@ public actor AssetVideoFrameSource: VideoFrameSource {
         /// Frames before the current one each read position keeps, for steps back.
         public var recentFrames: Int
 
-        public init(pixelFormat: PixelFormat = .yuv420p, size: (width: Int, height: Int)? = nil, lookahead: Int = 4,
-                    maximumForwardSkip: MediaTime = MediaTime(value: 2, timescale: 1), maximumCursors: Int = 2,
-                    seekPreroll: MediaTime = MediaTime(value: 1, timescale: 2), recentFrames: Int = 2) {
+        public init(
+            pixelFormat: PixelFormat = .yuv420p, size: (width: Int, height: Int)? = nil, lookahead: Int = 4,
+            maximumForwardSkip: MediaTime = MediaTime(value: 2, timescale: 1), maximumCursors: Int = 2,
+            seekPreroll: MediaTime = MediaTime(value: 1, timescale: 2), recentFrames: Int = 2
+        ) {
             self.pixelFormat = pixelFormat
             self.width = size?.width
             self.height = size?.height
@@ -150,8 +152,9 @@ public actor AssetVideoFrameSource: VideoFrameSource {
             cursors.removeAll { $0 === oldest }
         }
         // The file is opened and probed on a thread of its own, not on the actor.
-        let cursor = try VideoCursor(reader: try await AssetReader.open(url: url), trackID: trackID, start: time,
-                                     format: format, options: options)
+        let cursor = try VideoCursor(
+            reader: try await AssetReader.open(url: url), trackID: trackID, start: time,
+            format: format, options: options)
         readerOpenCount += 1
         if keyframes == nil { keyframes = cursor.keyframes }
         cursors.append(cursor)
@@ -192,9 +195,10 @@ final class VideoCursor {
         guard track.mediaType == .video else {
             throw ReelError(.invalidArgument, "track \(trackID) is \(track.mediaType), not video", path: url.path, trackID: trackID)
         }
-        let output = AssetReaderTrackOutput(trackID: trackID,
-                                            settings: .video(pixelFormat: format, width: options.size?.width, height: options.size?.height),
-                                            bufferCapacity: options.lookahead)
+        let output = AssetReaderTrackOutput(
+            trackID: trackID,
+            settings: .video(pixelFormat: format, width: options.size?.width, height: options.size?.height),
+            bufferCapacity: options.lookahead)
         output.supportsRandomAccess = true
         // The read seeks to `start` and delivers from the frame showing then, found from
         // the packets' time stamps. The range starts a little early for files whose packets

@@ -1,4 +1,3 @@
-
 /// A first-come first-served async mutex: `enter` suspends while another caller holds the
 /// gate. Used by actors whose work suspends part-way (an actor alone is re-entrant).
 final class AsyncGate: Sendable {

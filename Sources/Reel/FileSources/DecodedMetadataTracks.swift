@@ -1,7 +1,7 @@
 import Foundation
+import ReelComposition
 import ReelCore
 import ReelIO
-import ReelComposition
 
 /// Every sample of a file's timed-metadata track, decoded once for the process with Reel's
 /// decoding, each group with the raw sample it came from.
@@ -107,13 +107,14 @@ extension DecodedMetadataTracks.Track {
                 let overlaps = buffer.duration.isNumeric && buffer.duration > .zero ? pts + buffer.duration > start : !(pts < start)
                 guard overlaps else { continue }
             }
-            let kept = start.map { start in
-                groups.filter { group in
-                    let span = group.timeRange
-                    guard span.start.isNumeric else { return true }
-                    return span.duration.isNumeric && span.duration > .zero ? span.end > start : !(span.start < start)
-                }
-            } ?? groups
+            let kept =
+                start.map { start in
+                    groups.filter { group in
+                        let span = group.timeRange
+                        guard span.start.isNumeric else { return true }
+                        return span.duration.isNumeric && span.duration > .zero ? span.end > start : !(span.start < start)
+                    }
+                } ?? groups
             let next = kept.map { TimedMetadataSample(group: $0, sampleBuffer: buffer) }
             MetadataCursor.append(next, to: &out)
             if pts.isNumeric, !(pts < range.end) {

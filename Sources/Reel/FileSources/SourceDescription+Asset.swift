@@ -1,7 +1,7 @@
 import Foundation
+import ReelComposition
 import ReelCore
 import ReelIO
-import ReelComposition
 
 extension SourceTrackDescription {
     /// What the composition layer needs of a file's track; `sourceIdentifier` names the
@@ -15,9 +15,10 @@ extension SourceTrackDescription {
                 frameDuration = MediaTime(seconds: 1 / Double(track.nominalFrameRate), preferredTimescale: 90000)
             }
         }
-        self.init(reference: SourceTrackReference(sourceIdentifier: sourceIdentifier, trackID: track.trackID),
-                  mediaType: track.mediaType, timeRange: track.timeRange, naturalSize: track.naturalSize,
-                  nominalFrameDuration: frameDuration, preferredTransform: track.preferredTransform)
+        self.init(
+            reference: SourceTrackReference(sourceIdentifier: sourceIdentifier, trackID: track.trackID),
+            mediaType: track.mediaType, timeRange: track.timeRange, naturalSize: track.naturalSize,
+            nominalFrameDuration: frameDuration, preferredTransform: track.preferredTransform)
     }
 }
 

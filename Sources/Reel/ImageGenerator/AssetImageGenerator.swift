@@ -1,7 +1,7 @@
 import Foundation
+import ReelComposition
 import ReelCore
 import ReelIO
-import ReelComposition
 
 /// Pictures of a file or a composition at given times (AVAssetImageGenerator), as
 /// `PixelBuffer`s (yuv420p), or written as PNG or JPEG.
@@ -119,7 +119,8 @@ public final class AssetImageGenerator: Sendable {
         let s = settings.withLock { $0 }
         guard time.isNumeric else { throw ReelError(.invalidArgument, "cannot make a picture at \(time): the time must be a number", time: time) }
         guard !(time < .zero), time < composition.duration else {
-            throw ReelError(.invalidArgument, "\(time.secondsDescription) is outside the composition (0 to \(composition.duration.secondsDescription))", time: time)
+            throw ReelError(
+                .invalidArgument, "\(time.secondsDescription) is outside the composition (0 to \(composition.duration.secondsDescription))", time: time)
         }
         let orientation = s.videoComposition == nil && s.appliesPreferredTrackTransform ? composition.videoOrientation : nil
         let video = s.videoComposition ?? defaultVideoComposition(applyingTransform: s.appliesPreferredTrackTransform && orientation == nil)
@@ -157,10 +158,11 @@ public final class AssetImageGenerator: Sendable {
         // A single video track: its frame's own start.
         let tracks = composition.tracks(withMediaType: .video).filter(\.isEnabled)
         if tracks.count == 1, let track = tracks.first, let segment = track.segment(forTrackTime: time),
-           let ref = segment.sourceTrack, let sourceTime = segment.sourceTime(forCompositionTime: time),
-           let source = sources.videoFrameSource(for: ref),
-           let frame = try await source.frame(at: sourceTime),
-           let start = segment.compositionTime(forSourceTime: frame.timeRange.start) {
+            let ref = segment.sourceTrack, let sourceTime = segment.sourceTime(forCompositionTime: time),
+            let source = sources.videoFrameSource(for: ref),
+            let frame = try await source.frame(at: sourceTime),
+            let start = segment.compositionTime(forSourceTime: frame.timeRange.start)
+        {
             let clamped = MediaTime.maximum(start, segment.target.start)
             if allowed(clamped) { return clamped }
             return time

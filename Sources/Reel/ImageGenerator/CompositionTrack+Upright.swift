@@ -1,5 +1,5 @@
-import ReelCore
 import ReelComposition
+import ReelCore
 
 extension CompositionTrack {
     /// The preferred transform (display matrix) moved so that the picture as shown starts

@@ -1,7 +1,7 @@
 import Foundation
+import ReelComposition
 import ReelCore
 import ReelIO
-import ReelComposition
 
 /// The sound of a composition of files for a player: its enabled audio tracks through its
 /// audio mix, mixed by the export's mixer (`AudioMixer`, the same samples an export
@@ -17,11 +17,14 @@ public actor AssetSoundSource: PlayerSoundSource {
     private var position: Int64 = -1
 
     /// Nil when the composition has no enabled audio track with sound.
-    public init?(composition: Composition, audioMix: AudioMix?, sources: AssetRenderSources,
-                 sampleRate: Int = 48000, channelCount: Int = 2) {
+    public init?(
+        composition: Composition, audioMix: AudioMix?, sources: AssetRenderSources,
+        sampleRate: Int = 48000, channelCount: Int = 2
+    ) {
         let tracks = composition.tracks(withMediaType: .audio).filter { $0.isEnabled && !$0.isEmpty }.map { track in
-            ExportAudio.Track(trackID: track.trackID, pieces: ExportAudio.pieces(of: track, in: composition.timeRange, sources: sources),
-                              volume: audioMix?.inputParameters(forTrackID: track.trackID) ?? AudioMixInputParameters(trackID: track.trackID))
+            ExportAudio.Track(
+                trackID: track.trackID, pieces: ExportAudio.pieces(of: track, in: composition.timeRange, sources: sources),
+                volume: audioMix?.inputParameters(forTrackID: track.trackID) ?? AudioMixInputParameters(trackID: track.trackID))
         }.filter { !$0.pieces.isEmpty }
         guard !tracks.isEmpty, sampleRate > 0, channelCount > 0 else { return nil }
         self.tracks = tracks

@@ -1,7 +1,7 @@
 import Foundation
+import ReelComposition
 import ReelCore
 import ReelIO
-import ReelComposition
 
 extension PlayerItem {
     /// An item playing a file (`AVPlayerItem(asset:)`): every track of it, from where its
@@ -13,18 +13,22 @@ extension PlayerItem {
         self.init { () throws(ReelError) -> Contents in
             let composition = try await Composition(asset: asset)
             let sources = AssetRenderSources()
-            return Contents(composition: composition, videoComposition: videoComposition, audioMix: audioMix, sources: sources,
-                            sound: AssetSoundSource(composition: composition, audioMix: audioMix, sources: sources))
+            return Contents(
+                composition: composition, videoComposition: videoComposition, audioMix: audioMix, sources: sources,
+                sound: AssetSoundSource(composition: composition, audioMix: audioMix, sources: sources))
         }
     }
 
     /// An item playing a composition of files (`AVPlayerItem(asset: composition)`): each
     /// source identifier is a file path, or a name given a URL in `files`
     /// (``AssetRenderSources``).
-    public convenience init(composition: Composition, videoComposition: VideoComposition? = nil, audioMix: AudioMix? = nil,
-                            files: [String: URL] = [:]) {
+    public convenience init(
+        composition: Composition, videoComposition: VideoComposition? = nil, audioMix: AudioMix? = nil,
+        files: [String: URL] = [:]
+    ) {
         let sources = AssetRenderSources(files: files)
-        self.init(composition: composition, videoComposition: videoComposition, audioMix: audioMix, sources: sources,
-                  sound: AssetSoundSource(composition: composition, audioMix: audioMix, sources: sources))
+        self.init(
+            composition: composition, videoComposition: videoComposition, audioMix: audioMix, sources: sources,
+            sound: AssetSoundSource(composition: composition, audioMix: audioMix, sources: sources))
     }
 }

@@ -47,8 +47,10 @@ struct AVCConfiguration: Sendable, Hashable {
 
     /// The `avcC` bytes.
     var data: Data {
-        var out: [UInt8] = [1, profile, compatibility, level, 0xFC | UInt8(lengthSize - 1),
-                            0xE0 | UInt8(sequenceParameterSets.count)]
+        var out: [UInt8] = [
+            1, profile, compatibility, level, 0xFC | UInt8(lengthSize - 1),
+            0xE0 | UInt8(sequenceParameterSets.count),
+        ]
         for s in sequenceParameterSets { out += [UInt8(s.count >> 8), UInt8(s.count & 0xFF)] + s }
         out.append(UInt8(pictureParameterSets.count))
         for p in pictureParameterSets { out += [UInt8(p.count >> 8), UInt8(p.count & 0xFF)] + p }

@@ -1,7 +1,7 @@
 import Foundation
+import ReelComposition
 import ReelCore
 import ReelIO
-import ReelComposition
 
 /// A smart render of a composition's video: the source's packets for every group of
 /// pictures the composition shows whole and unchanged, and frames encoded by x264 with the
@@ -50,10 +50,11 @@ struct SmartRender: Sendable {
     func write(progress: @Sendable (MediaTime) -> Void) async throws(ReelError) {
         var decodeIndex = 0
         for piece in pieces {
-            let (url, trackID, from): (URL, Int32?, MediaTime?) = switch piece.origin {
-            case .source(let url, let trackID, let firstTime): (url, trackID, firstTime)
-            case .encoded(let url): (url, nil, nil)
-            }
+            let (url, trackID, from): (URL, Int32?, MediaTime?) =
+                switch piece.origin {
+                case .source(let url, let trackID, let firstTime): (url, trackID, firstTime)
+                case .encoded(let url): (url, nil, nil)
+                }
             let reader = try await AssetReader.open(url: url)
             defer { reader.cancelReading() }
             guard let track = trackID.map({ reader.track(withID: $0) }) ?? reader.tracks(withMediaType: .video).first else {
@@ -82,8 +83,9 @@ struct SmartRender: Sendable {
                 decodeIndex += 1
             }
             guard taken == piece.frames.count else {
-                throw ReelError(.corruptData, "ended after \(taken) of the \(piece.frames.count) packets planned for the smart render",
-                                path: url.path, trackID: trackID, time: from)
+                throw ReelError(
+                    .corruptData, "ended after \(taken) of the \(piece.frames.count) packets planned for the smart render",
+                    path: url.path, trackID: trackID, time: from)
             }
         }
         input.markAsFinished()
@@ -140,9 +142,11 @@ extension SmartRender {
     /// The plan for rendering `range` of `composition` through `videoComposition` with the
     /// full render's encoder `settings` into a `fileType` file; the encoded stretches are
     /// encoded here, into a folder of their own beside nothing the output uses.
-    static func plan(composition: Composition, videoComposition: VideoComposition, range: TimeRange, sources: AssetRenderSources,
-                     settings: VideoEncoderSettings, fileType: AssetWriter.FileType, engineOptions: RenderEngine.Options,
-                     progress: @escaping @Sendable (Double) -> Void) async throws(ReelError) -> Outcome {
+    static func plan(
+        composition: Composition, videoComposition: VideoComposition, range: TimeRange, sources: AssetRenderSources,
+        settings: VideoEncoderSettings, fileType: AssetWriter.FileType, engineOptions: RenderEngine.Options,
+        progress: @escaping @Sendable (Double) -> Void
+    ) async throws(ReelError) -> Outcome {
         guard fileType == .mp4 || fileType == .mov else { return .fallback("smart render writes MP4 or MOV, and the output is \(fileType.rawValue)") }
         guard settings.codec == .h264 else { return .fallback("the output codec is \(settings.codec); smart render copies H.264") }
         guard VideoEncoderSettings.Codec.h264.isAvailable else { return .fallback("this FFmpeg has no libx264") }
@@ -160,7 +164,8 @@ extension SmartRender {
 
         // 1. What each output frame is. The built-in compositor hands on the source frame
         // itself for one plain layer at the output size (as a passthrough instruction does).
-        let builtIn = videoComposition.renderScale == 1
+        let builtIn =
+            videoComposition.renderScale == 1
             && (videoComposition.customVideoCompositor.map { $0() is StandardVideoCompositor } ?? true)
         var kinds: [FrameKind] = []
         kinds.reserveCapacity(grid.count)
@@ -171,11 +176,15 @@ extension SmartRender {
                 continue
             }
             guard let id = Self.unchangedTrack(instruction, composition: composition, size: size, builtIn: builtIn),
-                  let track = composition.track(withTrackID: id),
-                  let segment = track.segment(forTrackTime: t), !segment.isEmpty, let ref = segment.sourceTrack,
-                  segment.timeMapping.source.duration == segment.timeMapping.target.duration,
-                  let sourceTime = segment.sourceTime(forCompositionTime: t) else {
-                kinds.append(.composed("composed by instruction \(index) (\(SmartRenderSummary.seconds(instruction.timeRange.start))..\(SmartRenderSummary.seconds(instruction.timeRange.end)))"))
+                let track = composition.track(withTrackID: id),
+                let segment = track.segment(forTrackTime: t), !segment.isEmpty, let ref = segment.sourceTrack,
+                segment.timeMapping.source.duration == segment.timeMapping.target.duration,
+                let sourceTime = segment.sourceTime(forCompositionTime: t)
+            else {
+                kinds.append(
+                    .composed(
+                        "composed by instruction \(index) (\(SmartRenderSummary.seconds(instruction.timeRange.start))..\(SmartRenderSummary.seconds(instruction.timeRange.end)))"
+                    ))
                 continue
             }
             kinds.append(.source(ref, sourceTime: sourceTime, offset: t - sourceTime))
@@ -231,14 +240,18 @@ extension SmartRender {
             guard case .source(let ref, let firstSource, let offset) = kinds[k] else { k += 1; continue }
             var last = k
             while last + 1 < grid.count, case .source(let r, _, let o) = kinds[last + 1], r == ref, o == offset { last += 1 }
-            let groups = try await Self.groups(of: ref, sources: sources, from: firstSource, through: grid.time(last) - offset,
-                                               pictureParameterSetIDs: Set(configuration.pictureParameterSetIDs))
+            let groups = try await Self.groups(
+                of: ref, sources: sources, from: firstSource, through: grid.time(last) - offset,
+                pictureParameterSetIDs: Set(configuration.pictureParameterSetIDs))
             let url = sources.url(for: ref.sourceIdentifier)
             var pending: (first: Int, firstTime: MediaTime, frames: [Int])?
             func flush() {
                 guard let p = pending else { return }
-                copyPieces.append((p.first, Piece(origin: .source(url: url, trackID: ref.trackID, firstTime: p.firstTime), frames: p.frames),
-                                   "\(url.lastPathComponent) from \(SmartRenderSummary.seconds(p.firstTime))"))
+                copyPieces.append(
+                    (
+                        p.first, Piece(origin: .source(url: url, trackID: ref.trackID, firstTime: p.firstTime), frames: p.frames),
+                        "\(url.lastPathComponent) from \(SmartRenderSummary.seconds(p.firstTime))"
+                    ))
                 pending = nil
             }
             for group in groups {
@@ -248,15 +261,18 @@ extension SmartRender {
                     if let first = shown.min() {
                         let why = "a damaged packet at \(SmartRenderSummary.seconds(damage.time)) s of \(url.lastPathComponent) (\(damage.reason))"
                         for f in shown { damaged[f] = why }
-                        engineOptions.diagnostics(RenderDiagnostic(kind: .damagedSourcePacket, compositionTime: grid.time(first), trackID: ref.trackID,
-                                                                   message: "\(why): its group of pictures is encoded, not copied"))
+                        engineOptions.diagnostics(
+                            RenderDiagnostic(
+                                kind: .damagedSourcePacket, compositionTime: grid.time(first), trackID: ref.trackID,
+                                message: "\(why): its group of pictures is encoded, not copied"))
                     }
                     flush()
                     continue
                 }
                 let sorted = indices.compactMap { $0 }.sorted()
                 guard sorted.count == indices.count, let lo = sorted.first, let hi = sorted.last, lo >= k, hi <= last,
-                      hi - lo + 1 == sorted.count else { flush(); continue }
+                    hi - lo + 1 == sorted.count
+                else { flush(); continue }
                 let frames = indices.compactMap { $0 }
                 for (n, f) in frames.enumerated() { delay = max(delay, n - (f - lo)) }
                 for f in frames { copied[f] = true }
@@ -301,10 +317,11 @@ extension SmartRender {
             // Every distinct reason in the stretch (two cuts close together make one stretch).
             var reasons: [String] = []
             for f in k...last {
-                let why = switch kinds[f] {
-                case .composed(let why): why
-                case .source(let ref, _, _): damaged[f] ?? "a cut inside a group of pictures of \(sources.url(for: ref.sourceIdentifier).lastPathComponent)"
-                }
+                let why =
+                    switch kinds[f] {
+                    case .composed(let why): why
+                    case .source(let ref, _, _): damaged[f] ?? "a cut inside a group of pictures of \(sources.url(for: ref.sourceIdentifier).lastPathComponent)"
+                    }
                 if !reasons.contains(why) { reasons.append(why) }
             }
             encodeRanges.append((k, last, reasons.joined(separator: "; ")))
@@ -326,8 +343,10 @@ extension SmartRender {
                 let url = folder.appendingPathComponent("stretch-\(n).mp4")
                 let stretch = TimeRange(start: grid.time(r.first), end: grid.time(r.last) + grid.duration(r.last))
                 let before = encodedSoFar
-                try await encode(stretch, of: composition, videoComposition: videoComposition, sources: sources, settings: encoderSettings,
-                                 engineOptions: engineOptions, to: url) { frames in
+                try await encode(
+                    stretch, of: composition, videoComposition: videoComposition, sources: sources, settings: encoderSettings,
+                    engineOptions: engineOptions, to: url
+                ) { frames in
                     progress(Double(before + frames) / Double(max(totalToEncode, 1)))
                 }
                 encodedSoFar += r.last - r.first + 1
@@ -335,8 +354,10 @@ extension SmartRender {
                 guard c.lengthSize == 4, c.sequenceParameterSetIDs == [spsID] else {
                     throw ReelError(.encoderFailed, "the encoder did not use parameter-set ID \(spsID) with 4-byte NAL lengths", path: url.path)
                 }
-                if let encodedConfiguration, encodedConfiguration.sequenceParameterSets != c.sequenceParameterSets
-                    || encodedConfiguration.pictureParameterSets != c.pictureParameterSets {
+                if let encodedConfiguration,
+                    encodedConfiguration.sequenceParameterSets != c.sequenceParameterSets
+                        || encodedConfiguration.pictureParameterSets != c.pictureParameterSets
+                {
                     throw ReelError(.encoderFailed, "two encoded stretches have different parameter sets under one ID", path: url.path)
                 }
                 encodedConfiguration = c
@@ -366,29 +387,35 @@ extension SmartRender {
         let stretches = all.map { entry in
             let (first, piece, reason, isCopied) = entry
             let lastFrame = first + piece.frames.count - 1
-            return SmartRenderSummary.Stretch(timeRange: TimeRange(start: grid.time(first), end: grid.time(lastFrame) + grid.duration(lastFrame)),
-                                              frameCount: piece.frames.count, isCopied: isCopied, reason: reason)
+            return SmartRenderSummary.Stretch(
+                timeRange: TimeRange(start: grid.time(first), end: grid.time(lastFrame) + grid.duration(lastFrame)),
+                frameCount: piece.frames.count, isCopied: isCopied, reason: reason)
         }
         let input = AssetWriterInput(settings: .passthrough(outputDescription))
-        return .smart(SmartRender(input: input, summary: SmartRenderSummary(stretches: stretches), pieces: all.map(\.1), grid: grid,
-                                  reorderDelay: delay, folder: folder))
+        return .smart(
+            SmartRender(
+                input: input, summary: SmartRenderSummary(stretches: stretches), pieces: all.map(\.1), grid: grid,
+                reorderDelay: delay, folder: folder))
     }
 
     /// The video track `instruction` shows unchanged: its passthrough track; or, with the
     /// built-in compositor (`builtIn`), its one layer's when that layer is opaque, with no
     /// transform or crop, over no background, at the output's `size`, with no metadata
     /// asked for (the conditions of ``VideoComposition/passingThroughPlainSpans(of:)``).
-    private static func unchangedTrack(_ instruction: any VideoCompositionInstructionProtocol, composition: Composition,
-                                       size: (width: Int, height: Int), builtIn: Bool) -> Int32? {
+    private static func unchangedTrack(
+        _ instruction: any VideoCompositionInstructionProtocol, composition: Composition,
+        size: (width: Int, height: Int), builtIn: Bool
+    ) -> Int32? {
         if let id = instruction.passthroughTrackID { return id }
         guard builtIn, let standard = instruction as? VideoCompositionInstruction,
-              standard.requiredSourceSampleDataTrackIDs.isEmpty, standard.backgroundColor == nil,
-              standard.layerInstructions.count == 1, let layer = standard.layerInstructions.first,
-              layer.opacityRamps.allSatisfy({ $0.start == 1 && $0.end == 1 }),
-              layer.transformRamps.allSatisfy({ $0.start.isIdentity && $0.end.isIdentity }),
-              layer.cropRectangleRamps.isEmpty,
-              let track = composition.track(withTrackID: layer.trackID), track.mediaType == .video,
-              Int(track.naturalSize.width) == size.width, Int(track.naturalSize.height) == size.height else { return nil }
+            standard.requiredSourceSampleDataTrackIDs.isEmpty, standard.backgroundColor == nil,
+            standard.layerInstructions.count == 1, let layer = standard.layerInstructions.first,
+            layer.opacityRamps.allSatisfy({ $0.start == 1 && $0.end == 1 }),
+            layer.transformRamps.allSatisfy({ $0.start.isIdentity && $0.end.isIdentity }),
+            layer.cropRectangleRamps.isEmpty,
+            let track = composition.track(withTrackID: layer.trackID), track.mediaType == .video,
+            Int(track.naturalSize.width) == size.width, Int(track.naturalSize.height) == size.height
+        else { return nil }
         return layer.trackID
     }
 
@@ -396,8 +423,10 @@ extension SmartRender {
     /// frame from `start` through `last`, with their packets' presentation times in decode
     /// order, and the first packet of each whose structure does not hold (its slices must
     /// name one of `pictureParameterSetIDs`).
-    private static func groups(of ref: SourceTrackReference, sources: AssetRenderSources, from start: MediaTime,
-                               through last: MediaTime, pictureParameterSetIDs: Set<Int>) async throws(ReelError) -> [Group] {
+    private static func groups(
+        of ref: SourceTrackReference, sources: AssetRenderSources, from start: MediaTime,
+        through last: MediaTime, pictureParameterSetIDs: Set<Int>
+    ) async throws(ReelError) -> [Group] {
         let url = sources.url(for: ref.sourceIdentifier)
         let reader = try await AssetReader.open(url: url)
         defer { reader.cancelReading() }
@@ -419,7 +448,8 @@ extension SmartRender {
             }
             current?.times.append(buffer.presentationTime)
             if current != nil, current?.damage == nil,
-               let reason = AVCConfiguration.damage(in: buffer.data, lengthSize: 4, pictureParameterSetIDs: pictureParameterSetIDs) {
+                let reason = AVCConfiguration.damage(in: buffer.data, lengthSize: 4, pictureParameterSetIDs: pictureParameterSetIDs)
+            {
                 current?.damage = (buffer.presentationTime, reason)
             }
         }
@@ -433,7 +463,8 @@ extension SmartRender {
         let reader = try await AssetReader.open(url: url)
         defer { reader.cancelReading() }
         guard let track = reader.tracks(withMediaType: .video).first,
-              let configuration = AVCConfiguration(track.formatDescription.codecConfiguration) else {
+            let configuration = AVCConfiguration(track.formatDescription.codecConfiguration)
+        else {
             throw ReelError(.encoderFailed, "the encoded stretch has no H.264 track with an avcC", path: url.path)
         }
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 64)
@@ -447,9 +478,11 @@ extension SmartRender {
     }
 
     /// Renders `stretch` of the composition and encodes it into `url`.
-    private static func encode(_ stretch: TimeRange, of composition: Composition, videoComposition: VideoComposition,
-                               sources: AssetRenderSources, settings: VideoEncoderSettings, engineOptions: RenderEngine.Options,
-                               to url: URL, progress: @Sendable (Int) -> Void) async throws(ReelError) {
+    private static func encode(
+        _ stretch: TimeRange, of composition: Composition, videoComposition: VideoComposition,
+        sources: AssetRenderSources, settings: VideoEncoderSettings, engineOptions: RenderEngine.Options,
+        to url: URL, progress: @Sendable (Int) -> Void
+    ) async throws(ReelError) {
         let writer = try AssetWriter(outputURL: url, fileType: .mp4, overwrite: true)
         writer.shouldOptimizeForNetworkUse = false
         let input = AssetWriterInput(settings: .video(settings))

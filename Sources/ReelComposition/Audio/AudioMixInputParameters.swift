@@ -95,7 +95,8 @@ public struct AudioMixInputParameters: Sendable, Hashable, Codable {
                 return "volume ramp \(i) has volume \(v): volumes are 0 or more"
             }
             guard ramp.timeRange.isValid, ramp.timeRange.start.isNumeric, ramp.timeRange.duration.isNumeric,
-                  !(ramp.timeRange.duration < .zero) else {
+                !(ramp.timeRange.duration < .zero)
+            else {
                 return "volume ramp \(i) has an invalid time range \(ramp.timeRange)"
             }
             if i > 0, ramp.timeRange.start < volumeRamps[i - 1].timeRange.end {

@@ -1,4 +1,3 @@
-
 /// A compositor written as one async function (the form for new code): return the composed
 /// frame, or throw. Wrap it in ``AsyncVideoCompositorAdapter`` to use it as a
 /// ``VideoCompositing``; the adapter finishes each request exactly once and handles

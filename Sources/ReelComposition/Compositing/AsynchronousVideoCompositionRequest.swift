@@ -1,4 +1,3 @@
-
 /// One output frame to compose (`AVAsynchronousVideoCompositionRequest`): the composition
 /// time, the instruction in force, the source frames, timed metadata and captions for that
 /// time, and the finish calls.
@@ -49,13 +48,15 @@ public final class AsynchronousVideoCompositionRequest: Sendable {
     /// order; their track IDs become `sourceTrackIDs`, `sourceSampleDataTrackIDs` and
     /// `sourceCaptionTrackIDs`. A metadata sample's group and raw sample are in composition
     /// time.
-    public init(renderContext: VideoCompositionRenderContext, compositionTime: MediaTime,
-                videoCompositionInstruction: any VideoCompositionInstructionProtocol,
-                sourceFrames: [(trackID: Int32, frame: PixelBuffer)] = [],
-                sourceSampleData: [(trackID: Int32, sample: TimedMetadataSample)] = [],
-                sourceCaptionGroups: [(trackID: Int32, group: CaptionGroup)] = [],
-                diagnostics: @escaping @Sendable (RenderDiagnostic) -> Void = RenderDiagnostic.standardErrorLogger,
-                completion: @escaping @Sendable (Outcome) -> Void) {
+    public init(
+        renderContext: VideoCompositionRenderContext, compositionTime: MediaTime,
+        videoCompositionInstruction: any VideoCompositionInstructionProtocol,
+        sourceFrames: [(trackID: Int32, frame: PixelBuffer)] = [],
+        sourceSampleData: [(trackID: Int32, sample: TimedMetadataSample)] = [],
+        sourceCaptionGroups: [(trackID: Int32, group: CaptionGroup)] = [],
+        diagnostics: @escaping @Sendable (RenderDiagnostic) -> Void = RenderDiagnostic.standardErrorLogger,
+        completion: @escaping @Sendable (Outcome) -> Void
+    ) {
         self.renderContext = renderContext
         self.compositionTime = compositionTime
         self.videoCompositionInstruction = videoCompositionInstruction
@@ -75,10 +76,12 @@ public final class AsynchronousVideoCompositionRequest: Sendable {
     deinit {
         let finished = state.withLock { $0 }
         if !finished {
-            completion(.abandoned(ReelError(
-                .compositorFailed,
-                "the compositor released the request for composition time \(compositionTime.secondsDescription) without finishing it",
-                time: compositionTime)))
+            completion(
+                .abandoned(
+                    ReelError(
+                        .compositorFailed,
+                        "the compositor released the request for composition time \(compositionTime.secondsDescription) without finishing it",
+                        time: compositionTime)))
         }
     }
 
@@ -112,24 +115,31 @@ public final class AsynchronousVideoCompositionRequest: Sendable {
     public func finish(withComposedVideoFrame frame: PixelBuffer?) {
         let time = compositionTime.secondsDescription
         guard let frame else {
-            return finish(.failed(ReelError(.compositorFailed, "the compositor finished the request for composition time \(time) without a frame",
-                                            time: compositionTime)), how: "with a frame")
+            return finish(
+                .failed(
+                    ReelError(
+                        .compositorFailed, "the compositor finished the request for composition time \(time) without a frame",
+                        time: compositionTime)), how: "with a frame")
         }
         let context = renderContext
         guard frame.width == context.width, frame.height == context.height, frame.format == context.pixelFormat else {
-            return finish(.failed(ReelError(
-                .compositorFailed,
-                "the compositor finished the request for composition time \(time) with a \(frame.width)x\(frame.height) \(frame.format) frame, but the render context is \(context.width)x\(context.height) \(context.pixelFormat)",
-                time: compositionTime)), how: "with a frame")
+            return finish(
+                .failed(
+                    ReelError(
+                        .compositorFailed,
+                        "the compositor finished the request for composition time \(time) with a \(frame.width)x\(frame.height) \(frame.format) frame, but the render context is \(context.width)x\(context.height) \(context.pixelFormat)",
+                        time: compositionTime)), how: "with a frame")
         }
         finish(.composed(frame), how: "with a frame")
     }
 
     /// Finishes with an error: the render fails with it.
     public func finish(with error: any Error) {
-        let reelError = (error as? ReelError) ?? ReelError(
-            .compositorFailed, "the compositor failed at composition time \(compositionTime.secondsDescription)",
-            time: compositionTime, underlying: error)
+        let reelError =
+            (error as? ReelError)
+            ?? ReelError(
+                .compositorFailed, "the compositor failed at composition time \(compositionTime.secondsDescription)",
+                time: compositionTime, underlying: error)
         finish(.failed(reelError), how: "with an error")
     }
 
@@ -146,9 +156,11 @@ public final class AsynchronousVideoCompositionRequest: Sendable {
         if first {
             completion(outcome)
         } else {
-            diagnostics(RenderDiagnostic(
-                kind: .requestFinishedTwice, compositionTime: compositionTime,
-                message: "the request for composition time \(compositionTime.secondsDescription) was finished again (\(how)); the second finish was ignored"))
+            diagnostics(
+                RenderDiagnostic(
+                    kind: .requestFinishedTwice, compositionTime: compositionTime,
+                    message: "the request for composition time \(compositionTime.secondsDescription) was finished again (\(how)); the second finish was ignored"
+                ))
         }
     }
 }

@@ -21,10 +21,12 @@ public final class VideoCompositionRenderContext: Sendable {
     public let pixelBufferPool: PixelBufferPool
 
     /// A context of `width` x `height` pixels in `pixelFormat`.
-    public init(width: Int, height: Int, pixelFormat: PixelFormat, renderScale: Double = 1,
-                pixelAspectRatio: PixelAspectRatio = .square, edgeWidths: EdgeWidths = .zero,
-                highQualityRendering: Bool = true, videoComposition: VideoComposition? = nil,
-                poolCapacity: Int = 16) {
+    public init(
+        width: Int, height: Int, pixelFormat: PixelFormat, renderScale: Double = 1,
+        pixelAspectRatio: PixelAspectRatio = .square, edgeWidths: EdgeWidths = .zero,
+        highQualityRendering: Bool = true, videoComposition: VideoComposition? = nil,
+        poolCapacity: Int = 16
+    ) {
         precondition(width > 0 && height > 0, "a render context needs a positive size")
         self.size = Size(width: width, height: height)
         self.renderScale = renderScale

@@ -62,9 +62,10 @@ public final class FrameRenderer: Sendable {
         }
         switch result {
         case .success(let buffer):
-            return RenderedFrame(time: pending.time, duration: pending.duration, pixelBuffer: buffer,
-                                 instructionIndex: pending.instructionIndex, isPassthrough: pending.isPassthrough,
-                                 sourceTimedMetadata: pending.sourceTimedMetadata)
+            return RenderedFrame(
+                time: pending.time, duration: pending.duration, pixelBuffer: buffer,
+                instructionIndex: pending.instructionIndex, isPassthrough: pending.isPassthrough,
+                sourceTimedMetadata: pending.sourceTimedMetadata)
         case .failure(let error):
             if Task.isCancelled { await pipeline.cancelCompositorRequests() }
             throw error

@@ -75,9 +75,11 @@ public struct RenderSources: RenderSourceProvider {
     public var metadataSources: [SourceTrackReference: any TimedMetadataSource]
     public var captionSources: [SourceTrackReference: any CaptionSource]
 
-    public init(videoSources: [SourceTrackReference: any VideoFrameSource] = [:],
-                metadataSources: [SourceTrackReference: any TimedMetadataSource] = [:],
-                captionSources: [SourceTrackReference: any CaptionSource] = [:]) {
+    public init(
+        videoSources: [SourceTrackReference: any VideoFrameSource] = [:],
+        metadataSources: [SourceTrackReference: any TimedMetadataSource] = [:],
+        captionSources: [SourceTrackReference: any CaptionSource] = [:]
+    ) {
         self.videoSources = videoSources
         self.metadataSources = metadataSources
         self.captionSources = captionSources

@@ -28,10 +28,12 @@ public struct RenderEngine: Sendable {
         /// Where warnings go (a request finished twice, a group dropped); standard error by default.
         public var diagnostics: @Sendable (RenderDiagnostic) -> Void
 
-        public init(maximumRequestsInFlight: Int = 4, requestTimeout: Duration? = nil,
-                    preferredPixelFormat: PixelFormat? = nil, timeRange: TimeRange? = nil,
-                    highQualityRendering: Bool = true,
-                    diagnostics: @escaping @Sendable (RenderDiagnostic) -> Void = RenderDiagnostic.standardErrorLogger) {
+        public init(
+            maximumRequestsInFlight: Int = 4, requestTimeout: Duration? = nil,
+            preferredPixelFormat: PixelFormat? = nil, timeRange: TimeRange? = nil,
+            highQualityRendering: Bool = true,
+            diagnostics: @escaping @Sendable (RenderDiagnostic) -> Void = RenderDiagnostic.standardErrorLogger
+        ) {
             self.maximumRequestsInFlight = maximumRequestsInFlight
             self.requestTimeout = requestTimeout
             self.preferredPixelFormat = preferredPixelFormat
@@ -46,8 +48,10 @@ public struct RenderEngine: Sendable {
     public let sources: any RenderSourceProvider
     public let options: Options
 
-    public init(composition: Composition, videoComposition: VideoComposition, sources: any RenderSourceProvider,
-                options: Options = Options()) {
+    public init(
+        composition: Composition, videoComposition: VideoComposition, sources: any RenderSourceProvider,
+        options: Options = Options()
+    ) {
         self.composition = composition
         self.videoComposition = videoComposition
         self.sources = sources
@@ -95,8 +99,10 @@ public struct RenderedFrame: Sendable {
     /// times); empty for a passthrough frame.
     public var sourceTimedMetadata: [Int32: TimedMetadataGroup]
 
-    public init(time: MediaTime, duration: MediaTime, pixelBuffer: PixelBuffer, instructionIndex: Int = 0, isPassthrough: Bool = false,
-                sourceTimedMetadata: [Int32: TimedMetadataGroup] = [:]) {
+    public init(
+        time: MediaTime, duration: MediaTime, pixelBuffer: PixelBuffer, instructionIndex: Int = 0, isPassthrough: Bool = false,
+        sourceTimedMetadata: [Int32: TimedMetadataGroup] = [:]
+    ) {
         self.time = time
         self.duration = duration
         self.pixelBuffer = pixelBuffer

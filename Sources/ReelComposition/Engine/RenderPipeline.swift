@@ -61,9 +61,10 @@ actor RenderPipeline {
             switch result {
             case .success(let buffer):
                 try await fill()
-                return RenderedFrame(time: frame.time, duration: frame.duration, pixelBuffer: buffer,
-                                     instructionIndex: frame.instructionIndex, isPassthrough: frame.isPassthrough,
-                                     sourceTimedMetadata: frame.sourceTimedMetadata)
+                return RenderedFrame(
+                    time: frame.time, duration: frame.duration, pixelBuffer: buffer,
+                    instructionIndex: frame.instructionIndex, isPassthrough: frame.isPassthrough,
+                    sourceTimedMetadata: frame.sourceTimedMetadata)
             case .failure(let error):
                 throw error
             }
@@ -117,7 +118,10 @@ actor RenderPipeline {
     private func makeContext(format: PixelFormat, renderScale: Double) throws(ReelError) -> VideoCompositionRenderContext {
         let w = (videoComposition.renderSize.width * renderScale).rounded(), h = (videoComposition.renderSize.height * renderScale).rounded()
         guard w.isFinite, h.isFinite, w >= 1, h >= 1, w <= 32768, h <= 32768 else {
-            throw ReelError(.invalidArgument, "render scale \(renderScale) gives a \(w)x\(h) frame from render size \(videoComposition.renderSize.width)x\(videoComposition.renderSize.height): it must be 1 to 32768 pixels each way")
+            throw ReelError(
+                .invalidArgument,
+                "render scale \(renderScale) gives a \(w)x\(h) frame from render size \(videoComposition.renderSize.width)x\(videoComposition.renderSize.height): it must be 1 to 32768 pixels each way"
+            )
         }
         return VideoCompositionRenderContext(
             width: Int(w), height: Int(h), pixelFormat: format, renderScale: renderScale,
@@ -154,11 +158,12 @@ actor RenderPipeline {
     func outputFrameRange(containing time: MediaTime) async throws(ReelError) -> TimeRange? {
         guard timeRange.containsTime(time) else { return nil }
         if let timingID = videoComposition.sourceTrackIDForFrameTiming,
-           let track = engine.composition.track(withTrackID: timingID),
-           let segment = track.segment(forTrackTime: time),
-           let frame = try await sourceFrame(track: timingID, at: time),
-           let start = segment.compositionTime(forSourceTime: frame.timeRange.start),
-           let end = segment.compositionTime(forSourceTime: frame.timeRange.end) {
+            let track = engine.composition.track(withTrackID: timingID),
+            let segment = track.segment(forTrackTime: time),
+            let frame = try await sourceFrame(track: timingID, at: time),
+            let start = segment.compositionTime(forSourceTime: frame.timeRange.start),
+            let end = segment.compositionTime(forSourceTime: frame.timeRange.end)
+        {
             let from = MediaTime.maximum(MediaTime.maximum(start, segment.target.start), timeRange.start)
             let to = MediaTime.minimum(MediaTime.minimum(end, segment.target.end), timeRange.end)
             if from <= time, time < to { return TimeRange(start: from, end: to) }
@@ -208,15 +213,18 @@ actor RenderPipeline {
 
     /// Builds and starts the request (or the passthrough) for the output frame `[time, end)`.
     /// `enqueue` sees the slot before any work that may throw, so a render can cancel it.
-    private func startFrame(at time: MediaTime, end frameEnd: MediaTime,
-                            enqueue: (RequestSlot, PendingFrame) -> Void = { _, _ in }) async throws(ReelError) -> (slot: RequestSlot, frame: PendingFrame) {
+    private func startFrame(
+        at time: MediaTime, end frameEnd: MediaTime,
+        enqueue: (RequestSlot, PendingFrame) -> Void = { _, _ in }
+    ) async throws(ReelError) -> (slot: RequestSlot, frame: PendingFrame) {
         guard let compositor, let context else { throw ReelError(.internalError, "the render pipeline has no compositor") }
         guard let (index, instruction) = instruction(at: time) else {
             throw ReelError(.invalidComposition, "no instruction covers composition time \(time.secondsDescription)", time: time)
         }
         let slot = RequestSlot(time: time)
-        var pendingFrame = PendingFrame(time: time, duration: MediaTime.minimum(frameEnd, timeRange.end) - time,
-                                        instructionIndex: index, isPassthrough: instruction.passthroughTrackID != nil)
+        var pendingFrame = PendingFrame(
+            time: time, duration: MediaTime.minimum(frameEnd, timeRange.end) - time,
+            instructionIndex: index, isPassthrough: instruction.passthroughTrackID != nil)
         enqueue(slot, pendingFrame)
 
         if let passthrough = instruction.passthroughTrackID {
@@ -246,7 +254,8 @@ actor RenderPipeline {
         let request = AsynchronousVideoCompositionRequest(
             renderContext: context, compositionTime: time, videoCompositionInstruction: instruction,
             sourceFrames: frames, sourceSampleData: sampleData, sourceCaptionGroups: captions,
-            diagnostics: diagnostics) { [slot] outcome in
+            diagnostics: diagnostics
+        ) { [slot] outcome in
             let result: RequestSlot.Result
             switch outcome {
             case .composed(let buffer): result = .success(buffer)
@@ -255,14 +264,18 @@ actor RenderPipeline {
                 result = .failure(ReelError(.cancelled, "the compositor cancelled the request for composition time \(time.secondsDescription)", time: time))
             }
             if !slot.resolve(result), case .composed = outcome {
-                diagnostics(RenderDiagnostic(kind: .lateFinish, compositionTime: time,
-                                             message: "the request for composition time \(time.secondsDescription) finished after the render stopped waiting for it"))
+                diagnostics(
+                    RenderDiagnostic(
+                        kind: .lateFinish, compositionTime: time,
+                        message: "the request for composition time \(time.secondsDescription) finished after the render stopped waiting for it"))
             }
         }
         if let timeout = options.requestTimeout {
-            slot.startTimeout(timeout, error: ReelError(
-                .compositorFailed, "the compositor did not finish the request for composition time \(time.secondsDescription) within \(timeout)",
-                time: time))
+            slot.startTimeout(
+                timeout,
+                error: ReelError(
+                    .compositorFailed, "the compositor did not finish the request for composition time \(time.secondsDescription) within \(timeout)",
+                    time: time))
         }
         compositor.startRequest(request)
         return (slot, pendingFrame)
@@ -284,10 +297,11 @@ actor RenderPipeline {
     private func outputEnd(after time: MediaTime) async throws(ReelError) -> MediaTime {
         let step = time + videoComposition.frameDuration
         guard let timingID = videoComposition.sourceTrackIDForFrameTiming,
-              let track = engine.composition.track(withTrackID: timingID),
-              let segment = track.segment(forTrackTime: time),
-              let frame = try await sourceFrame(track: timingID, at: time),
-              let end = segment.compositionTime(forSourceTime: frame.timeRange.end) else { return step }
+            let track = engine.composition.track(withTrackID: timingID),
+            let segment = track.segment(forTrackTime: time),
+            let frame = try await sourceFrame(track: timingID, at: time),
+            let end = segment.compositionTime(forSourceTime: frame.timeRange.end)
+        else { return step }
         let bounded = MediaTime.minimum(end, segment.target.end)
         return time < bounded ? bounded : step
     }
@@ -304,16 +318,20 @@ actor RenderPipeline {
 
     private func metadata(track id: Int32, at time: MediaTime) async throws(ReelError) -> TimedMetadataSample? {
         guard let track = engine.composition.track(withTrackID: id), let segment = track.segment(forTrackTime: time),
-              let ref = segment.sourceTrack, let sourceTime = segment.sourceTime(forCompositionTime: time) else { return nil }
+            let ref = segment.sourceTrack, let sourceTime = segment.sourceTime(forCompositionTime: time)
+        else { return nil }
         guard let source = engine.sources.timedMetadataSource(for: ref) else {
             throw ReelError(.invalidArgument, "no timed metadata source for \(ref), used by composition track \(id)", trackID: id, time: time)
         }
         guard let sample = try await source.sample(at: sourceTime) else { return nil }
         guard sample.group.timeRange.containsTime(sourceTime) else {
             // Rule 2: no carry-forward, whatever the source returns.
-            options.diagnostics(RenderDiagnostic(
-                kind: .metadataGroupOutOfRange, compositionTime: time, trackID: id,
-                message: "the metadata source for \(ref) returned a group over \(sample.group.timeRange) for source time \(sourceTime.secondsDescription); it was not delivered"))
+            options.diagnostics(
+                RenderDiagnostic(
+                    kind: .metadataGroupOutOfRange, compositionTime: time, trackID: id,
+                    message:
+                        "the metadata source for \(ref) returned a group over \(sample.group.timeRange) for source time \(sourceTime.secondsDescription); it was not delivered"
+                ))
             return nil
         }
         var group = sample.group

@@ -1,4 +1,3 @@
-
 /// The engine's side of one output frame in flight: resolved once, by the request's finish,
 /// by a timeout, or by cancellation; the render waits on it in time order.
 ///

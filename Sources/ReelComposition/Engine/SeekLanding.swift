@@ -18,17 +18,22 @@ public enum SeekLanding {
     /// instruction and to each track's segment. With several tracks, the candidate landing
     /// that leaves the least to decode over all of them wins. Without tracks, or when no
     /// source knows its keyframes, the landing is `target`.
-    public static func time(for target: MediaTime, earliest: MediaTime, latest: MediaTime, composition: Composition,
-                            videoComposition: VideoComposition, sources: any RenderSourceProvider) async -> MediaTime {
+    public static func time(
+        for target: MediaTime, earliest: MediaTime, latest: MediaTime, composition: Composition,
+        videoComposition: VideoComposition, sources: any RenderSourceProvider
+    ) async -> MediaTime {
         guard target.isNumeric, earliest.isNumeric, latest.isNumeric, earliest < latest,
-              let (_, instruction) = videoComposition.instruction(at: target) else { return target }
+            let (_, instruction) = videoComposition.instruction(at: target)
+        else { return target }
         var window = TimeRange(start: MediaTime.maximum(earliest, instruction.timeRange.start), end: MediaTime.minimum(latest, instruction.timeRange.end))
-        let trackIDs = instruction.passthroughTrackID.map { [$0] } ?? instruction.requiredSourceTrackIDs
+        let trackIDs =
+            instruction.passthroughTrackID.map { [$0] } ?? instruction.requiredSourceTrackIDs
             ?? composition.tracks.filter { $0.mediaType == .video }.map(\.trackID)
         var layers: [Layer] = []
         for id in trackIDs {
             guard let track = composition.track(withTrackID: id), let segment = track.segment(forTrackTime: target),
-                  let reference = segment.sourceTrack, let source = sources.videoFrameSource(for: reference) else { continue }
+                let reference = segment.sourceTrack, let source = sources.videoFrameSource(for: reference)
+            else { continue }
             window = TimeRange(start: MediaTime.maximum(window.start, segment.target.start), end: MediaTime.minimum(window.end, segment.target.end))
             layers.append(Layer(segment: segment, source: source))
         }
@@ -41,8 +46,9 @@ public enum SeekLanding {
         for layer in layers {
             for end in Set([target, last]) {
                 guard let sourceEnd = layer.segment.sourceTime(forCompositionTime: end),
-                      let keyframe = await layer.source.randomAccessTime(atOrBefore: sourceEnd),
-                      let shown = layer.segment.compositionTime(forSourceTime: keyframe) else { continue }
+                    let keyframe = await layer.source.randomAccessTime(atOrBefore: sourceEnd),
+                    let shown = layer.segment.compositionTime(forSourceTime: keyframe)
+                else { continue }
                 candidates.append(shown < window.start ? window.start : shown)
             }
         }
@@ -65,7 +71,8 @@ public enum SeekLanding {
         var total = MediaTime.zero
         for layer in layers {
             guard let sourceTime = layer.segment.sourceTime(forCompositionTime: time),
-                  let keyframe = await layer.source.randomAccessTime(atOrBefore: sourceTime), keyframe < sourceTime else { continue }
+                let keyframe = await layer.source.randomAccessTime(atOrBefore: sourceTime), keyframe < sourceTime
+            else { continue }
             total = total + (sourceTime - keyframe)
         }
         return total

@@ -6,7 +6,8 @@ extension CompositionTrackSegment {
         guard !isEmpty else { return nil }
         let played = caption.timeRange.intersection(timeMapping.source)
         guard played.isValid, played.duration > .zero,
-              let mapped = compositionTimeRange(forSourceTimeRange: played), mapped.isValid, mapped.duration > .zero else { return nil }
+            let mapped = compositionTimeRange(forSourceTimeRange: played), mapped.isValid, mapped.duration > .zero
+        else { return nil }
         var retimed = caption
         retimed.timeRange = mapped
         return retimed

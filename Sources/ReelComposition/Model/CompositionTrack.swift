@@ -18,9 +18,11 @@ public struct CompositionTrack: Sendable, Hashable, Codable {
     /// A disabled track is ignored when the composition is rendered with default settings.
     public var isEnabled: Bool
 
-    public init(trackID: Int32, mediaType: MediaType, segments: [CompositionTrackSegment] = [],
-                naturalSize: Size = .zero, nominalFrameDuration: MediaTime = .invalid,
-                preferredTransform: Transform2D = .identity, isEnabled: Bool = true) {
+    public init(
+        trackID: Int32, mediaType: MediaType, segments: [CompositionTrackSegment] = [],
+        naturalSize: Size = .zero, nominalFrameDuration: MediaTime = .invalid,
+        preferredTransform: Transform2D = .identity, isEnabled: Bool = true
+    ) {
         self.trackID = trackID
         self.mediaType = mediaType
         self.segments = segments
@@ -48,7 +50,8 @@ public struct CompositionTrack: Sendable, Hashable, Codable {
     /// or outside the track.
     public func sourceTime(at t: MediaTime) -> (source: SourceTrackReference, time: MediaTime)? {
         guard let segment = segment(forTrackTime: t), let source = segment.sourceTrack,
-              let time = segment.sourceTime(forCompositionTime: t) else { return nil }
+            let time = segment.sourceTime(forCompositionTime: t)
+        else { return nil }
         return (source, time)
     }
 
@@ -61,7 +64,8 @@ public struct CompositionTrack: Sendable, Hashable, Codable {
                 return "track \(trackID) segments[\(i)] has an invalid time range"
             }
             if s.target.start != expected {
-                return "track \(trackID) segments[\(i)] starts at \(s.target.start.secondsDescription) but the previous segment ends at \(expected.secondsDescription)"
+                return
+                    "track \(trackID) segments[\(i)] starts at \(s.target.start.secondsDescription) but the previous segment ends at \(expected.secondsDescription)"
             }
             expected = s.target.end
         }
@@ -72,16 +76,21 @@ public struct CompositionTrack: Sendable, Hashable, Codable {
 
     /// Inserts `timeRange` of `sourceTrack` at `startTime`; what was at or after `startTime`
     /// moves later by the range's duration (`insertTimeRange(_:of:at:)`).
-    public mutating func insertTimeRange(_ timeRange: TimeRange, of sourceTrack: SourceTrackDescription,
-                                         at startTime: MediaTime) throws(ReelError) {
+    public mutating func insertTimeRange(
+        _ timeRange: TimeRange, of sourceTrack: SourceTrackDescription,
+        at startTime: MediaTime
+    ) throws(ReelError) {
         guard sourceTrack.mediaType == mediaType else {
-            throw ReelError(.invalidArgument, "cannot insert \(sourceTrack.mediaType) from \(sourceTrack.reference) into a \(mediaType) track",
-                            trackID: trackID)
+            throw ReelError(
+                .invalidArgument, "cannot insert \(sourceTrack.mediaType) from \(sourceTrack.reference) into a \(mediaType) track",
+                trackID: trackID)
         }
         try Self.checkRange(timeRange, "the inserted time range", trackID: trackID)
         if sourceTrack.timeRange.isValid, !sourceTrack.timeRange.containsTimeRange(timeRange) {
-            throw ReelError(.invalidArgument, "the inserted time range \(Self.words(timeRange)) is outside \(sourceTrack.reference), which spans \(Self.words(sourceTrack.timeRange))",
-                            trackID: trackID)
+            throw ReelError(
+                .invalidArgument,
+                "the inserted time range \(Self.words(timeRange)) is outside \(sourceTrack.reference), which spans \(Self.words(sourceTrack.timeRange))",
+                trackID: trackID)
         }
         let segment = CompositionTrackSegment(
             sourceTrack: sourceTrack.reference,
@@ -120,8 +129,9 @@ public struct CompositionTrack: Sendable, Hashable, Codable {
     public mutating func scaleTimeRange(_ timeRange: TimeRange, toDuration duration: MediaTime) throws(ReelError) {
         try Self.checkRange(timeRange, "the scaled time range", trackID: trackID)
         guard duration.isNumeric, duration > .zero else {
-            throw ReelError(.invalidArgument, "cannot scale \(Self.words(timeRange)) to \(duration.secondsDescription): the new duration must be positive",
-                            trackID: trackID)
+            throw ReelError(
+                .invalidArgument, "cannot scale \(Self.words(timeRange)) to \(duration.secondsDescription): the new duration must be positive",
+                trackID: trackID)
         }
         let end = self.timeRange.end
         guard timeRange.start < end else { return }

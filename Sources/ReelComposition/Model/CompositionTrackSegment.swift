@@ -45,7 +45,8 @@ public struct CompositionTrackSegment: Sendable, Hashable, Codable {
     /// `sourceRange` (source time) seen on the composition timeline, clipped to this segment.
     public func compositionTimeRange(forSourceTimeRange sourceRange: TimeRange) -> TimeRange? {
         guard let start = compositionTime(forSourceTime: sourceRange.start),
-              let end = compositionTime(forSourceTime: sourceRange.end) else { return nil }
+            let end = compositionTime(forSourceTime: sourceRange.end)
+        else { return nil }
         return TimeRange(start: start, end: end).intersection(target)
     }
 
@@ -61,7 +62,8 @@ extension MediaTime {
     /// `self * numerator / denominator` with the two times taken as a ratio, exact when the
     /// ratio fits in 32-bit integers at their common timescale.
     func scaled(by numerator: MediaTime, over denominator: MediaTime) -> MediaTime {
-        let common = Self.leastCommonTimescale(numerator.timescale, denominator.timescale)
+        let common =
+            Self.leastCommonTimescale(numerator.timescale, denominator.timescale)
             ?? max(numerator.timescale, denominator.timescale)
         let n = numerator.convertScale(common), d = denominator.convertScale(common)
         guard d.value != 0 else { return .invalid }

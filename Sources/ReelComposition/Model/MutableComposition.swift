@@ -57,8 +57,10 @@ public struct MutableComposition: Sendable, Hashable, Codable {
     }
 
     /// Edits the track with `trackID` in place.
-    public mutating func modifyTrack<R>(withTrackID trackID: Int32,
-                                        _ body: (inout CompositionTrack) throws(ReelError) -> R) throws(ReelError) -> R {
+    public mutating func modifyTrack<R>(
+        withTrackID trackID: Int32,
+        _ body: (inout CompositionTrack) throws(ReelError) -> R
+    ) throws(ReelError) -> R {
         guard let i = tracks.firstIndex(where: { $0.trackID == trackID }) else {
             throw ReelError(.invalidArgument, "the composition has no track \(trackID)", trackID: trackID)
         }
@@ -66,8 +68,10 @@ public struct MutableComposition: Sendable, Hashable, Codable {
     }
 
     /// Inserts `timeRange` of one source track into the composition track `trackID`.
-    public mutating func insertTimeRange(_ timeRange: TimeRange, of sourceTrack: SourceTrackDescription,
-                                         intoTrackWithID trackID: Int32, at startTime: MediaTime) throws(ReelError) {
+    public mutating func insertTimeRange(
+        _ timeRange: TimeRange, of sourceTrack: SourceTrackDescription,
+        intoTrackWithID trackID: Int32, at startTime: MediaTime
+    ) throws(ReelError) {
         try modifyTrack(withTrackID: trackID) { (t: inout CompositionTrack) throws(ReelError) in
             try t.insertTimeRange(timeRange, of: sourceTrack, at: startTime)
         }

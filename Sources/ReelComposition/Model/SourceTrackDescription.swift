@@ -15,9 +15,11 @@ public struct SourceTrackDescription: Sendable, Hashable, Codable {
     /// How the track's pictures should be displayed (rotation of phone footage).
     public var preferredTransform: Transform2D
 
-    public init(reference: SourceTrackReference, mediaType: MediaType, timeRange: TimeRange,
-                naturalSize: Size = .zero, nominalFrameDuration: MediaTime = .invalid,
-                preferredTransform: Transform2D = .identity) {
+    public init(
+        reference: SourceTrackReference, mediaType: MediaType, timeRange: TimeRange,
+        naturalSize: Size = .zero, nominalFrameDuration: MediaTime = .invalid,
+        preferredTransform: Transform2D = .identity
+    ) {
         self.reference = reference
         self.mediaType = mediaType
         self.timeRange = timeRange

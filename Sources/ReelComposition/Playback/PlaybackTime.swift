@@ -34,8 +34,11 @@ enum PlaybackTime {
 
     /// The first multiple of `interval` (from zero) strictly after `time`.
     static func nextMultiple(of interval: MediaTime, after time: MediaTime) -> MediaTime {
-        guard let range = frameRange(containing: MediaTime.maximum(time, .zero), step: interval,
-                                     range: TimeRange(start: .zero, end: .positiveInfinity)) else { return time + interval }
+        guard
+            let range = frameRange(
+                containing: MediaTime.maximum(time, .zero), step: interval,
+                range: TimeRange(start: .zero, end: .positiveInfinity))
+        else { return time + interval }
         return range.start + interval
     }
 }

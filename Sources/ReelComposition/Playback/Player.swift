@@ -236,13 +236,17 @@ public final class Player: Sendable {
     /// The callback form, for ported code: `completionHandler` gets what the async form
     /// returns, on the thread that finishes the seek. The seek starts before this returns,
     /// so seeks made one after the other keep their order.
-    public func seek(to time: MediaTime, toleranceBefore: MediaTime = .positiveInfinity, toleranceAfter: MediaTime = .positiveInfinity,
-                     completionHandler: @escaping @Sendable (Bool) -> Void) {
+    public func seek(
+        to time: MediaTime, toleranceBefore: MediaTime = .positiveInfinity, toleranceAfter: MediaTime = .positiveInfinity,
+        completionHandler: @escaping @Sendable (Bool) -> Void
+    ) {
         startSeek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter, completionHandler)
     }
 
-    private func startSeek(to target: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime,
-                           _ completion: @escaping @Sendable (Bool) -> Void) {
+    private func startSeek(
+        to target: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime,
+        _ completion: @escaping @Sendable (Bool) -> Void
+    ) {
         enum Start { case none, go(PlayerItem, MediaTime, Int) }
         var start = Start.none
         update { s, a in

@@ -46,8 +46,10 @@ public final class PlayerItem: Sendable {
         /// The mixed sound, when the item has sound.
         public var sound: (any PlayerSoundSource)?
 
-        public init(composition: Composition, videoComposition: VideoComposition? = nil, audioMix: AudioMix? = nil,
-                    sources: any RenderSourceProvider, sound: (any PlayerSoundSource)? = nil) {
+        public init(
+            composition: Composition, videoComposition: VideoComposition? = nil, audioMix: AudioMix? = nil,
+            sources: any RenderSourceProvider, sound: (any PlayerSoundSource)? = nil
+        ) {
             self.composition = composition
             self.videoComposition = videoComposition
             self.audioMix = audioMix
@@ -81,8 +83,10 @@ public final class PlayerItem: Sendable {
 
     /// An item that loads its contents when a player prepares it; a thrown error fails the
     /// item. `customVideoCompositor`, when given, renders instead of the video composition's.
-    public init(customVideoCompositor: (@Sendable () -> any VideoCompositing)? = nil,
-                loading: @escaping @Sendable () async throws(ReelError) -> Contents) {
+    public init(
+        customVideoCompositor: (@Sendable () -> any VideoCompositing)? = nil,
+        loading: @escaping @Sendable () async throws(ReelError) -> Contents
+    ) {
         self.load = loading
         self.compositorOverride = customVideoCompositor
         chase.setFailureHandler { [weak self] error in
@@ -94,11 +98,14 @@ public final class PlayerItem: Sendable {
 
     /// An item over a composition whose tracks come from `sources` (in-memory sources in
     /// tests, `AssetRenderSources` for files).
-    public convenience init(composition: Composition, videoComposition: VideoComposition? = nil, audioMix: AudioMix? = nil,
-                            sources: any RenderSourceProvider, sound: (any PlayerSoundSource)? = nil,
-                            customVideoCompositor: (@Sendable () -> any VideoCompositing)? = nil) {
-        let contents = Contents(composition: composition, videoComposition: videoComposition, audioMix: audioMix,
-                                sources: sources, sound: sound)
+    public convenience init(
+        composition: Composition, videoComposition: VideoComposition? = nil, audioMix: AudioMix? = nil,
+        sources: any RenderSourceProvider, sound: (any PlayerSoundSource)? = nil,
+        customVideoCompositor: (@Sendable () -> any VideoCompositing)? = nil
+    ) {
+        let contents = Contents(
+            composition: composition, videoComposition: videoComposition, audioMix: audioMix,
+            sources: sources, sound: sound)
         self.init(customVideoCompositor: customVideoCompositor) { () throws(ReelError) in contents }
     }
 
@@ -259,8 +266,9 @@ public final class PlayerItem: Sendable {
     /// the playhead again).
     private func install(_ contents: Contents, rerender: Bool) throws(ReelError) {
         let videoComposition = contents.videoComposition ?? VideoComposition(propertiesOf: contents.composition)
-        let engine = RenderEngine(composition: contents.composition, videoComposition: videoComposition, sources: contents.sources,
-                                  options: RenderEngine.Options(maximumRequestsInFlight: 2, diagnostics: { _ in }))
+        let engine = RenderEngine(
+            composition: contents.composition, videoComposition: videoComposition, sources: contents.sources,
+            options: RenderEngine.Options(maximumRequestsInFlight: 2, diagnostics: { _ in }))
         let renderer = try FrameRenderer(engine: engine, compositor: compositorOverride?())
         let scale = state.withLock { s -> Double in
             s.contents = contents

@@ -50,8 +50,9 @@ public final class PlayerItemAudioOutput: Sendable {
         let end = MediaTime(value: position + Int64(count), timescale: rate)
         if end > duration { count = Int(max(0, (duration - start).convertScale(rate, method: .roundTowardPositiveInfinity).value)) }
         let samples = try await sound.samples(from: start, frameCount: count)
-        return Block(timeRange: TimeRange(start: start, duration: MediaTime(value: Int64(count), timescale: rate)),
-                     sampleRate: sound.sampleRate, channelCount: sound.channelCount, samples: samples)
+        return Block(
+            timeRange: TimeRange(start: start, duration: MediaTime(value: Int64(count), timescale: rate)),
+            sampleRate: sound.sampleRate, channelCount: sound.channelCount, samples: samples)
     }
 
     func attach(to item: PlayerItem) {

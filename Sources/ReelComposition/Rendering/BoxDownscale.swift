@@ -10,8 +10,10 @@ enum BoxDownscale {
 
     /// Halves `source` (into a buffer from `pools`, or a new one) until drawing it with
     /// `transform` scales by at least one half, adjusting `transform` and `crop` to match.
-    static func prefilter(_ source: PixelBuffer, transform: Transform2D, crop: Rect,
-                          pools: ConversionPools?) -> (PixelBuffer, Transform2D, Rect) {
+    static func prefilter(
+        _ source: PixelBuffer, transform: Transform2D, crop: Rect,
+        pools: ConversionPools?
+    ) -> (PixelBuffer, Transform2D, Rect) {
         var (buffer, t, c) = (source, transform, crop)
         while largestScale(of: t) < 0.5, buffer.width >= 4, buffer.height >= 4 {
             let half = makeBuffer(width: (buffer.width + 1) / 2, height: (buffer.height + 1) / 2, format: buffer.format, pools: pools)

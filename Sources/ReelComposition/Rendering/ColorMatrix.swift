@@ -46,16 +46,20 @@ struct ColorMatrix: Sendable {
     }
 
     @inline(__always) func chroma(r: Int, g: Int, b: Int) -> (u: UInt8, v: UInt8) {
-        (ColorMatrix.clamp8(((uR * r + uG * g + uB * b + 32768) >> 16) + 128),
-         ColorMatrix.clamp8(((vR * r + vG * g + vB * b + 32768) >> 16) + 128))
+        (
+            ColorMatrix.clamp8(((uR * r + uG * g + uB * b + 32768) >> 16) + 128),
+            ColorMatrix.clamp8(((vR * r + vG * g + vB * b + 32768) >> 16) + 128)
+        )
     }
 
     @inline(__always) func rgb(y: Int, u: Int, v: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
         let c = rgbY * (y - yOffset) + 32768
         let d = u - 128, e = v - 128
-        return (ColorMatrix.clamp8((c + rV * e) >> 16),
-                ColorMatrix.clamp8((c - gU * d - gV * e) >> 16),
-                ColorMatrix.clamp8((c + bU * d) >> 16))
+        return (
+            ColorMatrix.clamp8((c + rV * e) >> 16),
+            ColorMatrix.clamp8((c - gU * d - gV * e) >> 16),
+            ColorMatrix.clamp8((c + bU * d) >> 16)
+        )
     }
 
     /// The Y, Cb, Cr of an opaque colour.

@@ -16,8 +16,10 @@ enum LayerCompositing {
     ///
     /// `destinationOpaque` promises that every destination pixel has alpha 255 (an opaque
     /// background), which lets an opaque source blend channel by channel.
-    static func draw(_ source: PixelBuffer, onto destination: PixelBuffer, transform: Transform2D,
-                     crop: Rect = .infinite, opacity: Double = 1, destinationOpaque: Bool = false) {
+    static func draw(
+        _ source: PixelBuffer, onto destination: PixelBuffer, transform: Transform2D,
+        crop: Rect = .infinite, opacity: Double = 1, destinationOpaque: Bool = false
+    ) {
         precondition(source.format == destination.format, "a layer is drawn in the destination's format")
         guard opacity.isFinite else { return }
         let op = Int((min(max(opacity, 0), 1) * 256).rounded())
@@ -28,8 +30,9 @@ enum LayerCompositing {
     /// Scales `source` to fill `destination` (same format), replacing its pixels.
     static func resize(_ source: PixelBuffer, into destination: PixelBuffer) {
         precondition(source.format == destination.format, "resizing keeps the format")
-        let t = Transform2D(scaleX: Double(destination.width) / Double(source.width),
-                                y: Double(destination.height) / Double(source.height))
+        let t = Transform2D(
+            scaleX: Double(destination.width) / Double(source.width),
+            y: Double(destination.height) / Double(source.height))
         render(source, destination, transform: t, crop: .infinite, op: 256, replace: true, destinationOpaque: false)
     }
 
@@ -49,8 +52,10 @@ enum LayerCompositing {
         }
     }
 
-    private static func render(_ source: PixelBuffer, _ destination: PixelBuffer, transform: Transform2D,
-                               crop: Rect, op: Int, replace: Bool, destinationOpaque: Bool) {
+    private static func render(
+        _ source: PixelBuffer, _ destination: PixelBuffer, transform: Transform2D,
+        crop: Rect, op: Int, replace: Bool, destinationOpaque: Bool
+    ) {
         let format = source.format
         let sourceOpaque = replace || isOpaque(source)
         source.withPlaneViews { s in
@@ -59,16 +64,21 @@ enum LayerCompositing {
                     let (sw, sh) = source.planeSize(p), (dw, dh) = destination.planeSize(p)
                     let factor = p == 0 ? 1.0 : 2.0
                     // Plane coordinates: chroma pixels cover 2x2 luma pixels.
-                    let planeTransform = factor == 1 ? transform
+                    let planeTransform =
+                        factor == 1
+                        ? transform
                         : Transform2D(scaleX: factor, y: factor).concatenating(transform).concatenating(Transform2D(scaleX: 1 / factor, y: 1 / factor))
                     var cover = Rect(x: 0, y: 0, width: Double(sw), height: Double(sh))
                     if !crop.isInfinite {
-                        cover = cover.intersection(Rect(x: crop.minX / factor, y: crop.minY / factor,
-                                                        width: crop.width / factor, height: crop.height / factor))
+                        cover = cover.intersection(
+                            Rect(
+                                x: crop.minX / factor, y: crop.minY / factor,
+                                width: crop.width / factor, height: crop.height / factor))
                     }
                     guard !cover.isEmpty, [cover.minX, cover.minY, cover.maxX, cover.maxY].allSatisfy(\.isFinite),
-                          let inverse = planeTransform.inverted(),
-                          [inverse.a, inverse.b, inverse.c, inverse.d, inverse.tx, inverse.ty].allSatisfy(\.isFinite) else { continue }
+                        let inverse = planeTransform.inverted(),
+                        [inverse.a, inverse.b, inverse.c, inverse.d, inverse.tx, inverse.ty].allSatisfy(\.isFinite)
+                    else { continue }
                     let plane = PlaneJob(
                         src: s.base[p], srcStride: s.stride[p], srcWidth: sw, srcHeight: sh,
                         dst: d.base[p], dstStride: d.stride[p], dstWidth: dw, dstHeight: dh,
@@ -122,7 +132,8 @@ struct PlaneJob {
         guard let region else { return }
         let f = forward
         if f.a == 1, f.b == 0, f.c == 0, f.d == 1, f.tx == f.tx.rounded(), f.ty == f.ty.rounded(),
-           abs(f.tx) < 1e9, abs(f.ty) < 1e9 {
+            abs(f.tx) < 1e9, abs(f.ty) < 1e9
+        {
             translate(dx: Int(f.tx), dy: Int(f.ty))
         } else if f.b == 0, f.c == 0, abs(f.a) < 1 || abs(f.d) < 1 {
             switch channels {
@@ -276,9 +287,9 @@ struct PlaneJob {
         let mix = UnsafeMutablePointer<UInt16>.allocate(capacity: span)
         defer { mix.deallocate() }
         let direct = replace || op == 256
-        let halving = ch == 1 ? Self.halvingRun(offsets: offsets, weights: weights, taps: nx, columns: cx0 - r.x0 ..< cx1 - r.x0) : nil
+        let halving = ch == 1 ? Self.halvingRun(offsets: offsets, weights: weights, taps: nx, columns: cx0 - r.x0..<cx1 - r.x0) : nil
         // The destination columns the halving loop writes; the general loop does the rest.
-        let halved = halving.map { r.x0 + $0.columns.lowerBound ..< r.x0 + $0.columns.upperBound } ?? cx0 ..< cx0
+        let halved = halving.map { r.x0 + $0.columns.lowerBound..<r.x0 + $0.columns.upperBound } ?? cx0..<cx0
         offsets.withUnsafeBufferPointer { offsetTable in
             weights.withUnsafeBufferPointer { weightTable in
                 for j in r.y0..<r.y1 {
@@ -293,8 +304,9 @@ struct PlaneJob {
                     let m = mix - lo, drow = dst + j * dstStride
                     if let halving {
                         // The columns whose taps are the regular halving pattern.
-                        Self.halve(UnsafePointer(m + halving.firstOffset), into: drow + r.x0 + halving.columns.lowerBound,
-                                   count: halving.columns.count, direct: direct, opacity: op)
+                        Self.halve(
+                            UnsafePointer(m + halving.firstOffset), into: drow + r.x0 + halving.columns.lowerBound,
+                            count: halving.columns.count, direct: direct, opacity: op)
                     }
                     var i = cx0
                     while i < cx1 {
@@ -336,13 +348,13 @@ struct PlaneJob {
             for t in 4..<n where weights[b + t] != 0 { return false }
             return offsets[b + 1] == offsets[b] + 1 && offsets[b + 2] == offsets[b] + 2 && offsets[b + 3] == offsets[b] + 3
         }
-        var best: Range<Int> = columns.lowerBound ..< columns.lowerBound
+        var best: Range<Int> = columns.lowerBound..<columns.lowerBound
         var c = columns.lowerBound
         while c < columns.upperBound {
             guard regular(c) else { c += 1; continue }
             var end = c + 1
             while end < columns.upperBound, regular(end), offsets[end * n] == offsets[(end - 1) * n] + 2 { end += 1 }
-            if end - c > best.count { best = c ..< end }
+            if end - c > best.count { best = c..<end }
             c = end
         }
         guard best.count >= 16 else { return nil }
@@ -403,8 +415,10 @@ struct PlaneJob {
     /// `out[k] = top[k] * (256 - weight) + bottom[k] * weight`: at most 255 * 256, so
     /// 16 bits hold it.
     @inline(__always)
-    static func mixRows(_ top: UnsafePointer<UInt8>, _ bottom: UnsafePointer<UInt8>, weight: Int,
-                        into out: UnsafeMutablePointer<UInt16>, count: Int) {
+    static func mixRows(
+        _ top: UnsafePointer<UInt8>, _ bottom: UnsafePointer<UInt8>, weight: Int,
+        into out: UnsafeMutablePointer<UInt16>, count: Int
+    ) {
         let w = UInt16(weight), g = UInt16(256 - weight)
         for k in 0..<count { out[k] = UInt16(top[k]) &* g &+ UInt16(bottom[k]) &* w }
     }
@@ -423,7 +437,8 @@ struct PlaneJob {
             let u0 = inv.a * px + inv.c * py + inv.tx, v0 = inv.b * px + inv.d * py + inv.ty
             // The columns whose centres map inside the cover, widened by one for rounding.
             guard let (lo, hi) = Self.span(u0, inv.a, cover.minX, cover.maxX, r.x0, r.x1),
-                  let (lo2, hi2) = Self.span(v0, inv.b, cover.minY, cover.maxY, r.x0, r.x1) else { continue }
+                let (lo2, hi2) = Self.span(v0, inv.b, cover.minY, cover.maxY, r.x0, r.x1)
+            else { continue }
             let first = max(lo, lo2), last = min(hi, hi2)
             guard first < last else { continue }
             var u = Self.int(((u0 + inv.a * Double(first - r.x0)) * one).rounded())
@@ -470,8 +485,10 @@ struct PlaneJob {
 
     /// Samples bilinearly from the four neighbours and writes or blends into `d`.
     @inline(__always)
-    private func put(_ d: UnsafeMutablePointer<UInt8>, _ p00: UnsafeMutablePointer<UInt8>, _ p01: UnsafeMutablePointer<UInt8>,
-                     _ p10: UnsafeMutablePointer<UInt8>, _ p11: UnsafeMutablePointer<UInt8>, fx: Int, fy: Int, ch: Int) {
+    private func put(
+        _ d: UnsafeMutablePointer<UInt8>, _ p00: UnsafeMutablePointer<UInt8>, _ p01: UnsafeMutablePointer<UInt8>,
+        _ p10: UnsafeMutablePointer<UInt8>, _ p11: UnsafeMutablePointer<UInt8>, fx: Int, fy: Int, ch: Int
+    ) {
         let gx = 256 - fx, gy = 256 - fy
         @inline(__always) func sample(_ c: Int) -> Int {
             ((Int(p00[c]) &* gx &+ Int(p01[c]) &* fx) &* gy &+ (Int(p10[c]) &* gx &+ Int(p11[c]) &* fx) &* fy &+ 32768) &>> 16

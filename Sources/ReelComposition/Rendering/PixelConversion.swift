@@ -25,7 +25,6 @@ enum PixelConversion {
         destination.colorProperties = source.colorProperties.tagged(to.isYUV ? encoding : YCbCrEncoding(matrix: encoding.matrix))
     }
 
-
     private static func rgbToRGB(_ s: PlaneViews, _ d: PlaneViews, _ w: Int, _ h: Int) {
         let so = s.rgbOrder, dO = d.rgbOrder
         for y in 0..<h {

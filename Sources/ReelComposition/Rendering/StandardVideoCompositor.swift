@@ -1,4 +1,3 @@
-
 /// The built-in compositor, used when a video composition sets no custom one: draws a
 /// ``VideoCompositionInstruction``'s background colour (skipped where an opaque
 /// bottom layer covers the whole frame; a single layer that is exactly the output frame is
@@ -57,13 +56,15 @@ public final class StandardVideoCompositor: VideoCompositing {
                 guard let frame = request.sourceFrame(byTrackID: layer.trackID) else { return nil }
                 let opacity = layer.opacity(at: time)
                 guard opacity > 0 else { return nil }
-                return Layer(frame: converted(frame, to: context.pixelFormat, pools: pools), opacity: opacity,
-                             transform: layer.transform(at: time).concatenating(context.renderTransform),
-                             crop: layer.cropRectangle(at: time))
+                return Layer(
+                    frame: converted(frame, to: context.pixelFormat, pools: pools), opacity: opacity,
+                    transform: layer.transform(at: time).concatenating(context.renderTransform),
+                    crop: layer.cropRectangle(at: time))
             }
             // One layer that is exactly the output frame: the source frame is the output, as it is.
             if layers.count == 1, let only = layers.first, only.frame.width == context.width, only.frame.height == context.height,
-               only.transform.isIdentity, covers(context, only) {
+                only.transform.isIdentity, covers(context, only)
+            {
                 return only.frame
             }
             let output = context.newPixelBuffer()
@@ -71,8 +72,9 @@ public final class StandardVideoCompositor: VideoCompositing {
             if let bottom = layers.first, covers(context, bottom) {} else { PixelFill.fill(output, with: background) }
             for layer in layers {
                 let (source, transform, crop) = BoxDownscale.prefilter(layer.frame, transform: layer.transform, crop: layer.crop, pools: pools)
-                LayerCompositing.draw(source, onto: output, transform: transform, crop: crop, opacity: layer.opacity,
-                                      destinationOpaque: background.alpha >= 1)
+                LayerCompositing.draw(
+                    source, onto: output, transform: transform, crop: crop, opacity: layer.opacity,
+                    destinationOpaque: background.alpha >= 1)
             }
             return output
         }
@@ -91,9 +93,10 @@ public final class StandardVideoCompositor: VideoCompositing {
         static func covers(_ context: VideoCompositionRenderContext, _ layer: Layer) -> Bool {
             let t = layer.transform, frame = layer.frame
             guard !context.pixelFormat.hasAlpha, frame.format == context.pixelFormat, layer.opacity >= 1, layer.crop.isInfinite,
-                  t.a == 1, t.b == 0, t.c == 0, t.d == 1,
-                  t.tx == (t.tx / 2).rounded() * 2, t.ty == (t.ty / 2).rounded() * 2,
-                  t.tx <= 0, t.ty <= 0 else { return false }
+                t.a == 1, t.b == 0, t.c == 0, t.d == 1,
+                t.tx == (t.tx / 2).rounded() * 2, t.ty == (t.ty / 2).rounded() * 2,
+                t.tx <= 0, t.ty <= 0
+            else { return false }
             return t.tx + Double(frame.width) >= Double(context.width) && t.ty + Double(frame.height) >= Double(context.height)
         }
 

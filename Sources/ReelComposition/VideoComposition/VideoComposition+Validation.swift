@@ -10,10 +10,14 @@ extension VideoComposition {
     public func validate(for composition: Composition, timeRange: TimeRange? = nil) -> [VideoCompositionProblem] {
         var problems: [VideoCompositionProblem] = []
         let range = timeRange ?? composition.timeRange
-        func add(_ kind: VideoCompositionProblem.Kind, _ field: String, index: Int? = nil, track: Int32? = nil,
-                 time: MediaTime? = nil, _ message: String) {
-            problems.append(VideoCompositionProblem(kind: kind, instructionIndex: index, field: field, trackID: track,
-                                                    time: time, message: "\(field) \(message)"))
+        func add(
+            _ kind: VideoCompositionProblem.Kind, _ field: String, index: Int? = nil, track: Int32? = nil,
+            time: MediaTime? = nil, _ message: String
+        ) {
+            problems.append(
+                VideoCompositionProblem(
+                    kind: kind, instructionIndex: index, field: field, trackID: track,
+                    time: time, message: "\(field) \(message)"))
         }
         func s(_ t: MediaTime) -> String { t.secondsDescription }
 
@@ -28,7 +32,9 @@ extension VideoComposition {
             add(.badRenderScale, "renderScale", "is \(renderScale): it must be positive")
         }
         if !(frameDuration.isNumeric && frameDuration > .zero) {
-            add(.badFrameDuration, "frameDuration", "is \(frameDuration.isNumeric ? s(frameDuration) : frameDuration.description): it must be a positive time such as 1/30 s")
+            add(
+                .badFrameDuration, "frameDuration",
+                "is \(frameDuration.isNumeric ? s(frameDuration) : frameDuration.description): it must be a positive time such as 1/30 s")
         }
         if let id = sourceTrackIDForFrameTiming {
             checkTrack(id, expected: [.video], field: "sourceTrackIDForFrameTiming", index: nil, in: composition, add: add)
@@ -53,14 +59,17 @@ extension VideoComposition {
             }
             if let prev = previousEnd {
                 if prev.end < r.start {
-                    add(.gap, field + ".timeRange", index: i, time: prev.end,
+                    add(
+                        .gap, field + ".timeRange", index: i, time: prev.end,
                         "starts at \(s(r.start)) but instructions[\(prev.index)] ends at \(s(prev.end)) (a gap of \(s(r.start - prev.end)))")
                 } else if r.start < prev.end {
-                    add(.overlap, field + ".timeRange", index: i, time: r.start,
+                    add(
+                        .overlap, field + ".timeRange", index: i, time: r.start,
                         "starts at \(s(r.start)) but instructions[\(prev.index)] ends at \(s(prev.end)) (an overlap of \(s(prev.end - r.start)))")
                 }
             } else if range.start < r.start {
-                add(.notCovered, field + ".timeRange", index: i, time: range.start,
+                add(
+                    .notCovered, field + ".timeRange", index: i, time: range.start,
                     "starts at \(s(r.start)) but the composition starts at \(s(range.start)): nothing covers the time before")
             }
             if previousEnd == nil || previousEnd!.end < r.end { previousEnd = (i, r.end) }
@@ -77,9 +86,12 @@ extension VideoComposition {
             for (k, id) in instruction.requiredSourceSampleDataTrackIDs.enumerated() {
                 let f = field + ".requiredSourceSampleDataTrackIDs[\(k)]"
                 if checkTrack(id, expected: [.metadata], field: f, index: i, in: composition, add: add),
-                   !sourceSampleDataTrackIDs.contains(id) {
-                    add(.sampleDataTrackInOneListOnly, f, index: i, track: id,
-                        "is metadata track \(id), which is not in sourceSampleDataTrackIDs \(sourceSampleDataTrackIDs): its groups would never reach the compositor; add it there too")
+                    !sourceSampleDataTrackIDs.contains(id)
+                {
+                    add(
+                        .sampleDataTrackInOneListOnly, f, index: i, track: id,
+                        "is metadata track \(id), which is not in sourceSampleDataTrackIDs \(sourceSampleDataTrackIDs): its groups would never reach the compositor; add it there too"
+                    )
                 }
             }
             for (k, id) in instruction.requiredSourceCaptionTrackIDs.enumerated() {
@@ -95,7 +107,8 @@ extension VideoComposition {
             }
         }
         if let last = previousEnd, last.end < range.end {
-            add(.notCovered, "instructions[\(last.index)].timeRange", index: last.index, time: last.end,
+            add(
+                .notCovered, "instructions[\(last.index)].timeRange", index: last.index, time: last.end,
                 "ends at \(s(last.end)) but the composition lasts until \(s(range.end)): nothing covers the time after")
         }
 
@@ -104,7 +117,8 @@ extension VideoComposition {
             let f = "sourceSampleDataTrackIDs[\(k)]"
             guard checkTrack(id, expected: [.metadata], field: f, index: nil, in: composition, add: add) else { continue }
             if !instructions.contains(where: { $0.requiredSourceSampleDataTrackIDs.contains(id) }) {
-                add(.sampleDataTrackInOneListOnly, f, track: id,
+                add(
+                    .sampleDataTrackInOneListOnly, f, track: id,
                     "is metadata track \(id), but no instruction lists it in requiredSourceSampleDataTrackIDs: its groups would never reach the compositor")
             }
         }
@@ -116,7 +130,8 @@ extension VideoComposition {
     public func validated(for composition: Composition, timeRange: TimeRange? = nil) throws(ReelError) {
         let problems = validate(for: composition, timeRange: timeRange)
         guard let first = problems.first else { return }
-        let text = problems.count == 1
+        let text =
+            problems.count == 1
             ? first.message
             : "\(problems.count) problems:\n" + problems.map { "  " + $0.message }.joined(separator: "\n")
         throw ReelError(.invalidComposition, text, trackID: problems.count == 1 ? first.trackID : nil)
@@ -124,18 +139,22 @@ extension VideoComposition {
 
     /// Reports an unknown track or one of the wrong kind; true when the track is fine.
     @discardableResult
-    private func checkTrack(_ id: Int32, expected: [MediaType], field: String, index: Int?, in composition: Composition,
-                            add: (VideoCompositionProblem.Kind, String, Int?, Int32?, MediaTime?, String) -> Void) -> Bool {
+    private func checkTrack(
+        _ id: Int32, expected: [MediaType], field: String, index: Int?, in composition: Composition,
+        add: (VideoCompositionProblem.Kind, String, Int?, Int32?, MediaTime?, String) -> Void
+    ) -> Bool {
         guard let track = composition.track(withTrackID: id) else {
             let known = composition.tracks.map { "\($0.trackID) (\($0.mediaType))" }.joined(separator: ", ")
             add(.unknownTrack, field, index, id, nil, "names track \(id), which the composition does not have (it has \(known.isEmpty ? "no tracks" : known))")
             return false
         }
         guard expected.contains(track.mediaType) else {
-            let why = expected == [.metadata]
+            let why =
+                expected == [.metadata]
                 ? "only metadata tracks carry sample data"
-                : expected.contains(.subtitle) ? "only caption tracks (text, subtitle) carry captions"
-                : "only \(expected[0]) tracks can be used here"
+                : expected.contains(.subtitle)
+                    ? "only caption tracks (text, subtitle) carry captions"
+                    : "only \(expected[0]) tracks can be used here"
             let kind = "\(track.mediaType)"
             let article = kind.first.map { "aeiou".contains($0) } == true ? "an" : "a"
             add(.wrongTrackType, field, index, id, nil, "names track \(id), \(article) \(kind) track: \(why)")
@@ -144,13 +163,16 @@ extension VideoComposition {
         return true
     }
 
-    private func checkRamps(_ ranges: [TimeRange], field: String, index: Int,
-                            add: (VideoCompositionProblem.Kind, String, Int?, Int32?, MediaTime?, String) -> Void) {
+    private func checkRamps(
+        _ ranges: [TimeRange], field: String, index: Int,
+        add: (VideoCompositionProblem.Kind, String, Int?, Int32?, MediaTime?, String) -> Void
+    ) {
         for (k, r) in ranges.enumerated() {
             if !(r.isValid && r.start.isNumeric && r.duration.isNumeric) {
                 add(.invalidRamp, "\(field)[\(k)].timeRange", index, nil, nil, "is \(r): a ramp needs a finite start and a duration of zero or more")
             } else if k > 0, r.start < ranges[k - 1].end {
-                add(.invalidRamp, "\(field)[\(k)].timeRange", index, nil, r.start,
+                add(
+                    .invalidRamp, "\(field)[\(k)].timeRange", index, nil, r.start,
                     "starts at \(r.start.secondsDescription) but \(field)[\(k - 1)] ends at \(ranges[k - 1].end.secondsDescription)")
             }
         }

@@ -26,12 +26,14 @@ public struct VideoComposition: Sendable {
     public let colorTransferFunction: String?
     public let colorYCbCrMatrix: String?
 
-    public init(frameDuration: MediaTime, renderSize: Size, renderScale: Double = 1,
-                instructions: [any VideoCompositionInstructionProtocol],
-                customVideoCompositor: (@Sendable () -> any VideoCompositing)? = nil,
-                customVideoCompositorClass: (any InitializableVideoCompositing.Type)? = nil,
-                sourceTrackIDForFrameTiming: Int32? = nil, sourceSampleDataTrackIDs: [Int32] = [],
-                colorPrimaries: String? = nil, colorTransferFunction: String? = nil, colorYCbCrMatrix: String? = nil) {
+    public init(
+        frameDuration: MediaTime, renderSize: Size, renderScale: Double = 1,
+        instructions: [any VideoCompositionInstructionProtocol],
+        customVideoCompositor: (@Sendable () -> any VideoCompositing)? = nil,
+        customVideoCompositorClass: (any InitializableVideoCompositing.Type)? = nil,
+        sourceTrackIDForFrameTiming: Int32? = nil, sourceSampleDataTrackIDs: [Int32] = [],
+        colorPrimaries: String? = nil, colorTransferFunction: String? = nil, colorYCbCrMatrix: String? = nil
+    ) {
         self.frameDuration = frameDuration
         self.renderSize = renderSize
         self.renderScale = renderScale
@@ -53,12 +55,13 @@ public struct VideoComposition: Sendable {
 
     /// A snapshot of a mutable video composition.
     public init(_ m: MutableVideoComposition) {
-        self.init(frameDuration: m.frameDuration, renderSize: m.renderSize, renderScale: m.renderScale,
-                  instructions: m.instructions, customVideoCompositor: m.customVideoCompositor,
-                  customVideoCompositorClass: m.customVideoCompositorClass,
-                  sourceTrackIDForFrameTiming: m.sourceTrackIDForFrameTiming,
-                  sourceSampleDataTrackIDs: m.sourceSampleDataTrackIDs, colorPrimaries: m.colorPrimaries,
-                  colorTransferFunction: m.colorTransferFunction, colorYCbCrMatrix: m.colorYCbCrMatrix)
+        self.init(
+            frameDuration: m.frameDuration, renderSize: m.renderSize, renderScale: m.renderScale,
+            instructions: m.instructions, customVideoCompositor: m.customVideoCompositor,
+            customVideoCompositorClass: m.customVideoCompositorClass,
+            sourceTrackIDForFrameTiming: m.sourceTrackIDForFrameTiming,
+            sourceSampleDataTrackIDs: m.sourceSampleDataTrackIDs, colorPrimaries: m.colorPrimaries,
+            colorTransferFunction: m.colorTransferFunction, colorYCbCrMatrix: m.colorYCbCrMatrix)
     }
 
     /// A video composition that shows `composition`'s video tracks as they are
@@ -152,8 +155,9 @@ public struct MutableVideoComposition: Sendable {
         if composition.naturalSize != .zero {
             renderSize = composition.naturalSize
         } else {
-            renderSize = Size(width: videoTracks.map(\.naturalSize.width).max() ?? 0,
-                              height: videoTracks.map(\.naturalSize.height).max() ?? 0)
+            renderSize = Size(
+                width: videoTracks.map(\.naturalSize.width).max() ?? 0,
+                height: videoTracks.map(\.naturalSize.height).max() ?? 0)
         }
         let durations = videoTracks.map(\.nominalFrameDuration).filter { $0.isNumeric && $0 > .zero }
         if let shortest = durations.min() { frameDuration = shortest }
@@ -168,9 +172,10 @@ public struct MutableVideoComposition: Sendable {
                 last.timeRange = TimeRange(start: last.timeRange.start, end: end)
                 result[result.count - 1] = last
             } else {
-                result.append(VideoCompositionInstruction(
-                    timeRange: TimeRange(start: start, end: end),
-                    layerInstructions: playing.map { VideoCompositionLayerInstruction(trackID: $0) }))
+                result.append(
+                    VideoCompositionInstruction(
+                        timeRange: TimeRange(start: start, end: end),
+                        layerInstructions: playing.map { VideoCompositionLayerInstruction(trackID: $0) }))
             }
         }
         instructions = result

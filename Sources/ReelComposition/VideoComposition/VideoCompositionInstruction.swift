@@ -17,11 +17,13 @@ public struct VideoCompositionInstruction: VideoCompositionInstructionProtocol, 
     public var requiredSourceSampleDataTrackIDs: [Int32]
     public var requiredSourceCaptionTrackIDs: [Int32]
 
-    public init(timeRange: TimeRange, backgroundColor: Color? = nil,
-                layerInstructions: [VideoCompositionLayerInstruction] = [],
-                enablePostProcessing: Bool = false, containsTweening: Bool = true,
-                passthroughTrackID: Int32? = nil, requiredSourceSampleDataTrackIDs: [Int32] = [],
-                requiredSourceCaptionTrackIDs: [Int32] = []) {
+    public init(
+        timeRange: TimeRange, backgroundColor: Color? = nil,
+        layerInstructions: [VideoCompositionLayerInstruction] = [],
+        enablePostProcessing: Bool = false, containsTweening: Bool = true,
+        passthroughTrackID: Int32? = nil, requiredSourceSampleDataTrackIDs: [Int32] = [],
+        requiredSourceCaptionTrackIDs: [Int32] = []
+    ) {
         self.timeRange = timeRange
         self.backgroundColor = backgroundColor
         self.layerInstructions = layerInstructions

@@ -119,7 +119,7 @@ public struct VideoCompositionLayerInstruction: Sendable, Hashable, Codable {
     static func value<V: Sendable & Hashable & Codable>(in ramps: [Ramp<V>], at time: MediaTime, default initial: V, mix: (V, V, Double) -> V) -> V {
         guard let i = ramps.lastIndex(where: { !(time < $0.timeRange.start) }) else { return initial }
         let r = ramps[i]
-        guard (time < r.timeRange.end), (r.timeRange.duration > .zero) else { return r.end }
+        guard r.timeRange.duration > .zero, time < r.timeRange.end else { return r.end }
         return mix(r.start, r.end, fraction(of: time - r.timeRange.start, over: r.timeRange.duration))
     }
 

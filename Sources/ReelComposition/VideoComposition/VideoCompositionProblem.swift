@@ -48,8 +48,10 @@ public struct VideoCompositionProblem: Sendable, Hashable, CustomStringConvertib
     /// The whole problem in one sentence, starting with the field.
     public var message: String
 
-    public init(kind: Kind, instructionIndex: Int? = nil, field: String, trackID: Int32? = nil,
-                time: MediaTime? = nil, message: String) {
+    public init(
+        kind: Kind, instructionIndex: Int? = nil, field: String, trackID: Int32? = nil,
+        time: MediaTime? = nil, message: String
+    ) {
         self.kind = kind
         self.instructionIndex = instructionIndex
         self.field = field

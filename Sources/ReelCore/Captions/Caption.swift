@@ -40,8 +40,10 @@ public struct Caption: Sendable, Hashable {
     public var textAlignment: TextAlignment?
     public var animation: Animation
 
-    public init(_ text: String, timeRange: TimeRange, styles: [StyledRange] = [], region: CaptionRegion? = nil,
-                textAlignment: TextAlignment? = nil, animation: Animation = .none) {
+    public init(
+        _ text: String, timeRange: TimeRange, styles: [StyledRange] = [], region: CaptionRegion? = nil,
+        textAlignment: TextAlignment? = nil, animation: Animation = .none
+    ) {
         self.text = text
         self.timeRange = timeRange
         self.styles = styles
@@ -51,8 +53,10 @@ public struct Caption: Sendable, Hashable {
     }
 
     /// A caption made of styled runs, joined into one text.
-    public init(spans: [Span], timeRange: TimeRange, region: CaptionRegion? = nil,
-                textAlignment: TextAlignment? = nil, animation: Animation = .none) {
+    public init(
+        spans: [Span], timeRange: TimeRange, region: CaptionRegion? = nil,
+        textAlignment: TextAlignment? = nil, animation: Animation = .none
+    ) {
         var text = ""
         var styles: [StyledRange] = []
         var at = 0
@@ -96,7 +100,8 @@ public struct Caption: Sendable, Hashable {
     /// The same caption with its style ranges normalised (``CaptionStyle/normalized``) and
     /// merged into the fewest runs: two captions that look the same compare equal.
     public var normalized: Caption {
-        Caption(spans: spans.map { Span($0.text, $0.style.normalized) }, timeRange: timeRange, region: region,
-                textAlignment: textAlignment, animation: animation)
+        Caption(
+            spans: spans.map { Span($0.text, $0.style.normalized) }, timeRange: timeRange, region: region,
+            textAlignment: textAlignment, animation: animation)
     }
 }

@@ -39,8 +39,10 @@ public struct CaptionRegion: Sendable, Hashable, Codable {
     public var height: Dimension
     public var displayAlignment: DisplayAlignment
 
-    public init(identifier: String? = nil, x: Dimension, y: Dimension, width: Dimension, height: Dimension,
-                displayAlignment: DisplayAlignment = .after) {
+    public init(
+        identifier: String? = nil, x: Dimension, y: Dimension, width: Dimension, height: Dimension,
+        displayAlignment: DisplayAlignment = .after
+    ) {
         self.identifier = identifier
         self.x = x
         self.y = y
@@ -50,13 +52,17 @@ public struct CaptionRegion: Sendable, Hashable, Codable {
     }
 
     /// The top 15% of the picture, lines from its top.
-    public static let top = CaptionRegion(identifier: "top", x: .percent(0), y: .percent(0), width: .percent(100), height: .percent(15), displayAlignment: .before)
+    public static let top = CaptionRegion(
+        identifier: "top", x: .percent(0), y: .percent(0), width: .percent(100), height: .percent(15), displayAlignment: .before)
     /// The bottom 15% of the picture, lines to its bottom.
-    public static let bottom = CaptionRegion(identifier: "bottom", x: .percent(0), y: .percent(85), width: .percent(100), height: .percent(15), displayAlignment: .after)
+    public static let bottom = CaptionRegion(
+        identifier: "bottom", x: .percent(0), y: .percent(85), width: .percent(100), height: .percent(15), displayAlignment: .after)
     /// The left 15% of the picture.
-    public static let left = CaptionRegion(identifier: "left", x: .percent(0), y: .percent(0), width: .percent(15), height: .percent(100), displayAlignment: .center)
+    public static let left = CaptionRegion(
+        identifier: "left", x: .percent(0), y: .percent(0), width: .percent(15), height: .percent(100), displayAlignment: .center)
     /// The right 15% of the picture.
-    public static let right = CaptionRegion(identifier: "right", x: .percent(85), y: .percent(0), width: .percent(15), height: .percent(100), displayAlignment: .center)
+    public static let right = CaptionRegion(
+        identifier: "right", x: .percent(85), y: .percent(0), width: .percent(15), height: .percent(100), displayAlignment: .center)
 
     /// True when the region's centre is in the upper half of a picture `rows` cells high.
     public func isInUpperHalf(rows: Double) -> Bool {

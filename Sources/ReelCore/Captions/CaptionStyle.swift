@@ -30,9 +30,11 @@ public struct CaptionStyle: Sendable, Hashable, Codable {
     public var fontSizePercent: Double?
     public var ruby: Ruby?
 
-    public init(fontWeight: FontWeight? = nil, italic: Bool? = nil, underline: Bool? = nil,
-                textColor: CaptionColor? = nil, backgroundColor: CaptionColor? = nil,
-                fontSizePercent: Double? = nil, ruby: Ruby? = nil) {
+    public init(
+        fontWeight: FontWeight? = nil, italic: Bool? = nil, underline: Bool? = nil,
+        textColor: CaptionColor? = nil, backgroundColor: CaptionColor? = nil,
+        fontSizePercent: Double? = nil, ruby: Ruby? = nil
+    ) {
         self.fontWeight = fontWeight
         self.italic = italic
         self.underline = underline
@@ -49,10 +51,11 @@ public struct CaptionStyle: Sendable, Hashable, Codable {
 
     /// This style with every attribute `other` sets taking its value from `other`.
     public func merging(_ other: CaptionStyle) -> CaptionStyle {
-        CaptionStyle(fontWeight: other.fontWeight ?? fontWeight, italic: other.italic ?? italic,
-                     underline: other.underline ?? underline, textColor: other.textColor ?? textColor,
-                     backgroundColor: other.backgroundColor ?? backgroundColor,
-                     fontSizePercent: other.fontSizePercent ?? fontSizePercent, ruby: other.ruby ?? ruby)
+        CaptionStyle(
+            fontWeight: other.fontWeight ?? fontWeight, italic: other.italic ?? italic,
+            underline: other.underline ?? underline, textColor: other.textColor ?? textColor,
+            backgroundColor: other.backgroundColor ?? backgroundColor,
+            fontSizePercent: other.fontSizePercent ?? fontSizePercent, ruby: other.ruby ?? ruby)
     }
 
     /// This style with attributes equal to a format's defaults dropped, so that "bold: no"
@@ -95,9 +98,11 @@ public struct CaptionStyle: Sendable, Hashable, Codable {
         public static let all: Attributes = [.bold, .italic, .underline, .textColor, .backgroundColor, .fontSize, .ruby]
 
         public var description: String {
-            let names: [(Attributes, String)] = [(.bold, "bold"), (.italic, "italic"), (.underline, "underline"),
-                                                 (.textColor, "text colour"), (.backgroundColor, "background colour"),
-                                                 (.fontSize, "font size"), (.ruby, "ruby")]
+            let names: [(Attributes, String)] = [
+                (.bold, "bold"), (.italic, "italic"), (.underline, "underline"),
+                (.textColor, "text colour"), (.backgroundColor, "background colour"),
+                (.fontSize, "font size"), (.ruby, "ruby"),
+            ]
             return names.filter { contains($0.0) }.map(\.1).joined(separator: ", ")
         }
     }

@@ -9,8 +9,10 @@ import Foundation
 /// stored properties of an object it made) happens before the task reads it. Through the
 /// continuation alone it reported the task's first read of a reader's tracks as racing
 /// with the thread's initialiser.
-package func onDedicatedThread<T: Sendable>(named name: String,
-                                            _ body: @escaping @Sendable () throws(ReelError) -> T) async throws(ReelError) -> T {
+package func onDedicatedThread<T: Sendable>(
+    named name: String,
+    _ body: @escaping @Sendable () throws(ReelError) -> T
+) async throws(ReelError) -> T {
     let handoff = Lock<Result<T, ReelError>?>(nil)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         let thread = Thread {

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A value behind a POSIX mutex, with a condition variable for threads that must block
@@ -68,8 +68,10 @@ package final class Lock<Value> {
     /// Blocks the calling thread until `isReady` holds for the value, then runs `body` on
     /// it, all without letting go of the lock in between. Never call it from Swift's
     /// cooperative pool.
-    package func withLock<Result, Failure: Error>(when isReady: (Value) -> Bool,
-                                                  _ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(
+        when isReady: (Value) -> Bool,
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         lock()
         defer { unlock() }
         while !isReady(value) {

@@ -40,8 +40,10 @@ public struct ReelError: Error, Sendable, CustomStringConvertible {
     /// The cause, such as an FFmpeg error.
     public var underlying: (any Error & Sendable)?
 
-    public init(_ code: Code, _ message: String, path: String? = nil, trackID: Int32? = nil,
-                time: MediaTime? = nil, field: String? = nil, underlying: (any Error & Sendable)? = nil) {
+    public init(
+        _ code: Code, _ message: String, path: String? = nil, trackID: Int32? = nil,
+        time: MediaTime? = nil, field: String? = nil, underlying: (any Error & Sendable)? = nil
+    ) {
         self.code = code
         self.message = message
         self.path = path

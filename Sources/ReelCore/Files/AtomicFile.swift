@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A file put in place in one step, so that a failure never leaves half a file and never
@@ -49,8 +50,9 @@ package struct AtomicFile: Sendable {
             try data.write(to: temporaryURL)
         } catch {
             discard()
-            throw ReelError(.outputFailed, "could not write the file (\((error as NSError).localizedDescription))",
-                            path: destination.path, underlying: error)
+            throw ReelError(
+                .outputFailed, "could not write the file (\((error as NSError).localizedDescription))",
+                path: destination.path, underlying: error)
         }
         try commit()
     }

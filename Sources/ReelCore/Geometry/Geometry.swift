@@ -32,8 +32,9 @@ public struct Rect: Sendable, Hashable, Codable {
     }
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
     /// The "no crop" rectangle: infinitely large (CGRect.infinite).
-    public static let infinite = Rect(x: -.greatestFiniteMagnitude / 2, y: -.greatestFiniteMagnitude / 2,
-                                      width: .greatestFiniteMagnitude, height: .greatestFiniteMagnitude)
+    public static let infinite = Rect(
+        x: -.greatestFiniteMagnitude / 2, y: -.greatestFiniteMagnitude / 2,
+        width: .greatestFiniteMagnitude, height: .greatestFiniteMagnitude)
 
     public var minX: Double { origin.x }
     public var minY: Double { origin.y }
@@ -88,9 +89,10 @@ public struct Transform2D: Sendable, Hashable, Codable {
 
     /// `self` then `other` (CGAffineTransformConcat(self, other)).
     public func concatenating(_ t2: Transform2D) -> Transform2D {
-        Transform2D(a: a * t2.a + b * t2.c, b: a * t2.b + b * t2.d,
-                        c: c * t2.a + d * t2.c, d: c * t2.b + d * t2.d,
-                        tx: tx * t2.a + ty * t2.c + t2.tx, ty: tx * t2.b + ty * t2.d + t2.ty)
+        Transform2D(
+            a: a * t2.a + b * t2.c, b: a * t2.b + b * t2.d,
+            c: c * t2.a + d * t2.c, d: c * t2.b + d * t2.d,
+            tx: tx * t2.a + ty * t2.c + t2.tx, ty: tx * t2.b + ty * t2.d + t2.ty)
     }
 
     public func translatedBy(x: Double, y: Double) -> Transform2D { Transform2D(translationX: x, y: y).concatenating(self) }
@@ -103,15 +105,17 @@ public struct Transform2D: Sendable, Hashable, Codable {
     public func inverted() -> Transform2D? {
         let det = determinant
         guard det != 0, det.isFinite else { return nil }
-        return Transform2D(a: d / det, b: -b / det, c: -c / det, d: a / det,
-                               tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
+        return Transform2D(
+            a: d / det, b: -b / det, c: -c / det, d: a / det,
+            tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
     }
 
     /// Linear interpolation of each component, `t` in 0...1 (what a transform ramp does).
     public static func interpolate(_ from: Transform2D, _ to: Transform2D, _ t: Double) -> Transform2D {
         func mix(_ x: Double, _ y: Double) -> Double { x + (y - x) * t }
-        return Transform2D(a: mix(from.a, to.a), b: mix(from.b, to.b), c: mix(from.c, to.c),
-                               d: mix(from.d, to.d), tx: mix(from.tx, to.tx), ty: mix(from.ty, to.ty))
+        return Transform2D(
+            a: mix(from.a, to.a), b: mix(from.b, to.b), c: mix(from.c, to.c),
+            d: mix(from.d, to.d), tx: mix(from.tx, to.tx), ty: mix(from.ty, to.ty))
     }
 }
 

@@ -46,12 +46,14 @@ public struct GPSFix: Sendable, Hashable, Codable {
     /// True airspeed, m/s.
     public var airspeed: Double?
 
-    public init(latitude: Double, longitude: Double, altitude: Double? = nil, speed2D: Double? = nil,
-                speed3D: Double? = nil, course: Double? = nil, time: Date? = nil, fix: Int? = nil, dop: Double? = nil,
-                horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil, speedAccuracy: Double? = nil,
-                satellites: Int? = nil, deviceTime: Double? = nil, velocityNorth: Double? = nil, velocityEast: Double? = nil,
-                velocityUp: Double? = nil, relativeAltitude: Double? = nil, heading: Double? = nil, pitch: Double? = nil,
-                roll: Double? = nil, airspeed: Double? = nil) {
+    public init(
+        latitude: Double, longitude: Double, altitude: Double? = nil, speed2D: Double? = nil,
+        speed3D: Double? = nil, course: Double? = nil, time: Date? = nil, fix: Int? = nil, dop: Double? = nil,
+        horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil, speedAccuracy: Double? = nil,
+        satellites: Int? = nil, deviceTime: Double? = nil, velocityNorth: Double? = nil, velocityEast: Double? = nil,
+        velocityUp: Double? = nil, relativeAltitude: Double? = nil, heading: Double? = nil, pitch: Double? = nil,
+        roll: Double? = nil, airspeed: Double? = nil
+    ) {
         self.latitude = latitude
         self.longitude = longitude
         self.altitude = altitude
@@ -93,10 +95,11 @@ public struct GPSFix: Sendable, Hashable, Codable {
     public init?(items: [MetadataItem]) {
         func number(_ id: MetadataIdentifier) -> Double? { items.first { $0.identifier == id }?.numberValue }
         guard let lat = number(.latitude), let lon = number(.longitude) else { return nil }
-        self.init(latitude: lat, longitude: lon, altitude: number(.altitude), speed2D: number(.speed2D),
-                  speed3D: number(.speed3D), course: number(.course),
-                  time: items.first { $0.identifier == .gpsTime }?.dateValue,
-                  fix: number(.gpsFix).map { Int($0) }, dop: number(.gpsDOP))
+        self.init(
+            latitude: lat, longitude: lon, altitude: number(.altitude), speed2D: number(.speed2D),
+            speed3D: number(.speed3D), course: number(.course),
+            time: items.first { $0.identifier == .gpsTime }?.dateValue,
+            fix: number(.gpsFix).map { Int($0) }, dop: number(.gpsDOP))
         horizontalAccuracy = number(.gpsHorizontalAccuracy)
         verticalAccuracy = number(.gpsVerticalAccuracy)
         speedAccuracy = number(.gpsSpeedAccuracy)

@@ -9,7 +9,8 @@ package enum LanguageTag {
     package static func bcp47(fromISO639_2 code: String) -> String? {
         let lower = code.lowercased()
         guard (2...3).contains(lower.count), lower.allSatisfy({ $0.isASCII && $0.isLetter }),
-              !["und", "mis", "mul", "zxx"].contains(lower) else { return nil }
+            !["und", "mis", "mul", "zxx"].contains(lower)
+        else { return nil }
         if lower.count == 2 { return lower }
         if let short = Locale.LanguageCode(lower).identifier(.alpha2) { return short }
         return bibliographic[lower] ?? lower

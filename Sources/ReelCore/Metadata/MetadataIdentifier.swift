@@ -72,7 +72,6 @@ extension MetadataIdentifier {
     public static let commonIdentifierModel = MetadataIdentifier(keySpace: .common, key: "model")
     public static let commonIdentifierSoftware = MetadataIdentifier(keySpace: .common, key: "software")
 
-
     // Former spellings of the common identifiers.
     @available(*, deprecated, renamed: "commonIdentifierTitle")
     public static var commonTitle: MetadataIdentifier { commonIdentifierTitle }

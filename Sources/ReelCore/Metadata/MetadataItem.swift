@@ -33,9 +33,11 @@ public struct MetadataItem: Sendable, Hashable {
     /// by ``MetadataExtraAttributeKey``; empty when it says nothing.
     public var extraAttributes: [MetadataExtraAttributeKey: String]
 
-    public init(identifier: MetadataIdentifier, value: MetadataValue, dataType: String? = nil, unit: String? = nil,
-                time: MediaTime = .invalid, duration: MediaTime = .invalid, extendedLanguageTag: String? = nil,
-                startDate: Date? = nil, extraAttributes: [MetadataExtraAttributeKey: String] = [:]) {
+    public init(
+        identifier: MetadataIdentifier, value: MetadataValue, dataType: String? = nil, unit: String? = nil,
+        time: MediaTime = .invalid, duration: MediaTime = .invalid, extendedLanguageTag: String? = nil,
+        startDate: Date? = nil, extraAttributes: [MetadataExtraAttributeKey: String] = [:]
+    ) {
         self.identifier = identifier
         self.value = value
         self.dataType = dataType
@@ -106,9 +108,11 @@ public struct MetadataItem: Sendable, Hashable {
         let signed: Bool
         switch dataType {
         case "com.apple.metadata.datatype.int8", "com.apple.metadata.datatype.int16", "com.apple.metadata.datatype.int32",
-             "com.apple.metadata.datatype.int64", "com.apple.metadata.datatype.signed-integer": signed = true
+            "com.apple.metadata.datatype.int64", "com.apple.metadata.datatype.signed-integer":
+            signed = true
         case "com.apple.metadata.datatype.uint8", "com.apple.metadata.datatype.uint16", "com.apple.metadata.datatype.uint32",
-             "com.apple.metadata.datatype.uint64", "com.apple.metadata.datatype.unsigned-integer": signed = false
+            "com.apple.metadata.datatype.uint64", "com.apple.metadata.datatype.unsigned-integer":
+            signed = false
         default: return nil
         }
         let raw = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
@@ -166,10 +170,12 @@ public struct MetadataItem: Sendable, Hashable {
     /// (AVMetadataItem.metadataItems(from:filteredAndSortedAccordingToPreferredLanguages:)).
     /// Languages compare by their primary subtag (`fr-CA` is `fr`, `fra`); an item without
     /// a language, or in none of them, is left out.
-    public static func metadataItems(from items: [MetadataItem], filteredAndSortedAccordingToPreferredLanguages preferredLanguages: [String]) -> [MetadataItem] {
+    public static func metadataItems(from items: [MetadataItem], filteredAndSortedAccordingToPreferredLanguages preferredLanguages: [String]) -> [MetadataItem]
+    {
         let ranked = items.enumerated().compactMap { index, item -> (rank: Int, index: Int, item: MetadataItem)? in
             guard let tag = item.extendedLanguageTag,
-                  let rank = preferredLanguages.firstIndex(where: { LanguageTag.sameLanguage(tag, $0) }) else { return nil }
+                let rank = preferredLanguages.firstIndex(where: { LanguageTag.sameLanguage(tag, $0) })
+            else { return nil }
             return (rank, index, item)
         }
         return ranked.sorted { ($0.rank, $0.index) < ($1.rank, $1.index) }.map(\.item)
@@ -232,8 +238,10 @@ public struct SampleBuffer: Sendable, Hashable {
     /// the cue has none.
     public var cueIdentifier: String?
 
-    public init(data: Data, presentationTime: MediaTime, duration: MediaTime, format: String,
-                decodeTime: MediaTime = .invalid, isSync: Bool = true) {
+    public init(
+        data: Data, presentationTime: MediaTime, duration: MediaTime, format: String,
+        decodeTime: MediaTime = .invalid, isSync: Bool = true
+    ) {
         self.data = data
         self.presentationTime = presentationTime
         self.duration = duration

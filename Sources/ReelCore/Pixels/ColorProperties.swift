@@ -120,9 +120,11 @@ public struct YCbCrEncoding: Sendable, Hashable, Codable {
         let kr = matrix.kr, kb = matrix.kb
         let r = red / 255, g = green / 255, b = blue / 255
         let luma = kr * r + matrix.kg * g + kb * b
-        return (blackLevel + lumaScale * luma,
-                128 + chromaScale * (b - luma) / (2 * (1 - kb)),
-                128 + chromaScale * (r - luma) / (2 * (1 - kr)))
+        return (
+            blackLevel + lumaScale * luma,
+            128 + chromaScale * (b - luma) / (2 * (1 - kb)),
+            128 + chromaScale * (r - luma) / (2 * (1 - kr))
+        )
     }
 
     /// R, G, B (unrounded, unclamped, 0...255 for colours in gamut) of Y', Cb, Cr code values.

@@ -76,8 +76,9 @@ public final class PixelBuffer: @unchecked Sendable {
     /// `destination`, which must have the same size and format. Padding is not copied,
     /// except when both buffers have the same row stride, where one block copy is cheapest.
     public func copyPixels(into destination: PixelBuffer) {
-        precondition(width == destination.width && height == destination.height && format == destination.format,
-                     "copyPixels needs buffers of the same size and format")
+        precondition(
+            width == destination.width && height == destination.height && format == destination.format,
+            "copyPixels needs buffers of the same size and format")
         for p in 0..<planeCount {
             let (w, h) = planeSize(p)
             let rowBytes = w * format.bytesPerPixel(plane: p)
@@ -188,10 +189,12 @@ public final class PixelBufferPool: Sendable {
 
     /// A buffer from the pool. Its pixels are whatever the last user left: write them all.
     public func makeBuffer() -> PixelBuffer {
-        let storage = idle.withLock { $0.popLast() } ?? {
-            allocations.add(1, ordering: .relaxed)
-            return PixelStorage(byteCount: layout.byteCount)
-        }()
+        let storage =
+            idle.withLock { $0.popLast() }
+            ?? {
+                allocations.add(1, ordering: .relaxed)
+                return PixelStorage(byteCount: layout.byteCount)
+            }()
         return PixelBuffer(layout: layout, storage: storage, pool: self)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// How the XML readers (GPX, iTT) run Foundation's `XMLParser` over a document.
@@ -8,8 +9,10 @@ package enum XMLInput {
     /// Parses `data` with `delegate`, external entities off, after ``utf8Problem(in:format:)``;
     /// `attach` gets the parser before it starts (for the delegate's line numbers). Returns
     /// nil when the document parsed, else what is wrong and on which line.
-    package static func parse(_ data: Data, format: String, delegate: any XMLParserDelegate,
-                              attach: (XMLParser) -> Void) -> (message: String, line: Int)? {
+    package static func parse(
+        _ data: Data, format: String, delegate: any XMLParserDelegate,
+        attach: (XMLParser) -> Void
+    ) -> (message: String, line: Int)? {
         if let problem = utf8Problem(in: data, format: format) ?? emptyProcessingInstruction(in: data) { return problem }
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false

@@ -13,8 +13,9 @@ extension MediaTime {
         guard isValid, newTimescale > 0 else { return .invalid }
         guard isNumeric else { return self }
         if newTimescale == timescale { return self }
-        let (q, exact) = Self.divide(Int128(value) * Int128(newTimescale), by: Int128(timescale),
-                                     method: method, shrinking: newTimescale < timescale)
+        let (q, exact) = Self.divide(
+            Int128(value) * Int128(newTimescale), by: Int128(timescale),
+            method: method, shrinking: newTimescale < timescale)
         guard let v = Int64(exactly: q) else { return q < 0 ? .negativeInfinity : .positiveInfinity }
         var t = MediaTime(value: v, timescale: newTimescale, epoch: epoch)
         if !exact || flags.contains(.hasBeenRounded) { t.flags.insert(.hasBeenRounded) }
@@ -23,10 +24,12 @@ extension MediaTime {
 
     /// `numerator / denominator` (denominator > 0) as an integer rounded by `method`, and
     /// whether no rounding was needed. `shrinking` selects QuickTime's toward-zero branch.
-    static func divide(_ numerator: Int128, by denominator: Int128, method: RoundingMethod,
-                       shrinking: Bool) -> (quotient: Int128, exact: Bool) {
-        let q = numerator / denominator          // truncates toward zero
-        let r = numerator % denominator          // has the numerator's sign
+    static func divide(
+        _ numerator: Int128, by denominator: Int128, method: RoundingMethod,
+        shrinking: Bool
+    ) -> (quotient: Int128, exact: Bool) {
+        let q = numerator / denominator  // truncates toward zero
+        let r = numerator % denominator  // has the numerator's sign
         if r == 0 { return (q, true) }
         let negative = numerator < 0
         let awayFromZero: Bool
@@ -46,8 +49,10 @@ extension MediaTime {
     /// at timescale `scale` when the value fits in 64 bits, else at the timescale halved
     /// as many times as needed (rounding half away from zero), else an infinity of the
     /// numerator's sign. Flagged rounded when `rounded` or when any rounding happened.
-    static func fitting(_ numerator: Int128, over denominator: Int128, scale: Int32,
-                        epoch: Int64, rounded: Bool) -> MediaTime {
+    static func fitting(
+        _ numerator: Int128, over denominator: Int128, scale: Int32,
+        epoch: Int64, rounded: Bool
+    ) -> MediaTime {
         var s = scale
         while s >= 1 {
             let (scaled, overflow) = numerator.multipliedReportingOverflow(by: Int128(s))
@@ -85,10 +90,15 @@ extension MediaTime {
         // nonzero epoch on both sides gives a duration (epoch zero); different nonzero
         // epochs cannot be combined (their lengths are unknown).
         let epoch: Int64
-        if lhs.epoch == rhs.epoch { epoch = 0 }
-        else if lhs.epoch == 0 { epoch = rhs.epoch }
-        else if rhs.epoch == 0 { epoch = lhs.epoch }
-        else { return .invalid }
+        if lhs.epoch == rhs.epoch {
+            epoch = 0
+        } else if lhs.epoch == 0 {
+            epoch = rhs.epoch
+        } else if rhs.epoch == 0 {
+            epoch = lhs.epoch
+        } else {
+            return .invalid
+        }
         return numericSum(lhs, rhs, epoch: epoch, subtracting: subtracting)
     }
 
@@ -159,8 +169,9 @@ extension MediaTime {
             t.value = -time.value
             return t
         }
-        return fitting(-Int128(time.value), over: Int128(time.timescale), scale: time.timescale,
-                       epoch: time.epoch, rounded: time.flags.contains(.hasBeenRounded))
+        return fitting(
+            -Int128(time.value), over: Int128(time.timescale), scale: time.timescale,
+            epoch: time.epoch, rounded: time.flags.contains(.hasBeenRounded))
     }
 
     /// `lhs = lhs + rhs`.

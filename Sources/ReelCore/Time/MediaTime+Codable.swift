@@ -7,8 +7,10 @@ extension MediaTime: Codable {
         let container = try decoder.singleValueContainer()
         if let text = try? container.decode(String.self) {
             guard let time = MediaTime(parsing: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                    debugDescription: "expected a time such as \"1001/30000\" or \"2.5\", got \"\(text)\""))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "expected a time such as \"1001/30000\" or \"2.5\", got \"\(text)\""))
             }
             self = time
             return
@@ -22,12 +24,16 @@ extension MediaTime: Codable {
         do {
             decimal = try container.decode(Decimal.self)
         } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                debugDescription: "expected a time as a string such as \"1001/30000\" or a number of seconds", underlyingError: error))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "expected a time as a string such as \"1001/30000\" or a number of seconds", underlyingError: error))
         }
         guard let time = MediaTime(parsing: "\(decimal)") else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                debugDescription: "the number \(decimal) is not a time in seconds with at most 9 decimals"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "the number \(decimal) is not a time in seconds with at most 9 decimals"))
         }
         self = time
     }

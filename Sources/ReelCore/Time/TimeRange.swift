@@ -101,8 +101,9 @@ public struct TimeRange: Sendable, Hashable, Codable {
     /// `from` are mapped by the same line.
     public static func mapTime(_ time: MediaTime, from: TimeRange, to: TimeRange) -> MediaTime {
         guard from.isValid, to.isValid, !from.isEmpty, !to.isEmpty,
-              time.isNumeric, from.start.isNumeric, to.start.isNumeric,
-              time.epoch == from.start.epoch else { return .invalid }
+            time.isNumeric, from.start.isNumeric, to.start.isNumeric,
+            time.epoch == from.start.epoch
+        else { return .invalid }
         let offset = time - from.start
         let sd = to.duration, td = from.duration
         if sd == td || (sd.isPositiveInfinity && td.isPositiveInfinity) { return to.start + offset }
@@ -133,7 +134,8 @@ extension MediaTime {
         let g = Int128(Self.gcd128(top.magnitude, bottom.magnitude))
         top /= g
         bottom /= g
-        let rounded = flags.contains(.hasBeenRounded) || numerator.flags.contains(.hasBeenRounded)
+        let rounded =
+            flags.contains(.hasBeenRounded) || numerator.flags.contains(.hasBeenRounded)
             || denominator.flags.contains(.hasBeenRounded)
         // Now self * top / bottom: reduce the value against bottom and the timescale against top.
         let g1 = Int128(Self.gcd128(Int128(value).magnitude, bottom.magnitude))

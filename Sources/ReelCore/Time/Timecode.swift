@@ -64,7 +64,8 @@ public struct Timecode: Hashable, Sendable, CustomStringConvertible {
     /// drop-frame counting skips.
     public func isValid(nominalRate: Int) -> Bool {
         guard hours >= 0, hours < 1000, minutes >= 0, minutes < 60, seconds >= 0, seconds < 60,
-              frames >= 0, frames < nominalRate else { return false }
+            frames >= 0, frames < nominalRate
+        else { return false }
         return !(isDropFrame && seconds == 0 && minutes % 10 != 0 && frames < Self.droppedLabels(nominalRate: nominalRate))
     }
 

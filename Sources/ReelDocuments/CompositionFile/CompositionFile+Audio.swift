@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 
 extension CompositionFile {
     /// One audio track's volume in the file's `audioMix`: a volume from the start, then
@@ -56,7 +56,10 @@ extension CompositionFile {
                 }
                 let range = ramp.timeRange.resolved(compositionEnd: composition.duration)
                 guard !(range.start < previousEnd) else {
-                    throw fail(rf + ".timeRange", "starts at \(range.start.secondsDescription), before the previous ramp ends at \(previousEnd.secondsDescription): ramps are in time order and do not overlap")
+                    throw fail(
+                        rf + ".timeRange",
+                        "starts at \(range.start.secondsDescription), before the previous ramp ends at \(previousEnd.secondsDescription): ramps are in time order and do not overlap"
+                    )
                 }
                 previousEnd = range.end
                 parameters.setVolumeRamp(fromStartVolume: ramp.from, toEndVolume: ramp.to, timeRange: range)
@@ -71,7 +74,8 @@ extension CompositionFile {
     /// first audio track wherever the first video track plays that source, silent elsewhere.
     public func addingSourceAudio(to composition: Composition, sources: [String: SourceDescription]) throws(ReelError) -> Composition {
         guard output?.audio != false, composition.tracks(withMediaType: .audio).isEmpty,
-              let name = self.sources.first?.name, let audio = sources[name]?.tracks(withMediaType: .audio).first else { return composition }
+            let name = self.sources.first?.name, let audio = sources[name]?.tracks(withMediaType: .audio).first
+        else { return composition }
         return try adding([audio], underPictureOf: name, to: composition)
     }
 

@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 
 extension CompositionFile {
     /// `composition` with its first source's caption tracks under the picture when the file
@@ -8,7 +8,8 @@ extension CompositionFile {
     /// source, so a render keeps the subtitles of what it shows, retimed through the edit.
     public func addingSourceCaptions(to composition: Composition, sources: [String: SourceDescription]) throws(ReelError) -> Composition {
         guard output?.captions != false, !tracks.contains(where: { $0.mediaType == .captions }),
-              let name = self.sources.first?.name, let source = sources[name] else { return composition }
+            let name = self.sources.first?.name, let source = sources[name]
+        else { return composition }
         return try adding(source.tracks.filter { Track.Kind.captions.plays($0.mediaType) }, underPictureOf: name, to: composition)
     }
 
@@ -31,8 +32,9 @@ extension SourceDescription {
     public static func captionFile(_ url: URL, identifier: String) throws(ReelError) -> SourceDescription {
         let captions = try CaptionDocument(contentsOf: url).captions
         let end = captions.map(\.timeRange.end).filter(\.isNumeric).max() ?? .zero
-        let track = SourceTrackDescription(reference: SourceTrackReference(sourceIdentifier: identifier, trackID: 1), mediaType: .subtitle,
-                                           timeRange: TimeRange(start: .zero, end: end))
+        let track = SourceTrackDescription(
+            reference: SourceTrackReference(sourceIdentifier: identifier, trackID: 1), mediaType: .subtitle,
+            timeRange: TimeRange(start: .zero, end: end))
         return SourceDescription(identifier: identifier, tracks: [track])
     }
 }

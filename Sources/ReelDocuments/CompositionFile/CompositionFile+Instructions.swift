@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 
 extension CompositionFile {
     /// What to draw over one span of the output timeline (a
@@ -20,9 +20,11 @@ extension CompositionFile {
         /// The layers, top first.
         public var layerInstructions: [LayerInstruction]?
 
-        public init(timeRange: TimeRangeValue, requiredSourceSampleDataTrackIDs: [Int32]? = nil, passthroughTrackID: Int32? = nil,
-                    backgroundColor: ColorValue? = nil, containsTweening: Bool? = nil, layerInstructions: [LayerInstruction]? = nil,
-                    requiredSourceCaptionTrackIDs: [Int32]? = nil) {
+        public init(
+            timeRange: TimeRangeValue, requiredSourceSampleDataTrackIDs: [Int32]? = nil, passthroughTrackID: Int32? = nil,
+            backgroundColor: ColorValue? = nil, containsTweening: Bool? = nil, layerInstructions: [LayerInstruction]? = nil,
+            requiredSourceCaptionTrackIDs: [Int32]? = nil
+        ) {
             self.timeRange = timeRange
             self.requiredSourceCaptionTrackIDs = requiredSourceCaptionTrackIDs
             self.requiredSourceSampleDataTrackIDs = requiredSourceSampleDataTrackIDs
@@ -46,9 +48,11 @@ extension CompositionFile {
         public var transformRamps: [Ramp<TransformValue>]?
         public var cropRectangleRamps: [Ramp<RectValue>]?
 
-        public init(trackID: Int32, opacity: Double? = nil, transform: TransformValue? = nil, cropRectangle: RectValue? = nil,
-                    opacityRamps: [Ramp<Double>]? = nil, transformRamps: [Ramp<TransformValue>]? = nil,
-                    cropRectangleRamps: [Ramp<RectValue>]? = nil) {
+        public init(
+            trackID: Int32, opacity: Double? = nil, transform: TransformValue? = nil, cropRectangle: RectValue? = nil,
+            opacityRamps: [Ramp<Double>]? = nil, transformRamps: [Ramp<TransformValue>]? = nil,
+            cropRectangleRamps: [Ramp<RectValue>]? = nil
+        ) {
             self.trackID = trackID
             self.opacity = opacity
             self.transform = transform
@@ -106,8 +110,10 @@ extension CompositionFile {
             switch (duration, end) {
             case (let d?, nil):
                 guard d.isNumeric, !(d < .zero) else {
-                    throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.duration],
-                                                            debugDescription: "is \(d.isNumeric ? d.secondsDescription : d.description): a duration must be zero or more"))
+                    throw DecodingError.dataCorrupted(
+                        .init(
+                            codingPath: c.codingPath + [CodingKeys.duration],
+                            debugDescription: "is \(d.isNumeric ? d.secondsDescription : d.description): a duration must be zero or more"))
                 }
                 range = TimeRange(start: start, duration: d)
             case (nil, nil) where toEnd:
@@ -117,8 +123,10 @@ extension CompositionFile {
                 range = TimeRange(start: start, duration: .positiveInfinity)
             case (nil, let e?):
                 guard e.isNumeric, start.isNumeric, !(e < start) else {
-                    throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.end],
-                                                            debugDescription: "is \(e.isNumeric ? e.secondsDescription : e.description), before the start \(start.secondsDescription)"))
+                    throw DecodingError.dataCorrupted(
+                        .init(
+                            codingPath: c.codingPath + [CodingKeys.end],
+                            debugDescription: "is \(e.isNumeric ? e.secondsDescription : e.description), before the start \(start.secondsDescription)"))
                 }
                 range = TimeRange(start: start, end: e)
             case (nil, nil):
@@ -148,9 +156,10 @@ extension CompositionFile {
         public init(from decoder: any Decoder) throws {
             let k = try decoder.container(keyedBy: CodingKeys.self)
             if k.contains(.a) || k.contains(.tx) {
-                transform = Transform2D(a: try k.decodeIfPresent(Double.self, forKey: .a) ?? 1, b: try k.decodeIfPresent(Double.self, forKey: .b) ?? 0,
-                                            c: try k.decodeIfPresent(Double.self, forKey: .c) ?? 0, d: try k.decodeIfPresent(Double.self, forKey: .d) ?? 1,
-                                            tx: try k.decodeIfPresent(Double.self, forKey: .tx) ?? 0, ty: try k.decodeIfPresent(Double.self, forKey: .ty) ?? 0)
+                transform = Transform2D(
+                    a: try k.decodeIfPresent(Double.self, forKey: .a) ?? 1, b: try k.decodeIfPresent(Double.self, forKey: .b) ?? 0,
+                    c: try k.decodeIfPresent(Double.self, forKey: .c) ?? 0, d: try k.decodeIfPresent(Double.self, forKey: .d) ?? 1,
+                    tx: try k.decodeIfPresent(Double.self, forKey: .tx) ?? 0, ty: try k.decodeIfPresent(Double.self, forKey: .ty) ?? 0)
                 return
             }
             var t = Transform2D.identity
@@ -198,8 +207,9 @@ extension CompositionFile {
 
         public init(from decoder: any Decoder) throws {
             let k = try decoder.container(keyedBy: CodingKeys.self)
-            rect = Rect(x: try k.decode(Double.self, forKey: .x), y: try k.decode(Double.self, forKey: .y),
-                        width: try k.decode(Double.self, forKey: .width), height: try k.decode(Double.self, forKey: .height))
+            rect = Rect(
+                x: try k.decode(Double.self, forKey: .x), y: try k.decode(Double.self, forKey: .y),
+                width: try k.decode(Double.self, forKey: .width), height: try k.decode(Double.self, forKey: .height))
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -222,14 +232,16 @@ extension CompositionFile {
         public init(from decoder: any Decoder) throws {
             if let text = try? decoder.singleValueContainer().decode(String.self) {
                 guard let c = Self.parse(hex: text) else {
-                    throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected a colour such as \"#1E90FF\" or \"#00000080\", got \"\(text)\""))
+                    throw DecodingError.dataCorrupted(
+                        .init(codingPath: decoder.codingPath, debugDescription: "expected a colour such as \"#1E90FF\" or \"#00000080\", got \"\(text)\""))
                 }
                 color = c
                 return
             }
             let k = try decoder.container(keyedBy: CodingKeys.self)
-            color = Color(red: try k.decode(Double.self, forKey: .red), green: try k.decode(Double.self, forKey: .green),
-                          blue: try k.decode(Double.self, forKey: .blue), alpha: try k.decodeIfPresent(Double.self, forKey: .alpha) ?? 1)
+            color = Color(
+                red: try k.decode(Double.self, forKey: .red), green: try k.decode(Double.self, forKey: .green),
+                blue: try k.decode(Double.self, forKey: .blue), alpha: try k.decodeIfPresent(Double.self, forKey: .alpha) ?? 1)
         }
 
         /// `#RRGGBB` or `#RRGGBBAA`.

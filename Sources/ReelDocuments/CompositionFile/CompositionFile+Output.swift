@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 
 extension CompositionFile {
     /// How the render is written: the container, the video encoder settings, and which
@@ -36,9 +36,11 @@ extension CompositionFile {
         /// that start in it, moved with it); none when absent. MPEG-TS holds none.
         public var chapters: [Chapter]?
 
-        public init(container: String? = nil, video: Video? = nil, metadataTrackIDs: [Int32]? = nil, metadataFormat: String? = nil,
-                    audio: Bool? = nil, audioCodec: String? = nil, audioSampleRate: Int? = nil, audioChannels: Int? = nil,
-                    captions: Bool? = nil, chapters: [Chapter]? = nil) {
+        public init(
+            container: String? = nil, video: Video? = nil, metadataTrackIDs: [Int32]? = nil, metadataFormat: String? = nil,
+            audio: Bool? = nil, audioCodec: String? = nil, audioSampleRate: Int? = nil, audioChannels: Int? = nil,
+            captions: Bool? = nil, chapters: [Chapter]? = nil
+        ) {
             self.captions = captions
             self.chapters = chapters
             self.container = container
@@ -68,8 +70,9 @@ extension CompositionFile {
             /// `common/title` item.
             public var group: TimedMetadataGroup {
                 let length = duration ?? .zero
-                return TimedMetadataGroup(timeRange: TimeRange(start: start, duration: length),
-                                          items: [MetadataItem(identifier: .commonIdentifierTitle, value: .string(title), time: start, duration: length)])
+                return TimedMetadataGroup(
+                    timeRange: TimeRange(start: start, duration: length),
+                    items: [MetadataItem(identifier: .commonIdentifierTitle, value: .string(title), time: start, duration: length)])
             }
         }
 
@@ -103,8 +106,10 @@ extension CompositionFile {
             /// default) renders every frame. `reel render --smart-render` overrides it.
             public var smartRender: String?
 
-            public init(codec: String? = nil, crf: Int? = nil, qp: Int? = nil, bitRate: Int? = nil, preset: String? = nil,
-                        keyframeInterval: Int? = nil, independentGroups: Bool? = nil, smartRender: String? = nil) {
+            public init(
+                codec: String? = nil, crf: Int? = nil, qp: Int? = nil, bitRate: Int? = nil, preset: String? = nil,
+                keyframeInterval: Int? = nil, independentGroups: Bool? = nil, smartRender: String? = nil
+            ) {
                 self.smartRender = smartRender
                 self.codec = codec
                 self.crf = crf
@@ -164,8 +169,10 @@ extension CompositionFile.Output {
             throw ReelError(.invalidComposition, "is \"\(other)\": expected aac, pcm (16-bit), pcm24 or alac", field: "output.audioCodec")
         }
         if codec == .alac, fileType != .mov, fileType != .mp4 {
-            throw ReelError(.invalidComposition, "is \"alac\": ALAC goes into MOV or MP4 (M4A), and the output is \(fileType.rawValue) (write to .mov or .m4a, or use aac or pcm)",
-                            field: "output.audioCodec")
+            throw ReelError(
+                .invalidComposition,
+                "is \"alac\": ALAC goes into MOV or MP4 (M4A), and the output is \(fileType.rawValue) (write to .mov or .m4a, or use aac or pcm)",
+                field: "output.audioCodec")
         }
         if let rate = audioSampleRate, !(8000...192_000).contains(rate) {
             throw ReelError(.invalidComposition, "is \(rate): expected 8000 to 192000 (Hz)", field: "output.audioSampleRate")
@@ -174,8 +181,10 @@ extension CompositionFile.Output {
             throw ReelError(.invalidComposition, "is \(channels): expected 1 to 8", field: "output.audioChannels")
         }
         if codec.isPCM, fileType != .mov, fileType != .mkv {
-            throw ReelError(.invalidComposition, "is \"\(audioCodec ?? "")\": PCM goes into MOV or Matroska, and the output is \(fileType.rawValue) (write to .mov or .mkv, or use aac)",
-                            field: "output.audioCodec")
+            throw ReelError(
+                .invalidComposition,
+                "is \"\(audioCodec ?? "")\": PCM goes into MOV or Matroska, and the output is \(fileType.rawValue) (write to .mov or .mkv, or use aac)",
+                field: "output.audioCodec")
         }
         return codec
     }
@@ -212,11 +221,12 @@ extension CompositionFile.Output {
         let quality: VideoEncoderSettings.Quality? = v.bitRate.map { .bitRate($0) } ?? ((codec == .h264 || codec == .hevc) ? .crf(v.crf ?? 23) : nil)
         let fps = frameDuration.isNumeric && frameDuration > .zero ? 1 / frameDuration.seconds : 30
         let gop = v.keyframeInterval ?? max(Int((2 * fps).rounded()), 1)
-        var settings = VideoEncoderSettings(codec: codec, width: width, height: height, pixelFormat: .yuv420p,
-                                            quality: v.qp == nil ? quality : nil,
-                                            preset: (codec == .h264 || codec == .hevc) ? (v.preset ?? "veryfast") : nil,
-                                            frameDuration: frameDuration, timescale: Self.timescale(for: frameDuration),
-                                            keyframeInterval: gop)
+        var settings = VideoEncoderSettings(
+            codec: codec, width: width, height: height, pixelFormat: .yuv420p,
+            quality: v.qp == nil ? quality : nil,
+            preset: (codec == .h264 || codec == .hevc) ? (v.preset ?? "veryfast") : nil,
+            frameDuration: frameDuration, timescale: Self.timescale(for: frameDuration),
+            keyframeInterval: gop)
         // Keyframes exactly every `gop` frames and nowhere else: what --range cuts on. With
         // crf or bitRate, a piece codes each group afresh, and so does a whole render that
         // asks to: a keyframe-aligned piece then codes to the same pictures as the whole

@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 
 extension CompositionFile {
     /// The composition the file describes, given what each named source holds (its tracks
@@ -32,7 +32,9 @@ extension CompositionFile {
                         throw fail(field + ".sourceTrackID", "source \"\(name)\" has no track \(wanted) (it has \(ids.isEmpty ? "none" : ids))")
                     }
                     guard track.mediaType.plays(t.mediaType) else {
-                        throw fail(field + ".sourceTrackID", "track \(wanted) of source \"\(name)\" is a \(t.mediaType) track, but tracks[\(i)] is a \(track.mediaType.rawValue) track")
+                        throw fail(
+                            field + ".sourceTrackID",
+                            "track \(wanted) of source \"\(name)\" is a \(t.mediaType) track, but tracks[\(i)] is a \(track.mediaType.rawValue) track")
                     }
                     played.append(t)
                 } else {
@@ -63,7 +65,10 @@ extension CompositionFile {
                     duration = d
                 } else {
                     guard sourceTrack.timeRange.isValid, sourceTrack.timeRange.end.isNumeric, start < sourceTrack.timeRange.end else {
-                        throw fail(field + ".sourceStart", "is \(start.secondsDescription), at or after the end of \(sourceTrack.reference) (\(sourceTrack.timeRange.end.secondsDescription)); give a duration")
+                        throw fail(
+                            field + ".sourceStart",
+                            "is \(start.secondsDescription), at or after the end of \(sourceTrack.reference) (\(sourceTrack.timeRange.end.secondsDescription)); give a duration"
+                        )
                     }
                     duration = sourceTrack.timeRange.end - start
                 }
@@ -90,8 +95,10 @@ extension CompositionFile {
     ///
     /// - Throws: `invalidComposition` for the first problem, with its JSON path in `field`
     ///   (`instructions[2].timeRange: starts at 4 s but instructions[1] ends at 3.5 s ...`).
-    public func makeVideoComposition(for composition: Composition, compositor: (any VideoCompositing)? = nil,
-                                     timeRange: TimeRange? = nil, path: String? = nil) throws(ReelError) -> VideoComposition {
+    public func makeVideoComposition(
+        for composition: Composition, compositor: (any VideoCompositing)? = nil,
+        timeRange: TimeRange? = nil, path: String? = nil
+    ) throws(ReelError) -> VideoComposition {
         func fail(_ field: String, _ message: String) -> ReelError {
             ReelError(.invalidComposition, message, path: path, field: field)
         }
@@ -149,21 +156,24 @@ extension CompositionFile {
                     l.setTransformRamp(fromStart: ramp.from.transform, toEnd: ramp.to.transform, timeRange: ramp.timeRange.resolved(compositionEnd: end))
                 }
                 for ramp in layer.cropRectangleRamps ?? [] {
-                    l.setCropRectangleRamp(fromStartCropRectangle: ramp.from.rect, toEndCropRectangle: ramp.to.rect, timeRange: ramp.timeRange.resolved(compositionEnd: end))
+                    l.setCropRectangleRamp(
+                        fromStartCropRectangle: ramp.from.rect, toEndCropRectangle: ramp.to.rect, timeRange: ramp.timeRange.resolved(compositionEnd: end))
                 }
                 layers.append(l)
             }
-            built.append(VideoCompositionInstruction(
-                timeRange: range, backgroundColor: instruction.backgroundColor?.color, layerInstructions: layers,
-                containsTweening: instruction.containsTweening ?? true, passthroughTrackID: instruction.passthroughTrackID,
-                requiredSourceSampleDataTrackIDs: instruction.requiredSourceSampleDataTrackIDs ?? [],
-                requiredSourceCaptionTrackIDs: instruction.requiredSourceCaptionTrackIDs ?? []))
+            built.append(
+                VideoCompositionInstruction(
+                    timeRange: range, backgroundColor: instruction.backgroundColor?.color, layerInstructions: layers,
+                    containsTweening: instruction.containsTweening ?? true, passthroughTrackID: instruction.passthroughTrackID,
+                    requiredSourceSampleDataTrackIDs: instruction.requiredSourceSampleDataTrackIDs ?? [],
+                    requiredSourceCaptionTrackIDs: instruction.requiredSourceCaptionTrackIDs ?? []))
         }
         var made: (@Sendable () -> any VideoCompositing)?
         if let compositor { made = { compositor } }
-        let video = VideoComposition(frameDuration: frame, renderSize: size, renderScale: renderScale ?? 1, instructions: built,
-                                     customVideoCompositor: made, sourceTrackIDForFrameTiming: sourceTrackIDForFrameTiming,
-                                     sourceSampleDataTrackIDs: sourceSampleDataTrackIDs ?? [])
+        let video = VideoComposition(
+            frameDuration: frame, renderSize: size, renderScale: renderScale ?? 1, instructions: built,
+            customVideoCompositor: made, sourceTrackIDForFrameTiming: sourceTrackIDForFrameTiming,
+            sourceSampleDataTrackIDs: sourceSampleDataTrackIDs ?? [])
         if let problem = video.validate(for: composition, timeRange: timeRange).first {
             var message = problem.message
             if message.hasPrefix(problem.field + " ") { message.removeFirst(problem.field.count + 1) }
@@ -178,8 +188,10 @@ extension CompositionFile {
     ///
     /// - Throws: `invalidArgument` for an override naming no source; `fileNotFound` with
     ///   field `sources[i].path` for a missing file.
-    public func sourceFiles(relativeTo baseDirectory: URL, overrides: [SourceOverride] = [],
-                            path: String? = nil) throws(ReelError) -> [(name: String, url: URL, shownPath: String)] {
+    public func sourceFiles(
+        relativeTo baseDirectory: URL, overrides: [SourceOverride] = [],
+        path: String? = nil
+    ) throws(ReelError) -> [(name: String, url: URL, shownPath: String)] {
         var result: [(name: String, url: URL, shownPath: String)] = []
         var replaced: [String: String] = [:]
         for o in overrides {
@@ -197,7 +209,9 @@ extension CompositionFile {
                 url = URL(fileURLWithPath: override)
                 shown = override
             } else {
-                url = source.path.hasPrefix("/") ? URL(fileURLWithPath: source.path)
+                url =
+                    source.path.hasPrefix("/")
+                    ? URL(fileURLWithPath: source.path)
                     : baseDirectory.appendingPathComponent(source.path).standardizedFileURL
                 shown = source.path
             }

@@ -1,4 +1,5 @@
 import Reel
+
 extension CompositionFile {
     /// One composition track: a kind and its segments, played one after another from time zero.
     public struct Track: Sendable, Hashable, Codable {
@@ -23,7 +24,8 @@ extension CompositionFile {
                 let c = try decoder.singleValueContainer()
                 let text = try c.decode(String.self)
                 guard let kind = Kind(rawValue: text) else {
-                    throw DecodingError.dataCorruptedError(in: c, debugDescription: "expected \"video\", \"audio\", \"metadata\" or \"captions\", got \"\(text)\"")
+                    throw DecodingError.dataCorruptedError(
+                        in: c, debugDescription: "expected \"video\", \"audio\", \"metadata\" or \"captions\", got \"\(text)\"")
                 }
                 self = kind
             }
@@ -72,8 +74,10 @@ extension CompositionFile {
         /// An empty edit of this duration instead of a source.
         public var empty: MediaTime?
 
-        public init(source: String? = nil, sourceTrackID: Int32? = nil, sourceStart: MediaTime? = nil,
-                    duration: MediaTime? = nil, scaledDuration: MediaTime? = nil, empty: MediaTime? = nil) {
+        public init(
+            source: String? = nil, sourceTrackID: Int32? = nil, sourceStart: MediaTime? = nil,
+            duration: MediaTime? = nil, scaledDuration: MediaTime? = nil, empty: MediaTime? = nil
+        ) {
             self.source = source
             self.sourceTrackID = sourceTrackID
             self.sourceStart = sourceStart

@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 
 /// A composition file (`composition.json`, version 1): the sources, the edited tracks, the
 /// video composition (render size, frame duration, instructions with layer ramps, which
@@ -40,10 +40,12 @@ public struct CompositionFile: Sendable, Hashable, Codable {
     /// The volume of each audio track over time; every audio track at volume 1 when absent.
     public var audioMix: [AudioMixInput]? = nil
 
-    public init(version: Int = CompositionFile.currentVersion, sources: [Source], tracks: [Track], renderSize: Size? = nil,
-                renderScale: Double? = nil, frameDuration: MediaTime? = nil, sourceTrackIDForFrameTiming: Int32? = nil,
-                sourceSampleDataTrackIDs: [Int32]? = nil, instructions: [Instruction],
-                compositor: CompositorReference? = nil, output: Output? = nil) {
+    public init(
+        version: Int = CompositionFile.currentVersion, sources: [Source], tracks: [Track], renderSize: Size? = nil,
+        renderScale: Double? = nil, frameDuration: MediaTime? = nil, sourceTrackIDForFrameTiming: Int32? = nil,
+        sourceSampleDataTrackIDs: [Int32]? = nil, instructions: [Instruction],
+        compositor: CompositorReference? = nil, output: Output? = nil
+    ) {
         self.version = version
         self.sources = sources
         self.tracks = tracks
@@ -115,8 +117,9 @@ public struct CompositionFile: Sendable, Hashable, Codable {
         case .number(let v) where v == Double(currentVersion):
             break
         case .number(let v):
-            throw ReelError(.invalidComposition, "is \(JSONValue.number(v).errorDescription), but this reel reads version \(currentVersion) only",
-                            path: path, field: "version")
+            throw ReelError(
+                .invalidComposition, "is \(JSONValue.number(v).errorDescription), but this reel reads version \(currentVersion) only",
+                path: path, field: "version")
         case let other?:
             throw ReelError(.invalidComposition, "expected the number \(currentVersion), got \(other.errorDescription)", path: path, field: "version")
         }
@@ -177,15 +180,22 @@ public struct CompositionFile: Sendable, Hashable, Codable {
                 for (key, time) in [("sourceStart", s.sourceStart), ("duration", s.duration), ("empty", s.empty), ("scaledDuration", s.scaledDuration)] {
                     guard let time else { continue }
                     if !time.isNumeric || time < .zero || (key != "sourceStart" && time == .zero) {
-                        throw fail(f + "." + key, "is \(time.isNumeric ? time.secondsDescription : time.description): it must be a \(key == "sourceStart" ? "non-negative" : "positive") time")
+                        throw fail(
+                            f + "." + key,
+                            "is \(time.isNumeric ? time.secondsDescription : time.description): it must be a \(key == "sourceStart" ? "non-negative" : "positive") time"
+                        )
                     }
                 }
             }
         }
         if let size = renderSize {
             let w = size.width, h = size.height
-            if !(w.isFinite && w >= 1 && w <= 32768) { throw fail("renderSize.width", "is \(JSONValue.number(w).errorDescription): it must be between 1 and 32768") }
-            if !(h.isFinite && h >= 1 && h <= 32768) { throw fail("renderSize.height", "is \(JSONValue.number(h).errorDescription): it must be between 1 and 32768") }
+            if !(w.isFinite && w >= 1 && w <= 32768) {
+                throw fail("renderSize.width", "is \(JSONValue.number(w).errorDescription): it must be between 1 and 32768")
+            }
+            if !(h.isFinite && h >= 1 && h <= 32768) {
+                throw fail("renderSize.height", "is \(JSONValue.number(h).errorDescription): it must be between 1 and 32768")
+            }
         }
         if let scale = renderScale, !(scale.isFinite && scale > 0) {
             throw fail("renderScale", "is \(JSONValue.number(scale).errorDescription): it must be positive")

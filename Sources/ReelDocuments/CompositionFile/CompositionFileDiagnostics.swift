@@ -133,7 +133,10 @@ private struct SyntaxScanner {
         let start = i
         if bytes[i] == UInt8(ascii: "-") { i += 1 }
         var digits = 0
-        while i < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) || [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-")].contains(bytes[i]) {
+        while i < bytes.count,
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i])
+                || [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-")].contains(bytes[i])
+        {
             if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) { digits += 1 }
             i += 1
         }

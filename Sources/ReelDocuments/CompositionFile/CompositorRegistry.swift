@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 
 /// Compositors by name: what a composition file's `"compositor": {"name": ...}` refers to.
 ///
@@ -30,11 +30,13 @@ public struct CompositorRegistry: Sendable {
 
     /// A registry with the built-in compositors: `standard` and `captions`.
     public init() {
-        register(name: "standard", summary: "the built-in compositor: layers with opacity, transform and crop ramps over a background colour") { config throws(ReelError) in
+        register(name: "standard", summary: "the built-in compositor: layers with opacity, transform and crop ramps over a background colour") {
+            config throws(ReelError) in
             let formats = try config.parameters.decode(StandardParameters.self)
             return StandardVideoCompositor(pixelFormats: formats.pixelFormats.map { $0.isEmpty ? [.yuv420p, .bgra] : $0 } ?? [.yuv420p, .bgra])
         }
-        register(name: "captions", summary: "standard's picture with the captions of the instructions' requiredSourceCaptionTrackIDs burnt in") { config throws(ReelError) in
+        register(name: "captions", summary: "standard's picture with the captions of the instructions' requiredSourceCaptionTrackIDs burnt in") {
+            config throws(ReelError) in
             let formats = try config.parameters.decode(StandardParameters.self)
             return AsyncVideoCompositorAdapter(try CaptionBurnInCompositor(pixelFormats: formats.pixelFormats ?? []))
         }
@@ -70,9 +72,10 @@ public struct CompositorRegistry: Sendable {
     ///   that name, or whatever the factory throws about its parameters.
     public func makeCompositor(_ configuration: CompositorConfiguration) throws(ReelError) -> any VideoCompositing {
         guard let registration = table[configuration.name] else {
-            throw ReelError(.invalidComposition,
-                            "no compositor named \"\(configuration.name)\" (known: \(names.joined(separator: ", ")))",
-                            field: "compositor.name")
+            throw ReelError(
+                .invalidComposition,
+                "no compositor named \"\(configuration.name)\" (known: \(names.joined(separator: ", ")))",
+                field: "compositor.name")
         }
         return try registration.make(configuration)
     }
@@ -99,8 +102,10 @@ public struct CompositorConfiguration: Sendable {
     /// The folder of the composition file, to resolve paths in the parameters (fonts, images).
     public var baseDirectory: URL?
 
-    public init(name: String, parameters: JSONValue = .object([:]), composition: Composition = Composition(),
-                renderSize: Size = .zero, timedMetadata: [Int32: [TimedMetadataGroup]] = [:], baseDirectory: URL? = nil) {
+    public init(
+        name: String, parameters: JSONValue = .object([:]), composition: Composition = Composition(),
+        renderSize: Size = .zero, timedMetadata: [Int32: [TimedMetadataGroup]] = [:], baseDirectory: URL? = nil
+    ) {
         self.name = name
         self.parameters = parameters
         self.composition = composition

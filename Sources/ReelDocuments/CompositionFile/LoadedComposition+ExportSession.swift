@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 import ReelCore
 import ReelIO
 
@@ -9,10 +9,13 @@ extension LoadedComposition {
     /// source's container tags (creation date, location, make, model; not read when
     /// `containerTags` is false, for outputs that carry none). The caller sets the time
     /// range and runs it.
-    public func makeExportSession(settings: VideoEncoderSettings, audioCodec: AudioEncoderSettings.Codec,
-                                  metadataFormat: MetadataOutputFormat, overwrite: Bool, containerTags: Bool = true) async -> AssetExportSession {
-        let session = AssetExportSession(composition: composition, preset: .custom(settings),
-                                         sources: AssetRenderSources(videoOptions: .init(lookahead: 8), files: sourceURLs))
+    public func makeExportSession(
+        settings: VideoEncoderSettings, audioCodec: AudioEncoderSettings.Codec,
+        metadataFormat: MetadataOutputFormat, overwrite: Bool, containerTags: Bool = true
+    ) async -> AssetExportSession {
+        let session = AssetExportSession(
+            composition: composition, preset: .custom(settings),
+            sources: AssetRenderSources(videoOptions: .init(lookahead: 8), files: sourceURLs))
         session.videoComposition = videoComposition
         session.audioMix = audioMix
         session.includesAudio = audioMix != nil

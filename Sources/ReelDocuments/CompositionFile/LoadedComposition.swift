@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 
 /// A composition file opened against its media: the files found and probed, the
 /// composition and video composition built and validated, the compositor made, and the
@@ -46,16 +46,20 @@ public struct LoadedComposition: Sendable {
     ///     the whole composition when nil.
     /// - Throws: `invalidComposition` or `fileNotFound` whose `field` is the JSON path at
     ///   fault, or the source file's own error when it cannot be read.
-    public static func load(path: String, overrides: [CompositionFile.SourceOverride] = [],
-                            registry: CompositorRegistry = CompositorRegistry(),
-                            timeRange: TimeRange? = nil) async throws(ReelError) -> LoadedComposition {
+    public static func load(
+        path: String, overrides: [CompositionFile.SourceOverride] = [],
+        registry: CompositorRegistry = CompositorRegistry(),
+        timeRange: TimeRange? = nil
+    ) async throws(ReelError) -> LoadedComposition {
         try await load(file: CompositionFile.load(path: path), path: path, overrides: overrides, registry: registry, timeRange: timeRange)
     }
 
     /// Opens `file`, read from (or made for) `path`: sources are relative to its folder.
-    public static func load(file: CompositionFile, path: String, overrides: [CompositionFile.SourceOverride] = [],
-                            registry: CompositorRegistry = CompositorRegistry(),
-                            timeRange: TimeRange? = nil) async throws(ReelError) -> LoadedComposition {
+    public static func load(
+        file: CompositionFile, path: String, overrides: [CompositionFile.SourceOverride] = [],
+        registry: CompositorRegistry = CompositorRegistry(),
+        timeRange: TimeRange? = nil
+    ) async throws(ReelError) -> LoadedComposition {
         let base = URL(fileURLWithPath: path).deletingLastPathComponent()
         let files = try file.sourceFiles(relativeTo: base, overrides: overrides, path: path)
         var descriptions: [String: SourceDescription] = [:]
@@ -91,12 +95,14 @@ public struct LoadedComposition: Sendable {
             if e.code != .fileNotFound { e.code = .invalidComposition }
             throw e
         }
-        var loaded = LoadedComposition(file: file, path: path, sourceURLs: urls, composition: composition,
-                                       videoComposition: VideoComposition(frameDuration: .zero, renderSize: .zero, instructions: []),
-                                       timedMetadata: metadata, compositorName: name,
-                                       audioMix: try file.makeAudioMix(for: composition, path: path))
-        loaded.videoComposition = try file.makeVideoComposition(for: composition, compositor: compositor,
-                                                                timeRange: timeRange ?? loaded.renderRange, path: path)
+        var loaded = LoadedComposition(
+            file: file, path: path, sourceURLs: urls, composition: composition,
+            videoComposition: VideoComposition(frameDuration: .zero, renderSize: .zero, instructions: []),
+            timedMetadata: metadata, compositorName: name,
+            audioMix: try file.makeAudioMix(for: composition, path: path))
+        loaded.videoComposition = try file.makeVideoComposition(
+            for: composition, compositor: compositor,
+            timeRange: timeRange ?? loaded.renderRange, path: path)
         return loaded
     }
 

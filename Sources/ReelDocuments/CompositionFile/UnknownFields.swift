@@ -11,36 +11,48 @@ enum UnknownFields {
 
     static let time = Shape.any
     static let timeRange = Shape.object(["start": time, "duration": time, "end": time])
-    static let transform = Shape.object(["a": .any, "b": .any, "c": .any, "d": .any, "tx": .any, "ty": .any,
-                                         "scale": .any, "rotate": .any, "translate": .any])
+    static let transform = Shape.object([
+        "a": .any, "b": .any, "c": .any, "d": .any, "tx": .any, "ty": .any,
+        "scale": .any, "rotate": .any, "translate": .any,
+    ])
     static let rect = Shape.object(["x": .any, "y": .any, "width": .any, "height": .any])
     static func ramp(_ value: Shape) -> Shape { .array(.object(["from": value, "to": value, "timeRange": timeRange])) }
 
     static let document = Shape.object([
         "$schema": .any, "description": .any, "version": .any,
         "sources": .array(.object(["name": .any, "path": .any])),
-        "tracks": .array(.object([
-            "trackID": .any, "mediaType": .any,
-            "segments": .array(.object(["source": .any, "sourceTrackID": .any, "sourceStart": time, "duration": time,
-                                        "empty": time, "scaledDuration": time])),
-        ])),
+        "tracks": .array(
+            .object([
+                "trackID": .any, "mediaType": .any,
+                "segments": .array(
+                    .object([
+                        "source": .any, "sourceTrackID": .any, "sourceStart": time, "duration": time,
+                        "empty": time, "scaledDuration": time,
+                    ])),
+            ])),
         "renderSize": .object(["width": .any, "height": .any]),
         "renderScale": .any, "frameDuration": time, "sourceTrackIDForFrameTiming": .any, "sourceSampleDataTrackIDs": .any,
-        "instructions": .array(.object([
-            "timeRange": timeRange, "requiredSourceSampleDataTrackIDs": .any, "requiredSourceCaptionTrackIDs": .any, "passthroughTrackID": .any,
-            "backgroundColor": .any, "containsTweening": .any,
-            "layerInstructions": .array(.object([
-                "trackID": .any, "opacity": .any, "transform": transform, "cropRectangle": rect,
-                "opacityRamps": ramp(.any), "transformRamps": ramp(transform), "cropRectangleRamps": ramp(rect),
+        "instructions": .array(
+            .object([
+                "timeRange": timeRange, "requiredSourceSampleDataTrackIDs": .any, "requiredSourceCaptionTrackIDs": .any, "passthroughTrackID": .any,
+                "backgroundColor": .any, "containsTweening": .any,
+                "layerInstructions": .array(
+                    .object([
+                        "trackID": .any, "opacity": .any, "transform": transform, "cropRectangle": rect,
+                        "opacityRamps": ramp(.any), "transformRamps": ramp(transform), "cropRectangleRamps": ramp(rect),
+                    ])),
             ])),
-        ])),
         "compositor": .object(["name": .any, "parameters": .any]),
         "audioMix": .array(.object(["trackID": .any, "volume": .any, "volumeRamps": ramp(.any)])),
         "output": .object([
-            "container": .any, "metadataTrackIDs": .any, "metadataFormat": .any, "audio": .any, "audioCodec": .any, "audioSampleRate": .any, "audioChannels": .any, "captions": .any,
+            "container": .any, "metadataTrackIDs": .any, "metadataFormat": .any, "audio": .any, "audioCodec": .any, "audioSampleRate": .any,
+            "audioChannels": .any, "captions": .any,
             "chapters": .array(.object(["title": .any, "start": .any, "duration": .any])),
-            "video": .object(["codec": .any, "crf": .any, "qp": .any, "bitRate": .any, "preset": .any, "keyframeInterval": .any, "independentGroups": .any, "smartRender": .any,
-                              "pixelFormat": .any]),
+            "video": .object([
+                "codec": .any, "crf": .any, "qp": .any, "bitRate": .any, "preset": .any, "keyframeInterval": .any, "independentGroups": .any,
+                "smartRender": .any,
+                "pixelFormat": .any,
+            ]),
         ]),
     ])
 

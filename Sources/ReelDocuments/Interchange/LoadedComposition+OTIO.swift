@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 
 extension LoadedComposition {
     /// Opens an OpenTimelineIO timeline (`.otio`) as `reel render` does: converted to a
@@ -15,9 +15,11 @@ extension LoadedComposition {
     /// - Returns: the loaded composition and the conversion (its warnings).
     /// - Throws: `invalidComposition` or `fileNotFound` whose `field` is the JSON path of
     ///   the .otio object at fault (`tracks.children[0].children[2]`), naming the clip.
-    public static func load(otioPath path: String, compositor: CompositionFile.CompositorReference? = nil,
-                            overrides: [CompositionFile.SourceOverride] = [], registry: CompositorRegistry = CompositorRegistry(),
-                            timeRange: TimeRange? = nil) async throws(ReelError) -> (LoadedComposition, OTIOImport) {
+    public static func load(
+        otioPath path: String, compositor: CompositionFile.CompositorReference? = nil,
+        overrides: [CompositionFile.SourceOverride] = [], registry: CompositorRegistry = CompositorRegistry(),
+        timeRange: TimeRange? = nil
+    ) async throws(ReelError) -> (LoadedComposition, OTIOImport) {
         let timeline = try OTIOTimeline.load(path: path)
         let converted = try await timeline.probedCompositionFile(otioPath: path, overrides: overrides)
         var file = converted.file
@@ -49,8 +51,9 @@ extension OTIOTimeline {
             if let other = replaced[source.name] {
                 // --source: the probe reads the replacement, and the conversion asks by the clip's URL.
                 if let description = try? await LoadedComposition.describe(name: source.name, url: other) {
-                    infos[url] = OTIOMediaInfo(hasAudio: !description.tracks(withMediaType: .audio).isEmpty,
-                                               hasTimedMetadata: description.defaultTrack(withMediaType: .metadata) != nil)
+                    infos[url] = OTIOMediaInfo(
+                        hasAudio: !description.tracks(withMediaType: .audio).isEmpty,
+                        hasTimedMetadata: description.defaultTrack(withMediaType: .metadata) != nil)
                 }
                 continue
             }
@@ -59,8 +62,9 @@ extension OTIOTimeline {
             }
             do {
                 let description = try await LoadedComposition.describe(name: source.name, url: url)
-                infos[url] = OTIOMediaInfo(hasAudio: !description.tracks(withMediaType: .audio).isEmpty,
-                                           hasTimedMetadata: description.defaultTrack(withMediaType: .metadata) != nil)
+                infos[url] = OTIOMediaInfo(
+                    hasAudio: !description.tracks(withMediaType: .audio).isEmpty,
+                    hasTimedMetadata: description.defaultTrack(withMediaType: .metadata) != nil)
             } catch {
                 var e = error
                 e.message = "\(clip)\(source.path): \(e.message)"

@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 
 /// A composition file as an OpenTimelineIO timeline, with what did not fit.
 public struct OTIOExport: Sendable {
@@ -24,8 +24,10 @@ extension CompositionFile {
     ///   - availableRanges: each source track's extent, by source name and kind, for the
     ///     references' `available_range`.
     ///   - name: the timeline's name.
-    public func otioTimeline(composition: Composition, sourceURLs: [String: URL], outputDirectory: URL,
-                             availableRanges: [String: TimeRange] = [:], name: String = "") -> OTIOExport {
+    public func otioTimeline(
+        composition: Composition, sourceURLs: [String: URL], outputDirectory: URL,
+        availableRanges: [String: TimeRange] = [:], name: String = ""
+    ) -> OTIOExport {
         var builder = OTIOExportBuilder(file: self, composition: composition)
         builder.sourceURLs = sourceURLs
         builder.outputDirectory = outputDirectory.standardizedFileURL
@@ -49,7 +51,8 @@ struct OTIOExportBuilder {
         if let d = file.frameDuration, d.isNumeric, d.value > 0, let v = Int32(exactly: d.value) {
             rate = (d.timescale, v)
         } else if let nominal = composition.tracks(withMediaType: .video).first?.nominalFrameDuration, nominal.isNumeric, nominal.value > 0,
-                  let v = Int32(exactly: nominal.value) {
+            let v = Int32(exactly: nominal.value)
+        {
             rate = (nominal.timescale, v)
         } else {
             rate = nil
@@ -81,9 +84,10 @@ struct OTIOExportBuilder {
             otioTracks.append(track(kind: OTIOTrack.audio, ids: group.ids, dissolves: group.dissolves))
         }
         for (i, t) in file.tracks.enumerated() where t.mediaType == .metadata || t.mediaType == .captions {
-            warnings.append(t.mediaType == .metadata
-                ? "tracks[\(i)]: metadata track \(t.trackID) is not written (OTIO has no metadata tracks; reading the .otio brings each clip's timed metadata in again)"
-                : "tracks[\(i)]: captions track \(t.trackID) is not written (OTIO has no caption tracks)")
+            warnings.append(
+                t.mediaType == .metadata
+                    ? "tracks[\(i)]: metadata track \(t.trackID) is not written (OTIO has no metadata tracks; reading the .otio brings each clip's timed metadata in again)"
+                    : "tracks[\(i)]: captions track \(t.trackID) is not written (OTIO has no caption tracks)")
         }
         checkInstructions()
         // The chapters go as markers on the stack, the rest of the output settings under `reel`.
@@ -93,8 +97,9 @@ struct OTIOExportBuilder {
         }
         output?.chapters = nil
         if output == CompositionFile.Output() { output = nil }
-        var settings = OTIOReelSettings(compositor: file.compositor, output: output, renderSize: file.renderSize, renderScale: file.renderScale,
-                                        frameDuration: file.frameDuration, sourceTrackIDForFrameTiming: nil)
+        var settings = OTIOReelSettings(
+            compositor: file.compositor, output: output, renderSize: file.renderSize, renderScale: file.renderScale,
+            frameDuration: file.frameDuration, sourceTrackIDForFrameTiming: nil)
         if file.sourceTrackIDForFrameTiming != nil {
             warnings.append("sourceTrackIDForFrameTiming: not written (the track IDs of a composition read from OTIO differ)")
         }
@@ -169,7 +174,9 @@ struct OTIOExportBuilder {
                 // The outgoing span must end inside and the incoming start inside.
                 guard outgoing.target.end == end, incoming.target.start == start else { return nil }
                 let range = TimeRange(start: start, end: end)
-                let cut = kind == .video ? videoCut(range, outgoing: outgoing.trackID, incoming: incoming.trackID)
+                let cut =
+                    kind == .video
+                    ? videoCut(range, outgoing: outgoing.trackID, incoming: incoming.trackID)
                     : audioCut(range, outgoing: outgoing.trackID, incoming: incoming.trackID)
                 guard let cut else { return nil }
                 found.append(FoundDissolve(range: range, cut: cut))
@@ -193,9 +200,10 @@ struct OTIOExportBuilder {
         for instruction in inside {
             let r = instruction.timeRange.resolved(compositionEnd: end)
             guard let layers = instruction.layerInstructions,
-                  let out = layers.first(where: { $0.trackID == outgoing }), let ramps = out.opacityRamps, ramps.count == 1,
-                  ramps[0].timeRange.resolved(compositionEnd: end) == r, ramps[0].from >= ramps[0].to,
-                  layers.contains(where: { $0.trackID == incoming && $0.opacityRamps == nil && ($0.opacity ?? 1) == 1 }) else { return nil }
+                let out = layers.first(where: { $0.trackID == outgoing }), let ramps = out.opacityRamps, ramps.count == 1,
+                ramps[0].timeRange.resolved(compositionEnd: end) == r, ramps[0].from >= ramps[0].to,
+                layers.contains(where: { $0.trackID == incoming && $0.opacityRamps == nil && ($0.opacity ?? 1) == 1 })
+            else { return nil }
             if first == nil { first = ramps[0].from }
             last = ramps[0].to
             if r.start != range.start { boundaries.append(r.start) }
@@ -216,8 +224,9 @@ struct OTIOExportBuilder {
         }
         let down = ramps(outgoing), up = ramps(incoming)
         guard let d0 = down.first, let d1 = down.last, let u0 = up.first, let u1 = up.last,
-              d0.from == 1, d1.to == 0, u0.from == 0, u1.to == 1,
-              d0.timeRange.range.start == range.start, d1.timeRange.resolved(compositionEnd: end).end == range.end else { return nil }
+            d0.from == 1, d1.to == 0, u0.from == 0, u1.to == 1,
+            d0.timeRange.range.start == range.start, d1.timeRange.resolved(compositionEnd: end).end == range.end
+        else { return nil }
         let boundaries = down.dropFirst().map(\.timeRange.range.start)
         return boundaries.count == 1 ? boundaries[0] : middle(range, boundaries)
     }
@@ -278,10 +287,12 @@ struct OTIOExportBuilder {
             }
         }
         let url = sourceURLs[span.source].map(targetURL) ?? span.source
-        let reference = OTIOMediaReference.external(targetURL: url, availableRange: availableRanges[span.source].map { OTIOTime.timeRange($0, rate: rate) },
-                                                    name: span.source, metadata: [:])
-        return OTIOClip(name: span.source, sourceRange: OTIOTimeRange(startTime: time(sourceStart), duration: time(kept.duration)),
-                        mediaReference: reference, effects: effects)
+        let reference = OTIOMediaReference.external(
+            targetURL: url, availableRange: availableRanges[span.source].map { OTIOTime.timeRange($0, rate: rate) },
+            name: span.source, metadata: [:])
+        return OTIOClip(
+            name: span.source, sourceRange: OTIOTimeRange(startTime: time(sourceStart), duration: time(kept.duration)),
+            mediaReference: reference, effects: effects)
     }
 
     /// A path relative to the output's folder when the file is inside it, else a `file://` URL.
@@ -298,7 +309,9 @@ struct OTIOExportBuilder {
             let f = "instructions[\(i)]"
             if instruction.backgroundColor != nil { warnings.append("\(f).backgroundColor: not written (OTIO has no background colour)") }
             if instruction.passthroughTrackID != nil { warnings.append("\(f).passthroughTrackID: not written") }
-            if instruction.requiredSourceCaptionTrackIDs != nil { warnings.append("\(f).requiredSourceCaptionTrackIDs: not written (OTIO has no caption tracks)") }
+            if instruction.requiredSourceCaptionTrackIDs != nil {
+                warnings.append("\(f).requiredSourceCaptionTrackIDs: not written (OTIO has no caption tracks)")
+            }
             for (k, layer) in (instruction.layerInstructions ?? []).enumerated() {
                 let lf = "\(f).layerInstructions[\(k)]"
                 if layer.transform != nil || layer.transformRamps != nil { warnings.append("\(lf): transforms are not written (OTIO has none)") }

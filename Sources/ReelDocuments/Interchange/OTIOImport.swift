@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 
 /// What a media file offers an OpenTimelineIO conversion: whether it has sound to follow
 /// the picture, and a timed-metadata (GPS) track to bring in.
@@ -28,9 +28,11 @@ public struct OTIOReelSettings: Sendable, Hashable, Codable {
     /// compositor (true by default: over each clip's span, its track).
     public var compositorReadsMetadata: Bool?
 
-    public init(compositor: CompositionFile.CompositorReference? = nil, output: CompositionFile.Output? = nil, renderSize: Size? = nil,
-                renderScale: Double? = nil, frameDuration: MediaTime? = nil, sourceTrackIDForFrameTiming: Int32? = nil,
-                timedMetadata: Bool? = nil, compositorReadsMetadata: Bool? = nil) {
+    public init(
+        compositor: CompositionFile.CompositorReference? = nil, output: CompositionFile.Output? = nil, renderSize: Size? = nil,
+        renderScale: Double? = nil, frameDuration: MediaTime? = nil, sourceTrackIDForFrameTiming: Int32? = nil,
+        timedMetadata: Bool? = nil, compositorReadsMetadata: Bool? = nil
+    ) {
         self.compositor = compositor
         self.output = output
         self.renderSize = renderSize
@@ -93,8 +95,10 @@ extension OTIOTimeline {
     ///   - otioPath: the file, for errors.
     ///   - media: what each media file offers; nil for a file not probed (then no sound
     ///     follows a video-only timeline and no metadata track is made from it).
-    public func compositionFile(baseDirectory: URL, otioPath: String? = nil,
-                                media: (URL) -> OTIOMediaInfo? = { _ in nil }) throws(ReelError) -> OTIOImport {
+    public func compositionFile(
+        baseDirectory: URL, otioPath: String? = nil,
+        media: (URL) -> OTIOMediaInfo? = { _ in nil }
+    ) throws(ReelError) -> OTIOImport {
         let result: Result<OTIOImport, ReelError> = withoutActuallyEscaping(media) { media in
             var builder = OTIOImportBuilder(timeline: self, base: baseDirectory, otioPath: otioPath, media: media)
             do throws(ReelError) { return .success(try builder.build()) } catch { return .failure(error) }
@@ -225,17 +229,20 @@ struct OTIOImportBuilder {
                 let id = nextID
                 nextID += 1
                 let trackIndex = tracks.count
-                tracks.append(CompositionFile.Track(trackID: id, mediaType: .metadata,
-                                                    segments: segments(of: pieces, roll: nil, trackIndex: trackIndex)))
+                tracks.append(
+                    CompositionFile.Track(
+                        trackID: id, mediaType: .metadata,
+                        segments: segments(of: pieces, roll: nil, trackIndex: trackIndex)))
                 videos[v].metadataTrackID = id
                 metadataIDs.append(id)
             }
         }
         let instructions = makeInstructions(videos: videos, metadataIDs: settings.compositorReadsMetadata == false ? [] : metadataIDs)
-        var file = CompositionFile(sources: sources, tracks: tracks, renderSize: settings.renderSize, renderScale: settings.renderScale,
-                                   frameDuration: frameDuration, sourceTrackIDForFrameTiming: settings.sourceTrackIDForFrameTiming,
-                                   sourceSampleDataTrackIDs: metadataIDs.isEmpty || settings.compositorReadsMetadata == false ? nil : metadataIDs,
-                                   instructions: instructions, compositor: settings.compositor, output: settings.output)
+        var file = CompositionFile(
+            sources: sources, tracks: tracks, renderSize: settings.renderSize, renderScale: settings.renderScale,
+            frameDuration: frameDuration, sourceTrackIDForFrameTiming: settings.sourceTrackIDForFrameTiming,
+            sourceSampleDataTrackIDs: metadataIDs.isEmpty || settings.compositorReadsMetadata == false ? nil : metadataIDs,
+            instructions: instructions, compositor: settings.compositor, output: settings.output)
         file.audioMix = audioMix.isEmpty ? nil : audioMix
         let markers = chapters(videos: videos + audios)
         if !markers.isEmpty {
@@ -244,8 +251,9 @@ struct OTIOImportBuilder {
             file.output = output
         }
         try file.checkDeclarations(path: otioPath)
-        return OTIOImport(file: file, warnings: warnings,
-                          sourceOrigins: sourceOrigins, segmentOrigins: segmentOrigins)
+        return OTIOImport(
+            file: file, warnings: warnings,
+            sourceOrigins: sourceOrigins, segmentOrigins: segmentOrigins)
     }
 
     func hasAudio(_ name: String) -> Bool { sourceURLByName[name].flatMap(media)?.hasAudio ?? false }
@@ -281,14 +289,18 @@ struct OTIOImportBuilder {
                 if pendingDissolve != nil { throw fail(field, "follows another transition: a clip or gap must come between two transitions") }
                 let inOffset = t.inOffset.mediaTime, outOffset = t.outOffset.mediaTime
                 guard !(inOffset < .zero), !(outOffset < .zero), inOffset + outOffset > .zero else {
-                    throw fail(field, "has in_offset \(inOffset.secondsDescription) s and out_offset \(outOffset.secondsDescription) s: a dissolve needs a positive length")
+                    throw fail(
+                        field,
+                        "has in_offset \(inOffset.secondsDescription) s and out_offset \(outOffset.secondsDescription) s: a dissolve needs a positive length")
                 }
                 var d = Dissolve(field: field, cut: cursor, inOffset: inOffset, outOffset: outOffset)
                 if let last = pieces.indices.last, pieces[last].end == cursor, pieces[last].source != nil {
                     d.outgoingRoll = pieces[last].roll
                     pieces[last].extendAfter = outOffset
                     guard !(inOffset > pieces[last].duration) else {
-                        throw fail(field + ".in_offset", "is \(inOffset.secondsDescription) s, longer than the clip before it (\(pieces[last].duration.secondsDescription) s)")
+                        throw fail(
+                            field + ".in_offset",
+                            "is \(inOffset.secondsDescription) s, longer than the clip before it (\(pieces[last].duration.secondsDescription) s)")
                     }
                 }
                 roll = 1 - roll
@@ -308,7 +320,9 @@ struct OTIOImportBuilder {
                 if !clip.enabled { piece.source = nil }
                 if let p = pendingDissolve {
                     guard !(dissolves[p].outOffset > piece.duration) else {
-                        throw fail(dissolves[p].field + ".out_offset", "is \(dissolves[p].outOffset.secondsDescription) s, longer than the clip after it (\(piece.duration.secondsDescription) s)")
+                        throw fail(
+                            dissolves[p].field + ".out_offset",
+                            "is \(dissolves[p].outOffset.secondsDescription) s, longer than the clip after it (\(piece.duration.secondsDescription) s)")
                     }
                     if piece.source != nil {
                         dissolves[p].incomingRoll = roll
@@ -323,7 +337,10 @@ struct OTIOImportBuilder {
         // The handles a dissolve takes must exist in the source.
         for p in pieces where p.source != nil && !p.freeze {
             if sourceOffset(p.extendBefore, p) > p.sourceStart {
-                throw fail(p.field + ".source_range", "clip \"\(p.clipName)\" starts at \(p.sourceStart.secondsDescription) s of its media, but the dissolve before it needs \(p.extendBefore.secondsDescription) s of media before that")
+                throw fail(
+                    p.field + ".source_range",
+                    "clip \"\(p.clipName)\" starts at \(p.sourceStart.secondsDescription) s of its media, but the dissolve before it needs \(p.extendBefore.secondsDescription) s of media before that"
+                )
             }
         }
         return Laid(otioIndex: index, pieces: pieces, dissolves: dissolves, rolls: rolls)
@@ -347,10 +364,12 @@ struct OTIOImportBuilder {
         guard let range = clip.sourceRange ?? available else {
             throw fail(field + ".source_range", "\(label)has no source_range and its media reference no available_range: give the clip a source_range")
         }
-        let name = try sourceName(for: target, referenceName: referenceName, clipName: clip.name,
-                                  origin: OTIOImport.Origin(field: field, clip: clip.name, referenceField: referenceField + ".target_url"))
-        var piece = Piece(field: field, childIndex: childIndex, clipName: clip.name, source: name, start: start, duration: range.duration.mediaTime,
-                          sourceStart: range.startTime.mediaTime, roll: roll)
+        let name = try sourceName(
+            for: target, referenceName: referenceName, clipName: clip.name,
+            origin: OTIOImport.Origin(field: field, clip: clip.name, referenceField: referenceField + ".target_url"))
+        var piece = Piece(
+            field: field, childIndex: childIndex, clipName: clip.name, source: name, start: start, duration: range.duration.mediaTime,
+            sourceStart: range.startTime.mediaTime, roll: roll)
         guard piece.duration > .zero else { throw fail(field + ".source_range.duration", "\(label)is zero: a clip needs a positive duration") }
         for (e, effect) in clip.effects.enumerated() {
             switch effect {
@@ -516,8 +535,10 @@ struct OTIOImportBuilder {
                 return v.pieces.contains { $0.source != nil && !$0.freeze && $0.start < b && a < $0.end } ? id : nil
             }
             let range: CompositionFile.TimeRangeValue = i == sorted.count - 2 ? .toEnd(from: a) : .init(TimeRange(start: a, end: b))
-            out.append(CompositionFile.Instruction(timeRange: range, requiredSourceSampleDataTrackIDs: playing.isEmpty ? nil : playing,
-                                                   layerInstructions: layers))
+            out.append(
+                CompositionFile.Instruction(
+                    timeRange: range, requiredSourceSampleDataTrackIDs: playing.isEmpty ? nil : playing,
+                    layerInstructions: layers))
         }
         return out
     }

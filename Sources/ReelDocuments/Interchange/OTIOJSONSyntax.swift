@@ -164,8 +164,9 @@ struct OTIOJSONSyntax {
     private mutating func literal(_ word: String) -> Problem? {
         let w = Array(word.utf8)
         guard index + w.count <= bytes.count, Array(bytes[index..<(index + w.count)]) == w else {
-            return problem(index + w.count > bytes.count && bytes[index...].elementsEqual(w.prefix(bytes.count - index))
-                           ? "the file ends inside \(word) (truncated?)" : "expected a value, got \(describeHere())")
+            return problem(
+                index + w.count > bytes.count && bytes[index...].elementsEqual(w.prefix(bytes.count - index))
+                    ? "the file ends inside \(word) (truncated?)" : "expected a value, got \(describeHere())")
         }
         index += w.count
         return nil

@@ -16,7 +16,8 @@ enum OTIOTime {
             return (Int32(ntsc.rounded()) * 1000, 1001)
         }
         guard let decimal = MediaTime(parsing: shortest(rate)), decimal.isNumeric, decimal.value > 0,
-              let numerator = Int32(exactly: decimal.value) else { return nil }
+            let numerator = Int32(exactly: decimal.value)
+        else { return nil }
         return (numerator, decimal.timescale)
     }
 

@@ -20,20 +20,23 @@ extension OTIOTimeline {
     /// Decodes a timeline from the bytes of a `.otio` file; `path` is only used in errors.
     public static func decode(_ data: Data, path: String? = nil) throws(ReelError) -> OTIOTimeline {
         if let syntax = OTIOJSONSyntax.firstProblem(in: Array(data)) {
-            throw ReelError(.invalidComposition, "line \(syntax.line), column \(syntax.column): \(syntax.message)", path: path,
-                            field: syntax.field.isEmpty ? nil : syntax.field)
+            throw ReelError(
+                .invalidComposition, "line \(syntax.line), column \(syntax.column): \(syntax.message)", path: path,
+                field: syntax.field.isEmpty ? nil : syntax.field)
         }
         let root = try? JSONDecoder().decode(JSONValue.self, from: data)
         guard case .object(let top)? = root else {
             throw ReelError(.invalidComposition, "expected a JSON object at the top level, got \(root?.errorDescription ?? "nothing")", path: path)
         }
         guard case .string(let schema)? = top["OTIO_SCHEMA"] else {
-            throw ReelError(.invalidComposition, "is missing: not an OpenTimelineIO file (expected \"OTIO_SCHEMA\": \"Timeline.1\")", path: path,
-                            field: "OTIO_SCHEMA")
+            throw ReelError(
+                .invalidComposition, "is missing: not an OpenTimelineIO file (expected \"OTIO_SCHEMA\": \"Timeline.1\")", path: path,
+                field: "OTIO_SCHEMA")
         }
         guard OTIOSchema(schema)?.name == "Timeline" else {
-            throw ReelError(.invalidComposition, "\"\(schema)\" is not supported: Reel reads a Timeline.1 at the top of the file", path: path,
-                            field: "OTIO_SCHEMA")
+            throw ReelError(
+                .invalidComposition, "\"\(schema)\" is not supported: Reel reads a Timeline.1 at the top of the file", path: path,
+                field: "OTIO_SCHEMA")
         }
         do {
             return try JSONDecoder().decode(OTIOTimeline.self, from: data)

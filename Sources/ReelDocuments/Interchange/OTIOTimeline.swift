@@ -57,8 +57,10 @@ public struct OTIOStack: Sendable, Hashable, Codable {
     public var sourceRange: OTIOTimeRange?
     public var metadata: [String: JSONValue]
 
-    public init(name: String = "tracks", children: [OTIOTrack], markers: [OTIOMarker] = [], sourceRange: OTIOTimeRange? = nil,
-                metadata: [String: JSONValue] = [:]) {
+    public init(
+        name: String = "tracks", children: [OTIOTrack], markers: [OTIOMarker] = [], sourceRange: OTIOTimeRange? = nil,
+        metadata: [String: JSONValue] = [:]
+    ) {
         self.name = name
         self.children = children
         self.markers = markers
@@ -108,8 +110,10 @@ public struct OTIOTrack: Sendable, Hashable, Codable {
     public static let video = "Video"
     public static let audio = "Audio"
 
-    public init(name: String = "", kind: String, children: [OTIOItem], markers: [OTIOMarker] = [], sourceRange: OTIOTimeRange? = nil,
-                enabled: Bool = true, metadata: [String: JSONValue] = [:]) {
+    public init(
+        name: String = "", kind: String, children: [OTIOItem], markers: [OTIOMarker] = [], sourceRange: OTIOTimeRange? = nil,
+        enabled: Bool = true, metadata: [String: JSONValue] = [:]
+    ) {
         self.name = name
         self.kind = kind
         self.children = children
@@ -129,8 +133,10 @@ public struct OTIOTrack: Sendable, Hashable, Codable {
         name = try c.decodeIfPresent(String.self, forKey: .name) ?? ""
         kind = try c.decodeIfPresent(String.self, forKey: .kind) ?? Self.video
         guard kind == Self.video || kind == Self.audio else {
-            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.kind],
-                                                    debugDescription: "is \"\(kind)\": expected \"Video\" or \"Audio\""))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: c.codingPath + [CodingKeys.kind],
+                    debugDescription: "is \"\(kind)\": expected \"Video\" or \"Audio\""))
         }
         children = try c.decodeIfPresent([OTIOItem].self, forKey: .children) ?? []
         markers = try c.decodeIfPresent([OTIOMarker].self, forKey: .markers) ?? []
@@ -194,8 +200,10 @@ public struct OTIOClip: Sendable, Hashable, Codable {
     public var enabled: Bool
     public var metadata: [String: JSONValue]
 
-    public init(name: String = "", sourceRange: OTIOTimeRange?, mediaReference: OTIOMediaReference?, effects: [OTIOEffect] = [],
-                markers: [OTIOMarker] = [], enabled: Bool = true, metadata: [String: JSONValue] = [:]) {
+    public init(
+        name: String = "", sourceRange: OTIOTimeRange?, mediaReference: OTIOMediaReference?, effects: [OTIOEffect] = [],
+        markers: [OTIOMarker] = [], enabled: Bool = true, metadata: [String: JSONValue] = [:]
+    ) {
         self.name = name
         self.sourceRange = sourceRange
         self.mediaReference = mediaReference
@@ -208,7 +216,7 @@ public struct OTIOClip: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case schema = "OTIO_SCHEMA", name, sourceRange = "source_range", mediaReference = "media_reference",
-             mediaReferences = "media_references", activeKey = "active_media_reference_key", effects, markers, enabled, metadata, color
+            mediaReferences = "media_references", activeKey = "active_media_reference_key", effects, markers, enabled, metadata, color
     }
 
     public init(from decoder: any Decoder) throws {
@@ -221,8 +229,12 @@ public struct OTIOClip: Sendable, Hashable, Codable {
             activeMediaReferenceKey = key
             mediaReference = try references.decodeIfPresent(OTIOMediaReference.self, forKey: OTIOAnyKey(key))
             if mediaReference == nil, !references.allKeys.isEmpty {
-                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.activeKey],
-                                                        debugDescription: "is \"\(key)\", which is not a key of media_references (\(references.allKeys.map { "\"\($0.stringValue)\"" }.joined(separator: ", ")))"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: c.codingPath + [CodingKeys.activeKey],
+                        debugDescription:
+                            "is \"\(key)\", which is not a key of media_references (\(references.allKeys.map { "\"\($0.stringValue)\"" }.joined(separator: ", ")))"
+                    ))
             }
         } else {
             activeMediaReferenceKey = "DEFAULT_MEDIA"
@@ -270,7 +282,8 @@ public struct OTIOGap: Sendable, Hashable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decodeIfPresent(String.self, forKey: .name) ?? ""
         guard let range = try c.decodeIfPresent(OTIOTimeRange.self, forKey: .sourceRange) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.sourceRange], debugDescription: "is missing: a gap needs its duration"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: c.codingPath + [CodingKeys.sourceRange], debugDescription: "is missing: a gap needs its duration"))
         }
         duration = range.duration
         metadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .metadata) ?? [:]
@@ -301,8 +314,10 @@ public struct OTIOTransition: Sendable, Hashable, Codable {
 
     public static let dissolve = "SMPTE_Dissolve"
 
-    public init(name: String = "", transitionType: String = OTIOTransition.dissolve, inOffset: OTIORationalTime, outOffset: OTIORationalTime,
-                metadata: [String: JSONValue] = [:]) {
+    public init(
+        name: String = "", transitionType: String = OTIOTransition.dissolve, inOffset: OTIORationalTime, outOffset: OTIORationalTime,
+        metadata: [String: JSONValue] = [:]
+    ) {
         self.name = name
         self.transitionType = transitionType
         self.inOffset = inOffset
@@ -354,7 +369,8 @@ public enum OTIOMediaReference: Sendable, Hashable, Codable {
             return
         }
         guard let url = try c.decodeIfPresent(String.self, forKey: .targetURL), !url.isEmpty else {
-            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.targetURL], debugDescription: "is missing or empty: an external reference names its file"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: c.codingPath + [CodingKeys.targetURL], debugDescription: "is missing or empty: an external reference names its file"))
         }
         self = .external(targetURL: url, availableRange: try c.decodeIfPresent(OTIOTimeRange.self, forKey: .availableRange), name: name, metadata: metadata)
     }
@@ -397,8 +413,10 @@ public enum OTIOEffect: Sendable, Hashable, Codable {
         case "LinearTimeWarp":
             let scalar = try c.decodeIfPresent(Double.self, forKey: .timeScalar) ?? 1
             guard scalar.isFinite, scalar >= 0 else {
-                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.timeScalar],
-                                                        debugDescription: "is \(scalar): Reel plays forward time warps only (0 or more)"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: c.codingPath + [CodingKeys.timeScalar],
+                        debugDescription: "is \(scalar): Reel plays forward time warps only (0 or more)"))
             }
             self = scalar == 0 ? .freezeFrame : .linearTimeWarp(timeScalar: scalar)
         case "FreezeFrame": self = .freezeFrame
@@ -499,12 +517,16 @@ public struct OTIORationalTime: Sendable, Hashable, Codable {
         value = try c.decode(Double.self, forKey: .value)
         rate = try c.decode(Double.self, forKey: .rate)
         guard OTIOTime.exactRate(rate) != nil else {
-            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.rate],
-                                                    debugDescription: "is \(rate): expected a positive frame rate such as 24, 25 or 29.97"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: c.codingPath + [CodingKeys.rate],
+                    debugDescription: "is \(rate): expected a positive frame rate such as 24, 25 or 29.97"))
         }
         guard OTIOTime.mediaTime(value: value, rate: rate) != nil else {
-            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.value],
-                                                    debugDescription: "is \(value): not a time Reel can hold exactly at rate \(rate)"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: c.codingPath + [CodingKeys.value],
+                    debugDescription: "is \(value): not a time Reel can hold exactly at rate \(rate)"))
         }
     }
 
@@ -537,7 +559,8 @@ public struct OTIOTimeRange: Sendable, Hashable, Codable {
         startTime = try c.decode(OTIORationalTime.self, forKey: .startTime)
         duration = try c.decode(OTIORationalTime.self, forKey: .duration)
         guard !(duration.mediaTime < .zero) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.duration], debugDescription: "is negative (\(duration.value) at rate \(duration.rate))"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: c.codingPath + [CodingKeys.duration], debugDescription: "is negative (\(duration.value) at rate \(duration.rate))"))
         }
     }
 
@@ -585,18 +608,25 @@ struct OTIOSchema: Sendable {
     /// Reads and checks the schema of the object in `c`: one of `names`, at a version
     /// this reader knows or a newer one.
     @discardableResult
-    static func expect<K: CodingKey>(_ c: KeyedDecodingContainer<K>, key: K, oneOf names: [String], inside place: String? = nil,
-                                     required: Bool = true) throws -> OTIOSchema {
+    static func expect<K: CodingKey>(
+        _ c: KeyedDecodingContainer<K>, key: K, oneOf names: [String], inside place: String? = nil,
+        required: Bool = true
+    ) throws -> OTIOSchema {
         guard let text = try c.decodeIfPresent(String.self, forKey: key) else {
             if !required { return OTIOSchema(name: names[0], version: 1) }
-            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath,
-                                                    debugDescription: "has no OTIO_SCHEMA: expected \(names.map { "\"\($0).N\"" }.joined(separator: " or "))"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: c.codingPath,
+                    debugDescription: "has no OTIO_SCHEMA: expected \(names.map { "\"\($0).N\"" }.joined(separator: " or "))"))
         }
         guard let schema = OTIOSchema(text), names.contains(schema.name) else {
             let known = OTIOSchema(text).map { Self.known[$0.name] != nil } ?? false
             let reason = known && place != nil ? " in \(place!)" : ""
-            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath,
-                                                    debugDescription: "\"\(text)\" is not supported\(reason) (Reel reads \(names.map { "\($0).\(Self.known[$0] ?? 1)" }.joined(separator: ", ")))"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: c.codingPath,
+                    debugDescription:
+                        "\"\(text)\" is not supported\(reason) (Reel reads \(names.map { "\($0).\(Self.known[$0] ?? 1)" }.joined(separator: ", ")))"))
         }
         return schema
     }
@@ -617,8 +647,10 @@ struct OTIOSchema: Sendable {
             case .keyNotFound(let key, let context):
                 throw DecodingError.dataCorrupted(.init(codingPath: context.codingPath + [key], debugDescription: "is missing" + note))
             case .typeMismatch(let type, let context):
-                throw DecodingError.dataCorrupted(.init(codingPath: context.codingPath,
-                                                        debugDescription: "expected \(CompositionFileDiagnostics.name(of: type))" + note))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: context.codingPath,
+                        debugDescription: "expected \(CompositionFileDiagnostics.name(of: type))" + note))
             default: throw error
             }
         }
@@ -627,7 +659,8 @@ struct OTIOSchema: Sendable {
     /// Stacks and tracks with effects are refused: Reel applies effects to clips only.
     static func refuseEffects<K: CodingKey>(_ c: KeyedDecodingContainer<K>, key: K) throws {
         guard let effects = try c.decodeIfPresent([OTIOEffect].self, forKey: key), !effects.isEmpty else { return }
-        throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [key], debugDescription: "holds \(effects.count) effect(s): Reel applies effects to clips only"))
+        throw DecodingError.dataCorrupted(
+            .init(codingPath: c.codingPath + [key], debugDescription: "holds \(effects.count) effect(s): Reel applies effects to clips only"))
     }
 }
 

@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 
 /// Numbers as the import and export messages write them: the shortest form that reads
 /// back as the same Double, without an exponent.

@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 
 /// One fix of a GPS track file (GPX, CSV) on its way into a video: the fix, and, for
 /// CSV, its time in media seconds.

@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 
 /// Reads a file's timed-metadata track and writes it as JSON, CSV or GPX: what
 /// `reel metadata export` does.
@@ -46,8 +46,10 @@ public struct MetadataExporter: Sendable {
         /// when it has one.
         public var staticLocation: GPSFix?
 
-        public init(trackID: Int32, format: String, groups: [TimedMetadataGroup], warnings: [MetadataReadWarning] = [],
-                    staticLocation: GPSFix? = nil) {
+        public init(
+            trackID: Int32, format: String, groups: [TimedMetadataGroup], warnings: [MetadataReadWarning] = [],
+            staticLocation: GPSFix? = nil
+        ) {
             self.trackID = trackID
             self.format = format
             self.groups = groups
@@ -114,7 +116,8 @@ public struct MetadataExporter: Sendable {
                 throw ReelError(.invalidArgument, "no track \(trackID) in the file (tracks: \(all); metadata tracks: \(listed))", path: url.path)
             }
             guard track.mediaType == .metadata else {
-                throw ReelError(.invalidArgument, "track \(trackID) is a \(track.mediaType) track, not a timed-metadata track (metadata tracks: \(listed))", path: url.path)
+                throw ReelError(
+                    .invalidArgument, "track \(trackID) is a \(track.mediaType) track, not a timed-metadata track (metadata tracks: \(listed))", path: url.path)
             }
             return try await read(track, staticLocation: staticLocation)
         }
@@ -160,8 +163,9 @@ public struct MetadataExporter: Sendable {
             try reader.startReading()
             var groups: [TimedMetadataGroup] = []
             while let group = try await adaptor.next() { groups.append(group) }
-            return Track(trackID: track.trackID, format: track.metadataFormat?.rawValue ?? track.formatDescription.codecName, groups: groups,
-                         warnings: adaptor.warnings, staticLocation: staticLocation)
+            return Track(
+                trackID: track.trackID, format: track.metadataFormat?.rawValue ?? track.formatDescription.codecName, groups: groups,
+                warnings: adaptor.warnings, staticLocation: staticLocation)
         } catch {
             var located = error
             if located.path == nil { located.path = url.path }
@@ -174,7 +178,8 @@ public struct MetadataExporter: Sendable {
     /// `mdta/com.apple.quicktime.location.ISO6709`), when it has one that parses.
     private func staticLocation() async -> GPSFix? {
         guard let items = try? await Asset(url: url).load(.commonMetadata),
-              let text = items.first(where: { $0.identifier == .commonIdentifierLocation })?.stringValue else { return nil }
+            let text = items.first(where: { $0.identifier == .commonIdentifierLocation })?.stringValue
+        else { return nil }
         return try? ISO6709.parse(text).fix
     }
 
@@ -190,8 +195,10 @@ public struct MetadataExporter: Sendable {
         case .csv, .gpx:
             let groups = track.gpsGroups
             guard groups.contains(where: { GPSFix($0) != nil }) else {
-                throw ReelError(.metadataFormat, "track \(track.trackID) (\(track.format)) holds no GPS fixes to write as \(format.rawValue.uppercased()); try --format json",
-                                path: url.path)
+                throw ReelError(
+                    .metadataFormat,
+                    "track \(track.trackID) (\(track.format)) holds no GPS fixes to write as \(format.rawValue.uppercased()); try --format json",
+                    path: url.path)
             }
             if format == .csv { return TelemetryCSV.document(for: groups) }
             return String(decoding: GPX.document(for: groups, name: "\(label) track \(track.trackID)"), as: UTF8.self)

@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 
 /// Adds a GPS track from a GPX or CSV file to a video as a GPMF (`gpmd`) track, copying
 /// the video and audio without re-encoding: what `reel metadata import` does.
@@ -41,8 +41,10 @@ public struct MetadataImporter: Sendable {
         /// (one CAMM GPS record a sample) or `klv`.
         public var metadataFormat: MetadataOutputFormat
 
-        public init(offset: Double = 0, overwrite: Bool = false, payloadDuration: MediaTime = MediaTime(value: 1, timescale: 1),
-                    gpsFormat: GPMFWriter.GPSFormat? = nil, metadataFormat: MetadataOutputFormat = .auto) {
+        public init(
+            offset: Double = 0, overwrite: Bool = false, payloadDuration: MediaTime = MediaTime(value: 1, timescale: 1),
+            gpsFormat: GPMFWriter.GPSFormat? = nil, metadataFormat: MetadataOutputFormat = .auto
+        ) {
             self.offset = offset
             self.overwrite = overwrite
             self.payloadDuration = payloadDuration
@@ -128,7 +130,8 @@ public struct MetadataImporter: Sendable {
     /// The GPS groups on the video's timeline (`[0, duration)`), with what was left out
     /// and notes on how points were placed.
     func groups(points: [GPSTrackPoint], duration: MediaTime, creationDate: Date?, options: Options)
-        throws(ReelError) -> (groups: [TimedMetadataGroup], omitted: Int, notes: [String]) {
+        throws(ReelError) -> (groups: [TimedMetadataGroup], omitted: Int, notes: [String])
+    {
         var notes: [String] = []
         guard options.offset.isFinite, abs(options.offset) < 1e9 else {
             throw ReelError(.invalidArgument, "the offset \(options.offset) s is not a usable number of seconds")
@@ -169,11 +172,14 @@ public struct MetadataImporter: Sendable {
         }
         guard !timed.isEmpty else {
             let span = "\(DecimalText.seconds(placed.first?.seconds ?? 0)) s to \(DecimalText.seconds(placed.last?.seconds ?? 0)) s"
-            let basis = points.contains { $0.mediaTime == nil }
+            let basis =
+                points.contains { $0.mediaTime == nil }
                 ? creationDate.map { "point times against the video's creation time \(MetadataJSONDocument.utc($0))" } ?? "the first point at 0 s"
                 : "the time column as media seconds"
-            throw ReelError(.invalidArgument, "no point falls within the video (0 s to \(duration.secondsDescription)): the track runs from \(span) on the video's timeline (\(basis), plus --offset \(DecimalText.string(options.offset)) s)",
-                            path: trackURL.path)
+            throw ReelError(
+                .invalidArgument,
+                "no point falls within the video (0 s to \(duration.secondsDescription)): the track runs from \(span) on the video's timeline (\(basis), plus --offset \(DecimalText.string(options.offset)) s)",
+                path: trackURL.path)
         }
         var groups: [TimedMetadataGroup] = []
         for (i, entry) in timed.enumerated() {
@@ -241,10 +247,15 @@ public struct MetadataImporter: Sendable {
             guard track.mediaType == .video || track.mediaType == .audio, !track.isCoverPicture else {
                 // The video's start timecode writes the timecode track again.
                 if track.mediaType == .timecode, fileType == .mp4 || fileType == .mov,
-                   tracks.contains(where: { $0.mediaType == .video && $0.startTimecode != nil }) { continue }
+                    tracks.contains(where: { $0.mediaType == .video && $0.startTimecode != nil })
+                {
+                    continue
+                }
                 // The chapters are written again from the file's chapter list.
                 if track.isChapterList, AssetWriter.canWriteChapters(into: fileType) { continue }
-                notes.append("track \(track.trackID) (\(track.metadataFormat?.rawValue ?? track.formatDescription.codecName)) of \(videoURL.lastPathComponent) is not copied: only video and audio are")
+                notes.append(
+                    "track \(track.trackID) (\(track.metadataFormat?.rawValue ?? track.formatDescription.codecName)) of \(videoURL.lastPathComponent) is not copied: only video and audio are"
+                )
                 continue
             }
             let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 32)

@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 
 /// What `reel metadata export --format json` writes: the track, then every timed group
 /// with its GPS fix (when it has one) and all its items. Described in docs/metadata-json.md.

@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 import ReelCore
 import ReelIO
 
@@ -11,8 +11,10 @@ extension BatchPlan {
     /// - Throws: `invalidArgument` when there are no inputs, the template has no source,
     ///   two inputs give the same output, an output is an input, or an output exists and
     ///   `overwrite` is false; `fileNotFound` for an input that cannot be read.
-    public static func make(template: LoadedComposition, templatePath: String, inputs: [URL], outputFolder: URL,
-                            outputName pattern: String, workFolder: URL, overwrite: Bool) throws(ReelError) -> BatchPlan {
+    public static func make(
+        template: LoadedComposition, templatePath: String, inputs: [URL], outputFolder: URL,
+        outputName pattern: String, workFolder: URL, overwrite: Bool
+    ) throws(ReelError) -> BatchPlan {
         guard let replaced = template.file.sources.first?.name else {
             throw ReelError(.invalidComposition, "has no source for the inputs to replace", path: templatePath)
         }
@@ -43,9 +45,10 @@ extension BatchPlan {
             jobs.append(Job(index: i, input: input, output: output))
         }
         let templateURL = URL(fileURLWithPath: templatePath).standardizedFileURL
-        return BatchPlan(version: currentVersion, composition: templateURL.path,
-                         compositionSHA256: try Digest(sha256OfFileAt: templateURL).hex, replacedSource: replaced, sources: stamps,
-                         workFolder: workFolder.standardizedFileURL.path, jobs: jobs)
+        return BatchPlan(
+            version: currentVersion, composition: templateURL.path,
+            compositionSHA256: try Digest(sha256OfFileAt: templateURL).hex, replacedSource: replaced, sources: stamps,
+            workFolder: workFolder.standardizedFileURL.path, jobs: jobs)
     }
 
     /// The `--source` overrides of job `index`: the template's sources as the plan saw them,
@@ -92,8 +95,9 @@ extension BatchPlan {
         }
         let session = await loaded.makeExportSession(settings: settings, audioCodec: audioCodec, metadataFormat: format, overwrite: true)
         session.timeRange = loaded.renderRange
-        return JobRender(session: session, fileType: fileType,
-                         frameCount: RenderPlan.frameCount(of: loaded.renderRange.duration, frameDuration: video.frameDuration))
+        return JobRender(
+            session: session, fileType: fileType,
+            frameCount: RenderPlan.frameCount(of: loaded.renderRange.duration, frameDuration: video.frameDuration))
     }
 
     /// Stamps job `index` complete once its output is in place and opens as a video.
@@ -139,8 +143,10 @@ extension BatchPlan {
                 }
             }
         }
-        if let error = incompleteError("not every job is complete: ", missing: missing, missingNoun: "job", bad: bad,
-                                       advice: "run them again with `reel render --plan ... --chunk K`") {
+        if let error = incompleteError(
+            "not every job is complete: ", missing: missing, missingNoun: "job", bad: bad,
+            advice: "run them again with `reel render --plan ... --chunk K`")
+        {
             throw error
         }
     }

@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 import ReelCore
 
 extension PlanFile {
@@ -13,8 +13,10 @@ extension PlanFile {
     ///   - reel: the `reel` command the Slurm scripts run (the containers run `reel`).
     ///   - image: the container image holding `reel` (Kubernetes, AWS Batch).
     ///   - joinOutput: what the join writes; the plan's name with `.mp4` beside it when nil.
-    public func schedulerFiles(_ scheduler: SchedulerKind, planPath: String, reel: String = "reel", image: String = "reel:latest",
-                               joinOutput: String? = nil) throws(ReelError) -> [SchedulerFile] {
+    public func schedulerFiles(
+        _ scheduler: SchedulerKind, planPath: String, reel: String = "reel", image: String = "reel:latest",
+        joinOutput: String? = nil
+    ) throws(ReelError) -> [SchedulerFile] {
         let planURL = URL(fileURLWithPath: planPath).standardizedFileURL
         let base = planURL.deletingPathExtension().lastPathComponent
         let output = joinOutput ?? planURL.deletingPathExtension().appendingPathExtension("mp4").path
@@ -59,22 +61,24 @@ extension PlanFile {
                 echo "submitted render array $array (\(count) tasks) and join ${join%%;*}"
 
                 """
-            return [SchedulerFile(name: "\(base).render.sbatch", contents: renderScript, isExecutable: false),
-                    SchedulerFile(name: "\(base).join.sbatch", contents: joinScript, isExecutable: false),
-                    SchedulerFile(name: "\(base).submit-slurm.sh", contents: submit, isExecutable: true)]
+            return [
+                SchedulerFile(name: "\(base).render.sbatch", contents: renderScript, isExecutable: false),
+                SchedulerFile(name: "\(base).join.sbatch", contents: joinScript, isExecutable: false),
+                SchedulerFile(name: "\(base).submit-slurm.sh", contents: submit, isExecutable: true),
+            ]
         case .k8s:
             let root = try sharedRoot(planPath: planURL.path, for: scheduler)
             func job(_ jobName: String, _ command: [String], indexed: Bool) -> String {
                 var spec = ""
                 if indexed {
                     spec += """
-                      completionMode: Indexed
-                      completions: \(count)
-                      parallelism: \(count)
-                      backoffLimitPerIndex: 3
-                      maxFailedIndexes: 0
+                          completionMode: Indexed
+                          completions: \(count)
+                          parallelism: \(count)
+                          backoffLimitPerIndex: 3
+                          maxFailedIndexes: 0
 
-                    """
+                        """
                 } else {
                     spec += "  backoffLimit: 3\n"
                 }
@@ -102,11 +106,16 @@ extension PlanFile {
                     """
             }
             let header = "# \(planURL.path): \(count) tasks; every pod mounts the claim reel-shared at \(root).\n"
-            return [SchedulerFile(name: "\(base).k8s.yaml", contents: header + job("reel-render-\(name)", ["reel"] + render.dropFirst(), indexed: true),
-                                  isExecutable: false),
-                    SchedulerFile(name: "\(base).k8s-join.yaml", contents: header + job("reel-join-\(name)", ["reel"] + join.dropFirst(), indexed: false),
-                                  isExecutable: false),
-                    SchedulerFile(name: "\(base).submit-k8s.sh", contents: """
+            return [
+                SchedulerFile(
+                    name: "\(base).k8s.yaml", contents: header + job("reel-render-\(name)", ["reel"] + render.dropFirst(), indexed: true),
+                    isExecutable: false),
+                SchedulerFile(
+                    name: "\(base).k8s-join.yaml", contents: header + job("reel-join-\(name)", ["reel"] + join.dropFirst(), indexed: false),
+                    isExecutable: false),
+                SchedulerFile(
+                    name: "\(base).submit-k8s.sh",
+                    contents: """
                         #!/bin/sh
                         # Runs the Indexed Job and waits until it has completed or failed (polling its
                         # conditions every REEL_POLL_SECONDS, 10 by default); runs the join Job only when
@@ -126,7 +135,8 @@ extension PlanFile {
                         done
                         kubectl apply -f \(base).k8s-join.yaml
 
-                        """, isExecutable: true)]
+                        """, isExecutable: true),
+            ]
         case .awsBatch:
             let root = try sharedRoot(planPath: planURL.path, for: scheduler)
             // An array of one is not allowed: a single piece is named on the command line.
@@ -162,8 +172,10 @@ extension PlanFile {
                 echo "submitted render array $array (\(count) tasks) and join $join"
 
                 """
-            return [SchedulerFile(name: "\(base).aws-batch.json", contents: String(decoding: data, as: UTF8.self) + "\n", isExecutable: false),
-                    SchedulerFile(name: "\(base).submit-aws-batch.sh", contents: submit, isExecutable: true)]
+            return [
+                SchedulerFile(name: "\(base).aws-batch.json", contents: String(decoding: data, as: UTF8.self) + "\n", isExecutable: false),
+                SchedulerFile(name: "\(base).submit-aws-batch.sh", contents: submit, isExecutable: true),
+            ]
         }
     }
 
@@ -179,9 +191,11 @@ extension PlanFile {
             // Only `/` is left: this path and the plan share nothing below it; name both.
             guard common.count > 1 else {
                 let other = path == workFolder + "/" ? "the work folder \(workFolder)" : path
-                throw ReelError(.invalidArgument, "--emit \(scheduler.rawValue): the plan \(planPath) and \(other) share no folder but /, "
-                                + "which a container cannot mount from shared storage; put the plan, its work folder, the composition "
-                                + "and the sources under one shared folder")
+                throw ReelError(
+                    .invalidArgument,
+                    "--emit \(scheduler.rawValue): the plan \(planPath) and \(other) share no folder but /, "
+                        + "which a container cannot mount from shared storage; put the plan, its work folder, the composition "
+                        + "and the sources under one shared folder")
             }
         }
         return NSString.path(withComponents: common)
@@ -202,7 +216,9 @@ extension PlanFile {
     static func yaml(_ text: String) -> String { jsonText(text) }
 
     static func jsonText(_ value: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes]) else { return "\"\"" }
+        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes]) else {
+            return "\"\""
+        }
         return String(decoding: data, as: UTF8.self)
     }
 }

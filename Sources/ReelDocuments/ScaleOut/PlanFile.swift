@@ -1,7 +1,8 @@
 import Foundation
 import ReelCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What `reel plan` writes and a batch scheduler's tasks read: a ``RenderPlan`` (one render

@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 import ReelCore
 import ReelIO
 
@@ -23,7 +23,8 @@ extension PlanFile {
         let path = compositionPath ?? composition
         let digest = try Digest(sha256OfFileAt: URL(fileURLWithPath: path)).hex
         guard digest == compositionSHA256 else {
-            let which = compositionPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path } == composition || compositionPath == nil
+            let which =
+                compositionPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path } == composition || compositionPath == nil
                 ? "was changed after the plan was made" : "is not the composition the plan was made for (\(composition))"
             throw ReelError(.invalidArgument, "\(path) \(which): make the plan again with `reel plan`", path: planPath)
         }
@@ -66,8 +67,10 @@ extension PlanFile {
     /// Task `index`'s state: its `output` stamped (at `stamp`) for the plan whose identity
     /// is `identity` with the size it has now, then `check`ed, which gives the output's
     /// codec configuration or throws why it is bad.
-    func taskState(_ index: Int, output: URL, stamp: URL, identity: String,
-                   check: () async throws(ReelError) -> Data) async -> RenderPlan.PieceState {
+    func taskState(
+        _ index: Int, output: URL, stamp: URL, identity: String,
+        check: () async throws(ReelError) -> Data
+    ) async -> RenderPlan.PieceState {
         switch readStamp(at: stamp, of: output, index: index, identity: identity) {
         case .success(nil): return .missing
         case .failure(let problem): return .bad(problem.reason)
@@ -104,8 +107,9 @@ extension RenderPlan.SourceStamp {
         let now = try RenderPlan.SourceStamp(name: name, url: URL(fileURLWithPath: path))
         guard now.size == size, now.modified == modified else {
             let what = now.size != size ? "its size is \(now.size) bytes, the plan saw \(size)" : "it was modified after the plan was made"
-            throw ReelError(.invalidArgument, "source \"\(name)\" (\(path)) changed: \(what); make the plan again with `reel plan` and render every piece again",
-                            path: planPath)
+            throw ReelError(
+                .invalidArgument, "source \"\(name)\" (\(path)) changed: \(what); make the plan again with `reel plan` and render every piece again",
+                path: planPath)
         }
     }
 }
@@ -148,8 +152,12 @@ extension RenderPlan {
         guard videoTracks.count == 1, let track = videoTracks.first else {
             throw ReelError(.corruptData, "\(piece.file) has \(videoTracks.count) video tracks, expected 1")
         }
-        guard track.formatDescription.codecName == video.codec, track.formatDescription.dimensions.map({ $0.width == video.width && $0.height == video.height }) ?? false else {
-            throw ReelError(.corruptData, "\(piece.file) holds \(track.formatDescription.codecName) video that is not the plan's \(video.width)x\(video.height) \(video.codec)")
+        guard track.formatDescription.codecName == video.codec,
+            track.formatDescription.dimensions.map({ $0.width == video.width && $0.height == video.height }) ?? false
+        else {
+            throw ReelError(
+                .corruptData,
+                "\(piece.file) holds \(track.formatDescription.codecName) video that is not the plan's \(video.width)x\(video.height) \(video.codec)")
         }
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 64)
         try reader.add(output)
@@ -167,7 +175,9 @@ extension RenderPlan {
         guard firstIsKeyframe else { throw ReelError(.corruptData, "\(piece.file) does not start with a keyframe") }
         times.sort()
         for (k, t) in times.enumerated() where t != video.frameDuration * Int32(clamping: k) {
-            throw ReelError(.corruptData, "\(piece.file): frame \(k) is at \(t.secondsDescription) s, expected \((video.frameDuration * Int32(clamping: k)).secondsDescription) s")
+            throw ReelError(
+                .corruptData,
+                "\(piece.file): frame \(k) is at \(t.secondsDescription) s, expected \((video.frameDuration * Int32(clamping: k)).secondsDescription) s")
         }
         return track.formatDescription.codecConfiguration
     }

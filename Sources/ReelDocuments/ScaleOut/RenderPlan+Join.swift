@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 import ReelCore
 import ReelIO
 
@@ -17,8 +17,10 @@ extension RenderPlan {
     ///   - overwrite: whether the output may replace an existing file.
     /// - Throws: `invalidArgument` naming every missing piece and every bad one (and why)
     ///   when any piece is not complete: nothing is written then.
-    public func joinSession(loaded: LoadedComposition, identity: String, audioCodec: AudioEncoderSettings.Codec,
-                            metadataFormat: MetadataOutputFormat, overwrite: Bool) async throws(ReelError) -> AssetExportSession {
+    public func joinSession(
+        loaded: LoadedComposition, identity: String, audioCodec: AudioEncoderSettings.Codec,
+        metadataFormat: MetadataOutputFormat, overwrite: Bool
+    ) async throws(ReelError) -> AssetExportSession {
         var missing: [Int] = []
         var bad: [String] = []
         var configurations: [Data] = []
@@ -33,16 +35,20 @@ extension RenderPlan {
                 configurations.append(configuration)
             }
         }
-        if let error = incompleteError("cannot join: ", missing: missing.map(String.init), missingNoun: "piece", bad: bad,
-                                       advice: "render them again with `reel render --plan ... --chunk K`") {
+        if let error = incompleteError(
+            "cannot join: ", missing: missing.map(String.init), missingNoun: "piece", bad: bad,
+            advice: "render them again with `reel render --plan ... --chunk K`")
+        {
             throw error
         }
-        let session = await loaded.makeExportSession(settings: try videoSettings(for: loaded), audioCodec: audioCodec, metadataFormat: metadataFormat,
-                                                     overwrite: overwrite)
+        let session = await loaded.makeExportSession(
+            settings: try videoSettings(for: loaded), audioCodec: audioCodec, metadataFormat: metadataFormat,
+            overwrite: overwrite)
         session.timeRange = timeRange
-        session.copyVideo(from: pieces.map {
-            ExportVideoCopy.Part(url: pieceURL($0.index), trackID: nil, source: nil, offset: $0.timeRange.start)
-        })
+        session.copyVideo(
+            from: pieces.map {
+                ExportVideoCopy.Part(url: pieceURL($0.index), trackID: nil, source: nil, offset: $0.timeRange.start)
+            })
         return session
     }
 }

@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 import ReelCore
 import ReelIO
 
@@ -17,8 +17,10 @@ extension RenderPlan {
     ///
     /// - Throws: `invalidArgument` when the split asks for no pieces, or for more pieces
     ///   than the render has keyframe intervals.
-    public static func make(for loaded: LoadedComposition, compositionPath: String, split: Split,
-                            workFolder: URL) throws(ReelError) -> RenderPlan {
+    public static func make(
+        for loaded: LoadedComposition, compositionPath: String, split: Split,
+        workFolder: URL
+    ) throws(ReelError) -> RenderPlan {
         let compositionURL = URL(fileURLWithPath: compositionPath).standardizedFileURL
         let video = loaded.videoComposition
         let settings: VideoEncoderSettings
@@ -49,19 +51,23 @@ extension RenderPlan {
         for (i, (first, end)) in zip(cuts, cuts.dropFirst() + [frames]).enumerated() {
             let start = range.start + frameDuration * Int32(clamping: first)
             let stop = end == frames ? range.end : range.start + frameDuration * Int32(clamping: end)
-            pieces.append(Piece(index: i, timeRange: TimeRange(start: start, end: stop), frameCount: end - first,
-                                file: String(format: "piece-%04d.mov", i)))
+            pieces.append(
+                Piece(
+                    index: i, timeRange: TimeRange(start: start, end: stop), frameCount: end - first,
+                    file: String(format: "piece-%04d.mov", i)))
         }
         var stamps: [SourceStamp] = []
         for source in loaded.file.sources {
             guard let url = loaded.sourceURLs[source.name] else { continue }
             stamps.append(try SourceStamp(name: source.name, url: url))
         }
-        return RenderPlan(version: currentVersion, composition: compositionURL.path,
-                          compositionSHA256: try Digest(sha256OfFileAt: compositionURL).hex, sources: stamps,
-                          video: VideoLayout(codec: settings.codec.name, width: settings.width, height: settings.height,
-                                             frameDuration: frameDuration, keyframeInterval: gop),
-                          timeRange: range, frameCount: frames, workFolder: workFolder.standardizedFileURL.path, pieces: pieces)
+        return RenderPlan(
+            version: currentVersion, composition: compositionURL.path,
+            compositionSHA256: try Digest(sha256OfFileAt: compositionURL).hex, sources: stamps,
+            video: VideoLayout(
+                codec: settings.codec.name, width: settings.width, height: settings.height,
+                frameDuration: frameDuration, keyframeInterval: gop),
+            timeRange: range, frameCount: frames, workFolder: workFolder.standardizedFileURL.path, pieces: pieces)
     }
 
     /// Frames of `frameDuration` that start within `duration`.
@@ -77,7 +83,10 @@ extension RenderPlan {
     static func cuts(frames: Int, keyframeInterval gop: Int, pieces: Int) throws(ReelError) -> [Int] {
         let intervals = (frames + gop - 1) / gop
         guard pieces <= intervals else {
-            throw ReelError(.invalidArgument, "\(pieces) pieces asked for, but the render has \(intervals) keyframe interval\(intervals == 1 ? "" : "s") (\(frames) frames, a keyframe every \(gop)): ask for \(intervals) or fewer, or lower output.video.keyframeInterval")
+            throw ReelError(
+                .invalidArgument,
+                "\(pieces) pieces asked for, but the render has \(intervals) keyframe interval\(intervals == 1 ? "" : "s") (\(frames) frames, a keyframe every \(gop)): ask for \(intervals) or fewer, or lower output.video.keyframeInterval"
+            )
         }
         var cuts = [0]
         for i in 1..<pieces {
@@ -97,8 +106,9 @@ extension RenderPlan.SourceStamp {
         do { attributes = try FileManager.default.attributesOfItem(atPath: url.path) } catch {
             throw ReelError(.fileNotFound, "source \"\(name)\" cannot be read", path: url.path)
         }
-        self.init(name: name, path: url.standardizedFileURL.path, size: (attributes[.size] as? NSNumber)?.int64Value ?? -1,
-                  modified: (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
+        self.init(
+            name: name, path: url.standardizedFileURL.path, size: (attributes[.size] as? NSNumber)?.int64Value ?? -1,
+            modified: (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
     }
 }
 

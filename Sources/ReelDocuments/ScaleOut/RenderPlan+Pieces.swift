@@ -1,5 +1,5 @@
-import Reel
 import Foundation
+import Reel
 import ReelCore
 import ReelIO
 
@@ -37,8 +37,9 @@ extension RenderPlan {
         let piece = try piece(index)
         try unstampPiece(index)
         // The join writes the container tags: the source's are not read here.
-        let session = await loaded.makeExportSession(settings: try videoSettings(for: loaded), audioCodec: .aac, metadataFormat: .auto,
-                                                     overwrite: true, containerTags: false)
+        let session = await loaded.makeExportSession(
+            settings: try videoSettings(for: loaded), audioCodec: .aac, metadataFormat: .auto,
+            overwrite: true, containerTags: false)
         session.includesAudio = false
         session.metadataTrackIDs = []
         session.shouldOptimizeForNetworkUse = false

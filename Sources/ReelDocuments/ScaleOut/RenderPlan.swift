@@ -99,8 +99,9 @@ extension RenderPlan: PlanFile {
         var frames = 0
         for (i, piece) in plan.pieces.enumerated() {
             guard piece.index == i, piece.timeRange.start == start, piece.timeRange.end.isNumeric, piece.timeRange.duration > .zero,
-                  piece.frameCount > 0, piece.frameCount <= plan.frameCount - frames,
-                  !piece.file.isEmpty, !piece.file.contains("/"), piece.file != "..", piece.file != "." else {
+                piece.frameCount > 0, piece.frameCount <= plan.frameCount - frames,
+                !piece.file.isEmpty, !piece.file.contains("/"), piece.file != "..", piece.file != "."
+            else {
                 throw broken("piece \(i) does not follow the one before it", "pieces[\(i)]")
             }
             start = piece.timeRange.end

@@ -1,4 +1,5 @@
 import Reel
+
 /// A batch scheduler `reel plan --emit` writes submission files for; each runs piece K of a
 /// plan as array task K, with K in the variable it sets (``RenderPlan/indexVariables``).
 public enum SchedulerKind: String, Sendable, Hashable, CaseIterable {

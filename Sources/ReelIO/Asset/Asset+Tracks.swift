@@ -32,9 +32,12 @@ extension Asset {
     ///     (`title-fra`); nil takes the untagged title.
     ///   - commonKeys: keep only items whose identifier is in the common key space with
     ///     one of these keys (`title`); empty keeps every item.
-    public func loadChapterMetadataGroups(withTitleLocale locale: Locale? = nil,
-                                          containingItemsWithCommonKeys commonKeys: [String] = []) async throws(ReelError)
-        -> [TimedMetadataGroup] {
+    public func loadChapterMetadataGroups(
+        withTitleLocale locale: Locale? = nil,
+        containingItemsWithCommonKeys commonKeys: [String] = []
+    ) async throws(ReelError)
+        -> [TimedMetadataGroup]
+    {
         var groups = try await load(.chapters)
         if let tag = locale?.language.languageCode?.identifier {
             groups = groups.map { Self.titled($0, language: tag) ?? $0 }
@@ -57,7 +60,8 @@ extension Asset {
     /// ``loadChapterMetadataGroups(withTitleLocale:containingItemsWithCommonKeys:)`` gives
     /// them.
     public func loadChapterMetadataGroups(bestMatchingPreferredLanguages preferredLanguages: [String]) async throws(ReelError)
-        -> [TimedMetadataGroup] {
+        -> [TimedMetadataGroup]
+    {
         let groups = try await load(.chapters)
         for preferred in preferredLanguages {
             let titled = groups.map { Self.titled($0, language: preferred) }

@@ -100,7 +100,8 @@ public final class Asset: Sendable, CustomStringConvertible {
     /// The one path every load takes: register as a waiter; the first waiter of a key
     /// starts its work on the I/O queue; the work's completion resumes every waiter.
     func loadErased(key: String, compute: @escaping @Sendable (Asset) throws(ReelError) -> any Sendable) async
-        -> Result<any Sendable, ReelError> {
+        -> Result<any Sendable, ReelError>
+    {
         let id = state.withLock { $0.makeWaiterID() }
         defer { state.withLock { $0.forget(id) } }
         return await withTaskCancellationHandler {

@@ -39,8 +39,9 @@ enum AssetProbe {
         format.isSeekable = ctx.pointee.pb.map { $0.pointee.seekable & AVIO_SEEKABLE_NORMAL != 0 } ?? true
         return AssetSnapshot(
             format: format,
-            duration: duration(of: tracks, container: containerDuration, origin: origin,
-                                precise: source.options.preferPreciseDurationAndTiming),
+            duration: duration(
+                of: tracks, container: containerDuration, origin: origin,
+                precise: source.options.preferPreciseDurationAndTiming),
             tracks: tracks,
             metadata: ContainerMetadata.items(from: containerTags(ctx), family: family),
             chapters: chapters(ctx, family: family),
@@ -53,7 +54,8 @@ enum AssetProbe {
     /// with the container's duration and the timeline's origin. ``AssetReader`` lists these;
     /// ``read(_:)`` refines their timing first when asked.
     static func tracks(_ context: InputFormatContext, family: ContainerFamily) throws(ReelError)
-        -> (tracks: [AssetTrack], containerDuration: MediaTime, origin: MediaTime) {
+        -> (tracks: [AssetTrack], containerDuration: MediaTime, origin: MediaTime)
+    {
         let ctx = context.pointer
         let formatStart = MediaTime(ffmpeg: ctx.pointee.start_time, timeBase: AVRational(timescale: reel_time_base()))
         let containerDuration = MediaTime(ffmpeg: ctx.pointee.duration, timeBase: AVRational(timescale: reel_time_base()))
@@ -80,8 +82,10 @@ enum AssetProbe {
         associate(&tracks)
     }
 
-    static func track(_ context: InputFormatContext, index: Int, family: ContainerFamily,
-                      containerDuration: MediaTime, origin: MediaTime) throws(ReelError) -> AssetTrack {
+    static func track(
+        _ context: InputFormatContext, index: Int, family: ContainerFamily,
+        containerDuration: MediaTime, origin: MediaTime
+    ) throws(ReelError) -> AssetTrack {
         let st = context.stream(index)
         let par = st.pointee.codecpar.pointee
         let timeBase = st.pointee.time_base
@@ -151,7 +155,10 @@ enum AssetProbe {
             if tag == "text" || tag == "tx3g", par.codec_id == AV_CODEC_ID_BIN_DATA { return .text }
             if let tag, MetadataFormat(knownCode: tag) != nil { return .metadata }
             if par.codec_id == AV_CODEC_ID_BIN_DATA || par.codec_id == AV_CODEC_ID_SMPTE_KLV
-                || par.codec_id == AV_CODEC_ID_TIMED_ID3 { return .metadata }
+                || par.codec_id == AV_CODEC_ID_TIMED_ID3
+            {
+                return .metadata
+            }
             if tag == "tmcd" { return .timecode }
             return .data
         }
@@ -179,7 +186,8 @@ enum AssetProbe {
     /// included (its samples come through as they are).
     static func metadataFormat(_ par: AVCodecParameters, tag: String?) -> MetadataFormat? {
         guard par.codec_type != AVMEDIA_TYPE_VIDEO, par.codec_type != AVMEDIA_TYPE_AUDIO,
-              classify(par, tag: tag) != .text else { return nil }  // a chapter track is no metadata
+            classify(par, tag: tag) != .text
+        else { return nil }  // a chapter track is no metadata
         if par.codec_id == AV_CODEC_ID_SMPTE_KLV { return .klv }
         if let tag, let format = MetadataFormat(knownCode: tag), format != .klv { return format }
         return par.codec_id == AV_CODEC_ID_BIN_DATA ? .gpmd : nil
@@ -261,8 +269,9 @@ enum AssetProbe {
         var m = [Int32](repeating: 0, count: 9)
         m.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: raw, count: 9 * 4)) }
         let one = 65536.0
-        return Transform2D(a: Double(m[0]) / one, b: Double(m[1]) / one, c: Double(m[3]) / one,
-                               d: Double(m[4]) / one, tx: Double(m[6]) / one, ty: Double(m[7]) / one)
+        return Transform2D(
+            a: Double(m[0]) / one, b: Double(m[1]) / one, c: Double(m[3]) / one,
+            d: Double(m[4]) / one, tx: Double(m[6]) / one, ty: Double(m[7]) / one)
     }
 
     /// An empty edit from the timeline's origin to the track's start, then the media.
@@ -314,9 +323,10 @@ enum AssetProbe {
                 end = max(end, overflow ? .max : sampleEnd)
             }
             if end > fileSize {
-                throw ReelError(.corruptData,
-                                "the file is cut short: track \(st.pointee.id)'s samples run to byte \(end), the file ends at byte \(fileSize)",
-                                path: path)
+                throw ReelError(
+                    .corruptData,
+                    "the file is cut short: track \(st.pointee.id)'s samples run to byte \(end), the file ends at byte \(fileSize)",
+                    path: path)
             }
         }
     }
@@ -370,11 +380,12 @@ enum AssetProbe {
             let st = context.stream(index)
             let packet = st.pointee.attached_pic
             guard st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0, let bytes = packet.data, packet.size > 0 else { continue }
-            let identifier: MetadataIdentifier = switch family {
-            case .id3: MetadataIdentifier(keySpace: .id3, key: "APIC")
-            case .quickTime: MetadataIdentifier(keySpace: .iTunes, key: "covr")
-            default: MetadataIdentifier(keySpace: .container, key: "cover")
-            }
+            let identifier: MetadataIdentifier =
+                switch family {
+                case .id3: MetadataIdentifier(keySpace: .id3, key: "APIC")
+                case .quickTime: MetadataIdentifier(keySpace: .iTunes, key: "covr")
+                default: MetadataIdentifier(keySpace: .container, key: "cover")
+                }
             let types: [AVCodecID: String] = [AV_CODEC_ID_PNG: "PNG", AV_CODEC_ID_MJPEG: "JPEG", AV_CODEC_ID_BMP: "BMP", AV_CODEC_ID_GIF: "GIF"]
             let type = types[st.pointee.codecpar.pointee.codec_id].map { "com.apple.metadata.datatype." + $0 }
             items.append(MetadataItem(identifier: identifier, value: .data(Data(bytes: bytes, count: Int(packet.size))), dataType: type))

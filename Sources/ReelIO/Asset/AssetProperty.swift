@@ -141,8 +141,9 @@ extension AssetProperty where Root == Asset, Value == [AssetTrackGroup] {
     public static var trackGroups: Self {
         .init(key: "trackGroups") { asset throws(ReelError) in
             let snapshot = try asset.source.snapshot()
-            return AssetTrackGroup.groups(alternateGroups: asset.source.movieBoxes().alternateGroups,
-                                          trackIDs: snapshot.tracks.map(\.trackID))
+            return AssetTrackGroup.groups(
+                alternateGroups: asset.source.movieBoxes().alternateGroups,
+                trackIDs: snapshot.tracks.map(\.trackID))
         }
     }
 }

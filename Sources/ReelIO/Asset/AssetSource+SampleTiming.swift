@@ -5,8 +5,10 @@ extension AssetSource {
     /// The presentation time of the sample of stream `streamIndex` shown at `time`: seeks
     /// to the keyframe at or before it and reads that stream's packets (the others are
     /// discarded by the demuxer) until their decode times pass `time`. Call on the I/O queue.
-    func samplePresentationTime(streamIndex: Int, trackID: Int32, timeBase: (num: Int32, den: Int32),
-                                at time: MediaTime) throws(ReelError) -> MediaTime {
+    func samplePresentationTime(
+        streamIndex: Int, trackID: Int32, timeBase: (num: Int32, den: Int32),
+        at time: MediaTime
+    ) throws(ReelError) -> MediaTime {
         let context = try open()
         guard streamIndex < context.streamCount else {
             throw ReelError(.invalidArgument, "the file has no such track", path: NetworkInput.location(url), trackID: trackID)

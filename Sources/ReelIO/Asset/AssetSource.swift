@@ -84,7 +84,8 @@ final class AssetSource: Sendable {
         if let cached = state.withLock({ $0.movieBoxes }) { return cached }
         var boxes = MovieBoxes()
         if let snapshot = try? snapshot(), ContainerFamily(formatName: snapshot.format.name) == .quickTime,
-           let parsed = file.boxes(networkTimeout: options.networkTimeout) {
+            let parsed = file.boxes(networkTimeout: options.networkTimeout)
+        {
             let movieTimescale: UInt32? = parsed.movieTimescale == 0 ? nil : parsed.movieTimescale
             for track in parsed.tracks {
                 guard let id = Int32(exactly: track.trackID) else { continue }

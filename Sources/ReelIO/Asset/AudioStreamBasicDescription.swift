@@ -27,8 +27,10 @@ public struct AudioStreamBasicDescription: Sendable, Hashable, CustomStringConve
     /// Bits in one sample of one channel; 0 for compressed formats.
     public var bitsPerChannel: UInt32
 
-    public init(sampleRate: Double, formatID: String, formatFlags: AudioFormatFlags = [], bytesPerPacket: UInt32 = 0,
-                framesPerPacket: UInt32 = 0, bytesPerFrame: UInt32 = 0, channelsPerFrame: UInt32, bitsPerChannel: UInt32 = 0) {
+    public init(
+        sampleRate: Double, formatID: String, formatFlags: AudioFormatFlags = [], bytesPerPacket: UInt32 = 0,
+        framesPerPacket: UInt32 = 0, bytesPerFrame: UInt32 = 0, channelsPerFrame: UInt32, bitsPerChannel: UInt32 = 0
+    ) {
         self.sampleRate = sampleRate
         self.formatID = formatID
         self.formatFlags = formatFlags

@@ -11,11 +11,17 @@ enum ContainerFamily: Sendable {
     /// The family of an FFmpeg input format name (`mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`, `mpegts`).
     init(formatName: String) {
         let names = formatName.split(separator: ",")
-        if names.contains("mov") || names.contains("mp4") { self = .quickTime }
-        else if names.contains("matroska") || names.contains("webm") { self = .matroska }
-        else if names.contains("mpegts") { self = .mpegTS }
-        else if names.contains("mp3") || names.contains("aac") { self = .id3 }
-        else { self = .other }
+        if names.contains("mov") || names.contains("mp4") {
+            self = .quickTime
+        } else if names.contains("matroska") || names.contains("webm") {
+            self = .matroska
+        } else if names.contains("mpegts") {
+            self = .mpegTS
+        } else if names.contains("mp3") || names.contains("aac") {
+            self = .id3
+        } else {
+            self = .other
+        }
     }
 }
 
@@ -124,25 +130,55 @@ enum ContainerMetadata {
         let c = "\u{A9}"
         return [
             (.commonIdentifierTitle, [mdta("title"), udta(c + "nam"), itsk(c + "nam"), id3("TIT2"), udta("titl"), tag("title")]),
-            (.commonIdentifierCreationDate, [mdta("creationdate"), tag("creation_time"), udta(c + "day"), itsk(c + "day"),
-                                   id3("TDRC"), udta("yrrc"), tag("date"), tag("date_recorded")]),
+            (
+                .commonIdentifierCreationDate,
+                [
+                    mdta("creationdate"), tag("creation_time"), udta(c + "day"), itsk(c + "day"),
+                    id3("TDRC"), udta("yrrc"), tag("date"), tag("date_recorded"),
+                ]
+            ),
             (.commonIdentifierLocation, [mdta("location.ISO6709"), userDataLocation, tag("location")]),
-            (.commonIdentifierMake, [mdta("make"), MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.android.manufacturer"),
-                           udta(c + "mak"), tag("make")]),
-            (.commonIdentifierModel, [mdta("model"), MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.android.model"),
-                            udta(c + "mod"), tag("model")]),
-            (.commonIdentifierSoftware, [mdta("software"), udta(c + "swr"), itsk(c + "too"), id3("TSSE"), tag("software"),
-                               tag("firmware"), tag("encoder")]),
+            (
+                .commonIdentifierMake,
+                [
+                    mdta("make"), MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.android.manufacturer"),
+                    udta(c + "mak"), tag("make"),
+                ]
+            ),
+            (
+                .commonIdentifierModel,
+                [
+                    mdta("model"), MetadataIdentifier(keySpace: .quickTimeMetadata, key: "com.android.model"),
+                    udta(c + "mod"), tag("model"),
+                ]
+            ),
+            (
+                .commonIdentifierSoftware,
+                [
+                    mdta("software"), udta(c + "swr"), itsk(c + "too"), id3("TSSE"), tag("software"),
+                    tag("firmware"), tag("encoder"),
+                ]
+            ),
             (.commonIdentifierArtist, [mdta("artist"), udta(c + "ART"), itsk(c + "ART"), id3("TPE1"), udta("perf"), tag("artist")]),
             (.commonIdentifierAlbumName, [mdta("album"), udta(c + "alb"), itsk(c + "alb"), id3("TALB"), udta("albm"), tag("album")]),
             (.commonIdentifierArtwork, [mdta("artwork"), itsk("covr"), id3("APIC"), tag("cover")]),
             (.commonIdentifierAuthor, [mdta("author"), udta(c + "aut"), udta("auth"), tag("author")]),
             (.commonIdentifierCreator, [mdta("director"), udta(c + "wrt"), itsk(c + "wrt"), id3("TCOM"), tag("composer")]),
             (.commonIdentifierContributor, [mdta("performer"), udta(c + "prf"), id3("TPE3"), tag("performer")]),
-            (.commonIdentifierDescription, [mdta("description"), udta(c + "des"), itsk("desc"), itsk(c + "des"), udta("dscp"),
-                                            tag("description")]),
-            (.commonIdentifierCopyrights, [mdta("copyright"), udta(c + "cpy"), MetadataIdentifier(keySpace: .isoUserData, key: "cprt"),
-                                           itsk("cprt"), id3("TCOP"), tag("copyright")]),
+            (
+                .commonIdentifierDescription,
+                [
+                    mdta("description"), udta(c + "des"), itsk("desc"), itsk(c + "des"), udta("dscp"),
+                    tag("description"),
+                ]
+            ),
+            (
+                .commonIdentifierCopyrights,
+                [
+                    mdta("copyright"), udta(c + "cpy"), MetadataIdentifier(keySpace: .isoUserData, key: "cprt"),
+                    itsk("cprt"), id3("TCOP"), tag("copyright"),
+                ]
+            ),
             (.commonIdentifierSubject, [mdta("keywords"), udta(c + "key"), tag("subject"), tag("keywords")]),
             (.commonIdentifierType, [mdta("genre"), udta(c + "gen"), itsk(c + "gen"), id3("TCON"), udta("gnre"), tag("genre")]),
             (.commonIdentifierLanguage, [id3("TLAN"), tag("language")]),
@@ -162,10 +198,12 @@ enum ContainerMetadata {
         for (common, sources) in commonSources {
             guard let found = sources.lazy.compactMap({ source in items.first { matches($0.identifier, source) } }).first
             else { continue }
-            var item = MetadataItem(identifier: common, value: found.value, dataType: found.dataType, unit: found.unit,
-                                    extendedLanguageTag: found.extendedLanguageTag)
+            var item = MetadataItem(
+                identifier: common, value: found.value, dataType: found.dataType, unit: found.unit,
+                extendedLanguageTag: found.extendedLanguageTag)
             if common == .commonIdentifierCreationDate || common == .commonIdentifierLastModifiedDate, case .string(let text) = found.value,
-               let date = MetadataItem.date(fromMetadataString: text) {
+                let date = MetadataItem.date(fromMetadataString: text)
+            {
                 item.value = .date(date)
             }
             result.append(item)

@@ -148,8 +148,9 @@ final class MediaFile: Sendable {
     /// `moov`'s bytes, not the file.
     private static func parse(_ file: MP4File) -> ParsedBoxes? {
         guard let tracks = try? file.tracks() else { return nil }
-        return ParsedBoxes(tracks: tracks, movieTimescale: (try? file.movieTimescale()) ?? 0,
-                           metadata: (try? file.movieMetadata()) ?? [])
+        return ParsedBoxes(
+            tracks: tracks, movieTimescale: (try? file.movieTimescale()) ?? 0,
+            metadata: (try? file.movieMetadata()) ?? [])
     }
 
     /// Where each sample of timed-metadata track `trackID` is presented, the boxes read
@@ -157,7 +158,8 @@ final class MediaFile: Sendable {
     /// file, when the boxes cannot be read or the track has no sample table.
     func sampleTimes(trackID: Int32, using demuxer: InputFormatContext) -> MetadataSampleTimes? {
         guard url.isFileURL, let boxes = boxes(using: demuxer, networkTimeout: .seconds(30)),
-              let track = boxes.tracks.first(where: { Int64($0.trackID) == Int64(trackID) }) else { return nil }
+            let track = boxes.tracks.first(where: { Int64($0.trackID) == Int64(trackID) })
+        else { return nil }
         return MetadataSampleTimes(track: track, movieTimescale: boxes.movieTimescale)
     }
 
@@ -197,7 +199,9 @@ private final class DemuxerByteStream: @unchecked Sendable {
                 avio_read(pb, buffer.baseAddress! + filled, Int32(clamping: buffer.count - filled))
             }
             guard got > 0 else {
-                throw ReelError(.corruptData, "the file ends at byte \(range.lowerBound + Int64(filled)), inside bytes \(range.lowerBound)..<\(range.upperBound)", path: path)
+                throw ReelError(
+                    .corruptData, "the file ends at byte \(range.lowerBound + Int64(filled)), inside bytes \(range.lowerBound)..<\(range.upperBound)",
+                    path: path)
             }
             filled += Int(got)
         }

@@ -33,9 +33,12 @@ public struct MediaSelectionGroup: Sendable, Hashable {
     /// The options whose language matches one of `preferredLanguages` (BCP 47), ordered
     /// by the first preferred language each matches
     /// (AVMediaSelectionGroup.mediaSelectionOptions(from:filteredAndSortedAccordingToPreferredLanguages:)).
-    public static func mediaSelectionOptions(from options: [MediaSelectionOption],
-                                             filteredAndSortedAccordingToPreferredLanguages preferredLanguages: [String])
-        -> [MediaSelectionOption] {
+    public static func mediaSelectionOptions(
+        from options: [MediaSelectionOption],
+        filteredAndSortedAccordingToPreferredLanguages preferredLanguages: [String]
+    )
+        -> [MediaSelectionOption]
+    {
         preferredLanguages.flatMap { preferred in
             options.filter { option in option.extendedLanguageTag.map { LanguageTag.sameLanguage($0, preferred) } ?? false }
         }.reduce(into: [MediaSelectionOption]()) { if !$0.contains($1) { $0.append($1) } }
@@ -47,14 +50,18 @@ public struct MediaSelectionGroup: Sendable, Hashable {
     }
 
     /// The options that have every one of `characteristics`.
-    public static func mediaSelectionOptions(from options: [MediaSelectionOption],
-                                             withMediaCharacteristics characteristics: [MediaCharacteristic]) -> [MediaSelectionOption] {
+    public static func mediaSelectionOptions(
+        from options: [MediaSelectionOption],
+        withMediaCharacteristics characteristics: [MediaCharacteristic]
+    ) -> [MediaSelectionOption] {
         options.filter { option in characteristics.allSatisfy(option.hasMediaCharacteristic) }
     }
 
     /// The options that have none of `characteristics`.
-    public static func mediaSelectionOptions(from options: [MediaSelectionOption],
-                                             withoutMediaCharacteristics characteristics: [MediaCharacteristic]) -> [MediaSelectionOption] {
+    public static func mediaSelectionOptions(
+        from options: [MediaSelectionOption],
+        withoutMediaCharacteristics characteristics: [MediaCharacteristic]
+    ) -> [MediaSelectionOption] {
         options.filter { option in !characteristics.contains(where: option.hasMediaCharacteristic) }
     }
 
@@ -78,7 +85,8 @@ extension Asset {
         let allowsEmpty = characteristic == .legible
         let marked = tracks.firstIndex { $0.isMarkedDefault }
         let defaultIndex = marked ?? (allowsEmpty ? nil : 0)
-        return MediaSelectionGroup(options: options, defaultOption: defaultIndex.map { options[$0] },
-                                   allowsEmptySelection: allowsEmpty)
+        return MediaSelectionGroup(
+            options: options, defaultOption: defaultIndex.map { options[$0] },
+            allowsEmptySelection: allowsEmpty)
     }
 }

@@ -23,8 +23,10 @@ public struct MediaSelectionOption: Sendable, Hashable, CustomStringConvertible 
     /// container flags (forced, dubbed, for accessibility).
     public var mediaCharacteristics: Set<MediaCharacteristic>
 
-    public init(trackID: Int32, mediaType: MediaType, mediaSubTypes: [String] = [], extendedLanguageTag: String? = nil,
-                isPlayable: Bool = true, commonMetadata: [MetadataItem] = [], mediaCharacteristics: Set<MediaCharacteristic> = []) {
+    public init(
+        trackID: Int32, mediaType: MediaType, mediaSubTypes: [String] = [], extendedLanguageTag: String? = nil,
+        isPlayable: Bool = true, commonMetadata: [MetadataItem] = [], mediaCharacteristics: Set<MediaCharacteristic> = []
+    ) {
         self.trackID = trackID
         self.mediaType = mediaType
         self.mediaSubTypes = mediaSubTypes
@@ -41,10 +43,11 @@ public struct MediaSelectionOption: Sendable, Hashable, CustomStringConvertible 
             .describesMusicAndSoundForAccessibility, .transcribesSpokenDialogForAccessibility,
             .describesVideoForAccessibility, .dubbedTranslation, .isOriginalContent, .isAuxiliaryContent,
         ]
-        self.init(trackID: track.trackID, mediaType: track.mediaType, mediaSubTypes: [track.format],
-                  extendedLanguageTag: track.extendedLanguageTag, isPlayable: track.isPlayable,
-                  commonMetadata: ContainerMetadata.commonItems(from: track.metadata),
-                  mediaCharacteristics: Set(known.filter(track.hasMediaCharacteristic)))
+        self.init(
+            trackID: track.trackID, mediaType: track.mediaType, mediaSubTypes: [track.format],
+            extendedLanguageTag: track.extendedLanguageTag, isPlayable: track.isPlayable,
+            commonMetadata: ContainerMetadata.commonItems(from: track.metadata),
+            mediaCharacteristics: Set(known.filter(track.hasMediaCharacteristic)))
     }
 
     /// The locale of ``extendedLanguageTag``.
@@ -66,7 +69,8 @@ public struct MediaSelectionOption: Sendable, Hashable, CustomStringConvertible 
         if let title = commonMetadata.first(where: { $0.identifier == .commonIdentifierTitle })?.stringValue, !title.isEmpty {
             return title
         }
-        var name = extendedLanguageTag.flatMap { locale.localizedString(forIdentifier: $0) } ?? extendedLanguageTag
+        var name =
+            extendedLanguageTag.flatMap { locale.localizedString(forIdentifier: $0) } ?? extendedLanguageTag
             ?? "Unknown language"
         if hasMediaCharacteristic(.containsOnlyForcedSubtitles) { name += " Forced" }
         if hasMediaCharacteristic(.describesMusicAndSoundForAccessibility) { name += " SDH" }

@@ -21,8 +21,11 @@ public final class AudioConverter {
     /// counts 1 to 64.
     public init(inputSampleRate: Int, inputChannelCount: Int, outputSampleRate: Int, outputChannelCount: Int) throws(ReelError) {
         guard (1...Int(Int32.max)).contains(inputSampleRate), (1...Int(Int32.max)).contains(outputSampleRate),
-              (1...64).contains(inputChannelCount), (1...64).contains(outputChannelCount) else {
-            throw ReelError(.invalidArgument, "cannot convert \(inputChannelCount) channels at \(inputSampleRate) Hz to \(outputChannelCount) channels at \(outputSampleRate) Hz")
+            (1...64).contains(inputChannelCount), (1...64).contains(outputChannelCount)
+        else {
+            throw ReelError(
+                .invalidArgument,
+                "cannot convert \(inputChannelCount) channels at \(inputSampleRate) Hz to \(outputChannelCount) channels at \(outputSampleRate) Hz")
         }
         var inLayout = AVChannelLayout()
         var outLayout = AVChannelLayout()
@@ -33,13 +36,16 @@ public final class AudioConverter {
             av_channel_layout_uninit(&outLayout)
         }
         var swr: OpaquePointer?
-        let code = swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(outputSampleRate),
-                                       &inLayout, AV_SAMPLE_FMT_FLT, Int32(inputSampleRate), 0, nil)
+        let code = swr_alloc_set_opts2(
+            &swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(outputSampleRate),
+            &inLayout, AV_SAMPLE_FMT_FLT, Int32(inputSampleRate), 0, nil)
         let initCode = code < 0 ? code : swr_init(swr)
         if initCode < 0 {
             swr_free(&swr)
-            throw ReelError(.unsupportedFormat, "libswresample cannot convert \(inputChannelCount) channels at \(inputSampleRate) Hz to \(outputChannelCount) channels at \(outputSampleRate) Hz",
-                            underlying: ffFailure(initCode, code < 0 ? "swr_alloc_set_opts2" : "swr_init"))
+            throw ReelError(
+                .unsupportedFormat,
+                "libswresample cannot convert \(inputChannelCount) channels at \(inputSampleRate) Hz to \(outputChannelCount) channels at \(outputSampleRate) Hz",
+                underlying: ffFailure(initCode, code < 0 ? "swr_alloc_set_opts2" : "swr_init"))
         }
         context = swr
         self.inputSampleRate = inputSampleRate

@@ -16,8 +16,10 @@ enum CodecExchange {
     ///   - take: uses the output just received; false to stop.
     ///   - stuck: the error when the codec refuses the input yet gives no output, which
     ///     would otherwise loop for ever.
-    static func feed<E: Error>(send: () throws(E) -> FFmpegState, receive: () throws(E) -> FFmpegState,
-                               take: () throws(E) -> Bool, stuck: () -> E) throws(E) -> Bool {
+    static func feed<E: Error>(
+        send: () throws(E) -> FFmpegState, receive: () throws(E) -> FFmpegState,
+        take: () throws(E) -> Bool, stuck: () -> E
+    ) throws(E) -> Bool {
         while true {
             let sent = try send() != .again
             var received = false

@@ -14,8 +14,10 @@ final class CodecParameters: @unchecked Sendable {
     /// That stream's average frame rate (0/1 when unknown or not video).
     let frameRate: AVRational
 
-    init(copying source: UnsafePointer<AVCodecParameters>, timeBase: AVRational,
-         frameRate: AVRational = AVRational(num: 0, den: 1)) throws(FFmpegError) {
+    init(
+        copying source: UnsafePointer<AVCodecParameters>, timeBase: AVRational,
+        frameRate: AVRational = AVRational(num: 0, den: 1)
+    ) throws(FFmpegError) {
         guard let p = avcodec_parameters_alloc() else {
             throw ffFailure(reel_averror(ENOMEM), "avcodec_parameters_alloc")
         }

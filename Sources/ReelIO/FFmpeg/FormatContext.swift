@@ -44,8 +44,9 @@ final class InputFormatContext {
                 throw network.connectionFailure() ?? ReelError(.unreadable, "could not read the URL", path: path, underlying: cause)
             }
             if Self.looksLikeISOBMFF(path) {
-                throw ReelError(.corruptData, "an MP4/MOV file with no readable movie header (moov): damaged or cut short",
-                                path: path, underlying: cause)
+                throw ReelError(
+                    .corruptData, "an MP4/MOV file with no readable movie header (moov): damaged or cut short",
+                    path: path, underlying: cause)
             }
             throw ReelError(.unsupportedFormat, "not a media file FFmpeg can read", path: path, underlying: cause)
         }
@@ -62,8 +63,9 @@ final class InputFormatContext {
         if infoCode < 0 {
             var owned: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&owned)
-            throw ReelError(.corruptData, "could not read the stream information", path: path,
-                            underlying: ffFailure(infoCode, "avformat_find_stream_info"))
+            throw ReelError(
+                .corruptData, "could not read the stream information", path: path,
+                underlying: ffFailure(infoCode, "avformat_find_stream_info"))
         }
         self.pointer = context
     }

@@ -44,9 +44,13 @@ extension Frame {
                 for p in 0..<buffer.planeCount {
                     let retained = Unmanaged.passRetained(buffer)
                     let base = planes[p].assumingMemoryBound(to: UInt8.self)
-                    guard let ref = av_buffer_create(base, buffer.bytesPerRow[p] * buffer.planeSize(p).height, { opaque, _ in
-                        if let opaque { Unmanaged<PixelBuffer>.fromOpaque(opaque).release() }
-                    }, retained.toOpaque(), Int32(AV_BUFFER_FLAG_READONLY)) else {
+                    guard
+                        let ref = av_buffer_create(
+                            base, buffer.bytesPerRow[p] * buffer.planeSize(p).height,
+                            { opaque, _ in
+                                if let opaque { Unmanaged<PixelBuffer>.fromOpaque(opaque).release() }
+                            }, retained.toOpaque(), Int32(AV_BUFFER_FLAG_READONLY))
+                    else {
                         retained.release()
                         unref()
                         return false
@@ -126,7 +130,9 @@ extension Frame {
         frame.pointer.pointee.width = Int32(width)
         frame.pointer.pointee.height = Int32(height)
         let code = av_frame_get_buffer(frame.pointer, 0)
-        try ffCheck(code, "av_frame_get_buffer") { ReelError(.internalError, "could not allocate a \(width)x\(height) \(format.rawValue) frame", underlying: $0) }
+        try ffCheck(code, "av_frame_get_buffer") {
+            ReelError(.internalError, "could not allocate a \(width)x\(height) \(format.rawValue) frame", underlying: $0)
+        }
         return frame
     }
 }

@@ -97,7 +97,8 @@ public enum ImageEncoder {
                 let (w, h) = p == 0 ? (width, height) : ((width + 1) / 2, (height + 1) / 2)
                 let (low, span) = p == 0 ? (16, 219) : (16, 224)
                 let table: [UInt8] = (0..<256).map { v in
-                    p == 0 ? UInt8(clamping: ((v - low) * 255 + span / 2) / span)
+                    p == 0
+                        ? UInt8(clamping: ((v - low) * 255 + span / 2) / span)
                         : UInt8(clamping: 128 + ((v - 128) * 255 + (v >= 128 ? span / 2 : -span / 2)) / span)
                 }
                 let stride = Int(linesize[p])

@@ -54,8 +54,10 @@ extension InputFormatContext {
         let s = stream(index)
         var description: FormatDescription
         do {
-            description = FormatDescription(parameters: try CodecParameters(copying: s.pointee.codecpar, timeBase: s.pointee.time_base,
-                                                                                  frameRate: s.pointee.avg_frame_rate))
+            description = FormatDescription(
+                parameters: try CodecParameters(
+                    copying: s.pointee.codecpar, timeBase: s.pointee.time_base,
+                    frameRate: s.pointee.avg_frame_rate))
         } catch {
             throw ReelError(.internalError, "could not copy the codec parameters", path: path, trackID: trackID(ofStreamAt: index), underlying: error)
         }
@@ -70,7 +72,8 @@ extension InputFormatContext {
     /// boxes cannot be read, so the samples still come through raw.
     private func metadataKeys(trackID: Int32) -> [QuickTimeMetadataKey] {
         guard let tracks = try? movieFile()?.tracks(),
-              let track = tracks.first(where: { Int64($0.trackID) == Int64(trackID) }) else { return [] }
+            let track = tracks.first(where: { Int64($0.trackID) == Int64(trackID) })
+        else { return [] }
         return track.sampleEntries.first { $0.metadataFormat == .mebx }?.metadataKeys ?? []
     }
 

@@ -20,7 +20,8 @@ extension MediaTime {
     /// not fit (it never returns `AV_NOPTS_VALUE` for a real time).
     func ffmpegTimestamp(in timeBase: AVRational, method: RoundingMethod = .default) -> Int64? {
         guard let ts = ticks(numerator: timeBase.num, denominator: timeBase.den, method: method),
-              ts != reel_nopts_value() else { return nil }
+            ts != reel_nopts_value()
+        else { return nil }
         return ts
     }
 }

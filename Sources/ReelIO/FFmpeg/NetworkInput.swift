@@ -21,9 +21,10 @@ enum NetworkInput {
     static func checkScheme(_ url: URL) throws(ReelError) {
         let scheme = url.scheme?.lowercased() ?? ""
         guard inputProtocols.contains(scheme) else {
-            throw ReelError(.unsupportedFormat,
-                            "this FFmpeg cannot read \"\(scheme)\" URLs (it reads: \(inputProtocols.sorted().joined(separator: ", ")))",
-                            path: location(url))
+            throw ReelError(
+                .unsupportedFormat,
+                "this FFmpeg cannot read \"\(scheme)\" URLs (it reads: \(inputProtocols.sorted().joined(separator: ", ")))",
+                path: location(url))
         }
     }
 
@@ -117,12 +118,14 @@ final class NetworkByteSource: @unchecked Sendable {
             return ReelError(.unreadable, "timed out: the server sent nothing for \(timeout) (at byte \(position)\(of))", path: location)
         }
         if error < 0 {
-            return ReelError(.unreadable, "the connection was lost at byte \(position)\(of)", path: location,
-                             underlying: ffFailure(error, "avio_read"))
+            return ReelError(
+                .unreadable, "the connection was lost at byte \(position)\(of)", path: location,
+                underlying: ffFailure(error, "avio_read"))
         }
         if context.pointee.eof_reached != 0, let size, position < size {
-            return ReelError(.unreadable, "the connection was lost at byte \(position) of \(size): the server ended it before the end of the file",
-                             path: location)
+            return ReelError(
+                .unreadable, "the connection was lost at byte \(position) of \(size): the server ended it before the end of the file",
+                path: location)
         }
         return nil
     }
@@ -142,8 +145,9 @@ final class NetworkByteSource: @unchecked Sendable {
         guard let context else { throw ReelError(.internalError, "the byte stream is closed", path: location) }
         let sought = avio_seek(context, range.lowerBound, SEEK_SET)
         guard sought >= 0 else {
-            throw ReelError(.unreadable, "could not seek to byte \(range.lowerBound)", path: location,
-                            underlying: ffFailure(Int32(truncatingIfNeeded: sought), "avio_seek"))
+            throw ReelError(
+                .unreadable, "could not seek to byte \(range.lowerBound)", path: location,
+                underlying: ffFailure(Int32(truncatingIfNeeded: sought), "avio_seek"))
         }
         let total = range.count
         var bytes = [UInt8](repeating: 0, count: total)
@@ -153,8 +157,9 @@ final class NetworkByteSource: @unchecked Sendable {
             let got = bytes.withUnsafeMutableBufferPointer { buffer in avio_read(context, buffer.baseAddress! + filled, want) }
             guard got > 0 else {
                 let cause: (any Error & Sendable)? = got < 0 ? ffFailure(got, "avio_read") : nil
-                throw ReelError(.unreadable, "the connection ended reading bytes \(range.lowerBound)..<\(range.upperBound)",
-                                path: location, underlying: cause)
+                throw ReelError(
+                    .unreadable, "the connection ended reading bytes \(range.lowerBound)..<\(range.upperBound)",
+                    path: location, underlying: cause)
             }
             filled += Int(got)
         }

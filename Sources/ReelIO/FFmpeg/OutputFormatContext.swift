@@ -18,8 +18,9 @@ final class OutputFormatContext {
         var context: UnsafeMutablePointer<AVFormatContext>?
         let code = avformat_alloc_output_context2(&context, nil, formatName, path)
         guard code >= 0, let context else {
-            throw ReelError(.outputFailed, "FFmpeg has no \(formatName) muxer", path: path,
-                            underlying: ffFailure(code, "avformat_alloc_output_context2"))
+            throw ReelError(
+                .outputFailed, "FFmpeg has no \(formatName) muxer", path: path,
+                underlying: ffFailure(code, "avformat_alloc_output_context2"))
         }
         self.pointer = context
         self.path = path
@@ -64,7 +65,8 @@ final class OutputFormatContext {
         func fixed(_ v: Double) -> Int32 { Int32(clamping: Int64((v * 65536).rounded())) }
         let values: [Int32] = [fixed(t.a), fixed(t.b), 0, fixed(t.c), fixed(t.d), 0, fixed(t.tx), fixed(t.ty), 1 << 30]
         guard [t.a, t.b, t.c, t.d, t.tx, t.ty].allSatisfy(\.isFinite),
-              let raw = av_stream_new_side_data(stream(streamIndex), AV_PKT_DATA_DISPLAYMATRIX, 9 * 4) else {
+            let raw = av_stream_new_side_data(stream(streamIndex), AV_PKT_DATA_DISPLAYMATRIX, 9 * 4)
+        else {
             throw ReelError(.outputFailed, "could not give the video track its display matrix", path: path)
         }
         values.withUnsafeBytes { UnsafeMutableRawPointer(raw).copyMemory(from: $0.baseAddress!, byteCount: 9 * 4) }
@@ -111,7 +113,8 @@ final class OutputFormatContext {
         let par = stream.pointee.codecpar!
         par.pointee.codec_type = AVMEDIA_TYPE_ATTACHMENT
         guard data.count <= Int(Int32.max) - 64,
-              let extradata = av_mallocz(data.count + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self) else {
+            let extradata = av_mallocz(data.count + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self)
+        else {
             throw ReelError(.outputFailed, "out of memory for the attachment \(fileName)", path: path)
         }
         data.withUnsafeBytes { extradata.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: data.count) }
@@ -130,8 +133,10 @@ final class OutputFormatContext {
         guard !chapters.isEmpty else { return }
         let timeBase = AVRational(num: 1, den: 1_000_000)
         let count = Int(pointer.pointee.nb_chapters) + chapters.count
-        guard let list = av_realloc_array(pointer.pointee.chapters, count, MemoryLayout<UnsafeMutablePointer<AVChapter>?>.stride)?
-            .assumingMemoryBound(to: UnsafeMutablePointer<AVChapter>?.self) else {
+        guard
+            let list = av_realloc_array(pointer.pointee.chapters, count, MemoryLayout<UnsafeMutablePointer<AVChapter>?>.stride)?
+                .assumingMemoryBound(to: UnsafeMutablePointer<AVChapter>?.self)
+        else {
             throw ReelError(.outputFailed, "out of memory for \(chapters.count) chapters", path: path)
         }
         pointer.pointee.chapters = list

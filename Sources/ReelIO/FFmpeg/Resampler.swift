@@ -41,8 +41,9 @@ final class Resampler {
             var planes: [UnsafeMutablePointer<UInt8>?] = [raw.baseAddress?.assumingMemoryBound(to: UInt8.self)]
             let input = frame.pointer.pointee.extended_data.map { UnsafeMutableRawPointer($0) }
             return planes.withUnsafeMutableBufferPointer { p in
-                swr_convert(context, p.baseAddress, Int32(capacity),
-                            input?.assumingMemoryBound(to: UnsafePointer<UInt8>?.self), inCount)
+                swr_convert(
+                    context, p.baseAddress, Int32(capacity),
+                    input?.assumingMemoryBound(to: UnsafePointer<UInt8>?.self), inCount)
             }
         }
         try ffCheck(produced, "swr_convert")

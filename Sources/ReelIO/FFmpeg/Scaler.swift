@@ -56,8 +56,10 @@ final class Scaler {
             if code >= 0 { code = sws_init_context(made, nil, nil) }
             if code < 0 {
                 sws_freeContext(made)
-                throw ReelError(.invalidArgument, "libswscale cannot convert \(pixelFormatName(AVPixelFormat(rawValue: shape.srcFormat))) \(shape.srcW)x\(shape.srcH) to \(pixelFormatName(AVPixelFormat(rawValue: shape.dstFormat))) \(shape.dstW)x\(shape.dstH)",
-                                underlying: ffFailure(code, "sws_init_context"))
+                throw ReelError(
+                    .invalidArgument,
+                    "libswscale cannot convert \(pixelFormatName(AVPixelFormat(rawValue: shape.srcFormat))) \(shape.srcW)x\(shape.srcH) to \(pixelFormatName(AVPixelFormat(rawValue: shape.dstFormat))) \(shape.dstW)x\(shape.dstH)",
+                    underlying: ffFailure(code, "sws_init_context"))
             }
             pointer = made
             self.shape = shape
@@ -70,9 +72,10 @@ final class Scaler {
         func setColorDetails(_ details: ColorDetails) {
             if details == colorDetails { return }
             colorDetails = details
-            _ = sws_setColorspaceDetails(pointer, sws_getCoefficients(Scaler.swsMatrix(details.source.matrix)), details.source.fullRange ? 1 : 0,
-                                         sws_getCoefficients(Scaler.swsMatrix(details.destination.matrix)), details.destination.fullRange ? 1 : 0,
-                                         0, 1 << 16, 1 << 16)
+            _ = sws_setColorspaceDetails(
+                pointer, sws_getCoefficients(Scaler.swsMatrix(details.source.matrix)), details.source.fullRange ? 1 : 0,
+                sws_getCoefficients(Scaler.swsMatrix(details.destination.matrix)), details.destination.fullRange ? 1 : 0,
+                0, 1 << 16, 1 << 16)
         }
     }
 
@@ -102,9 +105,10 @@ final class Scaler {
             return
         }
         let details = ColorDetails(source: source, destination: YCbCrEncoding(matrix: source.matrix))
-        let shape = Shape(srcW: srcW, srcH: srcH, srcFormat: srcFormat.rawValue,
-                          dstW: Int32(buffer.width), dstH: Int32(buffer.height), dstFormat: dstFormat.rawValue,
-                          srcFullRange: source.fullRange, dstFullRange: false)
+        let shape = Shape(
+            srcW: srcW, srcH: srcH, srcFormat: srcFormat.rawValue,
+            dstW: Int32(buffer.width), dstH: Int32(buffer.height), dstFormat: dstFormat.rawValue,
+            srcFullRange: source.fullRange, dstFullRange: false)
         buffer.colorProperties = frame.colorProperties.tagged(details.destination)
         if threads != 1 {
             let made = try Self.context(&threaded, for: shape, flags: flags, threads: threads)
@@ -148,9 +152,10 @@ final class Scaler {
             copyPlanes(from: buffer, into: frame)
             return
         }
-        let shape = Shape(srcW: Int32(buffer.width), srcH: Int32(buffer.height), srcFormat: srcFormat.rawValue,
-                          dstW: frame.width, dstH: frame.height, dstFormat: dstFormat.rawValue,
-                          srcFullRange: source.fullRange, dstFullRange: destination.fullRange)
+        let shape = Shape(
+            srcW: Int32(buffer.width), srcH: Int32(buffer.height), srcFormat: srcFormat.rawValue,
+            dstW: frame.width, dstH: frame.height, dstFormat: dstFormat.rawValue,
+            srcFullRange: source.fullRange, dstFullRange: destination.fullRange)
         let made = try Self.context(&context, for: shape, flags: flags, threads: 1)
         made.setColorDetails(ColorDetails(source: source, destination: destination))
         let context = made.pointer
@@ -204,7 +209,9 @@ final class Scaler {
             dst.pointer.pointee.buf.0 = reference
             return sws_scale_frame(context, dst.pointer, sourceView.pointer)
         }
-        try ffCheck(code, "sws_scale_frame") { ReelError(.decoderFailed, "libswscale could not convert \(pixelFormatName(format)) to \(buffer.format.rawValue)", underlying: $0) }
+        try ffCheck(code, "sws_scale_frame") {
+            ReelError(.decoderFailed, "libswscale could not convert \(pixelFormatName(format)) to \(buffer.format.rawValue)", underlying: $0)
+        }
     }
 
     /// The gray format with the depth of a planar YUV format's luma plane, when it has one.
@@ -212,7 +219,8 @@ final class Scaler {
         guard let desc = av_pix_fmt_desc_get(format) else { return nil }
         let d = desc.pointee
         guard d.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0, d.flags & UInt64(AV_PIX_FMT_FLAG_BE) == 0,
-              d.nb_components >= 1, d.comp.0.plane == 0, d.comp.0.step == (d.comp.0.depth > 8 ? 2 : 1) else { return nil }
+            d.nb_components >= 1, d.comp.0.plane == 0, d.comp.0.step == (d.comp.0.depth > 8 ? 2 : 1)
+        else { return nil }
         switch d.comp.0.depth {
         case 8: return AV_PIX_FMT_GRAY8
         case 10: return AV_PIX_FMT_GRAY10LE
@@ -246,8 +254,9 @@ final class Scaler {
             buffer.withUnsafePlanePointers { planes in
                 for p in 0..<buffer.planeCount {
                     let (w, h) = buffer.planeSize(p)
-                    av_image_copy_plane(planes[p].assumingMemoryBound(to: UInt8.self), Int32(buffer.bytesPerRow[p]),
-                                        data[p], linesize[p], Int32(w * buffer.format.bytesPerPixel(plane: p)), Int32(h))
+                    av_image_copy_plane(
+                        planes[p].assumingMemoryBound(to: UInt8.self), Int32(buffer.bytesPerRow[p]),
+                        data[p], linesize[p], Int32(w * buffer.format.bytesPerPixel(plane: p)), Int32(h))
                 }
             }
         }
@@ -258,8 +267,9 @@ final class Scaler {
             buffer.withUnsafePlanePointers { planes in
                 for p in 0..<buffer.planeCount {
                     let (w, h) = buffer.planeSize(p)
-                    av_image_copy_plane(data[p], linesize[p], planes[p].assumingMemoryBound(to: UInt8.self),
-                                        Int32(buffer.bytesPerRow[p]), Int32(w * buffer.format.bytesPerPixel(plane: p)), Int32(h))
+                    av_image_copy_plane(
+                        data[p], linesize[p], planes[p].assumingMemoryBound(to: UInt8.self),
+                        Int32(buffer.bytesPerRow[p]), Int32(w * buffer.format.bytesPerPixel(plane: p)), Int32(h))
                 }
             }
         }

@@ -74,7 +74,9 @@ public final class AssetReader: Sendable {
 
     deinit {
         // Never started: the probed demuxer goes back to the pool.
-        if let unused = probed.withLock({ taken -> ProbedInput? in defer { taken = nil }; return taken }) {
+        if let unused = probed.withLock({ taken -> ProbedInput? in
+            defer { taken = nil }; return taken
+        }) {
             file.giveBack(unused.input)
         }
     }
@@ -163,7 +165,8 @@ public final class AssetReader: Sendable {
         }
         for track in output.sourceTracks {
             guard let own = self.track(withID: track.trackID), own.index == track.index,
-                  let file = track.source?.url, file.standardizedFileURL == url.standardizedFileURL else {
+                let file = track.source?.url, file.standardizedFileURL == url.standardizedFileURL
+            else {
                 let other = track.source.map { " (it is a track of \(NetworkInput.location($0.url)))" } ?? ""
                 throw ReelError(.invalidArgument, "the track is not one of this file's\(other)", path: url.path, trackID: track.trackID)
             }
@@ -228,9 +231,10 @@ public final class AssetReader: Sendable {
             // The loop holds neither the reader, its state (which lists the outputs) nor the
             // output: when the consumer lets go of them, the output's deinit cancels the
             // queue and the loop ends, instead of blocking for ever on a queue nobody reads.
-            let loop = ReadLoop(networkTimeout: networkTimeout, trackID: output.trackID, settings: output.settings, range: range,
-                                file: file, demuxerOpens: demuxerOpens, dropped: output.dropped, seekFrames: output.seekFrames, seekTime: seekTime,
-                                requests: randomAccess ? output.randomAccess : nil)
+            let loop = ReadLoop(
+                networkTimeout: networkTimeout, trackID: output.trackID, settings: output.settings, range: range,
+                file: file, demuxerOpens: demuxerOpens, dropped: output.dropped, seekFrames: output.seekFrames, seekTime: seekTime,
+                requests: randomAccess ? output.randomAccess : nil)
             let thread = Thread { [weak state] in
                 let failure = loop.run(from: given, into: queue)
                 // Status first, so a consumer that sees the end also sees `.completed`.
@@ -312,8 +316,9 @@ private struct ReadLoop: Sendable {
                 input = try file.takeDemuxer(networkTimeout: networkTimeout)
                 demuxerOpens.withLock { $0 += 1 }
             }
-            pipeline = try TrackPipeline(input: input, trackID: trackID, settings: settings,
-                                         timeRange: range, queue: queue, file: file, dropped: dropped, seekFrames: seekFrames)
+            pipeline = try TrackPipeline(
+                input: input, trackID: trackID, settings: settings,
+                timeRange: range, queue: queue, file: file, dropped: dropped, seekFrames: seekFrames)
         } catch {
             return error
         }
@@ -333,7 +338,8 @@ private struct ReadLoop: Sendable {
             // The range is read, failed, or was left for others (a reset cancelled its
             // queue): its consumer sees the end, then the loop waits for more or the end.
             if !current.isCancelled { current.finish(error: failure) }
-            let next = requests.withLock(when: { $0.pending != nil || $0.isFinal }) { r -> (ranges: [TimeRange], seekTime: MediaTime?, queue: BoundedQueue<AssetReaderSample>)? in
+            let next = requests.withLock(when: { $0.pending != nil || $0.isFinal }) {
+                r -> (ranges: [TimeRange], seekTime: MediaTime?, queue: BoundedQueue<AssetReaderSample>)? in
                 defer { r.pending = nil }
                 return r.pending
             }

@@ -1,6 +1,6 @@
 import Foundation
-import ReelCore
 import ReelCaptions
+import ReelCore
 
 /// Turns the raw samples of a caption track output into `Caption`s and
 /// `CaptionGroup`s (AVAssetReaderOutputCaptionAdaptor).
@@ -43,11 +43,13 @@ public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
         switch output.settings {
         case .passthrough, .video: break
         default:
-            throw ReelError(.invalidArgument, "a caption adaptor needs an output with .passthrough settings, or .video for the captions in the pictures",
-                            trackID: output.trackID)
+            throw ReelError(
+                .invalidArgument, "a caption adaptor needs an output with .passthrough settings, or .video for the captions in the pictures",
+                trackID: output.trackID)
         }
         guard (1...4).contains(closedCaptionChannel) else {
-            throw ReelError(.invalidArgument, "CEA-608 channel \(closedCaptionChannel) is not 1-4 (CC1-CC4)", trackID: output.trackID, field: "closedCaptionChannel")
+            throw ReelError(
+                .invalidArgument, "CEA-608 channel \(closedCaptionChannel) is not 1-4 (CC1-CC4)", trackID: output.trackID, field: "closedCaptionChannel")
         }
         self.assetReaderTrackOutput = output
         self.closedCaptionChannel = closedCaptionChannel
@@ -61,16 +63,18 @@ public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
         do {
             let decoder = try sampleDecoder.withLock { (d) throws(ReelError) -> CaptionSampleDecoder in
                 if let d, d.format == sample.format { return d }
-                let made = try CaptionSampleDecoder(format: sample.format,
-                                                    trackHeader: assetReaderTrackOutput.formatDescription?.codecConfiguration ?? Data())
+                let made = try CaptionSampleDecoder(
+                    format: sample.format,
+                    trackHeader: assetReaderTrackOutput.formatDescription?.codecConfiguration ?? Data())
                 d = made
                 return made
             }
             let duration = sample.duration.isNumeric ? sample.duration : .zero
             return try decoder.caption(sample.data, timeRange: TimeRange(start: sample.presentationTime, duration: duration), cueSettings: sample.cueSettings)
         } catch {
-            let warning = CaptionWarning(.movText, "track \(assetReaderTrackOutput.trackID): could not decode the \(sample.format) sample: \(error.message)",
-                                         time: sample.presentationTime)
+            let warning = CaptionWarning(
+                .movText, "track \(assetReaderTrackOutput.trackID): could not decode the \(sample.format) sample: \(error.message)",
+                time: sample.presentationTime)
             warningsStore.withLock { $0.append(warning) }
             return nil
         }
@@ -168,8 +172,10 @@ public final class AssetReaderOutputCaptionAdaptor: AsyncSequence, Sendable {
 
     /// Whether the pictures of video track `trackID` of `url` carry closed captions, from
     /// the frames of its first `duration` (decoded small, for their captions only).
-    public static func videoCarriesClosedCaptions(url: URL, trackID: Int32,
-                                                  within duration: MediaTime = MediaTime(value: 2, timescale: 1)) async throws(ReelError) -> Bool {
+    public static func videoCarriesClosedCaptions(
+        url: URL, trackID: Int32,
+        within duration: MediaTime = MediaTime(value: 2, timescale: 1)
+    ) async throws(ReelError) -> Bool {
         let reader = try await AssetReader.open(url: url)
         guard let track = reader.track(withID: trackID), closedCaptionVideoCodecs.contains(track.formatDescription.codecName) else { return false }
         let output = AssetReaderTrackOutput(trackID: trackID, settings: .video(pixelFormat: .yuv420p, width: 16, height: 16), bufferCapacity: 4)

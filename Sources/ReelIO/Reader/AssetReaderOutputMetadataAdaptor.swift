@@ -69,18 +69,22 @@ public final class AssetReaderOutputMetadataAdaptor: AsyncSequence, Sendable {
     /// Reel's decoder for the format of `sample`, or nil when the samples stay raw.
     private static func decoder(for sample: SampleBuffer, keys: [QuickTimeMetadataKey]) -> TimedMetadataDecoder? {
         guard let format = sample.metadataFormat, TimedMetadataDecoder.canDecode(format: format),
-              format != .mebx || !keys.isEmpty else { return nil }
+            format != .mebx || !keys.isEmpty
+        else { return nil }
         return TimedMetadataDecoder(format: format, keys: keys)
     }
 
     /// One group spanning the sample's time range, holding its bytes as a `.data` item
     /// with identifier `reel/sample.<format>` (what a writer's adaptor writes back as is).
     public static func rawGroup(_ sample: SampleBuffer) -> TimedMetadataGroup {
-        TimedMetadataGroup(timeRange: sample.timeRange, items: [
-            MetadataItem(identifier: MetadataIdentifier(keySpace: "reel", key: "sample.\(sample.format)"),
-                         value: .data(sample.data), dataType: sample.format,
-                         time: sample.presentationTime, duration: sample.duration),
-        ])
+        TimedMetadataGroup(
+            timeRange: sample.timeRange,
+            items: [
+                MetadataItem(
+                    identifier: MetadataIdentifier(keySpace: "reel", key: "sample.\(sample.format)"),
+                    value: .data(sample.data), dataType: sample.format,
+                    time: sample.presentationTime, duration: sample.duration)
+            ])
     }
 
     /// The groups of one sample inside the reader's range; none, with a warning, when it
@@ -106,8 +110,9 @@ public final class AssetReaderOutputMetadataAdaptor: AsyncSequence, Sendable {
             }
         case .failure(let error):
             let reason = (error as? ReelError)?.message ?? "\(error)"
-            let warning = MetadataReadWarning(time: buffer.presentationTime, trackID: assetReaderTrackOutput.trackID,
-                                              reason: "could not decode the \(buffer.format) sample: \(reason)")
+            let warning = MetadataReadWarning(
+                time: buffer.presentationTime, trackID: assetReaderTrackOutput.trackID,
+                reason: "could not decode the \(buffer.format) sample: \(reason)")
             state.withLock { $0.warnings.append(warning) }
             return []
         }
@@ -116,7 +121,9 @@ public final class AssetReaderOutputMetadataAdaptor: AsyncSequence, Sendable {
     /// The next sample with the groups it gave (none for a skipped sample); nil at the
     /// end of the track. For readers that keep each group with its sample's bytes; use it
     /// or the group sequence, not both.
-    package func nextDecodedSample(isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> (sample: SampleBuffer, groups: [TimedMetadataGroup])? {
+    package func nextDecodedSample(isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) -> (
+        sample: SampleBuffer, groups: [TimedMetadataGroup]
+    )? {
         while let sample = try await assetReaderTrackOutput.next(isolation: actor) {
             guard let buffer = sample.sampleBuffer else { continue }
             return (buffer, groups(of: buffer))

@@ -114,7 +114,8 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
                 throw ReelError(.invalidArgument, "time range \(i) is empty or not numeric", trackID: trackID)
             }
             if i > 0, range.start < timeRanges[i - 1].end {
-                throw ReelError(.invalidArgument, "time range \(i) starts before the one before it ends: ranges must ascend without overlapping", trackID: trackID)
+                throw ReelError(
+                    .invalidArgument, "time range \(i) starts before the one before it ends: ranges must ascend without overlapping", trackID: trackID)
             }
         }
         // Decoding ahead starts small: a consumer that seeks may want one frame and seek again.

@@ -64,9 +64,11 @@ final class TrackPipeline {
     /// A loop reading track `trackID` of `input`, which it uses alone until it is gone. Made
     /// on the output's own thread: it takes a metadata track's sample times from the file's
     /// MP4 boxes (parsed once per file) and opens the decoder. ``check(_:track:path:)`` has already run.
-    init(input: InputFormatContext, trackID: Int32, settings: AssetReaderTrackOutput.Settings, timeRange: TimeRange,
-         queue: BoundedQueue<AssetReaderSample>, file: MediaFile, dropped: Lock<Int>? = nil,
-         seekFrames: Lock<SeekFrames>? = nil) throws(ReelError) {
+    init(
+        input: InputFormatContext, trackID: Int32, settings: AssetReaderTrackOutput.Settings, timeRange: TimeRange,
+        queue: BoundedQueue<AssetReaderSample>, file: MediaFile, dropped: Lock<Int>? = nil,
+        seekFrames: Lock<SeekFrames>? = nil
+    ) throws(ReelError) {
         guard let index = input.streamIndex(forTrackID: trackID) else {
             throw ReelError(.invalidArgument, "the file has no such track", path: input.path, trackID: trackID)
         }
@@ -91,8 +93,9 @@ final class TrackPipeline {
             metadataTimes = isQuickTime ? file.sampleTimes(trackID: trackID, using: input) : nil
         default:
             metadataTimes = nil
-            formatName = fourCCString(stream.pointee.codecpar.pointee.codec_tag)
-            ?? String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id))
+            formatName =
+                fourCCString(stream.pointee.codecpar.pointee.codec_tag)
+                ?? String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id))
         }
         try configure()
         input.discardAllStreams(except: index)
@@ -140,8 +143,9 @@ final class TrackPipeline {
             decoder = made
             if case .audioPCM = settings { resampler = try Resampler(decoder: made.pointer) }
         } catch {
-            throw ReelError(.decoderFailed, "could not open a decoder for \(String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id)))",
-                            path: input.path, trackID: trackID, underlying: error)
+            throw ReelError(
+                .decoderFailed, "could not open a decoder for \(String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id)))",
+                path: input.path, trackID: trackID, underlying: error)
         }
     }
 
@@ -208,7 +212,8 @@ final class TrackPipeline {
     /// the read then delivers by the range's start.
     private func findFirstShown(at target: MediaTime) throws(ReelError) {
         guard case .video = settings, decoder != nil,
-              let t = target.ffmpegTimestamp(in: timeBase, method: .roundTowardNegativeInfinity) else { return }
+            let t = target.ffmpegTimestamp(in: timeBase, method: .roundTowardNegativeInfinity)
+        else { return }
         let none = reel_nopts_value()
         let streamStart = input.stream(streamIndex).pointee.start_time
         for attempt in 0..<4 {
@@ -432,8 +437,10 @@ final class TrackPipeline {
             }
             let samples: [Float]
             do { samples = try resampler.convert(frame) } catch { throw decodeError(error) }
-            sample = .audio(DecodedAudio(samples: samples, channelCount: resampler.channelCount,
-                                         sampleRate: resampler.sampleRate, presentationTime: pts))
+            sample = .audio(
+                DecodedAudio(
+                    samples: samples, channelCount: resampler.channelCount,
+                    sampleRate: resampler.sampleRate, presentationTime: pts))
         case .passthrough:
             return true
         }
@@ -461,9 +468,10 @@ final class TrackPipeline {
 
     /// Hands on a packet's bytes; true once past the range's end or cancelled.
     private func passThrough(_ packet: Packet) throws(ReelError) -> Bool {
-        var sample = SampleBuffer(data: packet.data, presentationTime: MediaTime(ffmpeg: packet.pts, timeBase: timeBase),
-                                  duration: packet.duration > 0 ? MediaTime(ffmpeg: packet.duration, timeBase: timeBase) : .invalid,
-                                  format: formatName, decodeTime: MediaTime(ffmpeg: packet.dts, timeBase: timeBase), isSync: packet.isKeyframe)
+        var sample = SampleBuffer(
+            data: packet.data, presentationTime: MediaTime(ffmpeg: packet.pts, timeBase: timeBase),
+            duration: packet.duration > 0 ? MediaTime(ffmpeg: packet.duration, timeBase: timeBase) : .invalid,
+            format: formatName, decodeTime: MediaTime(ffmpeg: packet.dts, timeBase: timeBase), isSync: packet.isKeyframe)
         if formatName == "webvtt" {
             sample.cueSettings = packet.sideDataText(AV_PKT_DATA_WEBVTT_SETTINGS)
             sample.cueIdentifier = packet.sideDataText(AV_PKT_DATA_WEBVTT_IDENTIFIER)

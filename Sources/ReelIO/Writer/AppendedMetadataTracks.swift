@@ -1,10 +1,11 @@
 import Foundation
 import ReelCore
 import ReelMetadata
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The `mebx` and `camm` tracks of an ``AssetWriter``'s MP4/MOV file, which FFmpeg cannot
@@ -37,8 +38,10 @@ final class AppendedMetadataTracks {
     private let artwork: MP4Artwork?
 
     /// The tracks for the inputs at these indexes; the spool goes beside `file`.
-    init(inputs: [(index: Int, input: AssetWriterInput, format: MetadataFormat)], beside file: URL, moovInFront: Bool,
-         artwork: MP4Artwork? = nil) {
+    init(
+        inputs: [(index: Int, input: AssetWriterInput, format: MetadataFormat)], beside file: URL, moovInFront: Bool,
+        artwork: MP4Artwork? = nil
+    ) {
         self.moovInFront = moovInFront
         self.artwork = artwork
         var tracks: [Int: Track] = [:]
@@ -68,7 +71,10 @@ final class AppendedMetadataTracks {
         if track.format == .mebx {
             let keys = track.input.metadataKeys
             for item in try QuickTimeMetadataSample.rawItems(sample.data) where item.localID != 0 && !keys.contains(where: { $0.localID == item.localID }) {
-                throw ReelError(.metadataFormat, "a mebx sample uses key id \(item.localID), which is not among the input's metadata keys (give the source track's sample entry as the input's sourceFormatHint)", time: time)
+                throw ReelError(
+                    .metadataFormat,
+                    "a mebx sample uses key id \(item.localID), which is not among the input's metadata keys (give the source track's sample entry as the input's sourceFormatHint)",
+                    time: time)
             }
         }
         if let last = track.samples.last, start < last.time {

@@ -1,10 +1,11 @@
 import Foundation
 import ReelCore
 import ReelMetadata
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes media to a new file: encodes video and audio, copies packets, and writes timed
@@ -165,13 +166,18 @@ public final class AssetWriter: Sendable {
         switch input.settings {
         case .metadata(let format):
             if fileType == .mkv {
-                return ReelError(.invalidArgument, "Matroska holds no timed-metadata tracks (FFmpeg writes only audio, video and subtitles there): use .mp4, .mov or .mpegts", path: path)
+                return ReelError(
+                    .invalidArgument,
+                    "Matroska holds no timed-metadata tracks (FFmpeg writes only audio, video and subtitles there): use .mp4, .mov or .mpegts", path: path)
             }
             switch format {
             case .gpmd where fileType == .mp4 || fileType == .mov: return nil
             case .gpmd: return ReelError(.invalidArgument, "gpmd tracks go into MP4 or MOV only", path: path)
             case .klv where fileType == .mpegts: return nil
-            case .klv: return ReelError(.invalidArgument, "KLV tracks go into MPEG-TS only: FFmpeg would write an empty sample description into MP4/MOV, a corrupt file", path: path)
+            case .klv:
+                return ReelError(
+                    .invalidArgument, "KLV tracks go into MPEG-TS only: FFmpeg would write an empty sample description into MP4/MOV, a corrupt file", path: path
+                )
             case .camm where fileType == .mp4 || fileType == .mov, .mebx where fileType == .mp4 || fileType == .mov: return nil
             case .camm, .mebx: return ReelError(.invalidArgument, "\(format) tracks go into MP4 or MOV only", path: path)
             default:
@@ -180,7 +186,12 @@ public final class AssetWriter: Sendable {
         case .passthrough(let description):
             if description.mediaType == "subtitle" {
                 let codec = description.codecName
-                return Self.canCopyCaptions(codec: codec, into: fileType) ? nil : ReelError(.invalidArgument, "a \(codec) caption track cannot be copied into \(fileType.rawValue): 3GPP timed text (mov_text) goes into MP4/MOV, CEA-608 (eia_608) into MOV, SubRip, WebVTT and ASS into Matroska", path: path)
+                return Self.canCopyCaptions(codec: codec, into: fileType)
+                    ? nil
+                    : ReelError(
+                        .invalidArgument,
+                        "a \(codec) caption track cannot be copied into \(fileType.rawValue): 3GPP timed text (mov_text) goes into MP4/MOV, CEA-608 (eia_608) into MOV, SubRip, WebVTT and ASS into Matroska",
+                        path: path)
             }
             if description.mediaType != "audio" && description.mediaType != "video" {
                 return ReelError(.invalidArgument, "passthrough copies audio, video or caption tracks; write metadata with .metadata(format:)", path: path)
@@ -191,7 +202,10 @@ public final class AssetWriter: Sendable {
             case .movText where fileType == .mp4 || fileType == .mov: return nil
             case .srt where fileType == .mkv, .webVTT where fileType == .mkv: return nil
             default:
-                return ReelError(.invalidArgument, "\(format) caption tracks cannot go into \(fileType.rawValue): 3GPP timed text (.movText) goes into MP4/MOV, SubRip and WebVTT into Matroska", path: path)
+                return ReelError(
+                    .invalidArgument,
+                    "\(format) caption tracks cannot go into \(fileType.rawValue): 3GPP timed text (.movText) goes into MP4/MOV, SubRip and WebVTT into Matroska",
+                    path: path)
             }
         case .video(let settings):
             switch settings.codec {
@@ -212,7 +226,8 @@ public final class AssetWriter: Sendable {
             // Matroska times packets in whole milliseconds, and ALAC's 4096-sample packets
             // (a size FFmpeg's encoder fixes) do not start on them at 44.1 or 48 kHz.
             if settings.codec == .alac, fileType != .mov, fileType != .mp4 {
-                return ReelError(.invalidArgument, "ALAC goes into MOV or MP4 (M4A), not \(fileType.rawValue): use AAC or PCM, or a .mov/.m4a output", path: path)
+                return ReelError(
+                    .invalidArgument, "ALAC goes into MOV or MP4 (M4A), not \(fileType.rawValue): use AAC or PCM, or a .mov/.m4a output", path: path)
             }
             return nil
         }
@@ -251,8 +266,9 @@ public final class AssetWriter: Sendable {
         do throws(ReelError) {
             let destination = try AtomicFile(outputURL, replacing: overwrite)
             file = destination
-            core = try makeCore(inputs: inputs, optimize: optimize, metadata: metadata, chapters: chapters, movieTimescale: timescale,
-                                temporary: destination.temporaryURL)
+            core = try makeCore(
+                inputs: inputs, optimize: optimize, metadata: metadata, chapters: chapters, movieTimescale: timescale,
+                temporary: destination.temporaryURL)
         } catch {
             file?.discard()
             var located = error
@@ -283,17 +299,21 @@ public final class AssetWriter: Sendable {
     }
 
     /// Opens the muxer on `temporary`, makes a track writer per input and writes the header.
-    private func makeCore(inputs: [AssetWriterInput], optimize: Bool, metadata: [MetadataItem], chapters: [TimedMetadataGroup], movieTimescale: Int32?,
-                          temporary: URL) throws(ReelError) -> WriterCore {
+    private func makeCore(
+        inputs: [AssetWriterInput], optimize: Bool, metadata: [MetadataItem], chapters: [TimedMetadataGroup], movieTimescale: Int32?,
+        temporary: URL
+    ) throws(ReelError) -> WriterCore {
         let output = try OutputFormatContext(formatName: isAudioOnlyMPEG4 ? "ipod" : fileType.muxerName, path: temporary.path)
         let tagPlan = ContainerTagPlan(items: metadata, fileType: fileType)
         output.setMetadata(tagPlan.tags)
         if Self.canWriteChapters(into: fileType) {
-            try output.setChapters(chapters.map { group in
-                let title = group.items.first { $0.identifier == .commonIdentifierTitle }?.stringValue
-                    ?? group.items.lazy.compactMap(\.stringValue).first ?? ""
-                return (title, group.timeRange.start, group.timeRange.end)
-            })
+            try output.setChapters(
+                chapters.map { group in
+                    let title =
+                        group.items.first { $0.identifier == .commonIdentifierTitle }?.stringValue
+                        ?? group.items.lazy.compactMap(\.stringValue).first ?? ""
+                    return (title, group.timeRange.start, group.timeRange.end)
+                })
         }
         var tracks: [(any TrackWriter)?] = []
         var appended: [(index: Int, input: AssetWriterInput, format: MetadataFormat)] = []
@@ -334,8 +354,9 @@ public final class AssetWriter: Sendable {
             case .attachedPicture:
                 attachedPicture = (picture.data, try output.addAttachedPicture(png: picture.kind == .png, width: picture.width, height: picture.height))
             case .attachment:
-                try output.addAttachment(picture.data, fileName: picture.kind == .png ? "cover.png" : "cover.jpg",
-                                         mimeType: picture.kind == .png ? "image/png" : "image/jpeg")
+                try output.addAttachment(
+                    picture.data, fileName: picture.kind == .png ? "cover.png" : "cover.jpg",
+                    mimeType: picture.kind == .png ? "image/png" : "image/jpeg")
             case .metadataKey:
                 artwork = MP4Artwork(bytes: [UInt8](picture.data), dataType: picture.kind == .png ? QuickTimeDataType.png : QuickTimeDataType.jpeg)
             }

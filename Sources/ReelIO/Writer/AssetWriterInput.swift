@@ -1,6 +1,6 @@
+import ReelCaptions
 import ReelCore
 import ReelMetadata
-import ReelCaptions
 
 /// One track of an ``AssetWriter``'s file, and the way samples are appended to it
 /// (AVAssetWriterInput).
@@ -132,8 +132,9 @@ public final class AssetWriterInput: Sendable {
                 throw ReelError(.invalidArgument, "cannot append \(what) without a valid time", path: writer.outputURL.path)
             }
             if s.lastTime.isValid, !(time > s.lastTime), !(time == s.lastTime && equalTimesIn == writer.fileType) {
-                throw ReelError(.invalidArgument, "timestamps must increase: \(what) at \(time.secondsDescription) comes after \(s.lastTime.secondsDescription)",
-                                path: writer.outputURL.path, time: time)
+                throw ReelError(
+                    .invalidArgument, "timestamps must increase: \(what) at \(time.secondsDescription) comes after \(s.lastTime.secondsDescription)",
+                    path: writer.outputURL.path, time: time)
             }
             s.lastTime = time
             return (writer, s.index)
@@ -158,7 +159,8 @@ public final class AssetWriterInput: Sendable {
     public func append(_ audio: DecodedAudio) async throws(ReelError) {
         guard case .audio(let s) = settings else { throw ReelError(.invalidArgument, "this input takes no PCM audio") }
         guard audio.sampleRate == s.sampleRate, audio.channelCount == s.channelCount else {
-            throw ReelError(.invalidArgument, "audio is \(audio.channelCount) ch at \(audio.sampleRate) Hz; the input encodes \(s.channelCount) ch at \(s.sampleRate) Hz")
+            throw ReelError(
+                .invalidArgument, "audio is \(audio.channelCount) ch at \(audio.sampleRate) Hz; the input encodes \(s.channelCount) ch at \(s.sampleRate) Hz")
         }
         let (writer, index) = try admit(audio.presentationTime, what: "audio")
         try await writer.submit(.audio(input: index, audio: audio))

@@ -1,5 +1,5 @@
-import ReelCore
 import ReelCaptions
+import ReelCore
 
 /// Appends `Caption`s to a caption track (AVAssetWriterInputCaptionAdaptor): each caption
 /// becomes one sample timed by its time range, in the input's format (3GPP timed text in
@@ -35,14 +35,17 @@ public final class AssetWriterInputCaptionAdaptor: Sendable {
         }
         try lastEnd.withLock { (end) throws(ReelError) in
             if end.isValid, range.start < end {
-                throw ReelError(.invalidArgument, "caption \"\(caption.text.prefix(32))\" starts before the previous one ends (\(end.secondsDescription)): a caption track shows one caption at a time",
-                                time: range.start)
+                throw ReelError(
+                    .invalidArgument,
+                    "caption \"\(caption.text.prefix(32))\" starts before the previous one ends (\(end.secondsDescription)): a caption track shows one caption at a time",
+                    time: range.start)
             }
             end = range.end
         }
         let data = try CaptionSample.data(for: caption, format: format)
-        var sample = SampleBuffer(data: data, presentationTime: range.start, duration: range.duration,
-                                  format: format == .movText ? "tx3g" : format.rawValue, decodeTime: range.start, isSync: true)
+        var sample = SampleBuffer(
+            data: data, presentationTime: range.start, duration: range.duration,
+            format: format == .movText ? "tx3g" : format.rawValue, decodeTime: range.start, isSync: true)
         sample.cueSettings = CaptionSample.cueSettings(for: caption, format: format)
         try await assetWriterInput.append(sample)
     }

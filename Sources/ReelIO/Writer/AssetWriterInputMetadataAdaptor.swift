@@ -48,7 +48,8 @@ public final class AssetWriterInputMetadataAdaptor: Sendable {
                 return try GPMFWriter.payload(groups: [group], timeRange: group.timeRange)
             case .mebx:
                 guard let input else {
-                    throw ReelError(.invalidArgument, "mebx samples need their input's key table: use defaultEncode(forFormat:input:)", time: group.timeRange.start)
+                    throw ReelError(
+                        .invalidArgument, "mebx samples need their input's key table: use defaultEncode(forFormat:input:)", time: group.timeRange.start)
                 }
                 return try input.withMetadataKeys { (keys) throws(ReelError) in try QuickTimeMetadataSample.encode(mebxItems(group), keys: &keys) }
             case .camm:
@@ -78,8 +79,10 @@ public final class AssetWriterInputMetadataAdaptor: Sendable {
         if let fix = GPSFix(group) {
             let location = ISO6709.string(latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude, fractionDigits: 6)
             items.removeAll { $0.identifier == .quickTimeMetadataLocationISO6709 }
-            items.insert(MetadataItem(identifier: .quickTimeMetadataLocationISO6709, value: .string(location),
-                                      dataType: QuickTimeDataType.wellKnown(QuickTimeDataType.utf8).description), at: 0)
+            items.insert(
+                MetadataItem(
+                    identifier: .quickTimeMetadataLocationISO6709, value: .string(location),
+                    dataType: QuickTimeDataType.wellKnown(QuickTimeDataType.utf8).description), at: 0)
         }
         return items
     }
@@ -87,14 +90,18 @@ public final class AssetWriterInputMetadataAdaptor: Sendable {
     /// Appends GPS groups as GoPro-style GPMF payloads, one sample per `payloadDuration`
     /// (1.001 s on GoPro cameras) holding every fix that starts in it
     /// (`GPMFWriter/payloads(for:payloadDuration:options:)`). For `gpmd` inputs only.
-    public func appendGPS(_ groups: [TimedMetadataGroup], payloadDuration: MediaTime = MediaTime(value: 1001, timescale: 1000),
-                          options: GPMFWriter.Options = GPMFWriter.Options()) async throws(ReelError) {
+    public func appendGPS(
+        _ groups: [TimedMetadataGroup], payloadDuration: MediaTime = MediaTime(value: 1001, timescale: 1000),
+        options: GPMFWriter.Options = GPMFWriter.Options()
+    ) async throws(ReelError) {
         guard format == .gpmd else {
             throw ReelError(.invalidArgument, "GPMF payloads go into gpmd tracks; this input writes \(format)")
         }
         for payload in try GPMFWriter.payloads(for: groups, payloadDuration: payloadDuration, options: options) {
-            try await assetWriterInput.append(SampleBuffer(data: payload.data, presentationTime: payload.timeRange.start,
-                                                           duration: payload.timeRange.duration, format: format))
+            try await assetWriterInput.append(
+                SampleBuffer(
+                    data: payload.data, presentationTime: payload.timeRange.start,
+                    duration: payload.timeRange.duration, format: format))
         }
     }
 
@@ -112,7 +119,9 @@ public final class AssetWriterInputMetadataAdaptor: Sendable {
         } catch {
             throw ReelError(.metadataFormat, "could not encode a \(format) sample", time: group.timeRange.start, underlying: error)
         }
-        try await assetWriterInput.append(SampleBuffer(data: data, presentationTime: group.timeRange.start,
-                                                       duration: group.timeRange.duration, format: format))
+        try await assetWriterInput.append(
+            SampleBuffer(
+                data: data, presentationTime: group.timeRange.start,
+                duration: group.timeRange.duration, format: format))
     }
 }

@@ -70,9 +70,11 @@ public struct VideoEncoderSettings: Sendable, Hashable {
     /// are converted into it when libswscale converts them.
     public var colorProperties: ColorProperties?
 
-    public init(codec: Codec, width: Int, height: Int, pixelFormat: PixelFormat = .yuv420p, quality: Quality? = nil,
-                preset: String? = nil, frameDuration: MediaTime = MediaTime(value: 1, timescale: 30),
-                timescale: Int32 = 90000, keyframeInterval: Int? = nil) {
+    public init(
+        codec: Codec, width: Int, height: Int, pixelFormat: PixelFormat = .yuv420p, quality: Quality? = nil,
+        preset: String? = nil, frameDuration: MediaTime = MediaTime(value: 1, timescale: 30),
+        timescale: Int32 = 90000, keyframeInterval: Int? = nil
+    ) {
         self.codec = codec
         self.width = width
         self.height = height
@@ -127,8 +129,10 @@ public struct AudioEncoderSettings: Sendable, Hashable {
     /// stretch of a longer encode, whose pieces join by stream copy.
     public var packetWindow: AudioPacketWindow?
 
-    public init(codec: Codec = .aac, sampleRate: Int = 48000, channelCount: Int = 2, bitRate: Int = 128_000,
-                packetWindow: AudioPacketWindow? = nil) {
+    public init(
+        codec: Codec = .aac, sampleRate: Int = 48000, channelCount: Int = 2, bitRate: Int = 128_000,
+        packetWindow: AudioPacketWindow? = nil
+    ) {
         self.codec = codec
         self.sampleRate = sampleRate
         self.channelCount = channelCount

@@ -83,17 +83,23 @@ struct ContainerTagPlan {
 
     /// FFmpeg's tags that describe the file itself and that the muxer writes on its own:
     /// an item copied from another file's tags under one of these names is not asked for.
-    static let writtenByTheMuxer: Set<String> = ["major_brand", "minor_version", "compatible_brands", "encoder", "handler_name",
-                                                 "vendor_id", "duration", "service_name", "service_provider"]
+    static let writtenByTheMuxer: Set<String> = [
+        "major_brand", "minor_version", "compatible_brands", "encoder", "handler_name",
+        "vendor_id", "duration", "service_name", "service_provider",
+    ]
 
     /// The tag names FFmpeg 5.1 writes into a file of each kind without metadata keys
     /// (`mov_write_udta_tag`, `mov_write_ilst_tag`, `mov_write_loci_tag`, the `mvhd` date).
     static let writableNames: [AssetWriter.FileType: Set<String>] = [
-        .mov: ["title", "artist", "author", "album", "date", "comment", "genre", "copyright", "make", "model",
-               "location", "creation_time"],
-        .mp4: ["title", "artist", "album_artist", "composer", "album", "date", "comment", "genre", "copyright",
-               "grouping", "lyrics", "description", "synopsis", "show", "episode_id", "network", "keywords", "track", "disc",
-               "location", "creation_time"],
+        .mov: [
+            "title", "artist", "author", "album", "date", "comment", "genre", "copyright", "make", "model",
+            "location", "creation_time",
+        ],
+        .mp4: [
+            "title", "artist", "album_artist", "composer", "album", "date", "comment", "genre", "copyright",
+            "grouping", "lyrics", "description", "synopsis", "show", "episode_id", "network", "keywords", "track", "disc",
+            "location", "creation_time",
+        ],
     ]
 
     /// The FFmpeg tag name of each common key (what FFmpeg's demuxers give it); software is
@@ -140,11 +146,12 @@ struct ContainerTagPlan {
             }
         }
         if let pictureItem, case .data(let data) = pictureItem.value, let header = Picture.header(of: data) {
-            let place: Picture.Place = switch fileType {
-            case .mkv: .attachment
-            case .mp4 where !usesMetadataKeys: .attachedPicture
-            default: .metadataKey
-            }
+            let place: Picture.Place =
+                switch fileType {
+                case .mkv: .attachment
+                case .mp4 where !usesMetadataKeys: .attachedPicture
+                default: .metadataKey
+                }
             picture = Picture(data: data, kind: header.kind, width: header.width, height: header.height, place: place)
         }
         for (item, tag) in zip(tagItems, plain) {
@@ -209,7 +216,8 @@ struct ContainerTagPlan {
         }
         // Else the name of what it means in the common key space (`udta/©xyz` is `location`).
         guard var name = name ?? commonNames[item.identifier] ?? commonEquivalent(of: item).flatMap({ commonNames[$0] }),
-              let value = text(of: item) else { return nil }
+            let value = text(of: item)
+        else { return nil }
         // The MOV muxer writes `©des` (which FFmpeg reads back as `description`) from
         // `comment`, and has no box for a comment of its own.
         if fileType == .mov {

@@ -1,6 +1,6 @@
 import Foundation
-import ReelMetadata
 import ReelCore
+import ReelMetadata
 
 /// What the writer thread is asked to do, with times relative to the session start.
 enum WriterCommand: Sendable {
@@ -51,8 +51,10 @@ final class WriterCore: @unchecked Sendable {
 
     /// Writes the header, then the cover picture's one packet when the file has an
     /// attached-picture stream.
-    init(output: OutputFormatContext, tracks: [(any TrackWriter)?], appended: AppendedMetadataTracks?, options: [String: String],
-         attachedPicture: (data: Data, streamIndex: Int32)? = nil) throws(ReelError) {
+    init(
+        output: OutputFormatContext, tracks: [(any TrackWriter)?], appended: AppendedMetadataTracks?, options: [String: String],
+        attachedPicture: (data: Data, streamIndex: Int32)? = nil
+    ) throws(ReelError) {
         self.output = output
         self.tracks = tracks
         self.appended = appended

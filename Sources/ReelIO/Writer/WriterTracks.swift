@@ -1,7 +1,7 @@
 internal import CFFmpeg
 import Foundation
-import ReelCore
 import ReelCaptions
+import ReelCore
 
 /// One output stream of a writer: turns appended media into packets for the muxer.
 /// Made on the caller's thread before the header is written, then used only on the
@@ -15,8 +15,10 @@ protocol TrackWriter: AnyObject {
 }
 
 /// Encodes `frame` (nil: the end) and hands the packets, in the stream's time base, to the muxer.
-func encode(_ frame: Frame?, with encoder: Encoder, packet: Packet, streamIndex: Int32, streamTimeBase: AVRational,
-                    into output: OutputFormatContext) throws(ReelError) {
+func encode(
+    _ frame: Frame?, with encoder: Encoder, packet: Packet, streamIndex: Int32, streamTimeBase: AVRational,
+    into output: OutputFormatContext
+) throws(ReelError) {
     try encoder.encode(frame, into: packet, path: output.path) { (packet) throws(ReelError) in
         av_packet_rescale_ts(packet.pointer, encoder.timeBase, streamTimeBase)
         packet.pointer.pointee.stream_index = streamIndex
@@ -65,31 +67,33 @@ final class VideoTrackWriter: TrackWriter {
         self.encoding = encoding
         let rate = settings.frameDuration
         let path = output.path
-        makeEncoder = { () throws(ReelError) -> Encoder in try Encoder(name: settings.codec.encoderName) { (ctx) throws(ReelError) in
-            ctx.pointee.width = Int32(settings.width)
-            ctx.pointee.height = Int32(settings.height)
-            ctx.pointee.pix_fmt = codecFormat
-            ctx.pointee.time_base = AVRational(num: 1, den: settings.timescale)
-            ctx.pointee.framerate = AVRational(num: rate.timescale, den: Int32(clamping: rate.value))
-            Self.tag(ctx, color, encoding)
-            if let gop = settings.keyframeInterval { ctx.pointee.gop_size = Int32(clamping: gop) }
-            if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-            switch settings.quality {
-            case .crf(let crf)?:
-                guard settings.codec == .h264 || settings.codec == .hevc else {
-                    throw ReelError(.invalidArgument, "crf applies to H.264 and HEVC only", path: path)
+        makeEncoder = { () throws(ReelError) -> Encoder in
+            try Encoder(name: settings.codec.encoderName) { (ctx) throws(ReelError) in
+                ctx.pointee.width = Int32(settings.width)
+                ctx.pointee.height = Int32(settings.height)
+                ctx.pointee.pix_fmt = codecFormat
+                ctx.pointee.time_base = AVRational(num: 1, den: settings.timescale)
+                ctx.pointee.framerate = AVRational(num: rate.timescale, den: Int32(clamping: rate.value))
+                Self.tag(ctx, color, encoding)
+                if let gop = settings.keyframeInterval { ctx.pointee.gop_size = Int32(clamping: gop) }
+                if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+                switch settings.quality {
+                case .crf(let crf)?:
+                    guard settings.codec == .h264 || settings.codec == .hevc else {
+                        throw ReelError(.invalidArgument, "crf applies to H.264 and HEVC only", path: path)
+                    }
+                    try Encoder.setOption(ctx, "crf", String(crf))
+                case .bitRate(let rate)?: ctx.pointee.bit_rate = Int64(rate)
+                case nil: break
                 }
-                try Encoder.setOption(ctx, "crf", String(crf))
-            case .bitRate(let rate)?: ctx.pointee.bit_rate = Int64(rate)
-            case nil: break
+                if let preset = settings.preset { try Encoder.setOption(ctx, "preset", preset) }
+                var options = settings.encoderOptions
+                if settings.codec == .hevc { options["x265-params"] = Self.x265Parameters(options["x265-params"]) }
+                if settings.codec == .h264 { options["x264-params"] = Self.x264Parameters(options["x264-params"]) }
+                for key in options.keys.sorted() { try Encoder.setOption(ctx, key, options[key] ?? "") }
+                if case .proRes(let profile) = settings.codec { ctx.pointee.profile = profile.rawValue }
             }
-            if let preset = settings.preset { try Encoder.setOption(ctx, "preset", preset) }
-            var options = settings.encoderOptions
-            if settings.codec == .hevc { options["x265-params"] = Self.x265Parameters(options["x265-params"]) }
-            if settings.codec == .h264 { options["x264-params"] = Self.x264Parameters(options["x264-params"]) }
-            for key in options.keys.sorted() { try Encoder.setOption(ctx, key, options[key] ?? "") }
-            if case .proRes(let profile) = settings.codec { ctx.pointee.profile = profile.rawValue }
-        } }
+        }
         encoder = try makeEncoder()
         let isX26x = settings.codec == .h264 || settings.codec == .hevc
         groupLength = settings.codesGroupsIndependently && isX26x ? settings.keyframeInterval.flatMap { $0 > 1 ? $0 : nil } : nil
@@ -150,8 +154,9 @@ final class VideoTrackWriter: TrackWriter {
     /// frame by libswscale.
     func write(_ buffer: PixelBuffer, at time: MediaTime, into output: OutputFormatContext) throws(ReelError) {
         guard let pts = time.ffmpegTimestamp(in: encoder.timeBase), pts > lastPTS else {
-            throw ReelError(.invalidArgument, "frame time \(time.secondsDescription) does not come after the previous frame in the 1/\(encoder.timeBase.den) time base",
-                            path: output.path, time: time)
+            throw ReelError(
+                .invalidArgument, "frame time \(time.secondsDescription) does not come after the previous frame in the 1/\(encoder.timeBase.den) time base",
+                path: output.path, time: time)
         }
         lastPTS = pts
         if let groupLength, framesWritten > 0, framesWritten % groupLength == 0 {
@@ -162,7 +167,8 @@ final class VideoTrackWriter: TrackWriter {
         framesWritten += 1
         let e = encoder.pointer.pointee
         if buffer.format.avPixelFormat == e.pix_fmt, buffer.width == Int(e.width), buffer.height == Int(e.height),
-           !buffer.format.isYUV || buffer.ycbcrEncoding == encoding {
+            !buffer.format.isYUV || buffer.ycbcrEncoding == encoding
+        {
             // The encoder reads the buffer's own planes: no copy.
             guard frame.reference(buffer) else {
                 throw ReelError(.encoderFailed, "out of memory for a frame", path: output.path)
@@ -236,13 +242,15 @@ final class AudioTrackWriter: TrackWriter {
             if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         }
         var swr: OpaquePointer?
-        let code = swr_alloc_set_opts2(&swr, &encoder.pointer.pointee.ch_layout, sampleFormat, Int32(settings.sampleRate),
-                                       &encoder.pointer.pointee.ch_layout, AV_SAMPLE_FMT_FLT, Int32(settings.sampleRate), 0, nil)
+        let code = swr_alloc_set_opts2(
+            &swr, &encoder.pointer.pointee.ch_layout, sampleFormat, Int32(settings.sampleRate),
+            &encoder.pointer.pointee.ch_layout, AV_SAMPLE_FMT_FLT, Int32(settings.sampleRate), 0, nil)
         let initCode = code < 0 ? code : swr_init(swr)
         if initCode < 0 {
             swr_free(&swr)
-            throw ReelError(.encoderFailed, "libswresample cannot convert float samples for the \(settings.codec.encoderName) encoder", path: output.path,
-                            underlying: ffFailure(initCode, code < 0 ? "swr_alloc_set_opts2" : "swr_init"))
+            throw ReelError(
+                .encoderFailed, "libswresample cannot convert float samples for the \(settings.codec.encoderName) encoder", path: output.path,
+                underlying: ffFailure(initCode, code < 0 ? "swr_alloc_set_opts2" : "swr_init"))
         }
         converter = swr
         channels = settings.channelCount
@@ -286,8 +294,9 @@ final class AudioTrackWriter: TrackWriter {
             return swr_convert(converter, frame.pointer.pointee.extended_data, Int32(count), &planes, Int32(count))
         }
         guard converted == Int32(count) else {
-            throw ReelError(.encoderFailed, "libswresample converted \(converted) of \(count) audio samples", path: output.path,
-                            underlying: converted < 0 ? ffFailure(converted, "swr_convert") : nil)
+            throw ReelError(
+                .encoderFailed, "libswresample converted \(converted) of \(count) audio samples", path: output.path,
+                underlying: converted < 0 ? ffFailure(converted, "swr_convert") : nil)
         }
         fifo.removeFirst(count * channels)
         frame.pointer.pointee.pts = nextPTS ?? 0
@@ -389,7 +398,9 @@ final class PacketTrackWriter: TrackWriter {
     init(passthrough description: FormatDescription, output: OutputFormatContext) throws(ReelError) {
         let stream = try output.addStream()
         let code = avcodec_parameters_copy(stream.pointee.codecpar, description.parameters.pointer)
-        try ffCheck(code, "avcodec_parameters_copy") { ReelError(.outputFailed, "could not copy the track's codec parameters", path: output.path, underlying: $0) }
+        try ffCheck(code, "avcodec_parameters_copy") {
+            ReelError(.outputFailed, "could not copy the track's codec parameters", path: output.path, underlying: $0)
+        }
         // The source container's tag may mean nothing in this one: let the muxer choose;
         // but a 3GPP text track stays `tx3g` (FFmpeg's MOV muxer would say `text`, QuickTime
         // text, whose sample description is laid out differently).
@@ -412,9 +423,11 @@ final class PacketTrackWriter: TrackWriter {
     func write(_ sample: SampleBuffer, at time: MediaTime, into output: OutputFormatContext) throws(ReelError) {
         let decodeTime = copiesPackets && sample.decodeTime.isNumeric ? sample.decodeTime : time
         guard let ts = time.ffmpegTimestamp(in: streamTimeBase), let dts = decodeTime.ffmpegTimestamp(in: streamTimeBase),
-              dts > lastDTS || (allowsEqualDecodeTimes && dts == lastDTS) else {
-            throw ReelError(.invalidArgument, "sample time \(decodeTime.secondsDescription) does not come after the previous sample in the track's time base",
-                            path: output.path, time: time)
+            dts > lastDTS || (allowsEqualDecodeTimes && dts == lastDTS)
+        else {
+            throw ReelError(
+                .invalidArgument, "sample time \(decodeTime.secondsDescription) does not come after the previous sample in the track's time base",
+                path: output.path, time: time)
         }
         guard sample.data.count <= Int(Int32.max) - 64 else {
             throw ReelError(.invalidArgument, "a sample of \(sample.data.count) bytes is too large", path: output.path, time: time)

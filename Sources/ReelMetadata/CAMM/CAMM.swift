@@ -23,9 +23,11 @@ public enum CAMM {
         public var velocityUp: Float
         public var speedAccuracy: Float
 
-        public init(timeGPSEpoch: Double, fixType: Int32, latitude: Double, longitude: Double, altitude: Float,
-                    horizontalAccuracy: Float = 0, verticalAccuracy: Float = 0, velocityEast: Float = 0, velocityNorth: Float = 0,
-                    velocityUp: Float = 0, speedAccuracy: Float = 0) {
+        public init(
+            timeGPSEpoch: Double, fixType: Int32, latitude: Double, longitude: Double, altitude: Float,
+            horizontalAccuracy: Float = 0, verticalAccuracy: Float = 0, velocityEast: Float = 0, velocityNorth: Float = 0,
+            velocityUp: Float = 0, speedAccuracy: Float = 0
+        ) {
             self.timeGPSEpoch = timeGPSEpoch
             self.fixType = fixType
             self.latitude = latitude
@@ -61,11 +63,12 @@ public enum CAMM {
             }
             let speed3D = ground.flatMap { g in u.isFinite ? (g * g + u * u).squareRoot() : nil }
             func accuracy(_ v: Float) -> Double? { v.isFinite && v > 0 ? Double(v) : nil }
-            return GPSFix(latitude: latitude, longitude: longitude, altitude: altitude.isFinite ? Double(altitude) : nil, speed2D: ground,
-                          speed3D: speed3D, course: course, time: date, fix: Int(fixType),
-                          horizontalAccuracy: accuracy(horizontalAccuracy), verticalAccuracy: accuracy(verticalAccuracy),
-                          speedAccuracy: accuracy(speedAccuracy), velocityNorth: n.isFinite ? n : nil, velocityEast: e.isFinite ? e : nil,
-                          velocityUp: u.isFinite ? u : nil)
+            return GPSFix(
+                latitude: latitude, longitude: longitude, altitude: altitude.isFinite ? Double(altitude) : nil, speed2D: ground,
+                speed3D: speed3D, course: course, time: date, fix: Int(fixType),
+                horizontalAccuracy: accuracy(horizontalAccuracy), verticalAccuracy: accuracy(verticalAccuracy),
+                speedAccuracy: accuracy(speedAccuracy), velocityNorth: n.isFinite ? n : nil, velocityEast: e.isFinite ? e : nil,
+                velocityUp: u.isFinite ? u : nil)
         }
     }
 
@@ -106,13 +109,15 @@ public enum CAMM {
         public var numbers: [Double] {
             switch self {
             case .angleAxis(let x, let y, let z), .gyro(let x, let y, let z), .acceleration(let x, let y, let z),
-                 .position(let x, let y, let z), .magneticField(let x, let y, let z):
+                .position(let x, let y, let z), .magneticField(let x, let y, let z):
                 [Double(x), Double(y), Double(z)]
             case .exposure(let a, let b): [Double(a), Double(b)]
             case .location(let lat, let lon, let alt): [lat, lon, alt]
             case .gps(let g):
-                [g.timeGPSEpoch, Double(g.fixType), g.latitude, g.longitude, Double(g.altitude), Double(g.horizontalAccuracy),
-                 Double(g.verticalAccuracy), Double(g.velocityEast), Double(g.velocityNorth), Double(g.velocityUp), Double(g.speedAccuracy)]
+                [
+                    g.timeGPSEpoch, Double(g.fixType), g.latitude, g.longitude, Double(g.altitude), Double(g.horizontalAccuracy),
+                    Double(g.verticalAccuracy), Double(g.velocityEast), Double(g.velocityNorth), Double(g.velocityUp), Double(g.speedAccuracy),
+                ]
             }
         }
 
@@ -156,9 +161,12 @@ public enum CAMM {
             case 4: out.append(.position(x: try f(), y: try f(), z: try f()))
             case 5: out.append(.location(latitude: try d(), longitude: try d(), altitude: try d()))
             case 6:
-                out.append(.gps(GPS(timeGPSEpoch: try d(), fixType: try i(), latitude: try d(), longitude: try d(), altitude: try f(),
-                                    horizontalAccuracy: try f(), verticalAccuracy: try f(), velocityEast: try f(), velocityNorth: try f(),
-                                    velocityUp: try f(), speedAccuracy: try f())))
+                out.append(
+                    .gps(
+                        GPS(
+                            timeGPSEpoch: try d(), fixType: try i(), latitude: try d(), longitude: try d(), altitude: try f(),
+                            horizontalAccuracy: try f(), verticalAccuracy: try f(), velocityEast: try f(), velocityNorth: try f(),
+                            velocityUp: try f(), speedAccuracy: try f())))
             default: out.append(.magneticField(x: try f(), y: try f(), z: try f()))
             }
         }
@@ -170,8 +178,9 @@ public enum CAMM {
     public static func items(sample: Data, timeRange: TimeRange) throws(ReelError) -> [MetadataItem] {
         let records = try records(sample: sample)
         var items = records.map { record in
-            MetadataItem(identifier: MetadataIdentifier(keySpace: .camm, key: String(record.type)), value: .numbers(record.numbers),
-                         unit: record.unit, time: timeRange.start, duration: timeRange.duration)
+            MetadataItem(
+                identifier: MetadataIdentifier(keySpace: .camm, key: String(record.type)), value: .numbers(record.numbers),
+                unit: record.unit, time: timeRange.start, duration: timeRange.duration)
         }
         var fix: GPSFix?
         for record in records {
@@ -203,7 +212,7 @@ public enum CAMM {
             func d(_ v: Double) { w.u64le(v.bitPattern) }
             switch record {
             case .angleAxis(let x, let y, let z), .gyro(let x, let y, let z), .acceleration(let x, let y, let z),
-                 .position(let x, let y, let z), .magneticField(let x, let y, let z):
+                .position(let x, let y, let z), .magneticField(let x, let y, let z):
                 f(x); f(y); f(z)
             case .exposure(let a, let b):
                 w.u32le(UInt32(bitPattern: a)); w.u32le(UInt32(bitPattern: b))
@@ -242,11 +251,13 @@ public enum CAMM {
             north = Float(speed * cos(course * .pi / 180))
         }
         func accuracy(_ v: Double?) -> Float { v.flatMap { $0.isFinite && $0 > 0 ? Float($0) : nil } ?? 0 }
-        return .gps(GPS(timeGPSEpoch: utc + Double(leap) - gpsEpoch, fixType: Int32(clamping: fix.fix ?? (fix.altitude == nil ? 2 : 3)),
-                        latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude.map { Float($0) } ?? .nan,
-                        horizontalAccuracy: accuracy(fix.horizontalAccuracy), verticalAccuracy: accuracy(fix.verticalAccuracy),
-                        velocityEast: east, velocityNorth: north, velocityUp: fix.velocityUp.map { Float($0) } ?? .nan,
-                        speedAccuracy: accuracy(fix.speedAccuracy)))
+        return .gps(
+            GPS(
+                timeGPSEpoch: utc + Double(leap) - gpsEpoch, fixType: Int32(clamping: fix.fix ?? (fix.altitude == nil ? 2 : 3)),
+                latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude.map { Float($0) } ?? .nan,
+                horizontalAccuracy: accuracy(fix.horizontalAccuracy), verticalAccuracy: accuracy(fix.verticalAccuracy),
+                velocityEast: east, velocityNorth: north, velocityUp: fix.velocityUp.map { Float($0) } ?? .nan,
+                speedAccuracy: accuracy(fix.speedAccuracy)))
     }
 
     /// 1980-01-06T00:00:00Z as seconds since 1970.

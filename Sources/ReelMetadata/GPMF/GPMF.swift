@@ -24,7 +24,9 @@ public enum GPMF {
     ///
     /// `stream` reads the fixes of that GPS stream instead of the preferred one (`GPRI` in
     /// a payload that also has GLPI); none when the payload has no such stream.
-    public static func fixes(payload: Data, timeRange: TimeRange, stream: FourCC? = nil) throws(ReelError) -> [(time: MediaTime, duration: MediaTime, fix: GPSFix)] {
+    public static func fixes(payload: Data, timeRange: TimeRange, stream: FourCC? = nil) throws(ReelError) -> [(
+        time: MediaTime, duration: MediaTime, fix: GPSFix
+    )] {
         try fixes(series: series(payload: payload), timeRange: timeRange, stream: stream)
     }
 
@@ -80,8 +82,10 @@ public enum GPMF {
             let unit = s.unitDescription
             for (j, sample) in s.samples.enumerated() {
                 let time = times[j]
-                groups[groupIndex(time)].items.append(MetadataItem(identifier: identifier, value: itemValue(sample), dataType: dataType,
-                                                                   unit: unit, time: time, duration: duration))
+                groups[groupIndex(time)].items.append(
+                    MetadataItem(
+                        identifier: identifier, value: itemValue(sample), dataType: dataType,
+                        unit: unit, time: time, duration: duration))
             }
         }
         return groups
@@ -213,8 +217,10 @@ public enum GPMF {
     /// otherwise evenly across the stream's span (``sampleSpan(of:in:)``). Each lasts until the next; the last until the
     /// end of `timeRange`. Samples whose position is not a number or out of range are
     /// left out.
-    static func fixes(series all: [GPMFSeries], timeRange: TimeRange, counts: GPMFSampleCounts? = nil,
-                      stream: FourCC? = nil) throws(ReelError) -> [(time: MediaTime, duration: MediaTime, fix: GPSFix)] {
+    static func fixes(
+        series all: [GPMFSeries], timeRange: TimeRange, counts: GPMFSampleCounts? = nil,
+        stream: FourCC? = nil
+    ) throws(ReelError) -> [(time: MediaTime, duration: MediaTime, fix: GPSFix)] {
         try checkTimeRange(timeRange)
         var best: (series: GPMFSeries, layout: GPMFGPSStream)?
         for s in all where !s.samples.isEmpty && (stream == nil || s.key == stream) {
@@ -246,7 +252,8 @@ public enum GPMF {
         out.reserveCapacity(n)
         for i in 0..<n {
             guard var fix = layout.fix(values[i]) else { continue }
-            let time = offsets.map { span.start + MediaTime(seconds: $0[i], preferredTimescale: 1_000_000) }
+            let time =
+                offsets.map { span.start + MediaTime(seconds: $0[i], preferredTimescale: 1_000_000) }
                 ?? placed?[i] ?? sampleTime(span, index: i, count: n)
             if fix.time == nil, let device = fix.deviceTime {
                 fix.time = utc(deviceSeconds: device, calibration: calibration)
@@ -272,7 +279,8 @@ public enum GPMF {
         for s in all where s.key == "SYST" {
             for sample in s.samples where sample.count >= 2 {
                 guard let device = sample[0].doubleValue, let unix = sample[1].doubleValue, device.isFinite, unix.isFinite,
-                      unix > 0, unix < 1e11 else { continue }
+                    unix > 0, unix < 1e11
+                else { continue }
                 out.append((device, unix))
             }
         }

@@ -34,8 +34,10 @@ struct GPMFGPSStream: Sendable, Hashable {
 
     /// The number of values a sample needs.
     var valuesNeeded: Int {
-        ([latitude, longitude, altitude, speed2D, speed3D, course, deviceTime, days, secondsOfDay, dop, fix,
-          horizontalAccuracy, verticalAccuracy, satellites, relativeAltitude].compactMap { $0 }
+        ([
+            latitude, longitude, altitude, speed2D, speed3D, course, deviceTime, days, secondsOfDay, dop, fix,
+            horizontalAccuracy, verticalAccuracy, satellites, relativeAltitude,
+        ].compactMap { $0 }
             + (velocityNED ?? [])).max().map { $0 + 1 } ?? 2
     }
 
@@ -54,8 +56,9 @@ struct GPMFGPSStream: Sendable, Hashable {
         case "GPS5":
             self.init(key: key, rank: rank, latitude: 0, longitude: 1, altitude: 2, speed2D: 3, speed3D: 4)
         case "GPS9":
-            self.init(key: key, rank: rank, latitude: 0, longitude: 1, altitude: 2, speed2D: 3, speed3D: 4,
-                      days: 5, secondsOfDay: 6, dop: 7, fix: 8)
+            self.init(
+                key: key, rank: rank, latitude: 0, longitude: 1, altitude: 2, speed2D: 3, speed3D: 4,
+                days: 5, secondsOfDay: 6, dop: 7, fix: 8)
         case "GPRI" where Self.unitsAgree(series, deg: [1, 2]):
             // time, lat, lon, alt, horizontal and vertical accuracy (m), 2D speed, course, fix, satellites
             self.init(key: key, rank: rank, latitude: 1, longitude: 2, altitude: 3, speed2D: 6, course: 7, deviceTime: 0, fix: 8)
@@ -69,9 +72,11 @@ struct GPMFGPSStream: Sendable, Hashable {
         }
     }
 
-    init(key: FourCC, rank: Int, latitude: Int, longitude: Int, altitude: Int? = nil, speed2D: Int? = nil, speed3D: Int? = nil,
-         velocityNED: [Int]? = nil, course: Int? = nil, deviceTime: Int? = nil, days: Int? = nil, secondsOfDay: Int? = nil,
-         dop: Int? = nil, fix: Int? = nil) {
+    init(
+        key: FourCC, rank: Int, latitude: Int, longitude: Int, altitude: Int? = nil, speed2D: Int? = nil, speed3D: Int? = nil,
+        velocityNED: [Int]? = nil, course: Int? = nil, deviceTime: Int? = nil, days: Int? = nil, secondsOfDay: Int? = nil,
+        dop: Int? = nil, fix: Int? = nil
+    ) {
         self.key = key
         self.rank = rank
         self.latitude = latitude
@@ -133,7 +138,8 @@ struct GPMFGPSStream: Sendable, Hashable {
             speed2D = named(["2d", "ground"]) ?? speeds.first
             speed3D = named(["3d"]) ?? (speeds.count >= 2 ? speeds[1] : nil)
         }
-        course = named(["course", "heading", "track"]).flatMap { units[$0] == "deg" ? $0 : nil }
+        course =
+            named(["course", "heading", "track"]).flatMap { units[$0] == "deg" ? $0 : nil }
             ?? firstUnit("deg", from: after)
         deviceTime = firstUnit("s")
         fix = named(["fix"])
@@ -155,8 +161,9 @@ struct GPMFGPSStream: Sendable, Hashable {
     func fix(_ v: [Double]) -> GPSFix? {
         func at(_ i: Int?) -> Double? { i.flatMap { $0 < v.count && v[$0].isFinite ? v[$0] : nil } }
         guard let lat = at(latitude), let lon = at(longitude), (-90...90).contains(lat), (-180...180).contains(lon) else { return nil }
-        var fix = GPSFix(latitude: lat, longitude: lon, altitude: at(altitude), speed2D: at(speed2D), speed3D: at(speed3D),
-                         course: at(course), dop: at(dop))
+        var fix = GPSFix(
+            latitude: lat, longitude: lon, altitude: at(altitude), speed2D: at(speed2D), speed3D: at(speed3D),
+            course: at(course), dop: at(dop))
         if let ned = velocityNED, let n = at(ned[0]), let e = at(ned[1]) {
             fix.speed2D = (n * n + e * e).squareRoot()
             fix.speed3D = at(ned[2]).map { (n * n + e * e + $0 * $0).squareRoot() }

@@ -19,8 +19,10 @@ public struct GPMFNode: Sendable, Hashable {
     /// The KLVs inside a nested KLV; empty otherwise.
     public var children: [GPMFNode]
 
-    public init(key: FourCC, type: GPMFType, structSize: Int, repeatCount: Int, offset: Int = 0,
-                payload: Data = Data(), children: [GPMFNode] = []) {
+    public init(
+        key: FourCC, type: GPMFType, structSize: Int, repeatCount: Int, offset: Int = 0,
+        payload: Data = Data(), children: [GPMFNode] = []
+    ) {
         self.key = key
         self.type = type
         self.structSize = structSize
@@ -78,7 +80,9 @@ public struct GPMFNode: Sendable, Hashable {
             let length = structSize * repeatCount
             let start = offset + 8
             guard length <= end - start else {
-                throw .corrupt("GPMF", "\(name): \(structSize) x \(repeatCount) = \(length) bytes of payload run past the end of its parent (\(end - start) bytes left)", offset: offset)
+                throw .corrupt(
+                    "GPMF", "\(name): \(structSize) x \(repeatCount) = \(length) bytes of payload run past the end of its parent (\(end - start) bytes left)",
+                    offset: offset)
             }
             var node = GPMFNode(key: key, type: type, structSize: structSize, repeatCount: repeatCount, offset: offset)
             if type == .nested && shallow {
@@ -122,7 +126,8 @@ public struct GPMFNode: Sendable, Hashable {
                 throw .metadataFormat("GPMF", "\(key) has complex type '?' but its stream has no TYPE before it", offset: offset)
             }
             guard layout.size == structSize else {
-                throw .metadataFormat("GPMF", "\(key): TYPE \"\(layout)\" describes \(layout.size) bytes but the structure size is \(structSize)", offset: offset)
+                throw .metadataFormat(
+                    "GPMF", "\(key): TYPE \"\(layout)\" describes \(layout.size) bytes but the structure size is \(structSize)", offset: offset)
             }
             var out: [[GPMFValue]] = []
             out.reserveCapacity(repeatCount)

@@ -38,7 +38,8 @@ public struct GPMFSampleCounts: Sendable {
     func placement(of series: GPMFSeries, in range: TimeRange) -> (times: [MediaTime], duration: MediaTime)? {
         let n = series.samples.count
         guard series.firstSampleMicroseconds == nil, n > 0, let total = series.totalSamples, let seen = counts[Self.key(series)],
-              let first = seen.first, let last = seen.last, total > last.total, range.end > last.end, total >= UInt64(n) else { return nil }
+            let first = seen.first, let last = seen.last, total > last.total, range.end > last.end, total >= UInt64(n)
+        else { return nil }
         let rate = Double(total - first.total) / (range.end - first.end).seconds
         guard rate.isFinite, rate > 0 else { return nil }
         // Seconds after the first payload's end, where the track's first sample lies:

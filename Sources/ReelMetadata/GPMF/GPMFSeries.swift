@@ -34,9 +34,11 @@ public struct GPMFSeries: Sendable, Hashable {
     /// this payload's included.
     public var totalSamples: UInt64?
 
-    public init(key: FourCC, type: GPMFType, layout: GPMFStructLayout? = nil, deviceID: UInt64? = nil, deviceName: String? = nil,
-                streamName: String? = nil, units: [String] = [], scale: [Double] = [], samples: [[GPMFValue]] = [],
-                context: [FourCC: GPMFValue] = [:], offset: Int = 0, firstSampleMicroseconds: UInt64? = nil, totalSamples: UInt64? = nil) {
+    public init(
+        key: FourCC, type: GPMFType, layout: GPMFStructLayout? = nil, deviceID: UInt64? = nil, deviceName: String? = nil,
+        streamName: String? = nil, units: [String] = [], scale: [Double] = [], samples: [[GPMFValue]] = [],
+        context: [FourCC: GPMFValue] = [:], offset: Int = 0, firstSampleMicroseconds: UInt64? = nil, totalSamples: UInt64? = nil
+    ) {
         self.key = key
         self.type = type
         self.layout = layout
@@ -197,10 +199,11 @@ extension GPMF {
     }
 
     private static func makeSeries(_ node: GPMFNode, state: WalkState, layout: GPMFStructLayout?, samples: [[GPMFValue]]) -> GPMFSeries {
-        GPMFSeries(key: node.key, type: node.type, layout: layout, deviceID: state.deviceID, deviceName: state.deviceName,
-                   streamName: state.streamName, units: state.siun.isEmpty ? state.unit : state.siun,
-                   scale: unscaledKeys.contains(node.key) ? [] : state.scale, samples: samples,
-                   context: state.context, offset: node.offset, firstSampleMicroseconds: state.stamp, totalSamples: state.total)
+        GPMFSeries(
+            key: node.key, type: node.type, layout: layout, deviceID: state.deviceID, deviceName: state.deviceName,
+            streamName: state.streamName, units: state.siun.isEmpty ? state.unit : state.siun,
+            scale: unscaledKeys.contains(node.key) ? [] : state.scale, samples: samples,
+            context: state.context, offset: node.offset, firstSampleMicroseconds: state.stamp, totalSamples: state.total)
     }
 
     /// A single whole number (STMP, TSMP); nil when the KLV holds something else, which

@@ -29,8 +29,10 @@ extension GPMFWriter {
     /// - Throws: `.invalidArgument` naming the item when a key is not a FourCC, a value
     ///   does not match its data type, or a stream does not fit a GPMF KLV; `.metadataFormat`
     ///   for a data type that is not a GPMF type or TYPE string.
-    public static func payload(groups: [TimedMetadataGroup], timeRange: TimeRange,
-                               options: Options = Options()) throws(ReelError) -> Data {
+    public static func payload(
+        groups: [TimedMetadataGroup], timeRange: TimeRange,
+        options: Options = Options()
+    ) throws(ReelError) -> Data {
         try GPMF.checkTimeRange(timeRange)
         var streams = try GPMFItemStream.collect(groups)
         let fixes = groups.compactMap { g in GPSFix(g).map { (time: GPSFix.time(in: g), fix: $0) } }
@@ -54,8 +56,10 @@ extension GPMFWriter {
                 if let first = fixes.first {
                     if !context.contains(where: { $0.key == "GPSU" }), let time = first.fix.time {
                         let start = time.addingTimeInterval(-(first.time - timeRange.start).seconds)
-                        extra.append(GPMFNode(key: "GPSU", type: .utcDate, structSize: 16, repeatCount: 1,
-                                              payload: Data(GPMF.gpsuString(from: start).utf8)))
+                        extra.append(
+                            GPMFNode(
+                                key: "GPSU", type: .utcDate, structSize: 16, repeatCount: 1,
+                                payload: Data(GPMF.gpsuString(from: start).utf8)))
                     }
                     if !context.contains(where: { $0.key == "GPSF" }), let fix = first.fix.fix, (0...65535).contains(fix) {
                         extra.append(.integers("GPSF", .uint32, [[Int64(fix)]]))
@@ -160,7 +164,8 @@ struct GPMFItemStream {
     func slots() throws(ReelError) -> (slots: [Slot], complex: Bool) {
         let text = dataType ?? "d"
         if text.count == 1, let c = text.unicodeScalars.first, c.value < 0x80, let t = GPMFType(rawValue: UInt8(c.value)),
-           t != .nested, t != .complex {
+            t != .nested, t != .complex
+        {
             return ([Slot(type: t)], false)
         }
         var slots: [Slot] = []
@@ -357,8 +362,10 @@ enum GPMFScale {
     }
 
     /// Appends one value as `slot` stores it, multiplied by `scale`.
-    static func append(_ part: GPMFItemStream.Part, as slot: GPMFItemStream.Slot, scale: Int64, to w: inout ByteWriter,
-                       fail: (String) -> ReelError) throws(ReelError) {
+    static func append(
+        _ part: GPMFItemStream.Part, as slot: GPMFItemStream.Slot, scale: Int64, to w: inout ByteWriter,
+        fail: (String) -> ReelError
+    ) throws(ReelError) {
         let type = slot.type
         switch (part, type) {
         case (.text(let s), .char):

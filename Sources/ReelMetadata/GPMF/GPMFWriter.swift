@@ -61,8 +61,10 @@ public enum GPMFWriter {
     ///
     /// - Throws: `.invalidArgument` naming the group when a value cannot be stored (not
     ///   finite, out of range, GPS9 without a time), or when `payloadDuration` is not positive.
-    public static func payloads(for groups: [TimedMetadataGroup], payloadDuration: MediaTime,
-                                options: Options = Options()) throws(ReelError) -> [(data: Data, timeRange: TimeRange)] {
+    public static func payloads(
+        for groups: [TimedMetadataGroup], payloadDuration: MediaTime,
+        options: Options = Options()
+    ) throws(ReelError) -> [(data: Data, timeRange: TimeRange)] {
         guard payloadDuration.isNumeric, payloadDuration > .zero else {
             throw ReelError(.invalidArgument, "GPMF writer: payload duration \(payloadDuration) must be a positive time")
         }
@@ -80,7 +82,8 @@ public enum GPMFWriter {
             buckets.append([])
             windowStart = windowEnd
             guard buckets.count <= 10_000_000 else {
-                throw ReelError(.invalidArgument, "GPMF writer: \(payloadDuration.secondsDescription) payloads over \((end - start).secondsDescription) are too many")
+                throw ReelError(
+                    .invalidArgument, "GPMF writer: \(payloadDuration.secondsDescription) payloads over \((end - start).secondsDescription) are too many")
             }
         }
         for (index, group) in timed {
@@ -124,10 +127,12 @@ public enum GPMFWriter {
 
     /// `DEVC > (DVID, DVNM, streams...)`.
     static func device(_ streams: [GPMFNode], options: Options) -> GPMFNode {
-        .nested("DEVC", [
-            .integers("DVID", .uint32, [[Int64(options.deviceID)]]),
-            .string("DVNM", options.deviceName),
-        ] + streams)
+        .nested(
+            "DEVC",
+            [
+                .integers("DVID", .uint32, [[Int64(options.deviceID)]]),
+                .string("DVNM", options.deviceName),
+            ] + streams)
     }
 
     /// The KLVs inside the `STRM` of a GPS5 or GPS9 stream holding `fixes`
@@ -143,7 +148,9 @@ public enum GPMFWriter {
             stream.append(.strings("UNIT", ["deg", "deg", "m", "m/s", "m/s"]))
             stream.append(.integers("SCAL", .int32, gps5Scale.map { [$0] }))
             if let first = fixes.first?.fix {
-                if let time = first.time { stream.append(.init(key: "GPSU", type: .utcDate, structSize: 16, repeatCount: 1, payload: Data(GPMF.gpsuString(from: time).utf8))) }
+                if let time = first.time {
+                    stream.append(.init(key: "GPSU", type: .utcDate, structSize: 16, repeatCount: 1, payload: Data(GPMF.gpsuString(from: time).utf8)))
+                }
                 if let fix = first.fix { stream.append(.integers("GPSF", .uint32, [[try stored(Double(fix), 0...65535, "fix", fixes[0].index)]])) }
                 if let dop = first.dop { stream.append(.integers("GPSP", .uint16, [[try stored(dop * 100, 0...65535, "DOP", fixes[0].index)]])) }
             } else {
@@ -182,8 +189,12 @@ public enum GPMFWriter {
     }
 
     private static func gps5Row(_ fix: GPSFix, _ index: Int) throws(ReelError) -> [Int64] {
-        guard (-90...90).contains(fix.latitude) else { throw ReelError(.invalidArgument, "GPMF writer: group \(index): latitude \(fix.latitude) is outside -90...90") }
-        guard (-180...180).contains(fix.longitude) else { throw ReelError(.invalidArgument, "GPMF writer: group \(index): longitude \(fix.longitude) is outside -180...180") }
+        guard (-90...90).contains(fix.latitude) else {
+            throw ReelError(.invalidArgument, "GPMF writer: group \(index): latitude \(fix.latitude) is outside -90...90")
+        }
+        guard (-180...180).contains(fix.longitude) else {
+            throw ReelError(.invalidArgument, "GPMF writer: group \(index): longitude \(fix.longitude) is outside -180...180")
+        }
         let int32 = Int64(Int32.min)...Int64(Int32.max)
         let valued = (noValue + 1)...Int64(Int32.max)
         return [

@@ -56,7 +56,8 @@ public enum EG0104 {
         /// The device (sensor) position, with the time.
         public var deviceFix: GPSFix? {
             guard let lat = number("DeviceLatitude"), let lon = number("DeviceLongitude"),
-                  abs(lat) <= 90, abs(lon) <= 180 else { return nil }
+                abs(lat) <= 90, abs(lon) <= 180
+            else { return nil }
             return GPSFix(latitude: lat, longitude: lon, altitude: number("DeviceAltitude"), time: date)
         }
 
@@ -67,8 +68,10 @@ public enum EG0104 {
             for item in items {
                 let key = "0104." + (item.spec?.name ?? KLV.hex(item.key))
                 let value = (try? EG0104.decodeValue(item)) ?? .data(item.value)
-                out.append(MetadataItem(identifier: MetadataIdentifier(keySpace: .klv, key: key), value: value,
-                                        dataType: item.spec.map { "\($0.kind)" }, unit: item.spec?.unit, time: time, duration: duration))
+                out.append(
+                    MetadataItem(
+                        identifier: MetadataIdentifier(keySpace: .klv, key: key), value: value,
+                        dataType: item.spec.map { "\($0.kind)" }, unit: item.spec?.unit, time: time, duration: duration))
             }
             if let fix = deviceFix { out += fix.metadataItems(time: time, duration: duration) }
             return out

@@ -85,8 +85,10 @@ public enum MISB0601 {
             for item in items where item.tag != 1 {
                 let spec = MISB0601.tags[item.tag]
                 let value = (try? MISB0601.decodeValue(item)) ?? .data(item.value)
-                out.append(MetadataItem(identifier: MetadataIdentifier(keySpace: .klv, key: "0601.\(item.tag)"), value: value,
-                                        dataType: spec?.name, unit: spec?.unit, time: time, duration: duration))
+                out.append(
+                    MetadataItem(
+                        identifier: MetadataIdentifier(keySpace: .klv, key: "0601.\(item.tag)"), value: value,
+                        dataType: spec?.name, unit: spec?.unit, time: time, duration: duration))
             }
             if let fix = sensorFix { out += fix.metadataItems(time: time, duration: duration) }
             return out
@@ -143,7 +145,9 @@ public enum MISB0601 {
             let value = Data(try r.bytes(length, "value of tag \(tag)"))
             guard tag > 0 else { throw .metadataFormat("MISB ST 0601", "tag 0 is not a valid tag", offset: packet.offset + start) }
             if tag == 1 {
-                guard length == 2 else { throw .metadataFormat("MISB ST 0601", "checksum (tag 1) has \(length) bytes, expected 2", offset: packet.offset + start) }
+                guard length == 2 else {
+                    throw .metadataFormat("MISB ST 0601", "checksum (tag 1) has \(length) bytes, expected 2", offset: packet.offset + start)
+                }
                 checksumAt = valueOffset
             }
             items.append(Item(tag: tag, value: value, offset: packet.offset + start))
@@ -154,7 +158,10 @@ public enum MISB0601 {
         let stored = UInt16(bytes[checksumAt]) << 8 | UInt16(bytes[checksumAt + 1])
         let computed = checksum(bytes[0..<checksumAt])
         guard stored == computed else {
-            throw .corrupt("MISB ST 0601", "checksum mismatch: the packet says 0x\(String(stored, radix: 16, uppercase: true)), its bytes sum to 0x\(String(computed, radix: 16, uppercase: true))", offset: packet.offset)
+            throw .corrupt(
+                "MISB ST 0601",
+                "checksum mismatch: the packet says 0x\(String(stored, radix: 16, uppercase: true)), its bytes sum to 0x\(String(computed, radix: 16, uppercase: true))",
+                offset: packet.offset)
         }
         let set = LocalSet(items: items)
         for item in items where tags[item.tag] != nil {
@@ -231,7 +238,7 @@ public enum MISB0601 {
             let shift = UInt64(64 - 8 * n)
             let v = Int64(bitPattern: ByteReader.uintBE(b, at: 0, count: n) << shift) >> Int64(shift)
             let minimum = -(Int64(1) << Int64(8 * n - 1))
-            if v == minimum { return .data(item.value) } // "out of range" indicator
+            if v == minimum { return .data(item.value) }  // "out of range" indicator
             let span = Double((UInt64(1) << UInt64(8 * n)) - 2)
             return .double(Double(v) * 2 * range / span)
         case .unsignedVariable(let maxBytes):
@@ -245,7 +252,7 @@ public enum MISB0601 {
             try sizeUpTo(8)
             let raw = ByteReader.uintBE(b, at: 0, count: b.count)
             let top = UInt64(1) << UInt64(8 * b.count - 1)
-            if raw & top != 0, raw != top { return .data(item.value) } // ST 1201 special value
+            if raw & top != 0, raw != top { return .data(item.value) }  // ST 1201 special value
             return .double(IMAPB(min: lo, max: hi, bytes: b.count).value(raw))
         }
         func sizeUpTo(_ maxBytes: Int) throws(ReelError) {
@@ -310,7 +317,9 @@ extension MISB0601 {
         items.append(Item(tag: 13, value: try mappedSigned(fix.latitude, range: 90, 4, "latitude")))
         items.append(Item(tag: 14, value: try mappedSigned(fix.longitude, range: 180, 4, "longitude")))
         if let alt = fix.altitude {
-            guard alt.isFinite, (-900...19000).contains(alt) else { throw ReelError(.invalidArgument, "MISB ST 0601: altitude \(alt) m is outside -900...19000") }
+            guard alt.isFinite, (-900...19000).contains(alt) else {
+                throw ReelError(.invalidArgument, "MISB ST 0601: altitude \(alt) m is outside -900...19000")
+            }
             items.append(Item(tag: 15, value: bytes(UInt64(((alt + 900) * 65535 / 19900).rounded()), 2)))
         }
         if let speed = fix.speed2D, speed.isFinite, speed >= 0 {

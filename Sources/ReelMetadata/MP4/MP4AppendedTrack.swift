@@ -55,10 +55,12 @@ public struct MP4AppendedTrack: Sendable, Hashable {
         var previous = Int64.min
         for (i, sample) in samples.enumerated() {
             guard sample.offset >= 0, sample.size >= 0, sample.size <= Int(UInt32.max), sample.offset <= dataSize - Int64(sample.size) else {
-                throw ReelError(.invalidArgument, "MP4: \(name) sample \(i) (\(sample.size) bytes at \(sample.offset)) lies outside the \(dataSize)-byte sample data")
+                throw ReelError(
+                    .invalidArgument, "MP4: \(name) sample \(i) (\(sample.size) bytes at \(sample.offset)) lies outside the \(dataSize)-byte sample data")
             }
             guard sample.time >= 0, sample.time >= previous, sample.duration >= 0 else {
-                throw ReelError(.invalidArgument, "MP4: \(name) sample \(i) at \(sample.time) (duration \(sample.duration)) starts before 0 or before the sample before it")
+                throw ReelError(
+                    .invalidArgument, "MP4: \(name) sample \(i) at \(sample.time) (duration \(sample.duration)) starts before 0 or before the sample before it")
             }
             previous = sample.time
         }
@@ -128,15 +130,22 @@ public struct MP4AppendedTrack: Sendable, Hashable {
         if quickTime {
             // Base media information: graphics mode copy, opcolor grey, balance 0.
             header = .container("gmhd", [.full("gmin", [0x00, 0x40, 0x80, 0x00, 0x80, 0x00, 0x80, 0x00, 0, 0, 0, 0])])
-            minf = [header, Self.handler(component: "dhlr", type: "alis", name: "Core Media Data Handler", quickTime: true),
-                    .container("dinf", [.full("dref", [0, 0, 0, 1] + MP4BoxNode.header("alis", payloadSize: 4) + [0, 0, 0, 1])])]
+            minf = [
+                header, Self.handler(component: "dhlr", type: "alis", name: "Core Media Data Handler", quickTime: true),
+                .container("dinf", [.full("dref", [0, 0, 0, 1] + MP4BoxNode.header("alis", payloadSize: 4) + [0, 0, 0, 1])]),
+            ]
         } else {
             header = .full("nmhd", [])
             minf = [header, .container("dinf", [.full("dref", [0, 0, 0, 1] + MP4BoxNode.header("url ", payloadSize: 4) + [0, 0, 0, 1])])]
         }
         minf.append(.container("stbl", sampleTable()))
-        trak.append(.container("mdia", [mdhd, Self.handler(component: quickTime ? "mhlr" : "\0\0\0\0", type: "meta", name: handlerName, quickTime: quickTime),
-                                        .container("minf", minf)]))
+        trak.append(
+            .container(
+                "mdia",
+                [
+                    mdhd, Self.handler(component: quickTime ? "mhlr" : "\0\0\0\0", type: "meta", name: handlerName, quickTime: quickTime),
+                    .container("minf", minf),
+                ]))
         return .container("trak", trak)
     }
 

@@ -64,10 +64,12 @@ public struct MP4Artwork: Sendable, Equatable {
         // Full box in MP4, plain in QuickTime: told apart by where the `hdlr` header lies.
         let plain = payload.count >= 8 && FourCC(bytes: bytes[(payload.lowerBound + 4)..<(payload.lowerBound + 8)]) == "hdlr"
         guard plain || payload.count >= 4 else { return nil }
-        let children = try MP4Box.parse(bytes, range: (payload.lowerBound + (plain ? 0 : 4))..<payload.upperBound, base: 0,
-                                        parent: "moov/udta/meta")
+        let children = try MP4Box.parse(
+            bytes, range: (payload.lowerBound + (plain ? 0 : 4))..<payload.upperBound, base: 0,
+            parent: "moov/udta/meta")
         guard let hdlr = children.first(where: { $0.type == "hdlr" }), hdlr.payloadRange.count >= 12,
-              FourCC(bytes: bytes[Int(hdlr.payloadRange.lowerBound + 8)..<Int(hdlr.payloadRange.lowerBound + 12)]) == "mdta" else { return nil }
+            FourCC(bytes: bytes[Int(hdlr.payloadRange.lowerBound + 8)..<Int(hdlr.payloadRange.lowerBound + 12)]) == "mdta"
+        else { return nil }
         var parts = Meta(full: !plain)
         for child in children {
             let raw = Array(bytes[Int(child.offset)..<Int(child.end)])

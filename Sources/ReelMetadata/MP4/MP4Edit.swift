@@ -67,7 +67,8 @@ extension MP4Track {
             let mediaStart = MediaTime(value: edit.mediaTime, timescale: Int32(timescale))
             // An edit of duration 0 runs to the end of the media (ISO/IEC 14496-12).
             let mediaEnd = edit.segmentDuration == 0 ? MediaTime.positiveInfinity : mediaStart + length
-            let shows = own.duration > .zero
+            let shows =
+                own.duration > .zero
                 ? own.start < mediaEnd && mediaStart < own.end
                 : !(own.start < mediaStart) && own.start < mediaEnd
             if shows {
@@ -104,13 +105,16 @@ extension MP4Track {
                 guard edit.mediaRate == 0x10000, mediaStart < mediaEnd else { continue }
                 length = mediaEnd - mediaStart
             }
-            let sourceLength: MediaTime = switch edit.mediaRate {
-            case 0x10000: length.convertScale(media)
-            case ...0: MediaTime(value: 0, timescale: media)
-            default: MediaTime(seconds: length.seconds * Double(edit.mediaRate) / 0x10000, preferredTimescale: media)
-            }
-            mappings.append(TimeMapping(source: TimeRange(start: mediaStart, duration: sourceLength),
-                                        target: TimeRange(start: start, duration: length)))
+            let sourceLength: MediaTime =
+                switch edit.mediaRate {
+                case 0x10000: length.convertScale(media)
+                case ...0: MediaTime(value: 0, timescale: media)
+                default: MediaTime(seconds: length.seconds * Double(edit.mediaRate) / 0x10000, preferredTimescale: media)
+                }
+            mappings.append(
+                TimeMapping(
+                    source: TimeRange(start: mediaStart, duration: sourceLength),
+                    target: TimeRange(start: start, duration: length)))
             start = start + length
         }
         return mappings
@@ -126,7 +130,8 @@ extension MP4File {
             guard let mvhd = children.first(where: { $0.type == "mvhd" }) else {
                 throw ReelError.corrupt("MP4", "'moov' has no 'mvhd'", offset: Int(box.offset))
             }
-            var r = ByteReader(bytes, range: Int(mvhd.payloadRange.lowerBound - box.offset)..<Int(mvhd.payloadRange.upperBound - box.offset), format: "MP4 'mvhd'")
+            var r = ByteReader(
+                bytes, range: Int(mvhd.payloadRange.lowerBound - box.offset)..<Int(mvhd.payloadRange.upperBound - box.offset), format: "MP4 'mvhd'")
             let version = try r.u8("mvhd version")
             try r.skip(3 + (version == 1 ? 16 : 8), "mvhd times")
             return try r.u32be("movie timescale")

@@ -179,7 +179,8 @@ final class FileSource: @unchecked Sendable {
             try handle.seek(toOffset: UInt64(range.lowerBound))
             let data = try handle.read(upToCount: Int(range.count)) ?? Data()
             guard data.count == range.count else {
-                throw ReelError(.corruptData, "MP4: the file ended \(range.count - data.count) bytes early reading \(range.lowerBound)..<\(range.upperBound)", path: path)
+                throw ReelError(
+                    .corruptData, "MP4: the file ended \(range.count - data.count) bytes early reading \(range.lowerBound)..<\(range.upperBound)", path: path)
             }
             return [UInt8](data)
         } catch let error as ReelError {

@@ -66,8 +66,10 @@ public enum MP4MovieMetadata {
                 var r = reader.payload(child, path)
                 try r.skip(4, "version and flags")
                 let year = try r.u16be("recording year")
-                items.append(MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeUserData, key: "yrrc"),
-                                          value: .integer(Int64(year)), dataType: "com.apple.metadata.datatype.uint16"))
+                items.append(
+                    MetadataItem(
+                        identifier: MetadataIdentifier(keySpace: .quickTimeUserData, key: "yrrc"),
+                        value: .integer(Int64(year)), dataType: "com.apple.metadata.datatype.uint16"))
             default:
                 if threeGPPText.contains(child.type) {
                     items += try isoText(reader, child, keySpace: .quickTimeUserData, path: path)
@@ -89,9 +91,11 @@ public enum MP4MovieMetadata {
                 throw ReelError.corrupt("MP4", "\(path) says its text is \(size) bytes but only \(r.remaining) remain", offset: Int(box.offset))
             }
             let text = TextDecoding.string(try r.bytes(size))
-            items.append(MetadataItem(identifier: MetadataIdentifier(keySpace: .quickTimeUserData, key: key(box.type)),
-                                      value: .string(text), dataType: "com.apple.metadata.datatype.UTF-8",
-                                      extendedLanguageTag: languageTag(language)))
+            items.append(
+                MetadataItem(
+                    identifier: MetadataIdentifier(keySpace: .quickTimeUserData, key: key(box.type)),
+                    value: .string(text), dataType: "com.apple.metadata.datatype.UTF-8",
+                    extendedLanguageTag: languageTag(language)))
         }
         return items
     }
@@ -120,8 +124,11 @@ public enum MP4MovieMetadata {
         } else {
             text = TextDecoding.string(rest)
         }
-        return [MetadataItem(identifier: MetadataIdentifier(keySpace: keySpace, key: key(box.type)), value: .string(text),
-                             dataType: "com.apple.metadata.datatype.UTF-8", extendedLanguageTag: languageTag(language & 0x7FFF))]
+        return [
+            MetadataItem(
+                identifier: MetadataIdentifier(keySpace: keySpace, key: key(box.type)), value: .string(text),
+                dataType: "com.apple.metadata.datatype.UTF-8", extendedLanguageTag: languageTag(language & 0x7FFF))
+        ]
     }
 
     // MARK: meta, keys, ilst
@@ -134,8 +141,9 @@ public enum MP4MovieMetadata {
         guard plain || payload.count >= 4 else {
             throw ReelError.truncated("MP4", "\(path) version and flags", offset: Int(box.offset), needed: 4, available: payload.count)
         }
-        let children = try MP4Box.parse(reader.bytes, range: (payload.lowerBound + (plain ? 0 : 4))..<payload.upperBound,
-                                        base: reader.base, parent: path)
+        let children = try MP4Box.parse(
+            reader.bytes, range: (payload.lowerBound + (plain ? 0 : 4))..<payload.upperBound,
+            base: reader.base, parent: path)
         var handler: FourCC = "    "
         if let hdlr = children.first(where: { $0.type == "hdlr" }) {
             var r = reader.payload(hdlr, "\(path)/hdlr")
@@ -151,8 +159,9 @@ public enum MP4MovieMetadata {
         for entry in try reader.children(of: ilst, "\(path)/ilst") {
             if handler == "mdta" {
                 guard let identifier = keys[Int(entry.type.rawValue)] else {
-                    throw ReelError.metadataFormat("MP4", "\(path)/ilst has an item for key \(entry.type.rawValue), which 'keys' does not list",
-                                                   offset: Int(entry.offset))
+                    throw ReelError.metadataFormat(
+                        "MP4", "\(path)/ilst has an item for key \(entry.type.rawValue), which 'keys' does not list",
+                        offset: Int(entry.offset))
                 }
                 items += try listItem(reader, entry, keySpace: identifier.keySpace, key: identifier.key, path: "\(path)/ilst/\(identifier.key)")
             } else {
@@ -179,8 +188,9 @@ public enum MP4MovieMetadata {
             }
             let namespace = FourCC(rawValue: try r.u32be("key namespace"))
             guard namespace.isPrintable, !namespace.bytes.contains(UInt8(ascii: "/")) else {
-                throw ReelError.metadataFormat("MP4", "\(path) key \(index) has the namespace '\(namespace)', not a four-character code",
-                                               offset: Int(box.offset))
+                throw ReelError.metadataFormat(
+                    "MP4", "\(path) key \(index) has the namespace '\(namespace)', not a four-character code",
+                    offset: Int(box.offset))
             }
             let name = TextDecoding.string(try r.bytes(size - 8))
             let space: MetadataKeySpace = namespace == "mdta" ? .quickTimeMetadata : MetadataKeySpace(rawValue: key(namespace))
@@ -203,8 +213,10 @@ public enum MP4MovieMetadata {
 
     /// The `data` boxes of one list item, each an item: a type (well-known set 0), a
     /// locale (country, language) and the value.
-    static func listItem(_ reader: BoxReader, _ entry: MP4Box, keySpace: MetadataKeySpace, key name: String,
-                         path: String) throws(ReelError) -> [MetadataItem] {
+    static func listItem(
+        _ reader: BoxReader, _ entry: MP4Box, keySpace: MetadataKeySpace, key name: String,
+        path: String
+    ) throws(ReelError) -> [MetadataItem] {
         var items: [MetadataItem] = []
         for data in try reader.children(of: entry, path) where data.type == "data" {
             var r = reader.payload(data, "\(path)/data")
@@ -215,13 +227,16 @@ public enum MP4MovieMetadata {
             let type: QuickTimeDataType = indicator >> 24 == 0 ? .wellKnown(indicator & 0xFF_FFFF) : .wellKnown(0)
             let value: MetadataValue
             do {
-                value = try QuickTimeMetadataSample.decodeValue(bytes, type: type, key: QuickTimeMetadataKey(localID: 0, key: name),
-                                                                offset: Int(data.offset))
+                value = try QuickTimeMetadataSample.decodeValue(
+                    bytes, type: type, key: QuickTimeMetadataKey(localID: 0, key: name),
+                    offset: Int(data.offset))
             } catch {
                 throw ReelError.metadataFormat("MP4", "\(path): \(error.message)", offset: Int(data.offset))
             }
-            items.append(MetadataItem(identifier: MetadataIdentifier(keySpace: keySpace, key: name), value: value,
-                                      dataType: type.description, extendedLanguageTag: language == 0 ? nil : languageTag(language)))
+            items.append(
+                MetadataItem(
+                    identifier: MetadataIdentifier(keySpace: keySpace, key: name), value: value,
+                    dataType: type.description, extendedLanguageTag: language == 0 ? nil : languageTag(language)))
         }
         return items
     }

@@ -39,7 +39,8 @@ public struct MP4SampleTable: Sendable, Hashable {
 
     init(parsing bytes: [UInt8], boxes: [MP4Box], base: Int64, track: String) throws(ReelError) {
         func reader(_ box: MP4Box) throws(ReelError) -> ByteReader {
-            var r = ByteReader(bytes, range: Int(box.payloadRange.lowerBound - base)..<Int(box.payloadRange.upperBound - base), format: "MP4 \(track) '\(box.type)'")
+            var r = ByteReader(
+                bytes, range: Int(box.payloadRange.lowerBound - base)..<Int(box.payloadRange.upperBound - base), format: "MP4 \(track) '\(box.type)'")
             try r.skip(4, "version and flags")
             return r
         }
@@ -86,7 +87,8 @@ public struct MP4SampleTable: Sendable, Hashable {
                     throw .corrupt("MP4", "\(track) 'stz2' field size \(fieldSize) is not 4, 8 or 16", offset: Int(box.offset))
                 }
                 guard Int(sampleCount) <= r.remaining * 8 / fieldSize else {
-                    throw .corrupt("MP4", "\(track) 'stz2' says \(sampleCount) samples but has room for \(r.remaining * 8 / fieldSize)", offset: Int(box.offset))
+                    throw .corrupt(
+                        "MP4", "\(track) 'stz2' says \(sampleCount) samples but has room for \(r.remaining * 8 / fieldSize)", offset: Int(box.offset))
                 }
                 constantSampleSize = 0
                 sampleSizes = []
@@ -182,8 +184,10 @@ public struct MP4SampleTable: Sendable, Hashable {
             while cttsIndex < compositionOffsets.count, cttsUsed >= compositionOffsets[cttsIndex].count { cttsIndex += 1; cttsUsed = 0 }
             let cto = cttsIndex < compositionOffsets.count ? Int64(compositionOffsets[cttsIndex].offset) : 0
             cttsUsed += 1
-            out.append(MP4Sample(index: i, offset: offsets[i], size: Int(size(ofSample: i)), decodeTime: decodeTime, duration: delta,
-                                 compositionOffset: cto, descriptionIndex: descriptions[i], timescale: Int32(timescale)))
+            out.append(
+                MP4Sample(
+                    index: i, offset: offsets[i], size: Int(size(ofSample: i)), decodeTime: decodeTime, duration: delta,
+                    compositionOffset: cto, descriptionIndex: descriptions[i], timescale: Int32(timescale)))
             decodeTime &+= delta
         }
         return out
@@ -206,8 +210,10 @@ public struct MP4Sample: Sendable, Hashable {
     public var descriptionIndex: UInt32
     public var timescale: Int32
 
-    public init(index: Int, offset: Int64, size: Int, decodeTime: Int64, duration: Int64, compositionOffset: Int64 = 0,
-                descriptionIndex: UInt32 = 1, timescale: Int32) {
+    public init(
+        index: Int, offset: Int64, size: Int, decodeTime: Int64, duration: Int64, compositionOffset: Int64 = 0,
+        descriptionIndex: UInt32 = 1, timescale: Int32
+    ) {
         self.index = index
         self.offset = offset
         self.size = size

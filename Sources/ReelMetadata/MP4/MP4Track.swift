@@ -24,9 +24,11 @@ public struct MP4Track: Sendable, Hashable {
     /// one another (two languages of the same sound); 0 for none.
     public var alternateGroup: Int16
 
-    public init(trackID: UInt32, handlerType: FourCC, handlerName: String, timescale: UInt32, duration: UInt64,
-                sampleEntries: [MP4SampleEntry], sampleTable: MP4SampleTable, references: [FourCC: [UInt32]],
-                edits: [MP4Edit] = [], alternateGroup: Int16 = 0) {
+    public init(
+        trackID: UInt32, handlerType: FourCC, handlerName: String, timescale: UInt32, duration: UInt64,
+        sampleEntries: [MP4SampleEntry], sampleTable: MP4SampleTable, references: [FourCC: [UInt32]],
+        edits: [MP4Edit] = [], alternateGroup: Int16 = 0
+    ) {
         self.trackID = trackID
         self.handlerType = handlerType
         self.handlerName = handlerName
@@ -160,7 +162,8 @@ public struct MP4SampleEntry: Sendable, Hashable {
 
     init(parsing bytes: [UInt8], box: MP4Box, base: Int64, track: String) throws(ReelError) {
         format = box.type
-        var r = ByteReader(bytes, range: Int(box.payloadRange.lowerBound - base)..<Int(box.payloadRange.upperBound - base), format: "MP4 '\(box.type)' sample entry")
+        var r = ByteReader(
+            bytes, range: Int(box.payloadRange.lowerBound - base)..<Int(box.payloadRange.upperBound - base), format: "MP4 '\(box.type)' sample entry")
         try r.skip(6, "reserved bytes")
         dataReferenceIndex = try r.u16be("data reference index")
         body = Data(bytes[r.offset..<r.end])

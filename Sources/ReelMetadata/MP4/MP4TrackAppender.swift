@@ -32,8 +32,10 @@ public enum MP4TrackAppender {
     /// `moovInFront` puts the `moov` before the media (faststart) or after everything;
     /// nil keeps it where the source has it. Asking for the front here, rather than from
     /// the muxer that wrote `source`, saves the muxer's own pass over the whole file.
-    public static func write(_ source: URL, adding tracks: [MP4AppendedTrack], sampleData: URL?, linkingDataTracks: Bool = true,
-                             moovInFront: Bool? = nil, artwork: MP4Artwork? = nil, to destination: URL) throws(ReelError) {
+    public static func write(
+        _ source: URL, adding tracks: [MP4AppendedTrack], sampleData: URL?, linkingDataTracks: Bool = true,
+        moovInFront: Bool? = nil, artwork: MP4Artwork? = nil, to destination: URL
+    ) throws(ReelError) {
         let file = try MP4File(contentsOf: source)
         let top = try file.topLevelBoxes()
         if top.contains(where: { $0.type == "moof" }) {
@@ -77,8 +79,11 @@ public enum MP4TrackAppender {
             let describes = track.describedTrackID ?? video
             let trak = try track.trak(trackID: nextID, describes: describes, movieTimescale: movieTimescale, quickTime: quickTime)
             children.append(trak)
-            longest = max(longest, UInt64((Double(track.samples.last.map { $0.time + max(0, track.deltas.last ?? 0) } ?? 0)
-                                           * Double(movieTimescale) / Double(track.timescale)).rounded()))
+            longest = max(
+                longest,
+                UInt64(
+                    (Double(track.samples.last.map { $0.time + max(0, track.deltas.last ?? 0) } ?? 0)
+                        * Double(movieTimescale) / Double(track.timescale)).rounded()))
             nextID += 1
         }
         children = try children.map { child throws(ReelError) in
@@ -236,8 +241,10 @@ public enum MP4TrackAppender {
         var header = try file.readBytes(box.offset..<(box.offset + 8))
         if header[0..<4] == [0, 0, 0, 0] {
             guard let size = UInt32(exactly: box.size) else {
-                throw ReelError(.unsupportedFormat, "MP4: '\(box.type)' at \(box.offset) runs to the end of the file and is over 4 GiB: its size cannot be written in place",
-                                path: file.path)
+                throw ReelError(
+                    .unsupportedFormat,
+                    "MP4: '\(box.type)' at \(box.offset) runs to the end of the file and is over 4 GiB: its size cannot be written in place",
+                    path: file.path)
             }
             header.replaceSubrange(0..<4, with: [UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF)])
         }

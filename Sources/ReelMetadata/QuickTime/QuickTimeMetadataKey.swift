@@ -122,7 +122,9 @@ public struct QuickTimeMetadataKey: Sendable, Hashable {
                     } else if namespace == 1 {
                         key.dataType = .reverseDNS(TextDecoding.string(try r.bytes(r.remaining)))
                     } else {
-                        throw .metadataFormat("MP4", "\(track) key \(localID): 'dtyp' namespace \(namespace) is neither 0 (well-known) nor 1 (reverse DNS)", offset: Int(child.offset))
+                        throw .metadataFormat(
+                            "MP4", "\(track) key \(localID): 'dtyp' namespace \(namespace) is neither 0 (well-known) nor 1 (reverse DNS)",
+                            offset: Int(child.offset))
                     }
                 default:
                     continue

@@ -63,8 +63,10 @@ public enum QuickTimeMetadataSample {
         TimedMetadataGroup(timeRange: timeRange, items: try items(sample: sample, keys: keys, timeRange: timeRange))
     }
 
-    private static func decode(_ bytes: [UInt8], range: Range<Int>, keys: [UInt32: QuickTimeMetadataKey], timeRange: TimeRange,
-                               depth: Int, into out: inout [MetadataItem]) throws(ReelError) {
+    private static func decode(
+        _ bytes: [UInt8], range: Range<Int>, keys: [UInt32: QuickTimeMetadataKey], timeRange: TimeRange,
+        depth: Int, into out: inout [MetadataItem]
+    ) throws(ReelError) {
         guard depth < 8 else { throw .metadataFormat("mebx sample", "items nested more than 8 deep", offset: range.lowerBound) }
         for raw in try rawItems(bytes, range: range, depth: depth) {
             // Local id 0 is reserved: writers use an empty item with it for "no value".
@@ -75,8 +77,10 @@ public enum QuickTimeMetadataSample {
             let valueStart = raw.offset + 8
             let valueRange = valueStart..<(valueStart + raw.value.count)
             let value = try decodeValue(raw.value, type: key.dataType, key: key, offset: raw.offset)
-            out.append(MetadataItem(identifier: key.identifier, value: value, dataType: key.dataType?.description,
-                                    time: timeRange.start, duration: timeRange.duration))
+            out.append(
+                MetadataItem(
+                    identifier: key.identifier, value: value, dataType: key.dataType?.description,
+                    time: timeRange.start, duration: timeRange.duration))
             if case .reverseDNS? = key.dataType, !raw.value.isEmpty {
                 try decode(bytes, range: valueRange, keys: keys, timeRange: timeRange, depth: depth + 1, into: &out)
             }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// GPX 1.1 tracks: import to timed metadata groups, export from them.
@@ -44,22 +45,24 @@ public enum GPX {
     /// else omitted.
     public static func document(for groups: [TimedMetadataGroup], mediaStartTime: Date? = nil, name: String? = nil, creator: String = "Reel") -> Data {
         var s = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <gpx version="1.1" creator="\(creator.xmlEscaped)" xmlns="http://www.topografix.com/GPX/1/1" \
-        xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">
-          <trk>
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="\(creator.xmlEscaped)" xmlns="http://www.topografix.com/GPX/1/1" \
+            xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">
+              <trk>
 
-        """
+            """
         if let name { s += "    <name>\(name.xmlEscaped)</name>\n" }
         s += "    <trkseg>\n"
         for group in groups {
             guard let fix = GPSFix(group) else { continue }
             s += "      <trkpt lat=\"\(fix.latitude)\" lon=\"\(fix.longitude)\">"
             if let alt = fix.altitude { s += "<ele>\(alt)</ele>" }
-            let time = fix.time ?? mediaStartTime.flatMap { start in
-                let at = GPSFix.time(in: group)
-                return at.isNumeric ? start.addingTimeInterval(at.seconds) : nil
-            }
+            let time =
+                fix.time
+                ?? mediaStartTime.flatMap { start in
+                    let at = GPSFix.time(in: group)
+                    return at.isNumeric ? start.addingTimeInterval(at.seconds) : nil
+                }
             if let time { s += "<time>\(ISO8601.string(time))</time>" }
             switch fix.fix {
             case 0?: s += "<fix>none</fix>"
@@ -129,8 +132,10 @@ private final class GPXReader: NSObject, XMLParserDelegate {
 
     // MARK: XMLParserDelegate
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+    ) {
         guard error == nil else { return }
         text = ""
         switch Self.localName(elementName) {

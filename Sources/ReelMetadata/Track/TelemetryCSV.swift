@@ -11,20 +11,25 @@ import Foundation
 public enum TelemetryCSV {
     /// The header line, in this exact column order: the first nine columns are those
     /// earlier versions wrote, the others follow them.
-    public static let header = "time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time,"
+    public static let header =
+        "time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time,"
         + "course,velocity_north,velocity_east,velocity_up,horizontal_accuracy,vertical_accuracy,speed_accuracy,"
         + "satellites,relative_altitude,device_time,heading,pitch,roll,airspeed"
     static let columns = header.split(separator: ",").map(String.init)
 
     /// The number columns after `gps_time`, with the fix field each holds.
-    static var extraNumbers: [(column: String, field: WritableKeyPath<GPSFix, Double?>)] { [
-        ("course", \.course), ("velocity_north", \.velocityNorth), ("velocity_east", \.velocityEast), ("velocity_up", \.velocityUp),
-        ("horizontal_accuracy", \.horizontalAccuracy), ("vertical_accuracy", \.verticalAccuracy), ("speed_accuracy", \.speedAccuracy),
-    ] }
-    static var laterNumbers: [(column: String, field: WritableKeyPath<GPSFix, Double?>)] { [
-        ("relative_altitude", \.relativeAltitude), ("device_time", \.deviceTime), ("heading", \.heading), ("pitch", \.pitch),
-        ("roll", \.roll), ("airspeed", \.airspeed),
-    ] }
+    static var extraNumbers: [(column: String, field: WritableKeyPath<GPSFix, Double?>)] {
+        [
+            ("course", \.course), ("velocity_north", \.velocityNorth), ("velocity_east", \.velocityEast), ("velocity_up", \.velocityUp),
+            ("horizontal_accuracy", \.horizontalAccuracy), ("vertical_accuracy", \.verticalAccuracy), ("speed_accuracy", \.speedAccuracy),
+        ]
+    }
+    static var laterNumbers: [(column: String, field: WritableKeyPath<GPSFix, Double?>)] {
+        [
+            ("relative_altitude", \.relativeAltitude), ("device_time", \.deviceTime), ("heading", \.heading), ("pitch", \.pitch),
+            ("roll", \.roll), ("airspeed", \.airspeed),
+        ]
+    }
 
     /// One row per group holding a fix, with a header line; lines end with `\n`.
     public static func document(for groups: [TimedMetadataGroup]) -> String {
@@ -33,10 +38,11 @@ public enum TelemetryCSV {
             let time = GPSFix.time(in: group)
             guard let fix = GPSFix(group), time.isNumeric else { continue }
             func f(_ v: Double?) -> String { v.map { "\($0)" } ?? "" }
-            let fields = [
-                seconds(time), f(fix.latitude), f(fix.longitude), f(fix.altitude), f(fix.speed2D), f(fix.speed3D),
-                fix.fix.map(String.init) ?? "", f(fix.dop), fix.time.map(ISO8601.string) ?? "",
-            ] + extraNumbers.map { f(fix[keyPath: $0.field]) } + [fix.satellites.map(String.init) ?? ""]
+            let fields =
+                [
+                    seconds(time), f(fix.latitude), f(fix.longitude), f(fix.altitude), f(fix.speed2D), f(fix.speed3D),
+                    fix.fix.map(String.init) ?? "", f(fix.dop), fix.time.map(ISO8601.string) ?? "",
+                ] + extraNumbers.map { f(fix[keyPath: $0.field]) } + [fix.satellites.map(String.init) ?? ""]
                 + laterNumbers.map { f(fix[keyPath: $0.field]) }
             s += fields.joined(separator: ",") + "\n"
         }
@@ -94,8 +100,9 @@ public enum TelemetryCSV {
                 throw .metadataFormat("CSV", "line \(n + 1): latitude and longitude are required")
             }
             guard abs(lat) <= 90, abs(lon) <= 180 else { throw .metadataFormat("CSV", "line \(n + 1): latitude \(lat) / longitude \(lon) are out of range") }
-            var fix = GPSFix(latitude: lat, longitude: lon, altitude: try number("altitude"), speed2D: try number("speed2d"),
-                             speed3D: try number("speed3d"), dop: try number("dop"))
+            var fix = GPSFix(
+                latitude: lat, longitude: lon, altitude: try number("altitude"), speed2D: try number("speed2d"),
+                speed3D: try number("speed3d"), dop: try number("dop"))
             if let f = field("fix") {
                 guard let v = Int(f) else { throw .metadataFormat("CSV", "line \(n + 1), column fix: \"\(f)\" is not an integer") }
                 fix.fix = v

@@ -98,7 +98,9 @@ public struct AudioSignal: Sendable, Hashable {
             let end = start + slice - 0.1
             let level = (out: tone(outgoing, start, end), in: tone(incoming, start, end))
             if !(level.out < previous.out && level.in > previous.in) {
-                faults.append("window at \(start) s: \(outgoing) Hz at \(level.out) dBFS (before \(previous.out)), \(incoming) Hz at \(level.in) dBFS (before \(previous.in))")
+                faults.append(
+                    "window at \(start) s: \(outgoing) Hz at \(level.out) dBFS (before \(previous.out)), \(incoming) Hz at \(level.in) dBFS (before \(previous.in))"
+                )
             }
             previous = level
         }

@@ -69,8 +69,9 @@ enum CounterFont {
 
     /// Draws `value` (0 ... `layout.maximumValue`) into `image`, clipped to its bounds.
     static func draw(_ value: Int, into image: inout RasterImage, layout: CounterLayout) {
-        precondition(value >= 0 && value <= layout.maximumValue,
-                     "counter \(value) does not fit \(layout.digitCount) digits")
+        precondition(
+            value >= 0 && value <= layout.maximumValue,
+            "counter \(value) does not fit \(layout.digitCount) digits")
         let cells = cells(value, digitCount: layout.digitCount)
         let channels = image.layout.channelCount
         // White or black, opaque: every colour channel the same, alpha (the last of 2 or 4) 255.
@@ -106,7 +107,8 @@ enum CounterFont {
     /// contiguous and right-aligned.
     static func read(from buffer: PixelBuffer, layout: CounterLayout) -> Int? {
         guard layout.x >= 0, layout.y >= 0, layout.x + layout.width <= buffer.width,
-              layout.y + layout.height <= buffer.height else { return nil }
+            layout.y + layout.height <= buffer.height
+        else { return nil }
         func lit(_ ux: Int, _ uy: Int) -> Bool {
             let x = layout.x + ux * layout.scale + layout.scale / 2
             let y = layout.y + uy * layout.scale + layout.scale / 2

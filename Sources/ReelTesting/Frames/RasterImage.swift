@@ -26,8 +26,9 @@ public struct RasterImage: Sendable, Hashable {
     /// An image of the given pixels; `pixels.count` must be `width * height * layout.channelCount`.
     public init(width: Int, height: Int, layout: Layout, pixels: [UInt8]) {
         precondition(width > 0 && height > 0, "an image needs a positive size, not \(width)x\(height)")
-        precondition(pixels.count == width * height * layout.channelCount,
-                     "\(width)x\(height) \(layout) needs \(width * height * layout.channelCount) bytes, not \(pixels.count)")
+        precondition(
+            pixels.count == width * height * layout.channelCount,
+            "\(width)x\(height) \(layout) needs \(width * height * layout.channelCount) bytes, not \(pixels.count)")
         self.width = width
         self.height = height
         self.layout = layout

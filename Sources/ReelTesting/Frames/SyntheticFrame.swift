@@ -14,8 +14,9 @@ public enum FramePattern: Sendable, Hashable {
     /// The colour of pixel (`x`, `y`) in a frame of `width` x `height`.
     public func color(x: Int, y: Int, width: Int, height: Int) -> Color {
         func mix(_ a: Color, _ b: Color, _ t: Double) -> Color {
-            Color(red: a.red + (b.red - a.red) * t, green: a.green + (b.green - a.green) * t,
-                  blue: a.blue + (b.blue - a.blue) * t, alpha: a.alpha + (b.alpha - a.alpha) * t)
+            Color(
+                red: a.red + (b.red - a.red) * t, green: a.green + (b.green - a.green) * t,
+                blue: a.blue + (b.blue - a.blue) * t, alpha: a.alpha + (b.alpha - a.alpha) * t)
         }
         switch self {
         case .solid(let c): return c
@@ -40,8 +41,10 @@ public enum FramePattern: Sendable, Hashable {
 public enum SyntheticFrame {
     /// The pattern as an 8-bit RGBA image, with `counter` burned in at `counterLayout`
     /// (by default ``CounterLayout/standard(width:height:)``) when given.
-    public static func image(_ pattern: FramePattern, width: Int, height: Int,
-                             counter: Int? = nil, counterLayout: CounterLayout? = nil) -> RasterImage {
+    public static func image(
+        _ pattern: FramePattern, width: Int, height: Int,
+        counter: Int? = nil, counterLayout: CounterLayout? = nil
+    ) -> RasterImage {
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         let solid: RGBA? = if case .solid(let c) = pattern { RGBA(c) } else { nil }
         pixels.withUnsafeMutableBufferPointer { out in
@@ -61,8 +64,10 @@ public enum SyntheticFrame {
     }
 
     /// A frame of `format` showing `pattern`, with `counter` burned in when given.
-    public static func make(_ pattern: FramePattern, width: Int, height: Int, format: PixelFormat,
-                            counter: Int? = nil, counterLayout: CounterLayout? = nil) -> PixelBuffer {
+    public static func make(
+        _ pattern: FramePattern, width: Int, height: Int, format: PixelFormat,
+        counter: Int? = nil, counterLayout: CounterLayout? = nil
+    ) -> PixelBuffer {
         PixelBuffer(image(pattern, width: width, height: height, counter: counter, counterLayout: counterLayout), format: format)
     }
 
@@ -73,8 +78,10 @@ public enum SyntheticFrame {
 
     /// A frame showing the number `value` over a mid-gray background: the usual "which
     /// source frame is this?" frame.
-    public static func counter(_ value: Int, width: Int, height: Int, format: PixelFormat,
-                               background: FramePattern = .solid(Color(red: 0.5, green: 0.5, blue: 0.5))) -> PixelBuffer {
+    public static func counter(
+        _ value: Int, width: Int, height: Int, format: PixelFormat,
+        background: FramePattern = .solid(Color(red: 0.5, green: 0.5, blue: 0.5))
+    ) -> PixelBuffer {
         make(background, width: width, height: height, format: format, counter: value)
     }
 }

@@ -45,8 +45,10 @@ public struct Golden: Sendable {
     ///
     /// Keep goldens outside the test target's folder (such as `Fixtures/goldens`):
     /// SwiftPM warns about files in a target it does not know what to do with.
-    public init(packageDirectory relativePath: String, filePath: String = #filePath,
-                isRecording: Bool = Golden.recordingRequested) {
+    public init(
+        packageDirectory relativePath: String, filePath: String = #filePath,
+        isRecording: Bool = Golden.recordingRequested
+    ) {
         var dir = URL(fileURLWithPath: filePath).deletingLastPathComponent()
         while dir.path != "/" && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) {
             dir = dir.deletingLastPathComponent()
@@ -88,8 +90,11 @@ public struct Golden: Sendable {
         }
         guard expected.width == image.width, expected.height == image.height else {
             try write(PNG.encode(image), to: actualPath, name: name)
-            throw GoldenFailure(name: name, reason: .sizeMismatch(expected: (expected.width, expected.height),
-                                                                   actual: (image.width, image.height), actualPath: actualPath))
+            throw GoldenFailure(
+                name: name,
+                reason: .sizeMismatch(
+                    expected: (expected.width, expected.height),
+                    actual: (image.width, image.height), actualPath: actualPath))
         }
         let comparison = ImageComparison(expected: expected, actual: image)
         if comparison.isWithin(tolerance) {
@@ -99,8 +104,11 @@ public struct Golden: Sendable {
         }
         try write(PNG.encode(image), to: actualPath, name: name)
         try write(PNG.encode(ImageComparison.differenceImage(expected: expected, actual: image)), to: diffPath, name: name)
-        throw GoldenFailure(name: name, reason: .imageMismatch(comparison, tolerance: tolerance,
-                                                                actualPath: actualPath, diffPath: diffPath))
+        throw GoldenFailure(
+            name: name,
+            reason: .imageMismatch(
+                comparison, tolerance: tolerance,
+                actualPath: actualPath, diffPath: diffPath))
     }
 
     // MARK: Text
@@ -125,11 +133,13 @@ public struct Golden: Sendable {
         }
         let firstDifference = zip(expected, lines).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(expected.count, lines.count)
         try write(Array(text.utf8), to: actualPath, name: name)
-        throw GoldenFailure(name: name, reason: .textMismatch(
-            line: firstDifference + 1,
-            expected: firstDifference < expected.count ? expected[firstDifference] : nil,
-            actual: firstDifference < lines.count ? lines[firstDifference] : nil,
-            expectedLineCount: expected.count, actualLineCount: lines.count, actualPath: actualPath))
+        throw GoldenFailure(
+            name: name,
+            reason: .textMismatch(
+                line: firstDifference + 1,
+                expected: firstDifference < expected.count ? expected[firstDifference] : nil,
+                actual: firstDifference < lines.count ? lines[firstDifference] : nil,
+                expectedLineCount: expected.count, actualLineCount: lines.count, actualPath: actualPath))
     }
 
     // MARK: Files
@@ -138,8 +148,12 @@ public struct Golden: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw GoldenFailure(name: name, reason: .unreadable(ReelError(.outputFailed, "cannot create the goldens folder",
-                                                                             path: directory, underlying: error)))
+            throw GoldenFailure(
+                name: name,
+                reason: .unreadable(
+                    ReelError(
+                        .outputFailed, "cannot create the goldens folder",
+                        path: directory, underlying: error)))
         }
         do throws(ReelError) {
             try AtomicFile.write(Data(bytes), to: URL(fileURLWithPath: path), replacing: true)
@@ -167,8 +181,9 @@ public struct GoldenFailure: Error, Sendable, CustomStringConvertible {
         /// The image differs from the golden beyond the tolerance.
         case imageMismatch(ImageComparison, tolerance: ImageTolerance, actualPath: String, diffPath: String)
         /// The text differs from the golden, first at 1-based `line`.
-        case textMismatch(line: Int, expected: String?, actual: String?, expectedLineCount: Int,
-                          actualLineCount: Int, actualPath: String)
+        case textMismatch(
+            line: Int, expected: String?, actual: String?, expectedLineCount: Int,
+            actualLineCount: Int, actualPath: String)
     }
 
     /// The golden's name.

@@ -44,9 +44,11 @@ public struct ImageComparison: Sendable, Hashable, CustomStringConvertible {
     /// Compares two images pixel by pixel in RGBA (gray spread to R, G, B; missing alpha
     /// opaque). The images must be the same size.
     public init(expected: RasterImage, actual: RasterImage) {
-        precondition(expected.width == actual.width && expected.height == actual.height,
-                     "compared images must be the same size")
-        let compareAlpha = expected.layout == .rgba || expected.layout == .grayAlpha
+        precondition(
+            expected.width == actual.width && expected.height == actual.height,
+            "compared images must be the same size")
+        let compareAlpha =
+            expected.layout == .rgba || expected.layout == .grayAlpha
             || actual.layout == .rgba || actual.layout == .grayAlpha
         var maxDiff = 0, differing = 0
         var squares = 0.0

@@ -73,8 +73,10 @@ public final class CompositorHarness: Sendable {
     private let state: Lock<State>
 
     /// A harness around `compositor`, telling it `renderContext` at once.
-    public init(compositor: any VideoCompositing, renderContext: VideoCompositionRenderContext,
-                timeLimit: Duration? = .seconds(30)) {
+    public init(
+        compositor: any VideoCompositing, renderContext: VideoCompositionRenderContext,
+        timeLimit: Duration? = .seconds(30)
+    ) {
         self.compositor = compositor
         self.timeLimit = timeLimit
         self.state = Lock(State(context: renderContext, contextHistory: [renderContext]))
@@ -83,11 +85,14 @@ public final class CompositorHarness: Sendable {
 
     /// A harness with a `width` x `height` render context in `pixelFormat`, by default the
     /// first format the compositor asks for (BGRA when it lists none).
-    public convenience init(compositor: any VideoCompositing, width: Int, height: Int, pixelFormat: PixelFormat? = nil,
-                            timeLimit: Duration? = .seconds(30)) {
+    public convenience init(
+        compositor: any VideoCompositing, width: Int, height: Int, pixelFormat: PixelFormat? = nil,
+        timeLimit: Duration? = .seconds(30)
+    ) {
         let format = pixelFormat ?? compositor.requiredPixelBufferAttributesForRenderContext.pixelFormatType.first ?? .bgra
-        self.init(compositor: compositor, renderContext: VideoCompositionRenderContext(width: width, height: height, pixelFormat: format),
-                  timeLimit: timeLimit)
+        self.init(
+            compositor: compositor, renderContext: VideoCompositionRenderContext(width: width, height: height, pixelFormat: format),
+            timeLimit: timeLimit)
     }
 
     /// The render context requests are made with.
@@ -122,20 +127,25 @@ public final class CompositorHarness: Sendable {
     ///   - captions: caption groups by caption track ID, in the instruction's order; a track
     ///     left out shows no caption at this time (`sourceCaptionGroup` gives nil). The engine
     ///     delivers only the tracks the instruction lists in `requiredSourceCaptionTrackIDs`.
-    public func makeRequest(at time: MediaTime, instruction: any VideoCompositionInstructionProtocol,
-                            sourceFrames: KeyValuePairs<Int32, PixelBuffer> = [:],
-                            metadata: KeyValuePairs<Int32, TimedMetadataGroup> = [:],
-                            captions: KeyValuePairs<Int32, CaptionGroup> = [:]) -> Request {
-        makeRequest(at: time, instruction: instruction, frames: sourceFrames.map { ($0.key, $0.value) },
-                    sampleData: metadata.map { ($0.key, TimedMetadataSample(group: $0.value)) },
-                    captionGroups: captions.map { ($0.key, $0.value) })
+    public func makeRequest(
+        at time: MediaTime, instruction: any VideoCompositionInstructionProtocol,
+        sourceFrames: KeyValuePairs<Int32, PixelBuffer> = [:],
+        metadata: KeyValuePairs<Int32, TimedMetadataGroup> = [:],
+        captions: KeyValuePairs<Int32, CaptionGroup> = [:]
+    ) -> Request {
+        makeRequest(
+            at: time, instruction: instruction, frames: sourceFrames.map { ($0.key, $0.value) },
+            sampleData: metadata.map { ($0.key, TimedMetadataSample(group: $0.value)) },
+            captionGroups: captions.map { ($0.key, $0.value) })
     }
 
     /// Makes a request from lists (for code that builds them); see the other overload.
-    public func makeRequest(at time: MediaTime, instruction: any VideoCompositionInstructionProtocol,
-                            frames: [(trackID: Int32, frame: PixelBuffer)],
-                            sampleData: [(trackID: Int32, sample: TimedMetadataSample)],
-                            captionGroups: [(trackID: Int32, group: CaptionGroup)] = []) -> Request {
+    public func makeRequest(
+        at time: MediaTime, instruction: any VideoCompositionInstructionProtocol,
+        frames: [(trackID: Int32, frame: PixelBuffer)],
+        sampleData: [(trackID: Int32, sample: TimedMetadataSample)],
+        captionGroups: [(trackID: Int32, group: CaptionGroup)] = []
+    ) -> Request {
         let (id, context) = state.withLock { s -> (Int, VideoCompositionRenderContext) in
             defer { s.nextID += 1 }
             return (s.nextID, s.context)
@@ -175,10 +185,12 @@ public final class CompositorHarness: Sendable {
 
     /// Makes a request and starts it.
     @discardableResult
-    public func startRequest(at time: MediaTime, instruction: any VideoCompositionInstructionProtocol,
-                             sourceFrames: KeyValuePairs<Int32, PixelBuffer> = [:],
-                             metadata: KeyValuePairs<Int32, TimedMetadataGroup> = [:],
-                             captions: KeyValuePairs<Int32, CaptionGroup> = [:]) -> Request {
+    public func startRequest(
+        at time: MediaTime, instruction: any VideoCompositionInstructionProtocol,
+        sourceFrames: KeyValuePairs<Int32, PixelBuffer> = [:],
+        metadata: KeyValuePairs<Int32, TimedMetadataGroup> = [:],
+        captions: KeyValuePairs<Int32, CaptionGroup> = [:]
+    ) -> Request {
         let request = makeRequest(at: time, instruction: instruction, sourceFrames: sourceFrames, metadata: metadata, captions: captions)
         start(request)
         return request
@@ -225,10 +237,12 @@ public final class CompositorHarness: Sendable {
     ///
     /// - Throws: the request's error; `.compositorFailed` when it was cancelled, dropped
     ///   unfinished or not finished within ``timeLimit``.
-    public func render(at time: MediaTime, instruction: any VideoCompositionInstructionProtocol,
-                       sourceFrames: KeyValuePairs<Int32, PixelBuffer> = [:],
-                       metadata: KeyValuePairs<Int32, TimedMetadataGroup> = [:],
-                       captions: KeyValuePairs<Int32, CaptionGroup> = [:]) async throws(ReelError) -> PixelBuffer {
+    public func render(
+        at time: MediaTime, instruction: any VideoCompositionInstructionProtocol,
+        sourceFrames: KeyValuePairs<Int32, PixelBuffer> = [:],
+        metadata: KeyValuePairs<Int32, TimedMetadataGroup> = [:],
+        captions: KeyValuePairs<Int32, CaptionGroup> = [:]
+    ) async throws(ReelError) -> PixelBuffer {
         let request = startRequest(at: time, instruction: instruction, sourceFrames: sourceFrames, metadata: metadata, captions: captions)
         return try await frame(of: request)
     }
@@ -242,8 +256,9 @@ public final class CompositorHarness: Sendable {
             throw ReelError(.compositorFailed, "\(request) was finished as cancelled", time: request.compositionTime)
         case .abandoned(let error): throw error
         case .unfinished:
-            throw ReelError(.compositorFailed, "\(request) was not finished within \(timeLimit.map { "\($0)" } ?? "the time limit")",
-                            time: request.compositionTime)
+            throw ReelError(
+                .compositorFailed, "\(request) was not finished within \(timeLimit.map { "\($0)" } ?? "the time limit")",
+                time: request.compositionTime)
         }
     }
 

@@ -28,8 +28,10 @@ public final class ManualCompositor: VideoCompositing {
 
     private let state = Lock(State())
 
-    public init(sourcePixelBufferAttributes: PixelBufferAttributes? = nil,
-                requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes = .bgra) {
+    public init(
+        sourcePixelBufferAttributes: PixelBufferAttributes? = nil,
+        requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes = .bgra
+    ) {
         self.sourcePixelBufferAttributes = sourcePixelBufferAttributes
         self.requiredPixelBufferAttributesForRenderContext = requiredPixelBufferAttributesForRenderContext
     }

@@ -1,4 +1,3 @@
-
 /// Bounds how long the harness waits for a compositor that may hang: the only use of time
 /// in ReelTesting. It never decides a result for code that behaves; it only turns a hang
 /// (a request held forever, a cancel that never returns) into a failure instead of a test

@@ -14,11 +14,15 @@ public struct GPSSample: Sendable, Hashable {
     }
 
     /// A sample at `seconds` (kept exact to the millisecond).
-    public init(seconds: Double, latitude: Double, longitude: Double, altitude: Double? = nil,
-                speed2D: Double? = nil, speed3D: Double? = nil, course: Double? = nil) {
-        self.init(time: MediaTime(seconds: seconds, preferredTimescale: 1000),
-                  fix: GPSFix(latitude: latitude, longitude: longitude, altitude: altitude,
-                              speed2D: speed2D, speed3D: speed3D, course: course))
+    public init(
+        seconds: Double, latitude: Double, longitude: Double, altitude: Double? = nil,
+        speed2D: Double? = nil, speed3D: Double? = nil, course: Double? = nil
+    ) {
+        self.init(
+            time: MediaTime(seconds: seconds, preferredTimescale: 1000),
+            fix: GPSFix(
+                latitude: latitude, longitude: longitude, altitude: altitude,
+                speed2D: speed2D, speed3D: speed3D, course: course))
     }
 }
 
@@ -57,8 +61,10 @@ public enum SyntheticMetadata {
                 end = sample.time + MediaTime(value: 1, timescale: 1)
             }
             let range = TimeRange(start: sample.time, end: end)
-            groups.append(TimedMetadataGroup(timeRange: range,
-                                             items: sample.fix.metadataItems(time: range.start, duration: range.duration)))
+            groups.append(
+                TimedMetadataGroup(
+                    timeRange: range,
+                    items: sample.fix.metadataItems(time: range.start, duration: range.duration)))
         }
         return groups
     }
@@ -66,8 +72,10 @@ public enum SyntheticMetadata {
     /// `count` fixes `interval` apart from time zero, moving in a straight line from
     /// `start` by (`latitudeStep`, `longitudeStep`) degrees per fix, with constant speed:
     /// a quick way to get a moving position.
-    public static func straightLine(from start: GPSFix, latitudeStep: Double, longitudeStep: Double,
-                                    count: Int, interval: MediaTime = MediaTime(value: 1, timescale: 1)) throws(ReelError) -> [TimedMetadataGroup] {
+    public static func straightLine(
+        from start: GPSFix, latitudeStep: Double, longitudeStep: Double,
+        count: Int, interval: MediaTime = MediaTime(value: 1, timescale: 1)
+    ) throws(ReelError) -> [TimedMetadataGroup] {
         guard count >= 0 else { throw ReelError(.invalidArgument, "count must not be negative, not \(count)") }
         guard interval.isNumeric, interval > .zero else {
             throw ReelError(.invalidArgument, "interval must be a positive time, not \(interval)")
@@ -93,8 +101,10 @@ public enum SyntheticMetadata {
     /// `<pdop>`/`<hdop>`. Points without `<time>` are spaced `interval` apart.
     ///
     /// - Throws: `ReelError.metadataFormat` naming the point and what is wrong with it.
-    public static func gpsGroups(gpx: String, interval: MediaTime = MediaTime(value: 1, timescale: 1),
-                                 lastDuration: MediaTime? = nil) throws(ReelError) -> [TimedMetadataGroup] {
+    public static func gpsGroups(
+        gpx: String, interval: MediaTime = MediaTime(value: 1, timescale: 1),
+        lastDuration: MediaTime? = nil
+    ) throws(ReelError) -> [TimedMetadataGroup] {
         let points = try GPXReader.points(in: gpx)
         guard let first = points.first else {
             throw ReelError(.metadataFormat, "GPX: no <trkpt> or <rtept> elements")
@@ -189,7 +199,8 @@ enum GPXReader {
         while let open = text.range(of: "<\(name)", range: searchStart..<text.endIndex) {
             // The name must end here (`<trkpt>` or `<trkpt `), not continue (`<trkptx`).
             guard open.upperBound < text.endIndex, let next = text[open.upperBound...].first,
-                  next == " " || next == ">" || next == "/" || next == "\n" || next == "\t" || next == "\r" else {
+                next == " " || next == ">" || next == "/" || next == "\n" || next == "\t" || next == "\r"
+            else {
                 searchStart = open.upperBound
                 continue
             }
@@ -272,8 +283,10 @@ public struct GPRIRecord: Sendable, Hashable {
     public var fix: Int
     public var satellites: Int
 
-    public init(time: Double, latitude: Double, longitude: Double, altitude: Double, horizontalAccuracy: Double = 1.5,
-                verticalAccuracy: Double = 2.5, speed: Double, course: Double, fix: Int = 3, satellites: Int = 12) {
+    public init(
+        time: Double, latitude: Double, longitude: Double, altitude: Double, horizontalAccuracy: Double = 1.5,
+        verticalAccuracy: Double = 2.5, speed: Double, course: Double, fix: Int = 3, satellites: Int = 12
+    ) {
         self.time = time
         self.latitude = latitude
         self.longitude = longitude
@@ -303,8 +316,10 @@ public struct GLPIRecord: Sendable, Hashable {
     /// Degrees clockwise from true north.
     public var heading: Double
 
-    public init(time: Double, latitude: Double, longitude: Double, altitude: Double, relativeAltitude: Double = 0,
-                velocityNorth: Double, velocityEast: Double, velocityDown: Double, heading: Double) {
+    public init(
+        time: Double, latitude: Double, longitude: Double, altitude: Double, relativeAltitude: Double = 0,
+        velocityNorth: Double, velocityEast: Double, velocityDown: Double, heading: Double
+    ) {
         self.time = time
         self.latitude = latitude
         self.longitude = longitude
@@ -328,12 +343,15 @@ extension SyntheticMetadata {
     ///   - gpsu: a GPSU (UTC of the first record) to add to the stream.
     public static func gpriPayload(_ records: [GPRIRecord], gpsu: Date? = nil) throws(ReelError) -> Data {
         let rows = records.map { r -> [Int64] in
-            [scaled(r.time, 1e6), scaled(r.latitude, 1e7), scaled(r.longitude, 1e7), scaled(r.altitude, 1000),
-             scaled(r.horizontalAccuracy, 100), scaled(r.verticalAccuracy, 100), scaled(r.speed, 100), scaled(r.course, 100),
-             Int64(r.fix), Int64(r.satellites)]
+            [
+                scaled(r.time, 1e6), scaled(r.latitude, 1e7), scaled(r.longitude, 1e7), scaled(r.altitude, 1000),
+                scaled(r.horizontalAccuracy, 100), scaled(r.verticalAccuracy, 100), scaled(r.speed, 100), scaled(r.course, 100),
+                Int64(r.fix), Int64(r.satellites),
+            ]
         }
-        return try drone(key: "GPRI", type: "JlllSSSSBB", name: "GPS RAW", units: ["s", "deg", "deg", "m", "m", "m", "m/s", "deg", "", ""],
-                         scale: [1_000_000, 10_000_000, 10_000_000, 1000, 100, 100, 100, 100, 1, 1], rows: rows, gpsu: gpsu)
+        return try drone(
+            key: "GPRI", type: "JlllSSSSBB", name: "GPS RAW", units: ["s", "deg", "deg", "m", "m", "m", "m/s", "deg", "", ""],
+            scale: [1_000_000, 10_000_000, 10_000_000, 1000, 100, 100, 100, 100, 1, 1], rows: rows, gpsu: gpsu)
     }
 
     /// A GPMF payload with a GLPI stream: `TYPE "LllllsssS"`, `UNIT
@@ -342,12 +360,15 @@ extension SyntheticMetadata {
     /// 1/100 degree.
     public static func glpiPayload(_ records: [GLPIRecord], gpsu: Date? = nil) throws(ReelError) -> Data {
         let rows = records.map { r -> [Int64] in
-            [scaled(r.time, 1000), scaled(r.latitude, 1e7), scaled(r.longitude, 1e7), scaled(r.altitude, 1000),
-             scaled(r.relativeAltitude, 1000), scaled(r.velocityNorth, 100), scaled(r.velocityEast, 100),
-             scaled(r.velocityDown, 100), scaled(r.heading, 100)]
+            [
+                scaled(r.time, 1000), scaled(r.latitude, 1e7), scaled(r.longitude, 1e7), scaled(r.altitude, 1000),
+                scaled(r.relativeAltitude, 1000), scaled(r.velocityNorth, 100), scaled(r.velocityEast, 100),
+                scaled(r.velocityDown, 100), scaled(r.heading, 100),
+            ]
         }
-        return try drone(key: "GLPI", type: "LllllsssS", name: "GPS POS", units: ["s", "deg", "deg", "m", "m", "m/s", "m/s", "m/s", "deg"],
-                         scale: [1000, 10_000_000, 10_000_000, 1000, 1000, 100, 100, 100, 100], rows: rows, gpsu: gpsu)
+        return try drone(
+            key: "GLPI", type: "LllllsssS", name: "GPS POS", units: ["s", "deg", "deg", "m", "m", "m/s", "m/s", "m/s", "deg"],
+            scale: [1000, 10_000_000, 10_000_000, 1000, 1000, 100, 100, 100, 100], rows: rows, gpsu: gpsu)
     }
 
     private static func scaled(_ value: Double, _ scale: Double) -> Int64 {
@@ -355,8 +376,10 @@ extension SyntheticMetadata {
         return v.isFinite ? Int64(max(-9e18, min(9e18, v))) : 0
     }
 
-    private static func drone(key: FourCC, type: String, name: String, units: [String], scale: [Int64], rows: [[Int64]],
-                              gpsu: Date?) throws(ReelError) -> Data {
+    private static func drone(
+        key: FourCC, type: String, name: String, units: [String], scale: [Int64], rows: [[Int64]],
+        gpsu: Date?
+    ) throws(ReelError) -> Data {
         var stream: [GPMFNode] = [
             .string("STNM", name),
             .string("TYPE", type),
@@ -367,10 +390,13 @@ extension SyntheticMetadata {
             stream.append(GPMFNode(key: "GPSU", type: .utcDate, structSize: 16, repeatCount: 1, payload: Data(GPMF.gpsuString(from: gpsu).utf8)))
         }
         stream.append(try .complex(key, layout: GPMFStructLayout(parsing: type), rows: rows))
-        return try GPMFNode.nested("DEVC", [
-            .integers("DVID", .uint32, [[2]]),
-            .string("DVNM", "Karma"),
-            .nested("STRM", stream),
-        ]).encoded()
+        return try GPMFNode.nested(
+            "DEVC",
+            [
+                .integers("DVID", .uint32, [[2]]),
+                .string("DVNM", "Karma"),
+                .nested("STRM", stream),
+            ]
+        ).encoded()
     }
 }

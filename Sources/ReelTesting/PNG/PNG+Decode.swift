@@ -9,8 +9,9 @@ extension PNG {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             let missing = !FileManager.default.fileExists(atPath: path)
-            throw ReelError(missing ? .fileNotFound : .unreadable, missing ? "no such file" : "cannot read file",
-                            path: path, underlying: error)
+            throw ReelError(
+                missing ? .fileNotFound : .unreadable, missing ? "no such file" : "cannot read file",
+                path: path, underlying: error)
         }
         return try decode([UInt8](data), name: path)
     }
@@ -79,12 +80,13 @@ extension PNG {
         guard sawIDAT else { throw corrupt("no IDAT chunk") }
         guard sawIEND else { throw corrupt("file ends before the IEND chunk") }
 
-        let channels: Int = switch header.colorType {
-        case 0, 3: 1
-        case 4: 2
-        case 2: 3
-        default: 4
-        }
+        let channels: Int =
+            switch header.colorType {
+            case 0, 3: 1
+            case 4: 2
+            case 2: 3
+            default: 4
+            }
         let rowBytes = header.width * channels
         let rawCount = header.height * (rowBytes + 1)
         let raw = try Zlib.decompress(compressed, maximumOutputCount: rawCount, context: "\(name) IDAT")
@@ -157,13 +159,14 @@ extension PNG {
                 let a = i >= bpp ? out[dst + i - bpp] : 0
                 let b = y > 0 ? out[dst - rowBytes + i] : 0
                 let c = (i >= bpp && y > 0) ? out[dst - rowBytes + i - bpp] : 0
-                let prediction: UInt8 = switch filter {
-                case .none: 0
-                case .sub: a
-                case .up: b
-                case .average: UInt8((Int(a) + Int(b)) / 2)
-                case .paeth: paeth(a, b, c)
-                }
+                let prediction: UInt8 =
+                    switch filter {
+                    case .none: 0
+                    case .sub: a
+                    case .up: b
+                    case .average: UInt8((Int(a) + Int(b)) / 2)
+                    case .paeth: paeth(a, b, c)
+                    }
                 out[dst + i] = x &+ prediction
             }
         }

@@ -40,8 +40,10 @@ public enum PNG {
     // MARK: Writing
 
     /// The PNG file that holds `image`.
-    public static func encode(_ image: RasterImage, filter: FilterStrategy = .adaptive,
-                              compression: Compression = .standard) -> [UInt8] {
+    public static func encode(
+        _ image: RasterImage, filter: FilterStrategy = .adaptive,
+        compression: Compression = .standard
+    ) -> [UInt8] {
         let bpp = image.layout.channelCount
         let rowBytes = image.width * bpp
         var filtered: [UInt8] = []
@@ -73,12 +75,13 @@ public enum PNG {
         var ihdr: [UInt8] = []
         ihdr += bigEndian(UInt32(image.width))
         ihdr += bigEndian(UInt32(image.height))
-        let colorType: UInt8 = switch image.layout {
-        case .gray: 0
-        case .rgb: 2
-        case .grayAlpha: 4
-        case .rgba: 6
-        }
+        let colorType: UInt8 =
+            switch image.layout {
+            case .gray: 0
+            case .rgb: 2
+            case .grayAlpha: 4
+            case .rgba: 6
+            }
         ihdr += [8, colorType, 0, 0, 0]  // depth 8, deflate, adaptive filtering, no interlace
 
         var file = signature
@@ -115,13 +118,14 @@ public enum PNG {
             let a = i >= bpp ? row[i - bpp] : 0
             let b = above[i]
             let c = i >= bpp ? above[i - bpp] : 0
-            let prediction: UInt8 = switch filter {
-            case .none: 0
-            case .sub: a
-            case .up: b
-            case .average: UInt8((Int(a) + Int(b)) / 2)
-            case .paeth: paeth(a, b, c)
-            }
+            let prediction: UInt8 =
+                switch filter {
+                case .none: 0
+                case .sub: a
+                case .up: b
+                case .average: UInt8((Int(a) + Int(b)) / 2)
+                case .paeth: paeth(a, b, c)
+                }
             out[i] = row[i] &- prediction
         }
         return out

@@ -12,9 +12,11 @@ public enum InMemoryRender {
     /// Every output frame, in time order. Uses `compositor` when given, else the video
     /// composition's own (or the built-in one). Diagnostics (a second finish, a dropped
     /// group) are collected into `diagnostics` when given.
-    public static func frames(composition: Composition, videoComposition: VideoComposition, sources: any RenderSourceProvider,
-                              compositor: (any VideoCompositing)? = nil,
-                              options: RenderEngine.Options = RenderEngine.Options(diagnostics: { _ in })) async throws(ReelError) -> [RenderedFrame] {
+    public static func frames(
+        composition: Composition, videoComposition: VideoComposition, sources: any RenderSourceProvider,
+        compositor: (any VideoCompositing)? = nil,
+        options: RenderEngine.Options = RenderEngine.Options(diagnostics: { _ in })
+    ) async throws(ReelError) -> [RenderedFrame] {
         let engine = RenderEngine(composition: composition, videoComposition: videoComposition, sources: sources, options: options)
         return try await engine.renderAll(compositor: compositor)
     }
@@ -25,8 +27,10 @@ public enum InMemoryRender {
     }
 
     /// Renders and returns the hash lines.
-    public static func hashLines(composition: Composition, videoComposition: VideoComposition, sources: any RenderSourceProvider,
-                                 compositor: (any VideoCompositing)? = nil) async throws(ReelError) -> [String] {
+    public static func hashLines(
+        composition: Composition, videoComposition: VideoComposition, sources: any RenderSourceProvider,
+        compositor: (any VideoCompositing)? = nil
+    ) async throws(ReelError) -> [String] {
         hashLines(try await frames(composition: composition, videoComposition: videoComposition, sources: sources, compositor: compositor))
     }
 }

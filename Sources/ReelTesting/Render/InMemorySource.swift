@@ -43,9 +43,11 @@ public struct InMemorySource: RenderSourceProvider {
 
     /// Adds a video track of `frameCount` counter frames (frame `i` shows `i`), each lasting
     /// `frameDuration`, from time zero.
-    public mutating func addCounterVideoTrack(trackID: Int32, frameCount: Int, frameDuration: MediaTime, width: Int, height: Int,
-                                              format: PixelFormat = .bgra,
-                                              background: FramePattern = .solid(Color(red: 0.5, green: 0.5, blue: 0.5))) throws(ReelError) {
+    public mutating func addCounterVideoTrack(
+        trackID: Int32, frameCount: Int, frameDuration: MediaTime, width: Int, height: Int,
+        format: PixelFormat = .bgra,
+        background: FramePattern = .solid(Color(red: 0.5, green: 0.5, blue: 0.5))
+    ) throws(ReelError) {
         guard frameCount > 0 else { throw ReelError(.invalidArgument, "a counter track needs at least one frame", trackID: trackID) }
         let frames = (0..<frameCount).map { SyntheticFrame.make(background, width: width, height: height, format: format, counter: $0) }
         try addVideoTrack(trackID: trackID, frames: frames, frameDuration: frameDuration)
@@ -72,10 +74,11 @@ public struct InMemorySource: RenderSourceProvider {
         let source = InMemoryVideoFrameSource(frames: frames)
         let start = source.frames.map(\.timeRange.start).min() ?? .zero
         let end = source.frames.map(\.timeRange.end).max() ?? .zero
-        tracks.append(SourceTrackDescription(
-            reference: reference(trackID), mediaType: .video, timeRange: TimeRange(start: start, end: end),
-            naturalSize: Size(width: first.pixelBuffer.width, height: first.pixelBuffer.height),
-            nominalFrameDuration: nominalFrameDuration))
+        tracks.append(
+            SourceTrackDescription(
+                reference: reference(trackID), mediaType: .video, timeRange: TimeRange(start: start, end: end),
+                naturalSize: Size(width: first.pixelBuffer.width, height: first.pixelBuffer.height),
+                nominalFrameDuration: nominalFrameDuration))
         videoSources[trackID] = source
     }
 

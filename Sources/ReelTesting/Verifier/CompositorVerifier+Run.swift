@@ -51,9 +51,10 @@ extension CompositorVerifier {
             if let source = compositor.sourcePixelBufferAttributes, source.pixelFormatType.isEmpty {
                 throw ContractViolation(rule: .renderContext, message: "sourcePixelBufferAttributes lists no pixel format (use nil to accept any)")
             }
-            let harness = CompositorHarness(compositor: compositor, width: width ?? verifier.renderWidth,
-                                            height: height ?? verifier.renderHeight, pixelFormat: format ?? first,
-                                            timeLimit: verifier.timeLimit)
+            let harness = CompositorHarness(
+                compositor: compositor, width: width ?? verifier.renderWidth,
+                height: height ?? verifier.renderHeight, pixelFormat: format ?? first,
+                timeLimit: verifier.timeLimit)
             harnesses.append(harness)
             return harness
         }
@@ -74,8 +75,10 @@ extension CompositorVerifier {
         enum MetadataChoice { case own, none, other }
 
         /// Makes and starts the request for `point`.
-        mutating func start(_ point: Point, on harness: CompositorHarness, metadata: MetadataChoice = .own,
-                            dropping droppedTrack: Int32? = nil, size: (Int, Int)? = nil) -> CompositorHarness.Request {
+        mutating func start(
+            _ point: Point, on harness: CompositorHarness, metadata: MetadataChoice = .own,
+            dropping droppedTrack: Int32? = nil, size: (Int, Int)? = nil
+        ) -> CompositorHarness.Request {
             let (w, h) = size ?? (verifier.renderWidth, verifier.renderHeight)
             let format = harness.preferredSourceFormat
             var frames: [(trackID: Int32, frame: PixelBuffer)] = []
@@ -103,11 +106,14 @@ extension CompositorVerifier {
 
         /// Waits for a request and requires a composed frame; anything else breaks `rule`
         /// (or rule 4 when it was never finished, rule 7 for a frame of the wrong shape).
-        func composed(_ request: CompositorHarness.Request, _ point: Point, on harness: CompositorHarness,
-                      rule: ContractRule = .finishExactlyOnce, situation: String = "") async throws(ContractViolation) -> PixelBuffer {
+        func composed(
+            _ request: CompositorHarness.Request, _ point: Point, on harness: CompositorHarness,
+            rule: ContractRule = .finishExactlyOnce, situation: String = ""
+        ) async throws(ContractViolation) -> PixelBuffer {
             func violation(_ rule: ContractRule, _ message: String) -> ContractViolation {
-                ContractViolation(rule: rule, compositionTime: point.time, instruction: point.describe,
-                                  message: situation.isEmpty ? message : "\(situation): \(message)")
+                ContractViolation(
+                    rule: rule, compositionTime: point.time, instruction: point.describe,
+                    message: situation.isEmpty ? message : "\(situation): \(message)")
             }
             switch await harness.outcome(of: request) {
             case .composed(let frame):
@@ -133,12 +139,14 @@ extension CompositorVerifier {
                     try harness.finish()
                 } catch {
                     if let (request, n) = error.finishedMoreThanOnce.first {
-                        throw ContractViolation(rule: .finishExactlyOnce, compositionTime: request.compositionTime,
-                                                instruction: request.instructionDescription, message: "finished \(n) times")
+                        throw ContractViolation(
+                            rule: .finishExactlyOnce, compositionTime: request.compositionTime,
+                            instruction: request.instructionDescription, message: "finished \(n) times")
                     }
                     if let request = error.neverFinished.first ?? error.abandoned.first {
-                        throw ContractViolation(rule: .finishExactlyOnce, compositionTime: request.compositionTime,
-                                                instruction: request.instructionDescription, message: "never finished")
+                        throw ContractViolation(
+                            rule: .finishExactlyOnce, compositionTime: request.compositionTime,
+                            instruction: request.instructionDescription, message: "never finished")
                     }
                 }
             }
@@ -169,9 +177,10 @@ extension CompositorVerifier {
                 for point in points {
                     let frame = try await composed(start(point, on: harness), point, on: harness)
                     if !frame.hasSamePixels(as: reference[point.index]) {
-                        throw ContractViolation(rule: .determinism, compositionTime: point.time, instruction: point.describe,
-                                                message: "the same request on \(which) gave different pixels "
-                                                    + "(\(ImageComparison(expected: RasterImage(reference[point.index]), actual: RasterImage(frame))))")
+                        throw ContractViolation(
+                            rule: .determinism, compositionTime: point.time, instruction: point.describe,
+                            message: "the same request on \(which) gave different pixels "
+                                + "(\(ImageComparison(expected: RasterImage(reference[point.index]), actual: RasterImage(frame))))")
                     }
                 }
             }
@@ -188,12 +197,14 @@ extension CompositorVerifier {
                 var started: [(CompositorHarness.Request, Point)] = []
                 for point in order { started.append((start(point, on: harness), point)) }
                 for (request, point) in started.sorted(by: { $0.1.index < $1.1.index }) {
-                    let frame = try await composed(request, point, on: harness, rule: .concurrentRequests,
-                                                   situation: "with \(points.count) requests in flight, started \(name)")
+                    let frame = try await composed(
+                        request, point, on: harness, rule: .concurrentRequests,
+                        situation: "with \(points.count) requests in flight, started \(name)")
                     if !frame.hasSamePixels(as: reference[point.index]) {
-                        throw ContractViolation(rule: .concurrentRequests, compositionTime: point.time, instruction: point.describe,
-                                                message: "with \(points.count) requests in flight (started \(name)) the output differs from "
-                                                    + "the request alone (\(ImageComparison(expected: RasterImage(reference[point.index]), actual: RasterImage(frame))))")
+                        throw ContractViolation(
+                            rule: .concurrentRequests, compositionTime: point.time, instruction: point.describe,
+                            message: "with \(points.count) requests in flight (started \(name)) the output differs from "
+                                + "the request alone (\(ImageComparison(expected: RasterImage(reference[point.index]), actual: RasterImage(frame))))")
                     }
                 }
             }
@@ -207,8 +218,9 @@ extension CompositorVerifier {
                 return
             }
             let harness = try newHarness()
-            _ = try await composed(start(point, on: harness, dropping: track), point, on: harness, rule: .missingSourceFrame,
-                                   situation: "with no frame for required video track \(track) (sourceFrame(byTrackID: \(track)) is nil)")
+            _ = try await composed(
+                start(point, on: harness, dropping: track), point, on: harness, rule: .missingSourceFrame,
+                situation: "with no frame for required video track \(track) (sourceFrame(byTrackID: \(track)) is nil)")
             checked.append(.missingSourceFrame)
         }
 
@@ -230,9 +242,10 @@ extension CompositorVerifier {
             }
             guard let first = compared.first else { return }
             let tracks = Set(compared.flatMap(\.metadataTracks)).sorted().map(String.init).joined(separator: ", ")
-            throw ContractViolation(rule: .metadataDelivery, compositionTime: first.time, instruction: first.describe,
-                                    message: "the output is the same whichever group of metadata track \(tracks) the request carries "
-                                        + "(\(compared.count) request(s) tried): the compositor ignores the metadata it is given")
+            throw ContractViolation(
+                rule: .metadataDelivery, compositionTime: first.time, instruction: first.describe,
+                message: "the output is the same whichever group of metadata track \(tracks) the request carries "
+                    + "(\(compared.count) request(s) tried): the compositor ignores the metadata it is given")
         }
 
         /// No group (nil) still gives a frame, and nothing carries forward from the request before.
@@ -240,20 +253,24 @@ extension CompositorVerifier {
             let withMetadata = points.filter { !$0.metadataTracks.isEmpty }
             guard let first = withMetadata.first else { return }
             let alone = try newHarness()
-            let bare = try await composed(start(first, on: alone, metadata: .none), first, on: alone, rule: .metadataAtTime,
-                                          situation: "with no metadata group (sourceTimedMetadata is nil)")
+            let bare = try await composed(
+                start(first, on: alone, metadata: .none), first, on: alone, rule: .metadataAtTime,
+                situation: "with no metadata group (sourceTimedMetadata is nil)")
             if withMetadata.count >= 2 {
                 let second = withMetadata[1]
-                let plain = try await composed(start(second, on: alone, metadata: .none), second, on: alone, rule: .metadataAtTime,
-                                               situation: "with no metadata group (sourceTimedMetadata is nil)")
+                let plain = try await composed(
+                    start(second, on: alone, metadata: .none), second, on: alone, rule: .metadataAtTime,
+                    situation: "with no metadata group (sourceTimedMetadata is nil)")
                 let after = try newHarness()
                 _ = try await composed(start(first, on: after), first, on: after)
-                let carried = try await composed(start(second, on: after, metadata: .none), second, on: after, rule: .metadataAtTime,
-                                                 situation: "with no metadata group, after a request with one")
+                let carried = try await composed(
+                    start(second, on: after, metadata: .none), second, on: after, rule: .metadataAtTime,
+                    situation: "with no metadata group, after a request with one")
                 if !carried.hasSamePixels(as: plain) {
-                    throw ContractViolation(rule: .metadataAtTime, compositionTime: second.time, instruction: second.describe,
-                                            message: "with no metadata group the output depends on the request before it "
-                                                + "(at \(first.time.secondsDescription), which had a group): a previous group carries forward")
+                    throw ContractViolation(
+                        rule: .metadataAtTime, compositionTime: second.time, instruction: second.describe,
+                        message: "with no metadata group the output depends on the request before it "
+                            + "(at \(first.time.secondsDescription), which had a group): a previous group carries forward")
                 }
             }
             _ = bare
@@ -273,11 +290,13 @@ extension CompositorVerifier {
             let situation = "after renderContextChanged from \(first.width)x\(first.height) \(first.pixelFormat) to \(w)x\(h) \(newFormat)"
             _ = try await composed(start(point, on: harness, size: (w, h)), point, on: harness, rule: .renderContext, situation: situation)
             harness.changeRenderContext(VideoCompositionRenderContext(width: first.width, height: first.height, pixelFormat: first.pixelFormat))
-            let back = try await composed(start(point, on: harness), point, on: harness, rule: .renderContext,
-                                          situation: "after changing the render context back")
+            let back = try await composed(
+                start(point, on: harness), point, on: harness, rule: .renderContext,
+                situation: "after changing the render context back")
             if !back.hasSamePixels(as: reference[point.index]) {
-                throw ContractViolation(rule: .renderContext, compositionTime: point.time, instruction: point.describe,
-                                        message: "after changing the render context to \(w)x\(h) and back, the output differs from before")
+                throw ContractViolation(
+                    rule: .renderContext, compositionTime: point.time, instruction: point.describe,
+                    message: "after changing the render context to \(w)x\(h) and back, the output differs from before")
             }
             checked.append(.renderContext)
         }
@@ -297,27 +316,32 @@ extension CompositorVerifier {
                 await compositor.cancelAllPendingVideoCompositionRequests()
             }
             guard returned else {
-                throw ContractViolation(rule: .playback, compositionTime: from.time, instruction: from.describe,
-                                        message: "a seek to \(to.time.secondsDescription) cancelled this request in flight, and "
-                                            + "cancelAllPendingVideoCompositionRequests did not return within \(verifier.timeLimit): it blocks when cancelled")
+                throw ContractViolation(
+                    rule: .playback, compositionTime: from.time, instruction: from.describe,
+                    message: "a seek to \(to.time.secondsDescription) cancelled this request in flight, and "
+                        + "cancelAllPendingVideoCompositionRequests did not return within \(verifier.timeLimit): it blocks when cancelled")
             }
-            let target = try await composed(start(to, on: harness), to, on: harness, rule: .playback,
-                                            situation: "the seek's target, after cancelling the request at \(from.time.secondsDescription)")
+            let target = try await composed(
+                start(to, on: harness), to, on: harness, rule: .playback,
+                situation: "the seek's target, after cancelling the request at \(from.time.secondsDescription)")
             if !target.hasSamePixels(as: reference[to.index]) {
-                throw ContractViolation(rule: .playback, compositionTime: to.time, instruction: to.describe,
-                                        message: "the seek's target after a cancel differs from the request alone")
+                throw ContractViolation(
+                    rule: .playback, compositionTime: to.time, instruction: to.describe,
+                    message: "the seek's target after a cancel differs from the request alone")
             }
             do {
                 try harness.finish()
             } catch {
                 if let (request, n) = error.finishedMoreThanOnce.first(where: { $0.request.compositionTime == from.time }) {
-                    throw ContractViolation(rule: .playback, compositionTime: request.compositionTime, instruction: request.instructionDescription,
-                                            message: "a seek cancelled this request and it was finished again (\(n) finishes): a render "
-                                                + "that goes on after its cancel, or a cancel that finishes what was already finished; finish each request once")
+                    throw ContractViolation(
+                        rule: .playback, compositionTime: request.compositionTime, instruction: request.instructionDescription,
+                        message: "a seek cancelled this request and it was finished again (\(n) finishes): a render "
+                            + "that goes on after its cancel, or a cancel that finishes what was already finished; finish each request once")
                 }
                 if harness.isFinished(inFlight) == false {
-                    throw ContractViolation(rule: .playback, compositionTime: from.time, instruction: from.describe,
-                                            message: "this request was still pending after the seek's cancel returned")
+                    throw ContractViolation(
+                        rule: .playback, compositionTime: from.time, instruction: from.describe,
+                        message: "this request was still pending after the seek's cancel returned")
                 }
             }
             checked.append(.playback)
@@ -335,19 +359,22 @@ extension CompositorVerifier {
             let pending = started.filter { !harness.isFinished($0.0) }
             guard returned else {
                 let p = pending.first?.1 ?? points[0]
-                throw ContractViolation(rule: .cancellation, compositionTime: p.time, instruction: p.describe,
-                                        message: "cancelAllPendingVideoCompositionRequests did not return within \(verifier.timeLimit) "
-                                            + "(\(pending.count) of \(started.count) requests still pending): it blocks")
+                throw ContractViolation(
+                    rule: .cancellation, compositionTime: p.time, instruction: p.describe,
+                    message: "cancelAllPendingVideoCompositionRequests did not return within \(verifier.timeLimit) "
+                        + "(\(pending.count) of \(started.count) requests still pending): it blocks")
             }
             if let (_, p) = pending.first {
-                throw ContractViolation(rule: .cancellation, compositionTime: p.time, instruction: p.describe,
-                                        message: "cancelAllPendingVideoCompositionRequests returned while \(pending.count) request(s) "
-                                            + "were neither finished nor cancelled, this one among them")
+                throw ContractViolation(
+                    rule: .cancellation, compositionTime: p.time, instruction: p.describe,
+                    message: "cancelAllPendingVideoCompositionRequests returned while \(pending.count) request(s) "
+                        + "were neither finished nor cancelled, this one among them")
             }
             for (request, point) in started {
                 if case .failed(let error) = await harness.outcome(of: request), error.code != .cancelled {
-                    throw ContractViolation(rule: .cancellation, compositionTime: point.time, instruction: point.describe,
-                                            message: "on cancel the request finished with an error instead of as cancelled: \(error)")
+                    throw ContractViolation(
+                        rule: .cancellation, compositionTime: point.time, instruction: point.describe,
+                        message: "on cancel the request finished with an error instead of as cancelled: \(error)")
                 }
             }
             checked.append(.cancellation)

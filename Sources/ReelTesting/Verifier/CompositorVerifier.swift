@@ -53,8 +53,11 @@ public struct CompositorVerifier: Sendable {
 
     /// Makes the source frame of video track `trackID` for request number `index` at `time`,
     /// in `format` and size.
-    public typealias SourceFrameMaker = @Sendable (_ trackID: Int32, _ index: Int, _ time: MediaTime,
-                                                   _ format: PixelFormat, _ width: Int, _ height: Int) -> PixelBuffer
+    public typealias SourceFrameMaker =
+        @Sendable (
+            _ trackID: Int32, _ index: Int, _ time: MediaTime,
+            _ format: PixelFormat, _ width: Int, _ height: Int
+        ) -> PixelBuffer
 
     public var instructions: [any VideoCompositionInstructionProtocol]
     /// Groups by metadata track ID, in composition time.
@@ -73,11 +76,13 @@ public struct CompositorVerifier: Sendable {
     public var makeSourceFrame: SourceFrameMaker
     public var makeCompositor: @Sendable () -> any VideoCompositing
 
-    public init(instructions: [any VideoCompositionInstructionProtocol], metadata: [Int32: [TimedMetadataGroup]] = [:],
-                videoTrackIDs: [Int32] = [1], times: [MediaTime]? = nil, renderWidth: Int = 64, renderHeight: Int = 36,
-                timeLimit: Duration = .seconds(10), metadataMustAffectOutput: Bool = true,
-                makeSourceFrame: @escaping SourceFrameMaker = CompositorVerifier.counterFrame,
-                makeCompositor: @escaping @Sendable () -> any VideoCompositing) {
+    public init(
+        instructions: [any VideoCompositionInstructionProtocol], metadata: [Int32: [TimedMetadataGroup]] = [:],
+        videoTrackIDs: [Int32] = [1], times: [MediaTime]? = nil, renderWidth: Int = 64, renderHeight: Int = 36,
+        timeLimit: Duration = .seconds(10), metadataMustAffectOutput: Bool = true,
+        makeSourceFrame: @escaping SourceFrameMaker = CompositorVerifier.counterFrame,
+        makeCompositor: @escaping @Sendable () -> any VideoCompositing
+    ) {
         self.instructions = instructions
         self.metadata = metadata
         self.videoTrackIDs = videoTrackIDs
@@ -95,8 +100,9 @@ public struct CompositorVerifier: Sendable {
         let hue = Double(Int(trackID.magnitude) % 6) / 6
         let background = Color(red: 0.3 + 0.5 * hue, green: 0.8 - 0.5 * hue, blue: 0.5)
         let layout = CounterLayout.standard(width: width, height: height)
-        return SyntheticFrame.make(.solid(background), width: width, height: height, format: format,
-                                   counter: index % (layout.maximumValue + 1))
+        return SyntheticFrame.make(
+            .solid(background), width: width, height: height, format: format,
+            counter: index % (layout.maximumValue + 1))
     }
 
     // MARK: Plan
@@ -126,9 +132,11 @@ public struct CompositorVerifier: Sendable {
         var points: [Point] = []
         for time in requested.sorted() {
             guard let instruction = instructions.first(where: { $0.timeRange.containsTime(time) }) else { continue }
-            points.append(Point(index: points.count, time: time, instruction: instruction,
-                                videoTracks: instruction.requiredSourceTrackIDs ?? videoTrackIDs,
-                                metadataTracks: instruction.requiredSourceSampleDataTrackIDs))
+            points.append(
+                Point(
+                    index: points.count, time: time, instruction: instruction,
+                    videoTracks: instruction.requiredSourceTrackIDs ?? videoTrackIDs,
+                    metadataTracks: instruction.requiredSourceSampleDataTrackIDs))
         }
         guard !points.isEmpty else {
             throw ContractViolation(rule: .renderContext, message: "no requested time falls inside an instruction's time range")
@@ -141,8 +149,12 @@ public struct CompositorVerifier: Sendable {
             var samples: [GPSSample] = []
             for p in points where samples.last.map({ $0.time < p.time }) ?? true {
                 let i = Double(samples.count)
-                samples.append(GPSSample(time: p.time, fix: GPSFix(latitude: 46.5 + 0.01 * i, longitude: 6.6 - 0.02 * i,
-                                                                   altitude: 400 + 10 * i, speed2D: 2 + 3 * i, course: 30 * i)))
+                samples.append(
+                    GPSSample(
+                        time: p.time,
+                        fix: GPSFix(
+                            latitude: 46.5 + 0.01 * i, longitude: 6.6 - 0.02 * i,
+                            altitude: 400 + 10 * i, speed2D: 2 + 3 * i, course: 30 * i)))
             }
             let last = samples[samples.count - 1].time
             groups[id] = (try? SyntheticMetadata.gpsGroups(samples, lastDuration: end > last ? end - last : nil)) ?? []

@@ -88,8 +88,10 @@ struct DashboardRenderer {
     }
 
     /// Text with a soft shadow one pixel down and right, readable over any footage.
-    private func text(_ canvas: Canvas, _ string: String, _ font: Font, x: Int, baseline: Int, color: Color,
-                      alignment: TextAlignment = .left) {
+    private func text(
+        _ canvas: Canvas, _ string: String, _ font: Font, x: Int, baseline: Int, color: Color,
+        alignment: TextAlignment = .left
+    ) {
         let offset = max(font.pixelSize / 24, 1)
         canvas.draw(string, font: font, x: x + offset, baseline: baseline + offset, color: style.shadow, alignment: alignment)
         canvas.draw(string, font: font, x: x, baseline: baseline, color: color, alignment: alignment)

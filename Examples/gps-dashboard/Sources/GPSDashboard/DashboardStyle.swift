@@ -56,8 +56,9 @@ struct DashboardStyle: Sendable {
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(secondsFromGMT: 0) ?? utc.timeZone
         let d = utc.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
-        return String(format: "%04d-%02d-%02d  %02d:%02d:%02d.%d UTC", d.year ?? 0, d.month ?? 0, d.day ?? 0,
-                      d.hour ?? 0, d.minute ?? 0, d.second ?? 0, (d.nanosecond ?? 0) / 100_000_000)
+        return String(
+            format: "%04d-%02d-%02d  %02d:%02d:%02d.%d UTC", d.year ?? 0, d.month ?? 0, d.day ?? 0,
+            d.hour ?? 0, d.minute ?? 0, d.second ?? 0, (d.nanosecond ?? 0) / 100_000_000)
     }
 }
 

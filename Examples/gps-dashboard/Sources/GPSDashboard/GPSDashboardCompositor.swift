@@ -33,9 +33,10 @@ public struct GPSDashboardCompositor: AsyncVideoCompositing {
         timelines = configuration.timedMetadata.mapValues { GPSTrackTimeline(groups: $0) }
         if let panels {
             for (i, p) in panels.enumerated() where configuration.timedMetadata[p.metadataTrackID] == nil && !configuration.timedMetadata.isEmpty {
-                throw ReelError(.invalidComposition,
-                                "names metadata track \(p.metadataTrackID), which is not in sourceSampleDataTrackIDs \(configuration.timedMetadata.keys.sorted())",
-                                field: "compositor.parameters.panels[\(i)].metadataTrackID")
+                throw ReelError(
+                    .invalidComposition,
+                    "names metadata track \(p.metadataTrackID), which is not in sourceSampleDataTrackIDs \(configuration.timedMetadata.keys.sorted())",
+                    field: "compositor.parameters.panels[\(i)].metadataTrackID")
             }
         }
     }
@@ -49,7 +50,8 @@ public struct GPSDashboardCompositor: AsyncVideoCompositing {
         let canvas = try Canvas(output)
         let frameArea = Rect(x: 0, y: 0, width: Double(output.width), height: Double(output.height))
         let delivered = request.sourceSampleDataTrackIDs
-        let wanted: [(Int32, Rect)] = panels.map { $0.map { ($0.metadataTrackID, $0.area?.rect ?? frameArea) } }
+        let wanted: [(Int32, Rect)] =
+            panels.map { $0.map { ($0.metadataTrackID, $0.area?.rect ?? frameArea) } }
             ?? delivered.prefix(1).map { ($0, frameArea) }
         let renderTransform = request.renderContext.renderTransform
         for (trackID, area) in wanted {
@@ -72,11 +74,12 @@ public struct GPSDashboardCompositor: AsyncVideoCompositing {
         let context = request.renderContext
         let time = request.compositionTime
         if let standard = request.videoCompositionInstruction as? VideoCompositionInstruction,
-           standard.layerInstructions.count == 1, let layer = standard.layerInstructions.first,
-           let frame = request.sourceFrame(byTrackID: layer.trackID),
-           frame.width == context.width, frame.height == context.height, frame.format == context.pixelFormat,
-           context.renderScale == 1, layer.opacity(at: time) >= 1, layer.transform(at: time).isIdentity,
-           layer.cropRectangle(at: time).isInfinite {
+            standard.layerInstructions.count == 1, let layer = standard.layerInstructions.first,
+            let frame = request.sourceFrame(byTrackID: layer.trackID),
+            frame.width == context.width, frame.height == context.height, frame.format == context.pixelFormat,
+            context.renderScale == 1, layer.opacity(at: time) >= 1, layer.transform(at: time).isIdentity,
+            layer.cropRectangle(at: time).isInfinite
+        {
             let output = context.newPixelBuffer()
             frame.copyPixels(into: output)
             return output
