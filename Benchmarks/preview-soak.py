@@ -84,8 +84,11 @@ class Page:
         self.ws.sock.close()
 
 
-def settle(expected_threads, expected_fds, wait=10):
-    """Threads and descriptors once the server has let go (polled up to `wait` s)."""
+def settle(expected_threads, expected_fds, wait=30):
+    """Threads and descriptors once the server has let go (polled up to `wait` s: on a
+    loaded machine a render under way when its page went, and the idle worker threads the
+    system reaps after a few seconds, take longer to end; what is still there after that
+    is a leak)."""
     t0 = time.monotonic()
     while True:
         now = (threads(), descriptors())

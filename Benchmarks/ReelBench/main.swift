@@ -91,7 +91,7 @@ enum Bench {
     /// Adds one audio track per file in `urls`, each playing its file's first audio track
     /// from the start for at most `duration`; the last one fades from 1 to 0 over `fade`.
     /// Returns the mix that says so.
-    static func addSound(of urls: [URL], to composition: inout MutableComposition, duration: MediaTime, fade: TimeRange) async throws -> AudioMix {
+    static func addSound(of urls: [URL], to composition: inout Composition, duration: MediaTime, fade: TimeRange) async throws -> AudioMix {
         var ids: [Int32] = []
         for url in urls {
             let source = try await SourceDescription(asset: Asset(url: url))
@@ -125,12 +125,12 @@ enum Bench {
 
     static func transcode(_ a: URL, out: URL, repeat count: Int) async throws -> Int {
         let track = try await videoTrack(a)
-        var composition = MutableComposition()
+        var composition = Composition()
         let id = composition.addMutableTrack(withMediaType: .video)
         for i in 0..<max(1, count) {
             try composition.insertTimeRange(track.timeRange, of: track, intoTrackWithID: id, at: track.timeRange.duration * Int32(i))
         }
-        let c = Composition(composition)
+        let c = composition
         return try await export(c, VideoComposition(propertiesOf: c), to: out)
     }
 
@@ -139,48 +139,48 @@ enum Bench {
 
     static func pip(_ a: URL, _ b: URL, out: URL, audio: Bool) async throws -> Int {
         let ta = try await videoTrack(a), tb = try await videoTrack(b)
-        var composition = MutableComposition()
+        var composition = Composition()
         let main = composition.addMutableTrack(withMediaType: .video)
         let inset = composition.addMutableTrack(withMediaType: .video)
         try composition.insertTimeRange(ta.timeRange, of: ta, intoTrackWithID: main, at: .zero)
         try composition.insertTimeRange(tb.timeRange, of: tb, intoTrackWithID: inset, at: .zero)
         var mix: AudioMix?
         if audio { mix = try await addSound(of: [a, b], to: &composition, duration: ta.timeRange.duration, fade: pipFade) }
-        let c = Composition(composition)
-        var v = MutableVideoComposition(propertiesOf: c)
+        let c = composition
+        var v = VideoComposition(propertiesOf: c)
         let w = 1920.0, h = 1080.0, pw = 960.0
         var small = VideoCompositionLayerInstruction(trackID: inset)
         small.setTransform(Transform2D(scaleX: 0.5, y: 0.5).concatenating(Transform2D(translationX: w - pw - 48, y: 48)), at: .zero)
         v.renderSize = Size(width: w, height: h)
         v.instructions = [VideoCompositionInstruction(timeRange: c.timeRange, layerInstructions: [small, .init(trackID: main)])]
-        return try await export(c, VideoComposition(v), audioMix: mix, to: out)
+        return try await export(c, v, audioMix: mix, to: out)
     }
 
     /// pip's sound alone: A's and B's audio mixed, B fading out, encoded to AAC.
     static func mix(_ a: URL, _ b: URL, out: URL) async throws -> Int {
-        var composition = MutableComposition()
+        var composition = Composition()
         let mix = try await addSound(of: [a, b], to: &composition, duration: seconds(10), fade: pipFade)
-        return try await export(Composition(composition), nil, audioMix: mix, to: out)
+        return try await export(composition, nil, audioMix: mix, to: out)
     }
 
     static func crossfade(_ a: URL, _ b: URL, out: URL) async throws -> Int {
         let ta = try await videoTrack(a), tb = try await videoTrack(b)
-        var composition = MutableComposition()
+        var composition = Composition()
         let first = composition.addMutableTrack(withMediaType: .video)
         let second = composition.addMutableTrack(withMediaType: .video)
         try composition.insertTimeRange(TimeRange(start: .zero, duration: seconds(6)), of: ta, intoTrackWithID: first, at: .zero)
         try composition.insertTimeRange(TimeRange(start: .zero, duration: seconds(10)), of: tb, intoTrackWithID: second, at: seconds(4))
-        let c = Composition(composition)
+        let c = composition
         let fade = TimeRange(start: seconds(4), duration: seconds(2))
         var fadeOut = VideoCompositionLayerInstruction(trackID: first)
         fadeOut.setOpacityRamp(fromStartOpacity: 1, toEndOpacity: 0, timeRange: fade)
-        var v = MutableVideoComposition(propertiesOf: c)
+        var v = VideoComposition(propertiesOf: c)
         v.instructions = [
             VideoCompositionInstruction(timeRange: TimeRange(start: .zero, duration: seconds(4)), layerInstructions: [.init(trackID: first)]),
             VideoCompositionInstruction(timeRange: fade, layerInstructions: [fadeOut, .init(trackID: second)]),
             VideoCompositionInstruction(timeRange: TimeRange(start: seconds(6), duration: seconds(8)), layerInstructions: [.init(trackID: second)]),
         ]
-        return try await export(c, VideoComposition(v), to: out)
+        return try await export(c, v, to: out)
     }
 
     static func gps(_ input: URL, sound: URL?, metadata: MetadataOutputFormat? = nil, out: URL) async throws -> Int {
@@ -188,19 +188,19 @@ enum Bench {
         guard let video = source.tracks(withMediaType: .video).first, let gps = source.tracks(withMediaType: .metadata).first else {
             throw ReelError(.invalidArgument, "the input needs a video and a gpmd track (make it with make-gps)", path: input.path)
         }
-        var composition = MutableComposition()
+        var composition = Composition()
         try composition.insertTimeRange(video.timeRange, of: source, at: .zero)
         let end = video.timeRange.duration
         var mix: AudioMix?
         if let sound {
             mix = try await addSound(of: [sound], to: &composition, duration: end, fade: TimeRange(start: end - oneSecond, duration: oneSecond))
         }
-        let c = Composition(composition)
+        let c = composition
         guard let videoID = c.tracks(withMediaType: .video).first?.trackID, let gpsID = c.tracks(withMediaType: .metadata).first?.trackID else {
             throw ReelError(.invalidComposition, "tracks missing")
         }
         _ = gps
-        var v = MutableVideoComposition(propertiesOf: c)
+        var v = VideoComposition(propertiesOf: c)
         v.sourceSampleDataTrackIDs = [gpsID]
         v.instructions = [
             VideoCompositionInstruction(
@@ -209,7 +209,7 @@ enum Bench {
         ]
         v.customVideoCompositor = { AsyncVideoCompositorAdapter(GPSOverlayCompositor(videoTrackID: videoID, metadataTrackID: gpsID)) }
         let session = AssetExportSession(composition: c, preset: preset)
-        session.videoComposition = VideoComposition(v)
+        session.videoComposition = v
         session.metadataTrackIDs = metadata == nil ? [] : [gpsID]
         if let metadata { session.metadataFormat = metadata }
         session.overwrite = true

@@ -243,8 +243,8 @@ struct CaptionsBurnCommand: AsyncParsableCommand {
                             timeMapping: TimeMapping(source: whole, target: whole))
                     ],
                     isEnabled: false))
-            let composition = Composition(mutable)
-            var videoComposition = MutableVideoComposition(propertiesOf: composition)
+            let composition = mutable
+            var videoComposition = VideoComposition(propertiesOf: composition)
             videoComposition.turnUpright(for: composition)
             videoComposition.instructions = videoComposition.instructions.map { instruction in
                 guard var standard = instruction as? VideoCompositionInstruction else { return instruction }
@@ -256,7 +256,7 @@ struct CaptionsBurnCommand: AsyncParsableCommand {
             let session = AssetExportSession(
                 composition: composition, preset: .h264(crf: 18, preset: "medium"),
                 sources: AssetRenderSources(captions: [identifier: doc.captions]))
-            session.videoComposition = VideoComposition(videoComposition)
+            session.videoComposition = videoComposition
             // The GPS and other metadata tracks, tags and chapters, as an export keeps them.
             try await session.carryOver(from: asset)
             session.overwrite = overwrite

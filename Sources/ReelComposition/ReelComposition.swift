@@ -1,6 +1,6 @@
 /// ReelComposition: the composition layer, with no FFmpeg and no files.
 ///
-/// - Model: ``Composition`` / ``MutableComposition`` (tracks of segments referring to
+/// - Model: ``Composition`` (tracks of segments referring to
 ///   sources by ``SourceTrackReference``), ``VideoComposition`` with its instructions,
 ///   ``VideoCompositionLayerInstruction`` ramps and ``VideoComposition/validate(for:timeRange:)``.
 /// - Compositor API: ``VideoCompositing`` (or ``AsyncVideoCompositing``),

@@ -109,7 +109,7 @@ public actor PreviewDocument {
             }
             // Every timed-metadata track reaches the built-in compositor, so the page shows
             // each one's values at the playhead.
-            var video = MutableVideoComposition(propertiesOf: composition)
+            var video = VideoComposition(propertiesOf: composition)
             let metadata = composition.tracks(withMediaType: .metadata).map(\.trackID)
             video.sourceSampleDataTrackIDs = metadata
             video.instructions = video.instructions.map { instruction in

@@ -165,7 +165,7 @@ public actor PreviewRenderer {
         guard scale != 1 else { return video }
         var m = video.mutableCopy()
         m.renderScale = video.renderScale * scale
-        return VideoComposition(m)
+        return m
     }
 
     private static func makeCompositor(_ video: VideoComposition) -> any VideoCompositing {

@@ -36,7 +36,7 @@ struct AssetReaderOutputCaptionAdaptorTests {
     static func read(_ url: URL) async throws -> (captions: [Caption], adaptor: AssetReaderOutputCaptionAdaptor, track: AssetReader.Track) {
         let reader = try await AssetReader.open(url: url)
         let track = try #require(
-            reader.tracks.first { $0.mediaType == .subtitle || $0.mediaType == MediaType(rawValue: "text") || $0.formatDescription.mediaType == "subtitle" })
+            reader.tracks.first { $0.mediaType == .subtitle || $0.mediaType == MediaType(rawValue: "text") || $0.formatDescription.isCaptionFormat })
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
         try reader.add(output)
         let adaptor = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output)
@@ -74,7 +74,7 @@ struct AssetReaderOutputCaptionAdaptorTests {
     @Test("groups follow the captions and the gaps between them", .requires(.ffmpeg))
     func groups() async throws {
         let reader = try await AssetReader.open(url: try Self.clip("mp4", codec: "mov_text"))
-        let track = try #require(reader.tracks.first { $0.formatDescription.mediaType == "subtitle" })
+        let track = try #require(reader.tracks.first { $0.formatDescription.isCaptionFormat })
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
         try reader.add(output)
         let adaptor = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output)

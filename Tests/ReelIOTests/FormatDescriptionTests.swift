@@ -27,6 +27,26 @@ struct FormatDescriptionTests {
         #expect(small[0] != first[0])
     }
 
+    /// A format description names the kind of track its samples make as the track does, so a
+    /// copied caption track is `.text` or `.subtitle`, never a kind of its own.
+    @Test("a description's media type is its track's; caption codecs are told from a chapter list's text")
+    func mediaTypeIsTheTracks() async throws {
+        var seen: [MediaType: Int] = [:]
+        for name in ["selection.mp4", "counter-gps.mp4", "metadata.mov", "chapters.mkv"] {
+            for track in try await Asset(url: TestFiles.fixture(name)).load(.tracks) {
+                for description in track.formatDescriptions {
+                    #expect(description.mediaType == track.mediaType, "\(name) track \(track.trackID)")
+                    #expect(AssetWriterInput(settings: .passthrough(description)).mediaType == track.mediaType)
+                    #expect(description.isCaptionFormat == (track.mediaType == .subtitle || (track.mediaType == .text && !track.isChapterList)))
+                    seen[description.mediaType, default: 0] += 1
+                }
+            }
+        }
+        // selection.mp4's two timed-text tracks (mov_text) and its chapter list (text samples).
+        #expect(seen[.text] == 3)
+        #expect(seen[.video] != nil && seen[.audio] != nil && seen[.metadata] != nil)
+    }
+
     @Test("AAC: 'aac ' with the object type in the flags, 1024 frames per packet, no per-frame sizes")
     func aac() async throws {
         let audio = try #require(try await descriptions("counter-320x240.mp4").last?.audioStreamBasicDescription)

@@ -34,7 +34,7 @@ import Testing
 
     static func captions(of url: URL) async throws -> [Caption] {
         let reader = try await AssetReader.open(url: url)
-        let track = try #require(reader.tracks.first { $0.formatDescription.mediaType == "subtitle" }, "no caption track in the export")
+        let track = try #require(reader.tracks.first { $0.formatDescription.isCaptionFormat }, "no caption track in the export")
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
         try reader.add(output)
         let adaptor = try AssetReaderOutputCaptionAdaptor(assetReaderTrackOutput: output)
@@ -135,7 +135,7 @@ import Testing
     /// The packets of the file's caption track, as read: times and bytes.
     static func captionPackets(of url: URL) async throws -> (codec: String, packets: [(time: MediaTime, data: Data)]) {
         let reader = try await AssetReader.open(url: url)
-        let track = try #require(reader.tracks.first { $0.formatDescription.mediaType == "subtitle" }, "no caption track")
+        let track = try #require(reader.tracks.first { $0.formatDescription.isCaptionFormat }, "no caption track")
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
         try reader.add(output)
         try reader.startReading()

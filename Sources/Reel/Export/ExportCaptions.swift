@@ -139,7 +139,7 @@ struct ExportCaptions: Sendable {
             if !parts.contains(where: { $0.reference == ref }) {
                 let reader = try await AssetReader.open(url: url)
                 defer { reader.cancelReading() }
-                guard let found = reader.track(withID: ref.trackID)?.formatDescription, found.mediaType == "subtitle",
+                guard let found = reader.track(withID: ref.trackID)?.formatDescription, found.isCaptionFormat,
                     AssetWriter.canCopyCaptions(codec: found.codecName, into: fileType)
                 else { return nil }
                 if let description {

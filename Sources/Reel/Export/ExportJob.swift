@@ -49,9 +49,9 @@ struct ExportJob: Sendable {
     /// The composition's own video composition, drawn upright when asked.
     static func ownVideoComposition(of composition: Composition, upright: Bool) -> VideoComposition {
         guard upright else { return VideoComposition(propertiesOf: composition) }
-        var v = MutableVideoComposition(propertiesOf: composition)
+        var v = VideoComposition(propertiesOf: composition)
         v.turnUpright(for: composition)
-        return VideoComposition(v)
+        return v
     }
 
     /// One warning line when copied video with the display matrix `transform` goes into a

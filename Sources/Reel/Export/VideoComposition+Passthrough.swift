@@ -11,7 +11,7 @@ extension VideoComposition {
     func passingThroughPlainSpans(of composition: Composition) -> VideoComposition {
         guard customVideoCompositor == nil, renderScale == 1 else { return self }
         let size = renderPixelSize
-        var m = MutableVideoComposition(self)
+        var m = VideoComposition(self)
         m.instructions = instructions.map { instruction in
             guard var standard = instruction as? VideoCompositionInstruction,
                 standard.passthroughTrackID == nil, standard.requiredSourceSampleDataTrackIDs.isEmpty,
@@ -26,6 +26,6 @@ extension VideoComposition {
             standard.passthroughTrackID = layer.trackID
             return standard
         }
-        return VideoComposition(m)
+        return m
     }
 }

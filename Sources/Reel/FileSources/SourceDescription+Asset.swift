@@ -45,7 +45,7 @@ extension SourceDescription {
     }
 }
 
-extension MutableComposition {
+extension Composition {
     /// Inserts `timeRange` of every track of `asset` at `startTime` (AVMutableComposition's
     /// `insertTimeRange(_:of:at:)`), loading the asset's tracks first. The source is
     /// named by the file's path, which ``AssetRenderSources`` opens.
@@ -61,7 +61,7 @@ extension Composition {
     /// time zero, its tracks keeping their offsets to each other.
     public init(asset: Asset) async throws(ReelError) {
         let source = try await SourceDescription(asset: asset)
-        var composition = MutableComposition()
+        var composition = Composition()
         let starts = source.tracks.map(\.timeRange.start).filter(\.isNumeric)
         let start = MediaTime.maximum(.zero, starts.min() ?? .zero)
         let end = source.duration

@@ -179,9 +179,9 @@ public final class AssetImageGenerator: Sendable {
 
     /// The composition's own video composition, turned upright when asked.
     private func defaultVideoComposition(applyingTransform: Bool) -> VideoComposition {
-        var v = MutableVideoComposition(propertiesOf: composition)
+        var v = VideoComposition(propertiesOf: composition)
         if applyingTransform { v.turnUpright(for: composition) }
-        return VideoComposition(v)
+        return v
     }
 
     /// `image` stretched to square pixels unless `mode` asks for the encoded pixels.

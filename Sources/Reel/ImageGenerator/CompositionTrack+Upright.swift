@@ -17,7 +17,7 @@ extension CompositionTrack {
     }
 }
 
-extension MutableVideoComposition {
+extension VideoComposition {
     /// Draws the composition's video upright: when its first enabled video track has a
     /// display matrix, the render size becomes that track's upright size and each standard
     /// instruction's layers get their track's ``CompositionTrack/uprightTransform``.

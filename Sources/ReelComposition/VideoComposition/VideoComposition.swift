@@ -1,30 +1,49 @@
-/// How to turn a composition's video tracks into frames (`AVVideoComposition`): immutable.
+/// How to turn a composition's video tracks into frames: AVFoundation's `AVVideoComposition`
+/// and `AVMutableVideoComposition` in one value type (``MutableVideoComposition`` is the same
+/// type, for code that names it).
 ///
-/// Build one with ``MutableVideoComposition`` or ``init(propertiesOf:)``, then
-/// ``validate(for:timeRange:)`` it (the engine does so before rendering).
+/// Build one with ``init()`` and its properties, or ``init(propertiesOf:)``, then
+/// ``validate(for:timeRange:)`` it (the engine does so before rendering). A copy is
+/// independent of the value it was copied from.
 public struct VideoComposition: Sendable {
     /// The duration of one output frame (1/30 s for 30 fps).
-    public let frameDuration: MediaTime
+    public var frameDuration: MediaTime
     /// The output size in composition coordinates.
-    public let renderSize: Size
+    public var renderSize: Size
     /// A factor on `renderSize` for the pixels actually produced (0.5 for a half-size preview).
-    public let renderScale: Double
+    public var renderScale: Double
     /// The instructions, tiling the timeline in time order.
-    public let instructions: [any VideoCompositionInstructionProtocol]
+    public var instructions: [any VideoCompositionInstructionProtocol]
     /// Makes the compositor for a render; the built-in ``StandardVideoCompositor`` when nil.
-    public let customVideoCompositor: (@Sendable () -> any VideoCompositing)?
+    /// Setting it forgets ``customVideoCompositorClass``.
+    public var customVideoCompositor: (@Sendable () -> any VideoCompositing)? {
+        didSet { compositorClass = nil }
+    }
     /// The compositor type when it was given as one (AVFoundation's
     /// `customVideoCompositorClass`); ``customVideoCompositor`` then makes it with `init()`.
-    public let customVideoCompositorClass: (any InitializableVideoCompositing.Type)?
+    /// Setting it sets ``customVideoCompositor``.
+    public var customVideoCompositorClass: (any InitializableVideoCompositing.Type)? {
+        get { compositorClass }
+        set {
+            customVideoCompositor = newValue.map(Self.factory(for:))
+            compositorClass = newValue
+        }
+    }
+    private var compositorClass: (any InitializableVideoCompositing.Type)?
     /// When set, output frames follow this video track's own frame times instead of
     /// `frameDuration` steps (where it has no frame, `frameDuration` steps are used).
-    public let sourceTrackIDForFrameTiming: Int32?
+    public var sourceTrackIDForFrameTiming: Int32?
     /// The metadata tracks whose groups may reach the compositor (rule 1).
-    public let sourceSampleDataTrackIDs: [Int32]
+    public var sourceSampleDataTrackIDs: [Int32]
     /// Colour description of the output (`kCVImageBufferColorPrimaries_ITU_R_709_2` style names).
-    public let colorPrimaries: String?
-    public let colorTransferFunction: String?
-    public let colorYCbCrMatrix: String?
+    public var colorPrimaries: String?
+    public var colorTransferFunction: String?
+    public var colorYCbCrMatrix: String?
+
+    /// An empty video composition: 1/30 s frames, no size, no instructions.
+    public init() {
+        self.init(frameDuration: MediaTime(value: 1, timescale: 30), renderSize: .zero, instructions: [])
+    }
 
     public init(
         frameDuration: MediaTime, renderSize: Size, renderScale: Double = 1,
@@ -40,7 +59,7 @@ public struct VideoComposition: Sendable {
         self.instructions = instructions
         // When both are given the factory makes the compositor.
         self.customVideoCompositor = customVideoCompositor ?? customVideoCompositorClass.map(Self.factory(for:))
-        self.customVideoCompositorClass = customVideoCompositorClass
+        self.compositorClass = customVideoCompositorClass
         self.sourceTrackIDForFrameTiming = sourceTrackIDForFrameTiming
         self.sourceSampleDataTrackIDs = sourceSampleDataTrackIDs
         self.colorPrimaries = colorPrimaries
@@ -48,38 +67,23 @@ public struct VideoComposition: Sendable {
         self.colorYCbCrMatrix = colorYCbCrMatrix
     }
 
+    /// A copy of `videoComposition` (AVFoundation's snapshot of a mutable one).
+    public init(_ videoComposition: VideoComposition) {
+        self = videoComposition
+    }
+
+    /// A copy, to edit further (AVFoundation's `mutableCopy()`).
+    public func mutableCopy() -> VideoComposition { self }
+
     /// The colour description above as the render context's frames carry it (limited range).
     public var colorProperties: ColorProperties {
         ColorProperties(primaries: colorPrimaries, transferFunction: colorTransferFunction, matrix: colorYCbCrMatrix)
-    }
-
-    /// A snapshot of a mutable video composition.
-    public init(_ m: MutableVideoComposition) {
-        self.init(
-            frameDuration: m.frameDuration, renderSize: m.renderSize, renderScale: m.renderScale,
-            instructions: m.instructions, customVideoCompositor: m.customVideoCompositor,
-            customVideoCompositorClass: m.customVideoCompositorClass,
-            sourceTrackIDForFrameTiming: m.sourceTrackIDForFrameTiming,
-            sourceSampleDataTrackIDs: m.sourceSampleDataTrackIDs, colorPrimaries: m.colorPrimaries,
-            colorTransferFunction: m.colorTransferFunction, colorYCbCrMatrix: m.colorYCbCrMatrix)
-    }
-
-    /// A video composition that shows `composition`'s video tracks as they are
-    /// (`videoComposition(withPropertiesOf:)`): render size from the composition's natural
-    /// size or its largest track, frame duration from the shortest nominal frame duration
-    /// (1/30 s when none is known), and one standard instruction per span where the set of
-    /// playing video tracks is the same, with a layer per playing track (the first track on top).
-    public init(propertiesOf composition: Composition) {
-        self.init(MutableVideoComposition(propertiesOf: composition))
     }
 
     /// Makes a compositor of `type` with its `init()`.
     static func factory(for type: any InitializableVideoCompositing.Type) -> @Sendable () -> any VideoCompositing {
         { type.init() }
     }
-
-    /// A mutable copy.
-    public func mutableCopy() -> MutableVideoComposition { MutableVideoComposition(self) }
 
     /// The size in pixels of the frames produced: `renderSize * renderScale`, rounded.
     public var renderPixelSize: (width: Int, height: Int) {
@@ -95,60 +99,12 @@ public struct VideoComposition: Sendable {
         }
         return nil
     }
-}
 
-/// A video composition being set up (`AVMutableVideoComposition`), as a value.
-public struct MutableVideoComposition: Sendable {
-    public var frameDuration: MediaTime
-    public var renderSize: Size
-    public var renderScale: Double
-    public var instructions: [any VideoCompositionInstructionProtocol]
-    /// Makes the compositor for a render; setting it forgets ``customVideoCompositorClass``.
-    public var customVideoCompositor: (@Sendable () -> any VideoCompositing)? {
-        didSet { compositorClass = nil }
-    }
-    /// The compositor as a type the engine makes with `init()` (AVFoundation's
-    /// `customVideoCompositorClass`); setting it sets ``customVideoCompositor``.
-    public var customVideoCompositorClass: (any InitializableVideoCompositing.Type)? {
-        get { compositorClass }
-        set {
-            customVideoCompositor = newValue.map(VideoComposition.factory(for:))
-            compositorClass = newValue
-        }
-    }
-    private var compositorClass: (any InitializableVideoCompositing.Type)?
-    public var sourceTrackIDForFrameTiming: Int32?
-    public var sourceSampleDataTrackIDs: [Int32]
-    public var colorPrimaries: String?
-    public var colorTransferFunction: String?
-    public var colorYCbCrMatrix: String?
-
-    /// An empty video composition: 1/30 s frames, no size, no instructions.
-    public init() {
-        frameDuration = MediaTime(value: 1, timescale: 30)
-        renderSize = .zero
-        renderScale = 1
-        instructions = []
-        customVideoCompositor = nil
-        sourceTrackIDForFrameTiming = nil
-        sourceSampleDataTrackIDs = []
-    }
-
-    public init(_ v: VideoComposition) {
-        frameDuration = v.frameDuration
-        renderSize = v.renderSize
-        renderScale = v.renderScale
-        instructions = v.instructions
-        customVideoCompositor = v.customVideoCompositor
-        compositorClass = v.customVideoCompositorClass
-        sourceTrackIDForFrameTiming = v.sourceTrackIDForFrameTiming
-        sourceSampleDataTrackIDs = v.sourceSampleDataTrackIDs
-        colorPrimaries = v.colorPrimaries
-        colorTransferFunction = v.colorTransferFunction
-        colorYCbCrMatrix = v.colorYCbCrMatrix
-    }
-
-    /// See ``VideoComposition/init(propertiesOf:)``.
+    /// A video composition that shows `composition`'s video tracks as they are
+    /// (`videoComposition(withPropertiesOf:)`): render size from the composition's natural
+    /// size or its largest track, frame duration from the shortest nominal frame duration
+    /// (1/30 s when none is known), and one standard instruction per span where the set of
+    /// playing video tracks is the same, with a layer per playing track (the first track on top).
     public init(propertiesOf composition: Composition) {
         self.init()
         let videoTracks = composition.tracks(withMediaType: .video).filter(\.isEnabled)
@@ -181,3 +137,7 @@ public struct MutableVideoComposition: Sendable {
         instructions = result
     }
 }
+
+/// A video composition being set up (`AVMutableVideoComposition`): the same type as
+/// ``VideoComposition``.
+public typealias MutableVideoComposition = VideoComposition

@@ -94,6 +94,6 @@ extension CompositionFile {
             id += 1
             try mutable.addTrack(CompositionTrack(trackID: id, mediaType: track.mediaType, segments: segments))
         }
-        return Composition(mutable)
+        return mutable
     }
 }

@@ -21,7 +21,7 @@ extension CompositionFile {
         for track in composition.tracks where Track.Kind.captions.plays(track.mediaType) {
             _ = try? mutable.modifyTrack(withTrackID: track.trackID) { (t: inout CompositionTrack) in t.isEnabled = false }
         }
-        return Composition(mutable)
+        return mutable
     }
 }
 

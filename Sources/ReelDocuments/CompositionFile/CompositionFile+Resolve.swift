@@ -12,7 +12,7 @@ extension CompositionFile {
         func fail(_ field: String, _ message: String) -> ReelError {
             ReelError(.invalidComposition, message, path: path, field: field)
         }
-        var composition = MutableComposition()
+        var composition = Composition()
         for (i, track) in tracks.enumerated() {
             // Each segment's source track (nil for an empty edit), found before the track is
             // made: a captions track takes the type of the tracks it plays.
@@ -86,7 +86,7 @@ extension CompositionFile {
                 cursor = cursor + (segment.scaledDuration ?? duration)
             }
         }
-        return Composition(composition)
+        return composition
     }
 
     /// The video composition the file describes for `composition`, validated: the

@@ -9,7 +9,7 @@ import ReelCore
 /// first output sample plays when the first input sample does, and ``flush()`` gives what
 /// the filter still holds at the end. Not thread-safe: one converter per stream of audio.
 public final class AudioConverter {
-    private var context: OpaquePointer?
+    private let resampler: Resampler
     public let inputSampleRate: Int
     public let inputChannelCount: Int
     public let outputSampleRate: Int
@@ -35,26 +35,20 @@ public final class AudioConverter {
             av_channel_layout_uninit(&inLayout)
             av_channel_layout_uninit(&outLayout)
         }
-        var swr: OpaquePointer?
-        let code = swr_alloc_set_opts2(
-            &swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(outputSampleRate),
-            &inLayout, AV_SAMPLE_FMT_FLT, Int32(inputSampleRate), 0, nil)
-        let initCode = code < 0 ? code : swr_init(swr)
-        if initCode < 0 {
-            swr_free(&swr)
+        do {
+            resampler = try Resampler(
+                from: inLayout, AV_SAMPLE_FMT_FLT, Int32(inputSampleRate), to: outLayout, AV_SAMPLE_FMT_FLT, Int32(outputSampleRate))
+        } catch {
             throw ReelError(
                 .unsupportedFormat,
                 "libswresample cannot convert \(inputChannelCount) channels at \(inputSampleRate) Hz to \(outputChannelCount) channels at \(outputSampleRate) Hz",
-                underlying: ffFailure(initCode, code < 0 ? "swr_alloc_set_opts2" : "swr_init"))
+                underlying: error)
         }
-        context = swr
         self.inputSampleRate = inputSampleRate
         self.inputChannelCount = inputChannelCount
         self.outputSampleRate = outputSampleRate
         self.outputChannelCount = outputChannelCount
     }
-
-    deinit { swr_free(&context) }
 
     /// Converts `samples` (interleaved, a whole number of input frames); returns what is
     /// ready, which may be less than the whole (`swr_convert`).
@@ -71,20 +65,10 @@ public final class AudioConverter {
     }
 
     private func run(input: UnsafeRawPointer?, frames: Int) throws(ReelError) -> [Float] {
-        let capacity = Int(swr_get_out_samples(context, Int32(clamping: frames)))
-        guard capacity > 0 else { return [] }
-        var out = [Float](repeating: 0, count: capacity * outputChannelCount)
-        let produced = out.withUnsafeMutableBytes { raw -> Int32 in
-            var outPlanes: [UnsafeMutablePointer<UInt8>?] = [raw.baseAddress?.assumingMemoryBound(to: UInt8.self)]
-            var inPlanes: [UnsafePointer<UInt8>?] = [input?.assumingMemoryBound(to: UInt8.self)]
-            return outPlanes.withUnsafeMutableBufferPointer { o in
-                inPlanes.withUnsafeMutableBufferPointer { i in
-                    swr_convert(context, o.baseAddress, Int32(capacity), input == nil ? nil : i.baseAddress, Int32(clamping: frames))
-                }
-            }
+        var planes: [UnsafePointer<UInt8>?] = [input?.assumingMemoryBound(to: UInt8.self)]
+        let result = planes.withUnsafeMutableBufferPointer { i in
+            Result { () throws(FFmpegError) in try resampler.interleavedFloats(from: input == nil ? nil : i.baseAddress, count: Int32(clamping: frames)) }
         }
-        try ffCheck(produced, "swr_convert") { ReelError(.internalError, "libswresample failed", underlying: $0) }
-        out.removeLast(out.count - Int(produced) * outputChannelCount)
-        return out
+        do { return try result.get() } catch { throw ReelError(.internalError, "libswresample failed", underlying: error) }
     }
 }

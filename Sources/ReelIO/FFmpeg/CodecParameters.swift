@@ -48,8 +48,13 @@ public struct FormatDescription: Sendable, CustomStringConvertible {
     /// otherwise.
     public internal(set) var metadataKeys: [QuickTimeMetadataKey] = []
 
-    /// `video`, `audio`, `data`, `subtitle` or `unknown`.
-    public var mediaType: String { mediaTypeName(parameters.pointer.pointee.codec_type) }
+    /// The kind of track these samples make, as ``AssetTrack/mediaType`` names it
+    /// (`.video`, `.audio`, `.metadata`, `.subtitle`, `.text`, `.timecode`, ...).
+    public var mediaType: MediaType { AssetProbe.classify(parameters.pointer.pointee, tag: codecTag) }
+    /// Whether the samples are captions in a caption codec (3GPP timed text, CEA-608,
+    /// SubRip, WebVTT, ASS: what FFmpeg calls subtitles), which a QuickTime chapter list's
+    /// text samples are not.
+    public var isCaptionFormat: Bool { parameters.pointer.pointee.codec_type == AVMEDIA_TYPE_SUBTITLE }
     /// FFmpeg's codec name (`h264`, `aac`, `bin_data`, `klv`, `none`).
     public var codecName: String { String(cString: avcodec_get_name(parameters.pointer.pointee.codec_id)) }
     /// The sample entry four-character code (`avc1`, `gpmd`, `mebx`), when the file has one.
@@ -58,16 +63,6 @@ public struct FormatDescription: Sendable, CustomStringConvertible {
     public var timescale: Int32 { parameters.timeBase.num == 1 ? parameters.timeBase.den : 0 }
 
     public var description: String { "\(mediaType) \(codecName)" + (codecTag.map { " (\($0))" } ?? "") }
-}
-
-func mediaTypeName(_ type: AVMediaType) -> String {
-    switch type {
-    case AVMEDIA_TYPE_VIDEO: "video"
-    case AVMEDIA_TYPE_AUDIO: "audio"
-    case AVMEDIA_TYPE_DATA: "data"
-    case AVMEDIA_TYPE_SUBTITLE: "subtitle"
-    default: "unknown"
-    }
 }
 
 /// A codec tag as four characters (`gpmd`), or nil for 0 or unprintable tags.

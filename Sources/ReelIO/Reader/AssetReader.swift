@@ -235,14 +235,12 @@ public final class AssetReader: Sendable {
                 networkTimeout: networkTimeout, trackID: output.trackID, settings: output.settings, range: range,
                 file: file, demuxerOpens: demuxerOpens, dropped: output.dropped, seekFrames: output.seekFrames, seekTime: seekTime,
                 requests: randomAccess ? output.randomAccess : nil)
-            let thread = Thread { [weak state] in
+            startDedicatedThread(named: "reel.reader.track\(output.trackID)") { [weak state] in
                 let failure = loop.run(from: given, into: queue)
                 // Status first, so a consumer that sees the end also sees `.completed`.
                 state?.withLock { $0.loopFinished(failure) }
                 queue.finish(error: failure)
             }
-            thread.name = "reel.reader.track\(output.trackID)"
-            thread.start()
         }
     }
 

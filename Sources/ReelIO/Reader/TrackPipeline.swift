@@ -436,11 +436,11 @@ final class TrackPipeline {
             case .inside: break
             }
             let samples: [Float]
-            do { samples = try resampler.convert(frame) } catch { throw decodeError(error) }
+            do { samples = try resampler.interleavedFloats(of: frame) } catch { throw decodeError(error) }
             sample = .audio(
                 DecodedAudio(
-                    samples: samples, channelCount: resampler.channelCount,
-                    sampleRate: resampler.sampleRate, presentationTime: pts))
+                    samples: samples, channelCount: resampler.outputChannelCount,
+                    sampleRate: resampler.outputSampleRate, presentationTime: pts))
         case .passthrough:
             return true
         }

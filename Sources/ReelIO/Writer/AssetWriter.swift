@@ -184,7 +184,7 @@ public final class AssetWriter: Sendable {
                 return ReelError(.invalidArgument, "no writer for \(format) metadata (gpmd, mebx, camm into MP4/MOV, klv into MPEG-TS)", path: path)
             }
         case .passthrough(let description):
-            if description.mediaType == "subtitle" {
+            if description.isCaptionFormat {
                 let codec = description.codecName
                 return Self.canCopyCaptions(codec: codec, into: fileType)
                     ? nil
@@ -193,7 +193,7 @@ public final class AssetWriter: Sendable {
                         "a \(codec) caption track cannot be copied into \(fileType.rawValue): 3GPP timed text (mov_text) goes into MP4/MOV, CEA-608 (eia_608) into MOV, SubRip, WebVTT and ASS into Matroska",
                         path: path)
             }
-            if description.mediaType != "audio" && description.mediaType != "video" {
+            if description.mediaType != .audio && description.mediaType != .video {
                 return ReelError(.invalidArgument, "passthrough copies audio, video or caption tracks; write metadata with .metadata(format:)", path: path)
             }
             return nil
@@ -280,9 +280,7 @@ public final class AssetWriter: Sendable {
         switch state.withLock({ $0.started(queue: queue) }) {
         case .run:
             guard let core, let file else { preconditionFailure("the writer started without its core") }
-            let thread = Thread { [self] in self.run(core: core, queue: queue, file: file) }
-            thread.name = "reel.writer"
-            thread.start()
+            startDedicatedThread(named: "reel.writer") { [self] in self.run(core: core, queue: queue, file: file) }
         case .discard(let waiters):
             core = nil
             file?.discard()

@@ -93,12 +93,7 @@ public final class AssetWriterInput: Sendable {
         switch settings {
         case .video: .video
         case .audio: .audio
-        case .passthrough(let description):
-            switch description.mediaType {
-            case "audio": .audio
-            case "video": .video
-            default: MediaType(rawValue: description.mediaType)
-            }
+        case .passthrough(let description): description.mediaType
         case .metadata: .metadata
         case .captions(let format): format == .movText ? .text : .subtitle
         }
@@ -181,7 +176,7 @@ public final class AssetWriterInput: Sendable {
         switch settings {
         case .passthrough(let description):
             copiesPackets = true
-            if description.mediaType == "subtitle" { equalTimesIn = .mkv }
+            if description.isCaptionFormat { equalTimesIn = .mkv }
         case .metadata, .captions: copiesPackets = false
         default: throw ReelError(.invalidArgument, "this input encodes its samples: append frames or audio")
         }

@@ -203,9 +203,8 @@ final class VideoTrackWriter: TrackWriter {
 final class AudioTrackWriter: TrackWriter {
     let streamIndex: Int32
     private let encoder: Encoder
-    /// The `SwrContext` from float to the encoder's format, at the same rate; owned here
-    /// and freed with `swr_free` in `deinit`.
-    private var converter: OpaquePointer?
+    /// From interleaved float to the encoder's format, at the same rate.
+    private let converter: Resampler
     private let frame = Frame()
     private let packet = Packet()
     private var streamTimeBase: AVRational
@@ -241,18 +240,13 @@ final class AudioTrackWriter: TrackWriter {
             ctx.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))
             if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         }
-        var swr: OpaquePointer?
-        let code = swr_alloc_set_opts2(
-            &swr, &encoder.pointer.pointee.ch_layout, sampleFormat, Int32(settings.sampleRate),
-            &encoder.pointer.pointee.ch_layout, AV_SAMPLE_FMT_FLT, Int32(settings.sampleRate), 0, nil)
-        let initCode = code < 0 ? code : swr_init(swr)
-        if initCode < 0 {
-            swr_free(&swr)
+        let layout = encoder.pointer.pointee.ch_layout
+        let rate = Int32(settings.sampleRate)
+        do { converter = try Resampler(from: layout, AV_SAMPLE_FMT_FLT, rate, to: layout, sampleFormat, rate) } catch {
             throw ReelError(
                 .encoderFailed, "libswresample cannot convert float samples for the \(settings.codec.encoderName) encoder", path: output.path,
-                underlying: ffFailure(initCode, code < 0 ? "swr_alloc_set_opts2" : "swr_init"))
+                underlying: error)
         }
-        converter = swr
         channels = settings.channelCount
         let size = Int(encoder.pointer.pointee.frame_size)
         frameSize = size > 0 ? size : (settings.sampleRate % 50 == 0 ? settings.sampleRate / 50 : 1024)
@@ -265,8 +259,6 @@ final class AudioTrackWriter: TrackWriter {
         streamTimeBase = encoder.timeBase
         window = settings.packetWindow
     }
-
-    deinit { swr_free(&converter) }
 
     func headerWritten(_ output: OutputFormatContext) {
         streamTimeBase = output.stream(Int(streamIndex)).pointee.time_base
@@ -289,14 +281,20 @@ final class AudioTrackWriter: TrackWriter {
         av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &encoder.pointer.pointee.ch_layout)
         let code = av_frame_get_buffer(frame.pointer, 0)
         try ffCheck(code, "av_frame_get_buffer") { ReelError(.encoderFailed, "out of memory for an audio frame", path: output.path, underlying: $0) }
-        let converted = fifo.withUnsafeBytes { (src) -> Int32 in
+        let converted = fifo.withUnsafeBytes { src in
             var planes: [UnsafePointer<UInt8>?] = [src.bindMemory(to: UInt8.self).baseAddress]
-            return swr_convert(converter, frame.pointer.pointee.extended_data, Int32(count), &planes, Int32(count))
+            return planes.withUnsafeMutableBufferPointer { p in
+                Result { () throws(FFmpegError) in
+                    try converter.convert(into: frame.pointer.pointee.extended_data, capacity: Int32(count), from: p.baseAddress, count: Int32(count))
+                }
+            }
         }
-        guard converted == Int32(count) else {
-            throw ReelError(
-                .encoderFailed, "libswresample converted \(converted) of \(count) audio samples", path: output.path,
-                underlying: converted < 0 ? ffFailure(converted, "swr_convert") : nil)
+        let done: Int32
+        do { done = try converted.get() } catch {
+            throw ReelError(.encoderFailed, "libswresample could not convert \(count) audio samples", path: output.path, underlying: error)
+        }
+        guard done == Int32(count) else {
+            throw ReelError(.encoderFailed, "libswresample converted \(done) of \(count) audio samples", path: output.path)
         }
         fifo.removeFirst(count * channels)
         frame.pointer.pointee.pts = nextPTS ?? 0
@@ -413,7 +411,7 @@ final class PacketTrackWriter: TrackWriter {
         streamIndex = stream.pointee.index
         streamTimeBase = stream.pointee.time_base
         copiesPackets = true
-        allowsEqualDecodeTimes = description.mediaType == "subtitle" && output.allowsNonStrictTimestamps
+        allowsEqualDecodeTimes = description.isCaptionFormat && output.allowsNonStrictTimestamps
     }
 
     func headerWritten(_ output: OutputFormatContext) {

@@ -10,7 +10,7 @@ import ReelCore
 /// try clip.addCounterVideoTrack(trackID: 1, frameCount: 30, frameDuration: MediaTime(value: 1, timescale: 30),
 ///                               width: 64, height: 36)
 /// try clip.addMetadataTrack(trackID: 2, groups: try SyntheticMetadata.gpsGroups(gpx: gpxText))
-/// var composition = MutableComposition()
+/// var composition = Composition()
 /// try composition.insertTimeRange(clip.timeRange, of: clip.description, at: .zero)
 /// ```
 ///
