@@ -273,8 +273,7 @@ enum Bench {
         writer.startSession(atSourceTime: .zero)
         var frames = 0
         var groups: [TimedMetadataGroup] = []
-        for try await sample in output {
-            guard let frame = sample.videoFrame else { continue }
+        for try await frame in output.frames {
             try await video.append(frame)
             let i = Double(frames)
             let fix = GPSFix(

@@ -17,7 +17,7 @@ import ReelIO
 /// output.audioMix = AudioMix(inputParameters: [.init(fade)])
 /// try reader.add(output)
 /// try reader.startReading()
-/// for try await sample in output { use(sample.audio!) }
+/// for try await case .audio(let block) in output { use(block) }
 /// ```
 ///
 /// The mix covers the reader's `AssetReader/timeRange` within the tracks' span (from the

@@ -87,7 +87,7 @@ enum PlaybackClip {
     }
 
     /// An item over the clip rendered by `compositor`.
-    static func item(compositor: (any VideoCompositing)? = nil, sound: (any PlayerSoundSource)? = nil) throws -> PlayerItem {
+    static func item(compositor: (any VideoCompositing)? = nil, sound: (any SoundSource)? = nil) throws -> PlayerItem {
         let clip = try source()
         let composition = try composition(clip)
         return PlayerItem(
@@ -104,7 +104,7 @@ struct PlaybackRig {
     let player: Player
     let output = PlayerItemVideoOutput()
 
-    init(compositor: any VideoCompositing = PlaybackCompositor(), sound: (any PlayerSoundSource)? = nil, ready: Bool = true) async throws {
+    init(compositor: any VideoCompositing = PlaybackCompositor(), sound: (any SoundSource)? = nil, ready: Bool = true) async throws {
         self.compositor = compositor
         item = try PlaybackClip.item(compositor: compositor, sound: sound)
         item.add(output)

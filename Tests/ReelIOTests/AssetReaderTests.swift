@@ -39,6 +39,43 @@ struct AssetReaderTests {
         #expect(reader.status == .completed)
     }
 
+    @Test("frames, audio and sampleBuffers give an output's samples typed, and refuse an output of another kind")
+    func typedSamples() async throws {
+        let url = TestFiles.fixture("counter-320x240.mp4")
+        let reader = try await AssetReader.open(url: url)
+        let video = AssetReaderTrackOutput(trackID: try videoTrackID(reader), settings: .video(pixelFormat: .yuv420p))
+        let audioTrack = try #require(reader.tracks(withMediaType: .audio).first).trackID
+        let sound = AssetReaderTrackOutput(trackID: audioTrack, settings: .audioPCM)
+        try reader.add(video)
+        try reader.add(sound)
+        try reader.startReading()
+        var frames: [VideoFrame] = []
+        for try await frame in video.frames { frames.append(frame) }
+        #expect(frames.count == 60)
+        #expect(frames.map(\.presentationTime) == (0..<60).map { MediaTime(value: Int64($0), timescale: 30) })
+        var sampleFrames = 0
+        for try await block in sound.audio { sampleFrames += block.frameCount }
+        #expect(sampleFrames >= 95_000 && sampleFrames <= 97_000, "2 s at 48 kHz")
+
+        let again = try await AssetReader.open(url: url)
+        let packets = AssetReaderTrackOutput(trackID: try videoTrackID(again), settings: .passthrough)
+        try again.add(packets)
+        try again.startReading()
+        var sizes: [Int] = []
+        for try await buffer in packets.sampleBuffers { sizes.append(buffer.data.count) }
+        #expect(sizes.count == 60 && sizes.allSatisfy { $0 > 0 })
+
+        let wrong = try await AssetReader.open(url: url)
+        let decoded = AssetReaderTrackOutput(trackID: try videoTrackID(wrong), settings: .video(pixelFormat: .yuv420p))
+        try wrong.add(decoded)
+        try wrong.startReading()
+        let error = await expectReelError(.invalidArgument) {
+            for try await _ in decoded.audio {}
+        }
+        #expect(error?.message == "audio reads an output with .audioPCM settings, not .video")
+        wrong.cancelReading()
+    }
+
     /// Reads every frame of the fixture `counter-320x240.mp4` (60 frames, keyframes at 0 and
     /// 1 s) with `packets` of its packets from `seconds` on damaged (``DamagedVideo``).
     func readDamaged(packets: Int, from seconds: Double) async throws -> [VideoFrame] {

@@ -133,7 +133,7 @@ struct AssetWriterTests {
         try reader.add(metadata)
         try reader.startReading()
         var frames: [VideoFrame] = []
-        for try await sample in video { if let f = sample.videoFrame { frames.append(f) } }
+        for try await frame in video.frames { frames.append(frame) }
         #expect(frames.count == 30)
         for (i, frame) in frames.enumerated() {
             #expect(frame.presentationTime == MediaTime(value: Int64(i), timescale: 30))

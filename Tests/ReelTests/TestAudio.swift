@@ -16,8 +16,7 @@ extension AudioSignal {
         try reader.startReading()
         var out: [Float] = []
         var rate = 1
-        for try await sample in output {
-            guard let audio = sample.audio else { continue }
+        for try await audio in output.audio {
             rate = audio.sampleRate
             let at = Int(audio.presentationTime.convertScale(Int32(rate), method: .roundHalfAwayFromZero).value)
             let block = AudioSignal(interleaved: audio.samples, channelCount: audio.channelCount, sampleRate: rate).samples

@@ -12,9 +12,7 @@ enum TestFrames {
         if let timeRange { reader.timeRange = timeRange }
         try reader.startReading()
         var frames: [VideoFrame] = []
-        for try await sample in output {
-            if let frame = sample.videoFrame { frames.append(frame) }
-        }
+        for try await frame in output.frames { frames.append(frame) }
         return frames
     }
 

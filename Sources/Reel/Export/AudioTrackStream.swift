@@ -60,24 +60,38 @@ final class AudioTrackStream {
         }
         let piece = pieces[nextPiece]
         nextPiece += 1
-        // The file is opened and probed on a thread of its own.
-        let reader = try await AssetReader.open(url: piece.url)
-        let segment = try Segment(piece: piece, reader: reader, end: index(of: piece.target.end), sampleRate: sampleRate, channels: channels)
+        let blocks: Segment.Blocks
+        if let sound = piece.sound {
+            blocks = .memory(MemoryBlocks(sound: sound, source: piece.source))
+        } else {
+            // The file is opened and probed on a thread of its own.
+            blocks = .file(try await AssetReader.open(url: piece.url))
+        }
+        let segment = try Segment(piece: piece, blocks: blocks, end: index(of: piece.target.end), sampleRate: sampleRate, channels: channels)
         current = segment
         return segment
     }
 
     /// One piece being decoded: its source's samples from the piece's source start, the
     /// source's gaps filled with silence, converted (and stretched for a scaled piece) to
-    /// the output format; silence once the source runs out.
+    /// the output format; silence once the source runs out. A file's sound and sound held
+    /// in memory take the same path from their first block on.
     final class Segment {
+        /// Where the piece's sound comes from.
+        enum Blocks {
+            /// A reader opened on the piece's file, not started.
+            case file(AssetReader)
+            case memory(MemoryBlocks)
+        }
+
         let piece: ExportAudio.Piece
         /// The output frame index where the segment ends.
         let end: Int64
         let sampleRate: Int
         let channels: Int
-        private let reader: AssetReader
-        private let output: AssetReaderTrackOutput
+        private let reader: AssetReader?
+        private let output: AssetReaderTrackOutput?
+        private var memory: MemoryBlocks?
         private var converter: AudioConverter?
         /// Source frames to feed (known once the source's rate is), and fed so far.
         private var sourceFrames: Int64 = 0
@@ -87,25 +101,33 @@ final class AudioTrackStream {
         private var pending: [Float] = []
         private var ended = false
 
-        /// A segment reading `piece` through `reader` (opened on `piece.url`, not started).
-        init(piece: ExportAudio.Piece, reader: AssetReader, end: Int64, sampleRate: Int, channels: Int) throws(ReelError) {
+        /// A segment reading `piece` from `blocks`.
+        init(piece: ExportAudio.Piece, blocks: Blocks, end: Int64, sampleRate: Int, channels: Int) throws(ReelError) {
             self.piece = piece
             self.end = end
             self.sampleRate = sampleRate
             self.channels = channels
-            self.reader = reader
-            output = AssetReaderTrackOutput(trackID: piece.trackID, settings: .audioPCM, bufferCapacity: 16)
-            try reader.add(output)
-            // Decoding starts a little early: a codec with overlapping frames (AAC, Opus)
-            // gives its first frame after a seek wrong; the lead-in is dropped.
-            reader.timeRange = TimeRange(start: MediaTime.maximum(.zero, piece.source.start - Self.preroll), end: piece.source.end)
-            try reader.startReading()
+            switch blocks {
+            case .file(let reader):
+                self.reader = reader
+                let output = AssetReaderTrackOutput(trackID: piece.trackID, settings: .audioPCM, bufferCapacity: 16)
+                self.output = output
+                try reader.add(output)
+                // Decoding starts a little early: a codec with overlapping frames (AAC, Opus)
+                // gives its first frame after a seek wrong; the lead-in is dropped.
+                reader.timeRange = TimeRange(start: MediaTime.maximum(.zero, piece.source.start - Self.preroll), end: piece.source.end)
+                try reader.startReading()
+            case .memory(let memory):
+                reader = nil
+                output = nil
+                self.memory = memory
+            }
         }
 
         /// How far before its start a piece is decoded.
         static let preroll = MediaTime(value: 1, timescale: 10)
 
-        deinit { reader.cancelReading() }
+        deinit { reader?.cancelReading() }
 
         /// The next `count` frames; silence once the source has no more.
         func read(_ count: Int) async throws(ReelError) -> [Float] {
@@ -120,8 +142,15 @@ final class AudioTrackStream {
         /// Decodes one more block of the source and converts it.
         private func pull() async throws(ReelError) {
             if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled") }
-            guard let sample = try await output.next() else { return try finish() }
-            guard let audio = sample.audio, audio.frameCount > 0 else { return }
+            let next: DecodedAudio?
+            if let output {
+                guard let sample = try await output.next() else { return try finish() }
+                next = sample.audio
+            } else {
+                next = try await memory?.next()
+                if next == nil { return try finish() }
+            }
+            guard let audio = next, audio.frameCount > 0 else { return }
             if converter == nil && inputRate == 0 { try configure(for: audio) }
             guard audio.sampleRate == inputRate, audio.channelCount == inputChannels else {
                 throw ReelError(
@@ -184,7 +213,32 @@ final class AudioTrackStream {
             guard !ended else { return }
             ended = true
             if let converter { pending += try converter.flush() }
-            reader.cancelReading()
+            reader?.cancelReading()
         }
+    }
+}
+
+/// Sound held in memory, read as a decoder's blocks: 4096 sample frames at a time over a
+/// piece's source range, each stamped with the time of its first sample.
+struct MemoryBlocks {
+    let sound: any SoundSource
+    private var position: Int64
+    private let end: Int64
+
+    init(sound: any SoundSource, source: TimeRange) {
+        self.sound = sound
+        let rate = Int32(clamping: sound.sampleRate)
+        position = source.start.convertScale(rate, method: .roundHalfAwayFromZero).value
+        end = source.end.convertScale(rate, method: .roundHalfAwayFromZero).value
+    }
+
+    mutating func next() async throws(ReelError) -> DecodedAudio? {
+        guard position < end else { return nil }
+        let count = Int(min(4096, end - position))
+        let rate = Int32(clamping: sound.sampleRate)
+        let start = MediaTime(value: position, timescale: rate)
+        let samples = try await sound.samples(from: start, frameCount: count)
+        position += Int64(count)
+        return DecodedAudio(samples: samples, channelCount: sound.channelCount, sampleRate: sound.sampleRate, presentationTime: start)
     }
 }

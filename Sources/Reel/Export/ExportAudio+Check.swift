@@ -16,7 +16,7 @@ extension ExportAudio {
         case .mix(let tracks, _, _): pieces = tracks.flatMap(\.pieces)
         }
         var checked: [(URL, Int32)] = []
-        for piece in pieces where !checked.contains(where: { $0.0 == piece.url && $0.1 == piece.trackID }) {
+        for piece in pieces where piece.sound == nil && !checked.contains(where: { $0.0 == piece.url && $0.1 == piece.trackID }) {
             checked.append((piece.url, piece.trackID))
             try await Self.checkDecoding(piece)
         }

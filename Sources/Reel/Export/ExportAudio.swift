@@ -20,6 +20,8 @@ struct ExportAudio: Sendable {
         var trackID: Int32
         var source: TimeRange
         var target: TimeRange
+        /// The source track's sound when it is held in memory (no file is read).
+        var sound: (any SoundSource)? = nil
 
         var isScaled: Bool { source.duration != target.duration }
     }
@@ -161,7 +163,10 @@ struct ExportAudio: Sendable {
             let source = TimeRange(
                 start: TimeRange.mapTime(target.start, from: mapping.target, to: mapping.source),
                 end: TimeRange.mapTime(target.end, from: mapping.target, to: mapping.source))
-            pieces.append(Piece(url: sources.url(for: ref.sourceIdentifier), trackID: ref.trackID, source: source, target: target))
+            pieces.append(
+                Piece(
+                    url: sources.url(for: ref.sourceIdentifier), trackID: ref.trackID, source: source, target: target,
+                    sound: sources.soundSource(for: ref)))
         }
         return pieces
     }
@@ -170,6 +175,17 @@ struct ExportAudio: Sendable {
         -> ExportAudio
     {
         let first = tracks[0].pieces[0]
+        if let sound = first.sound {
+            // Sound held in memory is mixed and encoded, at its own format unless told otherwise.
+            guard sound.sampleRate > 0, sound.channelCount > 0 else {
+                throw ReelError(.unsupportedFormat, "the sound held in memory gives no sample rate or channel count", trackID: first.trackID)
+            }
+            let (outRate, outChannels) = format.resolved(sampleRate: sound.sampleRate, channelCount: min(sound.channelCount, 8))
+            let settings = AudioEncoderSettings(codec: codec, sampleRate: outRate, channelCount: outChannels)
+            var plan = ExportAudio(input: AssetWriterInput(settings: .audio(settings)), mode: .mix(tracks, sampleRate: outRate, channels: outChannels))
+            plan.sampleRate = outRate
+            return plan
+        }
         let reader = try await AssetReader.open(url: first.url)
         guard let description = reader.track(withID: first.trackID)?.formatDescription else {
             throw ReelError(.invalidArgument, "the file has no audio track \(first.trackID)", path: first.url.path, trackID: first.trackID)

@@ -135,7 +135,7 @@ struct ExportCaptions: Sendable {
         for segment in track.segments where !segment.isEmpty {
             guard let ref = segment.sourceTrack, segment.timeMapping.source.duration == segment.timeMapping.target.duration else { return nil }
             let url = sources.url(for: ref.sourceIdentifier)
-            guard !AssetCaptionSource.isCaptionFile(url) else { return nil }
+            guard !sources.isInMemory(ref), !AssetCaptionSource.isCaptionFile(url) else { return nil }
             if !parts.contains(where: { $0.reference == ref }) {
                 let reader = try await AssetReader.open(url: url)
                 defer { reader.cancelReading() }

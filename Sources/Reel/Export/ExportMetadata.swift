@@ -16,13 +16,14 @@ import ReelMetadata
 /// format, and what the new format cannot carry is said in one warning.
 struct ExportMetadata: Sendable {
     struct Piece: Sendable {
-        var source: AssetTimedMetadataSource
+        var source: any TimedMetadataSource
         /// The source range played.
         var sourceRange: TimeRange
         /// Where it plays in the composition.
         var target: TimeRange
-        /// The format of the source track's samples.
-        var format: MetadataFormat
+        /// The format of the source track's samples; nil for groups held in memory, which
+        /// are always encoded.
+        var format: MetadataFormat?
         /// For `mebx`: the source track's keys, which its samples' local key ids refer to.
         var keys: [QuickTimeMetadataKey]
     }
@@ -56,7 +57,9 @@ struct ExportMetadata: Sendable {
                 continue
             }
             guard !pieces.isEmpty else { continue }
-            var (format, converts) = try requested.resolve(sourceFormats: pieces.map(\.format), fileType: fileType, trackID: id, path: path, leaveOut: leaveOut)
+            var (format, converts) = try requested.resolve(
+                sourceFormats: pieces.compactMap(\.format), fileType: fileType, trackID: id, path: path, leaveOut: leaveOut)
+            if pieces.contains(where: { $0.format == nil }) { converts = true }
             // mebx samples name their items by the track's local key ids: samples from
             // sources whose key tables differ are encoded again under one table.
             let keys = pieces[0].keys
@@ -65,20 +68,29 @@ struct ExportMetadata: Sendable {
             let input = AssetWriterInput(settings: .metadata(format: format), sourceFormatHint: hint)
             var groups: [TimedMetadataGroup] = []
             var copied: [SampleBuffer] = []
+            var unlisted: ReelError?
             for piece in pieces {
-                let read = try await piece.source.samples(in: piece.sourceRange)
+                let read: [TimedMetadataSample]
+                do { read = try await piece.source.samples(in: piece.sourceRange) } catch  where error.code == .unsupportedFormat {
+                    unlisted = error
+                    break
+                }
                 if converts {
                     groups += read.compactMap { retimed($0.group, piece: piece) }
                 } else {
                     copied += try Self.copied(read, piece: piece)
                 }
             }
+            if let unlisted {
+                warn("metadata track \(id): \(unlisted.message); the track is left out")
+                continue
+            }
             var samples = copied
             var loss: String?
             if converts {
                 let conversion = MetadataConversion(groups: groups, to: format, input: input)
                 samples = conversion.samples
-                let from = Set(pieces.map(\.format.rawValue)).sorted().joined(separator: "+")
+                let from = Set(pieces.map { $0.format?.rawValue ?? "groups in memory" }).sorted().joined(separator: "+")
                 loss = conversion.lossDescription.map { "written as \(format) (converted from \(from) for .\(fileType.rawValue)): \($0)" }
             }
             samples = inTimeOrder(samples)
@@ -124,6 +136,14 @@ struct ExportMetadata: Sendable {
             guard let ref = segment.sourceTrack else { continue }
             let target = segment.target.intersection(range)
             guard target.isValid, target.duration > .zero else { continue }
+            let m = segment.timeMapping
+            let sourceRange = TimeRange(
+                start: TimeRange.mapTime(target.start, from: m.target, to: m.source),
+                end: TimeRange.mapTime(target.end, from: m.target, to: m.source))
+            if let memory = sources.inMemory?.timedMetadataSource(for: ref) {
+                pieces.append(Piece(source: memory, sourceRange: sourceRange, target: target, format: nil, keys: []))
+                continue
+            }
             let url = sources.url(for: ref.sourceIdentifier)
             let asset = assets[url] ?? Asset(url: url)
             assets[url] = asset
@@ -137,10 +157,6 @@ struct ExportMetadata: Sendable {
                     "its source track \(ref.trackID) holds \(what) samples, which Reel cannot carry (it carries \(TimedMetadataDecoder.supportedFormats.map(\.rawValue).sorted().joined(separator: ", ")))",
                     path: url.path, trackID: ref.trackID)
             }
-            let m = segment.timeMapping
-            let sourceRange = TimeRange(
-                start: TimeRange.mapTime(target.start, from: m.target, to: m.source),
-                end: TimeRange.mapTime(target.end, from: m.target, to: m.source))
             pieces.append(
                 Piece(
                     source: sources.metadataSource(for: ref), sourceRange: sourceRange, target: target, format: format,

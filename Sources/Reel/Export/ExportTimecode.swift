@@ -16,6 +16,7 @@ enum ExportTimecode {
         let tracks = composition.tracks(withMediaType: .video).filter { $0.isEnabled && !$0.isEmpty }
         for track in tracks {
             guard let (reference, sourceTime) = track.sourceTime(at: range.start) else { continue }
+            guard !sources.isInMemory(reference) else { return nil }
             let asset = Asset(url: sources.url(for: reference.sourceIdentifier))
             guard let source = try? await asset.loadTrack(withTrackID: reference.trackID), let start = source.startTimecode else { return nil }
             return label(

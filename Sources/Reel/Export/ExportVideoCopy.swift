@@ -33,7 +33,7 @@ package struct ExportVideoCopy: Sendable {
         let tracks = composition.tracks(withMediaType: .video).filter { $0.isEnabled && !$0.isEmpty }
         guard tracks.count == 1, let track = tracks.first else { return nil }
         let playing = track.segments.filter { !$0.target.intersection(range).duration.isZeroOrLess }
-        guard playing.count == 1, let segment = playing.first, !segment.isEmpty, let ref = segment.sourceTrack,
+        guard playing.count == 1, let segment = playing.first, !segment.isEmpty, let ref = segment.sourceTrack, !sources.isInMemory(ref),
             segment.target.containsTimeRange(range),
             segment.timeMapping.source.duration == segment.timeMapping.target.duration
         else { return nil }

@@ -8,7 +8,9 @@ import ReelIO
 /// `files`), and each referenced track gets one ``AssetVideoFrameSource``,
 /// ``AssetTimedMetadataSource`` or ``AssetCaptionSource``, made on first use and kept for
 /// the render. Captions given in memory (`captions`, by source identifier) are that
-/// source's caption track.
+/// source's caption track, and a reference with a source in `inMemory` (frames, metadata,
+/// captions or sound) is read from there, not from a file: an export of a composition
+/// made in memory writes a file from no file at all.
 ///
 /// ```swift
 /// let sources = AssetRenderSources()
@@ -23,6 +25,9 @@ public final class AssetRenderSources: RenderSourceProvider {
     public let metadataWarnings: @Sendable (MetadataReadWarning) -> Void
     /// Caption tracks held in memory, by source identifier (any track ID of it).
     public let captions: [String: [Caption]]
+    /// Sources held in memory (a `RenderSources` table, ReelTesting's `InMemorySource`); a
+    /// reference they give a source for is read from them, before any file.
+    public let inMemory: (any RenderSourceProvider)?
 
     private struct Table {
         var video: [SourceTrackReference: AssetVideoFrameSource] = [:]
@@ -34,12 +39,22 @@ public final class AssetRenderSources: RenderSourceProvider {
     public init(
         videoOptions: AssetVideoFrameSource.Options = .init(), files: [String: URL] = [:],
         metadataWarnings: @escaping @Sendable (MetadataReadWarning) -> Void = MetadataReadWarning.standardErrorLogger,
-        captions: [String: [Caption]] = [:]
+        captions: [String: [Caption]] = [:], inMemory: (any RenderSourceProvider)? = nil
     ) {
         self.videoOptions = videoOptions
         self.files = files
         self.metadataWarnings = metadataWarnings
         self.captions = captions
+        self.inMemory = inMemory
+    }
+
+    /// Whether `reference` is read from memory (``inMemory`` holds a source for it), so no
+    /// file is opened for it.
+    public func isInMemory(_ reference: SourceTrackReference) -> Bool {
+        if captions[reference.sourceIdentifier] != nil { return true }
+        guard let inMemory else { return false }
+        return inMemory.videoFrameSource(for: reference) != nil || inMemory.timedMetadataSource(for: reference) != nil
+            || inMemory.captionSource(for: reference) != nil || inMemory.soundSource(for: reference) != nil
     }
 
     /// The file a source identifier names: as `files` maps it, else a URL the identifier
@@ -53,7 +68,8 @@ public final class AssetRenderSources: RenderSourceProvider {
     }
 
     public func videoFrameSource(for reference: SourceTrackReference) -> (any VideoFrameSource)? {
-        table.withLock { t in
+        if let source = inMemory?.videoFrameSource(for: reference) { return source }
+        return table.withLock { t in
             if let source = t.video[reference] { return source }
             let source = AssetVideoFrameSource(url: url(for: reference.sourceIdentifier), trackID: reference.trackID, options: videoOptions)
             t.video[reference] = source
@@ -62,10 +78,10 @@ public final class AssetRenderSources: RenderSourceProvider {
     }
 
     public func timedMetadataSource(for reference: SourceTrackReference) -> (any TimedMetadataSource)? {
-        metadataSource(for: reference)
+        inMemory?.timedMetadataSource(for: reference) ?? metadataSource(for: reference)
     }
 
-    /// The metadata source for `reference`, as its concrete type.
+    /// The file's metadata source for `reference`, as its concrete type.
     public func metadataSource(for reference: SourceTrackReference) -> AssetTimedMetadataSource {
         table.withLock { t in
             if let source = t.metadata[reference] { return source }
@@ -78,6 +94,7 @@ public final class AssetRenderSources: RenderSourceProvider {
     }
 
     public func captionSource(for reference: SourceTrackReference) -> (any CaptionSource)? {
+        if let source = inMemory?.captionSource(for: reference) { return source }
         if let list = captions[reference.sourceIdentifier] { return InMemoryCaptionSource(captions: list) }
         return table.withLock { t in
             if let source = t.captions[reference] { return source }
@@ -85,6 +102,10 @@ public final class AssetRenderSources: RenderSourceProvider {
             t.captions[reference] = source
             return source
         }
+    }
+
+    public func soundSource(for reference: SourceTrackReference) -> (any SoundSource)? {
+        inMemory?.soundSource(for: reference)
     }
 
     /// Stops every reader opened so far (they are reopened when asked again).

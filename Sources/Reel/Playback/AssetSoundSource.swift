@@ -7,7 +7,7 @@ import ReelIO
 /// audio mix, mixed by the export's mixer (`AudioMixer`, the same samples an export
 /// encodes), as interleaved float samples. Reading on from where the last block ended
 /// continues the mix; reading from elsewhere (a seek) starts a new mix there.
-public actor AssetSoundSource: PlayerSoundSource {
+public actor AssetSoundSource: SoundSource {
     public nonisolated let sampleRate: Int
     public nonisolated let channelCount: Int
     private let tracks: [ExportAudio.Track]

@@ -196,6 +196,7 @@ extension SmartRender {
         var checked: Set<SourceTrackReference> = []
         for case .source(let ref, _, _) in kinds where !checked.contains(ref) {
             checked.insert(ref)
+            if sources.isInMemory(ref) { return .fallback("\(ref.sourceIdentifier) is held in memory: it has no packets to copy") }
             let url = sources.url(for: ref.sourceIdentifier)
             let name = url.lastPathComponent
             let reader = try await AssetReader.open(url: url)

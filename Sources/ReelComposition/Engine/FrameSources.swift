@@ -47,6 +47,16 @@ public protocol TimedMetadataSource: Sendable {
     /// previous sample does not carry forward: the engine drops a group that does not hold
     /// the time.
     func sample(at sourceTime: MediaTime) async throws(ReelError) -> TimedMetadataSample?
+    /// Every sample whose group overlaps `range` (source time), in order: what an export
+    /// writes. By default a source cannot list its samples (`.unsupportedFormat`), and an
+    /// export leaves its track out with a warning.
+    func samples(in range: TimeRange) async throws(ReelError) -> [TimedMetadataSample]
+}
+
+extension TimedMetadataSource {
+    public func samples(in range: TimeRange) async throws(ReelError) -> [TimedMetadataSample] {
+        throw ReelError(.unsupportedFormat, "its source gives its groups one time at a time and cannot list them (implement samples(in:))")
+    }
 }
 
 /// The captions of one source caption track. A caption track is small: the engine asks
@@ -63,10 +73,14 @@ public protocol RenderSourceProvider: Sendable {
     func timedMetadataSource(for reference: SourceTrackReference) -> (any TimedMetadataSource)?
     /// The captions of a caption track; none by default.
     func captionSource(for reference: SourceTrackReference) -> (any CaptionSource)?
+    /// The sound of an audio track, when it is held in memory (an export reads files'
+    /// sound itself); none by default.
+    func soundSource(for reference: SourceTrackReference) -> (any SoundSource)?
 }
 
 extension RenderSourceProvider {
     public func captionSource(for reference: SourceTrackReference) -> (any CaptionSource)? { nil }
+    public func soundSource(for reference: SourceTrackReference) -> (any SoundSource)? { nil }
 }
 
 /// A ``RenderSourceProvider`` that is a table of sources by reference.
@@ -74,15 +88,18 @@ public struct RenderSources: RenderSourceProvider {
     public var videoSources: [SourceTrackReference: any VideoFrameSource]
     public var metadataSources: [SourceTrackReference: any TimedMetadataSource]
     public var captionSources: [SourceTrackReference: any CaptionSource]
+    public var soundSources: [SourceTrackReference: any SoundSource]
 
     public init(
         videoSources: [SourceTrackReference: any VideoFrameSource] = [:],
         metadataSources: [SourceTrackReference: any TimedMetadataSource] = [:],
-        captionSources: [SourceTrackReference: any CaptionSource] = [:]
+        captionSources: [SourceTrackReference: any CaptionSource] = [:],
+        soundSources: [SourceTrackReference: any SoundSource] = [:]
     ) {
         self.videoSources = videoSources
         self.metadataSources = metadataSources
         self.captionSources = captionSources
+        self.soundSources = soundSources
     }
 
     public mutating func add(_ source: any VideoFrameSource, for reference: SourceTrackReference) {
@@ -97,7 +114,12 @@ public struct RenderSources: RenderSourceProvider {
         captionSources[reference] = source
     }
 
+    public mutating func add(_ source: any SoundSource, for reference: SourceTrackReference) {
+        soundSources[reference] = source
+    }
+
     public func videoFrameSource(for reference: SourceTrackReference) -> (any VideoFrameSource)? { videoSources[reference] }
     public func captionSource(for reference: SourceTrackReference) -> (any CaptionSource)? { captionSources[reference] }
     public func timedMetadataSource(for reference: SourceTrackReference) -> (any TimedMetadataSource)? { metadataSources[reference] }
+    public func soundSource(for reference: SourceTrackReference) -> (any SoundSource)? { soundSources[reference] }
 }

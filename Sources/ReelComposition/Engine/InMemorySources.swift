@@ -42,6 +42,14 @@ public struct InMemoryTimedMetadataSource: TimedMetadataSource {
         guard let i = InMemoryIndex.last(in: samples.count, notAfter: sourceTime, start: { samples[$0].group.timeRange.start }) else { return nil }
         return samples[i].group.timeRange.containsTime(sourceTime) ? samples[i] : nil
     }
+
+    public func samples(in range: TimeRange) async throws(ReelError) -> [TimedMetadataSample] {
+        samples.filter { sample in
+            let group = sample.group.timeRange
+            // An instant counts where it falls; a group, where it overlaps.
+            return group.duration > .zero ? group.intersection(range).duration > .zero : range.containsTime(group.start)
+        }
+    }
 }
 
 /// A caption track held in memory.

@@ -44,11 +44,11 @@ public final class PlayerItem: Sendable {
         /// Where the frames and metadata of the composition's tracks come from.
         public var sources: any RenderSourceProvider
         /// The mixed sound, when the item has sound.
-        public var sound: (any PlayerSoundSource)?
+        public var sound: (any SoundSource)?
 
         public init(
             composition: Composition, videoComposition: VideoComposition? = nil, audioMix: AudioMix? = nil,
-            sources: any RenderSourceProvider, sound: (any PlayerSoundSource)? = nil
+            sources: any RenderSourceProvider, sound: (any SoundSource)? = nil
         ) {
             self.composition = composition
             self.videoComposition = videoComposition
@@ -100,7 +100,7 @@ public final class PlayerItem: Sendable {
     /// tests, `AssetRenderSources` for files).
     public convenience init(
         composition: Composition, videoComposition: VideoComposition? = nil, audioMix: AudioMix? = nil,
-        sources: any RenderSourceProvider, sound: (any PlayerSoundSource)? = nil,
+        sources: any RenderSourceProvider, sound: (any SoundSource)? = nil,
         customVideoCompositor: (@Sendable () -> any VideoCompositing)? = nil
     ) {
         let contents = Contents(

@@ -4,7 +4,8 @@ import ReelCore
 /// the samples' raw bytes (timed metadata, passthrough).
 ///
 /// An output is an `AsyncSequence` of ``AssetReaderSample``s with back-pressure: the
-/// reader's thread decodes at most ``bufferCapacity`` samples ahead of the consumer.
+/// reader's thread decodes at most ``bufferCapacity`` samples ahead of the consumer. The
+/// same samples come typed from ``frames``, ``audio`` and ``sampleBuffers``.
 /// Code that runs on its own thread (a render loop) can pull synchronously instead with
 /// ``nextFrame()``, ``nextSampleBuffer()`` or ``nextAudio()``. Use one or the other, from
 /// one consumer.
@@ -14,7 +15,7 @@ import ReelCore
 /// let video = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .bgra))
 /// try reader.add(video)
 /// try reader.startReading()
-/// for try await sample in video { ... }
+/// for try await frame in video.frames { ... }
 /// ```
 public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
     /// What the output delivers.

@@ -2,8 +2,8 @@ import ReelComposition
 import ReelCore
 
 /// A media source that lives in memory: video tracks of synthetic (or given) frames,
-/// timed-metadata tracks of groups and caption tracks, described for a composition and served to the render
-/// engine. No files, no FFmpeg.
+/// timed-metadata tracks of groups, caption tracks and sound tracks, described for a composition and served
+/// to the render engine (and, through `AssetRenderSources(inMemory:)`, to an export). No files, no FFmpeg.
 ///
 /// ```swift
 /// var clip = InMemorySource(identifier: "clip")
@@ -23,6 +23,7 @@ public struct InMemorySource: RenderSourceProvider {
     private var videoSources: [Int32: InMemoryVideoFrameSource] = [:]
     private var metadataSources: [Int32: InMemoryTimedMetadataSource] = [:]
     private var captionSources: [Int32: InMemoryCaptionSource] = [:]
+    private var soundSources: [Int32: InMemorySoundSource] = [:]
 
     public init(identifier: String = "memory") {
         self.identifier = identifier
@@ -102,6 +103,16 @@ public struct InMemorySource: RenderSourceProvider {
         captionSources[trackID] = InMemoryCaptionSource(captions: captions)
     }
 
+    /// Adds a sound track of `sound` (interleaved float samples from time zero).
+    public mutating func addSoundTrack(trackID: Int32, sound: InMemorySoundSource) throws(ReelError) {
+        try checkNew(trackID)
+        let frames = sound.interleaved.count / sound.channelCount
+        guard frames > 0, sound.sampleRate > 0 else { throw ReelError(.invalidArgument, "a sound track needs at least one sample", trackID: trackID) }
+        let duration = MediaTime(value: Int64(frames), timescale: Int32(clamping: sound.sampleRate))
+        tracks.append(SourceTrackDescription(reference: reference(trackID), mediaType: .audio, timeRange: TimeRange(start: .zero, duration: duration)))
+        soundSources[trackID] = sound
+    }
+
     private func checkNew(_ trackID: Int32) throws(ReelError) {
         guard !tracks.contains(where: { $0.trackID == trackID }) else {
             throw ReelError(.invalidArgument, "the source \(identifier) already has a track \(trackID)", trackID: trackID)
@@ -118,6 +129,10 @@ public struct InMemorySource: RenderSourceProvider {
 
     public func captionSource(for reference: SourceTrackReference) -> (any CaptionSource)? {
         reference.sourceIdentifier == identifier ? captionSources[reference.trackID] : nil
+    }
+
+    public func soundSource(for reference: SourceTrackReference) -> (any SoundSource)? {
+        reference.sourceIdentifier == identifier ? soundSources[reference.trackID] : nil
     }
 }
 
@@ -137,5 +152,9 @@ public struct InMemorySources: RenderSourceProvider {
 
     public func captionSource(for reference: SourceTrackReference) -> (any CaptionSource)? {
         sources.lazy.compactMap { $0.captionSource(for: reference) }.first
+    }
+
+    public func soundSource(for reference: SourceTrackReference) -> (any SoundSource)? {
+        sources.lazy.compactMap { $0.soundSource(for: reference) }.first
     }
 }

@@ -1,18 +1,23 @@
-/// The mixed sound of a player item: the composition's audio tracks through its audio mix,
-/// as interleaved 32-bit float samples at one rate and channel count.
-public protocol PlayerSoundSource: Sendable {
+/// Sound as interleaved 32-bit float samples at one rate and channel count, asked for by
+/// time: a player item's mixed sound (the composition's audio tracks through its audio
+/// mix), or one source audio track held in memory (``RenderSourceProvider/soundSource(for:)``),
+/// which an export mixes as it mixes a file's.
+public protocol SoundSource: Sendable {
     var sampleRate: Int { get }
     var channelCount: Int { get }
-    /// The mixed samples of `frameCount` sample frames from item time `start` (silence
-    /// where no track sounds): `frameCount * channelCount` interleaved values.
+    /// The samples of `frameCount` sample frames from `start` (silence where there is no
+    /// sound): `frameCount * channelCount` interleaved values.
     func samples(from start: MediaTime, frameCount: Int) async throws(ReelError) -> [Float]
 }
 
-/// Sound held in memory, already mixed: for tests and generated sound.
-public struct InMemorySoundSource: PlayerSoundSource {
+/// The sound a player item plays: its composition's audio, mixed.
+public typealias PlayerSoundSource = SoundSource
+
+/// Sound held in memory: for tests and generated sound.
+public struct InMemorySoundSource: SoundSource {
     public let sampleRate: Int
     public let channelCount: Int
-    /// Interleaved samples from item time zero.
+    /// Interleaved samples from time zero.
     public let interleaved: [Float]
 
     public init(sampleRate: Int, channelCount: Int, interleaved: [Float]) {
