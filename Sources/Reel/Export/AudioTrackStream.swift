@@ -89,9 +89,12 @@ final class AudioTrackStream {
         let end: Int64
         let sampleRate: Int
         let channels: Int
-        private let reader: AssetReader?
-        private let output: AssetReaderTrackOutput?
-        private var memory: MemoryBlocks?
+        /// What the blocks come from once reading: a started reader and its output, or memory.
+        private var input: Input
+        private enum Input {
+            case file(AssetReader, AssetReaderTrackOutput)
+            case memory(MemoryBlocks)
+        }
         private var converter: AudioConverter?
         /// Source frames to feed (known once the source's rate is), and fed so far.
         private var sourceFrames: Int64 = 0
@@ -109,25 +112,22 @@ final class AudioTrackStream {
             self.channels = channels
             switch blocks {
             case .file(let reader):
-                self.reader = reader
                 let output = AssetReaderTrackOutput(trackID: piece.trackID, settings: .audioPCM, bufferCapacity: 16)
-                self.output = output
+                input = .file(reader, output)
                 try reader.add(output)
                 // Decoding starts a little early: a codec with overlapping frames (AAC, Opus)
                 // gives its first frame after a seek wrong; the lead-in is dropped.
                 reader.timeRange = TimeRange(start: MediaTime.maximum(.zero, piece.source.start - Self.preroll), end: piece.source.end)
                 try reader.startReading()
             case .memory(let memory):
-                reader = nil
-                output = nil
-                self.memory = memory
+                input = .memory(memory)
             }
         }
 
         /// How far before its start a piece is decoded.
         static let preroll = MediaTime(value: 1, timescale: 10)
 
-        deinit { reader?.cancelReading() }
+        deinit { if case .file(let reader, _) = input { reader.cancelReading() } }
 
         /// The next `count` frames; silence once the source has no more.
         func read(_ count: Int) async throws(ReelError) -> [Float] {
@@ -143,11 +143,13 @@ final class AudioTrackStream {
         private func pull() async throws(ReelError) {
             if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled") }
             let next: DecodedAudio?
-            if let output {
+            switch input {
+            case .file(_, let output):
                 guard let sample = try await output.next() else { return try finish() }
                 next = sample.audio
-            } else {
-                next = try await memory?.next()
+            case .memory(var memory):
+                next = try await memory.next()
+                input = .memory(memory)
                 if next == nil { return try finish() }
             }
             guard let audio = next, audio.frameCount > 0 else { return }
@@ -213,7 +215,7 @@ final class AudioTrackStream {
             guard !ended else { return }
             ended = true
             if let converter { pending += try converter.flush() }
-            reader?.cancelReading()
+            if case .file(let reader, _) = input { reader.cancelReading() }
         }
     }
 }
