@@ -25,6 +25,10 @@ let package = Package(
         // configuration-file support (the trait left off).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // The preview tests' HTTP and WebSocket client (Tests/ReelPreviewTests/LocalClient.swift),
+        // and the graceful stop of the server they run.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // `swift package generate-documentation` (scripts/docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -107,8 +111,10 @@ let package = Package(
             name: "ReelPreviewTests",
             dependencies: [
                 "ReelTestSupport", "ReelPreview", "Reel", "ReelDocuments", "GPSDashboard",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .testTarget(name: "ExamplesTests", dependencies: ["ReelTestSupport", "Reel", "ReelDocuments", "GPSDashboard", "ReelTesting"], exclude: ["Goldens"]),
         .testTarget(

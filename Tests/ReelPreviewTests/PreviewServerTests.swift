@@ -1,14 +1,13 @@
 import Foundation
 import GPSDashboard
-import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
-import HummingbirdWSTesting
+import NIOCore
 import Reel
 import ReelCore
 import ReelDocuments
 import ReelPreview
 import ReelTestSupport
+import ServiceLifecycle
 import Testing
 
 @Suite("PreviewServer", .serialized)
@@ -33,26 +32,46 @@ struct PreviewServerTests {
         return PreviewServer(document: document, renderer: PreviewRenderer(state: state, scale: scale))
     }
 
+    /// Runs `server` on a loopback port the system picks while `body` runs with that port,
+    /// then stops it as `reel preview` stops on a signal (a graceful shutdown).
+    static func live<T>(_ server: PreviewServer, _ body: (Int) async throws -> T) async throws -> T {
+        let (ports, ready) = AsyncStream<Int>.makeStream()
+        let app = server.application(onReady: { _, port in
+            ready.yield(port)
+            ready.finish()
+        })
+        let group = ServiceGroup(services: [app], logger: PreviewServer.quietLogger)
+        let running = Task { try await group.run() }
+        defer { running.cancel() }
+        var first = ports.makeAsyncIterator()
+        guard let port = await first.next() else { throw LocalClient.Failure(description: "the server did not start") }
+        let result = try await body(port)
+        await group.triggerGracefulShutdown()
+        try await running.value
+        return result
+    }
+
     @Test("the page and its files are served; no other path reaches the file system")
     func routes() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await Self.server(path: Self.writeDashboard(in: folder))
-        try await server.application().test(.router) { client in
-            try await client.execute(uri: "/", method: .get) { response in
-                #expect(response.status == .ok)
-                #expect(String(buffer: response.body).contains("/preview.js"))
-            }
+        try await Self.live(server) { port in
+            let page = try await LocalClient.get(port: port, "/")
+            #expect(page.status == .ok)
+            #expect(page.text.contains("/preview.js"))
             for file in ["/preview.js", "/preview.css"] {
-                try await client.execute(uri: file, method: .get) { #expect($0.status == .ok, "\(file)") }
+                #expect(try await LocalClient.get(port: port, file).status == .ok, "\(file)")
             }
             for bad in [
                 "/../Package.swift", "/%2e%2e/Package.swift", "/Page/index.html", "/frames/../c.json", "/frames/60.png",
                 "/frames/-1.png", "/frames/x.png", "/frames/1.jpg", "/preview.js/..", "/etc/passwd",
             ] {
-                try await client.execute(uri: bad, method: .get) { #expect($0.status == .notFound, "\(bad): \($0.status)") }
+                let status = try await LocalClient.get(port: port, bad).status
+                #expect(status == .notFound, "\(bad): \(status)")
             }
-            try await client.execute(uri: "/info", method: .get) { response in
+            do {
+                let response = try await LocalClient.get(port: port, "/info")
                 #expect(response.status == .ok)
                 let info = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
                 #expect(info?["frameCount"] as? Int == 60)
@@ -89,13 +108,12 @@ struct PreviewServerTests {
         var references: [Int: Data] = [:]
         for index in Set(indices) { references[index] = try await reference(index) }
         let expected = references
-        try await server.application().test(.router) { client in
+        try await Self.live(server) { port in
             for index in indices {
-                try await client.execute(uri: "/frames/\(index).png", method: .get) { response in
-                    #expect(response.status == .ok)
-                    #expect(response.headers[.contentType] == "image/png")
-                    #expect(Data(buffer: response.body) == expected[index], "frame \(index)")
-                }
+                let response = try await LocalClient.get(port: port, "/frames/\(index).png")
+                #expect(response.status == .ok)
+                #expect(response.headers["Content-Type"] == ["image/png"])
+                #expect(Data(buffer: response.body) == expected[index], "frame \(index)")
             }
         }
         #expect(references.count > 40)
@@ -106,26 +124,28 @@ struct PreviewServerTests {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await Self.server(path: Self.writeDashboard(in: folder))
-        let ready = PortBox()
-        try await server.application(onReady: { _, port in ready.set(port) }).test(.live) { client in
-            let port = try #require(ready.get())
+        try await Self.live(server) { port in
             // Another site's page may not connect.
             await #expect(throws: (any Error).self) {
-                try await client.ws("/socket", configuration: .init(additionalHeaders: [.origin: "http://evil.example"])) { _, _, _ in }
+                try await LocalClient.webSocket(port: port, "/socket", origins: ["http://evil.example"]) { _ in }
             }
-            // A second origin beside the client's own is refused too.
+            // Nor may a request naming a second origin beside the server's own.
             await #expect(throws: (any Error).self) {
-                try await client.ws("/socket", configuration: .init(additionalHeaders: [.origin: "http://localhost:\(port)"])) { _, _, _ in }
+                try await LocalClient.webSocket(port: port, "/socket", origins: ["ws://localhost", "http://localhost:\(port)"]) { _ in }
             }
-            let replies = Replies()
-            try await client.ws("/socket") { inbound, outbound, _ in
-                var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
-                let info = try #require(try await messages.next())
+            // The server's own page (a browser names its origin), and a client that is no
+            // browser (no origin).
+            let own = try await LocalClient.webSocket(port: port, "/socket") { socket in try await socket.next() }
+            guard case .text(let ownInfo) = own else { Issue.record("no info message without an origin"); return }
+            #expect(ownInfo.contains("\"type\":\"info\""))
+            var replies: [String] = []
+            try await LocalClient.webSocket(port: port, "/socket", origins: ["http://127.0.0.1:\(port)"]) { socket in
+                let info = try #require(try await socket.next())
                 guard case .text(let infoText) = info else { Issue.record("the first message is not text"); return }
                 #expect(infoText.contains("\"type\":\"info\""))
-                try await outbound.write(.text(#"{"type": "seek", "frame": 45}"#))
-                let header = try #require(try await messages.next())
-                let jpeg = try #require(try await messages.next())
+                try await socket.send(#"{"type": "seek", "frame": 45}"#)
+                let header = try #require(try await socket.next())
+                let jpeg = try #require(try await socket.next())
                 if case .text(let text) = header { replies.append(text) }
                 if case .binary(let bytes) = jpeg {
                     #expect(bytes.readableBytes > 1000 && bytes.getBytes(at: 0, length: 2) == [0xFF, 0xD8])
@@ -133,16 +153,16 @@ struct PreviewServerTests {
                     Issue.record("no JPEG")
                 }
                 for bad in ["not json", #"{"type": "seek", "frame": 600}"#, #"{"type": "warp"}"#] {
-                    try await outbound.write(.text(bad))
-                    if case .text(let text) = try #require(try await messages.next()) { replies.append(text) }
+                    try await socket.send(bad)
+                    if case .text(let text) = try #require(try await socket.next()) { replies.append(text) }
                 }
-                try await outbound.write(.binary(ByteBuffer(string: "??")))
-                if case .text(let text) = try #require(try await messages.next()) { replies.append(text) }
+                try await socket.send(bytes: ByteBuffer(string: "??"))
+                if case .text(let text) = try #require(try await socket.next()) { replies.append(text) }
                 // Still answering after all that.
-                try await outbound.write(.text(#"{"type": "seek", "frame": 2}"#))
-                if case .text(let text) = try #require(try await messages.next()) { replies.append(text) }
+                try await socket.send(#"{"type": "seek", "frame": 2}"#)
+                if case .text(let text) = try #require(try await socket.next()) { replies.append(text) }
             }
-            let got = replies.all
+            let got = replies
             #expect(got.count == 6)
             #expect(got.first?.contains("\"index\":45") == true && got.first?.contains("\"trackID\":2") == true, "\(got.first ?? "")")
             #expect(got.dropFirst().prefix(4).allSatisfy { $0.contains("\"type\":\"error\"") }, "\(got)")
@@ -157,19 +177,14 @@ struct PreviewServerTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = try Self.writeDashboard(in: folder)
         let server = try await Self.server(path: path)
-        let ready = PortBox()
-        let app = server.application(onReady: { _, port in ready.set(port) })
-        try await app.test(.live) { client in
-            let port = try #require(ready.get())
+        try await Self.live(server) { port in
             let watcher = Task { await server.watchDocument() }
             defer { watcher.cancel() }
-            _ = port
-            try await client.ws("/socket") { inbound, outbound, _ in
-                var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
-                _ = try await messages.next()
-                try await outbound.write(.text(#"{"type": "seek", "frame": 30}"#))
-                let first = try #require(try await messages.next())
-                guard case .text(let firstHeader) = first, case .binary(let firstJPEG) = try #require(try await messages.next()) else {
+            try await LocalClient.webSocket(port: port, "/socket") { socket in
+                _ = try await socket.next()
+                try await socket.send(#"{"type": "seek", "frame": 30}"#)
+                let first = try #require(try await socket.next())
+                guard case .text(let firstHeader) = first, case .binary(let firstJPEG) = try #require(try await socket.next()) else {
                     Issue.record("no frame"); return
                 }
                 #expect(firstHeader.contains("\"generation\":1"))
@@ -178,7 +193,7 @@ struct PreviewServerTests {
                 _ = try Self.writeDashboard(in: folder, accent: "#3DA5FF")
                 var texts: [String] = []
                 var again: ByteBuffer?
-                while again == nil, let message = try await messages.next() {
+                while again == nil, let message = try await socket.next() {
                     switch message {
                     case .text(let text): texts.append(text)
                     case .binary(let bytes): again = bytes
@@ -190,31 +205,17 @@ struct PreviewServerTests {
                 // Half an edit: the page is told why, and no frame is sent.
                 try await Task.sleep(for: .milliseconds(1100))
                 try Data(#"{"version": 1, "sources": [{"name": "camera", "path": 7}]}"#.utf8).write(to: URL(fileURLWithPath: path))
-                let problem = try #require(try await messages.next())
+                let problem = try #require(try await socket.next())
                 guard case .text(let problemText) = problem else { Issue.record("no problem message"); return }
                 #expect(problemText.contains("\"type\":\"invalid\"") && problemText.contains("sources[0].path"), "\(problemText)")
                 // The last good state still renders.
-                try await outbound.write(.text(#"{"type": "seek", "frame": 31}"#))
-                if case .text(let text) = try #require(try await messages.next()) {
+                try await socket.send(#"{"type": "seek", "frame": 31}"#)
+                if case .text(let text) = try #require(try await socket.next()) {
                     #expect(text.contains("\"index\":31") && text.contains("\"generation\":2"), "\(text)")
                 }
             }
         }
     }
-}
-
-/// A port handed from the server's start to the test.
-final class PortBox: Sendable {
-    private let value = Lock<Int?>(nil)
-    func set(_ port: Int) { value.withLock { $0 = port } }
-    func get() -> Int? { value.withLock { $0 } }
-}
-
-/// Text replies collected in a WebSocket handler.
-final class Replies: Sendable {
-    private let value = Lock<[String]>([])
-    func append(_ text: String) { value.withLock { $0.append(text) } }
-    var all: [String] { value.withLock { $0 } }
 }
 
 /// A small deterministic generator (SplitMix64), so the random frames are the same every run.
