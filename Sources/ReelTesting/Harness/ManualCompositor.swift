@@ -14,7 +14,8 @@ import ReelCore
 /// manual.finishAll { request in SyntheticFrame.counter(0, width: 64, height: 36, format: .bgra) }
 /// ```
 ///
-/// `cancelAllPendingVideoCompositionRequests` finishes every held request as cancelled.
+/// `cancelAllPendingVideoCompositionRequests` finishes every held request as cancelled,
+/// unless ``holdsCancelledRequests`` is set.
 public final class ManualCompositor: VideoCompositing {
     public let sourcePixelBufferAttributes: PixelBufferAttributes?
     public let requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes
@@ -24,6 +25,7 @@ public final class ManualCompositor: VideoCompositing {
         var startedTimes: [MediaTime] = []
         var contexts: [VideoCompositionRenderContext] = []
         var waiters: [(count: Int, once: Once<Void>)] = []
+        var holdsCancelledRequests = false
     }
 
     private let state = Lock(State())
@@ -52,11 +54,20 @@ public final class ManualCompositor: VideoCompositing {
     }
 
     public func cancelAllPendingVideoCompositionRequests() async {
-        let pending = state.withLock { s in
+        let pending = state.withLock { s -> [AsynchronousVideoCompositionRequest] in
+            if s.holdsCancelledRequests { return [] }
             defer { s.pending.removeAll() }
             return s.pending
         }
         for request in pending { request.finishCancelledRequest() }
+    }
+
+    /// When true, a cancel leaves the held requests for the test to finish: a compositor
+    /// slow to honour cancellation, which keeps a render in flight for as long as the test
+    /// likes. False (finish them as cancelled at once) by default.
+    public var holdsCancelledRequests: Bool {
+        get { state.withLock { $0.holdsCancelledRequests } }
+        set { state.withLock { $0.holdsCancelledRequests = newValue } }
     }
 
     /// The requests started and not yet finished by the test, oldest first.
