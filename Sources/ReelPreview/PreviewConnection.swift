@@ -103,7 +103,8 @@ struct PreviewConnection {
             send.finish()
             group.cancelAll()
         }
-        await server.hub.unregister(id)
+        // The last page gone, nothing keeps readers open for the next frame.
+        if await server.hub.unregister(id) == 0 { await server.renderer.release() }
     }
 }
 
@@ -194,7 +195,11 @@ actor PreviewHub {
         return lastID
     }
 
-    func unregister(_ id: Int) { pages[id] = nil }
+    /// Forgets page `id`; returns how many are left.
+    func unregister(_ id: Int) -> Int {
+        pages[id] = nil
+        return pages.count
+    }
 
     /// The document loaded again: each page gets its description and its frame, rendered anew.
     func documentChanged(info: String?) {
