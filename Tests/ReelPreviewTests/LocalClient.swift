@@ -94,7 +94,9 @@ enum LocalClient {
 
     private enum Upgrade: Sendable {
         case accepted(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>)
-        case refused
+        /// The connection the server answered without upgrading, to be closed (left open,
+        /// it would keep the server's graceful shutdown waiting).
+        case refused(any Channel)
     }
 
     /// A WebSocket to `target` at `port`, sending `origins` as its `Origin` headers (none:
@@ -115,13 +117,17 @@ enum LocalClient {
                     let configuration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
                         upgradeRequestHead: HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: headers),
                         upgraders: [upgrader],
-                        notUpgradingCompletionHandler: { channel in channel.eventLoop.makeCompletedFuture { .refused } }
+                        notUpgradingCompletionHandler: { channel in channel.eventLoop.makeCompletedFuture { .refused(channel) } }
                     )
                     return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
                         configuration: .init(upgradeConfiguration: configuration))
                 }
             }
-        guard case .accepted(let channel) = try await upgrade.get() else {
+        let channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>
+        switch try await upgrade.get() {
+        case .accepted(let accepted): channel = accepted
+        case .refused(let connection):
+            try? await connection.close()
             throw Failure(description: "the server refused the WebSocket to \(target) from \(origins)")
         }
         return try await channel.executeThenClose { inbound, outbound in
