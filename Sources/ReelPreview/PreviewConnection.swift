@@ -103,8 +103,7 @@ struct PreviewConnection {
             send.finish()
             group.cancelAll()
         }
-        // The last page gone, nothing keeps readers open for the next frame.
-        if await server.hub.unregister(id) == 0 { await server.renderer.release() }
+        await server.hub.unregister(id)
     }
 }
 
@@ -195,11 +194,7 @@ actor PreviewHub {
         return lastID
     }
 
-    /// Forgets page `id`; returns how many are left.
-    func unregister(_ id: Int) -> Int {
-        pages[id] = nil
-        return pages.count
-    }
+    func unregister(_ id: Int) { pages[id] = nil }
 
     /// The document loaded again: each page gets its description and its frame, rendered anew.
     func documentChanged(info: String?) {

@@ -34,32 +34,6 @@ struct PreviewRendererTests {
         #expect(landed.metadata.map(\.trackID) == exact.metadata.map(\.trackID))
     }
 
-    @Test("pages asking at once each get their own frame: a jump by one does not cancel the frame another waits for")
-    func pagesAskingAtOnce() async throws {
-        let folder = try TestFiles.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let renderer = try await Self.renderer(in: folder)
-        // Four pages, each reading on from a place of its own, their requests interleaved;
-        // then again from other places (the renderer keeps 32 frames).
-        for round in 0..<3 {
-            let starts = [0, 15, 30, 45].map { ($0 + round * 4) % 48 }
-            let results = try await withThrowingTaskGroup(of: [Int].self) { group in
-                for start in starts {
-                    group.addTask {
-                        var shown: [Int] = []
-                        for index in start..<(start + 12) { shown.append(try await renderer.frame(index).index) }
-                        return shown
-                    }
-                }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
-            #expect(results.sorted { $0[0] < $1[0] } == starts.sorted().map { Array($0..<($0 + 12)) })
-        }
-        // The last page gone, the readers close; the next frame opens them again.
-        await renderer.release()
-        #expect(try await renderer.frame(58).index == 58)
-    }
-
     @Test("with the keyframe outside the window, the window's first frame; without tolerance, the frame asked for")
     func outsideTheWindow() async throws {
         let folder = try TestFiles.scratchFolder()
