@@ -59,4 +59,19 @@ import Testing
         let out = try await stream.read(36000)
         #expect(firstDifference(out[...], source.samples[12000..<48000]) == nil)
     }
+
+    @Test func aStreamStartingInsideAPieceReadsItFromThatTime() async throws {
+        let source = try await TestAudio.decode(counter)
+        // The stream starts 0.25 s into a piece playing source [0, 1) at [0, 1).
+        let stream = AudioTrackStream(
+            pieces: [piece(TimeRange(start: .zero, end: .ratio(1, 1)), TimeRange(start: .zero, end: .ratio(1, 1)))],
+            start: .ratio(1, 4), sampleRate: 48000, channels: 1)
+        let out = try await stream.read(36000)
+        #expect(firstDifference(out[...], source.samples[12000..<48000]) == nil, "from the piece's 0.25 s, not its start")
+        let later = AudioTrackStream(
+            pieces: [piece(TimeRange(start: .ratio(1, 2), end: .ratio(3, 2)), TimeRange(start: .ratio(1, 1), end: .ratio(2, 1)))],
+            start: .ratio(5, 4), sampleRate: 48000, channels: 1)
+        let rest = try await later.read(36000)
+        #expect(firstDifference(rest[...], source.samples[36000..<72000]) == nil, "a piece placed later, entered a quarter second in")
+    }
 }

@@ -21,7 +21,8 @@ final class AudioTrackStream {
     private var current: Segment?
 
     init(pieces: [ExportAudio.Piece], start: MediaTime, sampleRate: Int, channels: Int) {
-        self.pieces = pieces
+        // A piece already playing at `start` is read from there, not from its own start.
+        self.pieces = pieces.compactMap { $0.starting(at: start) }
         self.start = start
         self.sampleRate = sampleRate
         self.channels = channels

@@ -24,6 +24,17 @@ struct ExportAudio: Sendable {
         var sound: (any SoundSource)? = nil
 
         var isScaled: Bool { source.duration != target.duration }
+
+        /// The part of the piece that plays from `time` on (the whole piece when it starts
+        /// then or later); nil when it has ended by then.
+        func starting(at time: MediaTime) -> Piece? {
+            guard time < target.end else { return nil }
+            guard target.start < time else { return self }
+            var cut = self
+            cut.target = TimeRange(start: time, end: target.end)
+            cut.source = TimeRange(start: TimeRange.mapTime(time, from: target, to: source), end: source.end)
+            return cut
+        }
     }
 
     /// One composition audio track over the range: what plays where, and how loud.
