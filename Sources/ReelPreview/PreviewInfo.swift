@@ -17,6 +17,8 @@ struct PreviewInfo: Encodable {
     var width: Int
     var height: Int
     var hasAudio: Bool
+    /// Whether `GET /sound.wav` has the document's sound.
+    var hasSound: Bool
     var sampleDataTrackIDs: [Int32]
     var tracks: [Track]
     var instructions: [Instruction]
@@ -56,6 +58,7 @@ struct PreviewInfo: Encodable {
         width = pixelSize.width
         height = pixelSize.height
         hasAudio = !state.composition.tracks(withMediaType: .audio).isEmpty
+        hasSound = PreviewSound(state) != nil
         sampleDataTrackIDs = state.videoComposition.sourceSampleDataTrackIDs
         tracks = state.composition.tracks.map { track in
             Track(

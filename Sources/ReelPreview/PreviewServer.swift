@@ -12,6 +12,8 @@ import Reel
 ///   other path reaches the file system: everything else is 404.
 /// - `GET /info`: the document (`PreviewInfo`) as JSON.
 /// - `GET /frames/N.png`: frame N, lossless, as the page's frames are rendered.
+/// - `GET /sound.wav`: the document's sound from its first frame (``PreviewSound``), with
+///   range requests; 404 when it has none.
 /// - `GET /socket`: the WebSocket (``PreviewRequest`` in, a frame's JSON header then its
 ///   JPEG out), accepted only from the server's own origin.
 ///
@@ -60,6 +62,7 @@ public struct PreviewServer: Sendable {
         router.get("/preview.css") { _, _ in try page.response("preview.css") }
         router.get("/info") { _, _ in await self.infoResponse() }
         router.get("/frames/:name") { _, context in try await self.pngResponse(context.parameters.get("name") ?? "") }
+        router.get("/sound.wav") { request, _ in try await self.soundResponse(range: request.headers[.range]) }
         let host = self.host
         let origins = self.origins
         return Application(
@@ -117,6 +120,14 @@ public struct PreviewServer: Sendable {
         return Response(
             status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(bytes: png)))
+    }
+
+    /// The document's sound as a WAV, or the part `range` asks for.
+    func soundResponse(range: String?) async throws -> Response {
+        guard let state = await document.state, let sound = PreviewSound(state) else {
+            throw HTTPError(.notFound, message: "the document has no sound")
+        }
+        return sound.response(range: range)
     }
 
     /// The header and JPEG of the frame `seek` lands on, as the page gets them.

@@ -19,8 +19,9 @@ enum LocalClient {
         var description: String
     }
 
-    /// `GET target` on the loopback at `port`, on a connection of its own.
-    static func get(port: Int, _ target: String) async throws -> Response {
+    /// `GET target` on the loopback at `port`, on a connection of its own, with `fields`
+    /// added to the request's header.
+    static func get(port: Int, _ target: String, fields: [(String, String)] = []) async throws -> Response {
         let channel = try await ClientBootstrap(group: .singletonMultiThreadedEventLoopGroup)
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -32,6 +33,7 @@ enum LocalClient {
             var headers = HTTPHeaders()
             headers.add(name: "Host", value: "127.0.0.1:\(port)")
             headers.add(name: "Connection", value: "close")
+            for (name, value) in fields { headers.add(name: name, value: value) }
             try await outbound.write(.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: headers)))
             try await outbound.write(.end(nil))
             var head: HTTPResponseHead?

@@ -14,11 +14,13 @@ import Testing
 struct PreviewServerTests {
     /// The GPS dashboard example over the counter fixture (60 frames, 320x240), written into
     /// `folder` with absolute paths; the dashboard's accent colour is `accent`.
-    static func writeDashboard(in folder: URL, accent: String = "#FFC83D") throws -> String {
+    /// Without `sound`, the composition's output has no sound (the example plays the clip's).
+    static func writeDashboard(in folder: URL, accent: String = "#FFC83D", sound: Bool = true) throws -> String {
         let example = TestFiles.packageRoot.appendingPathComponent("Examples/gps-dashboard/composition.json")
         var json = try String(contentsOf: example, encoding: .utf8)
         json = json.replacingOccurrences(of: "../../Fixtures/", with: TestFiles.packageRoot.appendingPathComponent("Fixtures").path + "/")
         json = json.replacingOccurrences(of: "\"accent\": \"#FFC83D\"", with: "\"accent\": \"\(accent)\"")
+        if !sound { json = json.replacingOccurrences(of: #""output": {"#, with: #""output": {"audio": false, "#) }
         let path = folder.appendingPathComponent("c.json").path
         try Data(json.utf8).write(to: URL(fileURLWithPath: path))
         return path
@@ -169,6 +171,80 @@ struct PreviewServerTests {
             #expect(got.last?.contains("\"index\":2") == true)
         }
         #expect(await server.connectedPages == 0)
+    }
+
+    @Test("the sound: a WAV of the mix from the first frame, its ranges the same bytes, none for a document without sound", .requires(.ffprobe))
+    func sound() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await Self.server(path: Self.writeDashboard(in: folder))
+        let state = try #require(await server.document.state)
+        // The mix the export would encode, as 16-bit PCM: what the WAV must hold.
+        let mixer = try #require(AssetSoundSource(composition: state.composition, audioMix: state.audioMix, sources: state.sources))
+        let pcm = try await mixer.samples(from: .zero, frameCount: 96000).flatMap { sample -> [UInt8] in
+            let v = UInt16(bitPattern: Int16((min(max(sample, -1), 1) * 32767).rounded()))
+            return [UInt8(v & 0xFF), UInt8(v >> 8)]
+        }
+        try await Self.live(server) { port in
+            let info = try JSONSerialization.jsonObject(with: Data(buffer: try await LocalClient.get(port: port, "/info").body)) as? [String: Any]
+            #expect(info?["hasSound"] as? Bool == true)
+            let whole = try await LocalClient.get(port: port, "/sound.wav")
+            #expect(whole.status == .ok)
+            #expect(whole.headers.first(name: "Content-Type") == "audio/wav")
+            #expect(whole.headers.first(name: "Accept-Ranges") == "bytes")
+            let bytes = [UInt8](Data(buffer: whole.body))
+            // The clip's 2 s at 48 kHz in stereo, after a 44-byte header.
+            #expect(bytes.count == 44 + 96000 * 4)
+            func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
+            func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+            #expect(String(decoding: bytes[0..<4], as: UTF8.self) == "RIFF" && String(decoding: bytes[8..<16], as: UTF8.self) == "WAVEfmt ")
+            #expect(u32(4) == bytes.count - 8)
+            #expect(u16(20) == 1 && u16(22) == 2 && u32(24) == 48000 && u32(28) == 192_000 && u16(32) == 4 && u16(34) == 16)
+            #expect(String(decoding: bytes[36..<40], as: UTF8.self) == "data" && u32(40) == 96000 * 4)
+            #expect(Array(bytes[44...]) == pcm, "the samples are not the mix's")
+            // Read by FFmpeg as what the header says.
+            let wav = folder.appendingPathComponent("sound.wav")
+            try Data(bytes).write(to: wav)
+            let probe = try TestTools.run(
+                "ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,sample_rate,channels,duration", "-of", "csv=p=0", wav.path])
+            #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "pcm_s16le,48000,2,2.000000", "\(probe.stdout)\(probe.stderr)")
+            // A range is the same bytes as the whole, from the header or inside a sample (a
+            // mix started within the first tenth of a second decodes the clip from its start).
+            // Further in, or counted from the end, a mix starts there and decodes the clip from
+            // a tenth of a second before: the same samples to within 1e-3 of full scale, 32
+            // steps of the 16 bits (AAC decoded after a seek gave up to 18; a sample's
+            // misplacement of the clip's tone is hundreds).
+            func samples(_ bytes: ArraySlice<UInt8>) -> [Int] {
+                stride(from: bytes.startIndex, to: bytes.endIndex - 1, by: 2).map { Int(Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)) }
+            }
+            let ranges = [
+                ("bytes=40-1001", 40, 1001, 0), ("bytes=1001-2002", 1001, 2002, 0), ("bytes=200044-260043", 200_044, 260_043, 32),
+                ("bytes=-4000", bytes.count - 4000, bytes.count - 1, 32),
+            ]
+            for (range, first, last, steps) in ranges {
+                let part = try await LocalClient.get(port: port, "/sound.wav", fields: [("Range", range)])
+                #expect(part.status == .partialContent, "\(range)")
+                #expect(part.headers.first(name: "Content-Range") == "bytes \(first)-\(last)/\(bytes.count)", "\(range)")
+                let got = [UInt8](Data(buffer: part.body))
+                if steps == 0 {
+                    #expect(got == Array(bytes[first...last]), "\(range): not the same bytes as the whole")
+                } else {
+                    #expect(got.count == last - first + 1, "\(range)")
+                    let worst = zip(samples(got[...]), samples(bytes[first...last])).map { abs($0 - $1) }.max() ?? .max
+                    #expect(worst <= steps, "\(range): \(worst) steps from the whole")
+                }
+            }
+            let past = try await LocalClient.get(port: port, "/sound.wav", fields: [("Range", "bytes=\(bytes.count)-")])
+            #expect(past.status == .rangeNotSatisfiable)
+            #expect(past.headers.first(name: "Content-Range") == "bytes */\(bytes.count)")
+        }
+        // The example with `"audio": false` in its output: no sound to serve.
+        let silent = try await Self.server(path: Self.writeDashboard(in: folder, sound: false))
+        try await Self.live(silent) { port in
+            let info = try JSONSerialization.jsonObject(with: Data(buffer: try await LocalClient.get(port: port, "/info").body)) as? [String: Any]
+            #expect(info?["hasSound"] as? Bool == false)
+            #expect(try await LocalClient.get(port: port, "/sound.wav").status == .notFound)
+        }
     }
 
     @Test("saving the composition file re-renders the frame shown; a file that no longer loads is reported and the last good one stays")

@@ -1,7 +1,8 @@
 // reel preview: frames from the server as JPEGs over one WebSocket, newest request wins.
 // The page asks for the frame its clock says (one request in flight at a time, so the
 // server never queues ahead of a slow page) and publishes what it shows on
-// window.reelPreview, which the tests read.
+// window.reelPreview, which the tests read. While the document's sound plays forward, the
+// clock is the sound's (an <audio> element reading /sound.wav), so the picture follows it.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -20,7 +21,11 @@ const state = window.reelPreview = {
   framesShown: 0, framesDropped: 0,
   lateness: [],        // while playing: seconds each frame shown came after its time on the clock
   problem: null, lastError: null, connected: false,
+  hasSound: false,     // the document has sound (/sound.wav)
+  soundGeneration: -1, // the document state the sound was loaded from
+  soundProblem: null,  // why the sound does not play (the page then keeps time itself)
 };
+const sound = $("sound");
 let socket = null, pendingHeader = null, clockStart = 0, clockFrame = 0, scrubTimer = null;
 // While the scrubber moves, a seek may show a frame up to this many seconds before the one
 // asked for (the server picks a keyframe, one picture to decode); once it rests, the exact one.
@@ -49,7 +54,7 @@ function wantsAnotherFrame() {
 }
 
 function seek(frame) {
-  if (state.playing) pause();
+  if (state.playing) pause(false);
   stopScrubbing();
   request(frame);
 }
@@ -84,7 +89,65 @@ function setInfo(info) {
   canvas.width = info.width; canvas.height = info.height;
   $("scrubber").max = Math.max(0, info.frameCount - 1);
   drawTimeline();
+  setSound(info);
   if (first) request(0);
+}
+
+// The sound of the document's current state: loaded again when the document changes, and
+// picked up where the picture is when it changes during play.
+function setSound(info) {
+  state.hasSound = !!info.hasSound;
+  $("mute").hidden = !state.hasSound;
+  if (!state.hasSound) {
+    if (sound.getAttribute("src")) { sound.pause(); sound.removeAttribute("src"); sound.load(); }
+    state.soundGeneration = -1;
+    return;
+  }
+  if (info.generation === state.soundGeneration) return;
+  state.soundGeneration = info.generation;
+  state.soundProblem = null;
+  sound.src = `/sound.wav?generation=${info.generation}`;
+  if (state.playing) startSound(Math.max(0, state.shownFrame));
+}
+
+// Whether the sound keeps the time now: playing forward, with sound that plays.
+function soundKeepsTime() {
+  return state.playing && state.rate === 1 && state.hasSound && !state.soundProblem;
+}
+
+function startSound(frame) {
+  sound.currentTime = frame / state.info.framesPerSecond;
+  const started = sound.play();
+  if (started) started.catch((e) => soundFailed(e.message || String(e)));
+}
+
+// The sound cannot play (no device, a refused autoplay, a broken stream): the page keeps
+// time itself from where the sound was, and says so.
+function soundFailed(message) {
+  if (state.soundProblem) return;
+  const frame = state.info ? frameAt(sound.currentTime) : 0;
+  state.soundProblem = message;
+  $("status").textContent = `sound off: ${message}`;
+  if (state.playing) { clockFrame = frame; clockStart = performance.now(); }
+}
+sound.onerror = () => { if (sound.getAttribute("src")) soundFailed(`the sound could not be played (${sound.error ? sound.error.message || sound.error.code : "unknown"})`); };
+
+// The frame showing at `seconds` from the first. The sound's time may come back a fraction
+// of a sample before where it was set (a frame's start), which still counts as that frame.
+function frameAt(seconds) {
+  return Math.floor(seconds * state.info.framesPerSecond + 1e-3);
+}
+
+// The clock, in seconds from the document's first frame.
+function clockSeconds() {
+  if (soundKeepsTime()) return sound.currentTime;
+  const elapsed = Math.max(0, (performance.now() - clockStart) / 1000);
+  return clockFrame / state.info.framesPerSecond + elapsed * state.rate;
+}
+
+function toggleMute() {
+  sound.muted = !sound.muted;
+  $("mute").innerHTML = sound.muted ? "&#128263;" : "&#128266;";
 }
 
 function showProblem(text) {
@@ -104,8 +167,7 @@ async function showFrame(blob) {
     state.framesDropped += Math.abs(header.index - state.shownFrame) - 1;
   }
   if (state.playing) {
-    const due = (header.index - clockFrame) / (state.info.framesPerSecond * state.rate);
-    state.lateness.push((performance.now() - clockStart) / 1000 - due);
+    state.lateness.push((clockSeconds() - header.index / state.info.framesPerSecond) * Math.sign(state.rate));
   }
   state.shownFrame = header.index;
   state.shownTime = header.time;
@@ -197,22 +259,32 @@ function play(rate) {
   state.lateness = [];
   clockStart = performance.now();
   clockFrame = Math.max(0, state.shownFrame);
+  if (soundKeepsTime()) startSound(clockFrame); else if (!sound.paused) sound.pause();
   $("play").innerHTML = "&#10074;&#10074;";
   requestAnimationFrame(tick);
 }
 
-function pause() {
+// Stops playing. After sound, the picture comes to rest on the frame where the sound
+// stopped (`settle`), unless the caller asks for another one.
+function pause(settle = true) {
+  const withSound = soundKeepsTime();
   state.playing = false;
+  if (!sound.paused) sound.pause();
   $("play").innerHTML = "&#9654;";
+  if (withSound && settle && state.info) {
+    const frame = Math.max(0, Math.min(state.info.frameCount - 1, frameAt(sound.currentTime)));
+    state.requested = frame;
+    if (!state.inFlight && frame !== state.shownFrame) request(frame);
+  }
 }
 
 function tick() {
   if (!state.playing) return;
   const info = state.info;
-  // performance.now(), not the animation frame's time stamp: that one can be earlier than
-  // the moment play started, which would put the clock before its first frame.
-  const elapsed = Math.max(0, (performance.now() - clockStart) / 1000);
-  const target = clockFrame + Math.floor(elapsed * info.framesPerSecond * state.rate);
+  // performance.now() (in clockSeconds), not the animation frame's time stamp: that one
+  // can be earlier than the moment play started, which would put the clock before its
+  // first frame. While the sound loads, its time stands still, and so does the picture.
+  const target = frameAt(clockSeconds());
   if (target >= info.frameCount || target < 0) {
     if (!state.inFlight) { request(Math.max(0, Math.min(info.frameCount - 1, target))); }
     pause();
@@ -235,8 +307,9 @@ function parseGoto(text) {
 $("play").onclick = () => (state.playing ? pause() : play(1));
 $("back").onclick = () => seek(state.shownFrame - 1);
 $("forward").onclick = () => seek(state.shownFrame + 1);
+$("mute").onclick = toggleMute;
 $("scrubber").oninput = (e) => {
-  if (state.playing) pause();
+  if (state.playing) pause(false);
   state.requested = Number(e.target.value);
   state.scrubbing = true;
   clearTimeout(scrubTimer);
@@ -260,6 +333,7 @@ document.addEventListener("keydown", (e) => {
     case " ": case "k": case "K": state.playing ? pause() : play(1); break;
     case "l": case "L": play(1); break;
     case "j": case "J": play(-1); break;
+    case "m": case "M": toggleMute(); break;
     case "Home": seek(0); break;
     case "End": seek(state.info ? state.info.frameCount - 1 : 0); break;
     default: return;
