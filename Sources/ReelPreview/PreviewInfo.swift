@@ -16,8 +16,7 @@ struct PreviewInfo: Encodable {
     var duration: Double
     var width: Int
     var height: Int
-    var hasAudio: Bool
-    /// Whether `GET /sound.wav` has the document's sound.
+    /// Whether the document has sound, which `GET /sound.wav` serves.
     var hasSound: Bool
     var sampleDataTrackIDs: [Int32]
     var tracks: [Track]
@@ -57,7 +56,6 @@ struct PreviewInfo: Encodable {
         duration = state.range.duration.seconds
         width = pixelSize.width
         height = pixelSize.height
-        hasAudio = !state.composition.tracks(withMediaType: .audio).isEmpty
         hasSound = PreviewSound(state) != nil
         sampleDataTrackIDs = state.videoComposition.sourceSampleDataTrackIDs
         tracks = state.composition.tracks.map { track in

@@ -3,12 +3,12 @@
 
     preview_page.py URL COMPOSITION.json SCREENSHOT.png
 
-URL is a running `reel preview COMPOSITION.json`. The script opens the page, plays about
-two seconds, steps and seeks to exact frames, checks the canvas against the server's
-lossless frame (GET /frames/N.png) and the metadata panel against the frame's header,
-edits the composition file and waits for the new frame, and saves a screenshot. Each check
-prints one line; the last line is "N passed, M failed", and the exit status is 1 when any
-check failed.
+URL is a running `reel preview COMPOSITION.json` whose composition has sound. The script
+opens the page, plays about two seconds with the sound, steps and seeks to exact frames,
+checks the canvas against the server's lossless frame (GET /frames/N.png) and the
+metadata panel against the frame's header, edits the composition file and waits for the
+new frame, and saves a screenshot. Each check prints one line; the last line is
+"N passed, M failed", and the exit status is 1 when any check failed.
 """
 import json
 import sys
@@ -96,20 +96,43 @@ try:
     def key(k):
         ActionChains(driver).send_keys(k).perform()
 
-    # Play (L) to the end, where playback stops by itself; then play and pause (K).
+    # Play (L) to the end, where playback stops by itself, the picture following the sound;
+    # then play and pause (K).
+    fps = info["framesPerSecond"]
+    check(info["hasSound"] and "/sound.wav" in page("document.getElementById('sound').src"), "the page loads the document's sound")
+    SOUND = "const s = document.getElementById('sound'); return [s.currentTime, s.paused, window.reelPreview.shownFrame, window.reelPreview.playing];"
     start_shown = page("window.reelPreview.framesShown")
     key("l")
-    ended = wait_until(lambda: page("window.reelPreview.playing") is False, "the end of the play", limit=120)
+    polls = []
+    while len(polls) < 2400:
+        polls.append(driver.execute_script(SOUND))
+        if not polls[-1][3]:
+            break
+        time.sleep(0.05)
     wait_until(lambda: not page("window.reelPreview.inFlight"), "the last frame of the play")
     played = page("window.reelPreview.framesShown") - start_shown
-    check(ended and shown() == frames - 1 and played > 1,
+    check(not polls[-1][3] and shown() == frames - 1 and played > 1,
           f"L played to the last frame, {frames - 1} ({played} frames shown, {page('window.reelPreview.framesDropped')} dropped)")
+    playing = [p for p in polls if p[3] and not p[1]]
+    heard = max((p[0] for p in playing), default=0)
+    gaps = sorted(int(p[0] * fps + 1e-3) - p[2] for p in playing)
+    check(page("window.reelPreview.soundProblem") is None and heard > 0.5 * frames / fps,
+          f"the sound played along, to {heard:.2f} s of {frames / fps:.2f} s (frames behind the sound while playing: "
+          f"median {gaps[len(gaps) // 2] if gaps else '-'}, most {gaps[-1] if gaps else '-'})")
     key(Keys.HOME)
     wait_until(lambda: shown() == 0, "the first frame again")
     key("l")
+    wait_until(lambda: page("document.getElementById('sound').currentTime") > 0.4, "some sound", limit=10)
     key("k")
-    check(page("window.reelPreview.playing") is False, "K pauses")
+    check(page("window.reelPreview.playing") is False and page("document.getElementById('sound').paused"), "K pauses the picture and the sound")
     wait_until(lambda: not page("window.reelPreview.inFlight"), "the frame after the pause")
+    rest = page("document.getElementById('sound').currentTime")
+    check(wait_until(lambda: shown() == int(rest * fps + 1e-3), "the frame where the sound stopped"),
+          f"paused, the picture rests where the sound stopped: frame {shown()} at {rest:.3f} s")
+    key("m")
+    muted = page("document.getElementById('sound').muted")
+    key("m")
+    check(muted and not page("document.getElementById('sound').muted"), "M turns the sound off and on")
     driver.execute_script("window.reelPreview.seek(20)")
     wait_until(lambda: shown() == 20 and not page("window.reelPreview.inFlight"), "frame 20")
 
@@ -121,7 +144,6 @@ try:
     check(wait_until(lambda: shown() == before, "a step forward"), f"→ shows frame {before}")
 
     # Exact seeks by frame and by time, each checked against the server's lossless frame.
-    fps = info["framesPerSecond"]
     for text, expected in (("37", 37), ("1.5s", int(1.5 * fps + 1e-6)), ("0", 0), (str(frames - 1), frames - 1)):
         box = driver.find_element(By.ID, "goto-text")
         box.clear()

@@ -147,7 +147,7 @@ function clockSeconds() {
 
 function toggleMute() {
   sound.muted = !sound.muted;
-  $("mute").innerHTML = sound.muted ? "&#128263;" : "&#128266;";
+  $("mute").classList.toggle("muted", sound.muted);
 }
 
 function showProblem(text) {
