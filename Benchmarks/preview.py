@@ -8,7 +8,7 @@ URL is a running `reel preview COMPOSITION.json`. Prints one line per measure:
   step: one frame forward or back (p95, ms)
   scrub: 60 seeks a second for 5 s (repaints a second; whether it ends on the exact frame)
   play: the whole composition at its rate (frames shown a second, frames dropped, drift of
-        the picture behind the page's clock)
+        the picture behind the page's clock, which is the sound's when the composition has sound)
   edit: a saved edit of the composition file until its frame is on the canvas (p95, ms)
 """
 import json, random, statistics, sys, time
@@ -18,7 +18,10 @@ from selenium.webdriver.chrome.service import Service
 url, composition = sys.argv[1], sys.argv[2]
 options = webdriver.ChromeOptions()
 options.binary_location = "/usr/bin/chromium"
-for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000"):
+# Media plays without a click (a person's click on play would allow it), so a composition
+# with sound plays it, and the page's clock follows the sound.
+for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
+             "--autoplay-policy=no-user-gesture-required"):
     options.add_argument(flag)
 driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 driver.set_script_timeout(120)
@@ -72,14 +75,17 @@ try:
     while driver.execute_script("return window.reelPreview.playing"):
         time.sleep(0.1)
     wall = time.monotonic() - t0
-    shown, dropped, late = driver.execute_script("return [window.reelPreview.framesShown, window.reelPreview.framesDropped, window.reelPreview.lateness]")
+    shown, dropped, late, sound, problem = driver.execute_script(
+        "const s = window.reelPreview; return [s.framesShown, s.framesDropped, s.lateness, s.hasSound, s.soundProblem]")
+    clock = "the page's" if not sound else (f"the page's (sound off: {problem})" if problem else "the sound's")
     expected = frames / fps
     # Drift: how much further behind its clock the picture is at the end than at the start
     # (the mean lateness of the first and last 30 frames shown, from the page's own clock).
     first, last = statistics.mean(late[:30]), statistics.mean(late[-30:])
     print(f"play: {frames} frames ({expected:.1f} s) in {wall:.1f} s: {shown / wall:.1f} frames shown a second, "
           f"{dropped} dropped ({100 * dropped / frames:.1f}%), drift {60 * (last - first) / expected * 1000:.1f} ms a minute "
-          f"(target <= {1000 / fps:.0f}: one frame; the picture {1000 * first:.0f} ms behind its clock at the start, {1000 * last:.0f} ms at the end)")
+          f"(target <= {1000 / fps:.0f}: one frame; the picture {1000 * first:.0f} ms behind its clock at the start, {1000 * last:.0f} ms at the end; "
+          f"the clock: {clock})")
     # Edits: a parameter changed and saved; until the new frame shows.
     with open(composition) as f:
         document = json.load(f)

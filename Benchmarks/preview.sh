@@ -5,7 +5,8 @@
 # random seeks, frame steps, a scrub, playing it through, and saved edits; then what pages
 # leave behind (Benchmarks/preview-soak.py).
 #
-# Usage: Benchmarks/preview.sh   (SKIP_BUILD=1 uses the release reel there, REEL=PATH that reel; needs ffmpeg,
+# Usage: Benchmarks/preview.sh   (SKIP_BUILD=1 uses the release reel there, REEL=PATH that reel, SOUND=1 a clip
+# with sound; needs ffmpeg,
 # python3 with selenium, chromium and chromium-driver: scripts/install-deps)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +39,14 @@ open(sys.argv[1], "w").write('<?xml version="1.0" encoding="UTF-8"?>\n<gpx versi
     'xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>' + "".join(points) + "</trkseg></trk></gpx>\n")
 PY
 G1=$IN/A_gps_gop1s.mp4
+# SOUND=1: the clip also has sound (a 440 Hz tone), which the page then plays, its clock
+# following the sound's.
+if [ "${SOUND:-0}" = 1 ]; then
+    A1S=$IN/A_1080p30_gop1s_sound.mp4
+    [ -s "$A1S" ] || ffmpeg -v error -y -i "$A1" -f lavfi -i "sine=frequency=440:duration=10" -map 0:v -map 1:a -c:v copy -c:a aac -b:a 128k "$A1S"
+    A1=$A1S
+    G1=$IN/A_gps_gop1s_sound.mp4
+fi
 "$REEL" metadata import "$OUT/preview-track.gpx" --into "$A1" -o "$G1" --overwrite >&2
 six() { local one='{"source": "camera"}'; echo "$one, $one, $one, $one, $one, $one"; }
 C=$OUT/preview-60s.json

@@ -87,6 +87,8 @@ public actor PreviewRenderer {
 
     /// Frame `index` (0 ..< ``frameCount``).
     public func frame(_ index: Int) async throws(ReelError) -> PreviewFrame {
+        // A kept frame is answered at once, without waiting for a turn.
+        if let cached = cache[index] { return cached }
         await turn.enter()
         defer { turn.leave() }
         return try await frame(index, alone: false)
@@ -135,6 +137,7 @@ public actor PreviewRenderer {
     /// the sources in the window), unless a frame rendered already, or the running render's
     /// next, is at least as near to `index`. With no tolerance, frame `index` itself.
     public func frame(_ index: Int, toleranceBefore: Int, toleranceAfter: Int) async throws(ReelError) -> PreviewFrame {
+        if let cached = cache[index] { return cached }
         await turn.enter()
         defer { turn.leave() }
         guard index >= 0, index < state.frameCount else { return try await frame(index, alone: false) }
