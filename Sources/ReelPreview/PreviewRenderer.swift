@@ -75,6 +75,18 @@ public actor PreviewRenderer {
         cacheOrder.removeAll()
     }
 
+    /// No page is left: the running render ends and the sources' readers close, with their
+    /// threads and files (a kept read position holds a reader thread and its decoder's); the
+    /// next frame asked for opens them again. Rendered frames stay. Takes its turn like a
+    /// request, so a frame being rendered is finished first.
+    public func release() async {
+        await turn.enter()
+        defer { turn.leave() }
+        if running != nil { await compositor.cancelAllPendingVideoCompositionRequests() }
+        running = nil
+        await state.sources.close()
+    }
+
     /// The frames of the document, and the size they are rendered at.
     public var frameCount: Int { state.frameCount }
     public var pixelSize: (width: Int, height: Int) { videoComposition.renderPixelSize }

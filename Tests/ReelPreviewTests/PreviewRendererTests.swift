@@ -62,6 +62,10 @@ struct PreviewRendererTests {
             #expect(results.count == 4)
             for shown in results { #expect(shown.allSatisfy { !$0.contains(":") }, "round \(round): \(shown)") }
         }
+        // The last page gone, the readers close; the next frame opens them again.
+        await renderer.release()
+        #expect(try await renderer.frame(58).index == 58)
+        #expect(try await renderer.frame(59).index == 59)
     }
 
     @Test("with the keyframe outside the window, the window's first frame; without tolerance, the frame asked for")
