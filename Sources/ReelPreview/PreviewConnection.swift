@@ -104,11 +104,6 @@ struct PreviewConnection {
             group.cancelAll()
         }
         await server.hub.unregister(id)
-        // The last page gone, the document's readers close (their threads and files); the
-        // next page's first frame opens them again. Not waited for: the connection ends now.
-        Task { [server] in
-            if await server.hub.count == 0 { await server.renderer.release() }
-        }
     }
 }
 

@@ -1,16 +1,13 @@
 /// A first-come first-served async mutex: `enter` suspends while another caller holds the
-/// gate. Used by actors whose work suspends part-way (an actor alone is re-entrant): the
-/// file sources' readers, and the preview's renderer.
-package final class AsyncGate: Sendable {
+/// gate. Used by actors whose work suspends part-way (an actor alone is re-entrant).
+final class AsyncGate: Sendable {
     private struct State {
         var held = false
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
     private let state = Lock(State())
 
-    package init() {}
-
-    package func enter() async {
+    func enter() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let enterNow = state.withLock { s -> Bool in
                 if s.held {
@@ -24,7 +21,7 @@ package final class AsyncGate: Sendable {
         }
     }
 
-    package func leave() {
+    func leave() {
         let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
             if s.waiters.isEmpty {
                 s.held = false
