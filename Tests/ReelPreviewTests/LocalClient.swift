@@ -121,8 +121,13 @@ enum LocalClient {
                         upgraders: [upgrader],
                         notUpgradingCompletionHandler: { channel in channel.eventLoop.makeCompletedFuture { .refused(channel) } }
                     )
-                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-                        configuration: .init(upgradeConfiguration: configuration))
+                    // The server sends its first message right after the 101: when both arrive in
+                    // one read, the bytes after the response are the first WebSocket frame, which
+                    // NIO's default for a client pipeline (`.dropBytes`) throws away, and the
+                    // client then waits for it for ever.
+                    var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+                    pipeline.leftOverBytesStrategy = .forwardBytes
+                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
                 }
             }
         let channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>
