@@ -12,7 +12,7 @@ import Reel
 ///   other path reaches the file system: everything else is 404.
 /// - `GET /info`: the document (`PreviewInfo`) as JSON.
 /// - `GET /frames/N.png`: frame N, lossless, as the page's frames are rendered.
-/// - `GET /sound.wav`: the document's sound from its first frame (``PreviewSound``), with
+/// - `GET /sound.wav`: the document's sound from its first frame (`PreviewSound`), with
 ///   range requests; 404 when it has none.
 /// - `GET /socket`: the WebSocket (``PreviewRequest`` in, a frame's JSON header then its
 ///   JPEG out), accepted only from the server's own origin.
