@@ -127,7 +127,7 @@ public struct PreviewServer: Sendable {
         guard let state = await document.state, let sound = PreviewSound(state) else {
             throw HTTPError(.notFound, message: "the document has no sound")
         }
-        return sound.response(range: range)
+        return try await sound.response(range: range)
     }
 
     /// The header and JPEG of the frame `seek` lands on, as the page gets them.

@@ -67,8 +67,11 @@ struct PreviewSound: Sendable {
         return bytes
     }
 
-    /// The response to a request with `range` (its `Range` header, nil when none).
-    func response(range: String?) -> Response {
+    /// The response to a request with `range` (its `Range` header, nil when none). The
+    /// first block of sound asked for is mixed before anything is sent, so a source that
+    /// cannot be read (gone, damaged) is an error response with its one line, not a body
+    /// cut short.
+    func response(range: String?) async throws -> Response {
         var headers: HTTPFields = [.contentType: "audio/wav", .acceptRanges: "bytes", .cacheControl: "no-store"]
         let bytes: ClosedRange<Int>
         let status: HTTPResponse.Status
@@ -85,43 +88,66 @@ struct PreviewSound: Sendable {
             return Response(status: .rangeNotSatisfiable, headers: headers)
         }
         headers[.contentLength] = String(bytes.count)
+        guard let source = Self.source(for: state) else { throw HTTPError(.notFound, message: "the document has no sound") }
+        let mix = Mix(bytes: bytes, source: source, start: state.range.start)
+        var firstBlock: [UInt8]?
+        if !mix.frames.isEmpty {
+            do throws(ReelError) {
+                firstBlock = try await mix.block(at: mix.frames.lowerBound)
+            } catch {
+                throw HTTPError(.internalServerError, message: "the sound could not be mixed: \(error.description)")
+            }
+        }
+        let first = firstBlock
+        let head = bytes.lowerBound < Self.headerSize ? Array(header[bytes.lowerBound...min(bytes.upperBound, Self.headerSize - 1)]) : []
         return Response(
             status: status, headers: headers,
-            body: ResponseBody(contentLength: bytes.count) { writer in try await self.write(bytes, to: &writer) })
+            body: ResponseBody(contentLength: bytes.count) { writer in
+                if !head.isEmpty { try await writer.write(ByteBuffer(bytes: head)) }
+                var frame = mix.frames.lowerBound
+                var block = first
+                while frame < mix.frames.upperBound {
+                    let bytes: [UInt8]
+                    if let block { bytes = block } else { bytes = try await mix.block(at: frame) }
+                    try await writer.write(ByteBuffer(bytes: bytes))
+                    frame += Self.blockFrames
+                    block = nil
+                }
+                try await writer.finish(nil)
+            })
     }
 
-    /// Writes bytes `bytes` of the WAV, mixing the sound they hold a block at a time. A
-    /// write fails when the page has gone (the browser closes a read it no longer needs),
-    /// which ends the mixing.
-    func write(_ bytes: ClosedRange<Int>, to writer: inout any ResponseBodyWriter) async throws {
-        if bytes.lowerBound < Self.headerSize {
-            let head = header[bytes.lowerBound...min(bytes.upperBound, Self.headerSize - 1)]
-            try await writer.write(ByteBuffer(bytes: head))
+    /// The sample bytes of one range of the WAV, mixed a block at a time. A block starts at
+    /// a multiple of ``blockFrames`` after the range's first frame; the first and last may
+    /// begin or end inside a sample frame. The body's writes fail when the page has gone
+    /// (the browser closes a read it no longer needs), which ends the mixing.
+    struct Mix: Sendable {
+        /// The sample frames the range touches, from the start of the data chunk (none for a
+        /// range inside the header).
+        let frames: Range<Int>
+        /// The bytes asked for, from the start of the data chunk.
+        let first: Int, last: Int
+        let source: AssetSoundSource
+        let start: MediaTime
+
+        init(bytes: ClosedRange<Int>, source: AssetSoundSource, start: MediaTime) {
+            first = max(bytes.lowerBound, PreviewSound.headerSize) - PreviewSound.headerSize
+            last = bytes.upperBound - PreviewSound.headerSize
+            let low = first / PreviewSound.bytesPerFrame
+            frames = low..<(last < 0 ? low : last / PreviewSound.bytesPerFrame + 1)
+            self.source = source
+            self.start = start
         }
-        guard bytes.upperBound >= Self.headerSize else {
-            try await writer.finish(nil)
-            return
+
+        /// The bytes of the block starting at sample frame `frame`.
+        func block(at frame: Int) async throws(ReelError) -> [UInt8] {
+            let count = min(PreviewSound.blockFrames, frames.upperBound - frame)
+            let time = start + MediaTime(value: Int64(frame), timescale: Int32(PreviewSound.sampleRate))
+            let block = PreviewSound.pcm16(try await source.samples(from: time, frameCount: count))
+            let blockStart = frame * PreviewSound.bytesPerFrame
+            let drop = max(0, first - blockStart), keep = min(block.count, last - blockStart + 1)
+            return drop > 0 || keep < block.count ? Array(block[drop..<keep]) : block
         }
-        // The sample bytes asked for, from the start of the data chunk.
-        let first = max(bytes.lowerBound, Self.headerSize) - Self.headerSize
-        let last = bytes.upperBound - Self.headerSize
-        guard let source = Self.source(for: state) else { throw HTTPError(.notFound, message: "the document has no sound") }
-        var frame = first / Self.bytesPerFrame
-        let lastFrame = last / Self.bytesPerFrame
-        while frame <= lastFrame {
-            let count = min(Self.blockFrames, lastFrame - frame + 1)
-            let start = state.range.start + MediaTime(value: Int64(frame), timescale: Int32(Self.sampleRate))
-            let samples = try await source.samples(from: start, frameCount: count)
-            var block = Self.pcm16(samples)
-            // The first and last blocks may begin or end inside a sample frame.
-            let blockStart = frame * Self.bytesPerFrame
-            let drop = max(0, first - blockStart)
-            let keep = min(block.count, last - blockStart + 1)
-            if drop > 0 || keep < block.count { block = Array(block[drop..<keep]) }
-            try await writer.write(ByteBuffer(bytes: block))
-            frame += count
-        }
-        try await writer.finish(nil)
     }
 
     /// Float samples as 16-bit little-endian PCM: clipped to [-1, 1], scaled by 32767 and

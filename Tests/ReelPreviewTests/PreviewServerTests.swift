@@ -218,7 +218,7 @@ struct PreviewServerTests {
                 stride(from: bytes.startIndex, to: bytes.endIndex - 1, by: 2).map { Int(Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)) }
             }
             let ranges = [
-                ("bytes=40-1001", 40, 1001, 0), ("bytes=1001-2002", 1001, 2002, 0), ("bytes=200044-260043", 200_044, 260_043, 32),
+                ("bytes=0-43", 0, 43, 0), ("bytes=40-1001", 40, 1001, 0), ("bytes=1001-2002", 1001, 2002, 0), ("bytes=200044-260043", 200_044, 260_043, 32),
                 ("bytes=-4000", bytes.count - 4000, bytes.count - 1, 32),
             ]
             for (range, first, last, steps) in ranges {
