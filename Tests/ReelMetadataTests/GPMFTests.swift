@@ -134,7 +134,7 @@ struct GPMFTests {
 
     @Test func restampingMovesEveryStampAndNothingElse() throws {
         let payload = Self.stampedPayload(stmp: 250_000)
-        let moved = try GPMF.restamped(payload, by: { $0 + MediaTime(value: 5, timescale: 1) })
+        let moved = try GPMF.restamped(payload, spanning: oneSecond, by: { $0 + MediaTime(value: 5, timescale: 1) })
         #expect(moved.count == payload.count)
         #expect(try GPMF.series(payload: moved).first?.firstSampleMicroseconds == 5_250_000)
         let later = TimeRange(start: MediaTime(value: 5, timescale: 1), duration: oneSecond.duration)
@@ -142,9 +142,28 @@ struct GPMFTests {
         let after = try GPMF.groups(payload: moved, timeRange: later)[0].items.map(\.time)
         #expect(after == before.map { $0 + MediaTime(value: 5, timescale: 1) })
         // Moved before zero: zero.
-        let early = try GPMF.restamped(payload, by: { $0 - MediaTime(value: 1, timescale: 1) })
+        let early = try GPMF.restamped(payload, spanning: oneSecond, by: { $0 - MediaTime(value: 1, timescale: 1) })
         #expect(try GPMF.series(payload: early).first?.firstSampleMicroseconds == 0)
-        #expect(try GPMF.restamped(Data(), by: { $0 }) == Data())
+        #expect(try GPMF.restamped(Data(), spanning: oneSecond, by: { $0 }) == Data())
+    }
+
+    @Test("a stamp on another clock is not moved: a camera's second chapter keeps its payloads byte for byte")
+    func restampingLeavesStampsOnAnotherClock() throws {
+        // A second chapter's payload at 2 s of its file, stamped 602.25 s: on the recording's
+        // clock, where the chapter's place in the joined recording already is.
+        let payload = Self.stampedPayload(stmp: 602_250_000)
+        let inFile = TimeRange(start: MediaTime(value: 2, timescale: 1), duration: oneSecond.duration)
+        let joined = try GPMF.restamped(payload, spanning: inFile, by: { $0 + MediaTime(value: 600, timescale: 1) })
+        #expect(joined == payload)
+        // There its stamp is on the track's clock, and places the fixes from it.
+        let atJoin = TimeRange(start: MediaTime(value: 602, timescale: 1), duration: oneSecond.duration)
+        let times = try GPMF.groups(payload: joined, timeRange: atJoin)[0].items.map(\.time)
+        #expect(times.first == MediaTime(value: 602_250_000, timescale: 1_000_000))
+        // On the edges of the rule: one payload before the start is the track's clock, the end is not.
+        #expect(GPMF.isOnTrackClock(MediaTime(value: 1, timescale: 1), payload: inFile))
+        #expect(!GPMF.isOnTrackClock(MediaTime(value: 3, timescale: 1), payload: inFile))
+        #expect(!GPMF.isOnTrackClock(MediaTime(value: 999_999, timescale: 1_000_000), payload: inFile))
+        #expect(!GPMF.isOnTrackClock(MediaTime(value: 2, timescale: 1), payload: TimeRange(start: MediaTime(value: 2, timescale: 1), duration: .zero)))
     }
 
     @Test func invalidTimeRangeIsAnArgumentError() {

@@ -2,6 +2,7 @@ import Foundation
 import ReelCore
 import ReelDocuments
 import ReelIO
+import ReelMetadata
 import ReelTestSupport
 import Testing
 
@@ -39,14 +40,7 @@ struct SmartRenderTests {
 
     /// The first `mediaType` track's packets, each with its presentation time, as stored.
     static func packets(of mediaType: MediaType, in url: URL) async throws -> [(MediaTime, Data)] {
-        let reader = try await AssetReader.open(url: url)
-        let track = try #require(reader.tracks(withMediaType: mediaType).first)
-        let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
-        try reader.add(output)
-        try reader.startReading()
-        var out: [(MediaTime, Data)] = []
-        while let s = try await output.next() { if let b = s.sampleBuffer { out.append((b.presentationTime, b.data)) } }
-        return out
+        try await samples(url, mediaType)
     }
 
     static let renders = Task { () throws -> Renders in try await makeRenders() }
@@ -340,13 +334,18 @@ struct SmartRenderTests {
 
     /// The samples (time, bytes) of the first track of `type` in `url`.
     static func samples(_ url: URL, _ type: MediaType) async throws -> [(MediaTime, Data)] {
+        try await sampleBuffers(url, type).map { ($0.presentationTime, $0.data) }
+    }
+
+    /// The samples of the first track of `type` in `url`, as the reader gives them.
+    static func sampleBuffers(_ url: URL, _ type: MediaType) async throws -> [SampleBuffer] {
         let reader = try await AssetReader.open(url: url)
         let track = try #require(reader.tracks(withMediaType: type).first)
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
         try reader.add(output)
         try reader.startReading()
-        var out: [(MediaTime, Data)] = []
-        while let s = try await output.next() { if let b = s.sampleBuffer { out.append((b.presentationTime, b.data)) } }
+        var out: [SampleBuffer] = []
+        while let s = try await output.next() { if let b = s.sampleBuffer { out.append(b) } }
         return out
     }
 
@@ -478,6 +477,63 @@ struct SmartRenderTests {
         #expect(format.contains("ISO6709=\"+33.1268-117.3273/\""), "\(format)")
         let run = try TestTools.run("ffmpeg", ["-v", "error", "-i", joined.path, "-f", "null", "-"])
         #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr.prefix(600))")
+    }
+
+    /// A camera's next chapter: `clip` with every GPMF stream stamp (STMP) moved `offset`
+    /// later, as a camera stamps a chapter after the first (from the start of the
+    /// recording, not of the file). The stamps are patched where they lie in the file.
+    static func laterChapter(of clip: URL, by offset: MediaTime, to url: URL) throws -> Int {
+        var bytes = [UInt8](try Data(contentsOf: clip))
+        let klv: [UInt8] = Array("STMP".utf8) + [0x4A, 0x08, 0x00, 0x01]  // 'J': one uint64
+        let micros = UInt64(offset.convertScale(1_000_000, method: .roundHalfAwayFromZero).value)
+        var patched = 0, at = 0
+        while at + 16 <= bytes.count {
+            guard bytes[at] == klv[0], Array(bytes[at..<(at + 8)]) == klv else { at += 1; continue }
+            let old = bytes[(at + 8)..<(at + 16)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            let new = old + micros
+            for k in 0..<8 { bytes[at + 8 + k] = UInt8(truncatingIfNeeded: new >> (56 - 8 * UInt64(k))) }
+            patched += 1
+            at += 16
+        }
+        try Data(bytes).write(to: url)
+        return patched
+    }
+
+    /// The GoPro MAX clip followed by its next chapter as the camera stamps it: the second
+    /// chapter's GPMF payloads are copied byte for byte (their stamps count from the start
+    /// of the recording, so they already hold their place in the join), and read back from
+    /// the join, their samples are placed by those stamps.
+    @Test(.requires(.sharedMedia))
+    func aCamerasLaterChapterKeepsItsGPMFPayloadsByteForByte() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4")
+        // The composition plays each track's chapters one after the other, so the second
+        // chapter's GPS track starts where the first's ends.
+        let firstPayloads = try await Self.sampleBuffers(clip, .metadata)
+        let firstLength = try #require(try await AssetReader.open(url: clip).tracks(withMediaType: .metadata).first).timeRange.end
+        let second = folder.appendingPathComponent("second-chapter.mp4")
+        #expect(try Self.laterChapter(of: clip, by: firstLength, to: second) == 165)
+        let composition = try Self.chapters([clip, second], in: folder)
+        let joined = folder.appendingPathComponent("joined.mp4")
+        let (session, diagnostics) = try await Self.render(composition, to: joined, smart: .auto)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        #expect(session.smartRenderSummary?.encodedFrameCount == 0)
+        let gps = try await Self.sampleBuffers(joined, .metadata), chapter = try await Self.sampleBuffers(second, .metadata)
+        try #require(chapter.count == 11)
+        // The second chapter's payloads, after the first's, but for its last (which outlasts
+        // its video and is cut at the end): the camera's bytes, at their times in the join.
+        let later = gps.filter { !($0.presentationTime < firstLength) }
+        try #require(later.count >= 10, "\(gps.map(\.presentationTime))")
+        #expect(later.prefix(10).map(\.data) == chapter.prefix(10).map(\.data))
+        #expect(later.prefix(10).map(\.presentationTime.seconds) == chapter.prefix(10).map { ($0.presentationTime + firstLength).seconds })
+        // Read from the join, those stamps are on its clock: the second chapter's first
+        // payload places its samples as the first chapter's first does, one chapter later.
+        let before = try GPMF.groups(payload: firstPayloads[0].data, timeRange: firstPayloads[0].timeRange).flatMap(\.items).map(\.time.seconds)
+        let after = try GPMF.groups(payload: later[0].data, timeRange: later[0].timeRange).flatMap(\.items).map(\.time.seconds)
+        try #require(!before.isEmpty && before.count == after.count)
+        let worst = zip(before, after).map { abs($1 - firstLength.seconds - $0) }.max() ?? 0
+        #expect(worst < 1e-6, "samples placed up to \(worst) s away")
     }
 
     // MARK: Damaged packets

@@ -273,9 +273,10 @@ struct ExportMetadata: Sendable {
             var out = buffer
             out.presentationTime = map(span.start)
             out.duration = span.duration == .zero ? buffer.duration : map(span.end) - out.presentationTime
-            // GPMF stamps each stream's first sample on the track's clock: it moves with the sample.
+            // GPMF stamps each stream's first sample on the track's clock: it moves with the
+            // sample (a stamp on another clock stays as it is).
             if buffer.metadataFormat == .gpmd, out.presentationTime != span.start || out.duration != span.duration {
-                out.data = try GPMF.restamped(buffer.data, by: map)
+                out.data = try GPMF.restamped(buffer.data, spanning: span, by: map)
             }
             return [out]
         }

@@ -28,13 +28,15 @@ enum WriterCommand: Sendable {
         }
     }
 
-    /// `sample` moved `offset` earlier; a GPMF payload's stream stamps (STMP) move with
-    /// it, so readers still place its samples where they were.
+    /// `sample` moved `offset` earlier; a GPMF payload's stream stamps (STMP) on the
+    /// track's clock move with it, so readers still place its samples where they were.
     private static func moved(_ sample: SampleBuffer, back offset: MediaTime) -> SampleBuffer {
         var s = sample
         s.presentationTime = s.presentationTime - offset
         if s.decodeTime.isNumeric { s.decodeTime = s.decodeTime - offset }
-        if s.metadataFormat == .gpmd, offset != .zero, let data = try? GPMF.restamped(s.data, by: { $0 - offset }) { s.data = data }
+        if s.metadataFormat == .gpmd, offset != .zero, let data = try? GPMF.restamped(s.data, spanning: sample.timeRange, by: { $0 - offset }) {
+            s.data = data
+        }
         return s
     }
 }

@@ -102,14 +102,19 @@ public enum GPMF {
         }
     }
 
-    /// `payload` with every stream's STMP moved by `move` (a time in, its new time out),
-    /// for a payload copied to another place on a timeline: its samples keep their place
-    /// relative to the payload. A stamp moved before zero becomes zero. Nothing else
-    /// changes; a payload without stamps comes back as it is.
+    /// `payload`, spanning `range` on its track, with each stream's STMP that counts on the
+    /// track's clock (``isOnTrackClock(_:payload:)``) moved by `move` (a time in, its new
+    /// time out), for a payload copied to another place on a timeline: its samples keep
+    /// their place relative to the payload. A stamp on another clock (a camera's later
+    /// chapter counts from the start of the recording, so its stamps already hold their
+    /// place in the joined recording) is left as it is, and so is everything else: a
+    /// payload without stamps on the track's clock comes back byte for byte. A stamp moved
+    /// before zero becomes zero.
     ///
     /// - Throws: what ``GPMFNode/parse(_:)`` throws for a payload that is not GPMF.
-    public static func restamped(_ payload: Data, by move: (MediaTime) -> MediaTime) throws(ReelError) -> Data {
+    public static func restamped(_ payload: Data, spanning range: TimeRange, by move: (MediaTime) -> MediaTime) throws(ReelError) -> Data {
         var bytes = [UInt8](payload)
+        var changed = false
         func patch(_ nodes: [GPMFNode]) {
             for node in nodes {
                 if node.isNested { patch(node.children); continue }
@@ -117,13 +122,27 @@ public enum GPMF {
                 let at = node.offset + 8
                 let old = bytes[at..<(at + 8)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
                 guard old < UInt64(Int64.max) else { continue }
-                let moved = move(MediaTime(value: Int64(old), timescale: 1_000_000)).convertScale(1_000_000, method: .roundHalfAwayFromZero)
+                let stamp = MediaTime(value: Int64(old), timescale: 1_000_000)
+                guard isOnTrackClock(stamp, payload: range) else { continue }
+                let moved = move(stamp).convertScale(1_000_000, method: .roundHalfAwayFromZero)
                 let new = moved.isNumeric && moved.value > 0 ? UInt64(moved.value) : 0
                 for k in 0..<8 { bytes[at + k] = UInt8(truncatingIfNeeded: new >> (56 - 8 * UInt64(k))) }
+                changed = true
             }
         }
         patch(try GPMFNode.parse(bytes, range: 0..<bytes.count, depth: 0, path: ""))
-        return Data(bytes)
+        return changed ? Data(bytes) : payload
+    }
+
+    /// Whether a stream's STMP `stamp` counts on the clock of the track that holds its
+    /// payload, spanning `range` there: GoPro cameras stamp a stream's first sample a
+    /// little after the payload starts, in microseconds from the start of the recording.
+    /// A stamp more than one payload before the payload, or at or after its end, counts on
+    /// another clock (a camera that counts from power-on, a chapter file after the first,
+    /// or a file whose samples were moved without restamping). A payload with no duration
+    /// has no clock to compare with.
+    public static func isOnTrackClock(_ stamp: MediaTime, payload range: TimeRange) -> Bool {
+        range.duration > .zero && stamp < range.end && !(stamp < range.start - range.duration)
     }
 
     /// Parses GPSU's `yymmddhhmmss.sss` (years 2000-2099) as a UTC date.
@@ -173,15 +192,12 @@ public enum GPMF {
     /// STMP to the payload's end when the stamp is on the track's clock, else the whole
     /// payload (the samples are then spread evenly across it).
     ///
-    /// GoPro cameras stamp each stream's first sample in microseconds from the start of
-    /// the recording, a little after the payload's start. A stamp more than one payload
-    /// before the payload, or at or after its end, counts on another clock (a camera that
-    /// counts from power-on, or a file whose samples were moved without restamping) and is
-    /// not used; one a little before the payload starts the samples with it.
+    /// A stamp on another clock (``isOnTrackClock(_:payload:)``) is not used; one a little
+    /// before the payload starts the samples with it.
     static func sampleSpan(of series: GPMFSeries, in range: TimeRange) -> TimeRange {
-        guard let micros = series.firstSampleMicroseconds, micros < UInt64(Int64.max), range.duration > .zero else { return range }
+        guard let micros = series.firstSampleMicroseconds, micros < UInt64(Int64.max) else { return range }
         let stamp = MediaTime(value: Int64(micros), timescale: 1_000_000)
-        guard stamp < range.end, !(stamp < range.start - range.duration) else { return range }
+        guard isOnTrackClock(stamp, payload: range) else { return range }
         return TimeRange(start: MediaTime.maximum(stamp, range.start), end: range.end)
     }
 
