@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -123,3 +124,19 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `REEL_LIBRARY_ONLY=1` (CI's ThreadSanitizer build, scripts/test --sanitize=thread --library):
+// the library and its tests alone, without the preview's server, the command line, the
+// examples and the benchmarks, and so without building the web server's and the argument
+// parser's packages, which are most of a cold build (they are still resolved).
+if ProcessInfo.processInfo.environment["REEL_LIBRARY_ONLY"] == "1" {
+    let left: Set<String> = [
+        "ReelPreview", "ReelCommandLine", "ReelMain", "ReelBenchDecode", "ReelBench", "reel-sepia", "GPSDashboard",
+        "ReelCommandLineTests", "ReelPreviewTests", "ExamplesTests", "ReelRenderTests",
+    ]
+    package.targets.removeAll { left.contains($0.name) }
+    package.products.removeAll { product in
+        let targets = (product as? Product.Library)?.targets ?? (product as? Product.Executable)?.targets ?? []
+        return targets.contains { left.contains($0) }
+    }
+}
