@@ -23,6 +23,11 @@ public struct PreviewFrame: Sendable {
 /// keeps its compositor busy; any other frame starts a render at that frame, after the
 /// compositor's pending requests are cancelled (as a player's seek does). The last frames
 /// rendered are kept, so stepping back to one of them costs nothing.
+///
+/// Requests take turns: one waits for the one before it (from any page) to have its frame.
+/// The actor alone would let a second page's request in while the first waits for its
+/// frame, to read on from the same render (each taking the other's next frame), or to
+/// start another and so cancel the compositor's request the first waits for.
 public actor PreviewRenderer {
     public let scale: Double
     private var state: PreviewDocument.State
@@ -34,6 +39,8 @@ public actor PreviewRenderer {
     private let cacheLimit: Int
     /// How many renders were started (one per jump), for tests and the benchmark.
     public private(set) var renderStarts = 0
+    /// Held by the request being answered, and by a document update (see the type's comment).
+    private let turn = AsyncGate()
 
     /// A render under way: its frames come in order from `next` to `end` (excluded).
     private struct Running {
@@ -55,6 +62,8 @@ public actor PreviewRenderer {
     /// The document changed: later frames come from `state` (a new compositor, which gets
     /// its render context before its first request).
     public func update(_ state: PreviewDocument.State) async {
+        await turn.enter()
+        defer { turn.leave() }
         await compositor.cancelAllPendingVideoCompositionRequests()
         self.state = state
         videoComposition = Self.scaled(state.videoComposition, by: scale)
@@ -76,7 +85,11 @@ public actor PreviewRenderer {
 
     /// Frame `index` (0 ..< ``frameCount``).
     public func frame(_ index: Int) async throws(ReelError) -> PreviewFrame {
-        try await frame(index, alone: false)
+        // A kept frame is answered at once, without waiting for a turn.
+        if let cached = cache[index] { return cached }
+        await turn.enter()
+        defer { turn.leave() }
+        return try await frame(index, alone: false)
     }
 
     /// Frame `index`; when a render starts for it and `alone`, the render is of that frame
@@ -122,18 +135,21 @@ public actor PreviewRenderer {
     /// the sources in the window), unless a frame rendered already, or the running render's
     /// next, is at least as near to `index`. With no tolerance, frame `index` itself.
     public func frame(_ index: Int, toleranceBefore: Int, toleranceAfter: Int) async throws(ReelError) -> PreviewFrame {
-        guard index >= 0, index < state.frameCount else { return try await frame(index) }
+        if let cached = cache[index] { return cached }
+        await turn.enter()
+        defer { turn.leave() }
+        guard index >= 0, index < state.frameCount else { return try await frame(index, alone: false) }
         if let cached = cache[index] { return cached }
         // Clipped before adding: a tolerance may be as large as a message can say.
         let low = index - min(max(0, toleranceBefore), index), high = index + min(max(0, toleranceAfter), state.frameCount - 1 - index)
-        guard low < high else { return try await frame(index) }
+        guard low < high else { return try await frame(index, alone: false) }
         let frameDuration = state.videoComposition.frameDuration
         let landingTime = await SeekLanding.time(
             for: time(ofFrame: index), earliest: time(ofFrame: low), latest: time(ofFrame: high) + frameDuration,
             composition: state.composition, videoComposition: state.videoComposition, sources: state.sources)
         let landing = min(max(firstFrame(atOrAfter: landingTime), low), high)
         let ready = (Array(cache.keys) + (running.map { [$0.next] } ?? [])).filter { (low...high).contains($0) && abs($0 - index) <= abs(landing - index) }
-        if let nearest = ready.min(by: { abs($0 - index) < abs($1 - index) }) { return try await frame(nearest) }
+        if let nearest = ready.min(by: { abs($0 - index) < abs($1 - index) }) { return try await frame(nearest, alone: false) }
         return try await frame(landing, alone: true)
     }
 

@@ -34,6 +34,36 @@ struct PreviewRendererTests {
         #expect(landed.metadata.map(\.trackID) == exact.metadata.map(\.trackID))
     }
 
+    @Test("pages asking at once each get their own frame: a jump by one neither cancels nor takes the frame another waits for")
+    func pagesAskingAtOnce() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let renderer = try await Self.renderer(in: folder)
+        // Four pages, each reading on from a place of its own, their requests interleaved;
+        // then again from other places (the renderer keeps 32 frames). Each frame must be the
+        // one asked for, rendered for its own time.
+        for round in 0..<3 {
+            let starts = [0, 15, 30, 45].map { ($0 + round * 4) % 48 }
+            let results = try await withThrowingTaskGroup(of: [String].self) { group in
+                for start in starts {
+                    group.addTask {
+                        var shown: [String] = []
+                        for index in start..<(start + 12) {
+                            let frame = try await renderer.frame(index)
+                            let expected = await renderer.time(ofFrame: index)
+                            shown.append(frame.index == index && frame.time == expected ? "\(index)" : "\(index): frame \(frame.index) at \(frame.time)")
+                        }
+                        return shown
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            // A cancelled request throws out of the group; a frame taken by another page is named.
+            #expect(results.count == 4)
+            for shown in results { #expect(shown.allSatisfy { !$0.contains(":") }, "round \(round): \(shown)") }
+        }
+    }
+
     @Test("with the keyframe outside the window, the window's first frame; without tolerance, the frame asked for")
     func outsideTheWindow() async throws {
         let folder = try TestFiles.scratchFolder()

@@ -1,13 +1,15 @@
 /// A first-come first-served async mutex: `enter` suspends while another caller holds the
 /// gate. Used by actors whose work suspends part-way (an actor alone is re-entrant).
-final class AsyncGate: Sendable {
+package final class AsyncGate: Sendable {
     private struct State {
         var held = false
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
     private let state = Lock(State())
 
-    func enter() async {
+    package init() {}
+
+    package func enter() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let enterNow = state.withLock { s -> Bool in
                 if s.held {
@@ -21,7 +23,7 @@ final class AsyncGate: Sendable {
         }
     }
 
-    func leave() {
+    package func leave() {
         let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
             if s.waiters.isEmpty {
                 s.held = false
