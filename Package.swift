@@ -125,7 +125,7 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// `REEL_LIBRARY_ONLY=1` (CI's ThreadSanitizer build, scripts/test --sanitize=thread --library):
+// `REEL_LIBRARY_ONLY=1` (CI's ThreadSanitizer build: `REEL_LIBRARY_ONLY=1 scripts/test --sanitize=thread`):
 // the library and its tests alone, without the preview's server, the command line, the
 // examples and the benchmarks, and so without building the web server's and the argument
 // parser's packages, which are most of a cold build (they are still resolved).
