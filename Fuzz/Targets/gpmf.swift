@@ -14,6 +14,10 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         }
     }
     _ = FuzzInput.run("GPMF.series", { () throws(ReelError) in try GPMF.series(payload: data) })
+    // Moving every stamp on the track's clock by nothing gives the payload back unchanged.
+    if let same = FuzzInput.run("GPMF.restamped", { () throws(ReelError) in try GPMF.restamped(data, spanning: FuzzInput.oneSecond, by: { $0 }) }) {
+        FuzzInput.require(same == data, "GPMF.restamped by no move changed the payload")
+    }
     if let groups = FuzzInput.run("GPMF.groups", { () throws(ReelError) in try GPMF.groups(payload: data, timeRange: FuzzInput.oneSecond) }) {
         FuzzInput.require(!groups.isEmpty, "GPMF.groups returned no group")
     }

@@ -38,11 +38,6 @@ struct SmartRenderTests {
         var diagnostics: [String]
     }
 
-    /// The first `mediaType` track's packets, each with its presentation time, as stored.
-    static func packets(of mediaType: MediaType, in url: URL) async throws -> [(MediaTime, Data)] {
-        try await samples(url, mediaType)
-    }
-
     static let renders = Task { () throws -> Renders in try await makeRenders() }
 
     static func makeClip(_ name: String, source: String, in folder: URL, size: String = "320x240", codec: [String]? = nil) throws -> URL {
@@ -217,7 +212,7 @@ struct SmartRenderTests {
     @Test func copiedPacketsAreTheSourcesBitForBit() async throws {
         let r = try await Self.renders.value
         // The output's packets by presentation time.
-        func packets(_ url: URL) async throws -> [(MediaTime, Data)] { try await Self.packets(of: .video, in: url) }
+        func packets(_ url: URL) async throws -> [(MediaTime, Data)] { try await Self.samples(url, .video) }
         let output = try await packets(r.smart)
         var sources: [String: [(MediaTime, Data)]] = [:]
         for cut in Self.cuts where sources[cut.source] == nil {
@@ -283,7 +278,7 @@ struct SmartRenderTests {
 
     @Test func soundIsTheFullRendersPacketForPacket() async throws {
         let r = try await Self.renders.value
-        func audio(_ url: URL) async throws -> [(MediaTime, Data)] { try await Self.packets(of: .audio, in: url) }
+        func audio(_ url: URL) async throws -> [(MediaTime, Data)] { try await Self.samples(url, .audio) }
         let smart = try await audio(r.smart), full = try await audio(r.full)
         try #require(!smart.isEmpty)
         #expect(smart.count == full.count)
