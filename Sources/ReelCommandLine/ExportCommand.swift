@@ -39,7 +39,7 @@ public struct ExportCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "auto: with an H.264 preset, copy the groups of pictures the range holds whole and encode only those its ends cut (a frame-exact smart trim, docs/smart-render.md); off (default): encode every frame."
+            "auto: with an H.264 or HEVC preset, copy the groups of pictures the range holds whole and encode only those its ends cut (a frame-exact smart trim, docs/smart-render.md); off (default): encode every frame."
     )
     var smartRender: String?
 

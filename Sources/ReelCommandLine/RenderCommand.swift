@@ -56,7 +56,7 @@ public struct RenderCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "auto: copy the groups of pictures the composition leaves untouched and encode only what it changes (H.264 into MP4/MOV); off: render every frame. Overrides output.video.smartRender (default off)."
+            "auto: copy the groups of pictures the composition leaves untouched and encode only what it changes (H.264 or HEVC into MP4/MOV); off: render every frame. Overrides output.video.smartRender (default off)."
     )
     var smartRender: String?
 

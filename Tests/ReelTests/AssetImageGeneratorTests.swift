@@ -22,6 +22,35 @@ import Testing
         }
     }
 
+    /// Open groups of pictures (x265's CRA keyframes, whose leading B-frames refer to the
+    /// group before): the frames just before each keyframe are exact too. Seeking to such a
+    /// frame lands on the keyframe after it, from which a decoder drops them.
+    @Test(.requires(.ffmpeg, .hevcEncoder))
+    func zeroToleranceIsExactForTheLeadingPicturesOfAnOpenGroup() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("open-gop.mp4")
+        try TestTools.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=3", "-c:v", "libx265",
+                "-preset", "veryfast", "-pix_fmt", "yuv420p", "-x265-params",
+                "log-level=error:keyint=30:min-keyint=30:scenecut=0:bframes=3:open-gop=1", url.path,
+            ])
+        let reference = try await TestFrames.decodeAll(url)
+        try #require(reference.count == 90)
+        let generator = try await AssetImageGenerator(asset: Asset(url: url))
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        // The three frames before each keyframe, a keyframe, and a frame inside a group.
+        for k in [29, 57, 58, 59, 60, 28, 27, 44] {
+            let (image, _) = try await generator.image(at: .ratio(Int64(k), 30))
+            #expect(
+                image.hasSamePixels(as: reference[k].pixelBuffer),
+                "picture at frame \(k) is frame \(TestFrames.closest(image, in: reference).index)")
+        }
+    }
+
     @Test func aToleranceReportsTheFramesOwnTime() async throws {
         let reference = try await TestFrames.decodeAll(TestFiles.fixture("vfr.mp4"))
         let generator = try await AssetImageGenerator(asset: Asset(url: TestFiles.fixture("vfr.mp4")))

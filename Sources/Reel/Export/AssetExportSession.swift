@@ -261,7 +261,7 @@ public final class AssetExportSession: Sendable {
 
     /// Whether the export copies the groups of pictures the composition leaves untouched
     /// and encodes only the frames it changes (``SmartRendering``); `.off` by default,
-    /// when every frame is rendered and encoded. Applies to H.264 exports into MP4 or MOV
+    /// when every frame is rendered and encoded. Applies to H.264 and HEVC exports into MP4 or MOV
     /// at the sources' size; otherwise, or when a source cannot be matched, every frame
     /// is rendered and the reason is said once through ``renderOptions``' diagnostics.
     public var smartRendering: SmartRendering {

@@ -178,6 +178,9 @@ struct ExpGolombReader {
         return v
     }
 
+    /// The next bit, as 0 or 1.
+    mutating func flag() -> Int? { readBit() }
+
     mutating func unsignedValue() -> Int? {
         var zeros = 0
         while true {

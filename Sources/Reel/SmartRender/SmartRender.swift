@@ -4,9 +4,12 @@ import ReelCore
 import ReelIO
 
 /// A smart render of a composition's video: the source's packets for every group of
-/// pictures the composition shows whole and unchanged, and frames encoded by x264 with the
-/// source's profile and level and parameter-set IDs of their own for the rest, all in one
-/// H.264 track whose sample description holds every parameter set (docs/smart-render.md).
+/// pictures the composition shows whole and unchanged, and frames encoded with the source's
+/// profile and level for the rest, all in one track (docs/smart-render.md). H.264: x264's
+/// stretches take parameter-set IDs of their own, and the sample description holds every
+/// parameter set. HEVC: each stretch carries its parameter sets in its first sample
+/// (``SmartRenderFormat/stretchPrefix``), and a copy that starts at a clean random access
+/// picture marks it a broken link, its leading pictures left out and encoded.
 ///
 /// Everything that could make the output unplayable is decided, and the encoded stretches
 /// are encoded, before the output writer starts: a source that cannot be matched gives
@@ -23,6 +26,11 @@ struct SmartRender: Sendable {
         let origin: Origin
         /// For each packet in decode order, the index of the output frame it shows.
         let frames: [Int]
+        /// Put before the first packet (HEVC's parameter sets).
+        var prefix = Data()
+        /// Presentation times of source packets left out: the leading pictures of an open
+        /// group of pictures the copy starts at, which refer to pictures before the cut.
+        var skipped: Set<MediaTime> = []
     }
 
     enum Outcome: Sendable {
@@ -34,6 +42,7 @@ struct SmartRender: Sendable {
     /// encoded stretches' parameter sets added.
     let input: AssetWriterInput
     let summary: SmartRenderSummary
+    let format: SmartRenderFormat
     let pieces: [Piece]
     let grid: FrameGrid
     /// Frames between a packet's decode time and its presentation, at most, over every
@@ -70,8 +79,13 @@ struct SmartRender: Sendable {
                 if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled") }
                 guard var buffer = sample.sampleBuffer, buffer.presentationTime.isNumeric else { continue }
                 if !started {
-                    guard buffer.presentationTime == from, AVCConfiguration.isIDR(buffer.data, lengthSize: 4) else { continue }
+                    guard buffer.presentationTime == from, format.startsGroup(buffer.data) else { continue }
                     started = true
+                }
+                if piece.skipped.contains(buffer.presentationTime) { continue }
+                if taken == 0 {
+                    if from != nil, case .hevc = format { buffer.data = HEVCNAL.markingCleanRandomAccessAsBrokenLink(buffer.data) }
+                    buffer.data = piece.prefix + buffer.data
                 }
                 let frame = piece.frames[taken]
                 buffer.presentationTime = grid.time(frame)
@@ -134,6 +148,8 @@ extension SmartRender {
         var firstTime: MediaTime
         /// Presentation times in decode order.
         var times: [MediaTime] = []
+        /// Those of pictures that refer to the group before (HEVC RASL pictures).
+        var leading: Set<MediaTime> = []
         /// The first packet that does not parse (``AVCConfiguration/damage(in:lengthSize:pictureParameterSetIDs:)``):
         /// its time and what is wrong. The group is encoded instead of copied.
         var damage: (time: MediaTime, reason: String)?
@@ -148,8 +164,13 @@ extension SmartRender {
         progress: @escaping @Sendable (Double) -> Void
     ) async throws(ReelError) -> Outcome {
         guard fileType == .mp4 || fileType == .mov else { return .fallback("smart render writes MP4 or MOV, and the output is \(fileType.rawValue)") }
-        guard settings.codec == .h264 else { return .fallback("the output codec is \(settings.codec); smart render copies H.264") }
-        guard VideoEncoderSettings.Codec.h264.isAvailable else { return .fallback("this FFmpeg has no libx264") }
+        let codecName: String
+        switch settings.codec {
+        case .h264: codecName = "H.264"
+        case .hevc: codecName = "HEVC"
+        default: return .fallback("the output codec is \(settings.codec); smart render copies H.264 and HEVC")
+        }
+        guard settings.codec.isAvailable else { return .fallback("this FFmpeg has no \(settings.codec.encoderName)") }
         guard videoComposition.sourceTrackIDForFrameTiming == nil else {
             return .fallback("the output follows a source track's own frame times (sourceTrackIDForFrameTiming)")
         }
@@ -191,7 +212,7 @@ extension SmartRender {
         }
 
         // 2. Every source shown unchanged must match: one codec configuration for all.
-        var configuration: AVCConfiguration?
+        var configuration: SmartRenderFormat?
         var description: FormatDescription?
         var checked: Set<SourceTrackReference> = []
         for case .source(let ref, _, _) in kinds where !checked.contains(ref) {
@@ -204,11 +225,27 @@ extension SmartRender {
             guard let d = reader.track(withID: ref.trackID)?.formatDescription else {
                 return .fallback("\(name) has no track \(ref.trackID) to copy")
             }
-            guard d.codecName == "h264" else { return .fallback("\(name) is \(d.codecName), not H.264") }
-            guard let c = AVCConfiguration(d.codecConfiguration), c.lengthSize == 4 else {
-                return .fallback("\(name) has no avcC sample description with 4-byte NAL lengths")
+            let c: SmartRenderFormat
+            switch settings.codec {
+            case .h264:
+                guard d.codecName == "h264" else { return .fallback("\(name) is \(d.codecName), not H.264") }
+                guard let avc = AVCConfiguration(d.codecConfiguration), avc.lengthSize == 4 else {
+                    return .fallback("\(name) has no avcC sample description with 4-byte NAL lengths")
+                }
+                guard avc.x264Profile != nil else { return .fallback("\(name) is H.264 profile \(avc.profile), which x264 cannot match in 8-bit 4:2:0") }
+                c = .avc(avc)
+            default:
+                guard d.codecName == "hevc" else { return .fallback("\(name) is \(d.codecName), not HEVC") }
+                guard let hevc = HEVCConfiguration(d.codecConfiguration), hevc.lengthSize == 4 else {
+                    return .fallback("\(name) has no hvcC sample description with 4-byte NAL lengths")
+                }
+                guard hevc.chromaFormat == 1, hevc.lumaBitDepth == 8, hevc.chromaBitDepth == 8, hevc.isMainCompatible else {
+                    return .fallback(
+                        "\(name) is HEVC profile \(hevc.profile) at \(hevc.lumaBitDepth) bits, chroma format \(hevc.chromaFormat); smart render encodes 8-bit 4:2:0 (Main) only"
+                    )
+                }
+                c = .hevc(hevc)
             }
-            guard c.x264Profile != nil else { return .fallback("\(name) is H.264 profile \(c.profile), which x264 cannot match in 8-bit 4:2:0") }
             // 8-bit 4:2:0, video range or full range (`yuvj420p`, as GoPro cameras write):
             // the sources' equal parameter sets (below) make them all one or the other.
             guard d.pixelFormat == "yuv420p" || d.pixelFormat == "yuvj420p" else {
@@ -222,7 +259,7 @@ extension SmartRender {
                 return .fallback("the frame duration \(fd.secondsDescription) is not a whole number of \(name)'s time base 1/\(ts)")
             }
             if let configuration, configuration != c {
-                return .fallback("\(name)'s H.264 parameter sets differ from the first source's; one sample description cannot hold both")
+                return .fallback("\(name)'s \(codecName) parameter sets differ from the first source's; one sample description cannot hold both")
             }
             configuration = c
             if description == nil { description = d }
@@ -232,7 +269,7 @@ extension SmartRender {
         // 3. Runs of frames from one source at one offset, and the groups of pictures they
         // show whole.
         var copied = [Bool](repeating: false, count: grid.count)
-        /// Why a frame of a damaged group is encoded.
+        /// Why a frame of a damaged group, or a leading picture after a cut, is encoded.
         var damaged: [Int: String] = [:]
         var copyPieces: [(first: Int, piece: Piece, reason: String)] = []
         var delay = 0
@@ -241,19 +278,28 @@ extension SmartRender {
             guard case .source(let ref, let firstSource, let offset) = kinds[k] else { k += 1; continue }
             var last = k
             while last + 1 < grid.count, case .source(let r, _, let o) = kinds[last + 1], r == ref, o == offset { last += 1 }
-            let groups = try await Self.groups(
-                of: ref, sources: sources, from: firstSource, through: grid.time(last) - offset,
-                pictureParameterSetIDs: Set(configuration.pictureParameterSetIDs))
+            let groups = try await Self.groups(of: ref, sources: sources, from: firstSource, through: grid.time(last) - offset, format: configuration)
             let url = sources.url(for: ref.sourceIdentifier)
-            var pending: (first: Int, firstTime: MediaTime, frames: [Int])?
+            var pending: (first: Int, firstTime: MediaTime, frames: [Int], skipped: Set<MediaTime>)?
             func flush() {
                 guard let p = pending else { return }
                 copyPieces.append(
                     (
-                        p.first, Piece(origin: .source(url: url, trackID: ref.trackID, firstTime: p.firstTime), frames: p.frames),
+                        p.first,
+                        Piece(
+                            origin: .source(url: url, trackID: ref.trackID, firstTime: p.firstTime), frames: p.frames,
+                            prefix: configuration.stretchPrefix, skipped: p.skipped),
                         "\(url.lastPathComponent) from \(SmartRenderSummary.seconds(p.firstTime))"
                     ))
                 pending = nil
+            }
+            /// The output frames of `times`, when each is one and they run without a gap within the run.
+            func frames(of times: [MediaTime]) -> [Int]? {
+                let indices = times.compactMap { grid.index(startingAt: $0 + offset) }
+                guard indices.count == times.count, let lo = indices.min(), let hi = indices.max(), lo >= k, hi <= last,
+                    hi - lo + 1 == indices.count
+                else { return nil }
+                return indices
             }
             for group in groups {
                 let indices = group.times.map { grid.index(startingAt: $0 + offset) }
@@ -270,19 +316,25 @@ extension SmartRender {
                     flush()
                     continue
                 }
-                let sorted = indices.compactMap { $0 }.sorted()
-                guard sorted.count == indices.count, let lo = sorted.first, let hi = sorted.last, lo >= k, hi <= last,
-                    hi - lo + 1 == sorted.count
-                else { flush(); continue }
-                let frames = indices.compactMap { $0 }
-                for (n, f) in frames.enumerated() { delay = max(delay, n - (f - lo)) }
-                for f in frames { copied[f] = true }
-                if pending != nil, let prev = pending?.frames.max(), prev + 1 == lo {
-                    pending?.frames += frames
-                } else {
-                    flush()
-                    pending = (lo, group.firstTime, frames)
+                // A group that follows the one copied before it in its source is copied whole;
+                // one that starts a copy leaves out its pictures that refer to the group before.
+                if let whole = frames(of: group.times), let prev = pending?.frames.max(), prev + 1 == whole.min() {
+                    let lo = whole.min() ?? 0
+                    for (n, f) in whole.enumerated() { delay = max(delay, n - (f - lo)) }
+                    for f in whole { copied[f] = true }
+                    pending?.frames += whole
+                    continue
                 }
+                flush()
+                guard let kept = frames(of: group.times.filter { !group.leading.contains($0) }), let lo = kept.min() else { continue }
+                for (n, f) in kept.enumerated() { delay = max(delay, n - (f - lo)) }
+                for f in kept { copied[f] = true }
+                for t in group.leading {
+                    guard let f = grid.index(startingAt: t + offset), f >= k, f <= last else { continue }
+                    damaged[f] =
+                        "the leading pictures of the open group of pictures at \(SmartRenderSummary.seconds(group.firstTime)) s of \(url.lastPathComponent), which refer to the group before the cut"
+                }
+                pending = (lo, group.firstTime, kept, group.leading)
             }
             flush()
             k = last + 1
@@ -291,10 +343,8 @@ extension SmartRender {
             return .fallback("no group of pictures of a source is shown whole and unchanged")
         }
 
-        // 4. The stretches to encode, with the source's profile and level and parameter-set
-        // IDs the sources do not use.
-        let used = Set(configuration.sequenceParameterSetIDs + configuration.pictureParameterSetIDs)
-        guard let spsID = (0...31).first(where: { !used.contains($0) }) else { return .fallback("the sources use every parameter-set ID") }
+        // 4. The stretches to encode, with the source's profile and level (and for H.264,
+        // parameter-set IDs the sources do not use).
         var encoderSettings = settings
         encoderSettings.codesGroupsIndependently = false
         // Coded in the sources' range, which their sequence parameter sets say: the writer
@@ -304,10 +354,22 @@ extension SmartRender {
             color.fullRange = true
             encoderSettings.colorProperties = color
         }
-        encoderSettings.encoderOptions["profile"] = configuration.x264Profile
-        encoderSettings.encoderOptions["level"] = configuration.x264Level
-        let params = encoderSettings.encoderOptions["x264-params"].map { $0 + ":" } ?? ""
-        encoderSettings.encoderOptions["x264-params"] = params + "sps-id=\(spsID)"
+        var spsID: Int?
+        switch configuration {
+        case .avc(let avc):
+            let used = Set(avc.sequenceParameterSetIDs + avc.pictureParameterSetIDs)
+            guard let free = (0...31).first(where: { !used.contains($0) }) else { return .fallback("the sources use every parameter-set ID") }
+            spsID = free
+            encoderSettings.encoderOptions["profile"] = avc.x264Profile
+            encoderSettings.encoderOptions["level"] = avc.x264Level
+            let params = encoderSettings.encoderOptions["x264-params"].map { $0 + ":" } ?? ""
+            encoderSettings.encoderOptions["x264-params"] = params + "sps-id=\(free)"
+        case .hevc(let hevc):
+            // Closed groups: a stretch's pictures refer to none outside it.
+            let params = encoderSettings.encoderOptions["x265-params"].map { $0 + ":" } ?? ""
+            let tier = hevc.isHighTier ? ":high-tier=1" : ""
+            encoderSettings.encoderOptions["x265-params"] = params + "open-gop=0:level-idc=\(hevc.x265Level)\(tier)"
+        }
 
         var encodeRanges: [(first: Int, last: Int, reason: String)] = []
         k = 0
@@ -334,7 +396,6 @@ extension SmartRender {
         } catch {
             throw ReelError(.outputFailed, "could not make a folder for the re-encoded stretches: \(error.localizedDescription)", path: folder.path)
         }
-        var merged = configuration
         var encodedPieces: [(first: Int, piece: Piece, reason: String)] = []
         var encodedConfiguration: AVCConfiguration?
         let totalToEncode = encodeRanges.reduce(0) { $0 + $1.last - $1.first + 1 }
@@ -351,33 +412,48 @@ extension SmartRender {
                     progress(Double(before + frames) / Double(max(totalToEncode, 1)))
                 }
                 encodedSoFar += r.last - r.first + 1
-                let (c, times) = try await Self.packets(ofEncoded: url)
-                guard c.lengthSize == 4, c.sequenceParameterSetIDs == [spsID] else {
-                    throw ReelError(.encoderFailed, "the encoder did not use parameter-set ID \(spsID) with 4-byte NAL lengths", path: url.path)
+                let (data, times) = try await Self.packets(ofEncoded: url)
+                var prefix = Data()
+                switch configuration {
+                case .avc:
+                    guard let c = AVCConfiguration(data), c.lengthSize == 4, let spsID, c.sequenceParameterSetIDs == [spsID] else {
+                        throw ReelError(.encoderFailed, "the encoder did not use parameter-set ID \(spsID ?? 0) with 4-byte NAL lengths", path: url.path)
+                    }
+                    if let encodedConfiguration,
+                        encodedConfiguration.sequenceParameterSets != c.sequenceParameterSets
+                            || encodedConfiguration.pictureParameterSets != c.pictureParameterSets
+                    {
+                        throw ReelError(.encoderFailed, "two encoded stretches have different parameter sets under one ID", path: url.path)
+                    }
+                    encodedConfiguration = c
+                case .hevc:
+                    guard let c = HEVCConfiguration(data), c.lengthSize == 4, c.chromaFormat == 1, c.lumaBitDepth == 8 else {
+                        throw ReelError(.encoderFailed, "the encoder did not write 8-bit 4:2:0 HEVC with an hvcC of 4-byte NAL lengths", path: url.path)
+                    }
+                    prefix = c.parameterSetSample
                 }
-                if let encodedConfiguration,
-                    encodedConfiguration.sequenceParameterSets != c.sequenceParameterSets
-                        || encodedConfiguration.pictureParameterSets != c.pictureParameterSets
-                {
-                    throw ReelError(.encoderFailed, "two encoded stretches have different parameter sets under one ID", path: url.path)
-                }
-                encodedConfiguration = c
                 let sorted = times.sorted()
                 guard sorted.count == r.last - r.first + 1 else {
                     throw ReelError(.encoderFailed, "holds \(sorted.count) frames; \(r.last - r.first + 1) were encoded", path: url.path)
                 }
                 let frames = times.map { t in r.first + sorted.firstIndex(of: t)! }
                 for (i, f) in frames.enumerated() { delay = max(delay, i - (f - r.first)) }
-                encodedPieces.append((r.first, Piece(origin: .encoded(url), frames: frames), r.reason))
+                encodedPieces.append((r.first, Piece(origin: .encoded(url), frames: frames, prefix: prefix), r.reason))
             }
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error
         }
-        if let encodedConfiguration { merged = merged.adding(parameterSetsOf: encodedConfiguration) }
         let outputDescription: FormatDescription
         do throws(ReelError) {
-            outputDescription = try description.replacingCodecConfiguration(merged.data)
+            switch configuration {
+            case .avc(let avc):
+                let merged = encodedConfiguration.map { avc.adding(parameterSetsOf: $0) } ?? avc
+                outputDescription = try description.replacingCodecConfiguration(merged.data)
+            case .hevc(let hevc):
+                // `hev1`: parameter sets may come in the samples (each stretch's first).
+                outputDescription = try description.replacingCodecConfiguration(hevc.data, codecTag: "hev1")
+            }
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error
@@ -395,8 +471,8 @@ extension SmartRender {
         let input = AssetWriterInput(settings: .passthrough(outputDescription))
         return .smart(
             SmartRender(
-                input: input, summary: SmartRenderSummary(stretches: stretches), pieces: all.map(\.1), grid: grid,
-                reorderDelay: delay, folder: folder))
+                input: input, summary: SmartRenderSummary(stretches: stretches), format: configuration, pieces: all.map(\.1),
+                grid: grid, reorderDelay: delay, folder: folder))
     }
 
     /// The video track `instruction` shows unchanged: its passthrough track; or, with the
@@ -420,13 +496,13 @@ extension SmartRender {
         return layer.trackID
     }
 
-    /// The groups of pictures of `ref` (each from an IDR picture to the next) that hold a
-    /// frame from `start` through `last`, with their packets' presentation times in decode
-    /// order, and the first packet of each whose structure does not hold (its slices must
-    /// name one of `pictureParameterSetIDs`).
+    /// The groups of pictures of `ref` (each from a picture a copy can start at to the
+    /// next, ``SmartRenderFormat/startsGroup(_:)``) that hold a frame from `start` through
+    /// `last`, with their packets' presentation times in decode order, and the first packet
+    /// of each whose structure does not hold.
     private static func groups(
         of ref: SourceTrackReference, sources: AssetRenderSources, from start: MediaTime,
-        through last: MediaTime, pictureParameterSetIDs: Set<Int>
+        through last: MediaTime, format: SmartRenderFormat
     ) async throws(ReelError) -> [Group] {
         let url = sources.url(for: ref.sourceIdentifier)
         let reader = try await AssetReader.open(url: url)
@@ -441,16 +517,15 @@ extension SmartRender {
         while let sample = try await output.next() {
             if Task.isCancelled { throw ReelError(.cancelled, "the export was cancelled") }
             guard let buffer = sample.sampleBuffer, buffer.presentationTime.isNumeric else { continue }
-            if AVCConfiguration.isIDR(buffer.data, lengthSize: 4) {
+            if format.startsGroup(buffer.data) {
                 if let current { groups.append(current) }
                 current = nil
                 if buffer.presentationTime > last { break }
                 current = Group(firstTime: buffer.presentationTime)
             }
             current?.times.append(buffer.presentationTime)
-            if current != nil, current?.damage == nil,
-                let reason = AVCConfiguration.damage(in: buffer.data, lengthSize: 4, pictureParameterSetIDs: pictureParameterSetIDs)
-            {
+            if current != nil, format.refersToTheGroupBefore(buffer.data) { current?.leading.insert(buffer.presentationTime) }
+            if current != nil, current?.damage == nil, let reason = format.damage(in: buffer.data) {
                 current?.damage = (buffer.presentationTime, reason)
             }
         }
@@ -458,16 +533,15 @@ extension SmartRender {
         return groups
     }
 
-    /// The codec configuration of an encoded stretch and its packets' presentation times
-    /// in decode order.
-    private static func packets(ofEncoded url: URL) async throws(ReelError) -> (AVCConfiguration, [MediaTime]) {
+    /// The codec configuration (`avcC`, `hvcC`) of an encoded stretch and its packets'
+    /// presentation times in decode order.
+    private static func packets(ofEncoded url: URL) async throws(ReelError) -> (Data, [MediaTime]) {
         let reader = try await AssetReader.open(url: url)
         defer { reader.cancelReading() }
-        guard let track = reader.tracks(withMediaType: .video).first,
-            let configuration = AVCConfiguration(track.formatDescription.codecConfiguration)
-        else {
-            throw ReelError(.encoderFailed, "the encoded stretch has no H.264 track with an avcC", path: url.path)
+        guard let track = reader.tracks(withMediaType: .video).first else {
+            throw ReelError(.encoderFailed, "the encoded stretch has no video track", path: url.path)
         }
+        let configuration = track.formatDescription.codecConfiguration
         let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 64)
         try reader.add(output)
         try reader.startReading()

@@ -3,12 +3,13 @@ import ReelCore
 
 /// Whether an export copies the frames the composition leaves untouched (smart render).
 ///
-/// With `.auto`, an H.264 export into MP4 or MOV copies, packet for packet, every group
-/// of pictures of a source that the composition shows whole and unchanged (a passthrough
-/// instruction, or one opaque layer with no transform or crop at the source's size), and
-/// encodes only the frames around cuts, transitions and compositor instructions, with the
-/// source's profile and level and parameter-set IDs of their own, so that one decoder
-/// plays the whole output. When the sources cannot be matched (another codec, pixel
+/// With `.auto`, an H.264 or HEVC export into MP4 or MOV copies, packet for packet, every
+/// group of pictures of a source that the composition shows whole and unchanged (a
+/// passthrough instruction, or one opaque layer with no transform or crop at the source's
+/// size), and encodes only the frames around cuts, transitions and compositor
+/// instructions, with the source's profile and level, so that one decoder plays the whole
+/// output (H.264: parameter-set IDs of their own; HEVC: each stretch's parameter sets in
+/// its first sample, an `hev1` track). When the sources cannot be matched (another codec, pixel
 /// format, size or frame rate; sources with different parameter sets), the export renders
 /// every frame and says why in one line through the render diagnostics. `.off` (the
 /// default) renders every frame, as AVAssetExportSession does.

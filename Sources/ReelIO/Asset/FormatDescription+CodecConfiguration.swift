@@ -18,7 +18,9 @@ extension FormatDescription {
     /// The same description with `configuration` as its decoder configuration (`avcC` for
     /// H.264): how a smart render's track declares the parameter sets of its re-encoded
     /// stretches beside the source's, in the one sample description an MP4 track holds.
-    public func replacingCodecConfiguration(_ configuration: Data) throws(ReelError) -> FormatDescription {
+    /// `codecTag` names the sample entry when given (`hev1`: parameter sets also in the
+    /// samples); a copy written with it keeps it.
+    public func replacingCodecConfiguration(_ configuration: Data, codecTag: String? = nil) throws(ReelError) -> FormatDescription {
         let copy: CodecParameters
         do {
             copy = try CodecParameters(copying: parameters.pointer, timeBase: parameters.timeBase, frameRate: parameters.frameRate)
@@ -26,6 +28,7 @@ extension FormatDescription {
             throw ReelError(.outputFailed, "could not copy a track's codec parameters", underlying: error)
         }
         let par = copy.pointer
+        if let codecTag { par.pointee.codec_tag = fourCCTag(codecTag) ?? 0 }
         av_free(par.pointee.extradata)
         par.pointee.extradata = nil
         par.pointee.extradata_size = 0

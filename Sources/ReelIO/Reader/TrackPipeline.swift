@@ -227,6 +227,8 @@ final class TrackPipeline {
             var firstOrder: Int64?
             var lastOrder = Int64.min
             var ended = false
+            /// When the keyframe the demuxer landed on shows.
+            var keyframeShows: Int64?
             while true {
                 let packet = Packet()
                 guard try input.readPacket(into: packet) else {
@@ -243,7 +245,10 @@ final class TrackPipeline {
                     timed = false
                     break
                 }
-                if firstOrder == nil { firstOrder = order }
+                if firstOrder == nil {
+                    firstOrder = order
+                    if packet.isKeyframe, pts != none { keyframeShows = pts }
+                }
                 lastOrder = max(lastOrder, order)
                 // Pictures an edit list cuts away are decoded but never shown.
                 if pts != none, packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD == 0 {
@@ -259,6 +264,16 @@ final class TrackPipeline {
                 if order > t, pts == none || (following.count == Self.framesTimedAhead && order >= following[following.count - 1]) { break }
             }
             guard timed, !queue.isCancelled else { return }
+            // The frame showing at `target` shows before the keyframe it is decoded after: a
+            // leading picture of an open group of pictures (an HEVC RASL picture, a B-frame
+            // before an open-GOP I-frame in H.264), which may refer to the group before and
+            // which a decoder starting at this keyframe drops. Decode from the keyframe before.
+            if let latest, let keyframeShows, latest < keyframeShows, attempt < 3, let firstOrder,
+                streamStart == none || firstOrder > streamStart
+            {
+                try input.seek(streamIndex: Int32(streamIndex), timestamp: min(firstOrder, keyframeShows) - 1)
+                continue
+            }
             if let latest {
                 firstShown = latest
                 // Those no later packet can come before (all of them at the stream's end).

@@ -16,7 +16,8 @@ public struct VideoEncoderSettings: Sendable, Hashable {
         /// Whether this FFmpeg has the encoder (libx265 is optional in FFmpeg builds).
         public var isAvailable: Bool { Encoder.exists(encoderName) }
 
-        var encoderName: String {
+        /// The FFmpeg encoder that codes it.
+        public var encoderName: String {
             switch self {
             case .h264: "libx264"
             case .hevc: "libx265"

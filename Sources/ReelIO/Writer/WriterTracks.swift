@@ -401,10 +401,12 @@ final class PacketTrackWriter: TrackWriter {
         }
         // The source container's tag may mean nothing in this one: let the muxer choose;
         // but a 3GPP text track stays `tx3g` (FFmpeg's MOV muxer would say `text`, QuickTime
-        // text, whose sample description is laid out differently).
-        let tx3g = fourCCTag("tx3g") ?? 0
-        let keepsTag = description.codecName == "mov_text" && stream.pointee.codecpar.pointee.codec_tag == tx3g
-        stream.pointee.codecpar.pointee.codec_tag = keepsTag ? tx3g : 0
+        // text, whose sample description is laid out differently), and an HEVC track `hev1`
+        // (its samples carry parameter sets the sample description does not).
+        let tag = stream.pointee.codecpar.pointee.codec_tag
+        let keepsTag =
+            (description.codecName == "mov_text" && tag == fourCCTag("tx3g")) || (description.codecName == "hevc" && tag == fourCCTag("hev1"))
+        stream.pointee.codecpar.pointee.codec_tag = keepsTag ? tag : 0
         stream.pointee.time_base = description.parameters.timeBase
         // The muxer counts a timecode track at it, and players show it.
         stream.pointee.avg_frame_rate = description.parameters.frameRate
