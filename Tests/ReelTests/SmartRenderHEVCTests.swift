@@ -148,17 +148,7 @@ struct SmartRenderHEVCTests {
         let differing = (0..<smart.count).filter { copied[$0] && smart[$0] != reference[$0] }
         #expect(differing.isEmpty, "copied frames \(differing.prefix(10)) differ from the composition's")
 
-        let log = r.folder.appendingPathComponent("psnr.log")
-        try TestTools.output(
-            "ffmpeg",
-            [
-                "-v", "error", "-i", r.smart.path, "-i", r.reference.path,
-                "-lavfi", "[0:v]setpts=N/(\(Self.fps)*TB)[a];[1:v]setpts=N/(\(Self.fps)*TB)[b];[a][b]psnr=stats_file=\(log.path)", "-f", "null", "-",
-            ])
-        let values = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { line -> Double in
-            let field = line.split(separator: " ").first { $0.hasPrefix("psnr_avg:") }?.dropFirst("psnr_avg:".count) ?? ""
-            return field == "inf" ? 100 : Double(field) ?? 0
-        }
+        let values = try SmartRenderTests.psnr(of: r.smart, against: r.reference, log: r.folder.appendingPathComponent("psnr.log"))
         try #require(values.count == copied.count)
         let encoded = values.indices.filter { !copied[$0] }.map { values[$0] }
         try #require(!encoded.isEmpty)

@@ -250,18 +250,7 @@ struct SmartRenderTests {
         let r = try await Self.renders.value
         let copied = Self.frameIsCopied(r.summary)
         for (name, against) in [("composition", r.reference), ("full render", r.full)] {
-            let log = r.folder.appendingPathComponent("psnr-\(name.count).log")
-            try TestTools.output(
-                "ffmpeg",
-                [
-                    "-v", "error", "-i", r.smart.path, "-i", against.path,
-                    "-lavfi", "[0:v]setpts=N/(\(Self.fps)*TB)[a];[1:v]setpts=N/(\(Self.fps)*TB)[b];[a][b]psnr=stats_file=\(log.path)", "-f", "null", "-",
-                ])
-            // Lines "n:1 mse_avg:... psnr_avg:43.21 ..." (n counts from 1; inf for identical frames).
-            let values = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { line -> Double in
-                let field = line.split(separator: " ").first { $0.hasPrefix("psnr_avg:") }?.dropFirst("psnr_avg:".count) ?? ""
-                return field == "inf" ? 100 : Double(field) ?? 0
-            }
+            let values = try Self.psnr(of: r.smart, against: against, log: r.folder.appendingPathComponent("psnr-\(name.count).log"))
             try #require(values.count == copied.count)
             let encoded = values.indices.filter { !copied[$0] }.map { values[$0] }
             try #require(!encoded.isEmpty)
@@ -271,6 +260,22 @@ struct SmartRenderTests {
                 #expect(average >= 42, "average \(average) dB")
                 #expect(worst >= 38, "worst \(worst) dB")
             }
+        }
+    }
+
+    /// Each frame's PSNR (all planes, dB; 100 for identical frames) of `video` against
+    /// `reference`, frame by frame in order (ffmpeg's psnr filter, its statistics in `log`).
+    static func psnr(of video: URL, against reference: URL, log: URL) throws -> [Double] {
+        try TestTools.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-i", video.path, "-i", reference.path,
+                "-lavfi", "[0:v]setpts=N/(\(fps)*TB)[a];[1:v]setpts=N/(\(fps)*TB)[b];[a][b]psnr=stats_file=\(log.path)", "-f", "null", "-",
+            ])
+        // Lines "n:1 mse_avg:... psnr_avg:43.21 ..." (n counts from 1; inf for identical frames).
+        return try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { line -> Double in
+            let field = line.split(separator: " ").first { $0.hasPrefix("psnr_avg:") }?.dropFirst("psnr_avg:".count) ?? ""
+            return field == "inf" ? 100 : Double(field) ?? 0
         }
     }
 

@@ -103,38 +103,25 @@ struct AVCConfiguration: Sendable, Hashable {
     /// seen without decoding it; a cut-short or overwritten sample almost always breaks one
     /// of these.
     static func damage(in sample: Data, lengthSize: Int, pictureParameterSetIDs: Set<Int>) -> String? {
-        sample.withUnsafeBytes { raw -> String? in
-            let b = raw.bindMemory(to: UInt8.self)
-            guard !b.isEmpty else { return "it is empty" }
-            var i = 0
-            var slices = 0
-            while i < b.count {
-                guard i + lengthSize < b.count else { return "its last \(b.count - i) bytes are no NAL unit" }
-                var n = 0
-                for k in 0..<lengthSize { n = n << 8 | Int(b[i + k]) }
-                let at = i
-                i += lengthSize
-                guard n > 0 else { return "the NAL unit at byte \(at) has length 0" }
-                guard i + n <= b.count else { return "the NAL unit at byte \(at) runs \(i + n - b.count) bytes past the packet's end" }
-                let header = b[i]
-                guard header & 0x80 == 0 else { return "the NAL unit at byte \(at) has its forbidden bit set" }
-                let type = header & 0x1F
-                guard type != 0 else { return "the NAL unit at byte \(at) is of type 0" }
-                if type == 1 || type == 5 {
-                    // first_mb_in_slice, slice_type, pic_parameter_set_id: the first bytes suffice.
-                    var r = ExpGolombReader(rbsp: Data(b[i..<min(i + n, i + 24)]), skipping: 1)
-                    guard r.unsignedValue() != nil, let sliceType = r.unsignedValue(), sliceType <= 9 else {
-                        return "the slice at byte \(at) has no slice type H.264 defines"
-                    }
-                    guard let pps = r.unsignedValue(), pictureParameterSetIDs.contains(pps) else {
-                        return "the slice at byte \(at) refers to a picture parameter set the sample description does not hold"
-                    }
-                    slices += 1
-                }
-                i += n
+        var slices = 0
+        let problem = LengthPrefixedNALUnits.firstProblem(in: sample, lengthSize: lengthSize, minimumLength: 1) { at, unit in
+            let header = unit[unit.startIndex]
+            guard header & 0x80 == 0 else { return "the NAL unit at byte \(at) has its forbidden bit set" }
+            let type = header & 0x1F
+            guard type != 0 else { return "the NAL unit at byte \(at) is of type 0" }
+            guard type == 1 || type == 5 else { return nil }
+            // first_mb_in_slice, slice_type, pic_parameter_set_id: the first bytes suffice.
+            var r = ExpGolombReader(rbsp: Data(unit.prefix(24)), skipping: 1)
+            guard r.unsignedValue() != nil, let sliceType = r.unsignedValue(), sliceType <= 9 else {
+                return "the slice at byte \(at) has no slice type H.264 defines"
             }
-            return slices == 0 ? "it holds no slice of a picture" : nil
+            guard let pps = r.unsignedValue(), pictureParameterSetIDs.contains(pps) else {
+                return "the slice at byte \(at) refers to a picture parameter set the sample description does not hold"
+            }
+            slices += 1
+            return nil
         }
+        return problem ?? (slices == 0 ? "it holds no slice of a picture" : nil)
     }
 
     /// Whether a sample (length-prefixed NAL units of `lengthSize` bytes) holds an IDR
@@ -152,6 +139,36 @@ struct AVCConfiguration: Sendable, Hashable {
                 i += n
             }
             return false
+        }
+    }
+}
+
+/// The NAL units of a smart render's sample, each after a big-endian length of
+/// `lengthSize` bytes (ISO/IEC 14496-15), checked one by one.
+enum LengthPrefixedNALUnits {
+    /// The first thing wrong with `sample`'s structure: an empty sample, lengths that do not
+    /// add up to its size or a unit shorter than `minimumLength`, or what `unit` says of a
+    /// unit (given the byte its length starts at and its bytes); nil when nothing is.
+    static func firstProblem(
+        in sample: Data, lengthSize: Int, minimumLength: Int, _ unit: (Int, Slice<UnsafeBufferPointer<UInt8>>) -> String?
+    ) -> String? {
+        sample.withUnsafeBytes { raw -> String? in
+            let b = raw.bindMemory(to: UInt8.self)
+            guard !b.isEmpty else { return "it is empty" }
+            var i = 0
+            while i < b.count {
+                guard i + lengthSize < b.count else { return "its last \(b.count - i) bytes are no NAL unit" }
+                var n = 0
+                for k in 0..<lengthSize { n = n << 8 | Int(b[i + k]) }
+                let at = i
+                i += lengthSize
+                guard n > 0 else { return "the NAL unit at byte \(at) has length 0" }
+                guard n >= minimumLength else { return "the NAL unit at byte \(at) is shorter than its header" }
+                guard i + n <= b.count else { return "the NAL unit at byte \(at) runs \(i + n - b.count) bytes past the packet's end" }
+                if let problem = unit(at, b[i..<(i + n)]) { return problem }
+                i += n
+            }
+            return nil
         }
     }
 }

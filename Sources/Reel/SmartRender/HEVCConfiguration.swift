@@ -177,37 +177,25 @@ enum HEVCNAL {
     /// `pictureParameterSetIDs`, no slice at all. Nil for a sample that parses; damage
     /// inside a slice's coded data is not seen without decoding it.
     static func damage(in sample: Data, lengthSize: Int, pictureParameterSetIDs: Set<Int>) -> String? {
-        sample.withUnsafeBytes { raw -> String? in
-            let b = raw.bindMemory(to: UInt8.self)
-            guard !b.isEmpty else { return "it is empty" }
-            var i = 0
-            var slices = 0
-            while i < b.count {
-                guard i + lengthSize < b.count else { return "its last \(b.count - i) bytes are no NAL unit" }
-                var n = 0
-                for k in 0..<lengthSize { n = n << 8 | Int(b[i + k]) }
-                let at = i
-                i += lengthSize
-                guard n >= 2 else { return "the NAL unit at byte \(at) is shorter than its header" }
-                guard i + n <= b.count else { return "the NAL unit at byte \(at) runs \(i + n - b.count) bytes past the packet's end" }
-                guard b[i] & 0x80 == 0 else { return "the NAL unit at byte \(at) has its forbidden bit set" }
-                guard b[i + 1] & 7 != 0 else { return "the NAL unit at byte \(at) has a temporal ID of zero" }
-                let type = b[i] >> 1 & 0x3F
-                guard !(10...15).contains(type), !(22...31).contains(type) else {
-                    return "the NAL unit at byte \(at) is of type \(type), which H.265 reserves"
-                }
-                if type <= 21 {
-                    // first_slice_segment_in_pic_flag, no_output_of_prior_pics_flag for a
-                    // random access point, slice_pic_parameter_set_id.
-                    var r = ExpGolombReader(rbsp: Data(b[i..<min(i + n, i + 24)]), skipping: 2)
-                    guard r.flag() != nil, type < 16 || r.flag() != nil, let pps = r.unsignedValue(), pictureParameterSetIDs.contains(pps) else {
-                        return "the slice at byte \(at) refers to a picture parameter set the sample description does not hold"
-                    }
-                    slices += 1
-                }
-                i += n
+        var slices = 0
+        let problem = LengthPrefixedNALUnits.firstProblem(in: sample, lengthSize: lengthSize, minimumLength: 2) { at, unit in
+            let first = unit[unit.startIndex], second = unit[unit.startIndex + 1]
+            guard first & 0x80 == 0 else { return "the NAL unit at byte \(at) has its forbidden bit set" }
+            guard second & 7 != 0 else { return "the NAL unit at byte \(at) has a temporal ID of zero" }
+            let type = first >> 1 & 0x3F
+            guard !(10...15).contains(type), !(22...31).contains(type) else {
+                return "the NAL unit at byte \(at) is of type \(type), which H.265 reserves"
             }
-            return slices == 0 ? "it holds no slice of a picture" : nil
+            guard type <= 21 else { return nil }
+            // first_slice_segment_in_pic_flag, no_output_of_prior_pics_flag for a random
+            // access point, slice_pic_parameter_set_id.
+            var r = ExpGolombReader(rbsp: Data(unit.prefix(24)), skipping: 2)
+            guard r.flag() != nil, type < 16 || r.flag() != nil, let pps = r.unsignedValue(), pictureParameterSetIDs.contains(pps) else {
+                return "the slice at byte \(at) refers to a picture parameter set the sample description does not hold"
+            }
+            slices += 1
+            return nil
         }
+        return problem ?? (slices == 0 ? "it holds no slice of a picture" : nil)
     }
 }
