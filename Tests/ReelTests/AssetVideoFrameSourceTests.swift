@@ -113,6 +113,22 @@ import Testing
         #expect(await source.readerOpenCount == 2)
     }
 
+    @Test func aClipPlayedAgainFromItsStartReusesTheReaderThatReachedItsEnd() async throws {
+        // A join of a clip with itself: read to the end, then from the start again. The
+        // position that ended moves back (one reader, one decoder) instead of a second one
+        // opening beside it and holding the first one's frames for the rest of the render.
+        let reference = try await TestFrames.decodeAll(counter)
+        let source = AssetVideoFrameSource(url: counter, trackID: 1)
+        for pass in 0..<3 {
+            for k in 0..<60 {
+                let frame = try #require(try await source.frame(at: .ratio(Int64(k * 512), 15360)))
+                #expect(frame.pixelBuffer.hasSamePixels(as: reference[k].pixelBuffer), "pass \(pass), frame \(k)")
+            }
+        }
+        #expect(await source.readerOpenCount == 1)
+        #expect(await source.seekCount == 2)
+    }
+
     @Test func variableFrameRateFramesShowOverTheirOwnDurations() async throws {
         let vfr = TestFiles.fixture("vfr.mp4")
         let reference = try await TestFrames.decodeAll(vfr)

@@ -138,13 +138,21 @@ public actor AssetVideoFrameSource: VideoFrameSource {
             if best.map({ $0.position < cursor.position }) ?? true { best = cursor }
         }
         if let best { return best }
-        if cursors.count >= options.maximumCursors, let oldest = cursors.min(by: { $0.lastUse < $1.lastUse }), oldest.format == format {
+        // A position that read to the end of the track has nothing more to give (a clip
+        // that plays again from its start, as in a join of the same file): it moves, its
+        // demuxer and decoder reused, rather than a second one opening beside it and
+        // keeping the first one's decoded frames alive for the rest of the render.
+        let oldest = cursors.min(by: { $0.lastUse < $1.lastUse })
+        let ended = cursors.filter { $0.hasEnded && $0.format == format }.min(by: { $0.lastUse < $1.lastUse })
+        if let movable = ended ?? (cursors.count >= options.maximumCursors && oldest?.format == format ? oldest : nil) {
             do {
-                try oldest.move(to: time)
+                try movable.move(to: time)
                 seekCount += 1
-                return oldest
+                return movable
             } catch {
-                // Its reader failed or ended: open a new one in its place.
+                // Its reader failed or stopped: open a new one in its place.
+                movable.close()
+                cursors.removeAll { $0 === movable }
             }
         }
         if cursors.count >= options.maximumCursors, let oldest = cursors.min(by: { $0.lastUse < $1.lastUse }) {
@@ -184,6 +192,8 @@ final class VideoCursor {
     private var pending: VideoFrame?
     private var ended = false
     var lastUse = 0
+    /// Whether every frame of the track up to its end was taken: nothing is left to read.
+    var hasEnded: Bool { ended && pending == nil }
 
     /// A cursor reading track `trackID` of `reader` (opened, not started) from `start`.
     init(reader: AssetReader, trackID: Int32, start: MediaTime, format: PixelFormat, options: AssetVideoFrameSource.Options) throws(ReelError) {
