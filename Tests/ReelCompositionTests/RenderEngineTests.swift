@@ -331,3 +331,61 @@ final class YUVOnlyCompositor: VideoCompositing {
         }
     }
 }
+
+/// A source that writes each frame asked for, and its closing, to a shared log.
+private struct LoggingSource: VideoFrameSource {
+    let name: String
+    let log: Recorder<String>
+
+    func frame(at sourceTime: MediaTime) async throws(ReelError) -> VideoFrame? {
+        log.append("\(name) \(sourceTime.seconds)")
+        return VideoFrame(pixelBuffer: PixelBuffer(width: 64, height: 36, format: .bgra), timeRange: TimeRange(start: sourceTime, duration: t(0.25)))
+    }
+
+    func close() async { log.append("\(name) closed") }
+}
+
+@Suite struct RenderEngineSourceClosingTests {
+    /// a, b and a again, one second each, then c: four frames a second.
+    func setup() throws -> (Composition, VideoComposition, RenderSources, Recorder<String>) {
+        var m = MutableComposition()
+        let track = m.addMutableTrack(withMediaType: .video)
+        try m.insertTimeRange(range(0, 1), of: videoTrack("a", 1), intoTrackWithID: track, at: t(0))
+        try m.insertTimeRange(range(0, 1), of: videoTrack("b", 1), intoTrackWithID: track, at: t(1))
+        try m.insertTimeRange(range(5, 6), of: videoTrack("a", 1), intoTrackWithID: track, at: t(2))
+        try m.insertTimeRange(range(0, 1), of: videoTrack("c", 1), intoTrackWithID: track, at: t(3))
+        let log = Recorder<String>()
+        var sources = RenderSources()
+        for name in ["a", "b", "c"] {
+            sources.add(LoggingSource(name: name, log: log), for: SourceTrackReference(sourceIdentifier: name, trackID: 1))
+        }
+        let video = VideoComposition(
+            frameDuration: t(0.25), renderSize: Size(width: 64, height: 36),
+            instructions: [TestInstruction(timeRange: range(0, 4), requiredSourceTrackIDs: [track])])
+        return (Composition(m), video, sources, log)
+    }
+
+    @Test func aSourceIsClosedOnceItsLastSegmentIsAskedForAndNotBefore() async throws {
+        let (c, v, sources, log) = try setup()
+        let frames = try await RenderEngine(composition: c, videoComposition: v, sources: sources).renderAll(compositor: RecordingCompositor())
+        #expect(frames.count == 16)
+        let lines = log.all
+        let index = { (line: String) in lines.firstIndex(of: line) ?? -1 }
+        // b is done after its last frame, before the second part of a; a after that part,
+        // before c; c is the render's last and stays open.
+        #expect(lines.filter { $0.hasSuffix("closed") } == ["b closed", "a closed"])
+        #expect(index("b 0.75") < index("b closed") && index("b closed") < index("a 5.0"))
+        #expect(index("a 5.75") < index("a closed") && index("a closed") < index("c 0.0"))
+        #expect(lines.filter { $0.hasPrefix("a ") && !$0.hasSuffix("closed") }.count == 8)
+    }
+
+    @Test func aRenderOfOneFrameClosesNothing() async throws {
+        // An image generator's render: one frame, the sources kept for the next one.
+        let (c, v, sources, log) = try setup()
+        var options = RenderEngine.Options(maximumRequestsInFlight: 1)
+        options.timeRange = range(0.75, 1)
+        let frames = try await RenderEngine(composition: c, videoComposition: v, sources: sources, options: options).renderAll(compositor: RecordingCompositor())
+        #expect(frames.count == 1)
+        #expect(log.all == ["a 0.75"])
+    }
+}

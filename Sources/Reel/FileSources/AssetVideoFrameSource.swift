@@ -125,8 +125,11 @@ public actor AssetVideoFrameSource: VideoFrameSource {
         return VideoCursor.lastKeyframe(atOrBefore: sourceTime, in: keyframes ?? [])
     }
 
-    /// Stops every reader; the next request opens the file again.
-    public func close() {
+    /// Stops every reader and lets go of the frames they decoded; the next request opens the
+    /// file again. Waits for a request in progress.
+    public func close() async {
+        await gate.enter()
+        defer { gate.leave() }
         for cursor in cursors { cursor.close() }
         cursors.removeAll()
     }

@@ -31,9 +31,18 @@ public protocol VideoFrameSource: Sendable {
     /// `sourceTime` shows. Nil when the source does not know, or every frame is as quick to
     /// reach (the default). Tolerant seeks land there (``SeekLanding``).
     func randomAccessTime(atOrBefore sourceTime: MediaTime) async -> MediaTime?
+
+    /// Called by a render once it has asked for every frame it needs from the source (the
+    /// composition's last segment of this track has begun rendering): a file-backed source
+    /// stops its readers and lets go of the frames it decoded, so a join of many files holds
+    /// one file's decoder at a time. A later request starts reading again. Nothing by
+    /// default.
+    func close() async
 }
 
 extension VideoFrameSource {
+    public func close() async {}
+
     public func frame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> VideoFrame? {
         try await frame(at: sourceTime)
     }

@@ -16,6 +16,9 @@ actor RenderPipeline {
     /// Each caption track's groups in composition time, read on first use.
     private var captionGroups: [Int32: [CaptionGroup]] = [:]
     private let videoTrackIDs: [Int32]
+    /// When the composition's last segment of each source video track ends: once the render
+    /// has asked for the frames before then, the source is closed (``VideoFrameSource/close()``).
+    private var sourcesNeededUntil: [SourceTrackReference: MediaTime]
 
     struct PendingFrame {
         var time: MediaTime
@@ -34,6 +37,14 @@ actor RenderPipeline {
         self.timeRange = timeRange
         self.makeCompositor = makeCompositor
         self.videoTrackIDs = engine.composition.tracks(withMediaType: .video).filter(\.isEnabled).map(\.trackID)
+        var until: [SourceTrackReference: MediaTime] = [:]
+        for track in engine.composition.tracks(withMediaType: .video) {
+            for segment in track.segments where !segment.isEmpty {
+                guard let reference = segment.sourceTrack else { continue }
+                until[reference] = until[reference].map { MediaTime.maximum($0, segment.target.end) } ?? segment.target.end
+            }
+        }
+        self.sourcesNeededUntil = until
     }
 
     private var videoComposition: VideoComposition { engine.videoComposition }
@@ -209,6 +220,19 @@ actor RenderPipeline {
         let frameEnd = try await outputEnd(after: time)
         nextTime = frameEnd < timeRange.end ? frameEnd : nil
         _ = try await startFrame(at: time, end: frameEnd) { slot, frame in pending.append((slot, frame)) }
+        if let next = nextTime { await closeSources(neededBefore: next) }
+    }
+
+    /// Closes the video sources the composition needs nothing from at or after `time`, the
+    /// frames before it having been asked for. Only while the render goes on: a source
+    /// whose last frame is the render's last stays open for whoever renders next with it
+    /// (an image generator asking for one frame after another).
+    private func closeSources(neededBefore time: MediaTime) async {
+        let finished = sourcesNeededUntil.filter { !(time < $0.value) }.map(\.key)
+        for reference in finished {
+            sourcesNeededUntil[reference] = nil
+            await engine.sources.videoFrameSource(for: reference)?.close()
+        }
     }
 
     /// Builds and starts the request (or the passthrough) for the output frame `[time, end)`.
