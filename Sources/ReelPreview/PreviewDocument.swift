@@ -26,6 +26,26 @@ public actor PreviewDocument {
         public var frameCount: Int
         /// Counts the loads, so that frames of an earlier state are told apart.
         public var generation: Int
+        /// The generation whose sound this state plays: the one before's when a reload left
+        /// the sound as it was (an edit of the picture), so the page keeps playing and
+        /// buffering the sound it has instead of loading and mixing it all again.
+        public var soundGeneration: Int
+
+        /// What the sound is made of: the audio tracks, the mix, their files and the range.
+        var soundIdentity: SoundIdentity {
+            let tracks = composition.tracks(withMediaType: .audio)
+            let identifiers = Set(tracks.flatMap { $0.segments.compactMap(\.sourceTrack?.sourceIdentifier) })
+            return SoundIdentity(
+                tracks: tracks, audioMix: audioMix, range: range,
+                files: Dictionary(uniqueKeysWithValues: identifiers.map { ($0, sources.url(for: $0)) }))
+        }
+    }
+
+    struct SoundIdentity: Hashable {
+        var tracks: [CompositionTrack]
+        var audioMix: AudioMix?
+        var range: TimeRange
+        var files: [String: URL]
     }
 
     public let origin: Origin
@@ -75,8 +95,9 @@ public actor PreviewDocument {
         guard now != modified else { return nil }
         modified = now
         do {
-            let loaded = try await Self.read(origin, registry: registry, generation: generation + 1)
+            var loaded = try await Self.read(origin, registry: registry, generation: generation + 1)
             generation += 1
+            if let previous = state, previous.soundIdentity == loaded.soundIdentity { loaded.soundGeneration = previous.soundGeneration }
             state = loaded
             problem = nil
             return .reloaded(loaded)
@@ -100,7 +121,7 @@ public actor PreviewDocument {
                 composition: loaded.composition, videoComposition: loaded.videoComposition,
                 sources: AssetRenderSources(files: loaded.sourceURLs), audioMix: loaded.audioMix,
                 range: loaded.renderRange, frameCount: frames(in: loaded.renderRange, loaded.videoComposition.frameDuration),
-                generation: generation)
+                generation: generation, soundGeneration: generation)
         case .mediaFile(let url):
             let asset = Asset(url: url)
             let composition = try await Composition(asset: asset)
@@ -123,7 +144,7 @@ public actor PreviewDocument {
             return State(
                 composition: composition, videoComposition: videoComposition, sources: AssetRenderSources(),
                 audioMix: audio.isEmpty ? nil : AudioMix(), range: range,
-                frameCount: frames(in: range, videoComposition.frameDuration), generation: generation)
+                frameCount: frames(in: range, videoComposition.frameDuration), generation: generation, soundGeneration: generation)
         }
     }
 

@@ -18,6 +18,9 @@ struct PreviewInfo: Encodable {
     var height: Int
     /// Whether the document has sound, which `GET /sound.wav` serves.
     var hasSound: Bool
+    /// The generation whose sound the state plays: the page loads the sound again only
+    /// when it changes (``PreviewDocument/State/soundGeneration``).
+    var soundGeneration: Int
     var sampleDataTrackIDs: [Int32]
     var tracks: [Track]
     var instructions: [Instruction]
@@ -57,6 +60,7 @@ struct PreviewInfo: Encodable {
         width = pixelSize.width
         height = pixelSize.height
         hasSound = PreviewSound(state) != nil
+        soundGeneration = state.soundGeneration
         sampleDataTrackIDs = state.videoComposition.sourceSampleDataTrackIDs
         tracks = state.composition.tracks.map { track in
             Track(

@@ -384,7 +384,8 @@ private struct LoggingSource: VideoFrameSource {
         let (c, v, sources, log) = try setup()
         var options = RenderEngine.Options(maximumRequestsInFlight: 1)
         options.timeRange = range(0.75, 1)
-        let frames = try await RenderEngine(composition: c, videoComposition: v, sources: sources, options: options).renderAll(compositor: RecordingCompositor())
+        let frames = try await RenderEngine(composition: c, videoComposition: v, sources: sources, options: options).renderAll(
+            compositor: RecordingCompositor())
         #expect(frames.count == 1)
         #expect(log.all == ["a 0.75"])
     }

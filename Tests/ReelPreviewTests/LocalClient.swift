@@ -34,8 +34,10 @@ enum LocalClient {
             headers.add(name: "Host", value: "127.0.0.1:\(port)")
             headers.add(name: "Connection", value: "close")
             for (name, value) in fields { headers.add(name: name, value: value) }
-            try await outbound.write(.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: headers)))
-            try await outbound.write(.end(nil))
+            // Head and end in one write: a server may answer a GET and close the connection as
+            // soon as it has the head, and a second write would then fail (I/O on a closed
+            // channel) although the response is on its way.
+            try await outbound.write(contentsOf: [.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: headers)), .end(nil)])
             var head: HTTPResponseHead?
             var body = ByteBuffer()
             for try await part in inbound {

@@ -247,6 +247,41 @@ struct PreviewServerTests {
         }
     }
 
+    @Test("a reload that leaves the sound as it was keeps its sound generation, so the page keeps the sound it buffered")
+    func soundGenerationFollowsTheSoundOnly() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try Self.writeDashboard(in: folder)
+        var registry = CompositorRegistry()
+        registry.register(GPSDashboardCompositor.registration)
+        let document = PreviewDocument(origin: .compositionFile(path: path, overrides: []), registry: registry)
+        let first = try await document.load()
+        #expect(first.generation == 1 && first.soundGeneration == 1)
+        /// Saves the file again, dated `seconds` later, so the reload sees a change.
+        func save(_ write: () throws -> Void, seconds: Double) async throws -> PreviewDocument.State? {
+            try write()
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: seconds)], ofItemAtPath: path)
+            guard case .reloaded(let state) = await document.reloadIfChanged() else { return nil }
+            return state
+        }
+        // A new accent colour: the picture changes, the sound does not.
+        let recoloured = try #require(try await save({ _ = try Self.writeDashboard(in: folder, accent: "#3DA5FF") }, seconds: 10))
+        #expect(recoloured.generation == 2 && recoloured.soundGeneration == 1)
+        // The sound switched off: a new sound.
+        let silent = try #require(try await save({ _ = try Self.writeDashboard(in: folder, sound: false) }, seconds: 20))
+        #expect(silent.generation == 3 && silent.soundGeneration == 3)
+        // The sound back: new again (the page had none to keep).
+        let back = try #require(try await save({ _ = try Self.writeDashboard(in: folder) }, seconds: 30))
+        #expect(back.generation == 4 && back.soundGeneration == 4)
+        // The info the page reads carries it.
+        _ = try #require(try await save({ _ = try Self.writeDashboard(in: folder, accent: "#3DA5FF") }, seconds: 40))
+        let server = PreviewServer(document: document, renderer: PreviewRenderer(state: back, scale: 0.5))
+        try await Self.live(server) { port in
+            let info = try JSONSerialization.jsonObject(with: Data(buffer: try await LocalClient.get(port: port, "/info").body)) as? [String: Any]
+            #expect(info?["generation"] as? Int == 5 && info?["soundGeneration"] as? Int == 4, "\(info ?? [:])")
+        }
+    }
+
     @Test("saving the composition file re-renders the frame shown; a file that no longer loads is reported and the last good one stays")
     func reload() async throws {
         let folder = try TestFiles.scratchFolder()

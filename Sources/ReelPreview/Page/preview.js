@@ -93,7 +93,8 @@ function setInfo(info) {
   if (first) request(0);
 }
 
-// The sound of the document's current state: loaded again when the document changes, and
+// The sound of the document's current state: loaded again when a reload changed it (the
+// server's soundGeneration; an edit of the picture alone keeps the sound playing), and
 // picked up where the picture is when it changes during play.
 function setSound(info) {
   state.hasSound = !!info.hasSound;
@@ -103,10 +104,10 @@ function setSound(info) {
     state.soundGeneration = -1;
     return;
   }
-  if (info.generation === state.soundGeneration) return;
-  state.soundGeneration = info.generation;
+  if (info.soundGeneration === state.soundGeneration) return;
+  state.soundGeneration = info.soundGeneration;
   state.soundProblem = null;
-  sound.src = `/sound.wav?generation=${info.generation}`;
+  sound.src = `/sound.wav?generation=${info.soundGeneration}`;
   if (state.playing) startSound(Math.max(0, state.shownFrame));
 }
 
