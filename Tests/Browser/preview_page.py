@@ -174,8 +174,10 @@ try:
     check(wait_until(lambda: shown() == final and not page("window.reelPreview.inFlight"), "the scrub's last frame"),
           f"a scrub ends on the exact frame {final} ({page('window.reelPreview.framesShown') - shown_before} repaints)")
 
-    # Edit the composition: the frame shown is rendered again from the new file.
+    # Edit the composition: the frame shown is rendered again from the new file; the sound,
+    # which the edit leaves as it was, is not loaded again.
     generation = page("window.reelPreview.shownGeneration")
+    sound_before = page("document.getElementById('sound').src")
     with open(composition) as f:
         document = json.load(f)
     document["compositor"].setdefault("parameters", {})["accent"] = "#3DA5FF"
@@ -183,6 +185,8 @@ try:
         json.dump(document, f)
     check(wait_until(lambda: page("window.reelPreview.shownGeneration") > generation and shown() == final, "the edited frame"),
           "saving the composition file shows the frame drawn from the new file")
+    check(page("document.getElementById('sound').src") == sound_before,
+          f"an edit of the picture keeps the sound loaded ({sound_before})")
     # A broken file: the page says why and keeps its picture.
     with open(composition, "w") as f:
         f.write('{"version": 1, "sources": [{"name": "camera", "path": 7}]}')
