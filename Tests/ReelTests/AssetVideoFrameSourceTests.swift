@@ -129,6 +129,24 @@ import Testing
         #expect(await source.seekCount == 2)
     }
 
+    @Test func aClosedSourceOpensAgainOnTheNextRequestWithExactFrames() async throws {
+        // A render closes a source once the composition is done with it; a player or a
+        // preview sharing the sources may still ask it for a frame afterwards.
+        let reference = try await TestFrames.decodeAll(counter)
+        let source = AssetVideoFrameSource(url: counter, trackID: 1)
+        for k in [10, 11] {
+            let frame = try #require(try await source.frame(at: .ratio(Int64(k * 512), 15360)))
+            #expect(frame.pixelBuffer.hasSamePixels(as: reference[k].pixelBuffer), "frame \(k)")
+        }
+        await source.close()
+        for k in [40, 41] {
+            let frame = try #require(try await source.frame(at: .ratio(Int64(k * 512), 15360)))
+            #expect(frame.pixelBuffer.hasSamePixels(as: reference[k].pixelBuffer), "frame \(k) after closing")
+            #expect(frame.timeRange == reference[k].timeRange)
+        }
+        #expect(await source.readerOpenCount == 2)
+    }
+
     @Test func variableFrameRateFramesShowOverTheirOwnDurations() async throws {
         let vfr = TestFiles.fixture("vfr.mp4")
         let reference = try await TestFrames.decodeAll(vfr)

@@ -72,8 +72,14 @@ public final class AssetExportSession: Sendable {
     }
     let state = Lock(State())
 
-    /// A session exporting `composition` with `preset`, reading its sources with `sources`.
-    public init(composition: Composition, preset: ExportPreset, sources: AssetRenderSources = AssetRenderSources()) {
+    /// File sources as an export reads them: each video track in order, keeping none of the
+    /// frames it passed (a player's step back needs them; an export never steps back).
+    public static var exportSources: AssetRenderSources { AssetRenderSources(videoOptions: .init(recentFrames: 0)) }
+
+    /// A session exporting `composition` with `preset`, reading its sources with `sources`
+    /// (by default files, read in order with no frames kept for steps back:
+    /// ``exportSources``).
+    public init(composition: Composition, preset: ExportPreset, sources: AssetRenderSources = AssetExportSession.exportSources) {
         self.composition = composition
         self.preset = preset
         self.sources = sources

@@ -15,7 +15,7 @@ extension LoadedComposition {
     ) async -> AssetExportSession {
         let session = AssetExportSession(
             composition: composition, preset: .custom(settings),
-            sources: AssetRenderSources(videoOptions: .init(lookahead: 8), files: sourceURLs))
+            sources: AssetRenderSources(videoOptions: .init(lookahead: 8, recentFrames: 0), files: sourceURLs))
         session.videoComposition = videoComposition
         session.audioMix = audioMix
         session.includesAudio = audioMix != nil

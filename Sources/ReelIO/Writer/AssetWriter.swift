@@ -276,7 +276,11 @@ public final class AssetWriter: Sendable {
             Self.resume(state.withLock { $0.startFailed(located) })
             throw located
         }
-        let queue = BoundedQueue<WriterCommand>(capacity: 8)
+        // The encoder is the slowest stage of most renders, so this queue is full most of the
+        // time: each place is a frame held. Four keep x264's threads as busy as eight did
+        // (picture in picture, 1080p: within 0.5% in the same runs, 23 MB less at the peak);
+        // the engine's requests in flight absorb a stall upstream.
+        let queue = BoundedQueue<WriterCommand>(capacity: 4)
         switch state.withLock({ $0.started(queue: queue) }) {
         case .run:
             guard let core, let file else { preconditionFailure("the writer started without its core") }
