@@ -78,7 +78,7 @@ public final class AssetExportSession: Sendable {
 
     /// A session exporting `composition` with `preset`, reading its sources with `sources`
     /// (by default files, read in order with no frames kept for steps back:
-    /// ``exportSources``).
+    /// ``AssetExportSession/exportSources``).
     public init(composition: Composition, preset: ExportPreset, sources: AssetRenderSources = AssetExportSession.exportSources) {
         self.composition = composition
         self.preset = preset
