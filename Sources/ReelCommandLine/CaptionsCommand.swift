@@ -255,7 +255,7 @@ struct CaptionsBurnCommand: AsyncParsableCommand {
             videoComposition.customVideoCompositor = { AsyncVideoCompositorAdapter(compositor) }
             let session = AssetExportSession(
                 composition: composition, preset: .h264(crf: 18, preset: "medium"),
-                sources: AssetRenderSources(captions: [identifier: doc.captions]))
+                sources: AssetRenderSources(videoOptions: .export, captions: [identifier: doc.captions]))
             session.videoComposition = videoComposition
             // The GPS and other metadata tracks, tags and chapters, as an export keeps them.
             try await session.carryOver(from: asset)

@@ -115,6 +115,45 @@ struct PixelBufferTests {
         #expect(!a.hasSamePixels(as: PixelBuffer(width: 2, height: 3, format: .rgba)))
     }
 
+    @Test("a buffer over another owner's memory shows it in place and keeps the owner alive")
+    func bufferOverAnotherOwnersMemory() throws {
+        final class Owner {
+            let memory = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 64)
+            deinit { memory.deallocate() }
+        }
+        weak var watched: Owner?
+        var buffer: PixelBuffer?
+        do {
+            let owner = Owner()
+            watched = owner
+            let y = owner.memory, u = owner.memory + 2048, v = owner.memory + 3072
+            for i in 0..<4096 { owner.memory.storeBytes(of: UInt8(i % 251), toByteOffset: i, as: UInt8.self) }
+            buffer = try #require(
+                PixelBuffer(width: 48, height: 16, format: .yuv420p, planes: [y, u, v], bytesPerRow: [64, 64, 64], keepingAlive: owner))
+            #expect(buffer?.withUnsafeBytes(plane: 1) { $0.baseAddress } == UnsafeRawPointer(u))
+            #expect(buffer?.withUnsafeBytes(plane: 2) { $0[64 * 7 + 23] } == UInt8((3072 + 64 * 7 + 23) % 251))
+        }
+        #expect(watched != nil, "the buffer keeps its owner")
+        buffer = nil
+        #expect(watched == nil, "and lets it go with the last reference")
+    }
+
+    @Test("a buffer over another owner's memory needs 64-byte aligned planes and strides at least a row long")
+    func bufferOverAnotherOwnersMemoryIsAligned() {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: 8192, alignment: 64)
+        defer { memory.deallocate() }
+        final class Owner {}
+        let owner = Owner()
+        func make(_ planes: [UnsafeMutableRawPointer], _ strides: [Int], width: Int = 48) -> PixelBuffer? {
+            PixelBuffer(width: width, height: 16, format: .yuv420p, planes: planes, bytesPerRow: strides, keepingAlive: owner)
+        }
+        #expect(make([memory, memory + 2048, memory + 3072], [64, 64, 64]) != nil)
+        #expect(make([memory + 16, memory + 2048, memory + 3072], [64, 64, 64]) == nil)
+        #expect(make([memory, memory + 2048, memory + 3072], [96, 64, 64]) == nil)
+        #expect(make([memory, memory + 2048, memory + 3072], [64, 64, 64], width: 80) == nil)
+        #expect(make([memory, memory + 2048], [64, 64]) == nil)
+    }
+
     @Test func colorPropertiesDefaultToLimitedRangeAndUnknown() {
         let buffer = PixelBuffer(width: 2, height: 2, format: .nv12)
         #expect(buffer.colorProperties == ColorProperties())

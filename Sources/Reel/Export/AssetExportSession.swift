@@ -43,7 +43,9 @@ public final class AssetExportSession: Sendable {
         var overwrite = false
         var outputFileType: AssetWriter.FileType?
         var outputURL: URL?
-        var engineOptions = RenderEngine.Options(maximumRequestsInFlight: 4)
+        /// Two frames in flight: the encoder is the slowest stage of most exports, so every
+        /// frame more waits in a queue and only adds to the peak memory.
+        var engineOptions = RenderEngine.Options(maximumRequestsInFlight: 2)
         var metadataTrackIDs: [Int32]?
         var metadataFormat = MetadataOutputFormat.auto
         var metadataLeaveOut = "AssetExportSession.metadataTrackIDs = []"
@@ -72,9 +74,8 @@ public final class AssetExportSession: Sendable {
     }
     let state = Lock(State())
 
-    /// File sources as an export reads them: each video track in order, keeping none of the
-    /// frames it passed (a player's step back needs them; an export never steps back).
-    public static var exportSources: AssetRenderSources { AssetRenderSources(videoOptions: .init(recentFrames: 0)) }
+    /// File sources as an export reads them (``AssetVideoFrameSource/Options/export``).
+    public static var exportSources: AssetRenderSources { AssetRenderSources(videoOptions: .export) }
 
     /// A session exporting `composition` with `preset`, reading its sources with `sources`
     /// (by default files, read in order with no frames kept for steps back:

@@ -63,6 +63,12 @@ public actor AssetVideoFrameSource: VideoFrameSource {
             self.seekPreroll = seekPreroll.isNumeric && seekPreroll > .zero ? seekPreroll : .zero
             self.recentFrames = max(0, recentFrames)
         }
+
+        /// How an export reads: each video track in order, two frames decoded ahead (the
+        /// decoder's own threads keep it busy; more frames ahead only wait for the encoder,
+        /// each one held in memory), keeping none of the frames it passed (a player's step
+        /// back needs them; an export never steps back).
+        public static var export: Options { Options(lookahead: 2, recentFrames: 0) }
     }
 
     public nonisolated let url: URL

@@ -89,6 +89,10 @@ public final class AsynchronousVideoCompositionRequest: Sendable {
 
     /// The frame of video track `trackID` at this time; nil when the instruction does not
     /// require the track or it has no frame here (an empty edit).
+    ///
+    /// Read it, never write it: it may be the decoder's own picture, which later pictures
+    /// are decoded from. Draw on a buffer of your own (``VideoCompositionRenderContext/newPixelBuffer()``),
+    /// or return the frame as it is.
     public func sourceFrame(byTrackID trackID: Int32) -> PixelBuffer? { frames[trackID] }
 
     /// The raw sample of metadata track `trackID` whose time range holds this time, when

@@ -6,7 +6,9 @@ import Synchronization
 /// A reference type, like `CVPixelBuffer`: passing one around does not copy pixels. The
 /// producer writes it, then hands it on; from then on it is read, not written (the
 /// engine never writes a buffer it has given to a compositor). Buffers made by a
-/// ``PixelBufferPool`` give their memory back to the pool when the last reference goes.
+/// ``PixelBufferPool`` give their memory back to the pool when the last reference goes;
+/// a buffer can also show memory another owner keeps, such as a decoder's frame
+/// (``init(width:height:format:planes:bytesPerRow:keepingAlive:)``).
 public final class PixelBuffer: @unchecked Sendable {
     // @unchecked: the pixel memory and `colorProperties` are written only by the one owner
     // that made the buffer, before it publishes it; every other access is a read. The
@@ -20,8 +22,11 @@ public final class PixelBuffer: @unchecked Sendable {
     /// the buffer's producer sets them, before handing the buffer on.
     public var colorProperties: ColorProperties
 
-    let storage: PixelStorage
-    private let planeOffsets: [Int]
+    /// The first byte of each plane.
+    private let planeBases: [UnsafeMutableRawPointer]
+    /// What keeps the memory alive: a ``PixelStorage`` of the buffer's own, or another
+    /// owner's object.
+    private let owner: AnyObject
     private weak var pool: PixelBufferPool?
 
     /// A buffer of its own memory (not pooled), filled with zeros.
@@ -36,14 +41,44 @@ public final class PixelBuffer: @unchecked Sendable {
         self.height = layout.height
         self.format = layout.format
         self.bytesPerRow = layout.bytesPerRow
-        self.planeOffsets = layout.planeOffsets
-        self.storage = storage
+        self.planeBases = layout.planeOffsets.map { storage.base + $0 }
+        self.owner = storage
         self.pool = pool
         self.colorProperties = ColorProperties()
     }
 
+    /// A buffer showing pixel memory that `owner` keeps (a decoder's frame), without
+    /// copying it: `planes` are the first bytes of the format's planes and `bytesPerRow`
+    /// their strides. Nil unless every plane and stride is 64-byte aligned, as this type's
+    /// own buffers are (copy into a pooled buffer then).
+    ///
+    /// The buffer keeps `owner` alive, and the memory must not change while it does: only
+    /// read from then on.
+    public init?(
+        width: Int, height: Int, format: PixelFormat, planes: [UnsafeMutableRawPointer], bytesPerRow: [Int],
+        keepingAlive owner: AnyObject
+    ) {
+        let alignment = PixelLayout.rowAlignment
+        guard width > 0, height > 0, planes.count == format.planeCount, bytesPerRow.count == format.planeCount else { return nil }
+        for p in 0..<format.planeCount {
+            let (w, _) = format.planeSize(plane: p, width: width, height: height)
+            let stride = bytesPerRow[p]
+            guard stride % alignment == 0, stride >= w * format.bytesPerPixel(plane: p),
+                Int(bitPattern: planes[p]) % alignment == 0
+            else { return nil }
+        }
+        self.width = width
+        self.height = height
+        self.format = format
+        self.bytesPerRow = bytesPerRow
+        self.planeBases = planes
+        self.owner = owner
+        self.pool = nil
+        self.colorProperties = ColorProperties()
+    }
+
     deinit {
-        pool?.recycle(storage)
+        if let pool, let storage = owner as? PixelStorage { pool.recycle(storage) }
     }
 
     public var planeCount: Int { format.planeCount }
@@ -56,20 +91,19 @@ public final class PixelBuffer: @unchecked Sendable {
     /// Lends the bytes of `plane` (`bytesPerRow[plane] * planeHeight` of them) for reading.
     public func withUnsafeBytes<R, E: Error>(plane: Int, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         let count = bytesPerRow[plane] * planeSize(plane).height
-        return try body(UnsafeRawBufferPointer(start: storage.base + planeOffsets[plane], count: count))
+        return try body(UnsafeRawBufferPointer(start: planeBases[plane], count: count))
     }
 
     /// Lends the bytes of `plane` for writing. Only the buffer's producer may call this.
     public func withUnsafeMutableBytes<R, E: Error>(plane: Int, _ body: (UnsafeMutableRawBufferPointer) throws(E) -> R) throws(E) -> R {
         let count = bytesPerRow[plane] * planeSize(plane).height
-        return try body(UnsafeMutableRawBufferPointer(start: storage.base + planeOffsets[plane], count: count))
+        return try body(UnsafeMutableRawBufferPointer(start: planeBases[plane], count: count))
     }
 
     /// The base address of each plane, for code that hands all planes to a C function at
     /// once (libswscale). The pointers are valid only inside `body`.
     public func withUnsafePlanePointers<R, E: Error>(_ body: ([UnsafeMutableRawPointer]) throws(E) -> R) throws(E) -> R {
-        let pointers = planeOffsets.map { storage.base + $0 }
-        return try withExtendedLifetime(self) { () throws(E) -> R in try body(pointers) }
+        return try withExtendedLifetime(self) { () throws(E) -> R in try body(planeBases) }
     }
 
     /// Copies the visible pixels of every plane, and the colour properties, into

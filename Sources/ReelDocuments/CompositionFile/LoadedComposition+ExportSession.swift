@@ -15,18 +15,13 @@ extension LoadedComposition {
     ) async -> AssetExportSession {
         let session = AssetExportSession(
             composition: composition, preset: .custom(settings),
-            sources: AssetRenderSources(videoOptions: .init(lookahead: 8, recentFrames: 0), files: sourceURLs))
+            sources: AssetRenderSources(videoOptions: .export, files: sourceURLs))
         session.videoComposition = videoComposition
         session.audioMix = audioMix
         session.includesAudio = audioMix != nil
         session.audioCodec = audioCodec
         session.audioSampleRate = file.output?.audioSampleRate
         session.audioChannelCount = file.output?.audioChannels
-        // Deeper buffers between decoding, compositing and encoding keep each busy when
-        // another stalls for a moment.
-        var engineOptions = session.renderOptions
-        engineOptions.maximumRequestsInFlight = 6
-        session.renderOptions = engineOptions
         session.overwrite = overwrite
         session.metadataTrackIDs = file.output?.metadataTrackIDs ?? composition.tracks(withMediaType: .metadata).map(\.trackID)
         session.metadataFormat = metadataFormat

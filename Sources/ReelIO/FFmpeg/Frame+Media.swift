@@ -64,6 +64,34 @@ extension Frame {
         }
     }
 
+    /// The decoded picture as a ``PixelBuffer`` of `format` without a copy, when it already
+    /// is one: the frame's format is `format` (or its full-range `yuvj` twin), its planes are
+    /// reference-counted and aligned as a pixel buffer's. The frame's references move into
+    /// a frame the buffer keeps alive, so this frame is left empty; the buffer gets the
+    /// colour properties a copy would (the frame's, tagged with its matrix and range).
+    /// Nil, and the frame untouched, otherwise.
+    ///
+    /// The decoder may still read the picture as a reference for later ones, and no one
+    /// writes it: a decoded picture is final.
+    func movedIntoPixelBuffer(as format: PixelFormat) -> PixelBuffer? {
+        guard Scaler.plainFormat(pixelFormat) == format.avPixelFormat, pointer.pointee.buf.0 != nil else { return nil }
+        let count = format.planeCount
+        let (planes, strides) = withPlanes { data, linesize in
+            ((0..<count).map { data[$0].map(UnsafeMutableRawPointer.init) }, (0..<count).map { Int(linesize[$0]) })
+        }
+        let bases = planes.compactMap { $0 }
+        guard bases.count == count else { return nil }
+        let colour = colorProperties.tagged(ycbcrEncoding)
+        let kept = Frame()
+        guard
+            let buffer = PixelBuffer(
+                width: Int(width), height: Int(height), format: format, planes: bases, bytesPerRow: strides, keepingAlive: kept)
+        else { return nil }
+        av_frame_move_ref(kept.pointer, pointer)
+        buffer.colorProperties = colour
+        return buffer
+    }
+
     /// The colour description FFmpeg attached to the frame, in Reel's words.
     var colorProperties: ColorProperties {
         func name(_ c: UnsafePointer<CChar>?) -> String? { c.map { String(cString: $0) } }

@@ -433,12 +433,19 @@ final class TrackPipeline {
                 case .inside: break
                 }
             }
-            let buffer = makeBuffer(format: format, width: width ?? Int(frame.width), height: height ?? Int(frame.height))
-            // The scaler also sets the buffer's colour: the frame's, with the matrix and range it holds.
-            try scaler?.convert(frame, into: buffer)
             var captions: Data?
             if let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_A53_CC), side.pointee.size > 0 {
                 captions = Data(bytes: side.pointee.data, count: Int(side.pointee.size))
+            }
+            let width = width ?? Int(frame.width), height = height ?? Int(frame.height)
+            let buffer: PixelBuffer
+            if width == Int(frame.width), height == Int(frame.height), let shown = frame.movedIntoPixelBuffer(as: format) {
+                // The decoder's own picture, no copy: what the ffmpeg CLI hands its encoder.
+                buffer = shown
+            } else {
+                buffer = makeBuffer(format: format, width: width, height: height)
+                // The scaler also sets the buffer's colour: the frame's, with the matrix and range it holds.
+                try scaler?.convert(frame, into: buffer)
             }
             sample = .videoFrame(VideoFrame(pixelBuffer: buffer, presentationTime: pts, duration: duration, closedCaptions: captions))
         case .audioPCM:

@@ -277,10 +277,11 @@ public final class AssetWriter: Sendable {
             throw located
         }
         // The encoder is the slowest stage of most renders, so this queue is full most of the
-        // time: each place is a frame held. Four keep x264's threads as busy as eight did
-        // (picture in picture, 1080p: within 0.5% in the same runs, 23 MB less at the peak);
-        // the engine's requests in flight absorb a stall upstream.
-        let queue = BoundedQueue<WriterCommand>(capacity: 4)
+        // time: each place is a frame held. Two keep x264's threads as busy as eight did
+        // (1080p transcode, picture in picture and GPS dashboard renders: the same times
+        // within this host's noise, 37 to 56 MB less at the peak with the shallower reads
+        // and requests in flight that go with it).
+        let queue = BoundedQueue<WriterCommand>(capacity: 2)
         switch state.withLock({ $0.started(queue: queue) }) {
         case .run:
             guard let core, let file else { preconditionFailure("the writer started without its core") }
