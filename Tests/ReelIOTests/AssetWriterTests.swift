@@ -181,6 +181,38 @@ struct AssetWriterTests {
         #expect(zip(lumas, 0...).allSatisfy { abs($0 - (16 + 5 * $1)) <= 2 }, "\(lumas)")
     }
 
+    @Test(
+        "HEVC into MP4 and MOV is hvc1, the sample entry Apple's players take: parameter sets in it, none in the samples",
+        .requires(.ffprobe, .hevcEncoder), arguments: [AssetWriter.FileType.mp4, .mov])
+    func hevcIsHVC1(fileType: AssetWriter.FileType) async throws {
+        let url = try TestFiles.scratchFolder().appendingPathComponent(fileType == .mp4 ? "hevc.mp4" : "hevc.mov")
+        try await writeClip(to: url, fileType: fileType, frames: 5, codec: .hevc)
+        let tag = try TestTools.outputString(
+            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_tag_string", "-of", "default=nw=1:nk=1", url.path])
+        #expect(tag.trimmingCharacters(in: .whitespacesAndNewlines) == "hvc1")
+        let reader = try await AssetReader.open(url: url)
+        let track = try #require(reader.tracks(withMediaType: .video).first)
+        let packets = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough)
+        try reader.add(packets)
+        try reader.startReading()
+        var nalTypes: Set<UInt8> = []
+        var count = 0
+        for try await sample in packets {
+            guard let bytes = sample.sampleBuffer?.data else { continue }
+            count += 1
+            // Length-prefixed NAL units (4-byte lengths); the type is bits 1 to 6 of the first byte.
+            var at = bytes.startIndex
+            while at + 4 < bytes.endIndex {
+                let length = bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+                nalTypes.insert((bytes[at + 4] >> 1) & 0x3F)
+                at += 4 + length
+            }
+        }
+        #expect(count == 5)
+        #expect(!nalTypes.isEmpty)
+        #expect(nalTypes.isDisjoint(with: [32, 33, 34]), "VPS, SPS or PPS in the samples: \(nalTypes.sorted())")
+    }
+
     @Test("KLV goes into MPEG-TS and reads back")
     func klvIntoTransportStream() async throws {
         let url = try TestFiles.scratchFolder().appendingPathComponent("klv.ts")

@@ -31,6 +31,8 @@ final class OutputFormatContext {
         avformat_free_context(pointer)
     }
 
+    /// The container family of the muxer (MP4 and MOV are `.quickTime`).
+    var family: ContainerFamily { ContainerFamily(formatName: String(cString: pointer.pointee.oformat.pointee.name)) }
     /// Whether the format wants codec headers out of band (`AVFMT_GLOBALHEADER`).
     var wantsGlobalHeader: Bool { pointer.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
     /// Whether packets of a stream may share a decode time (`AVFMT_TS_NONSTRICT`: Matroska).

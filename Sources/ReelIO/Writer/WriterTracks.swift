@@ -102,6 +102,12 @@ final class VideoTrackWriter: TrackWriter {
         do { try encoder.copyParameters(to: stream) } catch {
             throw ReelError(.outputFailed, "could not describe the video stream", path: output.path, underlying: error)
         }
+        // HEVC in MP4/MOV is `hvc1`, the sample entry Apple's players take (FFmpeg's muxer
+        // says `hev1`): with a global header every parameter set is in the sample
+        // description and none in the samples, which is what `hvc1` promises.
+        if settings.codec == .hevc, globalHeader, output.family == .quickTime {
+            stream.pointee.codecpar.pointee.codec_tag = fourCCTag("hvc1") ?? 0
+        }
         stream.pointee.time_base = encoder.timeBase
         stream.pointee.avg_frame_rate = encoder.pointer.pointee.framerate
         streamTimeBase = encoder.timeBase
