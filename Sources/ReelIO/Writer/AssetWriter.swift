@@ -279,7 +279,7 @@ public final class AssetWriter: Sendable {
         // The encoder is the slowest stage of most renders, so this queue is full most of the
         // time: each place is a frame held. Two keep x264's threads as busy as eight did
         // (1080p transcode, picture in picture and GPS dashboard renders: the same times
-        // within this host's noise, 37 to 56 MB less at the peak with the shallower reads
+        // within this host's noise, 37 to 58 MB less at the peak with the shallower reads
         // and requests in flight that go with it).
         let queue = BoundedQueue<WriterCommand>(capacity: 2)
         switch state.withLock({ $0.started(queue: queue) }) {
