@@ -64,7 +64,7 @@ public actor PreviewRenderer {
     public func update(_ state: PreviewDocument.State) async {
         await turn.enter()
         defer { turn.leave() }
-        await compositor.cancelAllPendingVideoCompositionRequests()
+        await running?.iterator.stop()
         self.state = state
         videoComposition = Self.scaled(state.videoComposition, by: scale)
         compositor = Self.makeCompositor(state.videoComposition)
@@ -162,7 +162,8 @@ public actor PreviewRenderer {
 
     /// Starts a render of `frames` frames from `index`.
     private func start(at index: Int, frames: Int) async throws(ReelError) {
-        if running != nil { await compositor.cancelAllPendingVideoCompositionRequests() }
+        // The render before: stopped, its compositor requests cancelled (a player's seek).
+        await running?.iterator.stop()
         running = nil
         let end = min(index + max(frames, 1), state.frameCount)
         var options = RenderEngine.Options(maximumRequestsInFlight: 2)

@@ -138,6 +138,31 @@ final class ScriptedCompositor: VideoCompositing {
         #expect(frames.map { pixel($0.pixelBuffer, 0, 0)[0] } == Array(0..<8))
     }
 
+    @Test(arguments: [1, 2, 4])
+    func aFrameComesBackBeforeTheNextFramesSourcesAreRead(inFlight: Int) async throws {
+        // What a seek waits for is its own frame: the source of the frame after it is held
+        // until the first frame is back (or a thousand turns of the scheduler, when the
+        // engine waits for that source before handing the first frame back).
+        let (c, v, _) = try setup()
+        let firstIsBack = Atomic<Bool>(false)
+        let readsBeforeFirst = Recorder<MediaTime>()
+        var sources = RenderSources()
+        sources.add(
+            HeldSource(
+                inner: InMemoryVideoFrameSource(count: 8, frameDuration: MediaTime(value: 1, timescale: 4)) { numbered(200 + $0) },
+                isReleased: { firstIsBack.load(ordering: .acquiring) }, heldBack: readsBeforeFirst),
+            for: SourceTrackReference(sourceIdentifier: "v", trackID: 1))
+        let engine = RenderEngine(composition: c, videoComposition: v, sources: sources, options: .init(maximumRequestsInFlight: inFlight))
+        var frames = try engine.frames(compositor: ScriptedCompositor { _, _ in .finish }).makeAsyncIterator()
+        let first = try await frames.next()
+        firstIsBack.store(true, ordering: .releasing)
+        #expect(first?.time == .zero)
+        var count = 1
+        while try await frames.next() != nil { count += 1 }
+        #expect(count == 8)
+        #expect(readsBeforeFirst.all.isEmpty, "read before the first frame came back: \(readsBeforeFirst.all)")
+    }
+
     @Test func inFlightRequestsAreBounded() async throws {
         // Holding every request: the engine must stop starting new ones at the bound.
         let compositor = ScriptedCompositor { _, _ in .hold }
@@ -180,5 +205,25 @@ final class ScriptedCompositor: VideoCompositing {
         #expect(compositor.cancels.load(ordering: .relaxed) == 1)
         #expect(compositor.held.withLock { $0.isEmpty })
         #expect(received.all.count <= 2)
+    }
+}
+
+/// A source whose frames after the first wait for `isReleased` (yielding, a thousand times at
+/// most); those read without it are noted in `heldBack`.
+private struct HeldSource: VideoFrameSource {
+    let inner: InMemoryVideoFrameSource
+    let isReleased: @Sendable () -> Bool
+    let heldBack: Recorder<MediaTime>
+
+    func frame(at sourceTime: MediaTime) async throws(ReelError) -> VideoFrame? {
+        if sourceTime > .zero {
+            var turns = 0
+            while !isReleased(), turns < 1000 {
+                await Task.yield()
+                turns += 1
+            }
+            if !isReleased() { heldBack.append(sourceTime) }
+        }
+        return try await inner.frame(at: sourceTime)
     }
 }

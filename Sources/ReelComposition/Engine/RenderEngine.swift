@@ -123,11 +123,14 @@ public struct RenderedFrames: AsyncSequence, Sendable {
     let makeCompositor: @Sendable () -> any VideoCompositing
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(pipeline: RenderPipeline(engine: engine, timeRange: timeRange, makeCompositor: makeCompositor))
+        let pipeline = RenderPipeline(engine: engine, timeRange: timeRange, makeCompositor: makeCompositor)
+        return AsyncIterator(pipeline: pipeline, owner: Owner(pipeline: pipeline))
     }
 
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    public struct AsyncIterator: AsyncIteratorProtocol, Sendable {
         let pipeline: RenderPipeline
+        /// Gone with the last copy of the iterator: the render then starts no more requests.
+        let owner: Owner
 
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(ReelError) -> RenderedFrame? {
             try await pipeline.next()
@@ -135,6 +138,24 @@ public struct RenderedFrames: AsyncSequence, Sendable {
 
         public mutating func next() async throws(ReelError) -> RenderedFrame? {
             try await pipeline.next()
+        }
+
+        /// Ends the render before its end (a player's seek): returns once no request of
+        /// it will start and the compositor has finished or cancelled the pending ones
+        /// (`cancelAllPendingVideoCompositionRequests`), so its sources are free for the
+        /// next render. `next()` then returns nil.
+        public func stop() async {
+            await pipeline.stop()
+        }
+    }
+
+    /// Tells the pipeline, when the iterator is dropped, that nobody waits for its frames.
+    final class Owner: Sendable {
+        let pipeline: RenderPipeline
+        init(pipeline: RenderPipeline) { self.pipeline = pipeline }
+        deinit {
+            let pipeline = pipeline
+            Task { await pipeline.abandon() }
         }
     }
 }

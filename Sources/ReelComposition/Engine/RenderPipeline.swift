@@ -12,6 +12,8 @@ actor RenderPipeline {
     private var instructionIndex = 0
     private var pending: [(slot: RequestSlot, frame: PendingFrame)] = []
     private var done = false
+    /// Starts the requests after the frame ``next()`` waits for (see there).
+    private var filling: Task<Result<Void, ReelError>, Never>?
     private var converters: [ConversionKey: PixelBufferPool] = [:]
     /// Each caption track's groups in composition time, read on first use.
     private var captionGroups: [Int32: [CaptionGroup]] = [:]
@@ -57,12 +59,29 @@ actor RenderPipeline {
         do throws(ReelError) {
             if Task.isCancelled { throw cancelledError(at: pending.first?.frame.time ?? nextTime ?? timeRange.start) }
             try await start()
-            try await fill()
+            // The requests started while the last frame was waited for (one filler at a time:
+            // each takes the next output time).
+            try await finishFilling()
+            try await fill(upTo: 1)
             guard !pending.isEmpty else {
                 done = true
                 return nil
             }
             let (slot, frame) = pending.removeFirst()
+            // The requests after this one start while it is waited for, so a frame comes back
+            // as soon as the compositor has it, not after the next frames' sources are read
+            // (what a seek waits for); together with it, at most `maximumRequestsInFlight`.
+            let limit = options.maximumRequestsInFlight - 1
+            if limit > 0, nextTime != nil {
+                filling = Task { () -> Result<Void, ReelError> in
+                    do throws(ReelError) {
+                        try await self.fill(upTo: limit)
+                        return .success(())
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
             let cancelled = cancelledError(at: frame.time)
             let result = await withTaskCancellationHandler {
                 await slot.wait()
@@ -71,7 +90,6 @@ actor RenderPipeline {
             }
             switch result {
             case .success(let buffer):
-                try await fill()
                 return RenderedFrame(
                     time: frame.time, duration: frame.duration, pixelBuffer: buffer,
                     instructionIndex: frame.instructionIndex, isPassthrough: frame.isPassthrough,
@@ -80,10 +98,37 @@ actor RenderPipeline {
                 throw error
             }
         } catch {
-            done = true
-            await cancelPending()
+            await stop()
             throw error
         }
+    }
+
+    /// Nobody iterates any more (the iterator was dropped without ``stop()``): the requests
+    /// being started in the background stop before their compositor request, and no other
+    /// starts. Those already started are the compositor's to finish.
+    func abandon() {
+        done = true
+        filling?.cancel()
+    }
+
+    /// Ends the render: waits for the requests being started in the background to stop
+    /// (their sources are read by then), then asks the compositor to finish or cancel what
+    /// it holds. The render's sources are then free for another render.
+    func stop() async {
+        done = true
+        if let filling {
+            filling.cancel()
+            _ = await filling.value
+            self.filling = nil
+        }
+        await cancelPending()
+    }
+
+    /// Waits for the requests being started in the background, and throws what stopped them.
+    private func finishFilling() async throws(ReelError) {
+        guard let filling else { return }
+        self.filling = nil
+        try await filling.value.get()
     }
 
     private func cancelledError(at time: MediaTime) -> ReelError {
@@ -208,9 +253,9 @@ actor RenderPipeline {
 
     // MARK: Producer side
 
-    /// Starts requests until `maximumRequestsInFlight` are pending or the times run out.
-    private func fill() async throws(ReelError) {
-        while pending.count < options.maximumRequestsInFlight, let time = nextTime {
+    /// Starts requests until `limit` are pending or the times run out.
+    private func fill(upTo limit: Int) async throws(ReelError) {
+        while pending.count < limit, let time = nextTime {
             if Task.isCancelled { throw cancelledError(at: time) }
             try await prepare(at: time)
         }
@@ -301,6 +346,8 @@ actor RenderPipeline {
                     .compositorFailed, "the compositor did not finish the request for composition time \(time.secondsDescription) within \(timeout)",
                     time: time))
         }
+        // A render abandoned while this frame's sources were read asks nothing more.
+        if Task.isCancelled { throw cancelledError(at: time) }
         compositor.startRequest(request)
         return (slot, pendingFrame)
     }
