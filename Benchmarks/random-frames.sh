@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Exact random access: COUNT frames at random times of a 1080p30 file with 1 s groups of
 # pictures, fetched by one AssetImageGenerator in one process (`reel-bench random-frames`),
+# one `image(at:)` after the other and then all asked at once (`images(for:)`, "batch"),
 # against the ffmpeg CLI fetching the same times one process each (`ffmpeg -ss T -i FILE
 # -frames:v 1`, which decodes from the keyframe before T and drops the frames before it),
 # alternated RUNS times in the same run so both see the same load.
@@ -43,6 +44,8 @@ for run in $(seq "$RUNS"); do
     fi
     line=$("$BENCH" random-frames "$A1" "$COUNT" | grep '^per_frame')
     echo "run=$run reel $line"
+    line=$("$BENCH" random-frames "$A1" "$COUNT" batch | grep '^per_frame')
+    echo "run=$run reel-batch $line"
     start=$(date +%s.%N)
     for t in $times; do ffmpeg -v error -threads 0 -ss "$t" -i "$A1" -frames:v 1 -f null - ; done
     end=$(date +%s.%N)

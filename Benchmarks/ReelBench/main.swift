@@ -16,8 +16,10 @@ import ReelDocuments
 ///     reel-bench gps-audio A_GPS SOUND OUT   (SOUND's audio under it, fading out over its last second)
 ///     reel-bench long A OUT REPEAT
 ///     reel-bench make-gps A OUT      (A re-encoded like the inputs, plus a 30 Hz gpmd track)
-///     reel-bench random-frames A COUNT   (COUNT exact frames at random times by AssetImageGenerator,
-///                                         in one process; prints each frame's milliseconds)
+///     reel-bench random-frames A COUNT [batch]   (COUNT exact frames at random times by
+///                                         AssetImageGenerator, in one process, one `image(at:)`
+///                                         after the other, or with `batch` all asked at once by
+///                                         `images(for:)`; prints each frame's milliseconds)
 enum Bench {
     /// The peer's settings; with `REEL_BENCH_LOSSLESS` set, lossless H.264 (CRF 0,
     /// `ultrafast`): the picture a case draws, for measuring the coding alone.
@@ -52,8 +54,8 @@ enum Bench {
                 frames = try await gps(url(args[1]), sound: nil, metadata: MetadataOutputFormat(rawValue: args[3]), out: url(args[2]))
             case "gps-audio" where args.count == 4:
                 frames = try await gps(url(args[1]), sound: url(args[2]), out: url(args[3]))
-            case "random-frames" where args.count == 3:
-                frames = try await randomFrames(url(args[1]), count: Int(args[2]) ?? 100)
+            case "random-frames" where args.count == 3 || (args.count == 4 && args[3] == "batch"):
+                frames = try await randomFrames(url(args[1]), count: Int(args[2]) ?? 100, batch: args.count == 4)
             case "make-gps" where args.count == 3:
                 frames = try await makeGPSInput(url(args[1]), out: url(args[2]))
             default:
@@ -71,7 +73,7 @@ enum Bench {
     static func usage() -> ReelError {
         ReelError(
             .invalidArgument,
-            "usage: reel-bench transcode|pip|pip-audio|mix|crossfade|gps|gps-meta|gps-audio|long|make-gps FILES... OUT, or random-frames FILE COUNT")
+            "usage: reel-bench transcode|pip|pip-audio|mix|crossfade|gps|gps-meta|gps-audio|long|make-gps FILES... OUT, or random-frames FILE COUNT [batch]")
     }
 
     static func url(_ path: String) -> URL { URL(fileURLWithPath: path) }
@@ -221,10 +223,11 @@ enum Bench {
     }
 
     /// `count` pictures of `a` at random times (a fixed sequence), each exact (zero
-    /// tolerances), from one generator: what scrubbing and thumbnails cost. Prints
-    /// `ms=` with every picture's milliseconds, in order, then the median and the 95th
-    /// percentile.
-    static func randomFrames(_ a: URL, count: Int) async throws -> Int {
+    /// tolerances), from one generator: what scrubbing and thumbnails cost. One
+    /// `image(at:)` after the other, or with `batch` one `images(for:)` of all the times (a
+    /// picture's milliseconds are then from the one before it coming out). Prints `ms=` with
+    /// every picture's milliseconds, in order, then the mean, median and 95th percentile.
+    static func randomFrames(_ a: URL, count: Int, batch: Bool) async throws -> Int {
         let asset = Asset(url: a)
         let duration = try await asset.load(.duration)
         let generator = try await AssetImageGenerator(asset: asset)
@@ -232,20 +235,34 @@ enum Bench {
         generator.requestedTimeToleranceAfter = .zero
         // A linear congruential sequence: the same times every run.
         var state: UInt64 = 0x2545F4914F6CDD1D
-        var milliseconds: [Double] = []
+        var times: [MediaTime] = []
         for _ in 0..<count {
             state = state &* 6364136223846793005 &+ 1442695040888963407
             let fraction = Double(state >> 11) / Double(1 << 53)
-            let time = MediaTime(seconds: fraction * duration.seconds * 0.999, preferredTimescale: 30000)
-            let started = ContinuousClock.now
-            _ = try await generator.image(at: time)
-            let elapsed = ContinuousClock.now - started
-            milliseconds.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            times.append(MediaTime(seconds: fraction * duration.seconds * 0.999, preferredTimescale: 30000))
         }
-        let sorted = milliseconds.sorted()
+        func milliseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+        var spent: [Double] = []
+        var started = ContinuousClock.now
+        if batch {
+            for await result in generator.images(for: times) {
+                _ = try result.image
+                let now = ContinuousClock.now
+                spent.append(milliseconds(now - started))
+                started = now
+            }
+        } else {
+            for time in times {
+                _ = try await generator.image(at: time)
+                let now = ContinuousClock.now
+                spent.append(milliseconds(now - started))
+                started = now
+            }
+        }
+        let sorted = spent.sorted()
         let p50 = sorted[sorted.count / 2], p95 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.down)))]
-        print("ms=" + milliseconds.map { String(format: "%.1f", $0) }.joined(separator: ","))
-        print(String(format: "per_frame_ms_mean=%.1f p50=%.1f p95=%.1f", milliseconds.reduce(0, +) / Double(count), p50, p95))
+        print("ms=" + spent.map { String(format: "%.1f", $0) }.joined(separator: ","))
+        print(String(format: "per_frame_ms_mean=%.1f p50=%.1f p95=%.1f", spent.reduce(0, +) / Double(count), p50, p95))
         return count
     }
 

@@ -122,6 +122,59 @@ import Testing
         #expect(seen == [5, 6, 40, 2])
     }
 
+    /// A batch in random order makes its pictures in time order where they share a stretch
+    /// to decode: the same pictures, in the order asked, with each picture of the file
+    /// decoded about once, against about a group of pictures' worth for each time when
+    /// asked one at a time.
+    @Test(.requires(.ffmpeg))
+    func aBatchDecodesWhatItsTimesShareOnce() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A file of this test's own: the decoded-picture count is the file's, all readers'.
+        let url = folder.appendingPathComponent("gop30.mp4")
+        try TestTools.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=4", "-c:v", "libx264",
+                "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p", url.path,
+            ])
+        let reference = try await TestFrames.decodeAll(url)
+        try #require(reference.count == 120)
+        var state: UInt64 = 7
+        let frames = (0..<40).map { _ in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % 120
+        }
+        let times = frames.map { MediaTime.ratio(Int64($0), 30) }
+        let asset = Asset(url: url)
+
+        let single = try await AssetImageGenerator(asset: asset)
+        single.requestedTimeToleranceBefore = .zero
+        single.requestedTimeToleranceAfter = .zero
+        let beforeSingle = asset.decodedPictureCount
+        for (time, k) in zip(times, frames) {
+            let (image, _) = try await single.image(at: time)
+            #expect(image.hasSamePixels(as: reference[k].pixelBuffer))
+        }
+        let decodedOneAtATime = asset.decodedPictureCount - beforeSingle
+
+        let batch = try await AssetImageGenerator(asset: asset)
+        batch.requestedTimeToleranceBefore = .zero
+        batch.requestedTimeToleranceAfter = .zero
+        let beforeBatch = asset.decodedPictureCount
+        var seen: [MediaTime] = []
+        for await result in batch.images(for: times) {
+            seen.append(result.requestedTime)
+            let k = frames[seen.count - 1]
+            #expect(try result.image.hasSamePixels(as: reference[k].pixelBuffer), "result \(seen.count - 1) should be frame \(k)")
+        }
+        let decodedInABatch = asset.decodedPictureCount - beforeBatch
+        #expect(seen == times)
+        let counts = "\(decodedInABatch) pictures decoded in a batch, \(decodedOneAtATime) one at a time"
+        #expect(decodedInABatch <= reference.count * 6 / 5, "\(counts)")
+        #expect(decodedInABatch * 2 < decodedOneAtATime, "\(counts)")
+    }
+
     /// "s" for a picture, "f" for a failure, "c" for cancelled.
     static func letter(_ result: AssetImageGenerator.Result) -> String {
         switch result {

@@ -51,6 +51,14 @@ extension AssetImageGenerator {
         }
     }
 
+    /// How far apart in time two pictures of a batch may be and still be made in one pass
+    /// (``images(for:)``): two seconds, more than a camera's usual group of pictures.
+    public static let batchWindow = MediaTime(value: 2, timescale: 1)
+
+    /// The most bytes of pictures a batch holds made ahead of their turn (``images(for:)``):
+    /// 128 MiB, about forty 1080p pictures.
+    public static let batchMemoryLimit = 128 << 20
+
     /// What ``cancelAllCGImageGeneration()`` reaches: a count of cancellations that a batch
     /// compares with the one it started under, and the handler batches' tasks.
     struct BatchState {
@@ -63,6 +71,12 @@ extension AssetImageGenerator {
     /// `images(for:)`). A time outside the composition gives a `.failed` result and the
     /// next times go on; after ``cancelAllCGImageGeneration()`` or when the iterating task
     /// is cancelled, the remaining times are `.cancelled`.
+    ///
+    /// The pictures are made in time order where that saves decoding: for the next time
+    /// not made yet, the times of the batch within ``batchWindow`` of it are made with it,
+    /// earliest first, so the frames between a keyframe and the last of them are decoded
+    /// once rather than once for each (`image(at:)` decodes from the keyframe before its
+    /// time). Pictures made ahead of their turn are held, up to ``batchMemoryLimit`` bytes.
     ///
     /// ```swift
     /// for await result in generator.images(for: times) {
@@ -90,26 +104,82 @@ extension AssetImageGenerator {
             let times: [MediaTime]
             let cancellations: UInt64
             var index = 0
+            /// Results made ahead of their turn, by index into `times`.
+            var madeAhead: [Int: GeneratedImage] = [:]
+            /// The bytes of the pictures in `madeAhead`.
+            var bytesHeld = 0
+            /// The largest picture made so far, to tell whether one more fits the limit.
+            var largestPicture = 0
 
             public mutating func next(isolation actor: isolated (any Actor)?) async -> GeneratedImage? {
                 guard index < times.count else { return nil }
-                let time = times[index]
+                let i = index
                 index += 1
-                if isCancelled { return .cancelled(requestedTime: time) }
-                do {
-                    let (image, actual) = try await generator.image(at: time)
-                    // Cancelled while it was being made: the picture is not wanted.
-                    if isCancelled { return .cancelled(requestedTime: time) }
-                    return .succeeded(image: image, requestedTime: time, actualTime: actual)
-                } catch {
-                    if error.code == .cancelled || isCancelled { return .cancelled(requestedTime: time) }
-                    return .failed(requestedTime: time, error: error)
+                if let ahead = madeAhead.removeValue(forKey: i) {
+                    bytesHeld -= Self.bytes(of: ahead)
+                    return isCancelled ? .cancelled(requestedTime: times[i]) : ahead
                 }
+                var result = GeneratedImage.cancelled(requestedTime: times[i])
+                for j in pass(for: i) {
+                    if isCancelled { return .cancelled(requestedTime: times[i]) }
+                    let made = await Self.make(times[j], generator: generator, cancellations: cancellations)
+                    largestPicture = Swift.max(largestPicture, Self.bytes(of: made))
+                    if j == i {
+                        result = made
+                    } else {
+                        madeAhead[j] = made
+                        bytesHeld += Self.bytes(of: made)
+                    }
+                }
+                return isCancelled ? .cancelled(requestedTime: times[i]) : result
             }
 
             public mutating func next() async -> GeneratedImage? { await next(isolation: nil) }
 
-            private var isCancelled: Bool {
+            /// What to make for result `i`: its time and the later results' times within
+            /// ``batchWindow`` of it that are not made yet and fit the memory limit, in
+            /// time order.
+            private func pass(for i: Int) -> [Int] {
+                let time = times[i]
+                // Until a picture is made, its size (and so how many fit) is not known.
+                guard time.isNumeric, largestPicture > 0 else { return [i] }
+                let window = AssetImageGenerator.batchWindow.seconds
+                let near = (index..<times.count).filter { j in
+                    madeAhead[j] == nil && times[j].isNumeric && abs((times[j] - time).seconds) <= window
+                }
+                var chosen = [i]
+                var bytes = bytesHeld
+                // The nearest first, so the limit leaves out the farthest.
+                for j in near.sorted(by: { abs((times[$0] - time).seconds) < abs((times[$1] - time).seconds) }) {
+                    guard bytes + largestPicture <= AssetImageGenerator.batchMemoryLimit else { break }
+                    chosen.append(j)
+                    bytes += largestPicture
+                }
+                return chosen.sorted { times[$0] < times[$1] || (times[$0] == times[$1] && $0 < $1) }
+            }
+
+            /// The result for `time`.
+            private static func make(_ time: MediaTime, generator: AssetImageGenerator, cancellations: UInt64) async -> GeneratedImage {
+                do {
+                    let (image, actual) = try await generator.image(at: time)
+                    return .succeeded(image: image, requestedTime: time, actualTime: actual)
+                } catch {
+                    if error.code == .cancelled || isCancelled(generator, cancellations) { return .cancelled(requestedTime: time) }
+                    return .failed(requestedTime: time, error: error)
+                }
+            }
+
+            /// The bytes of a result's picture (none for a failed or cancelled time).
+            private static func bytes(of result: GeneratedImage) -> Int {
+                guard case .succeeded(let image, _, _) = result else { return 0 }
+                return image.bytesPerRow.enumerated().reduce(0) { sum, plane in
+                    sum + plane.element * image.format.planeSize(plane: plane.offset, width: image.width, height: image.height).height
+                }
+            }
+
+            private var isCancelled: Bool { Self.isCancelled(generator, cancellations) }
+
+            private static func isCancelled(_ generator: AssetImageGenerator, _ cancellations: UInt64) -> Bool {
                 Task.isCancelled || generator.batches.withLock { $0.cancellations } != cancellations
             }
         }

@@ -168,6 +168,8 @@ public final class Asset: Sendable, CustomStringConvertible {
 
     /// How many times the file has been opened.
     package var openCount: Int { source.openCount }
+    /// How many pictures every reader of the file (not only this asset's) has decoded.
+    package var decodedPictureCount: Int { source.file.decodedPictureCount }
     /// How many tasks await `property`.
     package func waiterCount<V>(of property: AssetProperty<Asset, V>) -> Int {
         state.withLock { $0.waiterCount(key: property.key) }

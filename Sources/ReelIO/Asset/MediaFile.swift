@@ -33,6 +33,7 @@ final class MediaFile: Sendable {
     /// own: parsing a large `moov` does not hold up the demuxers.
     private let parsed = Lock<ParsedBoxes??>(nil)
     private let boxReads = Lock(0)
+    private let decodedPictures = Lock(0)
 
     /// The MP4 box tree's tracks, movie timescale and movie-level items, parsed once.
     struct ParsedBoxes: Sendable {
@@ -82,6 +83,13 @@ final class MediaFile: Sendable {
             return file
         }
     }
+
+    /// How many pictures the readers of this file have had from their decoders (pictures
+    /// a decoder dropped undecoded are not counted).
+    var decodedPictureCount: Int { decodedPictures.withLock { $0 } }
+
+    /// Counts one picture out of a decoder of this file.
+    func countDecodedPicture() { decodedPictures.withLock { $0 += 1 } }
 
     // MARK: Demuxers
 

@@ -60,6 +60,8 @@ final class TrackPipeline {
     static let refusalLimit = 15
     /// Where the frame showing at a seek's time and the next one's time are noted.
     private let seekFrames: Lock<SeekFrames>?
+    /// The file read, which counts the pictures decoded.
+    private let file: MediaFile
 
     /// A loop reading track `trackID` of `input`, which it uses alone until it is gone. Made
     /// on the output's own thread: it takes a metadata track's sample times from the file's
@@ -82,6 +84,7 @@ final class TrackPipeline {
         self.queue = queue
         self.dropped = dropped
         self.seekFrames = seekFrames
+        self.file = file
         let stream = input.stream(index)
         self.timeBase = stream.pointee.time_base
         let rate = stream.pointee.avg_frame_rate
@@ -416,6 +419,7 @@ final class TrackPipeline {
         let sample: AssetReaderSample
         switch settings {
         case .video(let format, let width, let height):
+            file.countDecodedPicture()
             let duration = frame.packetDuration > 0 ? MediaTime(ffmpeg: frame.packetDuration, timeBase: timeBase) : fallbackFrameDuration
             // After a seek to a time, delivered from the frame showing then.
             if let firstShown, frame.presentationTimestamp != reel_nopts_value() {
