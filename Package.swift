@@ -42,6 +42,8 @@ let package = Package(
         ),
         // FreeType, for text in compositors (glyphs rasterised once, then cached).
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        // libjpeg-turbo's TurboJPEG API, for JPEG stills (the preview's frames, thumbnails).
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // The system zlib, for ReelTesting's PNG files.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Pure Swift: time, pixel buffers, metadata values, errors.
@@ -51,7 +53,7 @@ let package = Package(
         // Pure Swift caption file formats: iTT, SCC (CEA-608), SRT, WebVTT.
         .target(name: "ReelCaptions", dependencies: ["ReelCore"]),
         // Everything that touches FFmpeg.
-        .target(name: "ReelIO", dependencies: ["ReelCore", "ReelMetadata", "ReelCaptions", "CFFmpeg"]),
+        .target(name: "ReelIO", dependencies: ["ReelCore", "ReelMetadata", "ReelCaptions", "CFFmpeg", "CTurboJPEG"]),
         // Composition model, compositor protocol and render engine; no FFmpeg.
         .target(name: "ReelComposition", dependencies: ["ReelCore"]),
         // The AVFoundation-shaped library users import: assets, readers, writers, export
