@@ -39,8 +39,10 @@ public struct PreviewServer: Sendable {
     /// How many pages are connected now.
     public var connectedPages: Int { get async { await hub.count } }
 
-    /// JPEG quality of the frames sent to the page.
-    static let jpegQuality = 90
+    /// JPEG quality of the frames sent to the page, on libjpeg's scale: 85 is as close to
+    /// the picture (34.8 dB PSNR on a grainy 960x540 frame) as the 34.0 dB of the mjpeg
+    /// encoder's quantiser 5 that the preview used before.
+    static let jpegQuality = 85
 
     public init(document: PreviewDocument, renderer: PreviewRenderer, host: String = "127.0.0.1", port: Int = 0) {
         self.document = document
