@@ -54,7 +54,8 @@ struct ImageEncoderTests {
         }
         let url = folder.appendingPathComponent("gray.jpg")
         try ImageEncoder.write(buffer, to: url, as: .jpeg(quality: 95))
-        let probe = try String(decoding: TestTools.output("ffprobe", ["-v", "error", "-show_entries", "stream=pix_fmt", "-of", "csv=p=0", url.path]), as: UTF8.self)
+        let probe = try String(
+            decoding: TestTools.output("ffprobe", ["-v", "error", "-show_entries", "stream=pix_fmt", "-of", "csv=p=0", url.path]), as: UTF8.self)
         #expect(probe.trimmingCharacters(in: .whitespacesAndNewlines) == "gray")
         let gray = try TestTools.output("ffmpeg", ["-v", "error", "-nostdin", "-i", url.path, "-f", "rawvideo", "-pix_fmt", "gray", "-"])
         try #require(gray.count == 64 * 48)
