@@ -74,7 +74,7 @@ import Testing
             [
                 "-typecheck", "-swift-version", "6", "-module-name", "PortingGuide",
                 "-I", try #require(Self.modulesFolder).path,
-                "-I", "\(root)/Sources/CFFmpeg", "-I", "\(root)/Sources/CFreeType",
+                "-I", "\(root)/Sources/CFFmpeg", "-I", "\(root)/Sources/CFreeType", "-I", "\(root)/Sources/CTurboJPEG",
                 // Reel depends on ReelText, whose FreeType module needs its headers.
                 "-Xcc", "-I/usr/include/freetype2",
             ] + files
