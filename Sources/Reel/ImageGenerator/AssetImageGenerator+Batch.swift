@@ -104,6 +104,8 @@ extension AssetImageGenerator {
             let times: [MediaTime]
             let cancellations: UInt64
             var index = 0
+            /// Each time in seconds (NaN for a time that is not a number), for planning.
+            lazy var seconds: [Double] = times.map { $0.isNumeric ? $0.seconds : .nan }
             /// Results made ahead of their turn, by index into `times`.
             var madeAhead: [Int: GeneratedImage] = [:]
             /// The bytes of the pictures in `madeAhead`.
@@ -139,18 +141,17 @@ extension AssetImageGenerator {
             /// What to make for result `i`: its time and the later results' times within
             /// ``batchWindow`` of it that are not made yet and fit the memory limit, in
             /// time order.
-            private func pass(for i: Int) -> [Int] {
-                let time = times[i]
+            private mutating func pass(for i: Int) -> [Int] {
+                let seconds = self.seconds
+                let time = seconds[i]
                 // Until a picture is made, its size (and so how many fit) is not known.
-                guard time.isNumeric, largestPicture > 0 else { return [i] }
+                guard !time.isNaN, largestPicture > 0 else { return [i] }
                 let window = AssetImageGenerator.batchWindow.seconds
-                let near = (index..<times.count).filter { j in
-                    madeAhead[j] == nil && times[j].isNumeric && abs((times[j] - time).seconds) <= window
-                }
+                let near = (index..<times.count).filter { j in madeAhead[j] == nil && abs(seconds[j] - time) <= window }
                 var chosen = [i]
                 var bytes = bytesHeld
                 // The nearest first, so the limit leaves out the farthest.
-                for j in near.sorted(by: { abs((times[$0] - time).seconds) < abs((times[$1] - time).seconds) }) {
+                for j in near.sorted(by: { abs(seconds[$0] - time) < abs(seconds[$1] - time) }) {
                     guard bytes + largestPicture <= AssetImageGenerator.batchMemoryLimit else { break }
                     chosen.append(j)
                     bytes += largestPicture
