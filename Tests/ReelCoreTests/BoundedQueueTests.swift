@@ -156,6 +156,74 @@ struct BoundedQueueTests {
         #expect(queue.count == 2)
     }
 
+    @Test("a queue of capacity 0 has an item made only when a consumer waits for one", arguments: Side.allCases)
+    func makesOnDemand(consumer: Side) async throws {
+        for capacity in [0, 1] {
+            let queue = BoundedQueue<Int>(capacity: capacity)
+            /// Items made, and waits for room entered.
+            let producer = Lock((made: 0, waits: 0))
+            let producing = Task {
+                try await onDedicatedThread(named: "test.make") { () throws(ReelError) in
+                    for i in 0..<4 {
+                        producer.withLock { $0.waits += 1 }
+                        queue.waitForRoomBlocking()
+                        producer.withLock { $0.made += 1 }
+                        try queue.sendBlocking(i)
+                    }
+                    queue.finish()
+                }
+            }
+            /// How many items were made once the producer is in a wait after its last one that
+            /// the queue does not let it out of: it makes no more until a consumer acts.
+            func madeWhenWaiting() async -> Int {
+                while true {
+                    // The queue first: once it wants nothing, the producer can only finish
+                    // what it was doing and wait.
+                    let wants = queue.wantsAnItem
+                    let p = producer.withLock { $0 }
+                    if !wants, p.waits == p.made + 1 { return p.made }
+                    await Task.yield()
+                }
+            }
+            // Nobody has asked: a queue of capacity 1 has one item made and waiting, one of
+            // capacity 0 none.
+            let made = await madeWhenWaiting()
+            #expect(made == capacity, "capacity \(capacity)")
+            for i in 0..<2 {
+                #expect(try await Self.next(from: queue, consumer) == i)
+                let made = await madeWhenWaiting()
+                #expect(made == i + 1 + capacity, "capacity \(capacity), \(i + 1) taken")
+                #expect(queue.count == capacity, "capacity \(capacity), \(i + 1) taken")
+            }
+            #expect(try await Self.next(from: queue, consumer) == 2)
+            #expect(try await Self.next(from: queue, consumer) == 3)
+            #expect(try await Self.next(from: queue, consumer) == nil)
+            try await producing.value
+        }
+    }
+
+    @Test("a hand-off send returns once a consumer has taken its item, or once the queue has ended")
+    func handOff() async throws {
+        for ending in [false, true] {
+            let queue = BoundedQueue<Int>(capacity: 2)
+            let returned = Lock(false)
+            let sending = Task {
+                try await queue.send(7, untilTaken: true)
+                returned.withLock { $0 = true }
+            }
+            while queue.waiterCount < 1 && !returned.withLock({ $0 }) { await Task.yield() }
+            #expect(!returned.withLock { $0 })
+            #expect(queue.count == 1)
+            if ending {
+                queue.cancel()
+            } else {
+                #expect(try await queue.next() == 7)
+            }
+            try await sending.value
+            #expect(returned.withLock { $0 })
+        }
+    }
+
     @Test("cancel wakes every waiting producer and consumer, which throw its error", arguments: Side.allCases)
     func cancelWakesEveryone(side: Side) async throws {
         let error = ReelError(.cancelled, "stop")

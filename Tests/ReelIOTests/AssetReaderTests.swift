@@ -262,6 +262,45 @@ struct AssetReaderTests {
         expectReelError(.invalidArgument) { try output.reset(forReadingTimeRanges: [TimeRange(start: .zero, end: MediaTime(value: 1, timescale: 1))]) }
     }
 
+    @Test("an output of buffer capacity 0 decodes a frame only when asked, and every frame's successor is known from the packets")
+    func decodesOnDemand() async throws {
+        // B-frames (IBBBPBBBP...), so the next frame to show is not the next one decoded.
+        // A copy of its own: the decoded-picture count is per file in the process.
+        let url = try TestFiles.scratchFolder().appendingPathComponent("counter.mp4")
+        try FileManager.default.copyItem(at: TestFiles.fixture("counter-320x240.mp4"), to: url)
+        for capacity in [0, 1] {
+            let reader = try await AssetReader.open(url: url)
+            let before = reader.decodedPictureCount
+            let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .gray8), bufferCapacity: capacity)
+            try reader.add(output)
+            try reader.startReading()
+            let queue = try output.startedQueue()
+            var frames: [VideoFrame] = []
+            for taken in 1...10 {
+                let sample = try await output.next()
+                frames.append(try #require(sample?.videoFrame))
+                // Once the queue wants nothing more, the reader has decoded nothing more than
+                // asked (with capacity 1, one frame more: the one queued).
+                while queue.wantsAnItem { await Task.yield() }
+                let decoded = reader.decodedPictureCount - before
+                if capacity == 0 {
+                    #expect(decoded == taken, "\(decoded) decoded, \(taken) taken")
+                } else {
+                    #expect(decoded == taken + 1, "\(decoded) decoded, \(taken) taken")
+                }
+            }
+            frames += try await readAll(output).compactMap(\.videoFrame)
+            #expect(frames.count == 60)
+            let times = frames.map(\.presentationTime)
+            #expect(times == times.sorted())
+            // Each frame's successor, told before it is decoded, for the frames still noted.
+            for i in 30..<59 {
+                #expect(output.timeOfFrame(after: times[i]) == times[i + 1], "frame \(i)")
+            }
+            #expect(output.timeOfFrame(after: times[59]) == nil)
+        }
+    }
+
     @Test("a read seeking to a time delivers from the frame showing then, decoding before it only what other pictures refer to")
     func seekToATime() async throws {
         // Keyframes at frames 0 and 30, B-frames between (IBBBPBBBP...): the frames before a

@@ -24,6 +24,31 @@ struct WriterTracksTests {
         return buffer
     }
 
+    @Test("a frame appended is handed to the writer's thread, and let go once encoded")
+    func framesAreLetGoOnceEncoded() async throws {
+        let url = try TestFiles.scratchFolder().appendingPathComponent("handed.mp4")
+        let writer = try AssetWriter(outputURL: url, fileType: .mp4)
+        let input = AssetWriterInput(settings: .video(VideoEncoderSettings(codec: .h264, width: 128, height: 96, preset: "ultrafast")))
+        try writer.add(input)
+        try await writer.start()
+        writer.startSession(atSourceTime: .zero)
+        let queue = try writer.state.withLock { (s) throws(ReelError) in try s.accepting().0 }
+        for i in 0..<3 {
+            weak var appended: PixelBuffer?
+            do {
+                let buffer = Self.frame(i)
+                appended = buffer
+                try await input.append(buffer, withPresentationTime: MediaTime(value: Int64(i), timescale: 30))
+            }
+            // Taken: nothing waits in the queue. Once the thread waits for more, it has
+            // encoded the frame, and the encoder keeps a copy of its own.
+            #expect(queue.count == 0)
+            while queue.waiterCount < 1 { await Task.yield() }
+            #expect(appended == nil, "frame \(i)")
+        }
+        try await writer.finishWriting()
+    }
+
     @Test(
         "HEVC with a fixed GOP: IDR keyframes exactly every N frames, closed GOPs",
         .requires(.hevcEncoder, .ffprobe))

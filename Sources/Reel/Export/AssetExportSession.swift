@@ -43,9 +43,10 @@ public final class AssetExportSession: Sendable {
         var overwrite = false
         var outputFileType: AssetWriter.FileType?
         var outputURL: URL?
-        /// Two frames in flight: the encoder is the slowest stage of most exports, so every
-        /// frame more waits in a queue and only adds to the peak memory.
-        var engineOptions = RenderEngine.Options(maximumRequestsInFlight: 2)
+        /// One frame in flight: the encoder is the slowest stage of most exports, so a frame
+        /// more would wait for it and only add to the peak memory (the compositor still
+        /// runs while the encoder codes the frame before).
+        var engineOptions = RenderEngine.Options(maximumRequestsInFlight: 1)
         var metadataTrackIDs: [Int32]?
         var metadataFormat = MetadataOutputFormat.auto
         var metadataLeaveOut = "AssetExportSession.metadataTrackIDs = []"

@@ -38,7 +38,8 @@ public actor AssetVideoFrameSource: VideoFrameSource {
         }
         private var width: Int?
         private var height: Int?
-        /// Frames decoded ahead of the engine, per read position (at least 1).
+        /// Frames decoded ahead of the engine, per read position; 0 to decode each when the
+        /// engine asks for it (``AssetReaderTrackOutput/bufferCapacity``).
         public var lookahead: Int
         /// A request this far past the current position seeks instead of decoding through.
         public var maximumForwardSkip: MediaTime
@@ -57,18 +58,18 @@ public actor AssetVideoFrameSource: VideoFrameSource {
             self.pixelFormat = pixelFormat
             self.width = size?.width
             self.height = size?.height
-            self.lookahead = max(1, lookahead)
+            self.lookahead = max(0, lookahead)
             self.maximumForwardSkip = maximumForwardSkip
             self.maximumCursors = max(1, maximumCursors)
             self.seekPreroll = seekPreroll.isNumeric && seekPreroll > .zero ? seekPreroll : .zero
             self.recentFrames = max(0, recentFrames)
         }
 
-        /// How an export reads: each video track in order, two frames decoded ahead (the
-        /// decoder's own threads keep it busy; more frames ahead only wait for the encoder,
-        /// each one held in memory), keeping none of the frames it passed (a player's step
-        /// back needs them; an export never steps back).
-        public static var export: Options { Options(lookahead: 2, recentFrames: 0) }
+        /// How an export reads: each video track in order, each frame decoded when the
+        /// engine asks for it (the decoder's own threads work ahead; a frame decoded
+        /// earlier would only wait for the encoder, held in memory), keeping none of the
+        /// frames it passed (a player's step back needs them; an export never steps back).
+        public static var export: Options { Options(lookahead: 0, recentFrames: 0) }
     }
 
     public nonisolated let url: URL
@@ -309,8 +310,15 @@ final class VideoCursor {
             if let current, time < current.timeRange.start { return recent.last { $0.timeRange.containsTime(time) } }
             guard let next = try await take() else { return nil }
             if time < next.presentationTime {
-                // A gap (or a time before the first frame): keep it for later.
                 pending = next
+                // A frame the packets announced did not come out of the decoder (a damaged
+                // packet): the one before shows on until the next, as a player shows it.
+                if var shown = current, shown.presentationTime < next.presentationTime {
+                    shown.duration = next.presentationTime - shown.presentationTime
+                    current = shown
+                    return shown
+                }
+                // A time before the first frame: keep it for later.
                 return nil
             }
             let frame = try await complete(next)

@@ -16,9 +16,12 @@
 /// state again under the lock before it sleeps, so no wake-up is lost.
 package final class BoundedQueue<Element: Sendable>: Sendable {
     package let capacity: Int
+    /// Whether items are made only when a consumer waits for one (a capacity of 0).
+    package let makesOnDemand: Bool
     private let state: Lock<State>
 
-    /// A queue holding at most `capacity` items (at least one).
+    /// A queue holding at most `capacity` items (at least one). A capacity of 0 holds one
+    /// item, made on demand: ``waitForRoomBlocking()`` waits for a consumer asking for one.
     ///
     /// With `startingCapacity`, it holds at most that many (at least one) until its
     /// consumer has taken two more than that, then one more for each item taken, up to
@@ -26,18 +29,25 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
     /// reader after a seek, whose consumer may want one frame and then seek again).
     package init(capacity: Int, startingCapacity: Int? = nil) {
         self.capacity = max(1, capacity)
+        makesOnDemand = capacity < 1
         state = Lock(State(capacity: max(1, capacity), startingCapacity: startingCapacity.map { min(max(1, $0), max(1, capacity)) }))
     }
 
     // MARK: Producers
 
-    /// Adds `item`, suspending while the queue is full. Throws once the queue is finished
-    /// or cancelled.
-    package func send(_ item: Element, isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) {
+    /// Adds `item`, suspending while the queue is full; with `untilTaken`, also until a
+    /// consumer has taken it (a hand-off: the sender then makes its next item while the
+    /// consumer works on this one, and no item waits made in between). Throws once the
+    /// queue is finished or cancelled.
+    package func send(_ item: Element, untilTaken: Bool = false, isolation actor: isolated (any Actor)? = #isolation) async throws(ReelError) {
         while true {
             switch state.withLock({ $0.offer(item) }) {
-            case .accepted(let woken):
+            case .accepted(let woken, let number):
                 Self.resume(woken)
+                guard untilTaken else { return }
+                while state.withLock({ !$0.hasTaken(number) }) {
+                    try await park(.handOff(number), isolation: actor)
+                }
                 return
             case .refused(let error):
                 throw error
@@ -53,7 +63,7 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
     package func sendBlocking(_ item: Element) throws(ReelError) {
         let outcome = state.withLock(when: { $0.count < $0.limit || $0.end != nil }) { $0.offer(item) }
         switch outcome {
-        case .accepted(let woken): Self.resume(woken)
+        case .accepted(let woken, _): Self.resume(woken)
         case .refused(let error): throw error
         case .full: preconditionFailure("the queue was full after waiting for room")
         }
@@ -63,6 +73,23 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
     /// the end (`nil`), or `error` when one is given. No effect once ended.
     package func finish(error: ReelError? = nil) {
         Self.resume(state.withLock { $0.finish(error) })
+    }
+
+    /// Blocks the calling thread until a send would go through without waiting (for a
+    /// queue that makes items on demand, until a consumer waits for one more item than are
+    /// queued), or the queue has ended. A producer that calls it before making its next
+    /// item holds none while it waits.
+    @available(*, noasync, message: "blocks the thread")
+    package func waitForRoomBlocking() {
+        let onDemand = makesOnDemand
+        state.withLock(when: { $0.end != nil || $0.wantsAnItem(onDemand: onDemand) }) { _ in }
+    }
+
+    /// Whether a producer may make its next item now (``waitForRoomBlocking()`` would not
+    /// wait), the queue not having ended.
+    package var wantsAnItem: Bool {
+        let onDemand = makesOnDemand
+        return state.withLock { $0.end == nil && $0.wantsAnItem(onDemand: onDemand) }
     }
 
     // MARK: Consumers
@@ -89,7 +116,12 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
     /// is finished and drained. Throws the error the queue was finished or cancelled with.
     @available(*, noasync, message: "blocks the thread: use next()")
     package func nextBlocking() throws(ReelError) -> Element? {
-        let outcome = state.withLock(when: { $0.count > 0 || $0.end != nil }) { $0.poll() }
+        // Counted as waiting from here: a producer working on demand makes an item for it.
+        state.withLock { $0.blockedReceivers += 1 }
+        let outcome = state.withLock(when: { $0.count > 0 || $0.end != nil }) { (s) -> State.Poll in
+            s.blockedReceivers -= 1
+            return s.poll()
+        }
         switch outcome {
         case .item(let item, let woken):
             Self.resume(woken)
@@ -162,9 +194,13 @@ extension BoundedQueue {
             case finished(ReelError?)
             case cancelled(ReelError)
         }
-        enum Role { case sender, receiver }
+        enum Role {
+            case sender, receiver
+            /// A sender waiting for a consumer to take its item (the `number`th sent).
+            case handOff(UInt64)
+        }
         enum Offer {
-            case accepted(wake: [CheckedContinuation<Void, Never>])
+            case accepted(wake: [CheckedContinuation<Void, Never>], number: UInt64)
             case full
             case refused(ReelError)
         }
@@ -187,6 +223,11 @@ extension BoundedQueue {
         private var senders: [UInt64: CheckedContinuation<Void, Never>] = [:]
         private var receivers: [UInt64: CheckedContinuation<Void, Never>] = [:]
         private var lastWaiterID: UInt64 = 0
+        /// Items sent and items taken, ever.
+        private var sent: UInt64 = 0
+        private var polled: UInt64 = 0
+        /// Consumers blocked in `nextBlocking` (suspended ones are in `receivers`).
+        var blockedReceivers = 0
 
         init(capacity: Int, startingCapacity: Int?) {
             self.capacity = capacity
@@ -195,6 +236,15 @@ extension BoundedQueue {
 
         var count: Int { items.count - head }
         var parkedCount: Int { senders.count + receivers.count }
+        /// Consumers waiting for an item, suspended or blocked.
+        var waitingReceivers: Int { receivers.count + blockedReceivers }
+
+        /// Whether there is room for an item, or (`onDemand`) a consumer waiting for one
+        /// more item than are queued.
+        func wantsAnItem(onDemand: Bool) -> Bool { onDemand ? count < waitingReceivers : count < limit }
+
+        /// Whether the `number`th item sent was taken, or will never be (the queue ended).
+        func hasTaken(_ number: UInt64) -> Bool { polled >= number || end != nil }
 
         mutating func makeWaiterID() -> UInt64 {
             lastWaiterID += 1
@@ -209,7 +259,8 @@ extension BoundedQueue {
             }
             guard count < limit else { return .full }
             items.append(item)
-            return .accepted(wake: Self.takeAll(&receivers))
+            sent += 1
+            return .accepted(wake: Self.takeAll(&receivers), number: sent)
         }
 
         mutating func poll() -> Poll {
@@ -217,6 +268,7 @@ extension BoundedQueue {
                 guard let item = items[head] else { preconditionFailure("a queue slot was taken twice") }
                 items[head] = nil
                 head += 1
+                polled += 1
                 if limit < capacity {
                     taken += 1
                     limit = min(capacity, max(limit, taken - 1))
@@ -260,6 +312,10 @@ extension BoundedQueue {
             case .receiver:
                 guard count == 0 else { return false }
                 receivers[id] = continuation
+            case .handOff(let number):
+                // Woken with the senders: every take wakes them.
+                guard !hasTaken(number) else { return false }
+                senders[id] = continuation
             }
             return true
         }

@@ -94,6 +94,10 @@ public final class AssetReader: Sendable {
     /// of the process.
     package var fileOpenCount: Int { file.openCount }
 
+    /// How many pictures came out of the decoders of the file, for any reader or asset of
+    /// the process.
+    package var decodedPictureCount: Int { file.decodedPictureCount }
+
     /// When the keyframes of video track `trackID` show, in order, as the container's index
     /// lists them (an MP4 sample table's sync samples, Matroska's cues); empty when it lists
     /// none. For deciding between reading on and seeking: a keyframe may be missing, and
@@ -233,7 +237,7 @@ public final class AssetReader: Sendable {
             // queue and the loop ends, instead of blocking for ever on a queue nobody reads.
             let loop = ReadLoop(
                 networkTimeout: networkTimeout, trackID: output.trackID, settings: output.settings, range: range,
-                file: file, demuxerOpens: demuxerOpens, dropped: output.dropped, seekFrames: output.seekFrames, seekTime: seekTime,
+                file: file, demuxerOpens: demuxerOpens, dropped: output.dropped, frameTimes: output.frameTimes, seekTime: seekTime,
                 requests: randomAccess ? output.randomAccess : nil)
             startDedicatedThread(named: "reel.reader.track\(output.trackID)") { [weak state] in
                 let failure = loop.run(from: given, into: queue)
@@ -289,8 +293,8 @@ private struct ReadLoop: Sendable {
     let demuxerOpens: Lock<Int>
     /// The output's count of pictures decoded but not delivered.
     let dropped: Lock<Int>
-    /// Where the loop notes the frame showing at a seek's time and the next one's time.
-    let seekFrames: Lock<SeekFrames>
+    /// Where the loop notes when the frames it delivers show (``FrameTimes``).
+    let frameTimes: Lock<FrameTimes>
     /// Where the first range's read seeks, when later than its start.
     let seekTime: MediaTime?
     /// A random-access output's requests: after each range the loop waits for the next
@@ -316,7 +320,7 @@ private struct ReadLoop: Sendable {
             }
             pipeline = try TrackPipeline(
                 input: input, trackID: trackID, settings: settings,
-                timeRange: range, queue: queue, file: file, dropped: dropped, seekFrames: seekFrames)
+                timeRange: range, queue: queue, file: file, dropped: dropped, frameTimes: frameTimes)
         } catch {
             return error
         }

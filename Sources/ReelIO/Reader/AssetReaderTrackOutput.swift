@@ -37,7 +37,8 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
     /// containers without IDs.
     public let trackID: Int32
     public let settings: Settings
-    /// How many samples the reader decodes ahead of the consumer.
+    /// How many samples the reader decodes ahead of the consumer; 0 when it decodes one
+    /// only once the consumer asks for it.
     public let bufferCapacity: Int
 
     struct State {
@@ -58,15 +59,19 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
     /// How many decoded pictures the read loop dropped because they show before what it
     /// delivers (decoded only because later pictures refer to them).
     let dropped = Lock(0)
-    /// After a read seeking to a time: the frame showing then and when the next one starts.
-    let seekFrames = Lock(SeekFrames())
+    /// When recently delivered frames show, as the reader's loop learns it from the packets.
+    let frameTimes = Lock(FrameTimes())
 
-    /// An output for track `trackID`. `bufferCapacity` (at least 1) bounds the samples
-    /// decoded ahead; metadata outputs may want more, as their samples are small.
+    /// An output for track `trackID`. `bufferCapacity` bounds the samples decoded ahead;
+    /// metadata outputs may want more, as their samples are small. With 0, nothing is
+    /// decoded ahead: the reader's thread reads and decodes while the consumer waits for
+    /// the next sample (as the ffmpeg CLI decodes, between encoding one frame and the
+    /// next), so a consumer that encodes each frame as it gets it holds none decoded in
+    /// between. The decoder's own threads still work ahead.
     public init(trackID: Int32, settings: Settings, bufferCapacity: Int = 8) {
         self.trackID = trackID
         self.settings = settings
-        self.bufferCapacity = Swift.max(1, bufferCapacity)
+        self.bufferCapacity = Swift.max(0, bufferCapacity)
     }
 
     /// Nobody can read what is left: the reader's loop for this output stops.
@@ -160,12 +165,13 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
     package var droppedFrameCount: Int { dropped.withLock { $0 } }
 
     /// When the frame after the one at `presentationTime` starts, when `presentationTime` is
-    /// one of the first frames delivered since the last seek to a time (``startSeekTime``,
-    /// ``reset(forReadingTimeRanges:seekingTo:)``) and the packets' time stamps told; nil
-    /// otherwise. The reader reads the packets up to there before decoding, so a consumer
-    /// knows how long those frames show without waiting for the next one to be decoded.
+    /// a recently delivered frame and the packets' time stamps told; nil otherwise. After a
+    /// seek to a time (``startSeekTime``, ``reset(forReadingTimeRanges:seekingTo:)``) the
+    /// reader reads the packets up to a few frames past it before decoding; after that, the
+    /// packets sent to the decoder tell. A consumer so knows how long a frame shows without
+    /// holding the next one decoded.
     package func timeOfFrame(after presentationTime: MediaTime) -> MediaTime? {
-        seekFrames.withLock { notes in
+        frameTimes.withLock { notes in
             notes.times.firstIndex(of: presentationTime).flatMap { $0 + 1 < notes.times.count ? notes.times[$0 + 1] : nil }
         }
     }
@@ -176,7 +182,7 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
     /// The track's codec and parameters, once the output is added to a reader.
     public var formatDescription: FormatDescription? { state.withLock { $0.formatDescription } }
 
-    private func startedQueue() throws(ReelError) -> BoundedQueue<AssetReaderSample> {
+    func startedQueue() throws(ReelError) -> BoundedQueue<AssetReaderSample> {
         guard let queue = state.withLock({ $0.queue }) else {
             throw ReelError(.invalidArgument, "the output is not reading yet: add it to an AssetReader and call startReading()", trackID: trackID)
         }
@@ -237,10 +243,25 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(output: self) }
 }
 
-/// When the frame a read seeking to a time delivers first shows, and the few after it, as
-/// the packets' time stamps tell (consecutive frames, ascending).
-struct SeekFrames {
+/// When recently delivered frames show, as the packets' time stamps tell: runs of
+/// consecutive frames, ascending (after a seek to a time, the frame showing then and the
+/// few after it, read before decoding; then each delivered frame's successor).
+struct FrameTimes {
     var times: [MediaTime] = []
+
+    /// The most times kept: more than a consumer's queue holds ahead of it.
+    static let limit = 64
+
+    /// Notes that the frame after the one at `shown` starts at `next`.
+    mutating func note(_ next: MediaTime, after shown: MediaTime) {
+        if let i = times.lastIndex(of: shown) {
+            guard i + 1 == times.count else { return }
+            times.append(next)
+        } else {
+            times = [shown, next]
+        }
+        if times.count > Self.limit { times.removeFirst(times.count - Self.limit / 2) }
+    }
 }
 
 /// The ranges a random-access output was last asked to read, until its loop takes them,

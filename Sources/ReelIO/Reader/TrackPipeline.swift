@@ -52,6 +52,13 @@ final class TrackPipeline {
     /// How many frames after the one showing at a seek's time are timed from the packets
     /// read ahead: the ones a consumer asks for before the decoder has caught up.
     static let framesTimedAhead = 3
+    /// The presentation time stamps of the video packets sent to the decoder whose frames
+    /// have not come out yet, ascending, and the latest decode time stamp sent (or whether
+    /// the decoder has had the stream's end): what tells when the frame after a delivered
+    /// one starts (``noteNextFrame(after:)``).
+    private var sentTimes: [Int64] = []
+    private var lastSentOrder = Int64.min
+    private var sentEverything = false
     /// Counts the decoded pictures dropped before what the read delivers.
     private let dropped: Lock<Int>?
     /// Packets the decoder refused as damaged since it last gave a frame (``refuse(_:)``).
@@ -59,7 +66,7 @@ final class TrackPipeline {
     /// Damaged packets in a row a read goes on past: a second of pictures at 15 fps.
     static let refusalLimit = 15
     /// Where the frame showing at a seek's time and the next one's time are noted.
-    private let seekFrames: Lock<SeekFrames>?
+    private let frameTimes: Lock<FrameTimes>?
     /// The file read, which counts the pictures decoded.
     private let file: MediaFile
 
@@ -69,7 +76,7 @@ final class TrackPipeline {
     init(
         input: InputFormatContext, trackID: Int32, settings: AssetReaderTrackOutput.Settings, timeRange: TimeRange,
         queue: BoundedQueue<AssetReaderSample>, file: MediaFile, dropped: Lock<Int>? = nil,
-        seekFrames: Lock<SeekFrames>? = nil
+        frameTimes: Lock<FrameTimes>? = nil
     ) throws(ReelError) {
         guard let index = input.streamIndex(forTrackID: trackID) else {
             throw ReelError(.invalidArgument, "the file has no such track", path: input.path, trackID: trackID)
@@ -83,7 +90,7 @@ final class TrackPipeline {
         self.end = timeRange.end
         self.queue = queue
         self.dropped = dropped
-        self.seekFrames = seekFrames
+        self.frameTimes = frameTimes
         self.file = file
         let stream = input.stream(index)
         self.timeBase = stream.pointee.time_base
@@ -193,7 +200,10 @@ final class TrackPipeline {
     private func seek(to target: MediaTime) throws(ReelError) {
         readAhead = []
         firstShown = nil
-        seekFrames?.withLock { $0 = SeekFrames() }
+        sentTimes = []
+        lastSentOrder = .min
+        sentEverything = false
+        frameTimes?.withLock { $0 = FrameTimes() }
         let streamStart = input.stream(streamIndex).pointee.start_time
         let wanted = target.isNumeric ? target.ffmpegTimestamp(in: timeBase, method: .roundTowardNegativeInfinity) : nil
         var ts = wanted ?? (streamStart != reel_nopts_value() ? streamStart : 0)
@@ -208,7 +218,7 @@ final class TrackPipeline {
     /// time is never before its decode time, and decode times grow), keeps them in
     /// ``readAhead`` and sets ``firstShown`` to the latest presentation time at or before
     /// `target`. Reads on until no later packet can show before the first few frames after
-    /// it either, and notes their times in ``seekFrames``: how long each of those frames
+    /// it either, and notes their times in ``frameTimes``: how long each of those frames
     /// shows is then known before the next one comes out of the decoder. When the demuxer
     /// landed after `target` (a keyframe shown after it), seeks further back, a few times
     /// at most. Leaves ``firstShown`` nil when the packets do not tell (no time stamps), and
@@ -282,7 +292,7 @@ final class TrackPipeline {
                 // Those no later packet can come before (all of them at the stream's end).
                 let certain = following.prefix { ended || $0 <= lastOrder }
                 let times = ([latest] + certain).map { MediaTime(ffmpeg: $0, timeBase: timeBase) }
-                seekFrames?.withLock { $0 = SeekFrames(times: times) }
+                frameTimes?.withLock { $0 = FrameTimes(times: times) }
                 return
             }
             // Nothing shows at or before `target` among these packets: before the stream's
@@ -302,6 +312,9 @@ final class TrackPipeline {
             var done = false
             while !done {
                 // The packets read ahead after a seek first, then the demuxer's.
+                // The next packet is read only once the consumer has room for what it may
+                // give: a frame decoded ahead is never held here waiting for a place.
+                queue.waitForRoomBlocking()
                 let packet: Packet
                 if !readAhead.isEmpty {
                     packet = readAhead.removeFirst()
@@ -322,6 +335,7 @@ final class TrackPipeline {
                         // asked for are B-frames nothing refers to.
                         let skip = isBeforeFirstDelivered(packet)
                         if decoder.skipsNonReferenceFrames != skip { decoder.skipsNonReferenceFrames = skip }
+                        noteSent(packet)
                     }
                     done = try decode(packet, with: decoder, into: frame)
                 } else {
@@ -329,7 +343,10 @@ final class TrackPipeline {
                 }
             }
             readAhead = []
-            if !done, let decoder { _ = try decode(nil, with: decoder, into: frame) }
+            if !done, let decoder {
+                sentEverything = true
+                _ = try decode(nil, with: decoder, into: frame)
+            }
             if !done { try releaseHeldSample(before: streamEnd) }
             return nil
         } catch {
@@ -441,6 +458,7 @@ final class TrackPipeline {
             if let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_A53_CC), side.pointee.size > 0 {
                 captions = Data(bytes: side.pointee.data, count: Int(side.pointee.size))
             }
+            noteNextFrame(after: frame)
             let width = width ?? Int(frame.width), height = height ?? Int(frame.height)
             let buffer: PixelBuffer
             if width == Int(frame.width), height == Int(frame.height), let shown = frame.movedIntoPixelBuffer(as: format) {
@@ -471,6 +489,42 @@ final class TrackPipeline {
             return true
         }
         return push(sample)
+    }
+
+    /// Records the presentation time of a video packet about to be decoded (one an edit
+    /// list cuts away is never shown) and its decode time.
+    private func noteSent(_ packet: Packet) {
+        let none = reel_nopts_value()
+        let pts = packet.pts
+        guard pts != none else { return }
+        let order = packet.dts != none ? packet.dts : pts
+        lastSentOrder = max(lastSentOrder, order)
+        guard packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD == 0 else { return }
+        let at = sentTimes.lastIndex { $0 < pts }.map { $0 + 1 } ?? 0
+        if at < sentTimes.count, sentTimes[at] == pts { return }
+        sentTimes.insert(pts, at: at)
+    }
+
+    /// Notes in ``frameTimes`` when the frame after `frame` (about to be delivered) starts,
+    /// when the packets sent so far tell for certain: the earliest presentation time sent
+    /// after the frame's is the next frame's once no packet still to come can show before
+    /// it (a presentation time is never before its decode time, and decode times grow).
+    /// The consumer then knows how long the frame shows without holding the next one
+    /// decoded. Not noted when the next frame starts at or after the range's end (the
+    /// frame then lasts its own duration, as when no frame follows).
+    private func noteNextFrame(after frame: Frame) {
+        guard let frameTimes else { return }
+        let pts = frame.pointer.pointee.pts
+        guard pts != reel_nopts_value(), pts == frame.presentationTimestamp else { return }
+        if let past = sentTimes.firstIndex(where: { $0 > pts }) {
+            sentTimes.removeFirst(past)
+        } else {
+            sentTimes.removeAll()
+        }
+        guard let next = sentTimes.first, sentEverything || next <= lastSentOrder else { return }
+        let shown = MediaTime(ffmpeg: pts, timeBase: timeBase), following = MediaTime(ffmpeg: next, timeBase: timeBase)
+        if end.isNumeric, !(following < end) { return }
+        frameTimes.withLock { $0.note(following, after: shown) }
     }
 
     /// Hands `sample` to the consumer, blocking while the queue is full; false once the

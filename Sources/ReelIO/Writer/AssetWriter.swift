@@ -60,7 +60,7 @@ public final class AssetWriter: Sendable {
     public let fileType: FileType
     public let overwrite: Bool
 
-    private let state: Lock<AssetWriterState>
+    let state: Lock<AssetWriterState>
 
     /// A writer for a new file at `outputURL`. Throws when the folder does not exist, the
     /// path is a folder, or a file is there and `overwrite` is false.
@@ -276,11 +276,11 @@ public final class AssetWriter: Sendable {
             Self.resume(state.withLock { $0.startFailed(located) })
             throw located
         }
-        // The encoder is the slowest stage of most renders, so this queue is full most of the
-        // time: each place is a frame held. Two keep x264's threads as busy as eight did
-        // (1080p transcode, picture in picture and GPS dashboard renders: the same times
-        // within this host's noise, 37 to 58 MB less at the peak with the shallower reads
-        // and requests in flight that go with it).
+        // The encoder is the slowest stage of most renders, so a frame queued here would wait
+        // for it, held in memory. A frame is handed to the writer's thread instead (its
+        // `append` returns once the thread has taken it): the caller makes the next frame
+        // while this one is encoded, as the ffmpeg CLI decodes the next frame while x264's
+        // threads code the last. Sound and metadata samples, which are small, may wait.
         let queue = BoundedQueue<WriterCommand>(capacity: 2)
         switch state.withLock({ $0.started(queue: queue) }) {
         case .run:
@@ -395,8 +395,10 @@ public final class AssetWriter: Sendable {
     func submit(_ command: WriterCommand) async throws(ReelError) {
         let (queue, start) = try state.withLock { (s) throws(ReelError) in try s.accepting() }
         guard let shifted = command.relative(to: start) else { return }
+        var isFrame = false
+        if case .video = shifted { isFrame = true }
         do {
-            try await queue.send(shifted)
+            try await queue.send(shifted, untilTaken: isFrame)
         } catch {
             throw state.withLock { $0.explain(error) }
         }

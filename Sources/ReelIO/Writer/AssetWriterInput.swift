@@ -5,7 +5,8 @@ import ReelMetadata
 /// One track of an ``AssetWriter``'s file, and the way samples are appended to it
 /// (AVAssetWriterInput).
 ///
-/// `append` suspends while the writer's queue is full (back-pressure), and throws at
+/// `append` suspends while the writer's queue is full (back-pressure; a video frame's
+/// until the writer's thread has taken it, so no frame waits made), and throws at
 /// once for misuse: appending before the session started, after ``markAsFinished()``
 /// or after the writer finished, or with a timestamp not after the previous one.
 public final class AssetWriterInput: Sendable {

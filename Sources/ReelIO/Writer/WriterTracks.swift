@@ -172,9 +172,10 @@ final class VideoTrackWriter: TrackWriter {
         }
         framesWritten += 1
         let e = encoder.pointer.pointee
-        if buffer.format.avPixelFormat == e.pix_fmt, buffer.width == Int(e.width), buffer.height == Int(e.height),
-            !buffer.format.isYUV || buffer.ycbcrEncoding == encoding
-        {
+        let borrowed =
+            buffer.format.avPixelFormat == e.pix_fmt && buffer.width == Int(e.width) && buffer.height == Int(e.height)
+            && (!buffer.format.isYUV || buffer.ycbcrEncoding == encoding)
+        if borrowed {
             // The encoder reads the buffer's own planes: no copy.
             guard frame.reference(buffer) else {
                 throw ReelError(.encoderFailed, "out of memory for a frame", path: output.path)
@@ -191,6 +192,9 @@ final class VideoTrackWriter: TrackWriter {
             }
             try scaler.convert(buffer, into: frame, as: encoding)
         }
+        // The encoder takes a reference of its own: a borrowed buffer is let go once sent,
+        // not kept until the next frame comes.
+        defer { if borrowed { frame.unref() } }
         frame.pointer.pointee.pts = pts
         try encode(frame, with: encoder, packet: packet, streamIndex: streamIndex, streamTimeBase: streamTimeBase, into: output)
     }
