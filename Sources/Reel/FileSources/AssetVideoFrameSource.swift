@@ -39,7 +39,7 @@ public actor AssetVideoFrameSource: VideoFrameSource {
         private var width: Int?
         private var height: Int?
         /// Frames decoded ahead of the engine, per read position; 0 to decode each when the
-        /// engine asks for it (``AssetReaderTrackOutput/bufferCapacity``).
+        /// engine asks for it (`AssetReaderTrackOutput.bufferCapacity`).
         public var lookahead: Int
         /// A request this far past the current position seeks instead of decoding through.
         public var maximumForwardSkip: MediaTime
