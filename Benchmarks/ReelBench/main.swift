@@ -29,7 +29,7 @@ enum Bench {
 
     static func main() async {
         FFmpegLogging.setQuiet()
-        FrameMemory.returnFreedFramesToTheSystem()
+        FrameMemory.configureAllocator()
         let args = Array(CommandLine.arguments.dropFirst())
         do {
             guard let command = args.first else { throw usage() }

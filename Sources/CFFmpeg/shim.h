@@ -48,8 +48,11 @@ static inline unsigned int reel_mktag(char a, char b, char c, char d) { return M
 /// glibc: blocks of `bytes` and more come from mmap and go back on free (a fixed threshold,
 /// no longer raised when such a block is freed). Returns mallopt's result (1 on success).
 static inline int reel_set_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
+/// glibc: at most `count` heaps (arenas) shared by all threads. Returns mallopt's result.
+static inline int reel_set_arena_max(int count) { return mallopt(M_ARENA_MAX, count); }
 #else
 static inline int reel_set_mmap_threshold(int bytes) { (void)bytes; return 0; }
+static inline int reel_set_arena_max(int count) { (void)count; return 0; }
 #endif
 
 #endif

@@ -39,7 +39,7 @@ public enum ReelCLI {
 
     /// Registers `registrations` and runs `reel` with the process's arguments; exits when done.
     public static func main(registering registrations: [CompositorRegistry.Registration]) async {
-        FrameMemory.returnFreedFramesToTheSystem()
+        FrameMemory.configureAllocator()
         register(registrations)
         await ExitStatus.main(ReelCommand.self)
     }
