@@ -14,8 +14,10 @@ import Foundation
 public struct AudioSignal: Sendable, Hashable {
     /// The samples, one per frame (channels averaged).
     public var samples: [Float]
+    /// Samples per second (at least 1).
     public var sampleRate: Int
 
+    /// A signal of mono `samples` at `sampleRate` Hz (raised to 1 when lower).
     public init(samples: [Float], sampleRate: Int) {
         self.samples = samples
         self.sampleRate = max(sampleRate, 1)

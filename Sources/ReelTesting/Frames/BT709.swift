@@ -7,8 +7,11 @@ import ReelCore
 /// SD frames); use this where a test means BT.709 whatever the frame size. Limited range
 /// puts white at (235, 128, 128) and black at (16, 128, 128).
 public enum BT709 {
+    /// The weight of red in luma, 0.2126.
     public static let kr = YCbCrMatrix.bt709.kr
+    /// The weight of blue in luma, 0.0722.
     public static let kb = YCbCrMatrix.bt709.kb
+    /// The weight of green in luma, 0.7152 (`1 - kr - kb`).
     public static let kg = YCbCrMatrix.bt709.kg
 
     private static func encoding(_ fullRange: Bool) -> YCbCrEncoding { YCbCrEncoding(matrix: .bt709, fullRange: fullRange) }
@@ -45,6 +48,8 @@ public enum BT709 {
     }
 }
 
+/// The 8-bit conversions a test checks frames with: RGB pixels to Y'CbCr and back, luma
+/// and gray levels.
 extension YCbCrEncoding {
     /// The 8-bit Y', Cb, Cr of an RGB pixel (alpha ignored), rounded to nearest and clamped:
     /// the reference a test compares converted frames with.

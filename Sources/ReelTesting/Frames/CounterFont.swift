@@ -4,11 +4,16 @@ import ReelCore
 /// `digitCount` cells of a 3x5 bitmap font, each font pixel `scale` x `scale` frame
 /// pixels. The box is `(4 * digitCount + 1) * scale` wide and `7 * scale` high.
 public struct CounterLayout: Sendable, Hashable {
+    /// The box's left edge, in frame pixels.
     public var x: Int
+    /// The box's top edge, in frame pixels.
     public var y: Int
+    /// Frame pixels per font pixel, across and down.
     public var scale: Int
+    /// How many digit cells the box holds.
     public var digitCount: Int
 
+    /// A layout with its box at (`x`, `y`); `scale` and `digitCount` must be positive.
     public init(x: Int = 0, y: Int = 0, scale: Int, digitCount: Int = 8) {
         precondition(scale > 0 && digitCount > 0, "a counter needs a positive scale and digit count")
         self.x = x

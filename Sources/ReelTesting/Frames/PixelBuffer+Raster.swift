@@ -56,6 +56,7 @@ extension RasterImage {
     }
 }
 
+/// Copying a frame, making one from a ``RasterImage``, and reading its pixels.
 extension PixelBuffer {
     /// A new buffer (its own memory) with the same size, format, colour properties and pixels.
     public func copy() -> PixelBuffer {

@@ -8,17 +8,24 @@ import ReelCore
 public struct RasterImage: Sendable, Hashable {
     /// The channels of each pixel, in memory order.
     public enum Layout: Int, Sendable, Hashable, CaseIterable {
+        /// One channel: gray.
         case gray = 1
+        /// Two channels: gray, then alpha.
         case grayAlpha = 2
+        /// Three channels: red, green, blue.
         case rgb = 3
+        /// Four channels: red, green, blue, alpha.
         case rgba = 4
 
         /// Bytes per pixel.
         public var channelCount: Int { rawValue }
     }
 
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
+    /// The channels of each pixel.
     public let layout: Layout
     /// `width * height * layout.channelCount` bytes, row after row.
     public var pixels: [UInt8]
@@ -94,8 +101,10 @@ public struct RasterImage: Sendable, Hashable {
 
 /// One 8-bit RGBA pixel, straight alpha.
 public struct RGBA: Sendable, Hashable, CustomStringConvertible {
+    /// Red, green, blue and alpha, 0...255 (alpha 255 is opaque).
     public var r: UInt8, g: UInt8, b: UInt8, a: UInt8
 
+    /// A pixel of the given channels, opaque unless `a` says otherwise.
     public init(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8 = 255) {
         self.r = r; self.g = g; self.b = b; self.a = a
     }

@@ -29,6 +29,8 @@ public struct Golden: Sendable {
         return ["1", "true", "yes"].contains(v)
     }
 
+    /// Goldens in `directory`, recorded instead of compared when `isRecording` (by default
+    /// when ``recordingRequested``).
     public init(directory: String, isRecording: Bool = Golden.recordingRequested) {
         self.directory = directory
         self.isRecording = isRecording
@@ -169,6 +171,7 @@ public struct Golden: Sendable {
 
 /// Why a golden check failed. Its description is the whole story in one paragraph.
 public struct GoldenFailure: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, with the paths of the files concerned.
     public enum Reason: Sendable {
         /// Recording mode wrote the golden; the run fails so that it is repeated without it.
         case recorded(path: String)
@@ -188,6 +191,7 @@ public struct GoldenFailure: Error, Sendable, CustomStringConvertible {
 
     /// The golden's name.
     public var name: String
+    /// What went wrong.
     public var reason: Reason
 
     public var description: String {

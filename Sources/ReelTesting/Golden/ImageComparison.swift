@@ -8,6 +8,8 @@ public struct ImageTolerance: Sendable, Hashable, CustomStringConvertible {
     /// The lowest peak signal-to-noise ratio allowed, in dB; nil for no PSNR limit.
     public var minimumPSNR: Double?
 
+    /// A tolerance of `maximumChannelDifference` in any channel and, unless nil, a PSNR of
+    /// at least `minimumPSNR` dB.
     public init(maximumChannelDifference: Int = 0, minimumPSNR: Double? = nil) {
         self.maximumChannelDifference = maximumChannelDifference
         self.minimumPSNR = minimumPSNR
@@ -27,9 +29,13 @@ public struct ImageTolerance: Sendable, Hashable, CustomStringConvertible {
 public struct ImageComparison: Sendable, Hashable, CustomStringConvertible {
     /// The first differing pixel in reading order (top row first).
     public struct Difference: Sendable, Hashable {
+        /// The pixel's column, 0 at the left.
         public var x: Int
+        /// The pixel's row, 0 at the top.
         public var y: Int
+        /// The pixel in the expected image, as RGBA.
         public var expected: RGBA
+        /// The pixel in the actual image, as RGBA.
         public var actual: RGBA
     }
 
@@ -39,6 +45,7 @@ public struct ImageComparison: Sendable, Hashable, CustomStringConvertible {
     public var psnr: Double
     /// How many pixels differ in at least one channel.
     public var differingPixelCount: Int
+    /// The first differing pixel; nil when no pixel differs.
     public var firstDifference: Difference?
 
     /// Compares two images pixel by pixel in RGBA (gray spread to R, G, B; missing alpha

@@ -21,7 +21,9 @@ import ReelCore
 public final class CompositorHarness: Sendable {
     /// A request made by the harness: its identity, time and instruction.
     public struct Request: Sendable, Hashable, CustomStringConvertible {
+        /// The request's number in its harness: 0 for the first made, then counting up.
         public let id: Int
+        /// The composition time the request is for.
         public let compositionTime: MediaTime
         /// Describes the instruction (its type and time range), for messages.
         public let instructionDescription: String
@@ -33,8 +35,11 @@ public final class CompositorHarness: Sendable {
 
     /// How a request ended, or that it has not (yet).
     public enum Outcome: Sendable {
+        /// Finished with this composed frame.
         case composed(PixelBuffer)
+        /// Finished with this error.
         case failed(ReelError)
+        /// Finished as cancelled.
         case cancelled
         /// Released by the compositor without being finished.
         case abandoned(ReelError)
@@ -48,6 +53,7 @@ public final class CompositorHarness: Sendable {
         }
     }
 
+    /// The compositor under test.
     public let compositor: any VideoCompositing
     /// How long ``outcome(of:)`` waits before reporting ``Outcome/unfinished``; nil waits forever.
     public let timeLimit: Duration?
@@ -317,6 +323,7 @@ public final class CompositorHarness: Sendable {
         /// Finished more than once, with how many finishes.
         public var finishedMoreThanOnce: [(request: Request, finishes: Int)] = []
 
+        /// Whether nothing was found wrong.
         public var isEmpty: Bool { neverFinished.isEmpty && abandoned.isEmpty && finishedMoreThanOnce.isEmpty }
 
         public var description: String {

@@ -30,6 +30,8 @@ public final class ManualCompositor: VideoCompositing {
 
     private let state = Lock(State())
 
+    /// A compositor that reports these pixel-buffer attributes: any source format when
+    /// `sourcePixelBufferAttributes` is nil, BGRA render contexts by default.
     public init(
         sourcePixelBufferAttributes: PixelBufferAttributes? = nil,
         requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes = .bgra

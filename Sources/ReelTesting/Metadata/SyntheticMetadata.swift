@@ -6,8 +6,10 @@ import ReelMetadata
 public struct GPSSample: Sendable, Hashable {
     /// When the fix starts to hold, in the metadata track's (composition) time.
     public var time: MediaTime
+    /// The position and readings that hold from ``time``.
     public var fix: GPSFix
 
+    /// A sample of `fix` from `time`.
     public init(time: MediaTime, fix: GPSFix) {
         self.time = time
         self.fix = fix
@@ -270,19 +272,26 @@ enum GPXReader {
 public struct GPRIRecord: Sendable, Hashable {
     /// Seconds since the device started (not UTC).
     public var time: Double
+    /// Latitude, degrees (north positive).
     public var latitude: Double
+    /// Longitude, degrees (east positive).
     public var longitude: Double
+    /// Altitude, m.
     public var altitude: Double
-    /// Horizontal and vertical accuracy, m.
+    /// Horizontal accuracy, m.
     public var horizontalAccuracy: Double
+    /// Vertical accuracy, m.
     public var verticalAccuracy: Double
     /// Ground speed, m/s.
     public var speed: Double
     /// Degrees clockwise from true north.
     public var course: Double
+    /// The fix: 0 none, 2 2D, 3 3D.
     public var fix: Int
+    /// Satellites used for the fix.
     public var satellites: Int
 
+    /// A record of these readings; the accuracies, fix and satellites default to a good 3D fix.
     public init(
         time: Double, latitude: Double, longitude: Double, altitude: Double, horizontalAccuracy: Double = 1.5,
         verticalAccuracy: Double = 2.5, speed: Double, course: Double, fix: Int = 3, satellites: Int = 12
@@ -304,18 +313,24 @@ public struct GPRIRecord: Sendable, Hashable {
 public struct GLPIRecord: Sendable, Hashable {
     /// Seconds since the device started (not UTC).
     public var time: Double
+    /// Latitude, degrees (north positive).
     public var latitude: Double
+    /// Longitude, degrees (east positive).
     public var longitude: Double
+    /// Altitude, m.
     public var altitude: Double
     /// Altitude above the take-off point, m.
     public var relativeAltitude: Double
-    /// Velocity north, east and down, m/s.
+    /// Velocity north, m/s.
     public var velocityNorth: Double
+    /// Velocity east, m/s.
     public var velocityEast: Double
+    /// Velocity down, m/s (positive when descending).
     public var velocityDown: Double
     /// Degrees clockwise from true north.
     public var heading: Double
 
+    /// A record of these readings; ``relativeAltitude`` defaults to 0 (take-off height).
     public init(
         time: Double, latitude: Double, longitude: Double, altitude: Double, relativeAltitude: Double = 0,
         velocityNorth: Double, velocityEast: Double, velocityDown: Double, heading: Double

@@ -6,6 +6,7 @@ public struct CRC32: Sendable, Hashable {
     /// The running value, finalised (ready to read after any `update`).
     public private(set) var value: UInt32 = 0
 
+    /// The checksum of no bytes yet (value 0).
     public init() {}
 
     /// The checksum of `bytes`.
@@ -26,6 +27,7 @@ public struct Adler32: Sendable, Hashable {
     /// The checksum so far.
     public private(set) var value: UInt32 = 1
 
+    /// The checksum of no bytes yet (value 1).
     public init() {}
 
     /// The checksum of `bytes`.

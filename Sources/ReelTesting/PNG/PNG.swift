@@ -11,6 +11,9 @@ import ReelCore
 public enum PNG {
     /// A PNG row filter (PNG specification, section 9).
     public enum Filter: UInt8, Sendable, Hashable, CaseIterable {
+        /// Filter types 0 to 4: none (bytes as they are); sub, up and average (each byte less
+        /// that of the pixel to the left, of the pixel above, or their mean); paeth (less the
+        /// Paeth predictor of left, above and upper left).
         case none = 0, sub, up, average, paeth
     }
 

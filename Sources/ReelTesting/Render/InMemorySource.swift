@@ -19,12 +19,14 @@ import ReelCore
 public struct InMemorySource: RenderSourceProvider {
     /// Names the source in track references.
     public let identifier: String
+    /// The tracks added so far, in order, as a composition sees them.
     public private(set) var tracks: [SourceTrackDescription] = []
     private var videoSources: [Int32: InMemoryVideoFrameSource] = [:]
     private var metadataSources: [Int32: InMemoryTimedMetadataSource] = [:]
     private var captionSources: [Int32: InMemoryCaptionSource] = [:]
     private var soundSources: [Int32: InMemorySoundSource] = [:]
 
+    /// An empty source named `identifier`; add tracks with the `add...Track` methods.
     public init(identifier: String = "memory") {
         self.identifier = identifier
     }
@@ -119,10 +121,14 @@ public struct InMemorySource: RenderSourceProvider {
         }
     }
 
+    /// The frames of the referenced video track; nil when the reference names another
+    /// source or no video track of this one.
     public func videoFrameSource(for reference: SourceTrackReference) -> (any VideoFrameSource)? {
         reference.sourceIdentifier == identifier ? videoSources[reference.trackID] : nil
     }
 
+    /// The groups of the referenced metadata track; nil when the reference names another
+    /// source or no metadata track of this one.
     public func timedMetadataSource(for reference: SourceTrackReference) -> (any TimedMetadataSource)? {
         reference.sourceIdentifier == identifier ? metadataSources[reference.trackID] : nil
     }
@@ -138,14 +144,18 @@ public struct InMemorySource: RenderSourceProvider {
 
 /// Several in-memory sources served together (a composition that mixes clips).
 public struct InMemorySources: RenderSourceProvider {
+    /// The sources, asked in order.
     public var sources: [InMemorySource]
 
+    /// Serves `sources` together; where two have the same track, the first wins.
     public init(_ sources: [InMemorySource]) { self.sources = sources }
 
+    /// The frames of the referenced video track from the first source that has it; nil when none has.
     public func videoFrameSource(for reference: SourceTrackReference) -> (any VideoFrameSource)? {
         sources.lazy.compactMap { $0.videoFrameSource(for: reference) }.first
     }
 
+    /// The groups of the referenced metadata track from the first source that has it; nil when none has.
     public func timedMetadataSource(for reference: SourceTrackReference) -> (any TimedMetadataSource)? {
         sources.lazy.compactMap { $0.timedMetadataSource(for: reference) }.first
     }

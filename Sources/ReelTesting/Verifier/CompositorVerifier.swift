@@ -59,6 +59,7 @@ public struct CompositorVerifier: Sendable {
             _ format: PixelFormat, _ width: Int, _ height: Int
         ) -> PixelBuffer
 
+    /// The instructions to check; each request uses the first whose time range holds its time.
     public var instructions: [any VideoCompositionInstructionProtocol]
     /// Groups by metadata track ID, in composition time.
     public var metadata: [Int32: [TimedMetadataGroup]]
@@ -66,16 +67,21 @@ public struct CompositorVerifier: Sendable {
     public var videoTrackIDs: [Int32]
     /// The composition times to request; by default four per instruction, evenly spread.
     public var times: [MediaTime]?
+    /// The render context's width in pixels.
     public var renderWidth: Int
+    /// The render context's height in pixels.
     public var renderHeight: Int
     /// How long to wait for a request or a cancel before calling it a hang.
     public var timeLimit: Duration
     /// Whether swapping metadata groups must change the output (rule 1); turn off for a
     /// compositor that uses metadata only in ways invisible to the verifier's groups.
     public var metadataMustAffectOutput: Bool
+    /// Makes the source frames; by default ``counterFrame``.
     public var makeSourceFrame: SourceFrameMaker
+    /// Makes a new compositor, once for each check.
     public var makeCompositor: @Sendable () -> any VideoCompositing
 
+    /// A verifier of the compositors `makeCompositor` makes, over `instructions`.
     public init(
         instructions: [any VideoCompositionInstructionProtocol], metadata: [Int32: [TimedMetadataGroup]] = [:],
         videoTrackIDs: [Int32] = [1], times: [MediaTime]? = nil, renderWidth: Int = 64, renderHeight: Int = 36,

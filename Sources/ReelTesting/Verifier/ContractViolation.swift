@@ -46,6 +46,7 @@ public enum ContractRule: Int, Sendable, Hashable, CaseIterable, CustomStringCon
         }
     }
 
+    /// What the rule asks, in a line: `every request is finished exactly once, with a frame`.
     public var title: String {
         switch self {
         case .metadataDelivery: "metadata reaches the compositor and is used"
@@ -65,6 +66,7 @@ public enum ContractRule: Int, Sendable, Hashable, CaseIterable, CustomStringCon
 /// A broken contract rule, found by ``CompositorVerifier``: which rule, which request
 /// (composition time and instruction), and what happened.
 public struct ContractViolation: Error, Sendable, CustomStringConvertible {
+    /// The rule broken.
     public var rule: ContractRule
     /// The composition time of the request concerned, when one is.
     public var compositionTime: MediaTime?
@@ -73,6 +75,7 @@ public struct ContractViolation: Error, Sendable, CustomStringConvertible {
     /// What the verifier did and saw.
     public var message: String
 
+    /// A violation of `rule`, by the request at `compositionTime` with `instruction` when one is concerned.
     public init(rule: ContractRule, compositionTime: MediaTime? = nil, instruction: String? = nil, message: String) {
         self.rule = rule
         self.compositionTime = compositionTime
