@@ -8,6 +8,7 @@ public struct AudioMix: Sendable, Hashable, Codable {
     /// The volume settings, at most one per track.
     public let inputParameters: [AudioMixInputParameters]
 
+    /// A mix with the given volume settings; with none, every track plays at volume 1.
     public init(inputParameters: [AudioMixInputParameters] = []) {
         self.inputParameters = inputParameters
     }
@@ -25,8 +26,10 @@ public struct AudioMix: Sendable, Hashable, Codable {
 
 /// An audio mix to edit (`AVMutableAudioMix`).
 public struct MutableAudioMix: Sendable, Hashable, Codable {
+    /// The volume settings, at most one per track.
     public var inputParameters: [AudioMixInputParameters]
 
+    /// A mix to edit, starting from the given volume settings.
     public init(inputParameters: [AudioMixInputParameters] = []) {
         self.inputParameters = inputParameters
     }

@@ -10,11 +10,14 @@ import ReelCore
 public struct AudioMixInputParameters: Sendable, Hashable, Codable {
     /// A linear change of volume over a time range (`getVolumeRamp(for:)`'s answer).
     public struct VolumeRamp: Sendable, Hashable, Codable {
+        /// The volume at the start of the time range, 0 or more (1 is unchanged).
         public var startVolume: Float
+        /// The volume at the end of the time range, held until the next ramp.
         public var endVolume: Float
         /// Empty for a step (a volume set at a time).
         public var timeRange: TimeRange
 
+        /// A ramp from `startVolume` to `endVolume` over `timeRange`.
         public init(startVolume: Float, endVolume: Float, timeRange: TimeRange) {
             self.startVolume = startVolume
             self.endVolume = endVolume
@@ -27,6 +30,7 @@ public struct AudioMixInputParameters: Sendable, Hashable, Codable {
     /// The ramps and steps, ordered by start time.
     public let volumeRamps: [VolumeRamp]
 
+    /// The parameters for the track `trackID`, with its ramps sorted by start time.
     public init(trackID: Int32, volumeRamps: [VolumeRamp] = []) {
         self.trackID = trackID
         self.volumeRamps = volumeRamps.sorted { $0.timeRange.start < $1.timeRange.start }
@@ -116,10 +120,12 @@ public struct AudioMixInputParameters: Sendable, Hashable, Codable {
 
 /// One track's volume settings to edit (`AVMutableAudioMixInputParameters`).
 public struct MutableAudioMixInputParameters: Sendable, Hashable, Codable {
+    /// The composition audio track these parameters apply to.
     public var trackID: Int32
     /// The ramps and steps, ordered by start time.
     public private(set) var volumeRamps: [AudioMixInputParameters.VolumeRamp] = []
 
+    /// Parameters for the track `trackID`, with no ramps: volume 1 throughout.
     public init(trackID: Int32) {
         self.trackID = trackID
     }

@@ -34,9 +34,11 @@ extension AsyncVideoCompositing {
 /// Runs an ``AsyncVideoCompositing`` as a ``VideoCompositing``: each request in its own task,
 /// finished with the returned frame, the thrown error, or as cancelled.
 public final class AsyncVideoCompositorAdapter<Base: AsyncVideoCompositing>: VideoCompositing {
+    /// The compositor that composes each frame.
     public let base: Base
     private let running = Lock<(next: UInt64, tasks: [UInt64: Task<Void, Never>])>((0, [:]))
 
+    /// An adapter that runs `base`.
     public init(_ base: Base) { self.base = base }
 
     public var sourcePixelBufferAttributes: PixelBufferAttributes? { base.sourcePixelBufferAttributes }

@@ -9,6 +9,7 @@ public struct PixelBufferAttributes: Sendable, Hashable, Codable {
     /// empty for a useful compositor.
     public var pixelFormatType: [PixelFormat]
 
+    /// Attributes accepting the given formats, most preferred first.
     public init(pixelFormatType: [PixelFormat]) {
         self.pixelFormatType = pixelFormatType
     }
@@ -18,6 +19,7 @@ public struct PixelBufferAttributes: Sendable, Hashable, Codable {
     /// Only planar 4:2:0 YUV.
     public static let yuv420p = PixelBufferAttributes(pixelFormatType: [.yuv420p])
 
+    /// Whether `format` is one of the accepted formats.
     public func accepts(_ format: PixelFormat) -> Bool { pixelFormatType.contains(format) }
 
     // Encoded under the former name, so saved attributes keep decoding.
@@ -26,9 +28,11 @@ public struct PixelBufferAttributes: Sendable, Hashable, Codable {
 
 extension PixelBufferAttributes {
     @available(*, deprecated, renamed: "init(pixelFormatType:)")
+    /// Attributes accepting the given formats: the former name of ``init(pixelFormatType:)``.
     public init(pixelFormats: [PixelFormat]) { self.init(pixelFormatType: pixelFormats) }
 
     @available(*, deprecated, renamed: "pixelFormatType")
+    /// The accepted formats: the former name of ``pixelFormatType``.
     public var pixelFormats: [PixelFormat] {
         get { pixelFormatType }
         set { pixelFormatType = newValue }

@@ -4,6 +4,7 @@ import Foundation
 /// request finished twice (rule 4), a metadata group dropped because it did not hold the
 /// time (rule 2), a metadata track that the output's format cannot carry whole.
 public struct RenderDiagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// What a diagnostic is about.
     public enum Kind: String, Sendable, Hashable, Codable {
         /// A request was finished again after its first finish; the second finish was ignored.
         case requestFinishedTwice
@@ -23,12 +24,16 @@ public struct RenderDiagnostic: Sendable, Hashable, CustomStringConvertible {
         case damagedSourcePacket
     }
 
+    /// What the diagnostic is about.
     public var kind: Kind
     /// The composition time of the request or frame concerned.
     public var compositionTime: MediaTime
+    /// The track concerned; nil when the diagnostic is not about one track.
     public var trackID: Int32?
+    /// What happened, in words.
     public var message: String
 
+    /// A diagnostic of `kind` at `compositionTime`.
     public init(kind: Kind, compositionTime: MediaTime, trackID: Int32? = nil, message: String) {
         self.kind = kind
         self.compositionTime = compositionTime

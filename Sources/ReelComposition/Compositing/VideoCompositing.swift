@@ -41,5 +41,6 @@ extension VideoCompositing {
 /// AVFoundation makes the class with NSObject's `init()`; here the type says it has one by
 /// conforming to this protocol. The engine makes one instance per render.
 public protocol InitializableVideoCompositing: VideoCompositing {
+    /// Makes a compositor with its default settings.
     init()
 }

@@ -6,6 +6,7 @@ public final class VideoCompositionRenderContext: Sendable {
     public let size: Size
     /// Composition coordinates to output pixels (a scale by `renderScale`).
     public let renderTransform: Transform2D
+    /// The scale from composition coordinates to output pixels; 1 by default.
     public let renderScale: Double
     /// The shape of one pixel; 1:1 for square pixels.
     public let pixelAspectRatio: PixelAspectRatio
@@ -39,7 +40,9 @@ public final class VideoCompositionRenderContext: Sendable {
         self.pixelBufferPool = PixelBufferPool(width: width, height: height, format: pixelFormat, maximumIdleCount: poolCapacity)
     }
 
+    /// The width of the output frames in pixels.
     public var width: Int { pixelBufferPool.width }
+    /// The height of the output frames in pixels.
     public var height: Int { pixelBufferPool.height }
 
     /// A frame to render into, from the pool: its pixels are stale, write them all.
@@ -51,21 +54,28 @@ public final class VideoCompositionRenderContext: Sendable {
 
     /// The shape of a pixel: horizontal over vertical spacing.
     public struct PixelAspectRatio: Sendable, Hashable, Codable {
+        /// The horizontal spacing, the ratio's numerator.
         public var horizontalSpacing: Int
+        /// The vertical spacing, the ratio's denominator.
         public var verticalSpacing: Int
+        /// A ratio of `horizontalSpacing` over `verticalSpacing`.
         public init(horizontalSpacing: Int, verticalSpacing: Int) {
             self.horizontalSpacing = horizontalSpacing
             self.verticalSpacing = verticalSpacing
         }
+        /// Square pixels, 1:1.
         public static let square = PixelAspectRatio(horizontalSpacing: 1, verticalSpacing: 1)
     }
 
     /// Edge widths in pixels (`AVVideoCompositionRenderContext.edgeWidths`).
     public struct EdgeWidths: Sendable, Hashable, Codable {
+        /// The width of each edge, in pixels.
         public var left: Double, top: Double, right: Double, bottom: Double
+        /// Edge widths of the given sizes, in pixels.
         public init(left: Double, top: Double, right: Double, bottom: Double) {
             self.left = left; self.top = top; self.right = right; self.bottom = bottom
         }
+        /// No edges: every width is 0.
         public static let zero = EdgeWidths(left: 0, top: 0, right: 0, bottom: 0)
     }
 }

@@ -14,6 +14,7 @@
 /// let frame = try await renderer.frame(at: range.start, renderScale: 0.5)   // its pixels and metadata groups
 /// ```
 public final class FrameRenderer: Sendable {
+    /// The engine whose composition, video composition, sources and options every frame uses.
     public let engine: RenderEngine
     /// The one compositor every frame goes to.
     public let compositor: any VideoCompositing

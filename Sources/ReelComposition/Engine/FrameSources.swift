@@ -3,9 +3,12 @@
 /// ``AsynchronousVideoCompositionRequest`` (``AsynchronousVideoCompositionRequest/sourceTimedMetadata(byTrackID:)``,
 /// ``AsynchronousVideoCompositionRequest/sourceSampleBuffer(byTrackID:)``), composition times.
 public struct TimedMetadataSample: Sendable, Hashable {
+    /// The decoded metadata group, with its time range.
     public var group: TimedMetadataGroup
+    /// The sample's raw bytes as stored in the track; nil when not known.
     public var sampleBuffer: SampleBuffer?
 
+    /// A sample of `group`, with its raw bytes when known.
     public init(group: TimedMetadataGroup, sampleBuffer: SampleBuffer? = nil) {
         self.group = group
         self.sampleBuffer = sampleBuffer
@@ -78,7 +81,9 @@ public protocol CaptionSource: Sendable {
 /// Finds the source for each track a composition refers to: in-memory sources in tests,
 /// file readers in the module that opens files.
 public protocol RenderSourceProvider: Sendable {
+    /// The frames of a video track; nil when there is no source for it.
     func videoFrameSource(for reference: SourceTrackReference) -> (any VideoFrameSource)?
+    /// The samples of a timed-metadata track; nil when there is no source for it.
     func timedMetadataSource(for reference: SourceTrackReference) -> (any TimedMetadataSource)?
     /// The captions of a caption track; none by default.
     func captionSource(for reference: SourceTrackReference) -> (any CaptionSource)?
@@ -94,11 +99,16 @@ extension RenderSourceProvider {
 
 /// A ``RenderSourceProvider`` that is a table of sources by reference.
 public struct RenderSources: RenderSourceProvider {
+    /// The video frame sources, by source track.
     public var videoSources: [SourceTrackReference: any VideoFrameSource]
+    /// The timed-metadata sources, by source track.
     public var metadataSources: [SourceTrackReference: any TimedMetadataSource]
+    /// The caption sources, by source track.
     public var captionSources: [SourceTrackReference: any CaptionSource]
+    /// The sound sources, by source track.
     public var soundSources: [SourceTrackReference: any SoundSource]
 
+    /// A table of the given sources; every table is empty by default.
     public init(
         videoSources: [SourceTrackReference: any VideoFrameSource] = [:],
         metadataSources: [SourceTrackReference: any TimedMetadataSource] = [:],
@@ -111,24 +121,30 @@ public struct RenderSources: RenderSourceProvider {
         self.soundSources = soundSources
     }
 
+    /// Adds or replaces the video frame source for `reference`.
     public mutating func add(_ source: any VideoFrameSource, for reference: SourceTrackReference) {
         videoSources[reference] = source
     }
 
+    /// Adds or replaces the timed-metadata source for `reference`.
     public mutating func add(_ source: any TimedMetadataSource, for reference: SourceTrackReference) {
         metadataSources[reference] = source
     }
 
+    /// Adds or replaces the caption source for `reference`.
     public mutating func add(_ source: any CaptionSource, for reference: SourceTrackReference) {
         captionSources[reference] = source
     }
 
+    /// Adds or replaces the sound source for `reference`.
     public mutating func add(_ source: any SoundSource, for reference: SourceTrackReference) {
         soundSources[reference] = source
     }
 
+    /// The video frame source added for `reference`, if any.
     public func videoFrameSource(for reference: SourceTrackReference) -> (any VideoFrameSource)? { videoSources[reference] }
     public func captionSource(for reference: SourceTrackReference) -> (any CaptionSource)? { captionSources[reference] }
+    /// The timed-metadata source added for `reference`, if any.
     public func timedMetadataSource(for reference: SourceTrackReference) -> (any TimedMetadataSource)? { metadataSources[reference] }
     public func soundSource(for reference: SourceTrackReference) -> (any SoundSource)? { soundSources[reference] }
 }

@@ -1,5 +1,6 @@
 /// A video track held in memory: frames with their time ranges, found by binary search.
 public struct InMemoryVideoFrameSource: VideoFrameSource {
+    /// The frames, sorted by start time.
     public let frames: [VideoFrame]
 
     /// Frames in any order; they are sorted by start time.
@@ -27,8 +28,10 @@ public struct InMemoryVideoFrameSource: VideoFrameSource {
 /// A metadata track held in memory: samples (groups, optionally with raw bytes), found by
 /// binary search.
 public struct InMemoryTimedMetadataSource: TimedMetadataSource {
+    /// The samples, sorted by the start time of their groups.
     public let samples: [TimedMetadataSample]
 
+    /// Samples in any order; they are sorted by the start time of their groups.
     public init(samples: [TimedMetadataSample]) {
         self.samples = samples.sorted { $0.group.timeRange.start < $1.group.timeRange.start }
     }
@@ -56,6 +59,7 @@ public struct InMemoryTimedMetadataSource: TimedMetadataSource {
 public struct InMemoryCaptionSource: CaptionSource {
     private let list: [Caption]
 
+    /// A track of the given captions, in source time.
     public init(captions: [Caption]) {
         self.list = captions
     }

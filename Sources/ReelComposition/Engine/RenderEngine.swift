@@ -28,6 +28,7 @@ public struct RenderEngine: Sendable {
         /// Where warnings go (a request finished twice, a group dropped); standard error by default.
         public var diagnostics: @Sendable (RenderDiagnostic) -> Void
 
+        /// Options with the given settings; each has a default.
         public init(
             maximumRequestsInFlight: Int = 4, requestTimeout: Duration? = nil,
             preferredPixelFormat: PixelFormat? = nil, timeRange: TimeRange? = nil,
@@ -43,11 +44,16 @@ public struct RenderEngine: Sendable {
         }
     }
 
+    /// The composition to render.
     public let composition: Composition
+    /// How the composition's video tracks make each output frame.
     public let videoComposition: VideoComposition
+    /// Where the engine finds each source track's frames, metadata, captions and sound.
     public let sources: any RenderSourceProvider
+    /// How the render runs.
     public let options: Options
 
+    /// An engine that renders `composition` with `videoComposition`, reading from `sources`.
     public init(
         composition: Composition, videoComposition: VideoComposition, sources: any RenderSourceProvider,
         options: Options = Options()
@@ -88,8 +94,11 @@ public struct RenderEngine: Sendable {
 
 /// One output frame: its composition time, how long it shows, and its pixels.
 public struct RenderedFrame: Sendable {
+    /// The composition time at which the frame starts showing.
     public var time: MediaTime
+    /// How long the frame shows.
     public var duration: MediaTime
+    /// The frame's pixels.
     public var pixelBuffer: PixelBuffer
     /// The index of the instruction that produced it.
     public var instructionIndex: Int
@@ -99,6 +108,7 @@ public struct RenderedFrame: Sendable {
     /// times); empty for a passthrough frame.
     public var sourceTimedMetadata: [Int32: TimedMetadataGroup]
 
+    /// A frame with the given time, duration and pixels.
     public init(
         time: MediaTime, duration: MediaTime, pixelBuffer: PixelBuffer, instructionIndex: Int = 0, isPassthrough: Bool = false,
         sourceTimedMetadata: [Int32: TimedMetadataGroup] = [:]

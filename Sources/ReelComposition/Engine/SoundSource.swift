@@ -3,7 +3,9 @@
 /// mix), or one source audio track held in memory (``RenderSourceProvider/soundSource(for:)``),
 /// which an export mixes as it mixes a file's.
 public protocol SoundSource: Sendable {
+    /// The number of sample frames per second.
     var sampleRate: Int { get }
+    /// The number of channels, interleaved in each sample frame.
     var channelCount: Int { get }
     /// The samples of `frameCount` sample frames from `start` (silence where there is no
     /// sound): `frameCount * channelCount` interleaved values.
@@ -15,11 +17,14 @@ public typealias PlayerSoundSource = SoundSource
 
 /// Sound held in memory: for tests and generated sound.
 public struct InMemorySoundSource: SoundSource {
+    /// The number of sample frames per second.
     public let sampleRate: Int
+    /// The number of channels, interleaved in each sample frame (at least 1).
     public let channelCount: Int
     /// Interleaved samples from time zero.
     public let interleaved: [Float]
 
+    /// Sound of the `interleaved` samples from time zero; a channel count below 1 counts as 1.
     public init(sampleRate: Int, channelCount: Int, interleaved: [Float]) {
         self.sampleRate = sampleRate
         self.channelCount = max(1, channelCount)

@@ -19,6 +19,7 @@ public struct Composition: Sendable, Hashable, Codable {
     /// The size a default video composition renders at; `.zero` to take it from the tracks.
     public var naturalSize: Size
 
+    /// A composition of the given tracks; empty by default.
     public init(tracks: [CompositionTrack] = [], naturalSize: Size = .zero) {
         self.tracks = tracks
         self.naturalSize = naturalSize
@@ -38,8 +39,10 @@ public struct Composition: Sendable, Hashable, Codable {
     /// `[0, duration)`.
     public var timeRange: TimeRange { TimeRange(start: .zero, duration: duration) }
 
+    /// The track with `trackID`, if the composition has one.
     public func track(withTrackID trackID: Int32) -> CompositionTrack? { tracks.first { $0.trackID == trackID } }
 
+    /// The tracks of one kind, in the order they were added.
     public func tracks(withMediaType mediaType: MediaType) -> [CompositionTrack] { tracks.filter { $0.mediaType == mediaType } }
 
     /// Every source the composition plays from, each once, in order of first use.
@@ -75,6 +78,7 @@ public struct Composition: Sendable, Hashable, Codable {
         tracks.append(track)
     }
 
+    /// Removes the track with `trackID`, if there is one.
     public mutating func removeTrack(withTrackID trackID: Int32) {
         tracks.removeAll { $0.trackID == trackID }
     }

@@ -6,6 +6,7 @@
 public struct CompositionTrack: Sendable, Hashable, Codable {
     /// The track's ID in the composition (what instructions and layer instructions name).
     public let trackID: Int32
+    /// The kind of media the track plays (video, audio, metadata, ...).
     public let mediaType: MediaType
     /// The segments, in time order, tiling `[0, timeRange.end)`.
     public internal(set) var segments: [CompositionTrackSegment]
@@ -18,6 +19,7 @@ public struct CompositionTrack: Sendable, Hashable, Codable {
     /// A disabled track is ignored when the composition is rendered with default settings.
     public var isEnabled: Bool
 
+    /// A track with the given ID, kind and segments; the segments are taken as they are.
     public init(
         trackID: Int32, mediaType: MediaType, segments: [CompositionTrackSegment] = [],
         naturalSize: Size = .zero, nominalFrameDuration: MediaTime = .invalid,

@@ -4,6 +4,7 @@
 public struct SourceTrackDescription: Sendable, Hashable, Codable {
     /// The source and track this describes.
     public var reference: SourceTrackReference
+    /// The kind of media the track holds.
     public var mediaType: MediaType
     /// The track's extent in its own media time.
     public var timeRange: TimeRange
@@ -15,6 +16,7 @@ public struct SourceTrackDescription: Sendable, Hashable, Codable {
     /// How the track's pictures should be displayed (rotation of phone footage).
     public var preferredTransform: Transform2D
 
+    /// A description of the track `reference`, of `mediaType`, over `timeRange`.
     public init(
         reference: SourceTrackReference, mediaType: MediaType, timeRange: TimeRange,
         naturalSize: Size = .zero, nominalFrameDuration: MediaTime = .invalid,
@@ -35,12 +37,15 @@ public struct SourceTrackDescription: Sendable, Hashable, Codable {
 /// A whole source: its identifier and the tracks it offers (what `insertTimeRange(_:of:at:)`
 /// on a composition takes, as AVFoundation takes an `AVAsset`).
 public struct SourceDescription: Sendable, Hashable, Codable {
+    /// Which source, for example a file path: the ``SourceTrackReference/sourceIdentifier`` its tracks name.
     public var identifier: String
+    /// The tracks the source offers, in source order.
     public var tracks: [SourceTrackDescription]
     /// The metadata track a segment plays when it names none: the one a reader of the
     /// file would pick (holding GPS, else items). Nil: the first metadata track.
     public var preferredMetadataTrackID: Int32?
 
+    /// A source with the given identifier and tracks.
     public init(identifier: String, tracks: [SourceTrackDescription], preferredMetadataTrackID: Int32? = nil) {
         self.identifier = identifier
         self.tracks = tracks

@@ -9,6 +9,7 @@ public struct SourceTrackReference: Sendable, Hashable, Codable, CustomStringCon
     /// The track's ID inside that source.
     public var trackID: Int32
 
+    /// A reference to the track `trackID` of the source `sourceIdentifier`.
     public init(sourceIdentifier: String, trackID: Int32) {
         self.sourceIdentifier = sourceIdentifier
         self.trackID = trackID

@@ -27,8 +27,11 @@
 public final class Player: Sendable {
     /// `AVPlayer.TimeControlStatus`.
     public enum TimeControlStatus: Sendable, Hashable {
+        /// The rate is 0: time stands still.
         case paused
+        /// The rate is above 0 but time waits: for the item to be ready, or for a seek's frame.
         case waitingToPlayAtSpecifiedRate
+        /// The rate is above 0 and time moves.
         case playing
     }
 
@@ -93,6 +96,7 @@ public final class Player: Sendable {
         var cancelTimer: PlayerClockTimer?
     }
 
+    /// The clock that moves the player's time.
     public let clock: any PlayerClock
     private let state = Lock(State())
     private let statusBroadcast = Broadcast<TimeControlStatus>(current: .paused)
@@ -182,6 +186,7 @@ public final class Player: Sendable {
     /// Sets the rate to 0.
     public func pause() { setRate(0) }
 
+    /// Whether time moves now, stands still, or waits to move at the rate set.
     public var timeControlStatus: TimeControlStatus { state.withLock { $0.status } }
 
     /// The time-control status now, then each change.

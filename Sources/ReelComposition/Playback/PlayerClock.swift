@@ -15,7 +15,9 @@ public protocol PlayerClock: Sendable {
 public struct PlayerClockTimer: Sendable {
     private let cancelAction: @Sendable () -> Void
 
+    /// A timer that calls `cancel` when cancelled: a clock's way to drop what it scheduled.
     public init(cancel: @escaping @Sendable () -> Void) { cancelAction = cancel }
 
+    /// Stops the timer's action from running, if it has not run yet.
     public func cancel() { cancelAction() }
 }

@@ -20,8 +20,11 @@
 public final class PlayerItem: Sendable {
     /// `AVPlayerItem.Status`.
     public enum Status: Sendable, Hashable {
+        /// Not prepared yet: no player has taken the item, or its contents are loading.
         case unknown
+        /// Prepared: the contents are loaded and the video composition is valid.
         case readyToPlay
+        /// Preparing failed; ``PlayerItem/error`` says why.
         case failed
     }
 
@@ -36,16 +39,20 @@ public final class PlayerItem: Sendable {
 
     /// What an item plays, once loaded.
     public struct Contents: Sendable {
+        /// The composition to play.
         public var composition: Composition
         /// The video composition; nil plays the composition's video tracks with the
         /// built-in compositor (`VideoComposition(propertiesOf:)`).
         public var videoComposition: VideoComposition?
+        /// The audio mix (`AVPlayerItem.audioMix`); nil plays every audio track at volume 1.
+        /// The item does not apply it itself: ``PlayerItem/Contents/sound`` is mixed already.
         public var audioMix: AudioMix?
         /// Where the frames and metadata of the composition's tracks come from.
         public var sources: any RenderSourceProvider
         /// The mixed sound, when the item has sound.
         public var sound: (any SoundSource)?
 
+        /// Contents of the given composition and sources, with the optional parts left out by default.
         public init(
             composition: Composition, videoComposition: VideoComposition? = nil, audioMix: AudioMix? = nil,
             sources: any RenderSourceProvider, sound: (any SoundSource)? = nil
@@ -205,6 +212,7 @@ public final class PlayerItem: Sendable {
         output.attach(to: self)
     }
 
+    /// Removes a video output; frames no longer reach it.
     public func remove(_ output: PlayerItemVideoOutput) {
         state.withLock { $0.videoOutputs.removeAll { $0 === output } }
         output.detach()
@@ -220,6 +228,7 @@ public final class PlayerItem: Sendable {
         if ready { output.update(itemTime: playhead, jumped: true) }
     }
 
+    /// Removes a metadata output; it no longer pushes groups.
     public func remove(_ output: PlayerItemMetadataOutput) {
         state.withLock { $0.metadataOutputs.removeAll { $0 === output } }
         output.detach()

@@ -14,10 +14,13 @@ public final class PlayerItemAudioOutput: Sendable {
     public struct Block: Sendable, Hashable {
         /// Where the block lies in item time.
         public var timeRange: TimeRange
+        /// Sample frames per second.
         public var sampleRate: Int
+        /// Channels per sample frame.
         public var channelCount: Int
         /// Interleaved samples, `frameCount * channelCount` of them.
         public var samples: [Float]
+        /// The number of sample frames in the block.
         public var frameCount: Int { channelCount > 0 ? samples.count / channelCount : 0 }
     }
 
@@ -31,6 +34,7 @@ public final class PlayerItemAudioOutput: Sendable {
     public let blockFrameCount: Int
     private let state = Lock(State())
 
+    /// An output that hands out blocks of `blockFrameCount` sample frames (at least 1).
     public init(blockFrameCount: Int = 1024) {
         self.blockFrameCount = max(1, blockFrameCount)
     }

@@ -16,6 +16,7 @@
 public final class PlayerItemMetadataOutput: Sendable {
     /// The groups of one metadata track that became current.
     public struct Delivery: Sendable, Hashable {
+        /// The composition metadata track the groups come from.
         public var trackID: Int32
         /// The current group, or none when the track has none now.
         public var groups: [TimedMetadataGroup]
@@ -38,6 +39,7 @@ public final class PlayerItemMetadataOutput: Sendable {
     private let state = Lock(State())
     private let broadcast = Broadcast<Delivery>()
 
+    /// An output following the tracks `trackIDs` and delivering the items with `identifiers`; nil for every one.
     public init(trackIDs: [Int32]? = nil, identifiers: [MetadataIdentifier]? = nil) {
         self.trackIDs = trackIDs
         self.identifiers = identifiers

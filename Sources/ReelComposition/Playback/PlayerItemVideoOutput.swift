@@ -21,6 +21,7 @@ public final class PlayerItemVideoOutput: Sendable {
     private let state = Lock(State())
     private let changes = Broadcast<RenderedFrame>()
 
+    /// An output not yet added to an item; frames reach it once one adds it.
     public init() {}
 
     /// Whether the frame showing at `itemTime` is rendered and this output has not copied it.

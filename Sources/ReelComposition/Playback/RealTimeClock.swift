@@ -4,6 +4,7 @@
 public struct RealTimeClock: PlayerClock {
     private let origin: ContinuousClock.Instant
 
+    /// A clock whose time is zero now.
     public init() { origin = ContinuousClock.now }
 
     public var now: MediaTime { Self.time(ContinuousClock.now - origin) }

@@ -6,10 +6,12 @@
 /// A test drives it as it would a manual clock: `clock.played(frameCount: 4800)` moves the
 /// time 0.1 s at 48 kHz and runs the player's timers due by then.
 public final class SoundClock: PlayerClock {
+    /// The rate of the sound it follows, in sample frames per second.
     public let sampleRate: Int
     private let timers = ScheduledTimers(now: .zero)
     private let frames = Lock<Int64>(0)
 
+    /// A clock at time zero for sound at `sampleRate` (more than 0).
     public init(sampleRate: Int) {
         precondition(sampleRate > 0, "a sound clock needs a positive sample rate")
         self.sampleRate = sampleRate
