@@ -27,12 +27,12 @@ public struct PixelBufferAttributes: Sendable, Hashable, Codable {
 }
 
 extension PixelBufferAttributes {
-    @available(*, deprecated, renamed: "init(pixelFormatType:)")
     /// Attributes accepting the given formats: the former name of ``init(pixelFormatType:)``.
+    @available(*, deprecated, renamed: "init(pixelFormatType:)")
     public init(pixelFormats: [PixelFormat]) { self.init(pixelFormatType: pixelFormats) }
 
-    @available(*, deprecated, renamed: "pixelFormatType")
     /// The accepted formats: the former name of ``pixelFormatType``.
+    @available(*, deprecated, renamed: "pixelFormatType")
     public var pixelFormats: [PixelFormat] {
         get { pixelFormatType }
         set { pixelFormatType = newValue }

@@ -37,7 +37,11 @@ public struct VideoComposition: Sendable {
     public var sourceSampleDataTrackIDs: [Int32]
     /// Colour description of the output (`kCVImageBufferColorPrimaries_ITU_R_709_2` style names).
     public var colorPrimaries: String?
+    /// The output's transfer function, named the same way (`AVVideoComposition.colorTransferFunction`);
+    /// nil when not described.
     public var colorTransferFunction: String?
+    /// The output's YCbCr matrix, named the same way (`AVVideoComposition.colorYCbCrMatrix`); nil
+    /// when not described.
     public var colorYCbCrMatrix: String?
 
     /// An empty video composition: 1/30 s frames, no size, no instructions.
@@ -45,6 +49,8 @@ public struct VideoComposition: Sendable {
         self.init(frameDuration: MediaTime(value: 1, timescale: 30), renderSize: .zero, instructions: [])
     }
 
+    /// A video composition with the given properties. When both `customVideoCompositor` and
+    /// `customVideoCompositorClass` are given, the factory makes the compositor.
     public init(
         frameDuration: MediaTime, renderSize: Size, renderScale: Double = 1,
         instructions: [any VideoCompositionInstructionProtocol],

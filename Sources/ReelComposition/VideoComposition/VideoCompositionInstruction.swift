@@ -17,6 +17,7 @@ public struct VideoCompositionInstruction: VideoCompositionInstructionProtocol, 
     public var requiredSourceSampleDataTrackIDs: [Int32]
     public var requiredSourceCaptionTrackIDs: [Int32]
 
+    /// An instruction over `timeRange` with the given background, layers and settings.
     public init(
         timeRange: TimeRange, backgroundColor: Color? = nil,
         layerInstructions: [VideoCompositionLayerInstruction] = [],

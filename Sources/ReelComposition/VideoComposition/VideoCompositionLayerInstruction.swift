@@ -8,9 +8,13 @@
 public struct VideoCompositionLayerInstruction: Sendable, Hashable, Codable {
     /// A value ramping linearly from `start` to `end` over `timeRange`.
     public struct Ramp<Value: Sendable & Hashable & Codable>: Sendable, Hashable, Codable {
+        /// The value at the start of the time range.
         public var start: Value
+        /// The value at the end of the time range, held until the next ramp.
         public var end: Value
+        /// Where the ramp lies in composition time; empty for a value set at a time.
         public var timeRange: TimeRange
+        /// A ramp from `start` to `end` over `timeRange`.
         public init(start: Value, end: Value, timeRange: TimeRange) {
             self.start = start
             self.end = end
@@ -27,6 +31,7 @@ public struct VideoCompositionLayerInstruction: Sendable, Hashable, Codable {
     /// Crop rectangle ramps in time order, in source pixel coordinates.
     public private(set) var cropRectangleRamps: [Ramp<Rect>]
 
+    /// A layer instruction for the track `trackID` with no ramps: opaque, untransformed, uncropped.
     public init(trackID: Int32) {
         self.trackID = trackID
         self.opacityRamps = []
@@ -46,18 +51,22 @@ public struct VideoCompositionLayerInstruction: Sendable, Hashable, Codable {
         setOpacityRamp(fromStartOpacity: opacity, toEndOpacity: opacity, timeRange: TimeRange(start: time, duration: .zero))
     }
 
+    /// Transform ramps from `start` to `end` over `timeRange` (replacing ramps it overlaps).
     public mutating func setTransformRamp(fromStart start: Transform2D, toEnd end: Transform2D, timeRange: TimeRange) {
         Self.place(Ramp(start: start, end: end, timeRange: timeRange), in: &transformRamps)
     }
 
+    /// The transform is `transform` from `time` on, until the next ramp.
     public mutating func setTransform(_ transform: Transform2D, at time: MediaTime) {
         setTransformRamp(fromStart: transform, toEnd: transform, timeRange: TimeRange(start: time, duration: .zero))
     }
 
+    /// Crop rectangle ramps from `start` to `end` over `timeRange` (replacing ramps it overlaps).
     public mutating func setCropRectangleRamp(fromStartCropRectangle start: Rect, toEndCropRectangle end: Rect, timeRange: TimeRange) {
         Self.place(Ramp(start: start, end: end, timeRange: timeRange), in: &cropRectangleRamps)
     }
 
+    /// The crop rectangle is `rect` from `time` on, until the next ramp.
     public mutating func setCropRectangle(_ rect: Rect, at time: MediaTime) {
         setCropRectangleRamp(fromStartCropRectangle: rect, toEndCropRectangle: rect, timeRange: TimeRange(start: time, duration: .zero))
     }
@@ -66,7 +75,9 @@ public struct VideoCompositionLayerInstruction: Sendable, Hashable, Codable {
 
     /// The opacity ramp whose time range holds `time` (a zero-length one holds its own start), if any.
     public func opacityRamp(for time: MediaTime) -> Ramp<Double>? { Self.ramp(in: opacityRamps, at: time) }
+    /// The transform ramp whose time range holds `time` (a zero-length one holds its own start), if any.
     public func transformRamp(for time: MediaTime) -> Ramp<Transform2D>? { Self.ramp(in: transformRamps, at: time) }
+    /// The crop rectangle ramp whose time range holds `time` (a zero-length one holds its own start), if any.
     public func cropRectangleRamp(for time: MediaTime) -> Ramp<Rect>? { Self.ramp(in: cropRectangleRamps, at: time) }
 
     /// The opacity at `time`, 0...1.

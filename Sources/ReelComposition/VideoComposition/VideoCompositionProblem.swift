@@ -5,6 +5,7 @@
 /// `description` is one sentence naming the field and the times, for example
 /// `instructions[2].timeRange starts at 4 s but instructions[1] ends at 3.5 s (a gap of 0.5 s)`.
 public struct VideoCompositionProblem: Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, as one of a fixed set of kinds.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         /// The render size is zero, negative, not finite or too large.
         case badRenderSize
@@ -36,6 +37,7 @@ public struct VideoCompositionProblem: Sendable, Hashable, CustomStringConvertib
         case invalidRamp
     }
 
+    /// What is wrong.
     public var kind: Kind
     /// The index of the instruction at fault, when one is.
     public var instructionIndex: Int?
@@ -48,6 +50,7 @@ public struct VideoCompositionProblem: Sendable, Hashable, CustomStringConvertib
     /// The whole problem in one sentence, starting with the field.
     public var message: String
 
+    /// A problem of `kind` in `field`, described by `message`.
     public init(
         kind: Kind, instructionIndex: Int? = nil, field: String, trackID: Int32? = nil,
         time: MediaTime? = nil, message: String
