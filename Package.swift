@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "ReelTests", dependencies: ["ReelTestSupport", "Reel", "ReelDocuments", "ReelText", "ReelTesting"]),
         .testTarget(name: "ReelDocumentsTests", dependencies: ["ReelTestSupport", "Reel", "ReelDocuments"]),
         .testTarget(name: "ReelTextTests", dependencies: ["ReelTestSupport", "ReelText", "ReelTesting"]),
-        .testTarget(name: "ReelCommandLineTests", dependencies: ["ReelTestSupport", "Reel", "ReelDocuments", "ReelCommandLine"]),
+        .testTarget(name: "ReelCommandLineTests", dependencies: ["ReelTestSupport", "Reel", "ReelDocuments", "ReelCommandLine", "GPSDashboard"]),
         .testTarget(
             name: "ReelPreviewTests",
             dependencies: [

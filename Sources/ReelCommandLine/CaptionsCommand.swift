@@ -28,7 +28,7 @@ struct CaptionsCommand: AsyncParsableCommand {
     /// shows; or a media file's caption track (`track`, else its first); prints what the
     /// reader read past as warnings.
     static func read(_ path: String, channel: Int, track: Int32? = nil) async throws(ReelError) -> CaptionDocument {
-        let url = URL(fileURLWithPath: path)
+        let url = CommandEnvironment.current.fileURL(path)
         let doc: CaptionDocument
         do throws(ReelError) {
             if isCaptionFile(url) {
@@ -183,7 +183,7 @@ struct CaptionsValidateCommand: AsyncParsableCommand {
         } catch {
             throw CLIOutput.report(error)
         }
-        for warning in warnings { print(warning) }
+        for warning in warnings { CLIOutput.print(warning.description) }
         guard warnings.isEmpty else {
             CLIOutput.line("\(input): \(warnings.count) problem\(warnings.count == 1 ? "" : "s") for \(target)")
             throw ExitStatus.failure
@@ -221,16 +221,16 @@ struct CaptionsBurnCommand: AsyncParsableCommand {
 
     func run() async throws {
         FFmpegLogging.setQuiet()
-        let outURL = URL(fileURLWithPath: output)
+        let outURL = CommandEnvironment.current.fileURL(output)
         let ext = outURL.pathExtension.lowercased()
         let fileType: AssetWriter.FileType = ext == "mov" ? .mov : ext == "mkv" ? .mkv : ext == "ts" ? .mpegts : .mp4
         do {
             let doc = try await CaptionsCommand.read(captions, channel: channel)
-            let asset = Asset(url: URL(fileURLWithPath: video))
+            let asset = Asset(url: CommandEnvironment.current.fileURL(video))
             let source = try await Composition(asset: asset)
             // The captions as a caption track held in memory, off (not written as a soft
             // track), that every instruction hands to the `captions` compositor.
-            let identifier = URL(fileURLWithPath: captions).path
+            let identifier = CLIInput.path(captions)
             let whole = TimeRange(start: .zero, end: source.duration)
             let trackID = (source.tracks.map(\.trackID).max() ?? 0) + 1
             var mutable = source.mutableCopy()
@@ -262,7 +262,7 @@ struct CaptionsBurnCommand: AsyncParsableCommand {
             session.overwrite = overwrite
             try await session.export(to: outURL, as: fileType)
         } catch {
-            throw CLIOutput.report(error, userPath: video, resolvedPath: URL(fileURLWithPath: video).path)
+            throw CLIOutput.report(error, userPath: video, resolvedPath: CLIInput.path(video))
         }
     }
 }

@@ -42,18 +42,18 @@ public struct ConvertCommand: AsyncParsableCommand {
         do throws(ReelError) {
             let (bytes, warnings) =
                 toOTIO
-                ? try await Self.otio(fromComposition: input, output: outputURL)
-                : try await Self.composition(fromOTIO: input, output: outputURL)
+                ? try await Self.otio(fromComposition: CLIInput.path(input), output: outputURL)
+                : try await Self.composition(fromOTIO: CLIInput.path(input), output: outputURL)
             data = bytes
             for w in warnings { CLIOutput.line("\(input): \(w)") }
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw error.code == .unreadable ? ExitStatus.failure : ExitStatus.usage
         }
         do {
             try AtomicFile.write(data, to: outputURL, replacing: overwrite)
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw ExitStatus.failure
         }
     }

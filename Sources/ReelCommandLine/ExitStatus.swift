@@ -16,22 +16,41 @@ public enum ExitStatus {
     public static let interrupted = ExitCode(130)
 
     /// Parses the process's arguments with `root`, runs the chosen command and exits with
-    /// the table's status. ArgumentParser's own usage errors (an unknown option, a missing
-    /// argument, a failed `validate()`) exit ``usage``, not its `EX_USAGE` (64).
+    /// the table's status (see ``run(_:arguments:in:)``).
     public static func main(_ root: any ParsableCommand.Type) async -> Never {
+        exit(await run(root, arguments: Array(CommandLine.arguments.dropFirst()), in: .process).rawValue)
+    }
+
+    /// Parses `arguments` with `root`, runs the chosen command in `environment` and returns
+    /// the table's status; help, usage errors and the command's output go to the
+    /// environment's streams. ArgumentParser's own usage errors (an unknown option, a missing
+    /// argument, a failed `validate()`) are ``usage``, not its `EX_USAGE` (64).
+    public static func run(_ root: any ParsableCommand.Type, arguments: [String], in environment: CommandEnvironment) async -> ExitCode {
+        let warnings: @Sendable (String) -> Void = { environment.standardError(Data($0.utf8)) }
+        return await CommandEnvironment.$current.withValue(environment) {
+            await WarningOutput.$write.withValue(warnings) { await parseAndRun(root, arguments: arguments) }
+        }
+    }
+
+    /// ``run(_:arguments:in:)`` inside its environment.
+    private static func parseAndRun(_ root: any ParsableCommand.Type, arguments: [String]) async -> ExitCode {
         do {
-            var command = try root.parseAsRoot()
+            var command = try root.parseAsRoot(arguments)
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
             } else {
                 try command.run()
             }
-            exit(0)
+            return .success
         } catch {
             let code = status(for: error, root: root)
-            guard code != root.exitCode(for: error) else { root.exit(withError: error) }
-            FileHandle.standardError.write(Data((root.fullMessage(for: error) + "\n").utf8))
-            exit(code.rawValue)
+            let message = root.fullMessage(for: error)
+            if !message.isEmpty {
+                let environment = CommandEnvironment.current
+                let stream = code == .success ? environment.standardOutput : environment.standardError
+                stream(Data((message + "\n").utf8))
+            }
+            return code
         }
     }
 

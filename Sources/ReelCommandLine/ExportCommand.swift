@@ -116,7 +116,7 @@ public struct ExportCommand: AsyncParsableCommand {
             var shown = error
             if shown.path == CLIInput.url(for: input).path || shown.path == CLIInput.url(for: input).absoluteString { shown.path = input }
             if shown.path == outputURL.path { shown.path = output }
-            CLIOutput.line(shown.description)
+            CLIOutput.line(shown)
             throw ExitStatus.failure
         }
     }

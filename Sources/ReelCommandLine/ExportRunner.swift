@@ -41,7 +41,7 @@ final class ExportRunner: Sendable {
             }
             var shownError = error
             if shownError.path == url.path { shownError.path = shown }
-            CLIOutput.line(shownError.description)
+            CLIOutput.line(shownError)
             throw ExitStatus.failure
         }
         return progress.elapsed

@@ -68,7 +68,7 @@ struct InspectCommand: AsyncParsableCommand {
         do { text = json ? try report.jsonText() : report.text() } catch {
             throw CLIOutput.report(error)
         }
-        print(text, terminator: json ? "\n" : "")
+        CLIOutput.print(text, terminator: json ? "\n" : "")
     }
 
     /// A `scheme://` argument as the URL it is, anything else as a file path.

@@ -4,7 +4,8 @@ import Synchronization
 
 /// Turns Ctrl-C (SIGINT) and SIGTERM into a call to `onInterrupt` while installed, instead
 /// of killing the process: a render can then cancel its export, which removes the partial
-/// output, and exit cleanly.
+/// output, and exit cleanly. A command run in process (``ReelCLI/run(_:in:)``) leaves the
+/// process's signals alone: the handler installs nothing there.
 final class InterruptHandler: @unchecked Sendable {
     // @unchecked: `sources` is set once in init and only cancelled afterwards; dispatch
     // sources are thread-safe.
@@ -13,7 +14,8 @@ final class InterruptHandler: @unchecked Sendable {
 
     init(onInterrupt: @escaping @Sendable () -> Void) {
         var list: [any DispatchSourceSignal] = []
-        for sig in [SIGINT, SIGTERM] {
+        let signals = CommandEnvironment.current.handlesSignals ? [SIGINT, SIGTERM] : []
+        for sig in signals {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             list.append(source)
@@ -33,6 +35,7 @@ final class InterruptHandler: @unchecked Sendable {
 
     /// Restores the default signal handling.
     func remove() {
+        guard !sources.isEmpty else { return }
         for source in sources { source.cancel() }
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)

@@ -45,8 +45,8 @@ public struct JoinCommand: AsyncParsableCommand {
         let format: MetadataOutputFormat
         let output: String
         let file: AnyPlanFile
-        do throws(ReelError) { file = try AnyPlanFile.load(path: plan) } catch {
-            CLIOutput.line(error.description)
+        do throws(ReelError) { file = try AnyPlanFile.load(path: CLIInput.path(plan)) } catch {
+            CLIOutput.line(error)
             throw ExitStatus.usage
         }
         switch file {
@@ -56,7 +56,7 @@ public struct JoinCommand: AsyncParsableCommand {
         do throws(ReelError) {
             guard let path = self.output else { throw ReelError(.invalidArgument, "give the output: -o OUT") }
             output = path
-            try renderPlan.checkInputs(planPath: plan)
+            try renderPlan.checkInputs(planPath: CLIInput.path(plan))
             loaded = try await LoadedComposition.load(
                 path: renderPlan.composition, overrides: renderPlan.sourceOverrides,
                 registry: ReelCLI.registry)
@@ -80,7 +80,7 @@ public struct JoinCommand: AsyncParsableCommand {
                 throw e
             }
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw ExitStatus.usage
         }
         try runner.checkInterrupted()
@@ -91,7 +91,7 @@ public struct JoinCommand: AsyncParsableCommand {
                 loaded: loaded, identity: try renderPlan.identity(), audioCodec: audioCodec,
                 metadataFormat: format, overwrite: overwrite)
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw error.code == .invalidArgument ? ExitStatus.usage : ExitStatus.failure
         }
         let seconds = try await runner.run(session, to: outputURL, as: fileType, shown: output, frameCount: renderPlan.frameCount)
@@ -102,10 +102,10 @@ public struct JoinCommand: AsyncParsableCommand {
     func checkJobs(of batch: BatchPlan) async throws {
         do throws(ReelError) {
             if output != nil { throw ReelError(.invalidArgument, "a batch plan's jobs write their own outputs: drop -o") }
-            try batch.checkInputs(planPath: plan)
+            try batch.checkInputs(planPath: CLIInput.path(plan))
             try await batch.checkJobs(identity: try batch.identity())
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw ExitStatus.usage
         }
         CLIOutput.line("all \(batch.jobs.count) jobs of \(plan) are complete")

@@ -36,7 +36,7 @@ struct MetadataExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         FFmpegLogging.setQuiet()
-        let url = URL(fileURLWithPath: file)
+        let url = CommandEnvironment.current.fileURL(file)
         do {
             // Probing first refuses a file cut short, as export and render do, instead of
             // exporting the samples before the cut as if they were the whole track.
@@ -47,8 +47,7 @@ struct MetadataExportCommand: AsyncParsableCommand {
             try MetadataCommand.write(text, to: output)
             for warning in read.warnings { MetadataReadWarning.standardErrorLogger(warning) }
             if format != .json, read.usesStaticLocation, let location = read.staticLocation {
-                let note = "reel: note: \(file): no timed GPS; wrote the movie's static location \(location.iso6709) as one point\n"
-                FileHandle.standardError.write(Data(note.utf8))
+                CLIOutput.line("note: \(file): no timed GPS; wrote the movie's static location \(location.iso6709) as one point")
             }
         } catch {
             throw MetadataCommand.failure(error, files: [(file, url)])

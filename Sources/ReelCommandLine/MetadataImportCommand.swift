@@ -35,7 +35,8 @@ struct MetadataImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         FFmpegLogging.setQuiet()
-        let trackURL = URL(fileURLWithPath: track), videoURL = URL(fileURLWithPath: into), outputURL = URL(fileURLWithPath: output)
+        let environment = CommandEnvironment.current
+        let trackURL = environment.fileURL(track), videoURL = environment.fileURL(into), outputURL = environment.fileURL(output)
         let files = [(track, trackURL), (into, videoURL), (output, outputURL)]
         guard let format = MetadataOutputFormat(rawValue: metadataFormat.lowercased()) else {
             CLIOutput.line("--metadata-format \(metadataFormat): expected one of \(MetadataOutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")

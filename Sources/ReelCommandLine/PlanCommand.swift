@@ -95,15 +95,16 @@ public struct PlanCommand: AsyncParsableCommand {
 
     public func run() async throws {
         FFmpegLogging.setQuiet()
-        let planURL = URL(fileURLWithPath: output).standardizedFileURL
+        let environment = CommandEnvironment.current
+        let planURL = environment.fileURL(output).standardizedFileURL
         let work =
-            workFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            workFolder.map { environment.fileURL($0, isDirectory: true) }
             ?? planURL.deletingPathExtension().appendingPathExtension("pieces")
         let plan: any PlanFile
         do throws(ReelError) {
             plan = inputs.isEmpty ? try await splitPlan(work: work) : try await batchPlan(planURL: planURL)
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw error.code == .outputExists ? ExitStatus.failure : ExitStatus.usage
         }
         let files: [(SchedulerKind, [SchedulerFile])]
@@ -112,12 +113,12 @@ public struct PlanCommand: AsyncParsableCommand {
                 (
                     kind,
                     try plan.schedulerFiles(
-                        kind, planPath: planURL.path, reel: Self.reelPath, image: image,
-                        joinOutput: joinOutput.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+                        kind, planPath: planURL.path, reel: Self.reelPath(environment.executable), image: image,
+                        joinOutput: joinOutput.map { environment.fileURL($0).standardizedFileURL.path })
                 )
             }
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw ExitStatus.usage
         }
         let targets = [planURL] + files.flatMap { $0.1.map { planURL.deletingLastPathComponent().appendingPathComponent($0.name) } }
@@ -130,7 +131,7 @@ public struct PlanCommand: AsyncParsableCommand {
                 }
             }
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw ExitStatus.failure
         }
         switch plan {
@@ -150,9 +151,9 @@ public struct PlanCommand: AsyncParsableCommand {
 
 extension PlanCommand {
     func splitPlan(work: URL) async throws(ReelError) -> RenderPlan {
-        let path = composition ?? ""
+        let path = CLIInput.path(composition ?? "")
         let loaded = try await LoadedComposition.load(
-            path: path, overrides: sources.map(CompositionFile.SourceOverride.init(argument:)),
+            path: path, overrides: sources.map(CLIInput.sourceOverride),
             registry: ReelCLI.registry)
         return try RenderPlan.make(for: loaded, compositionPath: path, split: chunks.map { .pieces($0) } ?? .seconds(chunkSeconds ?? 1), workFolder: work)
     }
@@ -160,28 +161,36 @@ extension PlanCommand {
     /// The batch plan: the template opened with the first input (so that a template that
     /// cannot render is refused now), one job per input.
     func batchPlan(planURL: URL) async throws(ReelError) -> BatchPlan {
-        let path = template ?? composition ?? ""
-        let files = try Self.expand(inputs)
+        let environment = CommandEnvironment.current
+        let path = environment.absolutePath(template ?? composition ?? "")
+        let files = try Self.expand(inputs, in: environment.workingFolder)
         let loaded = try await LoadedComposition.load(
             path: path, overrides: [CompositionFile.SourceOverride(name: nil, path: files[0].path)],
             registry: ReelCLI.registry)
-        let folder = outputDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? planURL.deletingLastPathComponent()
+        let folder = outputDir.map { environment.fileURL($0, isDirectory: true) } ?? planURL.deletingLastPathComponent()
         let plan = try BatchPlan.make(
             template: loaded, templatePath: path, inputs: files, outputFolder: folder, outputName: outputName,
-            workFolder: workFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            workFolder: workFolder.map { environment.fileURL($0, isDirectory: true) }
                 ?? planURL.deletingPathExtension().appendingPathExtension("jobs"),
             overwrite: overwrite)
         return plan
     }
 
-    /// The files `patterns` match (glob(3), sorted, each once), in the patterns' order.
-    static func expand(_ patterns: [String]) throws(ReelError) -> [URL] {
+    /// The files `patterns` match (glob(3), sorted, each once), in the patterns' order; a
+    /// relative pattern matches in `folder`.
+    static func expand(_ patterns: [String], in folder: URL) throws(ReelError) -> [URL] {
         var seen: Set<String> = []
         var files: [URL] = []
+        // The folder's own name may hold glob's special characters: they are escaped.
+        let base = folder.path.reduce(into: "") { escaped, c in
+            if "*?[]\\".contains(c) { escaped.append("\\") }
+            escaped.append(c)
+        }
         for pattern in patterns {
             var matches = glob_t()
             defer { globfree(&matches) }
-            guard glob(pattern, 0, nil, &matches) == 0 else {
+            let anchored = pattern.hasPrefix("/") ? pattern : (base.hasSuffix("/") ? base : base + "/") + pattern
+            guard glob(anchored, 0, nil, &matches) == 0 else {
                 throw ReelError(.fileNotFound, "--inputs \(pattern): matches no file")
             }
             for i in 0..<Int(matches.gl_pathc) {
@@ -196,11 +205,11 @@ extension PlanCommand {
         return files
     }
 
-    /// This `reel`, as an absolute path, for the Slurm scripts (nodes share the install).
-    static var reelPath: String {
-        let argument = CommandLine.arguments.first ?? "reel"
-        guard argument.contains("/") else { return argument }
-        return URL(fileURLWithPath: argument).standardizedFileURL.resolvingSymlinksInPath().path
+    /// This `reel` (`executable`, as it was started), as an absolute path, for the Slurm
+    /// scripts (nodes share the install).
+    static func reelPath(_ executable: String) -> String {
+        guard executable.contains("/") else { return executable }
+        return CommandEnvironment.current.fileURL(executable).standardizedFileURL.resolvingSymlinksInPath().path
     }
 }
 

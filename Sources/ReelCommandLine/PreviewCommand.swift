@@ -47,7 +47,7 @@ public struct PreviewCommand: AsyncParsableCommand {
         FFmpegLogging.setQuiet()
         let origin: PreviewDocument.Origin
         if input.lowercased().hasSuffix(".json") {
-            origin = .compositionFile(path: input, overrides: sources.map(CompositionFile.SourceOverride.init(argument:)))
+            origin = .compositionFile(path: CLIInput.path(input), overrides: sources.map(CLIInput.sourceOverride))
         } else {
             if !sources.isEmpty {
                 CLIOutput.line("--source goes with a composition file (.json)")
@@ -60,7 +60,7 @@ public struct PreviewCommand: AsyncParsableCommand {
         do {
             state = try await document.load()
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw input.lowercased().hasSuffix(".json") ? ExitStatus.usage : ExitStatus.failure
         }
         let renderer = PreviewRenderer(state: state, scale: scale)
@@ -74,7 +74,7 @@ public struct PreviewCommand: AsyncParsableCommand {
                     loopback
                     ? "reel preview: http://\(shown):\(port)/"
                     : "reel preview: http://\(shown):\(port)/ (listening on \(host), not only this machine: anyone who can reach it sees the preview)"
-                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                CLIOutput.print(line)
             }
         } catch {
             CLIOutput.line("reel preview: \(error)")

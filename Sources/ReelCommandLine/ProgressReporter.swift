@@ -49,7 +49,7 @@ final class ProgressReporter: @unchecked Sendable {
         if cancelling { watcher?.cancel() }
         await watcher?.value
         watcher = nil
-        if isTerminal, lastFrames >= 0 { FileHandle.standardError.write(Data("\n".utf8)) }
+        if isTerminal, lastFrames >= 0 { CLIOutput.error("\n") }
     }
 
     /// Seconds since the render started.
@@ -70,7 +70,7 @@ final class ProgressReporter: @unchecked Sendable {
     }
 
     private func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        CLIOutput.error(text)
     }
 
     /// `m:ss`, or `h:mm:ss` past an hour.

@@ -43,6 +43,13 @@ public enum ReelCLI {
         register(registrations)
         await ExitStatus.main(ReelCommand.self)
     }
+
+    /// Runs `reel ARGUMENTS` in this process, in `environment` (its working folder, its
+    /// variables, its output streams), and returns the exit status `reel` would end with: how
+    /// a test runs a command without launching the binary.
+    public static func run(_ arguments: [String], in environment: CommandEnvironment) async -> Int32 {
+        await ExitStatus.run(ReelCommand.self, arguments: arguments, in: environment).rawValue
+    }
 }
 
 /// The root command: `reel` and its subcommands (``ReelCLI/commands``).
@@ -57,9 +64,18 @@ struct ReelCommand: AsyncParsableCommand {
 /// The input argument of a command that reads a media file.
 public enum CLIInput {
     /// A `scheme://` argument as the URL it is (`http://`, `https://`, any input protocol
-    /// FFmpeg has: `Asset` checks the scheme), anything else as a file path.
+    /// FFmpeg has: `Asset` checks the scheme), anything else as a file path relative to the
+    /// command's working folder (``CommandEnvironment/workingFolder``).
     public static func url(for argument: String) -> URL {
         if argument.contains("://"), let url = URL(string: argument), let scheme = url.scheme, scheme.count > 1 { return url }
-        return URL(fileURLWithPath: argument)
+        return CommandEnvironment.current.fileURL(argument)
+    }
+
+    /// A path argument as an absolute path, relative to the command's working folder.
+    public static func path(_ argument: String) -> String { CommandEnvironment.current.absolutePath(argument) }
+
+    /// A `--source NAME=PATH` argument, its path relative to the command's working folder.
+    public static func sourceOverride(_ argument: String) -> CompositionFile.SourceOverride {
+        CompositionFile.SourceOverride(argument: argument, relativeTo: CommandEnvironment.current.workingFolder)
     }
 }

@@ -16,7 +16,7 @@ extension RenderCommand {
             let (loaded, converted) = try await LoadedComposition.load(
                 otioPath: path, compositor: try compositorOverride(settings.compositor),
                 overrides: overrides, registry: registry)
-            for warning in converted.warnings { CLIOutput.line("\(path): \(warning)") }
+            for warning in converted.warnings { CLIOutput.line("\(CommandEnvironment.current.typed(path)): \(warning)") }
             return loaded
         }
         var file = try CompositionFile.load(path: path)

@@ -13,7 +13,7 @@ extension RenderCommand {
             file = try AnyPlanFile.load(path: planPath)
             index = try taskIndex()
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw ExitStatus.usage
         }
         let plan: RenderPlan
@@ -23,9 +23,9 @@ extension RenderCommand {
         }
         do throws(ReelError) {
             _ = try plan.piece(index)
-            try plan.checkInputs(compositionPath: composition, planPath: planPath)
+            try plan.checkInputs(compositionPath: composition.map(CLIInput.path), planPath: planPath)
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw ExitStatus.usage
         }
         let piece = plan.pieces[index]
@@ -43,14 +43,14 @@ extension RenderCommand {
         do throws(ReelError) {
             session = try await plan.pieceSession(index, loaded: loaded)
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw ExitStatus.failure
         }
         let seconds = try await runner.run(session, to: pieceURL, as: .mov, shown: pieceURL.path, frameCount: piece.frameCount)
         do throws(ReelError) {
             try await plan.finishPiece(index, identity: identity)
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw ExitStatus.failure
         }
         CLIOutput.line(ExportRunner.summary(wrote: "piece \(index) (\(pieceURL.path))", frames: piece.frameCount, seconds: seconds))
@@ -59,7 +59,7 @@ extension RenderCommand {
     /// The task index: --chunk, else the scheduler's array index.
     func taskIndex() throws(ReelError) -> Int {
         var asked = chunk
-        if asked == nil { asked = try RenderPlan.pieceIndex(in: ProcessInfo.processInfo.environment) }
+        if asked == nil { asked = try RenderPlan.pieceIndex(in: CommandEnvironment.current.variables) }
         guard let k = asked else {
             throw ReelError(.invalidArgument, "which piece? give --chunk K, or run as an array job (\(RenderPlan.indexVariables.joined(separator: ", ")))")
         }
@@ -72,9 +72,9 @@ extension RenderCommand {
         let job: BatchPlan.Job
         do throws(ReelError) {
             job = try plan.job(index)
-            try plan.checkInputs(ofJob: index, compositionPath: composition, planPath: planPath)
+            try plan.checkInputs(ofJob: index, compositionPath: composition.map(CLIInput.path), planPath: planPath)
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw ExitStatus.usage
         }
         guard
@@ -90,16 +90,16 @@ extension RenderCommand {
         do throws(ReelError) {
             render = try await plan.jobRender(index, loaded: loaded)
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw ExitStatus.failure
         }
         let seconds = try await runner.run(
-            render.session, to: URL(fileURLWithPath: job.output), as: render.fileType, shown: job.output,
+            render.session, to: CommandEnvironment.current.fileURL(job.output), as: render.fileType, shown: job.output,
             frameCount: render.frameCount)
         do throws(ReelError) {
             try await plan.finishJob(index, frameCount: render.frameCount, identity: identity)
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw ExitStatus.failure
         }
         CLIOutput.line(ExportRunner.summary(wrote: "job \(index) (\(job.output))", frames: render.frameCount, seconds: seconds))
@@ -116,7 +116,7 @@ extension RenderCommand {
             try plan.prepareWorkFolder()
             identity = try plan.identity()
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw ExitStatus.failure
         }
         guard case .complete = await state(identity) else { return identity }
@@ -129,7 +129,7 @@ extension RenderCommand {
         do throws(ReelError) {
             return try await LoadedComposition.load(path: plan.composition, overrides: overrides, registry: ReelCLI.registry)
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw ExitStatus.usage
         }
     }

@@ -90,7 +90,7 @@ public struct RenderCommand: AsyncParsableCommand {
         FFmpegLogging.setQuiet()
         let registry = ReelCLI.registry
         if listCompositors {
-            for r in registry.registrations { print("\(r.name)\t\(r.summary)") }
+            for r in registry.registrations { CLIOutput.print("\(r.name)\t\(r.summary)") }
             return
         }
         // Ctrl-C from here on cancels cleanly: before the export starts nothing is written;
@@ -98,7 +98,7 @@ public struct RenderCommand: AsyncParsableCommand {
         let runner = ExportRunner()
         defer { runner.remove() }
         if let plan {
-            try await renderPiece(planPath: plan, runner: runner)
+            try await renderPiece(planPath: CLIInput.path(plan), runner: runner)
             return
         }
         guard let composition, let output else { return }
@@ -111,7 +111,7 @@ public struct RenderCommand: AsyncParsableCommand {
         var smartRendering = SmartRendering.off
         do throws(ReelError) {
             loaded = try await loadComposition(
-                composition, overrides: sources.map(CompositionFile.SourceOverride.init(argument:)),
+                CLIInput.path(composition), overrides: sources.map(CLIInput.sourceOverride),
                 registry: registry)
             let video = loaded.videoComposition
             let size = video.renderPixelSize
@@ -128,7 +128,7 @@ public struct RenderCommand: AsyncParsableCommand {
                 throw e
             }
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw ExitStatus.usage
         }
         let metadataFormatChoice: MetadataOutputFormat

@@ -90,7 +90,7 @@ public struct ThumbnailCommand: AsyncParsableCommand {
         } catch let error as ReelError {
             var shown = error
             if shown.path == CLIInput.url(for: input).path || shown.path == CLIInput.url(for: input).absoluteString { shown.path = input }
-            CLIOutput.line(shown.description)
+            CLIOutput.line(shown)
             throw ExitStatus.failure
         }
     }
@@ -101,10 +101,10 @@ public struct ThumbnailCommand: AsyncParsableCommand {
         let loaded: LoadedComposition
         do {
             loaded = try await LoadedComposition.load(
-                path: input, overrides: sources.map(CompositionFile.SourceOverride.init(argument:)),
+                path: CLIInput.path(input), overrides: sources.map(CLIInput.sourceOverride),
                 registry: ReelCLI.registry)
         } catch {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw ExitStatus.usage
         }
         do {
@@ -124,7 +124,7 @@ public struct ThumbnailCommand: AsyncParsableCommand {
             // checkOutput above refused an existing file unless --overwrite was given.
             try await generator.writeImage(at: time, to: outputURL, as: .png, overwrite: true)
         } catch let error as ReelError {
-            CLIOutput.line(error.description)
+            CLIOutput.line(error)
             throw ExitStatus.failure
         }
     }

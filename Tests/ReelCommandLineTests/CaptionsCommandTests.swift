@@ -23,17 +23,17 @@ struct CaptionsCommandTests {
         return (folder, input)
     }
 
-    @Test func convertsThroughEveryFormatAndBack() throws {
+    @Test func convertsThroughEveryFormatAndBack() async throws {
         let (folder, input) = try Self.folderWithSRT()
         defer { try? FileManager.default.removeItem(at: folder) }
         var previous = input
         for ext in ["itt", "scc", "vtt"] {
             let next = folder.appendingPathComponent("step.\(ext)")
-            _ = try MetadataTestSupport.reelOK(["captions", "convert", previous.path, "-o", next.path])
+            _ = await MetadataTestSupport.reelOK(["captions", "convert", previous.path, "-o", next.path])
             previous = next
         }
         let back = folder.appendingPathComponent("back.txt")
-        _ = try MetadataTestSupport.reelOK(["captions", "convert", previous.path, "-o", back.path, "--format", "srt"])
+        _ = await MetadataTestSupport.reelOK(["captions", "convert", previous.path, "-o", back.path, "--format", "srt"])
         let captions = try SRT.read(Data(contentsOf: back)).captions
         #expect(captions.map(\.text) == ["Hello world", "On top"])
         #expect(captions[0].style(at: 6).italic == true)
@@ -44,12 +44,12 @@ struct CaptionsCommandTests {
         #expect(abs(captions[1].timeRange.end.seconds - 5) < 0.017)
     }
 
-    @Test func validateListsEachProblemAndExitsOne() throws {
+    @Test func validateListsEachProblemAndExitsOne() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in.vtt")
         try Data("WEBVTT\n\n00:01.000 --> 00:03.000\n<b>one</b>\n\n00:02.000 --> 00:04.000\ntwo ✓\n".utf8).write(to: input)
-        let result = try TestTools.run(try MetadataTestSupport.reel(), ["captions", "validate", input.path, "--format", "scc"])
+        let result = await ReelProcess.reel(["captions", "validate", input.path, "--format", "scc"])
         #expect(result.status == 1)
         #expect(
             result.stdout.split(separator: "\n") == [
@@ -58,15 +58,15 @@ struct CaptionsCommandTests {
                 "caption 2 at 2 s \"two ✓\": characters outside the CEA-608 set: \"✓\" (U+2713)",
             ])
         #expect(result.stderr.contains("3 problems for SCC"))
-        let fine = try TestTools.run(try MetadataTestSupport.reel(), ["captions", "validate", input.path, "--format", "itt"])
+        let fine = await ReelProcess.reel(["captions", "validate", input.path, "--format", "itt"])
         #expect(fine.status == 0)
         #expect(fine.stdout.isEmpty)
     }
 
     /// A media file as input: its first caption track, or the one `--track` names. The
     /// Matroska file has the SRT twice: French as SubRip (track 2), English as WebVTT (track 3).
-    @Test(.requires(.ffmpeg, .reelBinary))
-    func convertsAMediaFilesCaptionTrack() throws {
+    @Test(.requires(.ffmpeg))
+    func convertsAMediaFilesCaptionTrack() async throws {
         let (folder, input) = try Self.folderWithSRT()
         defer { try? FileManager.default.removeItem(at: folder) }
         let mkv = folder.appendingPathComponent("clip.mkv")
@@ -77,7 +77,7 @@ struct CaptionsCommandTests {
                 "-map", "0", "-map", "1", "-map", "1", "-c:v", "mpeg4", "-c:s:0", "srt", "-c:s:1", "webvtt", mkv.path,
             ])
         let first = folder.appendingPathComponent("first.srt")
-        _ = try MetadataTestSupport.reelOK(["captions", "convert", mkv.path, "-o", first.path])
+        _ = await MetadataTestSupport.reelOK(["captions", "convert", mkv.path, "-o", first.path])
         let captions = try SRT.read(Data(contentsOf: first)).captions
         #expect(captions.map(\.text) == ["Hello world", "On top"])
         #expect(captions.map(\.timeRange.start.seconds) == [1, 3])
@@ -86,45 +86,45 @@ struct CaptionsCommandTests {
         let tracks = try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "stream=index,codec_name", "-of", "csv=p=0", mkv.path])
         #expect(tracks.split(separator: "\n") == ["0,mpeg4", "1,subrip", "2,webvtt"])
         let second = folder.appendingPathComponent("second.itt")
-        _ = try MetadataTestSupport.reelOK(["captions", "convert", mkv.path, "--track", "3", "-o", second.path])
+        _ = await MetadataTestSupport.reelOK(["captions", "convert", mkv.path, "--track", "3", "-o", second.path])
         #expect(try ITT.read(Data(contentsOf: second)).captions.map(\.text) == ["Hello world", "On top"])
         // A track that holds no captions is one line naming it.
-        let video = try TestTools.run(
-            try MetadataTestSupport.reel(), ["captions", "convert", mkv.path, "--track", "1", "-o", folder.appendingPathComponent("v.srt").path])
+        let video = await ReelProcess.reel(
+            ["captions", "convert", mkv.path, "--track", "1", "-o", folder.appendingPathComponent("v.srt").path])
         #expect(video.status == 1)
         #expect(video.stderr.split(separator: "\n").count == 1)
         #expect(video.stderr.contains(mkv.path) && video.stderr.contains("track 1 is a video track, not a caption track"))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("v.srt").path))
     }
 
-    @Test func badInputIsOneLineNamingFileAndLineAndWritesNothing() throws {
+    @Test func badInputIsOneLineNamingFileAndLineAndWritesNothing() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("bad.scc")
         try Data("Scenarist_SCC V1.0\n\n00:00:00;00\t94ae 9x20\n".utf8).write(to: input)
         let output = folder.appendingPathComponent("out.srt")
-        let result = try TestTools.run(try MetadataTestSupport.reel(), ["captions", "convert", input.path, "-o", output.path])
+        let result = await ReelProcess.reel(["captions", "convert", input.path, "-o", output.path])
         #expect(result.status == 1)
         #expect(result.stderr == "reel: \(input.path): line 3: SCC: word 2 \"9x20\" is not four hex digits (at 0.033367 s (1001/30000))\n")
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
-    @Test func anExistingOutputIsKeptUnlessOverwriteIsGiven() throws {
+    @Test func anExistingOutputIsKeptUnlessOverwriteIsGiven() async throws {
         let (folder, input) = try Self.folderWithSRT()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("out.vtt")
         try Data("keep me".utf8).write(to: output)
-        let refused = try TestTools.run(try MetadataTestSupport.reel(), ["captions", "convert", input.path, "-o", output.path])
+        let refused = await ReelProcess.reel(["captions", "convert", input.path, "-o", output.path])
         #expect(refused.status == 1)
         #expect(try String(contentsOf: output, encoding: .utf8) == "keep me")
-        _ = try MetadataTestSupport.reelOK(["captions", "convert", input.path, "-o", output.path, "--overwrite"])
+        _ = await MetadataTestSupport.reelOK(["captions", "convert", input.path, "-o", output.path, "--overwrite"])
         #expect(try String(contentsOf: output, encoding: .utf8).hasPrefix("WEBVTT"))
     }
 
-    @Test func anUnknownOutputFormatIsAUsageError() throws {
+    @Test func anUnknownOutputFormatIsAUsageError() async throws {
         let (folder, input) = try Self.folderWithSRT()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try TestTools.run(try MetadataTestSupport.reel(), ["captions", "convert", input.path, "-o", folder.appendingPathComponent("x.doc").path])
+        let result = await ReelProcess.reel(["captions", "convert", input.path, "-o", folder.appendingPathComponent("x.doc").path])
         #expect(result.status == 2)
         #expect(result.stderr.contains("give --format itt, scc, srt or vtt"))
     }
@@ -160,13 +160,13 @@ struct CaptionsCommandTests {
         return Double(total) / Double(count)
     }
 
-    @Test func burnDrawsEachCaptionWhileItShows() throws {
+    @Test func burnDrawsEachCaptionWhileItShows() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let srt = folder.appendingPathComponent("c.srt")
         try Data("1\n00:00:00,500 --> 00:00:01,000\nBURNT IN\n".utf8).write(to: srt)
         let out = folder.appendingPathComponent("burnt.mp4")
-        _ = try MetadataTestSupport.reelOK(["captions", "burn", MetadataTestSupport.counter.path, "--captions", srt.path, "-o", out.path])
+        _ = await MetadataTestSupport.reelOK(["captions", "burn", MetadataTestSupport.counter.path, "--captions", srt.path, "-o", out.path])
         // Frame 21 (0.7 s) shows the caption at the bottom; frame 6 (0.2 s) does not.
         let shown = try Self.bottomDifference(out, MetadataTestSupport.counter, frame: 21)
         let hidden = try Self.bottomDifference(out, MetadataTestSupport.counter, frame: 6)
@@ -175,7 +175,7 @@ struct CaptionsCommandTests {
     }
 
     @Test("burning captions into a clip with a GPS track keeps the track, the sound, the tags and the chapters", .requires(.ffprobe))
-    func burnKeepsTheGPSTrackTagsAndChapters() throws {
+    func burnKeepsTheGPSTrackTagsAndChapters() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let srt = folder.appendingPathComponent("c.srt")
@@ -193,12 +193,12 @@ struct CaptionsCommandTests {
         let before = try MetadataTestSupport.probeStreams(input).compactMap { $0["codec_tag_string"] as? String }
         try #require(before.contains("gpmd"))
         let out = folder.appendingPathComponent("burnt.mp4")
-        let run = try MetadataTestSupport.reelOK(["captions", "burn", input.path, "--captions", srt.path, "-o", out.path])
+        let run = await MetadataTestSupport.reelOK(["captions", "burn", input.path, "--captions", srt.path, "-o", out.path])
         let tags = try MetadataTestSupport.probeStreams(out).compactMap { $0["codec_tag_string"] as? String }
         #expect(tags.contains("gpmd") && tags.contains("mp4a"), "\(tags); \(run)")
         // The GPS fixes come through unchanged.
-        let source = try MetadataTestSupport.reelOK(["metadata", "export", input.path, "--format", "csv"])
-        let burnt = try MetadataTestSupport.reelOK(["metadata", "export", out.path, "--format", "csv"])
+        let source = await MetadataTestSupport.reelOK(["metadata", "export", input.path, "--format", "csv"])
+        let burnt = await MetadataTestSupport.reelOK(["metadata", "export", out.path, "--format", "csv"])
         #expect(!source.isEmpty && burnt == source)
         let chapters = try TestTools.outputString("ffprobe", ["-v", "error", "-show_entries", "chapter_tags=title", "-of", "csv=p=0", out.path])
         #expect(chapters.trimmingCharacters(in: .whitespacesAndNewlines) == "Start")
@@ -207,13 +207,13 @@ struct CaptionsCommandTests {
     }
 
     @Test(.requires(.ffprobe))
-    func burnDrawsOnTheUprightPictureOfPhoneFootage() throws {
+    func burnDrawsOnTheUprightPictureOfPhoneFootage() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let srt = folder.appendingPathComponent("c.srt")
         try Data("1\n00:00:00,000 --> 00:00:01,000\nUPRIGHT\n".utf8).write(to: srt)
         let out = folder.appendingPathComponent("burnt.mp4")
-        _ = try MetadataTestSupport.reelOK(["captions", "burn", TestFiles.fixture("portrait.mp4").path, "--captions", srt.path, "-o", out.path])
+        _ = await MetadataTestSupport.reelOK(["captions", "burn", TestFiles.fixture("portrait.mp4").path, "--captions", srt.path, "-o", out.path])
         // 160x120 stored with a quarter turn: drawn upright, 120x160, with no display matrix left.
         let video = try #require(try MetadataTestSupport.probeStreams(out).first { $0["codec_type"] as? String == "video" })
         #expect(video["width"] as? Int == 120)

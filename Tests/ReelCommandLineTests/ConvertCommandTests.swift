@@ -31,18 +31,18 @@ struct ConvertCommandTests {
 
     @Test(
         ".otio files Reel writes are read back by OpenTimelineIO with the same clips, ranges and transitions",
-        .requires(.reelBinary, .ffmpeg, .openTimelineIO))
-    func openTimelineIOReadsWhatReelWrites() throws {
+        .requires(.ffmpeg, .openTimelineIO))
+    func openTimelineIOReadsWhatReelWrites() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try RenderCommandOTIOTests.makeMedia(in: folder)
         try RenderCommandOTIOTests.python(RenderCommandOTIOTests.timeline, in: folder)
         try Data(Self.summary.utf8).write(to: folder.appendingPathComponent("summary.py"))
         // OTIO -> composition file -> OTIO.
-        let toJSON = try ReelProcess.reel(["convert", "edit.otio", "-o", "c.json"], in: folder)
+        let toJSON = await ReelProcess.reel(["convert", "edit.otio", "-o", "c.json"], in: folder)
         #expect(toJSON.status == 0, "\(toJSON.stderr)")
         #expect(!toJSON.stderr.contains("marker"), "\(toJSON.stderr)")
-        let toOTIO = try ReelProcess.reel(["convert", "c.json", "-o", "back.otio"], in: folder)
+        let toOTIO = await ReelProcess.reel(["convert", "c.json", "-o", "back.otio"], in: folder)
         #expect(toOTIO.status == 0, "\(toOTIO.stderr)")
         let original = try TestTools.outputString("python3", ["summary.py", "edit.otio"], in: folder)
         let back = try TestTools.outputString("python3", ["summary.py", "back.otio"], in: folder)
@@ -63,18 +63,17 @@ struct ConvertCommandTests {
     }
 
     @Test(
-        "A composition file round trips through OTIO: tracks, ranges and compositor kept, one warning for the metadata track",
-        .requires(.reelBinary))
-    func compositionRoundTrip() throws {
+        "A composition file round trips through OTIO: tracks, ranges and compositor kept, one warning for the metadata track")
+    func compositionRoundTrip() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let dashboard = try String(contentsOf: TestFiles.packageRoot.appendingPathComponent("Examples/gps-dashboard/composition.json"), encoding: .utf8)
             .replacingOccurrences(of: "../../Fixtures/", with: TestFiles.fixtures.path + "/")
         try Data(dashboard.utf8).write(to: folder.appendingPathComponent("c.json"))
-        let toOTIO = try ReelProcess.reel(["convert", "c.json", "-o", "edit.otio"], in: folder)
+        let toOTIO = await ReelProcess.reel(["convert", "c.json", "-o", "edit.otio"], in: folder)
         #expect(toOTIO.status == 0, "\(toOTIO.stderr)")
         #expect(toOTIO.stderr.split(separator: "\n").count == 1 && toOTIO.stderr.contains("metadata track 2 is not written"), "\(toOTIO.stderr)")
-        let back = try ReelProcess.reel(["convert", "edit.otio", "-o", "back.json"], in: folder)
+        let back = await ReelProcess.reel(["convert", "edit.otio", "-o", "back.json"], in: folder)
         #expect(back.status == 0, "\(back.stderr)")
         let original = try CompositionFile.load(path: folder.appendingPathComponent("c.json").path)
         let file = try CompositionFile.load(path: folder.appendingPathComponent("back.json").path)
@@ -88,13 +87,13 @@ struct ConvertCommandTests {
         #expect(metadata.count == 1 && file.sourceSampleDataTrackIDs == metadata.map(\.trackID))
     }
 
-    @Test("An unknown schema type stops the conversion with exit status 2 and writes nothing", .requires(.reelBinary))
-    func unknownSchemaWritesNothing() throws {
+    @Test("An unknown schema type stops the conversion with exit status 2 and writes nothing")
+    func unknownSchemaWritesNothing() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let otio = RenderCommandOTIOTests.oneClip(target: TestFiles.fixture("counter-gps.mp4").path, clipSchema: "Stack.1")
         try Data(otio.utf8).write(to: folder.appendingPathComponent("edit.otio"))
-        let out = try ReelProcess.reel(["convert", "edit.otio", "-o", "c.json"], in: folder)
+        let out = await ReelProcess.reel(["convert", "edit.otio", "-o", "c.json"], in: folder)
         #expect(out.status == 2)
         #expect(out.stderr.contains("tracks.children[0].children[0]: \"Stack.1\" is not supported in a track"), "\(out.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("c.json").path))

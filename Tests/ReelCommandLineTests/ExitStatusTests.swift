@@ -5,7 +5,8 @@ import Testing
 
 @testable import ReelCommandLine
 
-/// The exit-status table, through the built `reel` as a user runs it.
+/// The exit-status table, through the built `reel` as a user runs it, and the same command
+/// run in process: both end alike and say the same.
 @Suite("reel exit statuses")
 struct ExitStatusTests {
     static let composition = TestFiles.packageRoot.appendingPathComponent("Examples/gps-dashboard/composition.json").path
@@ -34,12 +35,16 @@ struct ExitStatusTests {
     ]
 
     @Test(.requires(.reelBinary), arguments: cases)
-    func status(_ c: Case) throws {
+    func status(_ c: Case) async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let out = try ReelProcess.reel(c.arguments, in: folder)
+        let out = try ReelProcess.launch(c.arguments, in: folder)
         #expect(out.status == c.status, "\(out.stderr)")
         if c.status != 0 { #expect(!out.stderr.isEmpty, "a failure says why") }
+        let inProcess = await ReelProcess.reel(c.arguments, in: folder)
+        #expect(inProcess.status == out.status, "\(inProcess.stderr)")
+        #expect(inProcess.stderr == out.stderr)
+        #expect(inProcess.stdout == out.stdout)
     }
 
     @Test("ArgumentParser's usage code maps to the table's; others are kept")

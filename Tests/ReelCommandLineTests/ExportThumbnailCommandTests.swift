@@ -6,58 +6,58 @@ import Testing
 struct ExportThumbnailCommandTests {
     static let fixtures = TestFiles.packageRoot.appendingPathComponent("Fixtures")
 
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
-    func exportCutsAndKeepsTheGPSTrack() throws {
+    @Test(.requires(.ffmpeg, .ffprobe))
+    func exportCutsAndKeepsTheGPSTrack() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = Self.fixtures.appendingPathComponent("counter-gps.mp4").path
-        let out = try ReelProcess.reel(["export", input, "-o", "cut.mp4", "--start", "0.5", "--duration", "1", "--preset", "h264"], in: folder)
+        let out = await ReelProcess.reel(["export", input, "-o", "cut.mp4", "--start", "0.5", "--duration", "1", "--preset", "h264"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         #expect(try ReelProcess.frameHashes("cut.mp4", in: folder).count == 30)
-        let csv = try ReelProcess.reel(["metadata", "export", "cut.mp4", "--format", "csv"], in: folder)
+        let csv = await ReelProcess.reel(["metadata", "export", "cut.mp4", "--format", "csv"], in: folder)
         // The fixes from 0.6 s to 1.4 s: five, moved to start at 0.
         #expect(csv.stdout.split(separator: "\n").count == 6, "\(csv.stdout)")
-        let bad = try ReelProcess.reel(["export", input, "-o", "x.mp4", "--preset", "fast"], in: folder)
+        let bad = await ReelProcess.reel(["export", input, "-o", "x.mp4", "--preset", "fast"], in: folder)
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("--preset fast"))
     }
 
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
-    func exportTakesAVFoundationPresetNames() throws {
+    @Test(.requires(.ffmpeg, .ffprobe))
+    func exportTakesAVFoundationPresetNames() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = Self.fixtures.appendingPathComponent("counter-320x240.mp4").path
-        let sound = try ReelProcess.reel(["export", input, "-o", "sound.m4a", "--preset", "AppleM4A"], in: folder)
+        let sound = await ReelProcess.reel(["export", input, "-o", "sound.m4a", "--preset", "AppleM4A"], in: folder)
         #expect(sound.status == 0, "\(sound.stderr)")
         let probe = try TestTools.run(
             try #require(TestTools.which("ffprobe")),
             ["-v", "error", "-show_entries", "stream=codec_name,codec_type", "-of", "csv=p=0", "sound.m4a"], in: folder)
         #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "aac,audio")
         let silent = Self.fixtures.appendingPathComponent("vfr.mp4").path
-        let refused = try ReelProcess.reel(["export", silent, "-o", "none.m4a", "--preset", "AVAssetExportPresetAppleM4A"], in: folder)
+        let refused = await ReelProcess.reel(["export", silent, "-o", "none.m4a", "--preset", "AVAssetExportPresetAppleM4A"], in: folder)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("no audio track"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("none.m4a").path))
     }
 
-    @Test(.requires(.reelBinary, .ffmpeg))
-    func exportOfATrackThatCannotBeDecodedIsOneLineAndNothingWritten() throws {
+    @Test(.requires(.ffmpeg))
+    func exportOfATrackThatCannotBeDecodedIsOneLineAndNothingWritten() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let broken = try BrokenAACClip.make(in: folder)
-        let out = try ReelProcess.reel(["export", broken.path, "-o", "out.mp4", "--preset", "h264"], in: folder)
+        let out = await ReelProcess.reel(["export", broken.path, "-o", "out.mp4", "--preset", "h264"], in: folder)
         #expect(out.status == 1, "\(out.stderr)")
         #expect(out.stderrLines.count == 1, "\(out.stderr)")
         #expect(out.stderr.contains(broken.path) && out.stderr.contains("track 2"), "\(out.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["broken-aac.mov"], "nothing written")
     }
 
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe), arguments: ["h264", "passthrough"])
-    func exportKeepsAPhonesDisplayMatrix(preset: String) throws {
+    @Test(.requires(.ffmpeg, .ffprobe), arguments: ["h264", "passthrough"])
+    func exportKeepsAPhonesDisplayMatrix(preset: String) async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = Self.fixtures.appendingPathComponent("portrait.mp4").path
-        let out = try ReelProcess.reel(["export", input, "-o", "out.mp4", "--preset", preset], in: folder)
+        let out = await ReelProcess.reel(["export", input, "-o", "out.mp4", "--preset", preset], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         let geometry = try ReelProcess.videoGeometry("out.mp4", in: folder)
         #expect(geometry.width == 160 && geometry.height == 120 && geometry.rotation == -90, "\(geometry)")
@@ -68,8 +68,8 @@ struct ExportThumbnailCommandTests {
     }
 
     /// rotated-90.mp4 stores 320x240 pictures with a display matrix turning them to 240x320.
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe), arguments: ["h264", "passthrough"])
-    func aTurnedClipStaysUprightInMP4AndMPEGTS(preset: String) throws {
+    @Test(.requires(.ffmpeg, .ffprobe), arguments: ["h264", "passthrough"])
+    func aTurnedClipStaysUprightInMP4AndMPEGTS(preset: String) async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("rotated-90.mp4"), to: folder.appendingPathComponent("in.mp4"))
@@ -79,12 +79,12 @@ struct ExportThumbnailCommandTests {
         let shownSource = try ReelProcess.shownPicture(input, in: folder)
 
         // MP4 keeps the display matrix, and the thumbnail of the export is upright.
-        let mp4 = try ReelProcess.reel(["export", input, "-o", "out.mp4", "--preset", preset], in: folder)
+        let mp4 = await ReelProcess.reel(["export", input, "-o", "out.mp4", "--preset", preset], in: folder)
         #expect(mp4.status == 0, "\(mp4.stderr)")
         #expect(!mp4.stderr.contains("rotation not carried"), "\(mp4.stderr)")
         let kept = try ReelProcess.videoGeometry("out.mp4", in: folder)
         #expect(kept.width == source.width && kept.height == source.height && kept.rotation == source.rotation, "\(kept)")
-        let thumb = try ReelProcess.reel(["thumbnail", "out.mp4", "--at", "0.5", "-o", "t.png"], in: folder)
+        let thumb = await ReelProcess.reel(["thumbnail", "out.mp4", "--at", "0.5", "-o", "t.png"], in: folder)
         #expect(thumb.status == 0, "\(thumb.stderr)")
         let png = try Data(contentsOf: folder.appendingPathComponent("t.png"))
         let size = png[16..<24].reduce(into: [UInt8]()) { $0.append($1) }
@@ -92,7 +92,7 @@ struct ExportThumbnailCommandTests {
 
         // MPEG-TS has no display matrix: a re-encode draws the pictures upright; a copy
         // keeps them as stored and says so in one line, before the first frame.
-        let ts = try ReelProcess.reel(["export", input, "-o", "out.ts", "--preset", preset], in: folder)
+        let ts = await ReelProcess.reel(["export", input, "-o", "out.ts", "--preset", preset], in: folder)
         #expect(ts.status == 0, "\(ts.stderr)")
         let written = try ReelProcess.videoGeometry("out.ts", in: folder)
         #expect(written.rotation == 0, "\(written)")
@@ -109,12 +109,12 @@ struct ExportThumbnailCommandTests {
         }
     }
 
-    @Test(.requires(.reelBinary, .ffprobe))
-    func exportKeepsTheSourcesArtistAlbumAndCopyright() throws {
+    @Test(.requires(.ffprobe))
+    func exportKeepsTheSourcesArtistAlbumAndCopyright() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = Self.fixtures.appendingPathComponent("userdata.mov").path
-        let out = try ReelProcess.reel(["export", input, "-o", "out.mov", "--preset", "h264"], in: folder)
+        let out = await ReelProcess.reel(["export", input, "-o", "out.mov", "--preset", "h264"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         let probe = try TestTools.run("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "default=nw=1", "out.mov"], in: folder)
         // As user data, or as metadata keys when another of the source's items (its
@@ -126,53 +126,53 @@ struct ExportThumbnailCommandTests {
         }
     }
 
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
-    func thumbnailsAreUprightUnlessAskedNotToBe() throws {
+    @Test(.requires(.ffmpeg, .ffprobe))
+    func thumbnailsAreUprightUnlessAskedNotToBe() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = Self.fixtures.appendingPathComponent("portrait.mp4").path
-        let out = try ReelProcess.reel(["thumbnail", input, "--at", "0.5", "-o", "up.png"], in: folder)
+        let out = await ReelProcess.reel(["thumbnail", input, "--at", "0.5", "-o", "up.png"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         let up = try ReelProcess.shownPicture("up.png", in: folder)
         #expect(up.width == 120 && up.height == 160)
         #expect(up.gray(110, 10) > 200 && up.gray(10, 10) < 50 && up.gray(110, 150) < 50)
-        let stored = try ReelProcess.reel(["thumbnail", input, "--at", "0.5", "-o", "stored.png", "--no-transform"], in: folder)
+        let stored = await ReelProcess.reel(["thumbnail", input, "--at", "0.5", "-o", "stored.png", "--no-transform"], in: folder)
         #expect(stored.status == 0, "\(stored.stderr)")
         let raw = try ReelProcess.shownPicture("stored.png", in: folder)
         #expect(raw.width == 160 && raw.height == 120)
         #expect(raw.gray(10, 10) > 200 && raw.gray(150, 10) < 50)
     }
 
-    @Test("--at within half a frame of the end is the last frame", .requires(.reelBinary))
-    func thumbnailNearTheEndIsTheLastFrame() throws {
+    @Test("--at within half a frame of the end is the last frame")
+    func thumbnailNearTheEndIsTheLastFrame() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // 60 frames at 30 fps: 1.99 rounds to 2.0, the end; the frame showing is the last.
         let input = Self.fixtures.appendingPathComponent("counter-320x240.mp4").path
-        let near = try ReelProcess.reel(["thumbnail", input, "--at", "1.99", "-o", "near.png"], in: folder)
+        let near = await ReelProcess.reel(["thumbnail", input, "--at", "1.99", "-o", "near.png"], in: folder)
         #expect(near.status == 0, "\(near.stderr)")
-        let last = try ReelProcess.reel(["thumbnail", input, "--at", "59/30", "-o", "last.png", "--exact"], in: folder)
+        let last = await ReelProcess.reel(["thumbnail", input, "--at", "59/30", "-o", "last.png", "--exact"], in: folder)
         #expect(last.status == 0, "\(last.stderr)")
         let nearPNG = try? Data(contentsOf: folder.appendingPathComponent("near.png"))
         #expect(nearPNG != nil && nearPNG == (try? Data(contentsOf: folder.appendingPathComponent("last.png"))))
-        let end = try ReelProcess.reel(["thumbnail", input, "--at", "2", "-o", "end.png"], in: folder)
+        let end = await ReelProcess.reel(["thumbnail", input, "--at", "2", "-o", "end.png"], in: folder)
         #expect(end.status == 1)
         #expect(end.stderr.contains("past the end"))
     }
 
-    @Test(.requires(.reelBinary))
-    func thumbnailWritesThePNGOfTheFrame() throws {
+    @Test()
+    func thumbnailWritesThePNGOfTheFrame() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = Self.fixtures.appendingPathComponent("counter-320x240.mp4").path
-        let out = try ReelProcess.reel(["thumbnail", input, "--at", "1", "-o", "t.png", "--exact"], in: folder)
+        let out = await ReelProcess.reel(["thumbnail", input, "--at", "1", "-o", "t.png", "--exact"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         let png = try Data(contentsOf: folder.appendingPathComponent("t.png"))
         #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
         // IHDR: width and height, big-endian, at bytes 16...23.
         let size = png[16..<24].reduce(into: [UInt8]()) { $0.append($1) }
         #expect(size == [0, 0, 1, 64, 0, 0, 0, 240])
-        let late = try ReelProcess.reel(["thumbnail", input, "--at", "9", "-o", "late.png"], in: folder)
+        let late = await ReelProcess.reel(["thumbnail", input, "--at", "9", "-o", "late.png"], in: folder)
         #expect(late.status == 1)
         #expect(late.stderr.contains("past the end"))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("late.png").path))
@@ -180,8 +180,8 @@ struct ExportThumbnailCommandTests {
 
     @Test(
         "reel thumbnail of a composition file draws the render's frame at that time, compositor included",
-        .requires(.reelBinary, .ffmpeg))
-    func thumbnailOfACompositionIsTheRendersFrame() throws {
+        .requires(.ffmpeg))
+    func thumbnailOfACompositionIsTheRendersFrame() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let lossless = RenderCommandTests.dashboard.replacingOccurrences(
@@ -189,10 +189,10 @@ struct ExportThumbnailCommandTests {
             with: "\"video\": {\"codec\": \"ffv1\"}")
         #expect(lossless != RenderCommandTests.dashboard)
         let c = try RenderCommandTests.write(lossless, in: folder)
-        let render = try ReelProcess.reel(["render", c, "-o", "whole.mov"], in: folder)
+        let render = await ReelProcess.reel(["render", c, "-o", "whole.mov"], in: folder)
         #expect(render.status == 0, "\(render.stderr)")
         // 1.5 s is frame 45; the dashboard's numbers change every frame.
-        let thumb = try ReelProcess.reel(["thumbnail", c, "--at", "1.5", "-o", "t.png"], in: folder)
+        let thumb = await ReelProcess.reel(["thumbnail", c, "--at", "1.5", "-o", "t.png"], in: folder)
         #expect(thumb.status == 0, "\(thumb.stderr)")
         let ffmpeg = try #require(TestTools.which("ffmpeg"))
         func psnr(frame: Int) throws -> Double {
@@ -206,11 +206,11 @@ struct ExportThumbnailCommandTests {
             let average = line.split(separator: " ").first { $0.hasPrefix("average:") }.map { String($0.dropFirst("average:".count)) } ?? "0"
             return average == "inf" ? .infinity : Double(average) ?? 0
         }
-        let same = try psnr(frame: 45), before = try psnr(frame: 44)
+        let same = try await psnr(frame: 45), before = try await psnr(frame: 44)
         #expect(same >= 40, "frame 45: \(same) dB")
         #expect(before < same - 3, "frame 44: \(before) dB against frame 45's \(same) dB")
         // Outside the composition: one line, nothing written.
-        let late = try ReelProcess.reel(["thumbnail", c, "--at", "5", "-o", "late.png"], in: folder)
+        let late = await ReelProcess.reel(["thumbnail", c, "--at", "5", "-o", "late.png"], in: folder)
         #expect(late.status == 1 && late.stderrLines.count == 1 && late.stderr.contains("outside the composition"), "\(late.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("late.png").path))
     }

@@ -5,9 +5,6 @@ import Testing
 /// `reel inspect` run as a user runs it: the built binary, its output and exit status.
 @Suite("reel inspect")
 struct InspectCommandTests {
-    func reel() throws -> URL {
-        try #require(TestFiles.reelBinary, "the reel binary is not built: run `swift build` first")
-    }
 
     /// A scratch folder holding the bad inputs.
     static func scratchFolder() throws -> URL {
@@ -44,12 +41,12 @@ struct InspectCommandTests {
     }
 
     @Test("bad input: one line on stderr naming the file and the problem, exit status 1", arguments: BadInput.allCases)
-    func badInput(_ input: BadInput) throws {
+    func badInput(_ input: BadInput) async throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (argument, words) = try input.make(in: folder)
         for extra in [[], ["--json"]] {
-            let result = try TestTools.run(try reel(), ["inspect", argument] + extra, in: folder)
+            let result = await ReelProcess.reel(["inspect", argument] + extra, in: folder)
             #expect(result.status == 1)
             let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }
             #expect(lines.count == 1, "stderr: \(result.stderr)")
@@ -63,14 +60,14 @@ struct InspectCommandTests {
     @Test(
         "every fixture cut short: exit 0 or 1 with one line, never a crash",
         arguments: CLITestSupport.fixtureNames)
-    func cutShort(_ name: String) throws {
+    func cutShort(_ name: String) async throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let whole = try Data(contentsOf: TestFiles.fixtures.appendingPathComponent(name))
         for percent in [2, 30, 70, 98] {
             let cut = "cut-\(percent)-\(name)"
             try whole.prefix(whole.count * percent / 100).write(to: folder.appendingPathComponent(cut))
-            let result = try TestTools.run(try reel(), ["inspect", cut], in: folder)
+            let result = await ReelProcess.reel(["inspect", cut], in: folder)
             #expect(result.status == 0 || result.status == 1, "\(cut): status \(result.status): \(result.stderr)")
             if result.status == 1 {
                 #expect(result.stderr.split(separator: "\n").count == 1, "\(cut): \(result.stderr)")
@@ -79,12 +76,13 @@ struct InspectCommandTests {
         }
     }
 
-    @Test("--verbose lets FFmpeg speak; the last line is still Reel's")
+    @Test("--verbose lets FFmpeg speak; the last line is still Reel's", .requires(.reelBinary))
     func verbose() throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         _ = try BadInput.truncated.make(in: folder)
-        let result = try TestTools.run(try reel(), ["inspect", "cut.mp4", "--verbose"], in: folder)
+        // FFmpeg logs to the process's standard error: only a launched reel shows it.
+        let result = try ReelProcess.launch(["inspect", "cut.mp4", "--verbose"], in: folder)
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count > 1, "FFmpeg said nothing: \(result.stderr)")
@@ -92,8 +90,8 @@ struct InspectCommandTests {
     }
 
     @Test("text output: container, duration, tracks, metadata, chapters")
-    func text() throws {
-        let counter = try TestTools.run(try reel(), ["inspect", "Fixtures/counter-320x240.mp4"], in: TestFiles.packageRoot)
+    func text() async throws {
+        let counter = await ReelProcess.reel(["inspect", "Fixtures/counter-320x240.mp4"], in: TestFiles.packageRoot)
         #expect(counter.status == 0)
         #expect(counter.stderr.isEmpty)
         let text = counter.stdout
@@ -105,7 +103,7 @@ struct InspectCommandTests {
         #expect(text.contains("handler \"VideoHandler\""))
         #expect(text.contains("common/title: Reel counter"))
 
-        let mkv = try TestTools.run(try reel(), ["inspect", "Fixtures/chapters.mkv"], in: TestFiles.packageRoot)
+        let mkv = await ReelProcess.reel(["inspect", "Fixtures/chapters.mkv"], in: TestFiles.packageRoot)
         #expect(mkv.stdout.contains("chapters:\n  1. 0 s"))
         #expect(mkv.stdout.contains(": Opening\n"))
         #expect(mkv.stdout.contains(": Closing\n"))
@@ -114,9 +112,9 @@ struct InspectCommandTests {
     @Test(
         "GoPro: data and metadata tracks with their formats and handlers",
         .requires(.sharedMedia))
-    func goPro() throws {
+    func goPro() async throws {
         let file = TestFiles.sharedMedia.appendingPathComponent("gpmf-parser_max-heromode.mp4").path
-        let result = try TestTools.run(try reel(), ["inspect", file])
+        let result = await ReelProcess.reel(["inspect", file])
         #expect(result.status == 0)
         #expect(result.stdout.contains("track 3 [#2] timecode: none (tmcd)"))
         #expect(result.stdout.contains("track 4 [#3] metadata: bin_data (gpmd)"))
@@ -126,10 +124,10 @@ struct InspectCommandTests {
     }
 
     @Test("JSON output is stable: the same file prints the same text twice")
-    func stableJSON() throws {
+    func stableJSON() async throws {
         let args = ["inspect", "--json", "Fixtures/counter-320x240.mp4"]
-        let a = try TestTools.run(try reel(), args, in: TestFiles.packageRoot)
-        let b = try TestTools.run(try reel(), args, in: TestFiles.packageRoot)
+        let a = await ReelProcess.reel(args, in: TestFiles.packageRoot)
+        let b = await ReelProcess.reel(args, in: TestFiles.packageRoot)
         #expect(a.status == 0)
         #expect(a.stdout == b.stdout)
         let object = try JSONSerialization.jsonObject(with: Data(a.stdout.utf8)) as? [String: Any]

@@ -18,9 +18,8 @@ struct InspectReportTests {
         return Probe(streams: object["streams"] as? [[String: Any]] ?? [])
     }
 
-    static func reelJSON(_ file: URL) throws -> [String: Any] {
-        let reel = try #require(TestFiles.reelBinary, "the reel binary is not built: run `swift build` first")
-        let result = try TestTools.run(reel, ["inspect", "--json", file.path])
+    static func reelJSON(_ file: URL) async throws -> [String: Any] {
+        let result = await ReelProcess.reel(["inspect", "--json", file.path])
         try #require(result.status == 0, "reel inspect failed: \(result.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
@@ -37,9 +36,9 @@ struct InspectReportTests {
         }
     }
 
-    static func compare(_ file: URL) throws {
+    static func compare(_ file: URL) async throws {
         let probe = try ffprobe(file)
-        let report = try reelJSON(file)
+        let report = try await reelJSON(file)
         let tracks = try #require(report["tracks"] as? [[String: Any]])
         #expect(tracks.count == probe.streams.count, "\(file.lastPathComponent): track count")
         for (track, stream) in zip(tracks, probe.streams) {
@@ -75,8 +74,8 @@ struct InspectReportTests {
     @Test(
         "every fixture", .requires(.ffprobe),
         arguments: CLITestSupport.fixtureNames)
-    func fixture(_ name: String) throws {
-        try Self.compare(TestFiles.fixtures.appendingPathComponent(name))
+    func fixture(_ name: String) async throws {
+        try await Self.compare(TestFiles.fixtures.appendingPathComponent(name))
     }
 
     @Test(
@@ -84,13 +83,13 @@ struct InspectReportTests {
         .requires(.ffprobe),
         .requires(.sharedMedia),
         arguments: CLITestSupport.sharedContainerNames)
-    func sharedMedia(_ name: String) throws {
-        try Self.compare(TestFiles.sharedMedia.appendingPathComponent(name))
+    func sharedMedia(_ name: String) async throws {
+        try await Self.compare(TestFiles.sharedMedia.appendingPathComponent(name))
     }
 
     @Test("the characteristics the container flags: dubbed sound, forced subtitles")
-    func characteristics() throws {
-        let report = try Self.reelJSON(TestFiles.fixtures.appendingPathComponent("selection.mp4"))
+    func characteristics() async throws {
+        let report = try await Self.reelJSON(TestFiles.fixtures.appendingPathComponent("selection.mp4"))
         let tracks = try #require(report["tracks"] as? [[String: Any]])
         let flags = Dictionary(
             uniqueKeysWithValues: tracks.compactMap { t -> (Int, [String])? in
@@ -114,7 +113,7 @@ struct InspectReportTests {
     @Test(
         "caption tracks are listed with their format, language and whether Reel reads them",
         .requires(.ffmpeg, .ffprobe))
-    func captionTracks() throws {
+    func captionTracks() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let srt = folder.appendingPathComponent("in.srt")
@@ -129,18 +128,18 @@ struct InspectReportTests {
                 "-metadata:s:s:0", "language=fra", "-metadata:s:s:1", "language=deu", mkv.path,
             ])
         try #require(made.status == 0, "ffmpeg: \(made.stderr)")
-        try Self.compare(mkv)
-        let captions = try #require(try Self.reelJSON(mkv)["captions"] as? [[String: Any]])
+        try await Self.compare(mkv)
+        let captions = try await #require(try Self.reelJSON(mkv)["captions"] as? [[String: Any]])
         #expect(captions.map { $0["trackID"] as? Int } == [2, 3])
         #expect(captions.map { $0["format"] as? String } == ["subrip", "ass"])
         #expect(captions.map { $0["language"] as? String } == ["fra", "deu"])
         #expect(captions.map { $0["readable"] as? Bool } == [true, true])
-        let text = try TestTools.run(try #require(TestFiles.reelBinary), ["inspect", mkv.path])
+        let text = await ReelProcess.reel(["inspect", mkv.path])
         #expect(text.stdout.contains("captions: track 2 (subrip, fra); track 3 (ass, deu)\n"))
     }
 
     @Test("a CEA-608 track in MOV is listed as readable", .requires(.ffmpeg))
-    func cea608Track() throws {
+    func cea608Track() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let scc = folder.appendingPathComponent("in.scc")
@@ -153,21 +152,22 @@ struct InspectReportTests {
                 "-map", "0", "-map", "1", "-c:v", "mpeg4", "-c:s", "copy", mov.path,
             ])
         try #require(made.status == 0, "ffmpeg: \(made.stderr)")
-        let captions = try #require(try Self.reelJSON(mov)["captions"] as? [[String: Any]])
+        let captions = try #require(try await Self.reelJSON(mov)["captions"] as? [[String: Any]])
         #expect(captions.map { $0["format"] as? String } == ["c608"])
         #expect(captions.map { $0["readable"] as? Bool } == [true])
     }
 
-    @Test("captions in a video's SEI are listed under the video track", .requires(.ffmpeg, .reelBinary))
-    func captionsInVideoSEI() throws {
+    @Test("captions in a video's SEI are listed under the video track", .requires(.ffmpeg))
+    func captionsInVideoSEI() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = try SEIClip.make(words: SEIClip.hiWords, frames: 40, in: folder)
-        let captions = try #require(try Self.reelJSON(clip)["captions"] as? [[String: Any]])
+        let captions = try #require(try await Self.reelJSON(clip)["captions"] as? [[String: Any]])
         #expect(captions.map { $0["trackID"] as? Int } == [1])
         #expect(captions.map { $0["format"] as? String } == ["eia_608 in video"])
         #expect(captions.map { $0["readable"] as? Bool } == [true])
         // A video without captions lists none.
-        #expect((try Self.reelJSON(TestFiles.fixture("counter-320x240.mp4"))["captions"] as? [[String: Any]] ?? []).isEmpty)
+        let none = try await Self.reelJSON(TestFiles.fixture("counter-320x240.mp4"))
+        #expect((none["captions"] as? [[String: Any]] ?? []).isEmpty)
     }
 }

@@ -25,11 +25,11 @@ struct JoinCommandTests {
     static let qp = "{\"codec\": \"h264\", \"qp\": 24, \"preset\": \"veryfast\", \"keyframeInterval\": 10}"
 
     /// Plans `c` in `pieces` pieces and renders each in a process of its own.
-    static func renderPieces(_ c: String, pieces: Int, in folder: URL) throws {
-        let plan = try ReelProcess.reel(["plan", c, "--chunks", String(pieces), "-o", "plan.json"], in: folder)
+    static func renderPieces(_ c: String, pieces: Int, in folder: URL) async throws {
+        let plan = await ReelProcess.reel(["plan", c, "--chunks", String(pieces), "-o", "plan.json"], in: folder)
         #expect(plan.status == 0, "\(plan.stderr)")
         for k in 0..<pieces {
-            let out = try ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", String(k)], in: folder)
+            let out = await ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", String(k)], in: folder)
             #expect(out.status == 0, "piece \(k): \(out.stderr)")
         }
     }
@@ -48,23 +48,23 @@ struct JoinCommandTests {
         FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path)
     }
 
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
-    func qpPiecesJoinIntoExactlyTheSingleRenderWithItsSoundAndGPS() throws {
+    @Test(.requires(.ffmpeg, .ffprobe))
+    func qpPiecesJoinIntoExactlyTheSingleRenderWithItsSoundAndGPS() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let c = try Self.dashboard(video: Self.qp, in: folder)
-        #expect(try ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
-        #expect(try ReelProcess.reel(["plan", c, "--chunks", "4", "-o", "plan.json"], in: folder).status == 0)
+        #expect(await ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
+        #expect(await ReelProcess.reel(["plan", c, "--chunks", "4", "-o", "plan.json"], in: folder).status == 0)
         // Each piece by the index a scheduler gives, or by --chunk.
         let indexes: [(arguments: [String], environment: [String: String])] = [
             ([], ["SLURM_ARRAY_TASK_ID": "0"]), ([], ["JOB_COMPLETION_INDEX": "1"]),
             ([], ["AWS_BATCH_JOB_ARRAY_INDEX": "2"]), (["--chunk", "3"], [:]),
         ]
         for (k, index) in indexes.enumerated() {
-            let out = try ReelProcess.reel(["render", "--plan", "plan.json"] + index.arguments, in: folder, environment: index.environment)
+            let out = await ReelProcess.reel(["render", "--plan", "plan.json"] + index.arguments, in: folder, environment: index.environment)
             #expect(out.status == 0 && out.stderr.contains("wrote piece \(k)"), "\(out.stderr)")
         }
-        let join = try ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
+        let join = await ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
         #expect(join.status == 0, "\(join.stderr)")
 
         let whole = try ReelProcess.frameHashes("whole.mp4", in: folder)
@@ -72,8 +72,8 @@ struct JoinCommandTests {
         #expect(try ReelProcess.frameHashes("joined.mp4", in: folder) == whole)
         // The GPS track, as `reel metadata export` reads it.
         for format in ["csv", "json", "gpx"] {
-            let a = try ReelProcess.reel(["metadata", "export", "whole.mp4", "--format", format], in: folder)
-            let b = try ReelProcess.reel(["metadata", "export", "joined.mp4", "--format", format], in: folder)
+            let a = await ReelProcess.reel(["metadata", "export", "whole.mp4", "--format", format], in: folder)
+            let b = await ReelProcess.reel(["metadata", "export", "joined.mp4", "--format", format], in: folder)
             // (A GPX track is named after its file.)
             #expect(a.status == 0 && !a.stdout.isEmpty && b.stdout.replacingOccurrences(of: "joined.mp4", with: "whole.mp4") == a.stdout, "\(format)")
         }
@@ -99,16 +99,16 @@ struct JoinCommandTests {
 
     /// The crossfade, a real mix (two tones under volume ramps): the join mixes and encodes
     /// the sound once over the whole timeline, so it is the single render's, sample by sample.
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
-    func aMixedSoundJoinsIntoTheSingleRendersSound() throws {
+    @Test(.requires(.ffmpeg, .ffprobe))
+    func aMixedSoundJoinsIntoTheSingleRendersSound() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let json = RenderCommandTests.crossfade.replacingOccurrences(of: "\"compositor\":", with: "\"output\": {\"video\": \(Self.qp)},\n  \"compositor\":")
         #expect(json != RenderCommandTests.crossfade)
         let c = try RenderCommandTests.write(json, in: folder)
-        #expect(try ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
-        try Self.renderPieces(c, pieces: 3, in: folder)
-        let join = try ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
+        #expect(await ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
+        try await Self.renderPieces(c, pieces: 3, in: folder)
+        let join = await ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
         #expect(join.status == 0, "\(join.stderr)")
         #expect(try ReelProcess.frameHashes("joined.mp4", in: folder) == ReelProcess.frameHashes("whole.mp4", in: folder))
         let single = try Self.samples("whole.mp4", in: folder)
@@ -122,20 +122,20 @@ struct JoinCommandTests {
     }
 
     @Test(
-        .requires(.reelBinary, .ffmpeg, .ffprobe),
+        .requires(.ffmpeg, .ffprobe),
         arguments: ["{\"codec\": \"h264\", \"crf\": 23, \"keyframeInterval\": 10}", "{\"codec\": \"hevc\", \"crf\": 28, \"keyframeInterval\": 10}"])
-    func rateControlledPiecesJoinToTheRenderThatCodesGroupsApartAndKeepKeyframesOnTheCuts(video: String) throws {
+    func rateControlledPiecesJoinToTheRenderThatCodesGroupsApartAndKeepKeyframesOnTheCuts(video: String) async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // The render the pieces join to: every group of pictures coded by an encoder of its
         // own, as each piece's are. A plain render codes on with one encoder.
         let apart = video.replacingOccurrences(of: "}", with: ", \"independentGroups\": true}")
         _ = try Self.dashboard(video: apart, in: folder)
-        #expect(try ReelProcess.reel(["render", "c.json", "-o", "apart.mp4"], in: folder).status == 0)
+        #expect(await ReelProcess.reel(["render", "c.json", "-o", "apart.mp4"], in: folder).status == 0)
         let c = try Self.dashboard(video: video, in: folder)
-        #expect(try ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
-        try Self.renderPieces(c, pieces: 3, in: folder)
-        let join = try ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
+        #expect(await ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
+        try await Self.renderPieces(c, pieces: 3, in: folder)
+        let join = await ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
         #expect(join.status == 0, "\(join.stderr)")
         let joined = try ReelProcess.frameHashes("joined.mp4", in: folder)
         #expect(joined.count == 60)
@@ -168,27 +168,27 @@ struct JoinCommandTests {
         #expect(keyframes == [0, 10, 20, 30, 40, 50], "\(keyframes)")
     }
 
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
-    func aMissingOrUnfinishedPieceIsNamedAndNothingIsWritten() throws {
+    @Test(.requires(.ffmpeg, .ffprobe))
+    func aMissingOrUnfinishedPieceIsNamedAndNothingIsWritten() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let c = try Self.dashboard(video: Self.qp, in: folder)
-        try Self.renderPieces(c, pieces: 3, in: folder)
+        try await Self.renderPieces(c, pieces: 3, in: folder)
         let pieces = folder.appendingPathComponent("plan.pieces")
         // Piece 1 never ran; piece 2 was killed after its file was replaced but before its stamp.
         try FileManager.default.removeItem(at: pieces.appendingPathComponent("piece-0001.mov"))
         try FileManager.default.removeItem(at: pieces.appendingPathComponent("piece-0002.json"))
-        let join = try ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
+        let join = await ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
         #expect(join.status == 2)
         #expect(join.stderrLines.count == 1 && join.stderr.contains("missing pieces 1, 2"), "\(join.stderr)")
         #expect(!Self.exists("joined.mp4", in: folder))
         // A piece whose file was changed after its stamp is bad, and named.
-        #expect(try ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "1"], in: folder).status == 0)
-        #expect(try ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "2"], in: folder).status == 0)
+        #expect(await ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "1"], in: folder).status == 0)
+        #expect(await ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "2"], in: folder).status == 0)
         let handle = try FileHandle(forWritingTo: pieces.appendingPathComponent("piece-0000.mov"))
         try handle.truncate(atOffset: 1000)
         try handle.close()
-        let bad = try ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
+        let bad = await ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
         #expect(bad.status == 2 && bad.stderrLines.count == 1 && bad.stderr.contains("bad piece 0"), "\(bad.stderr)")
         #expect(!Self.exists("joined.mp4", in: folder))
     }
@@ -207,33 +207,33 @@ struct JoinCommandTests {
 
     /// A join of the plan in `folder` that must fail naming `mentions`, on one line, and
     /// write nothing.
-    static func expectJoinRefused(in folder: URL, mentions: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let join = try ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
+    static func expectJoinRefused(in folder: URL, mentions: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let join = await ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
         #expect(join.status == 2 && join.stderrLines.count == 1, "\(join.stderr)", sourceLocation: sourceLocation)
         #expect(join.stderr.contains(mentions), "\(join.stderr)", sourceLocation: sourceLocation)
         let written = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("joined") || $0.hasPrefix(".joined") }
         #expect(written.isEmpty, "\(written)", sourceLocation: sourceLocation)
     }
 
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
-    func aStampedPieceWithOtherCodecSettingsFramesOrTimesIsNamedAndNothingIsWritten() throws {
+    @Test(.requires(.ffmpeg, .ffprobe))
+    func aStampedPieceWithOtherCodecSettingsFramesOrTimesIsNamedAndNothingIsWritten() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let c = try Self.dashboard(video: Self.qp, in: folder)
-        try Self.renderPieces(c, pieces: 3, in: folder)
+        try await Self.renderPieces(c, pieces: 3, in: folder)
         let pieces = folder.appendingPathComponent("plan.pieces")
         let kept = folder.appendingPathComponent("kept")
         try FileManager.default.copyItem(at: pieces, to: kept)
-        #expect(try ReelProcess.reel(["join", "plan.json", "-o", "first.mp4"], in: folder).status == 0)
+        #expect(await ReelProcess.reel(["join", "plan.json", "-o", "first.mp4"], in: folder).status == 0)
         // The same render with x264's "slow" preset (another reference frame count in its
         // SPS): piece 1 of it has the same frames at the same times, in another codec
         // configuration, which a decoder of the joined stream would not be told about.
         let other = folder.appendingPathComponent("other")
         try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
         let slow = try Self.dashboard(video: Self.qp.replacingOccurrences(of: "veryfast", with: "slow"), in: other)
-        try Self.renderPieces(slow, pieces: 3, in: other)
+        try await Self.renderPieces(slow, pieces: 3, in: other)
         try Self.replacePiece(1, with: other.appendingPathComponent("plan.pieces/piece-0001.mov"), in: folder)
-        try Self.expectJoinRefused(in: folder, mentions: "bad piece 1 (its codec configuration differs from piece 0's")
+        try await Self.expectJoinRefused(in: folder, mentions: "bad piece 1 (its codec configuration differs from piece 0's")
         try Self.replacePiece(1, with: kept.appendingPathComponent("piece-0001.mov"), in: folder)
         // Piece 2 cut to its first group of pictures: 10 of its 20 frames.
         let ffmpeg = try #require(TestTools.which("ffmpeg"))
@@ -246,7 +246,7 @@ struct JoinCommandTests {
             ])
         #expect(cut.status == 0, "\(cut.stderr)")
         try Self.replacePiece(2, with: short, in: folder)
-        try Self.expectJoinRefused(in: folder, mentions: "bad piece 2 (piece-0002.mov has 10 frames, expected 20)")
+        try await Self.expectJoinRefused(in: folder, mentions: "bad piece 2 (piece-0002.mov has 10 frames, expected 20)")
         try Self.replacePiece(2, with: kept.appendingPathComponent("piece-0002.mov"), in: folder)
         // Piece 0 with its times doubled: the right frames, one every two frame durations.
         let slowed = folder.appendingPathComponent("slowed.mov")
@@ -258,15 +258,15 @@ struct JoinCommandTests {
             ])
         #expect(times.status == 0, "\(times.stderr)")
         try Self.replacePiece(0, with: slowed, in: folder)
-        try Self.expectJoinRefused(in: folder, mentions: "bad piece 0 (piece-0000.mov: frame 1 is at ")
+        try await Self.expectJoinRefused(in: folder, mentions: "bad piece 0 (piece-0000.mov: frame 1 is at ")
         // Put back, the pieces join into the same file as before.
         try Self.replacePiece(0, with: kept.appendingPathComponent("piece-0000.mov"), in: folder)
-        #expect(try ReelProcess.reel(["join", "plan.json", "-o", "second.mp4"], in: folder).status == 0)
+        #expect(await ReelProcess.reel(["join", "plan.json", "-o", "second.mp4"], in: folder).status == 0)
         #expect(try ReelProcess.frameHashes("second.mp4", in: folder) == ReelProcess.frameHashes("first.mp4", in: folder))
     }
 
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
-    func aRotatedSourceJoinsUprightLikeTheSingleRender() throws {
+    @Test(.requires(.ffmpeg, .ffprobe))
+    func aRotatedSourceJoinsUprightLikeTheSingleRender() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let c = try RenderCommandTests.write(
@@ -277,9 +277,9 @@ struct JoinCommandTests {
              "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
              "output": {"video": {"codec": "h264", "qp": 24, "preset": "veryfast", "keyframeInterval": 10}}}
             """, in: folder)
-        #expect(try ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
-        try Self.renderPieces(c, pieces: 3, in: folder)
-        let join = try ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
+        #expect(await ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
+        try await Self.renderPieces(c, pieces: 3, in: folder)
+        let join = await ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
         #expect(join.status == 0, "\(join.stderr)")
         // The source is coded 320x240 with a 90° display matrix; a render turns the pictures
         // upright (240x320, no matrix left), and the join is that render, frame for frame.
@@ -312,83 +312,83 @@ struct JoinCommandTests {
         #expect(try psnr("[1:v]hflip,vflip[r];[0:v][r]psnr") < 20)
     }
 
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
-    func aRerunPieceIsNotRenderedAgainAndARenderedAgainOneJoinsTheSame() throws {
+    @Test(.requires(.ffmpeg, .ffprobe))
+    func aRerunPieceIsNotRenderedAgainAndARenderedAgainOneJoinsTheSame() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let c = try Self.dashboard(video: Self.qp, in: folder)
-        try Self.renderPieces(c, pieces: 3, in: folder)
-        #expect(try ReelProcess.reel(["join", "plan.json", "-o", "first.mp4"], in: folder).status == 0)
+        try await Self.renderPieces(c, pieces: 3, in: folder)
+        #expect(await ReelProcess.reel(["join", "plan.json", "-o", "first.mp4"], in: folder).status == 0)
         let piece = folder.appendingPathComponent("plan.pieces/piece-0001.mov")
         let before = try FileManager.default.attributesOfItem(atPath: piece.path)[.modificationDate] as? Date
-        let again = try ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "1"], in: folder)
+        let again = await ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "1"], in: folder)
         #expect(again.status == 0 && again.stderr.contains("piece 1 is already complete"), "\(again.stderr)")
         #expect(try FileManager.default.attributesOfItem(atPath: piece.path)[.modificationDate] as? Date == before)
         // Its stamp gone (a task killed while rendering it again): rendered again, same result.
         try FileManager.default.removeItem(at: folder.appendingPathComponent("plan.pieces/piece-0001.json"))
-        let rerun = try ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "1"], in: folder)
+        let rerun = await ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "1"], in: folder)
         #expect(rerun.status == 0 && rerun.stderr.contains("wrote piece 1"), "\(rerun.stderr)")
-        #expect(try ReelProcess.reel(["join", "plan.json", "-o", "second.mp4"], in: folder).status == 0)
+        #expect(await ReelProcess.reel(["join", "plan.json", "-o", "second.mp4"], in: folder).status == 0)
         #expect(try ReelProcess.frameHashes("second.mp4", in: folder) == ReelProcess.frameHashes("first.mp4", in: folder))
         // The join refuses to replace an output without --overwrite.
-        let exists = try ReelProcess.reel(["join", "plan.json", "-o", "second.mp4"], in: folder)
+        let exists = await ReelProcess.reel(["join", "plan.json", "-o", "second.mp4"], in: folder)
         #expect(exists.status == 1 && exists.stderr.contains("--overwrite"))
     }
 
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
-    func aPieceFromAChangedSourceIsRefused() throws {
+    @Test(.requires(.ffmpeg, .ffprobe))
+    func aPieceFromAChangedSourceIsRefused() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = folder.appendingPathComponent("camera.mp4")
         try FileManager.default.copyItem(at: TestFiles.packageRoot.appendingPathComponent("Fixtures/counter-gps.mp4"), to: source)
         let c = try Self.dashboard(video: Self.qp, in: folder, source: source.path)
-        try Self.renderPieces(c, pieces: 2, in: folder)
+        try await Self.renderPieces(c, pieces: 2, in: folder)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: source.path)
-        let render = try ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "1"], in: folder)
+        let render = await ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "1"], in: folder)
         #expect(render.status == 2 && render.stderrLines.count == 1 && render.stderr.contains("source \"camera\""), "\(render.stderr)")
-        let join = try ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
+        let join = await ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
         #expect(join.status == 2 && join.stderrLines.count == 1 && join.stderr.contains("changed"), "\(join.stderr)")
         #expect(!Self.exists("joined.mp4", in: folder))
         // Planned again, the old pieces belong to the old plan and are rendered again.
-        #expect(try ReelProcess.reel(["plan", c, "--chunks", "2", "-o", "plan.json", "--overwrite"], in: folder).status == 0)
-        let stale = try ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
+        #expect(await ReelProcess.reel(["plan", c, "--chunks", "2", "-o", "plan.json", "--overwrite"], in: folder).status == 0)
+        let stale = await ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
         #expect(stale.status == 2 && stale.stderr.contains("bad piece 0 (it was rendered for another plan)"), "\(stale.stderr)")
     }
 
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
-    func badInputIsOneLineAndLeavesNoPiece() throws {
+    @Test(.requires(.ffmpeg, .ffprobe))
+    func badInputIsOneLineAndLeavesNoPiece() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let c = try Self.dashboard(video: Self.qp, in: folder)
-        #expect(try ReelProcess.reel(["plan", c, "--chunks", "2", "-o", "plan.json"], in: folder).status == 0)
+        #expect(await ReelProcess.reel(["plan", c, "--chunks", "2", "-o", "plan.json"], in: folder).status == 0)
         // A plan for another composition.
         try RenderCommandTests.dashboard.write(to: folder.appendingPathComponent("other.json"), atomically: true, encoding: .utf8)
-        let other = try ReelProcess.reel(["render", "other.json", "--plan", "plan.json", "--chunk", "0"], in: folder)
+        let other = await ReelProcess.reel(["render", "other.json", "--plan", "plan.json", "--chunk", "0"], in: folder)
         #expect(other.status == 2 && other.stderrLines.count == 1 && other.stderr.contains("not the composition the plan was made for"), "\(other.stderr)")
         // A piece index out of range, given or from the scheduler.
-        let range = try ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "2"], in: folder)
+        let range = await ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "2"], in: folder)
         #expect(
             range.status == 2 && range.stderrLines.count == 1 && range.stderr.contains("piece 2 is out of range: the plan has 2 pieces, 0 to 1"),
             "\(range.stderr)")
-        let environment = try ReelProcess.reel(["render", "--plan", "plan.json"], in: folder, environment: ["SLURM_ARRAY_TASK_ID": "7"])
+        let environment = await ReelProcess.reel(["render", "--plan", "plan.json"], in: folder, environment: ["SLURM_ARRAY_TASK_ID": "7"])
         #expect(environment.status == 2 && environment.stderr.contains("piece 7 is out of range"), "\(environment.stderr)")
-        let none = try ReelProcess.reel(["render", "--plan", "plan.json"], in: folder)
+        let none = await ReelProcess.reel(["render", "--plan", "plan.json"], in: folder)
         #expect(none.status == 2 && none.stderr.contains("--chunk"), "\(none.stderr)")
         // A work folder that cannot be made (its parent is a file).
         try Data("not a folder".utf8).write(to: folder.appendingPathComponent("file"))
-        #expect(try ReelProcess.reel(["plan", c, "--chunks", "2", "-o", "blocked.json", "--work-folder", "file/pieces"], in: folder).status == 0)
-        let blocked = try ReelProcess.reel(["render", "--plan", "blocked.json", "--chunk", "0"], in: folder)
+        #expect(await ReelProcess.reel(["plan", c, "--chunks", "2", "-o", "blocked.json", "--work-folder", "file/pieces"], in: folder).status == 0)
+        let blocked = await ReelProcess.reel(["render", "--plan", "blocked.json", "--chunk", "0"], in: folder)
         #expect(blocked.status == 1 && blocked.stderrLines.count == 1, "\(blocked.stderr)")
         #expect(
             blocked.stderr.contains("\(folder.path)/file/pieces: the work folder cannot be made: \(folder.path)/file is a file, not a folder"),
             "\(blocked.stderr)")
         // A negative index, with or without `=`: one line.
         for arguments in [["--chunk", "-1"], ["--chunk=-1"]] {
-            let negative = try ReelProcess.reel(["render", "--plan", "plan.json"] + arguments, in: folder)
+            let negative = await ReelProcess.reel(["render", "--plan", "plan.json"] + arguments, in: folder)
             #expect(negative.status == 2 && negative.stderrLines.count == 1 && negative.stderr.contains("piece -1 is out of range"), "\(negative.stderr)")
         }
         // A file that is not a plan.
-        let notPlan = try ReelProcess.reel(["join", c, "-o", "out.mp4"], in: folder)
+        let notPlan = await ReelProcess.reel(["join", c, "-o", "out.mp4"], in: folder)
         #expect(notPlan.status == 2 && notPlan.stderrLines.count == 1 && notPlan.stderr.contains("is not a render plan"), "\(notPlan.stderr)")
         // Nothing was rendered, nothing looks complete.
         let work = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("plan.pieces").path)) ?? []

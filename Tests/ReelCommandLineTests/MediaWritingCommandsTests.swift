@@ -48,8 +48,8 @@ struct MediaWritingCommandsTests {
             title: (format["tags"] as? [String: Any])?["title"] as? String)
     }
 
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
-    func everyCommandKeepsOrNamesWhatTheFileCarries() throws {
+    @Test(.requires(.ffmpeg, .ffprobe))
+    func everyCommandKeepsOrNamesWhatTheFileCarries() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let camera = try Self.cameraFile(in: folder)
@@ -67,13 +67,13 @@ struct MediaWritingCommandsTests {
             ("export", ["export", camera, "-o", "export.mp4"]),
             ("captions burn", ["captions", "burn", camera, "--captions", "c.srt", "-o", "burn.mp4"]),
         ] {
-            let run = try ReelProcess.reel(arguments, in: folder)
+            let run = await ReelProcess.reel(arguments, in: folder)
             #expect(run.status == 0, "\(name): \(run.stderr)")
             #expect(try Self.carried(arguments[arguments.count - 1], in: folder) == source, "\(name)")
             #expect(!run.stderr.contains("warning"), "\(name): \(run.stderr)")
         }
         // A new GPS track in place of the camera's: the old one is named in one line.
-        let imported = try ReelProcess.reel(["metadata", "import", "t.gpx", "--into", camera, "-o", "import.mp4"], in: folder)
+        let imported = await ReelProcess.reel(["metadata", "import", "t.gpx", "--into", camera, "-o", "import.mp4"], in: folder)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(try Self.carried("import.mp4", in: folder) == source)
         let importNotes = imported.stderr.split(separator: "\n")
@@ -82,11 +82,11 @@ struct MediaWritingCommandsTests {
         // chapters are the composition's own (it has none), since its time is not the file's.
         var composed = source
         composed.chapters = []
-        let rendered = try ReelProcess.reel(["render", composition, "-o", "render.mp4"], in: folder)
+        let rendered = await ReelProcess.reel(["render", composition, "-o", "render.mp4"], in: folder)
         #expect(rendered.status == 0, "\(rendered.stderr)")
         #expect(try Self.carried("render.mp4", in: folder) == composed)
-        try JoinCommandTests.renderPieces(composition, pieces: 2, in: folder)
-        let joined = try ReelProcess.reel(["join", "plan.json", "-o", "join.mp4"], in: folder)
+        try await JoinCommandTests.renderPieces(composition, pieces: 2, in: folder)
+        let joined = await ReelProcess.reel(["join", "plan.json", "-o", "join.mp4"], in: folder)
         #expect(joined.status == 0, "\(joined.stderr)")
         #expect(try Self.carried("join.mp4", in: folder) == composed)
     }

@@ -16,8 +16,8 @@ struct MetadataExportCommandTests {
     @Test(
         "GoPro MAX: CSV header, one row per GPS5 sample, the known first fixes",
         .requires(.sharedMedia))
-    func maxCSV() throws {
-        let text = try Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "csv"])
+    func maxCSV() async throws {
+        let text = await Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "csv"])
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first?.hasPrefix("time,latitude,longitude,altitude,speed2d,speed3d,fix,dop,gps_time,course,") == true)
         #expect(text.hasSuffix("\n"))
@@ -48,8 +48,8 @@ struct MetadataExportCommandTests {
         "GoPro MAX: every fix agrees with exiftool -ee",
         .requires(.sharedMedia),
         .requires(.exiftool))
-    func maxAgreesWithExifTool() throws {
-        let (_, rows) = Support.csvRows(try Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "csv"]))
+    func maxAgreesWithExifTool() async throws {
+        let (_, rows) = await Support.csvRows(Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "csv"]))
         let exif = try Support.exiftoolFixes(Support.maxSample)
         #expect(exif.count == Self.maxFixCount)
         try #require(rows.count == exif.count, "reel \(rows.count) fixes, exiftool \(exif.count)")
@@ -71,8 +71,8 @@ struct MetadataExportCommandTests {
     @Test(
         "GoPro MAX: JSON names the track and holds one group per fix",
         .requires(.sharedMedia))
-    func maxJSON() throws {
-        let text = try Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "json"])
+    func maxJSON() async throws {
+        let text = await Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(object["file"] as? String == "gpmf-parser_max-heromode.mp4")
         #expect(object["fixCount"] as? Int == Self.maxFixCount)
@@ -93,17 +93,17 @@ struct MetadataExportCommandTests {
         #expect(ids.contains("gpmf/ACCL"), "the other GPMF streams are in the groups too")
         // --track with the ID the default chose gives the same document.
         let trackID = try #require(track["trackID"] as? Int)
-        let again = try Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "json", "--track", String(trackID)])
+        let again = await Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "json", "--track", String(trackID)])
         #expect(again == text)
     }
 
     @Test(
         "GoPro MAX: GPX 1.1 with one track point per fix, to a file with -o",
         .requires(.sharedMedia))
-    func maxGPX() throws {
+    func maxGPX() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stdout = try Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "gpx", "-o", "max.gpx"], in: folder)
+        let stdout = await Support.reelOK(["metadata", "export", Support.maxSample.path, "--format", "gpx", "-o", "max.gpx"], in: folder)
         #expect(stdout.isEmpty)
         let text = try String(contentsOf: folder.appendingPathComponent("max.gpx"), encoding: .utf8)
         #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\""))
@@ -122,9 +122,9 @@ struct MetadataExportCommandTests {
         "MPEG-TS KLV: MISB ST 0601 (asynchronous) and EG 0104 sensor positions, one row per packet",
         .requires(.sharedMedia),
         arguments: [("kwiver_mpeg2_klv.ts", 30), ("kwiver_aphill_short.ts", 48)])
-    func klv(_ name: String, _ count: Int) throws {
+    func klv(_ name: String, _ count: Int) async throws {
         let file = TestFiles.sharedMedia.appendingPathComponent(name)
-        let (_, rows) = Support.csvRows(try Support.reelOK(["metadata", "export", file.path, "--format", "csv"]))
+        let (_, rows) = await Support.csvRows(Support.reelOK(["metadata", "export", file.path, "--format", "csv"]))
         #expect(rows.count == count)
         let times = rows.compactMap { $0["time"].flatMap(Double.init) }
         #expect(times.count == count)
@@ -137,16 +137,16 @@ struct MetadataExportCommandTests {
             #expect(lon.allSatisfy { (-77.5 ... -77.2).contains($0) })
             #expect(rows.first?["gps_time"]?.hasPrefix("2008-") == true)
         }
-        let json = try Support.reelOK(["metadata", "export", file.path, "--format", "json"])
+        let json = await Support.reelOK(["metadata", "export", file.path, "--format", "json"])
         #expect(json.contains("\"format\" : \"klv\""))
     }
 
     @Test(
         "iPhone mebx without timed GPS: JSON has the decoded orientation; CSV gives the static location with a note",
         .requires(.sharedMedia))
-    func mebxWithoutGPS() throws {
+    func mebxWithoutGPS() async throws {
         let file = TestFiles.sharedMedia.appendingPathComponent("nom-exif_meta.mov")
-        let json = try Support.reelOK(["metadata", "export", file.path, "--format", "json"])
+        let json = await Support.reelOK(["metadata", "export", file.path, "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect((object["track"] as? [String: Any])?["format"] as? String == "mebx")
         #expect(object["fixCount"] as? Int == 0)
@@ -158,7 +158,7 @@ struct MetadataExportCommandTests {
         #expect(location["latitude"] as? Double == 27.1281)
         #expect(location["longitude"] as? Double == 100.2508)
 
-        let csv = try TestTools.run(try Support.reel(), ["metadata", "export", file.path, "--format", "csv"])
+        let csv = await ReelProcess.reel(["metadata", "export", file.path, "--format", "csv"])
         #expect(csv.status == 0)
         let (_, rows) = Support.csvRows(csv.stdout)
         #expect(rows.count == 1)
@@ -170,13 +170,13 @@ struct MetadataExportCommandTests {
     }
 
     @Test("a file with no metadata track but a udta location exports that one point", .requires(.ffmpeg))
-    func staticLocationOnly() throws {
+    func staticLocationOnly() async throws {
         let file = try TestFiles.scratchFolder().appendingPathComponent("located.mp4")
         _ = try TestTools.run(
             try #require(TestTools.which("ffmpeg")),
             ["-v", "error", "-y", "-i", Support.counter.path, "-c", "copy", "-metadata", "location=+46.2044+006.1432/", file.path])
         for format in ["gpx", "json"] {
-            let result = try TestTools.run(try Support.reel(), ["metadata", "export", file.path, "--format", format])
+            let result = await ReelProcess.reel(["metadata", "export", file.path, "--format", format])
             #expect(result.status == 0, "stderr: \(result.stderr)")
             #expect(result.stdout.contains("46.2044"))
             #expect(result.stdout.contains("6.1432"))
@@ -185,13 +185,13 @@ struct MetadataExportCommandTests {
                 #expect(result.stderr.hasPrefix("reel: note: "), "stderr: \(result.stderr)")
             }
         }
-        let plain = try TestTools.run(try Support.reel(), ["metadata", "export", Support.counter.path, "--format", "csv"])
+        let plain = await ReelProcess.reel(["metadata", "export", Support.counter.path, "--format", "csv"])
         #expect(plain.status == 1)
         #expect(plain.stderr.contains("no static location"))
     }
 
     @Test("a corrupt gpmd sample: one warning line naming its track and time, the other fixes written")
-    func corruptSample() throws {
+    func corruptSample() async throws {
         let source = Support.counterGPS
         let tracks = try MP4File(contentsOf: source).tracks()
         let gpmd = try #require(tracks.first { $0.format == "gpmd" })
@@ -201,21 +201,21 @@ struct MetadataExportCommandTests {
         for i in 0..<bad.size { bytes[Int(bad.offset) + i] = 0xFF }
         let file = try TestFiles.scratchFolder().appendingPathComponent("damaged.mp4")
         try bytes.write(to: file)
-        let result = try TestTools.run(try Support.reel(), ["metadata", "export", file.path, "--format", "csv"])
+        let result = await ReelProcess.reel(["metadata", "export", file.path, "--format", "csv"])
         #expect(result.status == 0)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "stderr: \(result.stderr)")
         #expect(lines.first?.hasPrefix("reel: warning: track \(gpmd.trackID): ") == true, "stderr: \(result.stderr)")
         #expect(lines.first?.contains("at \(bad.presentationTime.secondsDescription)") == true, "stderr: \(result.stderr)")
         let (_, rows) = Support.csvRows(result.stdout)
-        let (_, all) = Support.csvRows(try Support.reelOK(["metadata", "export", source.path, "--format", "csv"]))
+        let (_, all) = await Support.csvRows(Support.reelOK(["metadata", "export", source.path, "--format", "csv"]))
         #expect(!rows.isEmpty && rows.count < all.count)
     }
 
     @Test("the GPS fixtures: CSV gives back their GPX tracks", arguments: MetadataTestSupport.gpsFixtures)
-    func fixtureCSV(_ fixture: MetadataTestSupport.GPSFixture) throws {
-        let (_, rows) = Support.csvRows(
-            try Support.reelOK(
+    func fixtureCSV(_ fixture: MetadataTestSupport.GPSFixture) async throws {
+        let (_, rows) = await Support.csvRows(
+            Support.reelOK(
                 ["metadata", "export", "Fixtures/\(fixture.video)", "--format", "csv"],
                 in: TestFiles.packageRoot))
         let points = Support.gpxPoints(try String(contentsOf: TestFiles.fixtures.appendingPathComponent(fixture.track), encoding: .utf8))
@@ -232,13 +232,13 @@ struct MetadataExportCommandTests {
     }
 
     @Test("-o replaces an existing file whole and leaves nothing beside it")
-    func replacesOutput() throws {
+    func replacesOutput() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("old contents\n".utf8).write(to: folder.appendingPathComponent("track.csv"))
-        _ = try Support.reelOK(["metadata", "export", Support.counterGPS.path, "--format", "csv", "-o", "track.csv"], in: folder)
+        _ = await Support.reelOK(["metadata", "export", Support.counterGPS.path, "--format", "csv", "-o", "track.csv"], in: folder)
         let text = try String(contentsOf: folder.appendingPathComponent("track.csv"), encoding: .utf8)
-        #expect(text == (try Support.reelOK(["metadata", "export", Support.counterGPS.path, "--format", "csv"])))
+        await #expect(text == (try Support.reelOK(["metadata", "export", Support.counterGPS.path, "--format", "csv"])))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["track.csv"])
     }
 
@@ -263,9 +263,9 @@ struct MetadataExportCommandTests {
     }
 
     @Test("bad input: one line on stderr naming the file and the problem, exit status 1", arguments: BadInput.allCases)
-    func badInput(_ input: BadInput) throws {
+    func badInput(_ input: BadInput) async throws {
         let (args, file, words) = input.arguments
-        let result = try TestTools.run(try Support.reel(), ["metadata", "export"] + args, in: TestFiles.packageRoot)
+        let result = await ReelProcess.reel(["metadata", "export"] + args, in: TestFiles.packageRoot)
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "stderr: \(result.stderr)")
@@ -275,12 +275,12 @@ struct MetadataExportCommandTests {
     }
 
     @Test("a file cut short is refused with one line, not exported as if the track ended there")
-    func aTruncatedFileIsRefused() throws {
+    func aTruncatedFileIsRefused() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let cut = folder.appendingPathComponent("cut.mp4")
         try Data(try Data(contentsOf: MetadataTestSupport.counterGPS).prefix(60_000)).write(to: cut)
-        let result = try TestTools.run(try MetadataTestSupport.reel(), ["metadata", "export", cut.path, "--format", "csv"])
+        let result = await ReelProcess.reel(["metadata", "export", cut.path, "--format", "csv"])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("cut short"), "\(result.stderr)")

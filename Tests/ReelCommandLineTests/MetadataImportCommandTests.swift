@@ -12,20 +12,20 @@ struct MetadataImportCommandTests {
     static func imported(
         _ extra: [String] = [], track: URL = MetadataTestSupport.trackGPX,
         video: URL = MetadataTestSupport.counter, out: String = "out.mp4"
-    ) throws -> URL {
+    ) async throws -> URL {
         let folder = try TestFiles.scratchFolder()
-        let stdout = try Support.reelOK(["metadata", "import", track.path, "--into", video.path, "-o", out] + extra, in: folder)
+        let stdout = await Support.reelOK(["metadata", "import", track.path, "--into", video.path, "-o", out] + extra, in: folder)
         #expect(stdout.isEmpty)
         return folder
     }
 
     @Test("round trip: GPX in, the same points out (to GPMF's scaling), at their times")
-    func roundTrip() throws {
-        let folder = try Self.imported()
+    func roundTrip() async throws {
+        let folder = try await Self.imported()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out.mp4")
         let points = Support.gpxPoints(try String(contentsOf: Support.trackGPX, encoding: .utf8))
-        let (_, rows) = Support.csvRows(try Support.reelOK(["metadata", "export", out.path, "--format", "csv"]))
+        let (_, rows) = await Support.csvRows(Support.reelOK(["metadata", "export", out.path, "--format", "csv"]))
         try #require(rows.count == points.count)
         for (i, (row, point)) in zip(rows, points).enumerated() {
             #expect(Support.scaled(row["latitude"], 1e7) == Support.scaled(point.lat, 1e7), "point \(i)")
@@ -37,15 +37,15 @@ struct MetadataImportCommandTests {
             #expect(row["time"].flatMap(Double.init) == Double(i) / 5, "point \(i): the GPX time against the video's creation time")
         }
         // GPX out gives the same points as the GPX that went in.
-        let gpx = Support.gpxPoints(try Support.reelOK(["metadata", "export", out.path, "--format", "gpx"]))
+        let gpx = await Support.gpxPoints(Support.reelOK(["metadata", "export", out.path, "--format", "gpx"]))
         #expect(gpx.map(\.lat) == points.map(\.lat))
         #expect(gpx.map(\.lon) == points.map(\.lon))
         #expect(gpx.map(\.time) == points.map(\.time))
     }
 
     @Test("ffprobe sees a data track with codec tag gpmd; the container tags are kept", .requires(.ffprobe))
-    func ffprobeSeesGPMD() throws {
-        let folder = try Self.imported()
+    func ffprobeSeesGPMD() async throws {
+        let folder = try await Self.imported()
         defer { try? FileManager.default.removeItem(at: folder) }
         let streams = try Support.probeStreams(folder.appendingPathComponent("out.mp4"))
         #expect(streams.map { $0["codec_type"] as? String } == ["video", "audio", "data"])
@@ -59,7 +59,7 @@ struct MetadataImportCommandTests {
     }
 
     @Test("the video's chapters are kept, with no note about its chapter track", .requires(.ffmpeg, .ffprobe))
-    func chaptersAreKept() throws {
+    func chaptersAreKept() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let meta = folder.appendingPathComponent("chapters.txt")
@@ -70,7 +70,7 @@ struct MetadataImportCommandTests {
             "ffmpeg",
             ["-v", "error", "-i", Support.counter.path, "-i", meta.path, "-map", "0", "-map_metadata", "0", "-map_chapters", "1", "-c", "copy", video.path])
         // reelOK also checks that nothing is printed on stderr.
-        _ = try Support.reelOK(["metadata", "import", Support.trackGPX.path, "--into", video.path, "-o", "out.mp4"], in: folder)
+        _ = await Support.reelOK(["metadata", "import", Support.trackGPX.path, "--into", video.path, "-o", "out.mp4"], in: folder)
         let chapters = try TestTools.outputString(
             "ffprobe",
             [
@@ -81,8 +81,8 @@ struct MetadataImportCommandTests {
     }
 
     @Test("exiftool -ee reads the same coordinates", .requires(.exiftool))
-    func exiftoolReadsIt() throws {
-        let folder = try Self.imported()
+    func exiftoolReadsIt() async throws {
+        let folder = try await Self.imported()
         defer { try? FileManager.default.removeItem(at: folder) }
         let exif = try Support.exiftoolFixes(folder.appendingPathComponent("out.mp4"))
         let points = Support.gpxPoints(try String(contentsOf: Support.trackGPX, encoding: .utf8))
@@ -96,8 +96,8 @@ struct MetadataImportCommandTests {
     }
 
     @Test("video and audio packets are bit-identical to the source's (framemd5)", .requires(.ffmpeg))
-    func packetsCopied() throws {
-        let folder = try Self.imported()
+    func packetsCopied() async throws {
+        let folder = try await Self.imported()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = try Support.packetHashes(Support.counter)
         let copied = try Support.packetHashes(folder.appendingPathComponent("out.mp4"))
@@ -106,25 +106,25 @@ struct MetadataImportCommandTests {
     }
 
     @Test("a rotated video keeps its display matrix and its packets", .requires(.ffmpeg))
-    func rotated() throws {
+    func rotated() async throws {
         let source = TestFiles.fixtures.appendingPathComponent("rotated-90.mp4")
-        let folder = try Self.imported(video: source)
+        let folder = try await Self.imported(video: source)
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out.mp4")
-        func transform(_ file: URL) throws -> [String: Double]? {
-            let json = try Support.reelOK(["inspect", "--json", file.path])
+        func transform(_ file: URL) async throws -> [String: Double]? {
+            let json = await Support.reelOK(["inspect", "--json", file.path])
             let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
             let video = (object?["tracks"] as? [[String: Any]])?.first { $0["mediaType"] as? String == "video" }
             return video?["preferredTransform"] as? [String: Double]
         }
-        let expected = try #require(try transform(source))
+        let expected = try await #require(try transform(source))
         #expect(expected["b"] == -1 && expected["c"] == 1)
-        #expect(try transform(out) == expected)
+        await #expect(try transform(out) == expected)
         #expect(try Support.packetHashes(out) == (try Support.packetHashes(source)))
     }
 
     @Test("a camera's timecode is kept: the video starts at the same label, with its timecode track", .requires(.ffmpeg))
-    func timecode() throws {
+    func timecode() async throws {
         let scratch = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let source = scratch.appendingPathComponent("tc.mp4")
@@ -135,9 +135,9 @@ struct MetadataImportCommandTests {
                 "-metadata", "creation_time=2024-01-01T00:00:00Z", source.path,
             ]
         ).succeeded("ffmpeg")
-        let folder = try Self.imported(video: source)
+        let folder = try await Self.imported(video: source)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let json = try Support.reelOK(["inspect", "--json", folder.appendingPathComponent("out.mp4").path])
+        let json = await Support.reelOK(["inspect", "--json", folder.appendingPathComponent("out.mp4").path])
         let tracks = (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["tracks"] as? [[String: Any]] ?? []
         #expect(tracks.first { $0["mediaType"] as? String == "video" }?["timecode"] as? String == "12:34:56:07")
         #expect(tracks.filter { $0["mediaType"] as? String == "timecode" }.count == 1)
@@ -146,9 +146,9 @@ struct MetadataImportCommandTests {
     @Test(
         "the committed fixtures are what the script makes", .requires(.ffprobe),
         arguments: MetadataTestSupport.gpsFixtures)
-    func fixtureIsCurrent(_ fixture: MetadataTestSupport.GPSFixture) throws {
+    func fixtureIsCurrent(_ fixture: MetadataTestSupport.GPSFixture) async throws {
         let fixtures = TestFiles.fixtures
-        let folder = try Self.imported(
+        let folder = try await Self.imported(
             track: fixtures.appendingPathComponent(fixture.track),
             video: fixtures.appendingPathComponent(fixture.source), out: fixture.video)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -159,13 +159,11 @@ struct MetadataImportCommandTests {
     }
 
     @Test("the two cameras' fixtures carry different routes")
-    func fixturesDiffer() throws {
-        let tracks = try MetadataTestSupport.gpsFixtures.map { fixture in
-            Support.csvRows(
-                try Support.reelOK(
-                    ["metadata", "export", "Fixtures/\(fixture.video)", "--format", "csv"],
-                    in: TestFiles.packageRoot)
-            ).rows
+    func fixturesDiffer() async throws {
+        var tracks: [[[String: String]]] = []
+        for fixture in MetadataTestSupport.gpsFixtures {
+            let csv = await Support.reelOK(["metadata", "export", "Fixtures/\(fixture.video)", "--format", "csv"], in: TestFiles.packageRoot)
+            tracks.append(Support.csvRows(csv).rows)
         }
         try #require(tracks.count == 2 && tracks[0].count == 10 && tracks[1].count == 10)
         for (i, (a, b)) in zip(tracks[0], tracks[1]).enumerated() {
@@ -176,17 +174,17 @@ struct MetadataImportCommandTests {
     }
 
     @Test("CSV in: the time column is media seconds, plus --offset; points past the end are left out")
-    func csvWithOffset() throws {
+    func csvWithOffset() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let csv = try Support.reelOK(["metadata", "export", Support.counterGPS.path, "--format", "csv", "-o", "track.csv"], in: folder)
+        let csv = await Support.reelOK(["metadata", "export", Support.counterGPS.path, "--format", "csv", "-o", "track.csv"], in: folder)
         #expect(csv.isEmpty)
-        _ = try Support.reelOK(["metadata", "import", "track.csv", "--into", Support.counter.path, "-o", "same.mp4"], in: folder)
-        _ = try Support.reelOK(["metadata", "import", "track.csv", "--into", Support.counter.path, "-o", "later.mov", "--offset", "0.5"], in: folder)
+        _ = await Support.reelOK(["metadata", "import", "track.csv", "--into", Support.counter.path, "-o", "same.mp4"], in: folder)
+        _ = await Support.reelOK(["metadata", "import", "track.csv", "--into", Support.counter.path, "-o", "later.mov", "--offset", "0.5"], in: folder)
         let original = Support.csvRows(try String(contentsOf: folder.appendingPathComponent("track.csv"), encoding: .utf8)).rows
-        let same = Support.csvRows(try Support.reelOK(["metadata", "export", "same.mp4", "--format", "csv"], in: folder)).rows
+        let same = await Support.csvRows(Support.reelOK(["metadata", "export", "same.mp4", "--format", "csv"], in: folder)).rows
         #expect(same == original)
-        let later = Support.csvRows(try Support.reelOK(["metadata", "export", "later.mov", "--format", "csv"], in: folder)).rows
+        let later = await Support.csvRows(Support.reelOK(["metadata", "export", "later.mov", "--format", "csv"], in: folder)).rows
         #expect(later.count == 8, "points at 1.6 s and 1.8 s move past the 2 s video")
         #expect(later.first?["time"] == "0.5")
         #expect(later.first?["latitude"] == original.first?["latitude"])
@@ -199,13 +197,12 @@ struct MetadataImportCommandTests {
     }
 
     @Test("an existing output is an error unless --overwrite")
-    func overwrite() throws {
-        let folder = try Self.imported()
+    func overwrite() async throws {
+        let folder = try await Self.imported()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out.mp4")
         try Data("keep me".utf8).write(to: out)
-        let refused = try TestTools.run(
-            try Support.reel(),
+        let refused = await ReelProcess.reel(
             [
                 "metadata", "import", Support.trackGPX.path, "--into", Support.counter.path,
                 "-o", "out.mp4",
@@ -213,7 +210,7 @@ struct MetadataImportCommandTests {
         #expect(refused.status == 1)
         #expect(refused.stderr == "reel: out.mp4: the output file exists (use --overwrite to replace it)\n")
         #expect(try Data(contentsOf: out) == Data("keep me".utf8))
-        _ = try Support.reelOK(["metadata", "import", Support.trackGPX.path, "--into", Support.counter.path, "-o", "out.mp4", "--overwrite"], in: folder)
+        _ = await Support.reelOK(["metadata", "import", Support.trackGPX.path, "--into", Support.counter.path, "-o", "out.mp4", "--overwrite"], in: folder)
         #expect(try Data(contentsOf: out) == (try Data(contentsOf: Support.counterGPS)))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.mp4"], "no partial file left")
     }
@@ -275,12 +272,12 @@ struct MetadataImportCommandTests {
         "bad input: one line on stderr naming the file and the problem, exit status 1, nothing written",
         .requires(.ffmpeg),
         arguments: BadInput.allCases)
-    func badInput(_ input: BadInput) throws {
+    func badInput(_ input: BadInput) async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (args, file, words) = try input.make(in: folder)
         let before = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
-        let result = try TestTools.run(try Support.reel(), ["metadata", "import"] + args, in: folder)
+        let result = await ReelProcess.reel(["metadata", "import"] + args, in: folder)
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "stderr: \(result.stderr)")
@@ -296,12 +293,11 @@ struct MetadataImportCommandTests {
             ("gpmd", "mp4"), ("mebx", "mov"), ("mebx", "mp4"), ("camm", "mp4"), ("klv", "ts"), ("auto", "ts"),
             ("klv", "mp4"), ("mebx", "ts"), ("gpmd", "ts"),
         ])
-    func everyFormat(format: String, container: String) throws {
+    func everyFormat(format: String, container: String) async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out.\(container)")
-        let result = try TestTools.run(
-            try Support.reel(),
+        let result = await ReelProcess.reel(
             [
                 "metadata", "import", Support.trackGPX.path, "--into", Support.counter.path,
                 "-o", out.path, "--metadata-format", format,
@@ -315,7 +311,7 @@ struct MetadataImportCommandTests {
         }
         #expect(result.status == 0, "\(result.stderr)")
         let points = Support.gpxPoints(try String(contentsOf: Support.trackGPX, encoding: .utf8))
-        let (_, rows) = Support.csvRows(try Support.reelOK(["metadata", "export", out.path, "--format", "csv"]))
+        let (_, rows) = await Support.csvRows(Support.reelOK(["metadata", "export", out.path, "--format", "csv"]))
         try #require(rows.count == points.count)
         for (row, point) in zip(rows, points) {
             // The coarsest: ISO 6709 in mebx, 6 decimals.
@@ -334,12 +330,12 @@ struct MetadataImportCommandTests {
         """
 
     @Test("CAMM keeps the velocity and accuracies: reel exports them back, exiftool reads them", .requires(.exiftool))
-    func cammCarriesVelocityAndAccuracy() throws {
+    func cammCarriesVelocityAndAccuracy() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.fieldsCSV.write(to: folder.appendingPathComponent("in.csv"), atomically: true, encoding: .utf8)
-        _ = try Support.reelOK(["metadata", "import", "in.csv", "--into", Support.counter.path, "-o", "out.mp4", "--metadata-format", "camm"], in: folder)
-        let rows = Support.csvRows(try Support.reelOK(["metadata", "export", "out.mp4", "--format", "csv"], in: folder)).rows
+        _ = await Support.reelOK(["metadata", "import", "in.csv", "--into", Support.counter.path, "-o", "out.mp4", "--metadata-format", "camm"], in: folder)
+        let rows = await Support.csvRows(Support.reelOK(["metadata", "export", "out.mp4", "--format", "csv"], in: folder)).rows
         try #require(rows.count == 2)
         for column in ["velocity_north", "velocity_east", "velocity_up", "horizontal_accuracy", "vertical_accuracy", "speed_accuracy"] {
             #expect(
@@ -366,12 +362,12 @@ struct MetadataImportCommandTests {
     }
 
     @Test("KLV keeps heading, attitude, course, velocity and satellites; JSON gives them in the fix")
-    func klvCarriesAttitude() throws {
+    func klvCarriesAttitude() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.fieldsCSV.write(to: folder.appendingPathComponent("in.csv"), atomically: true, encoding: .utf8)
-        _ = try Support.reelOK(["metadata", "import", "in.csv", "--into", Support.counter.path, "-o", "out.ts"], in: folder)
-        let rows = Support.csvRows(try Support.reelOK(["metadata", "export", "out.ts", "--format", "csv"], in: folder)).rows
+        _ = await Support.reelOK(["metadata", "import", "in.csv", "--into", Support.counter.path, "-o", "out.ts"], in: folder)
+        let rows = await Support.csvRows(Support.reelOK(["metadata", "export", "out.ts", "--format", "csv"], in: folder)).rows
         try #require(rows.count == 2)
         func value(_ column: String, _ row: Int = 0) -> Double { rows[row][column].flatMap(Double.init) ?? .nan }
         #expect(abs(value("heading") - 159.97) < 0.006 && abs(value("heading", 1) - 160.5) < 0.006)
@@ -380,7 +376,7 @@ struct MetadataImportCommandTests {
         #expect(abs(value("velocity_north") - 4) < 0.01 && abs(value("velocity_east") - 3) < 0.01 && abs(value("velocity_up") + 1) < 0.006)
         #expect(rows[0]["satellites"] == "9" && value("airspeed") == 7)
 
-        let json = try Support.reelOK(["metadata", "export", "out.ts", "--format", "json"], in: folder)
+        let json = await Support.reelOK(["metadata", "export", "out.ts", "--format", "json"], in: folder)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let fix = try #require((object["groups"] as? [[String: Any]])?.first?["fix"] as? [String: Any])
         #expect(fix["satellites"] as? Int == 9)

@@ -24,13 +24,9 @@ enum MetadataTestSupport {
         GPSFixture(track: "track-b.gpx", source: "counter-bars-320x240.mp4", video: "counter-gps-b.mp4"),
     ]
 
-    static func reel() throws -> URL {
-        try #require(TestFiles.reelBinary, "the reel binary is not built: run `swift build` first")
-    }
-
     /// Runs `reel ARGS`, requiring exit status 0 and nothing on stderr; returns stdout.
-    static func reelOK(_ arguments: [String], in folder: URL? = nil) throws -> String {
-        let result = try TestTools.run(try reel(), arguments, in: folder)
+    static func reelOK(_ arguments: [String], in folder: URL? = nil) async -> String {
+        let result = await ReelProcess.reel(arguments, in: folder)
         #expect(result.status == 0, "reel \(arguments.joined(separator: " ")): \(result.stderr)")
         #expect(result.stderr.isEmpty, "stderr: \(result.stderr)")
         return result.stdout

@@ -4,15 +4,15 @@ import Testing
 
 @Suite("reel plan", .serialized)
 struct PlanCommandTests {
-    @Test(.requires(.reelBinary))
-    func writesThePlanAndTheSchedulerFiles() throws {
+    @Test()
+    func writesThePlanAndTheSchedulerFiles() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // The containers mount the folder holding the plan, the composition and the source.
         let source = folder.appendingPathComponent("camera.mp4")
         try FileManager.default.copyItem(at: TestFiles.packageRoot.appendingPathComponent("Fixtures/counter-gps.mp4"), to: source)
         let c = try JoinCommandTests.dashboard(video: JoinCommandTests.qp, in: folder, source: source.path)
-        let out = try ReelProcess.reel(
+        let out = await ReelProcess.reel(
             ["plan", c, "--chunk-seconds", "0.5", "-o", "plan.json", "--emit", "slurm", "--emit", "k8s", "--emit", "aws-batch"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stderr.contains("4 pieces of 10 to 20 frames (60 in all, a keyframe every 10)"), "\(out.stderr)")
@@ -25,11 +25,11 @@ struct PlanCommandTests {
         let script = try String(contentsOf: folder.appendingPathComponent("plan.render.sbatch"), encoding: .utf8)
         #expect(script.contains("#SBATCH --array=0-3"))
         // Not replaced without --overwrite.
-        let again = try ReelProcess.reel(["plan", c, "--chunks", "2", "-o", "plan.json"], in: folder)
+        let again = await ReelProcess.reel(["plan", c, "--chunks", "2", "-o", "plan.json"], in: folder)
         #expect(again.status == 1 && again.stderr.contains("--overwrite"), "\(again.stderr)")
         // A work folder sharing only `/` with the plan: no mount point for the containers,
         // one line, nothing written.
-        let outside = try ReelProcess.reel(
+        let outside = await ReelProcess.reel(
             ["plan", c, "--chunks", "2", "-o", "other.json", "--work-folder", "/dev/shm/reel-pieces", "--emit", "k8s"], in: folder)
         #expect(outside.status == 2 && outside.stderrLines.count == 1, "\(outside.stderr)")
         #expect(
@@ -40,16 +40,15 @@ struct PlanCommandTests {
     }
 
     @Test(
-        .requires(.reelBinary),
         arguments: [
             (["--chunks", "7"], "6 keyframe intervals"), ([], "--chunks N or --chunk-seconds S"),
             (["--chunks", "2", "--chunk-seconds", "1"], "not both"), (["--chunks", "0"], "expected 1 or more"),
         ])
-    func badSplitsAreOneLineAndWriteNothing(arguments: [String], mentions: String) throws {
+    func badSplitsAreOneLineAndWriteNothing(arguments: [String], mentions: String) async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let c = try JoinCommandTests.dashboard(video: JoinCommandTests.qp, in: folder)
-        let out = try ReelProcess.reel(["plan", c, "-o", "plan.json"] + arguments, in: folder)
+        let out = await ReelProcess.reel(["plan", c, "-o", "plan.json"] + arguments, in: folder)
         #expect(out.status == 2)
         #expect(out.stderr.contains(mentions), "\(out.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("plan.json").path))
@@ -69,11 +68,11 @@ struct PlanCommandTests {
         return (folder, try JoinCommandTests.dashboard(video: JoinCommandTests.qp, in: folder))
     }
 
-    @Test(.requires(.reelBinary, .ffmpeg))
-    func aBatchPlanRendersOneWholeJobPerInputAndItsJoinChecksTheOutputs() throws {
+    @Test(.requires(.ffmpeg))
+    func aBatchPlanRendersOneWholeJobPerInputAndItsJoinChecksTheOutputs() async throws {
         let (folder, template) = try Self.batchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let plan = try ReelProcess.reel(
+        let plan = await ReelProcess.reel(
             [
                 "plan", "--inputs", "clips/*.MP4", "--composition", template, "-o", "plan.json", "--output-dir", "out",
                 "--output-name", "{name}-dash.mp4", "--emit", "slurm",
@@ -85,63 +84,62 @@ struct PlanCommandTests {
         #expect(join.contains("'join' '\(folder.appendingPathComponent("plan.json").standardizedFileURL.path)'\n"), "\(join)")
 
         // Nothing rendered yet: the join names both jobs.
-        let early = try ReelProcess.reel(["join", "plan.json"], in: folder)
+        let early = await ReelProcess.reel(["join", "plan.json"], in: folder)
         #expect(early.status == 2 && early.stderr.contains("missing jobs 0"), "\(early.stderr)")
         for k in 0..<2 {
-            let out = try ReelProcess.reel(["render", "--plan", "plan.json"], in: folder, environment: ["SLURM_ARRAY_TASK_ID": String(k)])
+            let out = await ReelProcess.reel(["render", "--plan", "plan.json"], in: folder, environment: ["SLURM_ARRAY_TASK_ID": String(k)])
             #expect(out.status == 0 && out.stderr.contains("wrote job \(k)"), "\(out.stderr)")
         }
         // A rerun task does nothing; the join finds every output complete.
-        let again = try ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "1"], in: folder)
+        let again = await ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "1"], in: folder)
         #expect(again.status == 0 && again.stderr.contains("already complete"), "\(again.stderr)")
-        let done = try ReelProcess.reel(["join", "plan.json"], in: folder)
+        let done = await ReelProcess.reel(["join", "plan.json"], in: folder)
         #expect(done.status == 0 && done.stderr.contains("all 2 jobs"), "\(done.stderr)")
 
         // Each output is the template rendered with the input as its first source.
-        #expect(try ReelProcess.reel(["render", template, "--source", "clips/b.MP4", "-o", "single.mp4"], in: folder).status == 0)
+        #expect(await ReelProcess.reel(["render", template, "--source", "clips/b.MP4", "-o", "single.mp4"], in: folder).status == 0)
         let single = try ReelProcess.frameHashes("single.mp4", in: folder)
         #expect(single.count == 60)
         #expect(try ReelProcess.frameHashes("out/b-dash.mp4", in: folder) == single)
-        let a = try ReelProcess.reel(["metadata", "export", "out/a-dash.mp4", "--format", "csv"], in: folder)
+        let a = await ReelProcess.reel(["metadata", "export", "out/a-dash.mp4", "--format", "csv"], in: folder)
         #expect(a.status == 0 && !a.stdout.isEmpty, "\(a.stderr)")
 
         // A changed input is refused, by its job and by the join, and an output removed is named.
         try Data("changed".utf8).write(to: folder.appendingPathComponent("clips/a.MP4"))
-        let changed = try ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "0"], in: folder)
+        let changed = await ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", "0"], in: folder)
         #expect(changed.status == 2 && changed.stderr.contains("a.MP4") && changed.stderr.contains("changed"), "\(changed.stderr)")
         try FileManager.default.removeItem(at: folder.appendingPathComponent("out/b-dash.mp4"))
-        let gone = try ReelProcess.reel(["join", "plan.json"], in: folder)
+        let gone = await ReelProcess.reel(["join", "plan.json"], in: folder)
         #expect(
             gone.status == 2 && gone.stderr.contains("job 0 (its input")
                 && gone.stderr.contains("missing job 1 (\(folder.appendingPathComponent("out/b-dash.mp4").standardizedFileURL.path))"), "\(gone.stderr)")
     }
 
     @Test(
-        .requires(.reelBinary),
         arguments: [
             (["--inputs", "nothing/*.MP4"], "matches no file"), (["--inputs", "clips/*.MP4", "--chunks", "2"], "drop --chunks"),
             (["--inputs", "clips/*.MP4", "--output-name", "same.mp4"], "{name}"),
             (["--inputs", "clips/*.MP4", "--output-name", "{name}/x.mp4"], "expected a file name"),
             (["--inputs", "clips/*.MP4", "--output-dir", "clips", "--output-name", "{name}.MP4"], "replace an input"),
         ])
-    func badBatchPlansAreOneLineAndWriteNothing(arguments: [String], mentions: String) throws {
+    func badBatchPlansAreOneLineAndWriteNothing(arguments: [String], mentions: String) async throws {
         let (folder, template) = try Self.batchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let out = try ReelProcess.reel(["plan", "--composition", template, "-o", "plan.json"] + arguments, in: folder)
+        let out = await ReelProcess.reel(["plan", "--composition", template, "-o", "plan.json"] + arguments, in: folder)
         #expect(out.status == 2)
         #expect(out.stderr.contains(mentions), "\(out.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("plan.json").path))
     }
 
-    @Test(.requires(.reelBinary))
-    func aBatchPlanDoesNotReplaceOutputsThatExistUnlessAsked() throws {
+    @Test()
+    func aBatchPlanDoesNotReplaceOutputsThatExistUnlessAsked() async throws {
         let (folder, template) = try Self.batchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("mine".utf8).write(to: folder.appendingPathComponent("out/a.mp4"))
-        let out = try ReelProcess.reel(["plan", "--inputs", "clips/*.MP4", "--composition", template, "-o", "plan.json", "--output-dir", "out"], in: folder)
+        let out = await ReelProcess.reel(["plan", "--inputs", "clips/*.MP4", "--composition", template, "-o", "plan.json", "--output-dir", "out"], in: folder)
         #expect(out.status == 1 && out.stderr.contains("a.mp4") && out.stderr.contains("--overwrite"), "\(out.stderr)")
         #expect(try Data(contentsOf: folder.appendingPathComponent("out/a.mp4")) == Data("mine".utf8))
-        let asked = try ReelProcess.reel(
+        let asked = await ReelProcess.reel(
             [
                 "plan", "--inputs", "clips/*.MP4", "--composition", template, "-o", "plan.json", "--output-dir", "out",
                 "--overwrite",

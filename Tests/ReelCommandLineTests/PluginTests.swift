@@ -9,7 +9,7 @@ struct PluginTests {
     static let example = TestFiles.packageRoot.appendingPathComponent("Examples/custom-compositor")
 
     static var sepiaBinary: URL? {
-        ReelProcess.reel.map { $0.deletingLastPathComponent().appendingPathComponent("reel-sepia") }
+        ReelProcess.binary.map { $0.deletingLastPathComponent().appendingPathComponent("reel-sepia") }
             .flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil }
     }
 
@@ -43,11 +43,11 @@ struct PluginTests {
         #expect(source.split(separator: "\n", omittingEmptySubsequences: false).count - 1 <= 40)
     }
 
-    @Test(.requires(.reelBinary))
-    func theStockReelDoesNotKnowThePluginsCompositor() throws {
+    @Test()
+    func theStockReelDoesNotKnowThePluginsCompositor() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let out = try ReelProcess.reel(["render", Self.example.appendingPathComponent("composition.json").path, "-o", "x.mp4"], in: folder)
+        let out = await ReelProcess.reel(["render", Self.example.appendingPathComponent("composition.json").path, "-o", "x.mp4"], in: folder)
         #expect(out.status == 2)
         #expect(out.stderr.contains("compositor.name: no compositor named \"sepia\""), "\(out.stderr)")
     }

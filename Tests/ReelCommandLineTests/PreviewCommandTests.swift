@@ -6,7 +6,7 @@ import Testing
 struct PreviewCommandTests {
     /// Starts `reel preview ARGUMENTS` and waits for its first line, the page's address.
     static func start(_ arguments: [String], in folder: URL) throws -> (running: TestTools.Running, url: String?) {
-        let reel = try #require(ReelProcess.reel)
+        let reel = try #require(ReelProcess.binary)
         let running = try TestTools.start(reel, ["preview"] + arguments, in: folder)
         // Until the server says where it is (or ends): a guard against a hung start.
         for _ in 0..<600 {
@@ -68,19 +68,19 @@ struct PreviewCommandTests {
         #expect(server.process.isRunning, "\(server.stderrSoFar)")
     }
 
-    @Test("bad input: a missing or broken composition is one line and exit 2; --port and --scale are checked", .requires(.reelBinary))
-    func badInput() throws {
+    @Test("bad input: a missing or broken composition is one line and exit 2; --port and --scale are checked")
+    func badInput() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let missing = try ReelProcess.reel(["preview", "nothere.json"], in: folder)
+        let missing = await ReelProcess.reel(["preview", "nothere.json"], in: folder)
         #expect(missing.status == 2 && missing.stderrLines.count == 1 && missing.stderr.contains("nothere.json"), "\(missing.stderr)")
         try Data(#"{"version": 1, "sources": [{"name": "a", "path": 7}]}"#.utf8).write(to: folder.appendingPathComponent("bad.json"))
-        let broken = try ReelProcess.reel(["preview", "bad.json"], in: folder)
+        let broken = await ReelProcess.reel(["preview", "bad.json"], in: folder)
         #expect(broken.status == 2 && broken.stderrLines.count == 1 && broken.stderr.contains("sources[0].path"), "\(broken.stderr)")
-        let media = try ReelProcess.reel(["preview", "nothere.mp4"], in: folder)
+        let media = await ReelProcess.reel(["preview", "nothere.mp4"], in: folder)
         #expect(media.status == 1 && media.stderrLines.count == 1, "\(media.stderr)")
-        #expect(try ReelProcess.reel(["preview", "c.json", "--port", "70000"], in: folder).status != 0)
-        #expect(try ReelProcess.reel(["preview", "c.json", "--scale", "0"], in: folder).status != 0)
+        #expect(try await ReelProcess.reel(["preview", "c.json", "--port", "70000"], in: folder).status != 0)
+        #expect(try await ReelProcess.reel(["preview", "c.json", "--scale", "0"], in: folder).status != 0)
     }
 
     @Test("off loopback the first line says who can see the preview", .requires(.reelBinary))

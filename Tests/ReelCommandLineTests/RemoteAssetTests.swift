@@ -43,8 +43,7 @@ struct RemoteAssetTests {
     }
 
     @Test(
-        "a server that ignores byte ranges: the asset says the file reads forward only; reel inspect says so in one line",
-        .requires(.reelBinary))
+        "a server that ignores byte ranges: the asset says the file reads forward only; reel inspect says so in one line")
     func serverWithoutRanges() async throws {
         let server = try LoopbackHTTPServer(folder: Self.fixtures, servesRanges: false)
         defer { server.stop() }
@@ -55,7 +54,7 @@ struct RemoteAssetTests {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = server.url(name).absoluteString
-        let result = try ReelProcess.reel(["inspect", url], in: folder)
+        let result = await ReelProcess.reel(["inspect", url], in: folder)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stderrLines.count == 1, "stderr: \(result.stderr)")
         #expect(result.stderr.hasPrefix("reel: warning: \(url): the server ignores byte-range requests"), "stderr: \(result.stderr)")
@@ -63,7 +62,7 @@ struct RemoteAssetTests {
         // A server that serves ranges gets no such line.
         let ranged = try LoopbackHTTPServer(folder: Self.fixtures)
         defer { ranged.stop() }
-        let complete = try ReelProcess.reel(["inspect", ranged.url(name).absoluteString], in: folder)
+        let complete = await ReelProcess.reel(["inspect", ranged.url(name).absoluteString], in: folder)
         #expect(complete.status == 0 && complete.stderr.isEmpty, "stderr: \(complete.stderr)")
     }
 
@@ -107,21 +106,21 @@ struct RemoteAssetTests {
 
     @Test(
         "reel thumbnail and reel export read an http URL as they read the file",
-        .requires(.reelBinary, .ffprobe))
-    func thumbnailAndExportOfAURL() throws {
+        .requires(.ffprobe))
+    func thumbnailAndExportOfAURL() async throws {
         let server = try LoopbackHTTPServer(folder: Self.fixtures)
         defer { server.stop() }
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = server.url(Self.clip).absoluteString
-        let thumbnail = try ReelProcess.reel(["thumbnail", url, "--at", "1", "-o", "t.png"], in: folder)
+        let thumbnail = await ReelProcess.reel(["thumbnail", url, "--at", "1", "-o", "t.png"], in: folder)
         #expect(thumbnail.status == 0, "stderr: \(thumbnail.stderr)")
-        let local = try ReelProcess.reel(["thumbnail", Self.fixtures.appendingPathComponent(Self.clip).path, "--at", "1", "-o", "l.png"], in: folder)
+        let local = await ReelProcess.reel(["thumbnail", Self.fixtures.appendingPathComponent(Self.clip).path, "--at", "1", "-o", "l.png"], in: folder)
         #expect(local.status == 0, "stderr: \(local.stderr)")
         let made = try Data(contentsOf: folder.appendingPathComponent("t.png"))
         let fromFile = try Data(contentsOf: folder.appendingPathComponent("l.png"))
         #expect(!made.isEmpty && made == fromFile)
-        let export = try ReelProcess.reel(["export", url, "-o", "copy.mp4", "--preset", "passthrough"], in: folder)
+        let export = await ReelProcess.reel(["export", url, "-o", "copy.mp4", "--preset", "passthrough"], in: folder)
         #expect(export.status == 0, "stderr: \(export.stderr)")
         let frames = try TestTools.outputString(
             "ffprobe",
@@ -132,7 +131,7 @@ struct RemoteAssetTests {
             ])
         #expect(frames.trimmingCharacters(in: .whitespacesAndNewlines) == "60")
         // A missing remote file is the server's answer, not "no such file".
-        let missing = try ReelProcess.reel(["thumbnail", server.url("nothing.mp4").absoluteString, "--at", "0", "-o", "m.png"], in: folder)
+        let missing = await ReelProcess.reel(["thumbnail", server.url("nothing.mp4").absoluteString, "--at", "0", "-o", "m.png"], in: folder)
         #expect(missing.status != 0 && !missing.stderr.contains("no such file"), "stderr: \(missing.stderr)")
     }
 
@@ -187,9 +186,8 @@ struct RemoteAssetTests {
     }
 
     @Test(
-        "reel inspect of an http URL prints the local file's report but for the name",
-        .requires(.reelBinary))
-    func inspectCommand() throws {
+        "reel inspect of an http URL prints the local file's report but for the name")
+    func inspectCommand() async throws {
         let server = try LoopbackHTTPServer(folder: Self.fixtures)
         defer { server.stop() }
         let folder = try TestFiles.scratchFolder()
@@ -197,8 +195,8 @@ struct RemoteAssetTests {
         let url = server.url(Self.clip).absoluteString
         let local = Self.fixtures.appendingPathComponent(Self.clip).path
         for extra in [[], ["--json"]] {
-            let remote = try ReelProcess.reel(["inspect", url] + extra, in: folder)
-            let file = try ReelProcess.reel(["inspect", local] + extra, in: folder)
+            let remote = await ReelProcess.reel(["inspect", url] + extra, in: folder)
+            let file = await ReelProcess.reel(["inspect", local] + extra, in: folder)
             #expect(remote.status == 0, "stderr: \(remote.stderr)")
             #expect(remote.stdout.replacingOccurrences(of: url, with: local) == file.stdout)
             #expect(!remote.stdout.isEmpty)
@@ -207,14 +205,14 @@ struct RemoteAssetTests {
 
     @Test(
         "reel inspect of a server that dies or stalls mid-file: one line naming the URL and what happened, exit 1",
-        .requires(.reelBinary), arguments: [LoopbackHTTPServer.Failure.close, .stall])
-    func inspectDeadServer(failure: LoopbackHTTPServer.Failure) throws {
+        arguments: [LoopbackHTTPServer.Failure.close, .stall])
+    func inspectDeadServer(failure: LoopbackHTTPServer.Failure) async throws {
         let server = try LoopbackHTTPServer(folder: Self.fixtures, failAt: Self.clipSize / 2, failure: failure)
         defer { server.stop() }
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = server.url(Self.clip).absoluteString
-        let result = try ReelProcess.reel(["inspect", url, "--network-timeout", "1"], in: folder)
+        let result = await ReelProcess.reel(["inspect", url, "--network-timeout", "1"], in: folder)
         #expect(result.status == 1)
         #expect(result.stderrLines.count == 1, "stderr: \(result.stderr)")
         let said = failure == .close ? "the connection was lost at byte" : "timed out: the server sent nothing for 1.0 seconds"

@@ -80,13 +80,13 @@ struct RenderCommandOTIOTests {
 
     @Test(
         "A timeline written by OpenTimelineIO renders to the frames and sound it describes",
-        .requires(.reelBinary, .ffmpeg, .ffprobe, .openTimelineIO))
-    func rendersATimelineWrittenByOpenTimelineIO() throws {
+        .requires(.ffmpeg, .ffprobe, .openTimelineIO))
+    func rendersATimelineWrittenByOpenTimelineIO() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.makeMedia(in: folder)
         try Self.python(Self.timeline, in: folder)
-        let out = try ReelProcess.reel(["render", "edit.otio", "-o", "out.mkv"], in: folder)
+        let out = await ReelProcess.reel(["render", "edit.otio", "-o", "out.mkv"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         let g = try Self.greys("g.mp4", in: folder), h = try Self.greys("h.mp4", in: folder)
         let shown = try Self.greys("out.mkv", in: folder)
@@ -134,8 +134,8 @@ struct RenderCommandOTIOTests {
         #expect(try Self.level("out.mkv", in: folder, from: 2.45, to: 2.6) < 0.005)
     }
 
-    @Test("An EDL converted by otioconvert (CMX 3600 adapter) renders", .requires(.reelBinary, .ffmpeg, .openTimelineIO))
-    func rendersAnEDLConvertedByOTIOConvert() throws {
+    @Test("An EDL converted by otioconvert (CMX 3600 adapter) renders", .requires(.ffmpeg, .openTimelineIO))
+    func rendersAnEDLConvertedByOTIOConvert() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.makeMedia(in: folder)
@@ -154,7 +154,7 @@ struct RenderCommandOTIOTests {
         try TestTools.output("otioconvert", ["-i", "edit.edl", "-o", "edit.otio", "-a", "rate=30"], in: folder)
         let otio = try String(contentsOf: folder.appendingPathComponent("edit.otio"), encoding: .utf8)
         #expect(otio.contains("\"g.mp4\"") && otio.contains("\"h.mp4\""))
-        let out = try ReelProcess.reel(["render", "edit.otio", "-o", "out.mkv", "--parameters", "{}"], in: folder)
+        let out = await ReelProcess.reel(["render", "edit.otio", "-o", "out.mkv", "--parameters", "{}"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         let shown = try Self.greys("out.mkv", in: folder)
         // 35 frames at 30 fps of 30000/1001 media: the render's frames show g's frames near
@@ -168,7 +168,7 @@ struct RenderCommandOTIOTests {
     /// A three-clip edit of `clip` (cuts and one dissolve) made with OTIO's library, rendered
     /// with the GPS dashboard; the output's GPS track holds exactly the fixes of the kept
     /// stretches, at their new times.
-    func checkDashboardEdit(clip: URL, rate: String, stretches: [(start: Int, frames: Int)], dissolveFrames: Int) throws {
+    func checkDashboardEdit(clip: URL, rate: String, stretches: [(start: Int, frames: Int)], dissolveFrames: Int) async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let script = """
@@ -190,10 +190,10 @@ struct RenderCommandOTIOTests {
             otio.adapters.write_to_file(tl, "ride.otio")
             """
         try Self.python(script, in: folder)
-        let out = try ReelProcess.reel(["render", "ride.otio", "--compositor", "gps-dashboard", "-o", "out.mp4"], in: folder)
+        let out = await ReelProcess.reel(["render", "ride.otio", "--compositor", "gps-dashboard", "-o", "out.mp4"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
-        let source = try Self.fixes(try ReelProcess.reel(["metadata", "export", clip.path, "--format", "csv"], in: folder).stdout)
-        let written = try Self.fixes(try ReelProcess.reel(["metadata", "export", "out.mp4", "--format", "csv"], in: folder).stdout)
+        let source = try Self.fixes(await ReelProcess.reel(["metadata", "export", clip.path, "--format", "csv"], in: folder).stdout)
+        let written = try Self.fixes(await ReelProcess.reel(["metadata", "export", "out.mp4", "--format", "csv"], in: folder).stdout)
         guard let (n, d) = rate == "30" ? (Int64(30), Int64(1)) : (rate == "29.97" ? (Int64(30000), Int64(1001)) : nil) else { return }
         var expected: [(Double, String)] = []
         var position = 0
@@ -230,31 +230,31 @@ struct RenderCommandOTIOTests {
 
     @Test(
         "The GPS dashboard over a three-clip OTIO edit of the GPS fixture keeps the kept stretches' fixes at their new times",
-        .requires(.reelBinary, .ffmpeg, .openTimelineIO))
-    func dashboardOverAnEditOfTheFixture() throws {
+        .requires(.ffmpeg, .openTimelineIO))
+    func dashboardOverAnEditOfTheFixture() async throws {
         // 0..0.5 s, 1.0..1.5 s, then (after a dissolve of 4 frames each side) 1.5..2.0 s.
-        try checkDashboardEdit(
+        try await checkDashboardEdit(
             clip: TestFiles.fixture("counter-gps.mp4"), rate: "30",
             stretches: [(0, 15), (30, 15), (45, 15)], dissolveFrames: 4)
     }
 
     @Test(
         "The GPS dashboard over a three-clip OTIO edit of the GoPro MAX sample keeps the kept stretches' fixes at their new times",
-        .requires(.reelBinary, .ffmpeg, .openTimelineIO, .sharedMedia))
-    func dashboardOverAnEditOfTheGoProSample() throws {
+        .requires(.ffmpeg, .openTimelineIO, .sharedMedia))
+    func dashboardOverAnEditOfTheGoProSample() async throws {
         // 29.97 fps: 1.0..2.5 s, 5.0..6.5 s, then (dissolve of 15 frames each side) 8.0..9.5 s.
-        try checkDashboardEdit(
+        try await checkDashboardEdit(
             clip: TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4"), rate: "29.97",
             stretches: [(30, 45), (150, 45), (240, 45)], dissolveFrames: 15)
     }
 
-    @Test("A missing media file names the clip and its path; nothing is written", .requires(.reelBinary))
-    func missingMediaNamesTheClip() throws {
+    @Test("A missing media file names the clip and its path; nothing is written")
+    func missingMediaNamesTheClip() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let otio = Self.oneClip(target: "gone.mp4", clipSchema: "Clip.2")
         try Data(otio.utf8).write(to: folder.appendingPathComponent("edit.otio"))
-        let out = try ReelProcess.reel(["render", "edit.otio", "-o", "out.mp4"], in: folder)
+        let out = await ReelProcess.reel(["render", "edit.otio", "-o", "out.mp4"], in: folder)
         #expect(out.status == 2)
         #expect(out.stderr.split(separator: "\n").count == 1, "\(out.stderr)")
         #expect(out.stderr.contains("tracks.children[0].children[0].media_references.DEFAULT_MEDIA.target_url"), "\(out.stderr)")
@@ -262,27 +262,27 @@ struct RenderCommandOTIOTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.mp4").path))
     }
 
-    @Test("A truncated .otio file is one line naming the JSON path where it ends", .requires(.reelBinary))
-    func truncatedFileNamesThePath() throws {
+    @Test("A truncated .otio file is one line naming the JSON path where it ends")
+    func truncatedFileNamesThePath() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let otio = Self.oneClip(target: TestFiles.fixture("counter-gps.mp4").path, clipSchema: "Clip.2")
         let cut = otio.range(of: "\"rate\": 30")!.upperBound
         try Data(otio[..<cut].utf8).write(to: folder.appendingPathComponent("edit.otio"))
-        let out = try ReelProcess.reel(["render", "edit.otio", "-o", "out.mp4"], in: folder)
+        let out = await ReelProcess.reel(["render", "edit.otio", "-o", "out.mp4"], in: folder)
         #expect(out.status == 2)
         #expect(out.stderr.split(separator: "\n").count == 1, "\(out.stderr)")
         #expect(out.stderr.contains("tracks.children[0].children[0].source_range.start_time"), "\(out.stderr)")
         #expect(out.stderr.contains("truncated"), "\(out.stderr)")
     }
 
-    @Test("An unknown schema type is one line naming its object path, exit status 2", .requires(.reelBinary))
-    func unknownSchemaNamesThePath() throws {
+    @Test("An unknown schema type is one line naming its object path, exit status 2")
+    func unknownSchemaNamesThePath() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let otio = Self.oneClip(target: TestFiles.fixture("counter-gps.mp4").path, clipSchema: "Foo.1")
         try Data(otio.utf8).write(to: folder.appendingPathComponent("edit.otio"))
-        let out = try ReelProcess.reel(["render", "edit.otio", "-o", "out.mp4"], in: folder)
+        let out = await ReelProcess.reel(["render", "edit.otio", "-o", "out.mp4"], in: folder)
         #expect(out.status == 2)
         #expect(out.stderr.contains("edit.otio: tracks.children[0].children[0]: \"Foo.1\" is not supported"), "\(out.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.mp4").path))

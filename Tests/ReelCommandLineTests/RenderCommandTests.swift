@@ -18,26 +18,26 @@ struct RenderCommandTests {
         (try? String(contentsOf: root.appendingPathComponent("Examples/gps-dashboard/composition.json"), encoding: .utf8)) ?? ""
     }
 
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
-    func rendersTheDashboardAndKeepsTheGPSTrack() throws {
+    @Test(.requires(.ffmpeg, .ffprobe))
+    func rendersTheDashboardAndKeepsTheGPSTrack() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let c = try Self.write(Self.dashboard, in: folder)
-        let out = try ReelProcess.reel(["render", c, "-o", "out.mp4"], in: folder)
+        let out = await ReelProcess.reel(["render", c, "-o", "out.mp4"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         #expect(ReelProcess.hashesCount(folder, "out.mp4") == 60)
-        let csv = try ReelProcess.reel(["metadata", "export", "out.mp4", "--format", "csv"], in: folder)
+        let csv = await ReelProcess.reel(["metadata", "export", "out.mp4", "--format", "csv"], in: folder)
         #expect(csv.status == 0)
         // Header plus the fixture's 10 fixes.
         #expect(csv.stdout.split(separator: "\n").count == 11, "\(csv.stdout)")
         // Rendering again without --overwrite fails and leaves the file alone.
-        let again = try ReelProcess.reel(["render", c, "-o", "out.mp4"], in: folder)
+        let again = await ReelProcess.reel(["render", c, "-o", "out.mp4"], in: folder)
         #expect(again.status == 1)
         #expect(again.stderr.contains("--overwrite"))
     }
 
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
-    func smartRenderCopiesWholeGroupsOfPicturesAndExplainsEachStretch() throws {
+    @Test(.requires(.ffmpeg, .ffprobe))
+    func smartRenderCopiesWholeGroupsOfPicturesAndExplainsEachStretch() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // counter-gps.mp4 has a keyframe every second: 0.5..1 is cut, 1..2 whole.
@@ -47,7 +47,7 @@ struct RenderCommandTests {
              "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "a", "sourceStart": 0.5, "duration": 1.5}]}],
              "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}]}
             """, in: folder)
-        let out = try ReelProcess.reel(["render", c, "-o", "out.mp4", "--smart-render", "auto", "--explain"], in: folder)
+        let out = await ReelProcess.reel(["render", c, "-o", "out.mp4", "--smart-render", "auto", "--explain"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         let lines = out.stderrLines
         #expect(lines.contains { $0.contains("0.000..0.500 encoded, 15 frames") }, "\(out.stderr)")
@@ -56,13 +56,13 @@ struct RenderCommandTests {
         #expect(ReelProcess.hashesCount(folder, "out.mp4") == 45)
         let decode = try TestTools.run("ffmpeg", ["-v", "error", "-i", folder.appendingPathComponent("out.mp4").path, "-f", "null", "-"])
         #expect(decode.stderr.isEmpty, "\(decode.stderr)")
-        let wrong = try ReelProcess.reel(["render", c, "-o", "other.mp4", "--smart-render", "sometimes"], in: folder)
+        let wrong = await ReelProcess.reel(["render", c, "-o", "other.mp4", "--smart-render", "sometimes"], in: folder)
         #expect(wrong.status != 0 && wrong.stderr.contains("--smart-render sometimes"), "\(wrong.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("other.mp4").path))
     }
 
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
-    func phoneFootageRendersUpright() throws {
+    @Test(.requires(.ffmpeg, .ffprobe))
+    func phoneFootageRendersUpright() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let c = try Self.write(
@@ -71,7 +71,7 @@ struct RenderCommandTests {
              "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "phone"}]}],
              "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}]}
             """, in: folder)
-        let out = try ReelProcess.reel(["render", c, "-o", "out.mp4"], in: folder)
+        let out = await ReelProcess.reel(["render", c, "-o", "out.mp4"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         // Drawn upright (the picture as shown), with no display matrix left to apply.
         let geometry = try ReelProcess.videoGeometry("out.mp4", in: folder)
@@ -80,20 +80,20 @@ struct RenderCommandTests {
         #expect(shown.gray(110, 10) > 200 && shown.gray(10, 10) < 50 && shown.gray(110, 150) < 50)
     }
 
-    @Test(.requires(.sharedMedia, .reelBinary, .ffmpeg, .ffprobe))
-    func theMainJobKeepsEveryGoProFix() throws {
+    @Test(.requires(.sharedMedia, .ffmpeg, .ffprobe))
+    func theMainJobKeepsEveryGoProFix() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = TestFiles.sharedMedia.appendingPathComponent("gpmf-parser_max-heromode.mp4").path
-        let out = try ReelProcess.reel(
+        let out = await ReelProcess.reel(
             [
                 "render", Self.root.appendingPathComponent("Examples/gps-dashboard/composition.json").path,
                 "--source", clip, "-o", "out.mp4",
             ], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         #expect(ReelProcess.hashesCount(folder, "out.mp4") == 315)
-        let source = try ReelProcess.reel(["metadata", "export", clip, "--format", "csv"], in: folder)
-        let rendered = try ReelProcess.reel(["metadata", "export", "out.mp4", "--format", "csv"], in: folder)
+        let source = await ReelProcess.reel(["metadata", "export", clip, "--format", "csv"], in: folder)
+        let rendered = await ReelProcess.reel(["metadata", "export", "out.mp4", "--format", "csv"], in: folder)
         let fixes = rendered.stdout.split(separator: "\n").count - 1
         #expect(fixes == source.stdout.split(separator: "\n").count - 1)
         #expect(fixes >= 190)
@@ -146,15 +146,15 @@ struct RenderCommandTests {
         ),
     ]
 
-    @Test(.requires(.reelBinary), arguments: broken.indices)
-    func aBrokenFileIsOneLineAndExitStatus2(_ index: Int) throws {
+    @Test(arguments: broken.indices)
+    func aBrokenFileIsOneLineAndExitStatus2(_ index: Int) async throws {
         let b = Self.broken[index]
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let json = Self.dashboard.replacingOccurrences(of: b.from, with: b.to)
         #expect(json != Self.dashboard, "\(b.name): the edit did not apply")
         let c = try Self.write(json, in: folder)
-        let out = try ReelProcess.reel(["render", c, "-o", "out.mp4"], in: folder)
+        let out = await ReelProcess.reel(["render", c, "-o", "out.mp4"], in: folder)
         #expect(out.status == 2, "\(b.name): \(out.stderr)")
         #expect(out.stderrLines.count == 1, "\(b.name): \(out.stderr)")
         #expect(out.stderr.hasPrefix("reel: c.json: "), "\(b.name): \(out.stderr)")
@@ -188,14 +188,14 @@ struct RenderCommandTests {
 
     @Test(
         "A render codes as compactly as the library's export: a grainy clip comes out at most 10% larger with the same settings",
-        .requires(.reelBinary, .ffmpeg))
+        .requires(.ffmpeg))
     func aRenderCodesAsCompactlyAsTheLibrarysExport() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.makeGrainyClip("grain.mp4", in: folder)
         let clip = folder.appendingPathComponent("grain.mp4")
         let c = try Self.write(Self.oneLayer(clip, video: "{\"codec\": \"h264\", \"crf\": 23, \"preset\": \"veryfast\", \"keyframeInterval\": 60}"), in: folder)
-        let out = try ReelProcess.reel(["render", c, "-o", "rendered.mp4"], in: folder)
+        let out = await ReelProcess.reel(["render", c, "-o", "rendered.mp4"], in: folder)
         #expect(out.status == 0, "\(out.stderr)")
         // The library's export of the same clip: CRF 23, veryfast, a keyframe every 60 frames.
         let settings = VideoEncoderSettings(codec: .h264, width: 320, height: 240, quality: .crf(23), preset: "veryfast", keyframeInterval: 60)
@@ -214,7 +214,7 @@ struct RenderCommandTests {
             "{\"codec\": \"h264\", \"crf\": 23, \"preset\": \"medium\", \"keyframeInterval\": 10}",
             "{\"codec\": \"h264\", \"crf\": 23, \"preset\": \"veryfast\", \"keyframeInterval\": 10, \"independentGroups\": true}",
         ])
-    func renderingAgainGivesTheSameFrames(video: String) throws {
+    func renderingAgainGivesTheSameFrames(video: String) async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // The dashboard over the counter clip gave other pictures from run to run when glibc
@@ -226,7 +226,7 @@ struct RenderCommandTests {
         let c = try Self.write(json, in: folder)
         var hashes: [[String]] = []
         for (i, perturb) in ["0", "85", "170"].enumerated() {
-            let out = try ReelProcess.reel(["render", c, "-o", "out\(i).mp4"], in: folder, environment: ["MALLOC_PERTURB_": perturb])
+            let out = try ReelProcess.launch(["render", c, "-o", "out\(i).mp4"], in: folder, environment: ["MALLOC_PERTURB_": perturb])
             #expect(out.status == 0, "\(out.stderr)")
             hashes.append(try ReelProcess.frameHashes("out\(i).mp4", in: folder))
         }
@@ -243,8 +243,8 @@ struct RenderCommandTests {
 
     // MARK: --range
 
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
-    func rangePiecesJoinIntoTheWholeRender() throws {
+    @Test(.requires(.ffmpeg, .ffprobe))
+    func rangePiecesJoinIntoTheWholeRender() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // Constant quantizer and a keyframe every 10 frames (1/3 s).
@@ -253,7 +253,7 @@ struct RenderCommandTests {
             with: "\"video\": {\"codec\": \"h264\", \"qp\": 24, \"preset\": \"veryfast\", \"keyframeInterval\": 10}")
         #expect(json != Self.dashboard)
         let c = try Self.write(json, in: folder)
-        let pieces = try Self.renderAndJoinPieces(c, in: folder)
+        let pieces = try await Self.renderAndJoinPieces(c, in: folder)
         let whole = try ReelProcess.frameHashes("whole.mp4", in: folder)
         let joined = try ReelProcess.frameHashes("joined.mp4", in: folder)
         #expect(whole.count == 60)
@@ -273,8 +273,8 @@ struct RenderCommandTests {
         #expect(joinedEnds.count == wholeEnds.count)
         for (a, b) in zip(wholeEnds, joinedEnds) { #expect(abs(a - b) <= 0.002, "\(wholeEnds) against \(joinedEnds)") }
         // The same fixes at the same times (to the gpmd track's millisecond).
-        let a = try ReelProcess.reel(["metadata", "export", "whole.mp4", "--format", "csv"], in: folder)
-        let b = try ReelProcess.reel(["metadata", "export", "joined.mp4", "--format", "csv"], in: folder)
+        let a = await ReelProcess.reel(["metadata", "export", "whole.mp4", "--format", "csv"], in: folder)
+        let b = await ReelProcess.reel(["metadata", "export", "joined.mp4", "--format", "csv"], in: folder)
         #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
         let rowsA = a.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         let rowsB = b.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
@@ -291,11 +291,11 @@ struct RenderCommandTests {
     /// (`joined.mp4`): every track, by stream copy, with `-copyts`, which keeps the first
     /// piece's AAC priming at its negative time, where the edit list hides it.
     @discardableResult
-    static func renderAndJoinPieces(_ c: String, in folder: URL) throws -> [(range: String, file: String)] {
-        #expect(try ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
+    static func renderAndJoinPieces(_ c: String, in folder: URL) async throws -> [(range: String, file: String)] {
+        #expect(await ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder).status == 0)
         let pieces = [("..0.7", "p1.mp4"), ("0.7..1.4", "p2.mp4"), ("1.4..", "p3.mp4")]
         for (range, name) in pieces {
-            let out = try ReelProcess.reel(["render", c, "-o", name, "--range", range], in: folder)
+            let out = await ReelProcess.reel(["render", c, "-o", name, "--range", range], in: folder)
             #expect(out.status == 0, "\(range): \(out.stderr)")
         }
         let list = pieces.map { "file '\($0.1)'" }.joined(separator: "\n") + "\n"
@@ -332,8 +332,8 @@ struct RenderCommandTests {
         return (packets.stdout.split(separator: "\n").map(String.init), streams.stdout.split(separator: "\n").map(String.init))
     }
 
-    @Test(.requires(.reelBinary, .ffmpeg, .ffprobe))
-    func rangePiecesSoundJoinsSeamlesslyByStreamCopy() throws {
+    @Test(.requires(.ffmpeg, .ffprobe))
+    func rangePiecesSoundJoinsSeamlesslyByStreamCopy() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // The crossfade (two tones mixed with volume ramps), a keyframe every 10 frames.
@@ -343,7 +343,7 @@ struct RenderCommandTests {
         #expect(json != Self.crossfade)
         let c = try Self.write(json, in: folder)
         // Cut at 20 and 40 frames: samples 32,000 and 64,000, neither on a 1024-sample frame.
-        try Self.renderAndJoinPieces(c, in: folder)
+        try await Self.renderAndJoinPieces(c, in: folder)
         #expect(try ReelProcess.frameHashes("joined.mp4", in: folder) == ReelProcess.frameHashes("whole.mp4", in: folder))
 
         // No drift: the joined file's sound packets sit where the single render's do, and
@@ -387,15 +387,14 @@ struct RenderCommandTests {
     // MARK: Where the output goes
 
     @Test(
-        .requires(.reelBinary),
         arguments: [("missing/out.mp4", "the folder"), ("existing.mp4", "exists (use --overwrite"), ("folder", "is a folder")])
-    func unwritableOutputsAreRefusedBeforeRendering(output: String, problem: String) throws {
+    func unwritableOutputsAreRefusedBeforeRendering(output: String, problem: String) async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let c = try Self.write(Self.dashboard, in: folder)
         try Data("keep me".utf8).write(to: folder.appendingPathComponent("existing.mp4"))
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("folder"), withIntermediateDirectories: false)
-        let out = try ReelProcess.reel(["render", c, "-o", output], in: folder)
+        let out = await ReelProcess.reel(["render", c, "-o", output], in: folder)
         #expect(out.status == 1)
         // One line, the problem named, and no render started (no progress printed).
         #expect(out.stderr.split(separator: "\n").count == 1, "\(out.stderr)")
@@ -413,7 +412,7 @@ struct RenderCommandTests {
         let json = Self.dashboard.replacingOccurrences(
             of: "\"segments\": [{\"source\": \"camera\"}]}", with: "\"segments\": [{\"source\": \"camera\", \"scaledDuration\": 60}]}")
         let c = try Self.write(json, in: folder)
-        let running = try TestTools.start(try #require(ReelProcess.reel), ["render", c, "-o", "out.mp4"], in: folder)
+        let running = try TestTools.start(try #require(ReelProcess.binary), ["render", c, "-o", "out.mp4"], in: folder)
         // Interrupt once it says it is rendering (its first progress line), not after a guess.
         while running.process.isRunning && !running.stderrSoFar.contains("rendered ") { Thread.sleep(forTimeInterval: 0.05) }
         try #require(running.process.isRunning, "reel ended before it could be interrupted: \(running.stderrSoFar)")

@@ -24,8 +24,8 @@ struct RenderMetadataFormatsTests {
     }
 
     /// The fixes `reel metadata export --format csv` gives for `file`; nil when it has none.
-    static func fixes(_ file: String, in folder: URL) throws -> [Fix]? {
-        let out = try ReelProcess.reel(["metadata", "export", file, "--format", "csv"], in: folder)
+    static func fixes(_ file: String, in folder: URL) async throws -> [Fix]? {
+        let out = await ReelProcess.reel(["metadata", "export", file, "--format", "csv"], in: folder)
         guard out.status == 0 else { return nil }
         let rows = out.stdout.split(separator: "\n").dropFirst()
         return rows.compactMap { row in
@@ -40,8 +40,8 @@ struct RenderMetadataFormatsTests {
 
     /// `reel metadata export --format json` of `file`: its timed fix count, and the time,
     /// identifier and value of every item.
-    static func items(_ file: String, in folder: URL) throws -> (fixCount: Int, items: [String]) {
-        let out = try ReelProcess.reel(["metadata", "export", file, "--format", "json"], in: folder)
+    static func items(_ file: String, in folder: URL) async throws -> (fixCount: Int, items: [String]) {
+        let out = await ReelProcess.reel(["metadata", "export", file, "--format", "json"], in: folder)
         try #require(out.status == 0, "\(out.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
         let groups = try #require(json["groups"] as? [[String: Any]])
@@ -86,19 +86,19 @@ struct RenderMetadataFormatsTests {
         ("GPS time", "reel/gps.time", { $0.gpsTime }),
     ]
 
-    @Test(.requires(.sharedMedia, .reelBinary, .ffmpeg, .ffprobe), arguments: cameraFiles, ["mp4", "mov", "ts"])
-    func theDashboardRendersOverEveryCamera(file: String, container: String) throws {
+    @Test(.requires(.sharedMedia, .ffmpeg, .ffprobe), arguments: cameraFiles, ["mp4", "mov", "ts"])
+    func theDashboardRendersOverEveryCamera(file: String, container: String) async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = TestFiles.sharedMedia.appendingPathComponent(file).path
         let output = "out.\(container)"
-        let render = try ReelProcess.reel(["render", Self.composition, "--source", input, "-o", output], in: folder)
+        let render = await ReelProcess.reel(["render", Self.composition, "--source", input, "-o", output], in: folder)
         try #require(render.status == 0, "\(render.stderr)")
         // Every warning is one line naming the metadata track or the tags not carried.
         for line in render.stderrLines where line.contains("warning") {
             #expect(line.contains("metadata track") || line.contains("metadata not carried"), "\(line)")
         }
-        let (fixCount, items) = try Self.items(input, in: folder)
+        let (fixCount, items) = try await Self.items(input, in: folder)
         guard fixCount > 0 else {
             // No timed GPS in the source (the phone's track holds its orientation; its one
             // location is the movie's static tag): the same items where the container holds
@@ -111,12 +111,12 @@ struct RenderMetadataFormatsTests {
                     render.stderr.contains("metadata not carried: mpegts files have no place for") && render.stderr.contains("location"),
                     "\(render.stderr)")
             } else {
-                #expect(try Self.items(output, in: folder).items == items)
+                await #expect(try Self.items(output, in: folder).items == items)
             }
             return
         }
-        let before = try #require(try Self.fixes(input, in: folder), "no fixes in \(file)")
-        let after = try #require(try Self.fixes(output, in: folder), "no fixes in the \(container) output")
+        let before = try await #require(try Self.fixes(input, in: folder), "no fixes in \(file)")
+        let after = try await #require(try Self.fixes(output, in: folder), "no fixes in the \(container) output")
         try #require(after.count == before.count, "\(before.count) fixes in, \(after.count) out")
         let tolerance = Tolerance.of(input: file, container: container)
         // The output's timeline starts where the composition does: its fixes are the
@@ -149,12 +149,12 @@ struct RenderMetadataFormatsTests {
         }
     }
 
-    @Test(.requires(.sharedMedia, .reelBinary, .ffmpeg, .ffprobe))
-    func aRenderToMatroskaWithMetadataIsRefusedBeforeItStarts() throws {
+    @Test(.requires(.sharedMedia, .ffmpeg, .ffprobe))
+    func aRenderToMatroskaWithMetadataIsRefusedBeforeItStarts() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = TestFiles.sharedMedia.appendingPathComponent("kwiver_mpeg2_klv.ts").path
-        let render = try ReelProcess.reel(["render", Self.composition, "--source", input, "-o", "out.mkv"], in: folder)
+        let render = await ReelProcess.reel(["render", Self.composition, "--source", input, "-o", "out.mkv"], in: folder)
         #expect(render.status == 1)
         #expect(render.stderr.contains("mkv files hold none"), "\(render.stderr)")
         // One line: no progress before it, the track named once, the render's way out.
@@ -163,17 +163,17 @@ struct RenderMetadataFormatsTests {
         #expect(render.stderr.contains("output.metadataTrackIDs: []"), "\(render.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.mkv").path))
         // reel export names its own way out, and takes it.
-        let export = try ReelProcess.reel(["export", input, "-o", "out.mkv"], in: folder)
+        let export = await ReelProcess.reel(["export", input, "-o", "out.mkv"], in: folder)
         #expect(export.status == 1)
         #expect(export.stderr.contains("--no-metadata") && !export.stderr.contains("output.metadataTrackIDs"), "\(export.stderr)")
-        let without = try ReelProcess.reel(["export", input, "-o", "out.mkv", "--no-metadata"], in: folder)
+        let without = await ReelProcess.reel(["export", input, "-o", "out.mkv", "--no-metadata"], in: folder)
         #expect(without.status == 0, "\(without.stderr)")
         #expect(try Self.metadataCodecTags("out.mkv", in: folder).isEmpty)
         try FileManager.default.removeItem(at: folder.appendingPathComponent("out.mkv"))
-        let asked = try ReelProcess.reel(["render", Self.composition, "--source", input, "-o", "out.ts", "--metadata-format", "mebx"], in: folder)
+        let asked = await ReelProcess.reel(["render", Self.composition, "--source", input, "-o", "out.ts", "--metadata-format", "mebx"], in: folder)
         #expect(asked.status == 1)
         #expect(asked.stderr.contains("does not go into mpegts"), "\(asked.stderr)")
-        let bad = try ReelProcess.reel(["render", Self.composition, "--source", input, "-o", "out.ts", "--metadata-format", "gpx"], in: folder)
+        let bad = await ReelProcess.reel(["render", Self.composition, "--source", input, "-o", "out.ts", "--metadata-format", "gpx"], in: folder)
         #expect(bad.status == 2)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.isEmpty)
     }
@@ -190,8 +190,8 @@ struct RenderMetadataFormatsTests {
 
     @Test(
         "a composition file's output.metadataFormat chooses the track's format; --metadata-format overrides it",
-        .requires(.reelBinary, .ffmpeg, .ffprobe))
-    func theCompositionFileChoosesTheMetadataFormat() throws {
+        .requires(.ffmpeg, .ffprobe))
+    func theCompositionFileChoosesTheMetadataFormat() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = TestFiles.fixture("counter-gps.mp4").path
@@ -204,20 +204,20 @@ struct RenderMetadataFormatsTests {
             try JSONSerialization.data(withJSONObject: json).write(to: folder.appendingPathComponent(name))
         }
         try write("camm.json", format: "camm")
-        let camm = try ReelProcess.reel(["render", "camm.json", "-o", "camm.mp4"], in: folder)
+        let camm = await ReelProcess.reel(["render", "camm.json", "-o", "camm.mp4"], in: folder)
         try #require(camm.status == 0, "\(camm.stderr)")
         #expect(try Self.metadataCodecTags("camm.mp4", in: folder) == ["camm"])
-        let before = try #require(try Self.fixes(source, in: folder))
-        let after = try #require(try Self.fixes("camm.mp4", in: folder))
+        let before = try await #require(try Self.fixes(source, in: folder))
+        let after = try await #require(try Self.fixes("camm.mp4", in: folder))
         #expect(after.count == before.count && !after.isEmpty)
 
-        let flag = try ReelProcess.reel(["render", "camm.json", "-o", "mebx.mov", "--metadata-format", "mebx"], in: folder)
+        let flag = await ReelProcess.reel(["render", "camm.json", "-o", "mebx.mov", "--metadata-format", "mebx"], in: folder)
         try #require(flag.status == 0, "\(flag.stderr)")
         #expect(try Self.metadataCodecTags("mebx.mov", in: folder) == ["mebx"])
 
         // A format the container cannot hold is refused before anything is written, naming the key.
         try write("klv.json", format: "klv")
-        let refused = try ReelProcess.reel(["render", "klv.json", "-o", "klv.mp4"], in: folder)
+        let refused = await ReelProcess.reel(["render", "klv.json", "-o", "klv.mp4"], in: folder)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("klv metadata does not go into mp4"), "\(refused.stderr)")
         #expect(!refused.stderr.contains("rendered 0/"), "\(refused.stderr)")
@@ -226,8 +226,8 @@ struct RenderMetadataFormatsTests {
 
     /// The GoPro clip with the payload at 5.005 s damaged: garbled (a KLV key of 0xFF
     /// bytes) or zero-filled (a sample the camera never filled in).
-    @Test(.requires(.sharedMedia, .reelBinary, .ffmpeg, .ffprobe), arguments: ["garbled", "zeroed"])
-    func aDamagedSampleInTheMiddleIsNamedAndTheRestKept(damage: String) throws {
+    @Test(.requires(.sharedMedia, .ffmpeg, .ffprobe), arguments: ["garbled", "zeroed"])
+    func aDamagedSampleInTheMiddleIsNamedAndTheRestKept(damage: String) async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let original = TestFiles.sharedMedia("gpmf-parser_max-heromode.mp4")
@@ -256,7 +256,7 @@ struct RenderMetadataFormatsTests {
         }
         try handle.close()
 
-        let export = try ReelProcess.reel(["export", "damaged.mp4", "-o", "out.mp4", "--preset", "passthrough"], in: folder)
+        let export = await ReelProcess.reel(["export", "damaged.mp4", "-o", "out.mp4", "--preset", "passthrough"], in: folder)
         try #require(export.status == 0, "\(export.stderr)")
         let warnings = export.stderrLines.filter { $0.contains("warning") && $0.contains("skipped") }
         #expect(warnings.count == 1, "\(export.stderr)")
@@ -264,10 +264,10 @@ struct RenderMetadataFormatsTests {
         #expect(warnings.first.map { $0.contains("track 4") && $0.contains("at \(shown) s") } == true, "\(warnings)")
 
         // Every fix outside the damaged payload is kept, in place.
-        let all = try #require(try Self.fixes(original.path, in: folder))
+        let all = try await #require(try Self.fixes(original.path, in: folder))
         let kept = all.filter { $0.time < time || $0.time >= end }
         try #require(kept.count < all.count, "no fix in \(time)...\(end)")
-        let after = try #require(try Self.fixes("out.mp4", in: folder))
+        let after = try await #require(try Self.fixes("out.mp4", in: folder))
         #expect(after.count == kept.count, "\(after.count) fixes out, \(kept.count) expected")
         for (a, b) in zip(kept, after) {
             #expect(abs(a.time - b.time) < 1e-3 && a.latitude == b.latitude && a.longitude == b.longitude, "\(a) became \(b)")

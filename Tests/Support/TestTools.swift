@@ -10,6 +10,13 @@ public enum TestTools {
         public var stdoutData: Data
         public var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
 
+        public init(status: Int32, stdoutData: Data, stderr: String) {
+            self.status = status
+            self.stdoutData = stdoutData
+            self.stdout = String(decoding: stdoutData, as: UTF8.self)
+            self.stderr = stderr
+        }
+
         /// This output when the program succeeded; else an error with the end of what it
         /// wrote to standard error.
         public func succeeded(_ command: String) throws -> Output {
@@ -77,9 +84,7 @@ public enum TestTools {
             defer { try? FileManager.default.removeItem(at: logs) }
             let out = try Data(contentsOf: logs.appendingPathComponent("stdout"))
             let err = try Data(contentsOf: logs.appendingPathComponent("stderr"))
-            return Output(
-                status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                stderr: String(decoding: err, as: UTF8.self), stdoutData: out)
+            return Output(status: process.terminationStatus, stdoutData: out, stderr: String(decoding: err, as: UTF8.self))
         }
     }
 

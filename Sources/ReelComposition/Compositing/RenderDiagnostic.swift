@@ -46,8 +46,10 @@ public struct RenderDiagnostic: Sendable, Hashable, CustomStringConvertible {
         kind == .metadataNotCarried || kind == .smartRenderFallback ? message : "\(message) (at \(compositionTime.secondsDescription))"
     }
 
-    /// Writes each diagnostic as one line to standard error, prefixed `reel: warning: `.
-    public static let standardErrorLogger: @Sendable (RenderDiagnostic) -> Void = { diagnostic in
-        FileHandle.standardError.write(Data("reel: warning: \(diagnostic)\n".utf8))
+    /// Writes each diagnostic as one line to standard error (or where the creating task's
+    /// ``WarningOutput`` points), prefixed `reel: warning: `.
+    public static var standardErrorLogger: @Sendable (RenderDiagnostic) -> Void {
+        let write = WarningOutput.write
+        return { diagnostic in write("reel: warning: \(diagnostic)\n") }
     }
 }

@@ -193,21 +193,21 @@ extension CompositionFile {
         path: String? = nil
     ) throws(ReelError) -> [(name: String, url: URL, shownPath: String)] {
         var result: [(name: String, url: URL, shownPath: String)] = []
-        var replaced: [String: String] = [:]
+        var replaced: [String: SourceOverride] = [:]
         for o in overrides {
             let name = o.name ?? sources.first?.name ?? ""
             guard sources.contains(where: { $0.name == name }) else {
                 let declared = sources.map { "\"\($0.name)\"" }.joined(separator: ", ")
                 throw ReelError(.invalidArgument, "--source \(name)=\(o.path): the composition has no source \"\(name)\" (it declares \(declared))")
             }
-            replaced[name] = o.path
+            replaced[name] = o
         }
         for (i, source) in sources.enumerated() {
             let url: URL
             let shown: String
             if let override = replaced[source.name] {
-                url = URL(fileURLWithPath: override)
-                shown = override
+                url = override.url
+                shown = override.path
             } else {
                 url =
                     source.path.hasPrefix("/")
@@ -228,19 +228,24 @@ extension CompositionFile {
     /// A `--source` option: `NAME=PATH` replaces the source called NAME, a bare `PATH` the first.
     public struct SourceOverride: Sendable, Hashable {
         public var name: String?
+        /// The path as given (what messages show).
         public var path: String
+        /// The file: `path`, relative to the folder given at init (else the working directory).
+        public var url: URL
 
-        public init(name: String?, path: String) {
+        public init(name: String?, path: String, relativeTo folder: URL? = nil) {
             self.name = name
             self.path = path
+            self.url = URL(fileURLWithPath: path, relativeTo: folder.map { URL(fileURLWithPath: $0.path, isDirectory: true) }).absoluteURL
         }
 
-        /// Parses `NAME=PATH` or `PATH` (a path that itself contains `=` needs the NAME= form).
-        public init(argument: String) {
+        /// Parses `NAME=PATH` or `PATH` (a path that itself contains `=` needs the NAME= form);
+        /// a relative PATH is relative to `folder` (else the working directory).
+        public init(argument: String, relativeTo folder: URL? = nil) {
             if let eq = argument.firstIndex(of: "="), !argument[..<eq].contains("/") {
-                self.init(name: String(argument[..<eq]), path: String(argument[argument.index(after: eq)...]))
+                self.init(name: String(argument[..<eq]), path: String(argument[argument.index(after: eq)...]), relativeTo: folder)
             } else {
-                self.init(name: nil, path: argument)
+                self.init(name: nil, path: argument, relativeTo: folder)
             }
         }
     }

@@ -44,7 +44,7 @@ extension OTIOTimeline {
         let plain = try compositionFile(baseDirectory: base, otioPath: otioPath)
         var infos: [URL: OTIOMediaInfo] = [:]
         var replaced: [String: URL] = [:]
-        for o in overrides { replaced[o.name ?? plain.file.sources.first?.name ?? ""] = URL(fileURLWithPath: o.path).standardizedFileURL }
+        for o in overrides { replaced[o.name ?? plain.file.sources.first?.name ?? ""] = o.url.standardizedFileURL }
         for (i, source) in plain.file.sources.enumerated() {
             guard let origin = plain.sourceOrigins["sources[\(i)]"], let url = origin.url else { continue }
             let clip = origin.clip.isEmpty ? "" : "clip \"\(origin.clip)\": "

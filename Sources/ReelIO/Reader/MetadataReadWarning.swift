@@ -23,8 +23,10 @@ public struct MetadataReadWarning: Sendable, Hashable, CustomStringConvertible {
         return "track \(trackID): skipped the metadata sample \(at): \(reason)"
     }
 
-    /// Writes each warning as one line to standard error, prefixed `reel: warning: `.
-    public static let standardErrorLogger: @Sendable (MetadataReadWarning) -> Void = { warning in
-        FileHandle.standardError.write(Data("reel: warning: \(warning)\n".utf8))
+    /// Writes each warning as one line to standard error (or where the creating task's
+    /// `WarningOutput` points), prefixed `reel: warning: `.
+    public static var standardErrorLogger: @Sendable (MetadataReadWarning) -> Void {
+        let write = WarningOutput.write
+        return { warning in write("reel: warning: \(warning)\n") }
     }
 }
