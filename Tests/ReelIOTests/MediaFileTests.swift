@@ -131,6 +131,27 @@ struct MediaFileTests {
         #expect(second.fileOpenCount == 1)
     }
 
+    @Test("an asset keeps its file while the process opens many others: its readers still share the asset's demuxer")
+    func anAssetKeepsItsFile() async throws {
+        let (folder, url) = try TestFiles.copyOfFixture("counter-gps.mp4")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let asset = Asset(url: url)
+        _ = try await asset.load(.tracks)
+        #expect(asset.openCount == 1)
+        // More files than are kept after their last user, each used once.
+        for k in 0..<(MediaFile.recentLimit + 4) {
+            let other = folder.appendingPathComponent("other-\(k).mp4")
+            try FileManager.default.copyItem(at: TestFiles.fixture("counter-320x240.mp4"), to: other)
+            _ = MediaFile.shared(other)
+        }
+        // A reader of the same path (as an image generator or a render source opens one)
+        // gets the asset's file, with its idle demuxer: no second opening.
+        #expect(MediaFile.shared(url) === asset.source.file)
+        let reader = try await AssetReader.open(url: url)
+        #expect(reader.fileOpenCount == 1)
+        #expect(asset.openCount == 1)
+    }
+
     @Test("a file written again is opened again: its old demuxers are not handed out for it")
     func aRewrittenFileIsAnotherFile() async throws {
         let (folder, url) = try TestFiles.copyOfFixture("counter-gps.mp4")

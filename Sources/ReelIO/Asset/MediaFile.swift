@@ -56,30 +56,35 @@ final class MediaFile: Sendable {
     // MARK: The files of the process
 
     private struct Registry {
-        var files: [FileIdentity: MediaFile] = [:]
-        /// Most recently used last.
-        var order: [FileIdentity] = []
+        /// Every file someone holds (an asset, a reader, a render source), by identity.
+        var live: [FileIdentity: Weak] = [:]
+        /// The files used most recently, most recent last, kept with their idle demuxers
+        /// after their last user lets go.
+        var recent: [MediaFile] = []
+    }
+    private struct Weak {
+        weak var file: MediaFile?
     }
     private static let registry = Lock(Registry())
 
     /// The file at `url` now: the one already known when the file on disk is unchanged,
-    /// else a new one. A URL that is not a file (or a file that cannot be examined) gets a
-    /// file of its own each time, which pools nothing.
+    /// else a new one. A file stays one object while anyone holds it (an asset's readers
+    /// share its pool however many other files the process opens meanwhile), and the
+    /// ``recentLimit`` files used last are kept after that. A URL that is not a file (or a
+    /// file that cannot be examined) gets a file of its own each time, which pools nothing.
     static func shared(_ url: URL) -> MediaFile {
         guard let identity = FileIdentity(url) else { return MediaFile(url: url, identity: nil) }
         return registry.withLock { r in
-            r.order.removeAll { $0 == identity }
-            r.order.append(identity)
-            let file = r.files[identity] ?? MediaFile(url: url, identity: identity)
-            r.files[identity] = file
+            let file = r.live[identity]?.file ?? MediaFile(url: url, identity: identity)
+            r.live[identity] = Weak(file: file)
+            r.recent.removeAll { $0 === file }
+            r.recent.append(file)
             // The same path written again: the old file's demuxers read the old bytes.
-            for (other, _) in r.files where other.path == identity.path && other != identity {
-                r.files[other] = nil
-                r.order.removeAll { $0 == other }
+            r.recent.removeAll { $0.identity?.path == identity.path && $0.identity != identity }
+            for (other, entry) in r.live where entry.file == nil || (other.path == identity.path && other != identity) {
+                r.live[other] = nil
             }
-            while r.order.count > recentLimit {
-                r.files[r.order.removeFirst()] = nil
-            }
+            if r.recent.count > recentLimit { r.recent.removeFirst(r.recent.count - recentLimit) }
             return file
         }
     }
