@@ -24,20 +24,15 @@ extension ExportAudio {
 
     /// Decodes `piece`'s first block of sound (from the lead-in a segment decodes from).
     static func checkDecoding(_ piece: Piece) async throws(ReelError) {
-        let reader = try await AssetReader.open(url: piece.url)
-        let output = AssetReaderTrackOutput(trackID: piece.trackID, settings: .audioPCM, bufferCapacity: 1)
-        try reader.add(output)
-        reader.timeRange = TimeRange(start: MediaTime.maximum(.zero, piece.source.start - AudioTrackStream.Segment.preroll), end: piece.source.end)
-        try reader.startReading()
         // Stopped before the export reads the file again, which then takes this demuxer.
-        do throws(ReelError) {
+        try await AssetReader.withReader(url: piece.url) { reader throws(ReelError) in
+            let output = AssetReaderTrackOutput(trackID: piece.trackID, settings: .audioPCM, bufferCapacity: 1)
+            try reader.add(output)
+            reader.timeRange = TimeRange(start: MediaTime.maximum(.zero, piece.source.start - AudioTrackStream.Segment.preroll), end: piece.source.end)
+            try reader.startReading()
             while let sample = try await output.next() {
                 if let audio = sample.audio, audio.frameCount > 0 { break }
             }
-        } catch {
-            await reader.cancelReadingAndWait()
-            throw error
         }
-        await reader.cancelReadingAndWait()
     }
 }

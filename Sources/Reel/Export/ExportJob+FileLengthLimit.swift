@@ -92,15 +92,15 @@ extension ExportJob {
         var samples: [(time: MediaTime, size: Int64)] = []
         var starts: [MediaTime] = []
         for track in probe.tracks {
-            let reader = try await AssetReader.open(url: file)
-            defer { reader.cancelReading() }
-            let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 32)
-            try reader.add(output)
-            try reader.startReading()
-            while let sample = try await output.next() {
-                guard let buffer = sample.sampleBuffer, buffer.presentationTime.isNumeric else { continue }
-                samples.append((buffer.presentationTime, Int64(buffer.data.count)))
-                if track.trackID == keyTrack.trackID, buffer.isSync || keyTrack.mediaType != .video { starts.append(buffer.presentationTime) }
+            try await AssetReader.withReader(url: file) { reader throws(ReelError) in
+                let output = AssetReaderTrackOutput(trackID: track.trackID, settings: .passthrough, bufferCapacity: 32)
+                try reader.add(output)
+                try reader.startReading()
+                while let sample = try await output.next() {
+                    guard let buffer = sample.sampleBuffer, buffer.presentationTime.isNumeric else { continue }
+                    samples.append((buffer.presentationTime, Int64(buffer.data.count)))
+                    if track.trackID == keyTrack.trackID, buffer.isSync || keyTrack.mediaType != .video { starts.append(buffer.presentationTime) }
+                }
             }
         }
         samples.sort { $0.time < $1.time }

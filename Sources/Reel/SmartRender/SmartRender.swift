@@ -558,16 +558,15 @@ extension SmartRender {
         sources: AssetRenderSources, settings: VideoEncoderSettings, engineOptions: RenderEngine.Options,
         to url: URL, progress: @Sendable (Int) -> Void
     ) async throws(ReelError) {
-        let writer = try AssetWriter(outputURL: url, fileType: .mp4, overwrite: true)
-        writer.shouldOptimizeForNetworkUse = false
-        let input = AssetWriterInput(settings: .video(settings))
-        try writer.add(input)
-        try await writer.start()
-        writer.startSession(atSourceTime: stretch.start)
-        var options = engineOptions
-        options.timeRange = stretch
-        let engine = RenderEngine(composition: composition, videoComposition: videoComposition, sources: sources, options: options)
-        do throws(ReelError) {
+        try await AssetWriter.withWriter(outputURL: url, fileType: .mp4, overwrite: true) { writer throws(ReelError) in
+            writer.shouldOptimizeForNetworkUse = false
+            let input = AssetWriterInput(settings: .video(settings))
+            try writer.add(input)
+            try await writer.start()
+            writer.startSession(atSourceTime: stretch.start)
+            var options = engineOptions
+            options.timeRange = stretch
+            let engine = RenderEngine(composition: composition, videoComposition: videoComposition, sources: sources, options: options)
             var count = 0
             for try await frame in try engine.frames() {
                 try await input.append(frame.pixelBuffer, withPresentationTime: frame.time)
@@ -575,10 +574,6 @@ extension SmartRender {
                 progress(count)
             }
             input.markAsFinished()
-            try await writer.finishWriting()
-        } catch {
-            await writer.cancel()
-            throw error
         }
     }
 }

@@ -14,6 +14,18 @@ extension AssetReader {
     public static func open(asset: Asset) async throws(ReelError) -> AssetReader {
         try await open(url: asset.url, networkTimeout: asset.options.networkTimeout)
     }
+
+    /// Opens a reader of an ``Asset``'s file as ``open(asset:)`` does, runs `body` with it
+    /// and returns what `body` returns. However `body` ends (it returns, throws, or stops
+    /// because its task was cancelled), the reader is stopped and its read loops have ended
+    /// before this returns, as with ``withReader(url:networkTimeout:isolation:_:)``. Throws
+    /// what opening the file throws (`body` does not run), else what `body` throws.
+    public static func withReader<Result>(
+        asset: Asset, isolation: isolated (any Actor)? = #isolation, _ body: (AssetReader) async throws(ReelError) -> Result
+    ) async throws(ReelError) -> Result {
+        let reader = try await open(asset: asset)
+        return try await reader.run(isolation: isolation, body)
+    }
 }
 
 extension AssetReaderTrackOutput {

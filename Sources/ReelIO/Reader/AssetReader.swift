@@ -111,6 +111,39 @@ public final class AssetReader: Sendable {
         try await onDedicatedThread(named: "reel.reader.open") { () throws(ReelError) in try AssetReader(url: url, networkTimeout: networkTimeout) }
     }
 
+    /// Opens a reader of `url` as ``open(url:networkTimeout:)`` does, runs `body` with it
+    /// and returns what `body` returns.
+    ///
+    /// However `body` ends (it returns, throws, or stops because its task was cancelled),
+    /// the reader is stopped as by ``cancelReading()`` and this returns only once its read
+    /// loops have ended and its demuxers are back in the file's pool, so no thread reads the
+    /// file afterwards and the next reader of the file takes them. A reference to the reader
+    /// kept past `body` finds it stopped (`.cancelled`, or `.completed` or `.failed` if it
+    /// got there first). Throws what opening the file throws (`body` does not run), else
+    /// what `body` throws, unchanged; a cancelled task is not an error of its own here: an
+    /// output's `next()` throws `.cancelled` when the task is cancelled while it waits.
+    public static func withReader<Result>(
+        url: URL, networkTimeout: Duration = .seconds(30), isolation: isolated (any Actor)? = #isolation,
+        _ body: (AssetReader) async throws(ReelError) -> Result
+    ) async throws(ReelError) -> Result {
+        let reader = try await open(url: url, networkTimeout: networkTimeout)
+        return try await reader.run(isolation: isolation, body)
+    }
+
+    /// Runs `body` with this reader, then stops the reader and waits for its loops, whether
+    /// `body` returns or throws (``withReader(url:networkTimeout:isolation:_:)``).
+    func run<Result>(isolation: isolated (any Actor)?, _ body: (AssetReader) async throws(ReelError) -> Result) async throws(ReelError) -> Result {
+        let result: Result
+        do throws(ReelError) {
+            result = try await body(self)
+        } catch {
+            await cancelReadingAndWait()
+            throw error
+        }
+        await cancelReadingAndWait()
+        return result
+    }
+
     /// The first track with `trackID`.
     public func track(withID trackID: Int32) -> Track? { tracks.first { $0.trackID == trackID } }
 
@@ -260,14 +293,29 @@ public final class AssetReader: Sendable {
 
     /// Stops every output and waits (off Swift's cooperative pool) until their loops have
     /// ended, so their demuxers are back in the file's pool for the next reader: for a
-    /// reader read only in part, when another reader of the file comes next.
+    /// reader read only in part, when another reader of the file comes next. A reader never
+    /// started gives back the demuxer it probed the file with at once (it can no longer
+    /// start), instead of when it goes away.
     package func cancelReadingAndWait() async {
         cancelReading()
-        guard state.withLock({ $0.isRunning }) else { return }
-        _ = try? await onDedicatedThread(named: "reel.reader.stop") { [state] () throws(ReelError) in
-            state.withLock(when: { !$0.isRunning }) { _ in }
+        if state.withLock({ $0.isRunning }) {
+            _ = try? await onDedicatedThread(named: "reel.reader.stop") { [state] () throws(ReelError) in
+                state.withLock(when: { !$0.isRunning }) { _ in }
+            }
+        }
+        // No start is at work (it would count as running): a start that came before took
+        // the probed demuxer, and one that comes now is refused.
+        if let unused = probed.withLock({ taken -> ProbedInput? in
+            defer { taken = nil }
+            return taken
+        }) {
+            file.giveBack(unused.input)
         }
     }
+
+    /// Whether a read loop of the reader is still running (or ``startReading()`` is making
+    /// them).
+    package var hasRunningLoops: Bool { state.withLock { $0.isRunning } }
 
     private var cancelledError: ReelError { ReelError(.cancelled, "reading was cancelled", path: url.path) }
 }

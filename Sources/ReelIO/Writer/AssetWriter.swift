@@ -75,6 +75,48 @@ public final class AssetWriter: Sendable {
         _ = try AtomicFile(outputURL, replacing: overwrite)
     }
 
+    /// Makes a writer as ``init(outputURL:fileType:overwrite:)`` does, runs `body` with it,
+    /// and returns what `body` returns once the file is in place. `body` adds the inputs,
+    /// starts the writer and appends; it need not finish.
+    ///
+    /// - `body` returns with the writer writing: ``finishWriting()``, and its error is
+    ///   thrown if it fails (then nothing is at the output path). A writer that failed while
+    ///   `body` went on throws its error the same way.
+    /// - `body` returns having finished or cancelled the writer itself: nothing more is done.
+    /// - `body` returns without starting the writer: it is cancelled, nothing is written.
+    /// - `body` throws: the writer is cancelled (``cancel()``: the partial file is removed and
+    ///   the writer's thread has ended) and the error is thrown unchanged.
+    /// - The task is cancelled by the time `body` returns and the file is not in place yet:
+    ///   the writer is cancelled and this throws `.cancelled`.
+    ///
+    /// Nothing is at the output path after a throw, and a file that was there before (with
+    /// `overwrite`) is left as it was: the writer writes beside it and replaces it only when
+    /// the finish succeeds. Throws what the initializer throws (`body` does not run): an
+    /// existing file at `outputURL` is `.outputExists` unless `overwrite` is true.
+    public static func withWriter<Result>(
+        outputURL: URL, fileType: FileType, overwrite: Bool = false, isolation: isolated (any Actor)? = #isolation,
+        _ body: (AssetWriter) async throws(ReelError) -> Result
+    ) async throws(ReelError) -> Result {
+        let writer = try AssetWriter(outputURL: outputURL, fileType: fileType, overwrite: overwrite)
+        do throws(ReelError) {
+            let result = try await body(writer)
+            let status = writer.status
+            if Task.isCancelled, status != .completed {
+                throw ReelError(.cancelled, "the task writing the file was cancelled", path: outputURL.path)
+            }
+            switch status {
+            // A failed writer's finishWriting() throws its error.
+            case .writing, .failed: try await writer.finishWriting()
+            case .unknown: await writer.cancel()
+            case .completed, .cancelled: break
+            }
+            return result
+        } catch {
+            await writer.cancel()
+            throw error
+        }
+    }
+
     /// Whether the file is an MPEG-4 audio file: an `.m4a` output of type `.mp4`, written by
     /// FFmpeg's `ipod` muxer with the `M4A ` brand (`ftyp`), as iTunes and AVFoundation
     /// write them. It takes audio inputs only.
