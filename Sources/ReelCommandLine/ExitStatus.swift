@@ -26,9 +26,9 @@ public enum ExitStatus {
     /// environment's streams. ArgumentParser's own usage errors (an unknown option, a missing
     /// argument, a failed `validate()`) are ``usage``, not its `EX_USAGE` (64).
     public static func run(_ root: any ParsableCommand.Type, arguments: [String], in environment: CommandEnvironment) async -> ExitCode {
-        let warnings: @Sendable (String) -> Void = { environment.standardError(Data($0.utf8)) }
+        let warnings = WarningOutput { environment.standardError(Data($0.utf8)) }
         return await CommandEnvironment.$current.withValue(environment) {
-            await WarningOutput.$write.withValue(warnings) { await parseAndRun(root, arguments: arguments) }
+            await WarningOutput.$current.withValue(warnings) { await parseAndRun(root, arguments: arguments) }
         }
     }
 

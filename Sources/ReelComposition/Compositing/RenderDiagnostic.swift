@@ -49,7 +49,7 @@ public struct RenderDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// Writes each diagnostic as one line to standard error (or where the creating task's
     /// `WarningOutput` points), prefixed `reel: warning: `.
     public static var standardErrorLogger: @Sendable (RenderDiagnostic) -> Void {
-        let write = WarningOutput.write
+        let write = WarningOutput.current.write
         return { diagnostic in write("reel: warning: \(diagnostic)\n") }
     }
 }

@@ -26,7 +26,7 @@ public struct MetadataReadWarning: Sendable, Hashable, CustomStringConvertible {
     /// Writes each warning as one line to standard error (or where the creating task's
     /// `WarningOutput` points), prefixed `reel: warning: `.
     public static var standardErrorLogger: @Sendable (MetadataReadWarning) -> Void {
-        let write = WarningOutput.write
+        let write = WarningOutput.current.write
         return { warning in write("reel: warning: \(warning)\n") }
     }
 }
