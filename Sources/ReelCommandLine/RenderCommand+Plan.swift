@@ -53,6 +53,9 @@ extension RenderCommand {
             CLIOutput.line(error)
             throw ExitStatus.failure
         }
+        if let summary = session.smartRenderSummary, summary.fallbackReason == nil {
+            CLIOutput.line("smart render: \(summary.copiedFrameCount) frames copied, \(summary.encodedFrameCount) encoded")
+        }
         CLIOutput.line(ExportRunner.summary(wrote: "piece \(index) (\(pieceURL.path))", frames: piece.frameCount, seconds: seconds))
     }
 

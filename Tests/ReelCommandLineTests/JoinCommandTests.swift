@@ -395,4 +395,113 @@ struct JoinCommandTests {
         #expect(work.isEmpty, "\(work)")
         #expect(!Self.exists("out.mp4", in: folder))
     }
+
+    // MARK: Smart-rendered pieces
+
+    /// Three 6 s clips (x264 with `bFrames` B-frames, a keyframe every 2 s, the same settings, so one
+    /// set of parameter sets), cut into a 10.7 s composition that smart-renders: the first
+    /// 4 s of `a` (two whole groups of pictures, copied), then `b` from 1 s and `c` from 2 s.
+    static func smartComposition(in folder: URL, bFrames: Int) throws -> String {
+        let ffmpeg = try #require(TestTools.which("ffmpeg"))
+        for (name, source) in [("a", "testsrc2"), ("b", "testsrc"), ("c", "rgbtestsrc")] {
+            let out = try TestTools.run(
+                ffmpeg,
+                [
+                    "-v", "error", "-y", "-f", "lavfi", "-i", "\(source)=size=320x240:rate=30:duration=6",
+                    "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-bf", "\(bFrames)", "-g", "60", "-keyint_min", "60",
+                    "-sc_threshold", "0", "-pix_fmt", "yuv420p", "\(name).mp4",
+                ], in: folder)
+            #expect(out.status == 0, "\(out.stderr)")
+        }
+        func composition(_ video: String) -> String {
+            let cuts = [("a", 0.0, 4.0), ("b", 1.0, 3.5), ("c", 2.0, 3.2)]
+            let segments = cuts.map { "{\"source\": \"\($0.0)\", \"sourceStart\": \($0.1), \"duration\": \($0.2)}" }.joined(separator: ", ")
+            return """
+                {"version": 1, "sources": [{"name": "a", "path": "a.mp4"}, {"name": "b", "path": "b.mp4"}, {"name": "c", "path": "c.mp4"}],
+                 "tracks": [{"trackID": 1, "mediaType": "video", "segments": [\(segments)]}],
+                 "instructions": [{"timeRange": {"start": 0, "end": "end"}, "layerInstructions": [{"trackID": 1}]}],
+                 "output": {"video": \(video)}}
+                """
+        }
+        try composition("{\"codec\": \"ffv1\"}").write(to: folder.appendingPathComponent("lossless.json"), atomically: true, encoding: .utf8)
+        try composition("{\"codec\": \"h264\", \"crf\": 18, \"smartRender\": \"auto\"}")
+            .write(to: folder.appendingPathComponent("smart.json"), atomically: true, encoding: .utf8)
+        return "smart.json"
+    }
+
+    /// The MD5 of each of `file`'s video packets' payload, in decode order (ffprobe).
+    static func videoPacketHashes(_ file: String, in folder: URL) throws -> [String] {
+        let ffprobe = try #require(TestTools.which("ffprobe"))
+        let out = try TestTools.run(
+            ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_data_hash", "md5", "-show_entries", "packet=data_hash", "-of", "csv=p=0", file],
+            in: folder)
+        return out.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("MD5:") }
+    }
+
+    /// A smart render planned in three pieces: the first copies everything (its sample
+    /// description holds the sources' parameter sets alone), the second copies and
+    /// encodes, the last encodes everything (a piece boundary cuts its one group of
+    /// pictures). The join holds every parameter set the pieces use, decode times that
+    /// increase across the joints, the single render's frame times, the sources' packets
+    /// bit for bit where copied, and the composition's frames. (The single render copies
+    /// a group more: the one the second piece boundary cuts.) Sources with no B-frames
+    /// give pieces of different reorder delays: copied packets decode as they present, the
+    /// encoded stretches two frames ahead.
+    @Test(.requires(.ffmpeg, .ffprobe), arguments: [3, 0])
+    func smartRenderedPiecesJoinIntoOneCleanStreamOfCopiedAndEncodedFrames(bFrames: Int) async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let c = try Self.smartComposition(in: folder, bFrames: bFrames)
+        let whole = await ReelProcess.reel(["render", c, "-o", "whole.mp4"], in: folder)
+        #expect(whole.status == 0 && whole.stderr.contains("smart render: 240 frames copied, 81 encoded"), "\(whole.stderr)")
+        #expect(await ReelProcess.reel(["render", "lossless.json", "-o", "reference.mkv"], in: folder).status == 0)
+        #expect(await ReelProcess.reel(["plan", c, "--chunks", "3", "-o", "plan.json"], in: folder).status == 0)
+        // Pieces of 120, 120 and 81 frames.
+        let expected = ["120 frames copied, 0 encoded", "60 frames copied, 60 encoded", "0 frames copied, 81 encoded"]
+        for (k, said) in expected.enumerated() {
+            let out = await ReelProcess.reel(["render", "--plan", "plan.json", "--chunk", String(k)], in: folder)
+            #expect(out.status == 0 && out.stderr.contains("smart render: \(said)"), "piece \(k): \(out.stderr)")
+        }
+        let join = await ReelProcess.reel(["join", "plan.json", "-o", "joined.mp4"], in: folder)
+        #expect(join.status == 0, "\(join.stderr)")
+        // Decoded with no message at all (a parameter set missing from the sample
+        // description says "non-existing PPS"; decode times out of order, "non monotonic").
+        let ffmpeg = try #require(TestTools.which("ffmpeg"))
+        let decode = try TestTools.run(ffmpeg, ["-v", "error", "-i", "joined.mp4", "-f", "null", "-"], in: folder)
+        #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
+        let ffprobe = try #require(TestTools.which("ffprobe"))
+        let dts = try TestTools.run(
+            ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=dts", "-of", "csv=p=0", "joined.mp4"], in: folder)
+        let decodeTimes = dts.stdout.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        #expect(decodeTimes.count == 321 && zip(decodeTimes, decodeTimes.dropFirst()).allSatisfy { $0 < $1 }, "\(decodeTimes)")
+        // The single render's frames and times.
+        // (A frame with side data has more, empty, fields after its time.)
+        let times = { (file: String) throws -> [Double] in
+            try TestTools.run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", file], in: folder)
+                .stdout.split(separator: "\n").compactMap { $0.split(separator: ",").first.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
+        }
+        #expect(try times("joined.mp4") == times("whole.mp4"))
+        #expect(try times("joined.mp4").count == 321)
+        // Every packet of the three groups of pictures the pieces show whole, bit for bit.
+        let joined = try Self.videoPacketHashes("joined.mp4", in: folder)
+        var sources: Set<String> = []
+        for name in ["a.mp4", "b.mp4", "c.mp4"] { sources.formUnion(try Self.videoPacketHashes(name, in: folder)) }
+        #expect(joined.filter { sources.contains($0) }.count == 180)
+        // The composition's frames (frame by frame: the Matroska reference's times are in
+        // milliseconds): copied ones exactly, encoded ones within 42 dB on average.
+        let psnr = try TestTools.run(
+            ffmpeg,
+            [
+                "-v", "error", "-i", "joined.mp4", "-i", "reference.mkv", "-lavfi",
+                "[0:v]setpts=N/(30*TB)[a];[1:v]setpts=N/(30*TB)[b];[a][b]psnr=stats_file=psnr.txt", "-f", "null", "-",
+            ], in: folder)
+        #expect(psnr.status == 0, "\(psnr.stderr)")
+        let values = try String(contentsOf: folder.appendingPathComponent("psnr.txt"), encoding: .utf8).split(separator: "\n").compactMap { line in
+            line.split(separator: " ").first { $0.hasPrefix("psnr_avg:") }.map { Double($0.dropFirst("psnr_avg:".count)) ?? .infinity }
+        }
+        #expect(values.count == 321)
+        let finite = values.filter(\.isFinite)
+        #expect(values.count - finite.count >= 180, "\(values.count - finite.count) frames identical")
+        #expect(finite.reduce(0, +) / Double(max(finite.count, 1)) >= 42 && (finite.min() ?? 0) >= 38, "\(finite)")
+    }
 }

@@ -59,8 +59,11 @@ public final class AssetExportSession: Sendable {
         var chapters: [TimedMetadataGroup] = []
         var fileLengthLimit: Int64 = 0
         /// Video copied from these files (a render plan's pieces) instead of rendered.
-        var videoParts: [ExportVideoCopy.Part]?
+        var videoPieces: ExportVideoCopy.Pieces?
         var smartRendering = SmartRendering.off
+        /// The whole render this export is a piece of, when the pieces are joined by
+        /// merging their parameter sets (``AssetExportSession/smartRenderAsPiece(of:)``).
+        var smartRenderWhole: TimeRange?
     }
 
     struct State {
@@ -277,6 +280,16 @@ public final class AssetExportSession: Sendable {
         set { state.withLock { $0.settings.smartRendering = newValue } }
     }
 
+    /// With ``smartRendering`` `.auto`, renders ``timeRange`` as its piece of the smart
+    /// render of `whole`: the sources are checked over all of `whole`, so every piece
+    /// copies or falls back alike, and a piece that copies nothing is still encoded as the
+    /// smart render encodes. H.264 pieces may then hold different parameter sets (those of
+    /// their encoded stretches, or none): a render plan's join merges them into one sample
+    /// description. (A ``wholeTimeRange`` piece, joined by any stream copy, is rendered in full.)
+    package func smartRenderAsPiece(of whole: TimeRange) {
+        state.withLock { $0.settings.smartRenderWhole = whole }
+    }
+
     /// What the smart render did (copied and encoded stretches, or why it rendered every
     /// frame), once an export with ``smartRendering`` `.auto` has planned its video.
     public var smartRenderSummary: SmartRenderSummary? { state.withLock { $0.smartRenderSummary } }
@@ -285,11 +298,11 @@ public final class AssetExportSession: Sendable {
         state.withLock { $0.smartRenderSummary = summary }
     }
 
-    /// The video stream is copied from `parts`, one after another, instead of rendered:
+    /// The video stream is copied from `pieces`, one after another, instead of rendered:
     /// how a render plan's pieces are joined while the audio and metadata are written over
     /// the whole timeline.
-    package func copyVideo(from parts: [ExportVideoCopy.Part]) {
-        state.withLock { $0.settings.videoParts = parts }
+    package func copyVideo(from pieces: ExportVideoCopy.Pieces) {
+        state.withLock { $0.settings.videoPieces = pieces }
     }
 
     // MARK: Status

@@ -111,8 +111,8 @@ struct ExportJob: Sendable {
         var videoInput: AssetWriterInput?
         var videoCopy: ExportVideoCopy?
         var smart: SmartRender?
-        if let parts = settings.videoParts {
-            let copy = try await ExportVideoCopy.joining(parts)
+        if let pieces = settings.videoPieces {
+            let copy = try await ExportVideoCopy.joining(pieces)
             // As rendered frames: the display matrix only when no video composition drew them.
             if settings.videoComposition == nil { copy.input.transform = composition.sharedVideoTransform }
             warnIfTurnLost(copy.input.transform)
@@ -212,12 +212,12 @@ struct ExportJob: Sendable {
     {
         let outcome: SmartRender.Outcome
         if settings.wholeTimeRange != nil {
-            outcome = .fallback("a piece of a longer render is rendered whole, so that pieces join")
+            outcome = .fallback("the export is a piece of a longer render (--range, wholeTimeRange), rendered whole so that pieces join by stream copy")
         } else {
             let session = self.session
             outcome = try await SmartRender.plan(
                 composition: session.composition, videoComposition: videoComposition, range: range,
-                sources: session.sources, settings: video, fileType: fileType,
+                whole: settings.smartRenderWhole, sources: session.sources, settings: video, fileType: fileType,
                 engineOptions: settings.engineOptions
             ) { p in session.report(progress: min(0.5, 0.5 * p)) }
         }

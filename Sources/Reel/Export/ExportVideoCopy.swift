@@ -7,7 +7,7 @@ import ReelIO
 /// onto the composition timeline. The `.passthrough` preset copies the one source the
 /// composition's video plays, when nothing is composited and no frame would be cut from
 /// the frames it is predicted from (the exported range plays one whole track, unscaled);
-/// a render plan's join copies its pieces one after another.
+/// a render plan's join copies its pieces one after another, their parameter sets merged.
 package struct ExportVideoCopy: Sendable {
     /// One file's packets: those of track `trackID` (the first video track when nil) in
     /// `source` (all of them when nil), moved by `offset`.
@@ -25,8 +25,31 @@ package struct ExportVideoCopy: Sendable {
         }
     }
 
+    /// A render plan's pieces joined one after another: each a file whose video track holds
+    /// one packet for each frame of the grid every `frameDuration` from zero.
+    package struct Pieces: Sendable {
+        let parts: [Part]
+        /// The joined track's codec configuration (``mergedCodecConfiguration(_:)``).
+        let codecConfiguration: Data
+        /// Frames between a packet's decode time and its presentation, at most, over every
+        /// piece (``reorderDelay(ofPresentationTimes:frameDuration:)``).
+        let reorderDelay: Int
+        let frameDuration: MediaTime
+
+        package init(parts: [Part], codecConfiguration: Data, reorderDelay: Int, frameDuration: MediaTime) {
+            self.parts = parts
+            self.codecConfiguration = codecConfiguration
+            self.reorderDelay = reorderDelay
+            self.frameDuration = frameDuration
+        }
+    }
+
     let input: AssetWriterInput
     let parts: [Part]
+    /// For joined pieces: decode times laid on one grid over all of them, `reorderDelay`
+    /// frames before the presentation grid, so they increase across the joints whatever
+    /// each piece's own delay (a smart-rendered piece's depends on what it copies).
+    var decodeGrid: (start: MediaTime, frameDuration: MediaTime, reorderDelay: Int)?
 
     /// The copy plan, or nil when the frames must be rendered.
     static func plan(composition: Composition, range: TimeRange, sources: AssetRenderSources) async throws(ReelError) -> ExportVideoCopy? {
@@ -53,20 +76,80 @@ package struct ExportVideoCopy: Sendable {
         return ExportVideoCopy(input: input, parts: [Part(url: url, trackID: ref.trackID, source: source, offset: offset)])
     }
 
-    /// The copy of `parts` one after another, described as the first part's track is (the
-    /// caller has checked that every part has the same codec configuration).
-    static func joining(_ parts: [Part]) async throws(ReelError) -> ExportVideoCopy {
-        guard let first = parts.first else { throw ReelError(.invalidArgument, "there are no pieces to join") }
+    /// The copy of `pieces` one after another, described as the first piece's track is
+    /// with the pieces' merged codec configuration (the caller has checked each piece).
+    static func joining(_ pieces: Pieces) async throws(ReelError) -> ExportVideoCopy {
+        guard let first = pieces.parts.first else { throw ReelError(.invalidArgument, "there are no pieces to join") }
         let reader = try await AssetReader.open(url: first.url)
         defer { reader.cancelReading() }
-        let description = try first.track(in: reader).formatDescription
-        return ExportVideoCopy(input: AssetWriterInput(settings: .passthrough(description)), parts: parts)
+        let description = try first.track(in: reader).formatDescription.replacingCodecConfiguration(pieces.codecConfiguration)
+        var copy = ExportVideoCopy(input: AssetWriterInput(settings: .passthrough(description)), parts: pieces.parts)
+        copy.decodeGrid = (first.offset, pieces.frameDuration, pieces.reorderDelay)
+        return copy
     }
 
     /// Appends every packet of every part, moved onto the composition timeline.
     func write(progress: @Sendable (MediaTime) -> Void) async throws(ReelError) {
-        for part in parts { try await part.copy(into: input, progress: progress) }
+        var decodeIndex = 0
+        for part in parts {
+            try await part.copy(into: input, progress: progress) { buffer in
+                guard let grid = decodeGrid else { return }
+                buffer.decodeTime = grid.start + grid.frameDuration * Int32(clamping: decodeIndex - grid.reorderDelay)
+                decodeIndex += 1
+            }
+        }
         input.markAsFinished()
+    }
+
+    /// Frames between a packet's decode time and its presentation, at most, for a track
+    /// whose packets (in decode order) present at `times`, one for each frame every
+    /// `frameDuration` from the earliest: the packets can be given decode times that many
+    /// frames before the frame grid, increasing and never after their presentation.
+    package static func reorderDelay(ofPresentationTimes times: [MediaTime], frameDuration: MediaTime) -> Int {
+        guard let first = times.min(), frameDuration > .zero else { return 0 }
+        var delay = 0
+        for (n, t) in times.enumerated() {
+            let frame = Int(((t - first).seconds / frameDuration.seconds).rounded())
+            delay = max(delay, n - frame)
+        }
+        return delay
+    }
+
+    /// One codec configuration for pieces whose tracks have `configurations`: theirs when
+    /// they are all the same; for H.264 (`avcC`) that differ only in the parameter sets
+    /// they hold (smart-rendered pieces hold their encoded stretches', or none), every
+    /// parameter set of every piece, provided no two different ones share an ID. Otherwise
+    /// the index of the first piece that cannot join the ones before it, and why.
+    package static func mergedCodecConfiguration(_ configurations: [Data]) -> Result<Data, MergeProblem> {
+        guard let first = configurations.first else { return .success(Data()) }
+        guard configurations.contains(where: { $0 != first }) else { return .success(first) }
+        let differs = "its codec configuration differs from piece 0's: it was encoded with other settings"
+        guard var merged = AVCConfiguration(first) else {
+            let k = configurations.firstIndex { $0 != first } ?? 0
+            return .failure(MergeProblem(piece: k, reason: differs))
+        }
+        for (k, data) in configurations.enumerated().dropFirst() where data != first {
+            guard let c = AVCConfiguration(data), c.profile == merged.profile, c.compatibility == merged.compatibility,
+                c.level == merged.level, c.lengthSize == merged.lengthSize, c.trailer == merged.trailer
+            else {
+                return .failure(MergeProblem(piece: k, reason: differs))
+            }
+            let next = merged.adding(parameterSetsOf: c)
+            let spsIDs = next.sequenceParameterSetIDs, ppsIDs = next.pictureParameterSetIDs
+            guard spsIDs.count == next.sequenceParameterSets.count, Set(spsIDs).count == spsIDs.count,
+                ppsIDs.count == next.pictureParameterSets.count, Set(ppsIDs).count == ppsIDs.count
+            else {
+                return .failure(MergeProblem(piece: k, reason: differs + " (other H.264 parameter sets under the same IDs)"))
+            }
+            merged = next
+        }
+        return .success(merged.data)
+    }
+
+    /// Why piece `piece` cannot join the pieces before it.
+    package struct MergeProblem: Error, Sendable {
+        package let piece: Int
+        package let reason: String
     }
 }
 
@@ -74,7 +157,10 @@ extension ExportVideoCopy.Part {
     /// Appends the part's packets to `input`, moved by `offset`: those the reader gives for
     /// `source` (from the keyframe before it), or with `startsInSource` only those whose
     /// presentation time lies in `source`.
-    func copy(into input: AssetWriterInput, startsInSource: Bool = false, progress: @Sendable (MediaTime) -> Void = { _ in }) async throws(ReelError) {
+    func copy(
+        into input: AssetWriterInput, startsInSource: Bool = false, progress: @Sendable (MediaTime) -> Void = { _ in },
+        retime: (inout SampleBuffer) -> Void = { _ in }
+    ) async throws(ReelError) {
         let reader = try await AssetReader.open(url: url)
         defer { reader.cancelReading() }
         let output = AssetReaderTrackOutput(trackID: try track(in: reader).trackID, settings: .passthrough, bufferCapacity: 32)
@@ -87,6 +173,7 @@ extension ExportVideoCopy.Part {
             if startsInSource, let source, !source.containsTime(buffer.presentationTime) { continue }
             buffer.presentationTime = buffer.presentationTime + offset
             if buffer.decodeTime.isNumeric { buffer.decodeTime = buffer.decodeTime + offset }
+            retime(&buffer)
             try await input.append(buffer)
             progress(buffer.presentationTime)
         }

@@ -158,10 +158,15 @@ extension SmartRender {
     /// The plan for rendering `range` of `composition` through `videoComposition` with the
     /// full render's encoder `settings` into a `fileType` file; the encoded stretches are
     /// encoded here, into a folder of their own beside nothing the output uses.
+    ///
+    /// With `whole`, `range` is a piece of a render of `whole` whose pieces are joined by
+    /// merging their parameter sets (a render plan's pieces): the sources are checked over
+    /// all of `whole`, so every piece decides alike, and a piece that copies nothing is
+    /// still encoded as the smart render encodes.
     static func plan(
-        composition: Composition, videoComposition: VideoComposition, range: TimeRange, sources: AssetRenderSources,
-        settings: VideoEncoderSettings, fileType: AssetWriter.FileType, engineOptions: RenderEngine.Options,
-        progress: @escaping @Sendable (Double) -> Void
+        composition: Composition, videoComposition: VideoComposition, range: TimeRange, whole: TimeRange? = nil,
+        sources: AssetRenderSources, settings: VideoEncoderSettings, fileType: AssetWriter.FileType,
+        engineOptions: RenderEngine.Options, progress: @escaping @Sendable (Double) -> Void
     ) async throws(ReelError) -> Outcome {
         guard fileType == .mp4 || fileType == .mov else { return .fallback("smart render writes MP4 or MOV, and the output is \(fileType.rawValue)") }
         let codecName: String
@@ -188,34 +193,31 @@ extension SmartRender {
         let builtIn =
             videoComposition.renderScale == 1
             && (videoComposition.customVideoCompositor.map { $0() is StandardVideoCompositor } ?? true)
-        var kinds: [FrameKind] = []
-        kinds.reserveCapacity(grid.count)
-        for k in 0..<grid.count {
-            let t = grid.time(k)
-            guard let (index, instruction) = videoComposition.instruction(at: t) else {
-                kinds.append(.composed("no instruction"))
-                continue
-            }
-            guard let id = Self.unchangedTrack(instruction, composition: composition, size: size, builtIn: builtIn),
-                let track = composition.track(withTrackID: id),
-                let segment = track.segment(forTrackTime: t), !segment.isEmpty, let ref = segment.sourceTrack,
-                segment.timeMapping.source.duration == segment.timeMapping.target.duration,
-                let sourceTime = segment.sourceTime(forCompositionTime: t)
-            else {
-                kinds.append(
-                    .composed(
+        func frameKinds(_ grid: FrameGrid) -> [FrameKind] {
+            (0..<grid.count).map { k in
+                let t = grid.time(k)
+                guard let (index, instruction) = videoComposition.instruction(at: t) else { return .composed("no instruction") }
+                guard let id = Self.unchangedTrack(instruction, composition: composition, size: size, builtIn: builtIn),
+                    let track = composition.track(withTrackID: id),
+                    let segment = track.segment(forTrackTime: t), !segment.isEmpty, let ref = segment.sourceTrack,
+                    segment.timeMapping.source.duration == segment.timeMapping.target.duration,
+                    let sourceTime = segment.sourceTime(forCompositionTime: t)
+                else {
+                    return .composed(
                         "composed by instruction \(index) (\(SmartRenderSummary.seconds(instruction.timeRange.start))..\(SmartRenderSummary.seconds(instruction.timeRange.end)))"
-                    ))
-                continue
+                    )
+                }
+                return .source(ref, sourceTime: sourceTime, offset: t - sourceTime)
             }
-            kinds.append(.source(ref, sourceTime: sourceTime, offset: t - sourceTime))
         }
+        let kinds = frameKinds(grid)
+        let checkedKinds = whole.map { frameKinds(FrameGrid(range: $0, frameDuration: fd)) } ?? kinds
 
         // 2. Every source shown unchanged must match: one codec configuration for all.
         var configuration: SmartRenderFormat?
         var description: FormatDescription?
         var checked: Set<SourceTrackReference> = []
-        for case .source(let ref, _, _) in kinds where !checked.contains(ref) {
+        for case .source(let ref, _, _) in checkedKinds where !checked.contains(ref) {
             checked.insert(ref)
             if sources.isInMemory(ref) { return .fallback("\(ref.sourceIdentifier) is held in memory: it has no packets to copy") }
             let url = sources.url(for: ref.sourceIdentifier)
@@ -339,7 +341,7 @@ extension SmartRender {
             flush()
             k = last + 1
         }
-        guard copied.contains(true) else {
+        guard copied.contains(true) || whole != nil else {
             return .fallback("no group of pictures of a source is shown whole and unchanged")
         }
 

@@ -117,13 +117,13 @@ extension BatchPlan {
     }
 
     /// Job `index`'s output's video codec configuration.
-    private func openOutput(of index: Int) async throws(ReelError) -> Data {
+    private func openOutput(of index: Int) async throws(ReelError) -> RenderPlan.PieceVideo {
         let reader = try await AssetReader.open(url: URL(fileURLWithPath: jobs[index].output))
         defer { reader.cancelReading() }
         guard let track = reader.tracks(withMediaType: .video).first else {
             throw ReelError(.corruptData, "has no video track", path: jobs[index].output)
         }
-        return track.formatDescription.codecConfiguration
+        return RenderPlan.PieceVideo(codecConfiguration: track.formatDescription.codecConfiguration, reorderDelay: 0)
     }
 
     /// Checks every job's output: nothing when all are complete and made from their

@@ -69,7 +69,7 @@ extension PlanFile {
     /// codec configuration or throws why it is bad.
     func taskState(
         _ index: Int, output: URL, stamp: URL, identity: String,
-        check: () async throws(ReelError) -> Data
+        check: () async throws(ReelError) -> RenderPlan.PieceVideo
     ) async -> RenderPlan.PieceState {
         switch readStamp(at: stamp, of: output, index: index, identity: identity) {
         case .success(nil): return .missing
@@ -77,7 +77,7 @@ extension PlanFile {
         case .success: break
         }
         do throws(ReelError) {
-            return .complete(codecConfiguration: try await check())
+            return .complete(try await check())
         } catch {
             return .bad(error.message)
         }
@@ -125,12 +125,26 @@ extension RenderPlan {
 
     /// Where a piece is.
     public enum PieceState: Sendable, Equatable {
-        /// Rendered, stamped for this plan, and checked: its codec configuration.
-        case complete(codecConfiguration: Data)
+        /// Rendered, stamped for this plan, and checked: its video track as the join needs it.
+        case complete(PieceVideo)
         /// Not rendered (or not finished: no stamp).
         case missing
         /// Present but not usable, and why.
         case bad(String)
+    }
+
+    /// What the join needs of a complete piece's video track.
+    public struct PieceVideo: Sendable, Equatable {
+        /// The track's codec configuration (`avcC`, `hvcC`, ...).
+        public var codecConfiguration: Data
+        /// Frames between a packet's decode time and its presentation, at most (0 for a
+        /// batch job's output, which is not joined).
+        public var reorderDelay: Int
+
+        public init(codecConfiguration: Data, reorderDelay: Int) {
+            self.codecConfiguration = codecConfiguration
+            self.reorderDelay = reorderDelay
+        }
     }
 
     /// Checks piece `index` against the plan whose ``identity()`` is `identity`: stamped for
@@ -143,8 +157,8 @@ extension RenderPlan {
     }
 
     /// Reads every packet of piece `index`'s video track (nothing is decoded) and returns
-    /// its codec configuration when the frames are the plan's.
-    func checkVideo(of index: Int) async throws(ReelError) -> Data {
+    /// its codec configuration and reorder delay when the frames are the plan's.
+    func checkVideo(of index: Int) async throws(ReelError) -> PieceVideo {
         let piece = pieces[index]
         let reader = try await AssetReader.open(url: pieceURL(index))
         defer { reader.cancelReading() }
@@ -173,13 +187,14 @@ extension RenderPlan {
             throw ReelError(.corruptData, "\(piece.file) has \(times.count) frames, expected \(piece.frameCount)")
         }
         guard firstIsKeyframe else { throw ReelError(.corruptData, "\(piece.file) does not start with a keyframe") }
+        let delay = ExportVideoCopy.reorderDelay(ofPresentationTimes: times, frameDuration: video.frameDuration)
         times.sort()
         for (k, t) in times.enumerated() where t != video.frameDuration * Int32(clamping: k) {
             throw ReelError(
                 .corruptData,
                 "\(piece.file): frame \(k) is at \(t.secondsDescription) s, expected \((video.frameDuration * Int32(clamping: k)).secondsDescription) s")
         }
-        return track.formatDescription.codecConfiguration
+        return PieceVideo(codecConfiguration: track.formatDescription.codecConfiguration, reorderDelay: delay)
     }
 
     /// Stamps piece `index` as complete for the plan whose ``identity()`` is `identity`

@@ -23,16 +23,21 @@ extension RenderPlan {
     ) async throws(ReelError) -> AssetExportSession {
         var missing: [Int] = []
         var bad: [String] = []
-        var configurations: [Data] = []
+        var videos: [PieceVideo] = []
         for piece in pieces {
             switch await checkPiece(piece.index, identity: identity) {
             case .missing: missing.append(piece.index)
             case .bad(let why): bad.append("piece \(piece.index) (\(why))")
-            case .complete(let configuration):
-                if let first = configurations.first, first != configuration {
-                    bad.append("piece \(piece.index) (its codec configuration differs from piece 0's: it was encoded with other settings)")
-                }
-                configurations.append(configuration)
+            case .complete(let video): videos.append(video)
+            }
+        }
+        // Smart-rendered H.264 pieces hold the parameter sets of what each encoded: one
+        // sample description holds them all.
+        var configuration = Data()
+        if missing.isEmpty, bad.isEmpty {
+            switch ExportVideoCopy.mergedCodecConfiguration(videos.map(\.codecConfiguration)) {
+            case .success(let merged): configuration = merged
+            case .failure(let problem): bad.append("piece \(pieces[problem.piece].index) (\(problem.reason))")
             }
         }
         if let error = incompleteError(
@@ -46,9 +51,10 @@ extension RenderPlan {
             overwrite: overwrite)
         session.timeRange = timeRange
         session.copyVideo(
-            from: pieces.map {
-                ExportVideoCopy.Part(url: pieceURL($0.index), trackID: nil, source: nil, offset: $0.timeRange.start)
-            })
+            from: ExportVideoCopy.Pieces(
+                parts: pieces.map { ExportVideoCopy.Part(url: pieceURL($0.index), trackID: nil, source: nil, offset: $0.timeRange.start) },
+                codecConfiguration: configuration, reorderDelay: videos.map(\.reorderDelay).max() ?? 0,
+                frameDuration: video.frameDuration))
         return session
     }
 }

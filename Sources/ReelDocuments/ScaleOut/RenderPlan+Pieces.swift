@@ -44,6 +44,10 @@ extension RenderPlan {
         session.metadataTrackIDs = []
         session.shouldOptimizeForNetworkUse = false
         session.timeRange = piece.timeRange
+        // Smart-rendered as its piece of the whole render's smart render: the join merges
+        // the pieces' parameter sets.
+        session.smartRendering = try (loaded.file.output ?? CompositionFile.Output()).smartRendering()
+        session.smartRenderAsPiece(of: timeRange)
         return session
     }
 
