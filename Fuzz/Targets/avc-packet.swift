@@ -1,7 +1,7 @@
 import Foundation
 
 /// Smart render's checks of the H.264 bytes it copies (`AVCConfiguration`): an `avcC`
-/// sample description, and a packet's structure (`AVCConfiguration.damage`, length-prefixed
+/// sample description (its first SPS's sampling read too), and a packet's structure (`AVCConfiguration.damage`, length-prefixed
 /// NAL units) against its picture parameter sets. Any bytes give an answer, never a crash;
 /// a description that parses writes back to bytes that parse to it again. The first byte
 /// splits the input: that many bytes of `avcC`, the rest a packet.
@@ -16,6 +16,10 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         FuzzInput.require(AVCConfiguration(c.data) == c, "an avcC that does not read back as itself")
         ids = Set(c.pictureParameterSetIDs)
         _ = c.sequenceParameterSetIDs
+        if let sampling = c.sampling {
+            FuzzInput.require(sampling.chromaFormat >= 0 && sampling.bitDepth >= 8, "a negative chroma format or bit depth")
+        }
+        _ = c.x264Profile
     }
     for lengthSize in [1, 2, 4] {
         let damage = AVCConfiguration.damage(in: packet, lengthSize: lengthSize, pictureParameterSetIDs: ids)

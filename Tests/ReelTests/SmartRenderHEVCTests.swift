@@ -177,17 +177,80 @@ struct SmartRenderHEVCTests {
         #expect(try SmartRenderTests.frameTimes(output).count == 4 * Self.fps)
     }
 
-    @Test func aTenBitSourceRendersEveryFrameSayingWhyOnce() async throws {
+    /// A 10-bit (Main 10) HDR source with open groups: its whole group copied, the rest
+    /// coded in 10 bits and tagged as the source is (BT.2020, PQ), one stream that decodes
+    /// with no message.
+    @Test func aTenBitSourceIsCopiedAndItsStretchesCodedInTenBits() async throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        _ = try SmartRenderTests.makeClip("a", source: "testsrc2", in: folder, codec: Self.x265(pixelFormat: "yuv420p10le"))
+        let hdr = ["-color_primaries", "bt2020", "-color_trc", "smpte2084", "-colorspace", "bt2020nc"]
+        let clip = try SmartRenderTests.makeClip("a", source: "testsrc2", in: folder, codec: Self.x265(pixelFormat: "yuv420p10le") + hdr)
+        let cut = [Cut(source: "a", start: 1, duration: 4)]
+        let composition = folder.appendingPathComponent("cut.json")
+        try SmartRenderTests.compositionJSON(cut, video: "{\"codec\": \"hevc\", \"crf\": 18}").write(to: composition, atomically: true, encoding: .utf8)
+        let output = folder.appendingPathComponent("out.mp4")
+        let (session, diagnostics) = try await SmartRenderTests.render(composition, to: output, smart: .auto)
+        let summary = try #require(session.smartRenderSummary)
+        #expect(summary.fallbackReason == nil && diagnostics.isEmpty, "\(summary.lines) \(diagnostics)")
+        // Frames 30 to 149 of the clip: the group of frames 60 to 119 is whole (its leading
+        // pictures, which refer to the group before the cut, encoded).
+        #expect(summary.copiedFrameCount > 50 && summary.copiedFrameCount <= 60, "\(summary.lines)")
+        let run = try TestTools.run("ffmpeg", ["-v", "error", "-i", output.path, "-f", "null", "-"])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr.prefix(600))")
+        // Every frame decodes in 10 bits, and the stream says Main 10.
+        let formats = try TestTools.outputString(
+            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pix_fmt", "-of", "csv=p=0", output.path])
+        let pixelFormats = formats.split(separator: "\n").map { $0.split(separator: ",").first.map(String.init) ?? "" }
+        #expect(pixelFormats.count == 4 * Self.fps && Set(pixelFormats) == ["yuv420p10le"], "\(Set(pixelFormats))")
+        let profile = try TestTools.outputString(
+            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=profile", "-of", "csv=p=0", output.path])
+        #expect(profile.contains("Main 10"), "\(profile)")
+        // Every frame, copied or encoded, says the source's colour.
+        let colours = try TestTools.outputString(
+            "ffprobe",
+            ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=color_primaries,color_transfer,color_space", "-of", "csv=p=0", output.path])
+        let tags = Set(colours.split(separator: "\n").map { $0.split(separator: ",").prefix(3).joined(separator: ",") })
+        #expect(tags == ["bt2020nc,bt2020,smpte2084"], "\(tags)")
+        // The copied packets are the source's, bit for bit (the first of a stretch carries
+        // the parameter sets before its picture, and its CRA picture is marked BLA).
+        let source = try await SmartRenderTests.samples(clip, .video).map { Self.pictureUnits($0.1) }
+        let copyable = Set(source + source.map(HEVCNAL.markingCleanRandomAccessAsBrokenLink))
+        let copied = try await SmartRenderTests.samples(output, .video).filter { copyable.contains(Self.pictureUnits($0.1)) }
+        #expect(copied.count == summary.copiedFrameCount)
+        // The encoded frames against the composition's: the source's frames 30 to 149 (a
+        // full render would convert them into the output's own matrix).
+        let log = folder.appendingPathComponent("psnr.log")
+        _ = try TestTools.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-i", output.path, "-i", clip.path, "-lavfi",
+                "[0:v]setpts=N/(\(Self.fps)*TB)[a];[1:v]trim=start_frame=30:end_frame=150,setpts=N/(\(Self.fps)*TB)[b];[a][b]psnr=stats_file=\(log.path)",
+                "-f", "null", "-",
+            ])
+        let values = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { line -> Double in
+            let field = line.split(separator: " ").first { $0.hasPrefix("psnr_avg:") }?.dropFirst("psnr_avg:".count) ?? ""
+            return field == "inf" ? 100 : Double(field) ?? 0
+        }
+        let copiedFlags = SmartRenderTests.frameIsCopied(summary)
+        try #require(values.count == 4 * Self.fps && copiedFlags.count == values.count)
+        #expect(zip(values, copiedFlags).allSatisfy { !$0.1 || $0.0 == 100 }, "a copied frame differs from the source's")
+        let encoded = zip(values, copiedFlags).filter { !$0.1 }.map(\.0)
+        try #require(!encoded.isEmpty)
+        let average = encoded.reduce(0, +) / Double(encoded.count)
+        #expect(average >= 42 && (encoded.min() ?? 0) >= 38, "average \(average) dB, worst \(encoded.min() ?? 0) dB")
+    }
+
+    @Test func aFourTwoTwoSourceRendersEveryFrameSayingWhyOnce() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try SmartRenderTests.makeClip("a", source: "testsrc2", in: folder, codec: Self.x265(pixelFormat: "yuv422p10le"))
         let composition = folder.appendingPathComponent("cut.json")
         try SmartRenderTests.compositionJSON([Cut(source: "a", start: 1, duration: 4)], video: "{\"codec\": \"hevc\", \"crf\": 18}")
             .write(to: composition, atomically: true, encoding: .utf8)
         let output = folder.appendingPathComponent("out.mp4")
         let (session, diagnostics) = try await SmartRenderTests.render(composition, to: output, smart: .auto)
         let reason = try #require(session.smartRenderSummary?.fallbackReason)
-        #expect(reason.contains("a.mp4") && reason.contains("10 bits"), "\(reason)")
+        #expect(reason.contains("a.mp4") && reason.contains("chroma format 2"), "\(reason)")
         #expect(diagnostics.count == 1 && diagnostics.first?.contains(reason) == true, "\(diagnostics)")
         #expect(try SmartRenderTests.frameTimes(output).count == 4 * Self.fps)
     }

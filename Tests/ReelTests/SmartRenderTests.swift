@@ -579,4 +579,59 @@ struct SmartRenderTests {
         #expect(diagnostics.count == 1 && diagnostics.first?.contains(reason) == true, "\(diagnostics)")
         #expect(try Self.frameTimes(output).count == 4 * Self.fps)
     }
+
+    /// An H.264 High 10 source: its whole groups copied, the cuts coded in 10 bits with
+    /// parameter-set IDs of their own, one stream that decodes with no message.
+    @Test func aTenBitSourceIsCopiedAndItsStretchesCodedInTenBits() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let codec = [
+            "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-bf", "3", "-g", "\(Self.gopFrames)",
+            "-keyint_min", "\(Self.gopFrames)", "-sc_threshold", "0", "-pix_fmt", "yuv420p10le",
+        ]
+        let clip = try Self.makeClip("a", source: "testsrc2", in: folder, codec: codec)
+        let cut = [Cut(source: "a", start: 1, duration: 4)]
+        let composition = folder.appendingPathComponent("cut.json")
+        try Self.compositionJSON(cut, video: "{\"codec\": \"h264\", \"crf\": 18}").write(to: composition, atomically: true, encoding: .utf8)
+        let lossless = folder.appendingPathComponent("lossless.json")
+        try Self.compositionJSON(cut, video: "{\"codec\": \"ffv1\"}").write(to: lossless, atomically: true, encoding: .utf8)
+        let output = folder.appendingPathComponent("out.mp4"), reference = folder.appendingPathComponent("reference.mkv")
+        let (session, diagnostics) = try await Self.render(composition, to: output, smart: .auto)
+        _ = try await Self.render(lossless, to: reference, smart: .off)
+        let summary = try #require(session.smartRenderSummary)
+        #expect(summary.fallbackReason == nil && diagnostics.isEmpty, "\(summary.lines) \(diagnostics)")
+        // Frames 30 to 149 of the clip: the group of frames 60 to 119 is whole.
+        #expect(summary.copiedFrameCount == 60, "\(summary.lines)")
+        let run = try TestTools.run("ffmpeg", ["-v", "error", "-i", output.path, "-f", "null", "-"])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr.prefix(600))")
+        let formats = try TestTools.outputString(
+            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pix_fmt", "-of", "csv=p=0", output.path])
+        let pixelFormats = formats.split(separator: "\n").map { $0.split(separator: ",").first.map(String.init) ?? "" }
+        #expect(pixelFormats.count == 4 * Self.fps && Set(pixelFormats) == ["yuv420p10le"], "\(Set(pixelFormats))")
+        let profile = try TestTools.outputString(
+            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=profile", "-of", "csv=p=0", output.path])
+        #expect(profile.contains("High 10"), "\(profile)")
+        let source = Set(try await Self.samples(clip, .video).map(\.1))
+        #expect(try await Self.samples(output, .video).filter { source.contains($0.1) }.count == 60)
+        let values = try Self.psnr(of: output, against: reference, log: folder.appendingPathComponent("psnr.log"))
+        let encoded = zip(values, Self.frameIsCopied(summary)).filter { !$0.1 }.map(\.0)
+        try #require(values.count == 4 * Self.fps && !encoded.isEmpty)
+        let average = encoded.reduce(0, +) / Double(encoded.count)
+        #expect(average >= 42 && (encoded.min() ?? 0) >= 38, "average \(average) dB, worst \(encoded.min() ?? 0) dB")
+    }
+
+    @Test func aFourTwoTwoSourceRendersEveryFrameSayingWhyOnce() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try Self.makeClip("a", source: "testsrc2", in: folder, codec: ["-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-pix_fmt", "yuv422p"])
+        let composition = folder.appendingPathComponent("cut.json")
+        try Self.compositionJSON([Cut(source: "a", start: 1, duration: 4)], video: "{\"codec\": \"h264\", \"crf\": 18}")
+            .write(to: composition, atomically: true, encoding: .utf8)
+        let output = folder.appendingPathComponent("out.mp4")
+        let (session, diagnostics) = try await Self.render(composition, to: output, smart: .auto)
+        let reason = try #require(session.smartRenderSummary?.fallbackReason)
+        #expect(reason.contains("a.mp4 is H.264 profile 122 at 8 bits, chroma format 2"), "\(reason)")
+        #expect(diagnostics.count == 1 && diagnostics.first?.contains(reason) == true, "\(diagnostics)")
+        #expect(try Self.frameTimes(output).count == 4 * Self.fps)
+    }
 }

@@ -73,13 +73,29 @@ struct AVCConfiguration: Sendable, Hashable {
         }
     }
 
-    /// The x264 profile name for ``profile``, or nil for one x264 cannot code in 8-bit 4:2:0.
+    /// The first sequence parameter set's chroma format (`chroma_format_idc`: 1 is 4:2:0)
+    /// and luma bit depth; 4:2:0 and 8 bits for the profiles that do not code them.
+    var sampling: (chromaFormat: Int, bitDepth: Int)? {
+        guard let sps = sequenceParameterSets.first else { return nil }
+        var r = ExpGolombReader(rbsp: sps, skipping: 1)
+        guard let profile = r.bits(8), r.bits(16) != nil, r.unsignedValue() != nil else { return nil }
+        guard [100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135].contains(profile) else { return (1, 8) }
+        guard let chroma = r.unsignedValue() else { return nil }
+        if chroma == 3 { guard r.flag() != nil else { return nil } }
+        guard let luma = r.unsignedValue(), r.unsignedValue() != nil else { return nil }
+        return (chroma, luma + 8)
+    }
+
+    /// The x264 profile name for ``profile``, or nil for one x264 cannot match: x264 codes
+    /// 4:2:0 in 8 bits (Baseline, Main, High) or 10 (High 10).
     var x264Profile: String? {
-        switch profile {
-        case 66: "baseline"
-        case 77: "main"
-        case 100: "high"
-        default: nil
+        guard let sampling, sampling.chromaFormat == 1 else { return nil }
+        switch (profile, sampling.bitDepth) {
+        case (66, 8): return "baseline"
+        case (77, 8): return "main"
+        case (100, 8): return "high"
+        case (110, 10): return "high10"
+        default: return nil
         }
     }
 
@@ -197,6 +213,16 @@ struct ExpGolombReader {
 
     /// The next bit, as 0 or 1.
     mutating func flag() -> Int? { readBit() }
+
+    /// The next `count` bits (at most 32), most significant first.
+    mutating func bits(_ count: Int) -> Int? {
+        var v = 0
+        for _ in 0..<count {
+            guard let b = readBit() else { return nil }
+            v = v << 1 | b
+        }
+        return v
+    }
 
     mutating func unsignedValue() -> Int? {
         var zeros = 0

@@ -69,6 +69,8 @@ struct HEVCConfiguration: Sendable, Hashable {
     /// Whether the Main profile's compatibility flag is set (a Main 10 stream may say it
     /// also decodes as Main).
     var isMainCompatible: Bool { profile == 1 || header[2] & 0x40 != 0 }
+    /// Whether the stream is Main 10, or says it also decodes as Main 10.
+    var isMain10Compatible: Bool { profile == 2 || header[2] & 0x20 != 0 }
     var isHighTier: Bool { header[1] & 0x20 != 0 }
     /// `general_level_idc`: 30 times the level (120 is 4, 123 is 4.1).
     var level: Int { Int(header[12]) }

@@ -234,24 +234,33 @@ extension SmartRender {
                 guard let avc = AVCConfiguration(d.codecConfiguration), avc.lengthSize == 4 else {
                     return .fallback("\(name) has no avcC sample description with 4-byte NAL lengths")
                 }
-                guard avc.x264Profile != nil else { return .fallback("\(name) is H.264 profile \(avc.profile), which x264 cannot match in 8-bit 4:2:0") }
+                guard avc.x264Profile != nil else {
+                    let sampling = avc.sampling.map { " at \($0.bitDepth) bits, chroma format \($0.chromaFormat)" } ?? ""
+                    return .fallback(
+                        "\(name) is H.264 profile \(avc.profile)\(sampling); smart render encodes 4:2:0 in 8 bits (Baseline, Main, High) or 10 (High 10) only")
+                }
                 c = .avc(avc)
             default:
                 guard d.codecName == "hevc" else { return .fallback("\(name) is \(d.codecName), not HEVC") }
                 guard let hevc = HEVCConfiguration(d.codecConfiguration), hevc.lengthSize == 4 else {
                     return .fallback("\(name) has no hvcC sample description with 4-byte NAL lengths")
                 }
-                guard hevc.chromaFormat == 1, hevc.lumaBitDepth == 8, hevc.chromaBitDepth == 8, hevc.isMainCompatible else {
+                let depth = hevc.lumaBitDepth
+                guard hevc.chromaFormat == 1, hevc.chromaBitDepth == depth,
+                    (depth == 8 && hevc.isMainCompatible) || (depth == 10 && hevc.isMain10Compatible)
+                else {
                     return .fallback(
-                        "\(name) is HEVC profile \(hevc.profile) at \(hevc.lumaBitDepth) bits, chroma format \(hevc.chromaFormat); smart render encodes 8-bit 4:2:0 (Main) only"
+                        "\(name) is HEVC profile \(hevc.profile) at \(hevc.lumaBitDepth) bits, chroma format \(hevc.chromaFormat); smart render encodes 4:2:0 in 8 bits (Main) or 10 (Main 10) only"
                     )
                 }
                 c = .hevc(hevc)
             }
-            // 8-bit 4:2:0, video range or full range (`yuvj420p`, as GoPro cameras write):
-            // the sources' equal parameter sets (below) make them all one or the other.
-            guard d.pixelFormat == "yuv420p" || d.pixelFormat == "yuvj420p" else {
-                return .fallback("\(name) is \(d.pixelFormat ?? "of an unknown pixel format"), not yuv420p or yuvj420p")
+            // 4:2:0, video range or full range (`yuvj420p`, as GoPro cameras write), and for
+            // High 10 and Main 10, 10 bits: the sources' equal parameter sets (below) make
+            // them all one or the other.
+            let formats = c.bitDepth == 10 ? ["yuv420p10le"] : ["yuv420p", "yuvj420p"]
+            guard let format = d.pixelFormat, formats.contains(format) else {
+                return .fallback("\(name) is \(d.pixelFormat ?? "of an unknown pixel format"), not \(formats.joined(separator: " or "))")
             }
             guard let dims = d.dimensions, dims.width == size.width, dims.height == size.height else {
                 return .fallback("\(name) is not \(size.width)x\(size.height), the output's size")
@@ -349,13 +358,21 @@ extension SmartRender {
         // parameter-set IDs the sources do not use).
         var encoderSettings = settings
         encoderSettings.codesGroupsIndependently = false
-        // Coded in the sources' range, which their sequence parameter sets say: the writer
-        // converts the rendered frames (video range) when they are not in it already.
-        if description.pixelFormat == "yuvj420p" {
+        // Tagged with the sources' colour (their primaries, transfer function and matrix,
+        // an HDR source's among them) and coded in their range, as their sequence parameter
+        // sets say: the writer converts the rendered frames when they are not in that
+        // matrix and range already.
+        if let source = description.colorProperties {
             var color = encoderSettings.colorProperties ?? videoComposition.colorProperties
-            color.fullRange = true
+            color.primaries = source.primaries ?? color.primaries
+            color.transferFunction = source.transferFunction ?? color.transferFunction
+            color.matrix = source.matrix ?? color.matrix
+            color.fullRange = source.fullRange
             encoderSettings.colorProperties = color
         }
+        // A 10-bit source's stretches are coded in 10 bits, from the frames the engine
+        // renders (8 bits a sample): one Main 10 stream.
+        encoderSettings.bitDepth = configuration.bitDepth
         var spsID: Int?
         switch configuration {
         case .avc(let avc):
@@ -429,8 +446,10 @@ extension SmartRender {
                     }
                     encodedConfiguration = c
                 case .hevc:
-                    guard let c = HEVCConfiguration(data), c.lengthSize == 4, c.chromaFormat == 1, c.lumaBitDepth == 8 else {
-                        throw ReelError(.encoderFailed, "the encoder did not write 8-bit 4:2:0 HEVC with an hvcC of 4-byte NAL lengths", path: url.path)
+                    guard let c = HEVCConfiguration(data), c.lengthSize == 4, c.chromaFormat == 1, c.lumaBitDepth == configuration.bitDepth else {
+                        throw ReelError(
+                            .encoderFailed, "the encoder did not write \(configuration.bitDepth)-bit 4:2:0 HEVC with an hvcC of 4-byte NAL lengths",
+                            path: url.path)
                     }
                     prefix = c.parameterSetSample
                 }

@@ -13,6 +13,14 @@ enum SmartRenderFormat: Sendable, Hashable {
         }
     }
 
+    /// Bits per sample: 8, or 10 for H.264 High 10 and HEVC Main 10.
+    var bitDepth: Int {
+        switch self {
+        case .avc(let c): c.sampling?.bitDepth ?? 8
+        case .hevc(let c): c.lumaBitDepth
+        }
+    }
+
     var pictureParameterSetIDs: Set<Int> {
         switch self {
         case .avc(let c): Set(c.pictureParameterSetIDs)

@@ -27,6 +27,21 @@ extension FormatDescription {
         return av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format)).map { String(cString: $0) }
     }
 
+    /// The colour the stream is tagged with (its primaries, transfer function, matrix and
+    /// range, as the container or the codec's parameter sets say), for video; nil when
+    /// none is tagged.
+    public var colorProperties: ColorProperties? {
+        let par = parameters.pointer.pointee
+        guard par.codec_type == AVMEDIA_TYPE_VIDEO else { return nil }
+        func name(_ c: UnsafePointer<CChar>?) -> String? { c.map { String(cString: $0) } }
+        let color = ColorProperties(
+            primaries: par.color_primaries == AVCOL_PRI_UNSPECIFIED ? nil : name(av_color_primaries_name(par.color_primaries)),
+            transferFunction: par.color_trc == AVCOL_TRC_UNSPECIFIED ? nil : name(av_color_transfer_name(par.color_trc)),
+            matrix: par.color_space == AVCOL_SPC_UNSPECIFIED ? nil : name(av_color_space_name(par.color_space)),
+            fullRange: par.color_range == AVCOL_RANGE_JPEG || pixelFormat == "yuvj420p")
+        return color == ColorProperties() ? nil : color
+    }
+
     /// The sample aspect ratio as `num:den`, when pixels are not square.
     public var sampleAspectRatio: String? {
         let sar = parameters.pointer.pointee.sample_aspect_ratio

@@ -46,6 +46,10 @@ public struct VideoEncoderSettings: Sendable, Hashable {
     /// HEVC and FFV1; ProRes always codes 10-bit YUV). Appended buffers in another format
     /// or size are converted with libswscale.
     public var pixelFormat: PixelFormat
+    /// Bits per sample the encoder codes: 8, or 10 for H.264 and HEVC in 4:2:0
+    /// (``pixelFormat`` `.yuv420p`; High 10, Main 10). Appended 8-bit buffers are widened
+    /// by libswscale.
+    public var bitDepth = 8
     public var quality: Quality?
     /// The encoder's speed/size trade-off (`veryfast`, `medium`, ...) for x264/x265.
     public var preset: String?

@@ -59,7 +59,17 @@ final class VideoTrackWriter: TrackWriter {
             guard settings.pixelFormat.isYUV else {
                 throw ReelError(.invalidArgument, "H.264 and HEVC code YUV: use .yuv420p, .nv12 or .gray8", path: output.path)
             }
-            codecFormat = settings.pixelFormat.avPixelFormat
+            switch settings.bitDepth {
+            case 8: codecFormat = settings.pixelFormat.avPixelFormat
+            case 10 where settings.pixelFormat == .yuv420p: codecFormat = AV_PIX_FMT_YUV420P10LE
+            default:
+                throw ReelError(
+                    .invalidArgument, "\(settings.bitDepth)-bit \(settings.pixelFormat) is not coded: 8 bits, or 10 bits in .yuv420p",
+                    path: output.path)
+            }
+        }
+        guard settings.bitDepth == 8 || settings.codec == .h264 || settings.codec == .hevc else {
+            throw ReelError(.invalidArgument, "bitDepth \(settings.bitDepth) applies to H.264 and HEVC only", path: output.path)
         }
         let globalHeader = output.wantsGlobalHeader
         let color = settings.colorProperties ?? ColorProperties()
