@@ -61,6 +61,68 @@ struct RenderCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("other.mp4").path))
     }
 
+    /// The GPS dashboard over the first 4.5 s of a 10 s clip with a GPS track (a keyframe
+    /// every second), a passthrough instruction after: the dashboard's frames and the rest
+    /// of the group of pictures the switch falls in are encoded, everything from the first
+    /// keyframe after it (5 s) is copied, and the GPS track is the full render's.
+    @Test(.requires(.ffmpeg, .ffprobe))
+    func aDashboardOverTheFirstSecondsCopiesEverythingFromTheNextGroupOfPicturesOn() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ffmpeg = try #require(TestTools.which("ffmpeg"))
+        let made = try TestTools.run(
+            ffmpeg,
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=10", "-c:v", "libx264", "-preset", "veryfast",
+                "-bf", "3", "-g", "30", "-keyint_min", "30", "-sc_threshold", "0", "-pix_fmt", "yuv420p",
+                "-metadata", "creation_time=2024-05-01T10:00:00Z", "clip.mp4",
+            ], in: folder)
+        #expect(made.status == 0, "\(made.stderr)")
+        // A fix every 0.2 s over the clip, moving north-east.
+        let points = (0..<51).map { i in
+            let seconds = String(format: "%02d.%03d", i / 5, i % 5 * 200)
+            return "<trkpt lat=\"\(46.2 + 0.0001 * Double(i))\" lon=\"\(6.14 + 0.0001 * Double(i))\"><ele>\(375 + i)</ele>"
+                + "<time>2024-05-01T10:00:\(seconds)Z</time></trkpt>"
+        }
+        try Data(
+            ("<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>"
+                + points.joined() + "</trkseg></trk></gpx>").utf8
+        ).write(to: folder.appendingPathComponent("track.gpx"))
+        let imported = await ReelProcess.reel(["metadata", "import", "track.gpx", "--into", "clip.mp4", "-o", "camera.mp4"], in: folder)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let c = try Self.write(
+            """
+            {"version": 1, "sources": [{"name": "camera", "path": "camera.mp4"}],
+             "tracks": [{"trackID": 1, "mediaType": "video", "segments": [{"source": "camera"}]},
+                        {"trackID": 2, "mediaType": "metadata", "segments": [{"source": "camera"}]}],
+             "sourceSampleDataTrackIDs": [2],
+             "instructions": [{"timeRange": {"start": 0, "end": 4.5}, "requiredSourceSampleDataTrackIDs": [2], "layerInstructions": [{"trackID": 1}]},
+                              {"timeRange": {"start": 4.5, "end": "end"}, "passthroughTrackID": 1}],
+             "compositor": {"name": "gps-dashboard", "parameters": {"units": "metric"}},
+             "output": {"video": {"codec": "h264", "crf": 23, "preset": "veryfast", "smartRender": "auto"}}}
+            """, in: folder)
+        let smart = await ReelProcess.reel(["render", c, "-o", "smart.mp4", "--explain"], in: folder)
+        #expect(smart.status == 0, "\(smart.stderr)")
+        #expect(smart.stderr.contains("smart render: 150 frames copied, 150 encoded"), "\(smart.stderr)")
+        #expect(smart.stderrLines.contains { $0.contains("5.000..10.000 copied, 150 frames") }, "\(smart.stderr)")
+        let full = await ReelProcess.reel(["render", c, "-o", "full.mp4", "--smart-render", "off"], in: folder)
+        #expect(full.status == 0, "\(full.stderr)")
+        let decode = try TestTools.run(ffmpeg, ["-v", "error", "-i", "smart.mp4", "-f", "null", "-"], in: folder)
+        #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
+        #expect(ReelProcess.hashesCount(folder, "smart.mp4") == 300)
+        // The copied frames are the source's; the dashboard's are drawn (not the source's).
+        let source = try ReelProcess.frameHashes("camera.mp4", in: folder)
+        let output = try ReelProcess.frameHashes("smart.mp4", in: folder)
+        #expect(source.count == 300 && output.count == 300)
+        #expect(Array(output[150...]) == Array(source[150...]))
+        #expect(zip(output[..<135], source[..<135]).allSatisfy { $0 != $1 })
+        // The GPS track over the whole clip, as the full render writes it.
+        let a = await ReelProcess.reel(["metadata", "export", "smart.mp4", "--format", "csv"], in: folder)
+        let b = await ReelProcess.reel(["metadata", "export", "full.mp4", "--format", "csv"], in: folder)
+        #expect(a.status == 0 && a.stdout.split(separator: "\n").count > 40, "\(a.stderr)")
+        #expect(a.stdout == b.stdout)
+    }
+
     @Test(.requires(.ffmpeg, .ffprobe))
     func phoneFootageRendersUpright() async throws {
         let folder = try TestFiles.scratchFolder()
