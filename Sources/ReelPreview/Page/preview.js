@@ -1,6 +1,8 @@
 // reel preview: frames from the server as JPEGs over one WebSocket, newest request wins.
 // The page asks for the frame its clock says (one request in flight at a time, so the
-// server never queues ahead of a slow page) and publishes what it shows on
+// server never queues ahead of a slow page); while playing it asks a few frames ahead of
+// the clock and shows each when the clock reaches it, so a frame that takes a little longer
+// to come does not cost one on the screen. It publishes what it shows on
 // window.reelPreview, which the tests read. While the document's sound plays forward, the
 // clock is the sound's (an <audio> element reading /sound.wav), so the picture follows it.
 "use strict";
@@ -18,6 +20,7 @@ const state = window.reelPreview = {
   inFlight: false,     // a request not yet answered
   scrubbing: false,    // the scrubber is being dragged: requests take the nearest keyframe
   playing: false, rate: 1,
+  prerolling: false,   // playing, its clock held until a few frames are ready (AVPlayer's waiting to play)
   framesShown: 0, framesDropped: 0,
   lateness: [],        // while playing: seconds each frame shown came after its time on the clock
   problem: null, lastError: null, connected: false,
@@ -27,6 +30,13 @@ const state = window.reelPreview = {
 };
 const sound = $("sound");
 let socket = null, pendingHeader = null, clockStart = 0, clockFrame = 0, scrubTimer = null;
+// While playing: frames received before the clock reached them (index -> { bitmap, header }),
+// and how far ahead of the clock the page asks, in frames at rate 1.
+const ahead = new Map();
+const PLAY_AHEAD_FRAMES = 6;
+// Play starts its clock once that many frames are ready, or after this long at most.
+const PREROLL_MS = 1000;
+let prerollStart = 0;
 // While the scrubber moves, a seek may show a frame up to this many seconds before the one
 // asked for (the server picks a keyframe, one picture to decode); once it rests, the exact one.
 const SCRUB_TOLERANCE_SECONDS = 5, SCRUB_REST_MS = 150;
@@ -84,6 +94,8 @@ function connect() {
 function setInfo(info) {
   const first = !state.info;
   state.info = info;
+  // A reload: frames rendered from the document as it was are not shown.
+  dropAhead();
   showProblem(info.problem || null);
   $("name").textContent = info.name;
   canvas.width = info.width; canvas.height = info.height;
@@ -108,7 +120,7 @@ function setSound(info) {
   state.soundGeneration = info.soundGeneration;
   state.soundProblem = null;
   sound.src = `/sound.wav?generation=${info.soundGeneration}`;
-  if (state.playing) startSound(Math.max(0, state.shownFrame));
+  if (state.playing && !state.prerolling) startSound(Math.max(0, state.shownFrame));
 }
 
 // Whether the sound keeps the time now: playing forward, with sound that plays.
@@ -129,7 +141,7 @@ function soundFailed(message) {
   const frame = state.info ? frameAt(sound.currentTime) : 0;
   state.soundProblem = message;
   $("status").textContent = `sound off: ${message}`;
-  if (state.playing) { clockFrame = frame; clockStart = performance.now(); }
+  if (state.playing && !state.prerolling) { clockFrame = frame; clockStart = performance.now(); }
 }
 sound.onerror = () => { if (sound.getAttribute("src")) soundFailed(`the sound could not be played (${sound.error ? sound.error.message || sound.error.code : "unknown"})`); };
 
@@ -141,6 +153,7 @@ function frameAt(seconds) {
 
 // The clock, in seconds from the document's first frame.
 function clockSeconds() {
+  if (state.prerolling) return clockFrame / state.info.framesPerSecond;
   if (soundKeepsTime()) return sound.currentTime;
   const elapsed = Math.max(0, (performance.now() - clockStart) / 1000);
   return clockFrame / state.info.framesPerSecond + elapsed * state.rate;
@@ -162,6 +175,29 @@ async function showFrame(blob) {
   pendingHeader = null;
   if (!header) return;
   const bitmap = await createImageBitmap(blob);
+  state.inFlight = false;
+  if (state.playing) {
+    // Kept until the clock reaches it; one behind the clock shows at once, unless the
+    // picture has already moved past it (a frame asked for when the picture was behind).
+    const direction = Math.sign(state.rate) || 1;
+    if (state.shownFrame >= 0 && direction * (header.index - state.shownFrame) <= 0) {
+      bitmap.close();
+      askAhead();
+      return;
+    }
+    if (direction * (header.index - frameAt(clockSeconds())) > 0) {
+      const old = ahead.get(header.index);
+      if (old) old.bitmap.close();
+      ahead.set(header.index, { bitmap, header });
+      askAhead();
+      return;
+    }
+  }
+  present(bitmap, header);
+}
+
+// Draws a frame and records it as shown.
+function present(bitmap, header) {
   ctx.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
   bitmap.close();
   if (state.playing && state.shownFrame >= 0 && Math.abs(header.index - state.shownFrame) > 1) {
@@ -175,7 +211,6 @@ async function showFrame(blob) {
   state.shownGeneration = header.generation;
   state.header = header;
   state.framesShown += 1;
-  state.inFlight = false;
   // Not under a dragging hand: a tolerant frame may be a little before the scrubber.
   if (!state.scrubbing) $("scrubber").value = header.index;
   $("position").textContent = `frame ${header.index} · ${header.seconds.toFixed(3)} s`;
@@ -258,18 +293,34 @@ function play(rate) {
   state.rate = rate;
   state.playing = true;
   state.lateness = [];
-  clockStart = performance.now();
   clockFrame = Math.max(0, state.shownFrame);
-  if (soundKeepsTime()) startSound(clockFrame); else if (!sound.paused) sound.pause();
+  // The clock (and the sound) start once the first frames after this one are ready.
+  state.prerolling = true;
+  prerollStart = performance.now();
+  if (!sound.paused) sound.pause();
+  // The sound waits where the picture is.
+  if (soundKeepsTime()) sound.currentTime = clockFrame / state.info.framesPerSecond;
   $("play").innerHTML = "&#10074;&#10074;";
   requestAnimationFrame(tick);
+}
+
+// Whether enough frames are ready to start the clock: PLAY_AHEAD_FRAMES after the shown
+// one (fewer near the end), or PREROLL_MS gone by.
+function prerolled() {
+  const direction = Math.sign(state.rate) || 1;
+  const left = direction > 0 ? state.info.frameCount - 1 - clockFrame : clockFrame;
+  let ready = 0;
+  for (const index of ahead.keys()) if (direction * (index - clockFrame) > 0) ready += 1;
+  return ready >= Math.min(PLAY_AHEAD_FRAMES, left) || performance.now() - prerollStart > PREROLL_MS;
 }
 
 // Stops playing. After sound, the picture comes to rest on the frame where the sound
 // stopped (`settle`), unless the caller asks for another one.
 function pause(settle = true) {
-  const withSound = soundKeepsTime();
+  const withSound = soundKeepsTime() && !state.prerolling;
   state.playing = false;
+  state.prerolling = false;
+  dropAhead();
   if (!sound.paused) sound.pause();
   $("play").innerHTML = "&#9654;";
   if (withSound && settle && state.info) {
@@ -285,14 +336,62 @@ function tick() {
   // performance.now() (in clockSeconds), not the animation frame's time stamp: that one
   // can be earlier than the moment play started, which would put the clock before its
   // first frame. While the sound loads, its time stands still, and so does the picture.
+  if (state.prerolling) {
+    askAhead();
+    if (prerolled()) {
+      state.prerolling = false;
+      clockStart = performance.now();
+      if (soundKeepsTime()) startSound(clockFrame);
+    }
+    requestAnimationFrame(tick);
+    return;
+  }
   const target = frameAt(clockSeconds());
+  const last = Math.max(0, Math.min(info.frameCount - 1, target));
+  showReached(last);
   if (target >= info.frameCount || target < 0) {
-    if (!state.inFlight) { request(Math.max(0, Math.min(info.frameCount - 1, target))); }
+    if (!state.inFlight && state.shownFrame !== last) request(last);
     pause();
     return;
   }
-  if (!state.inFlight && target !== state.shownFrame) request(target);
+  askAhead();
   requestAnimationFrame(tick);
+}
+
+// Shows the newest frame kept ahead that the clock has reached (`target`), and lets go of
+// the ones it passed.
+function showReached(target) {
+  const direction = Math.sign(state.rate) || 1;
+  let newest = null;
+  for (const [index, frame] of ahead) {
+    if (direction * (index - target) > 0) continue;
+    if (newest !== null && direction * (index - newest) < 0) { frame.bitmap.close(); ahead.delete(index); continue; }
+    if (newest !== null) { ahead.get(newest).bitmap.close(); ahead.delete(newest); }
+    newest = index;
+  }
+  if (newest === null) return;
+  const { bitmap, header } = ahead.get(newest);
+  ahead.delete(newest);
+  present(bitmap, header);
+}
+
+// While playing, with no request in flight: the frame the clock says when the picture is
+// behind it, else the next one after those kept, up to a few frames ahead of the clock.
+function askAhead() {
+  if (!state.playing || state.inFlight || !state.info) return;
+  const direction = Math.sign(state.rate) || 1, step = Math.max(1, Math.round(Math.abs(state.rate)));
+  const target = frameAt(clockSeconds());
+  let furthest = state.shownFrame;
+  for (const index of ahead.keys()) if (direction * (index - furthest) > 0) furthest = index;
+  const next = direction * (furthest - target) < 0 ? target : furthest + direction * step;
+  if (direction * (next - target) > PLAY_AHEAD_FRAMES * step) return;
+  if (next < 0 || next >= state.info.frameCount) return;
+  request(next);
+}
+
+function dropAhead() {
+  for (const frame of ahead.values()) frame.bitmap.close();
+  ahead.clear();
 }
 
 function parseGoto(text) {
