@@ -195,16 +195,7 @@ struct SmartRenderHEVCTests {
         // Frames 30 to 149 of the clip: the group of frames 60 to 119 is whole (its leading
         // pictures, which refer to the group before the cut, encoded).
         #expect(summary.copiedFrameCount > 50 && summary.copiedFrameCount <= 60, "\(summary.lines)")
-        let run = try TestTools.run("ffmpeg", ["-v", "error", "-i", output.path, "-f", "null", "-"])
-        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr.prefix(600))")
-        // Every frame decodes in 10 bits, and the stream says Main 10.
-        let formats = try TestTools.outputString(
-            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pix_fmt", "-of", "csv=p=0", output.path])
-        let pixelFormats = formats.split(separator: "\n").map { $0.split(separator: ",").first.map(String.init) ?? "" }
-        #expect(pixelFormats.count == 4 * Self.fps && Set(pixelFormats) == ["yuv420p10le"], "\(Set(pixelFormats))")
-        let profile = try TestTools.outputString(
-            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=profile", "-of", "csv=p=0", output.path])
-        #expect(profile.contains("Main 10"), "\(profile)")
+        try SmartRenderTests.expectTenBitStream(output, frames: 4 * Self.fps, profile: "Main 10")
         // Every frame, copied or encoded, says the source's colour.
         let colours = try TestTools.outputString(
             "ffprobe",

@@ -602,15 +602,7 @@ struct SmartRenderTests {
         #expect(summary.fallbackReason == nil && diagnostics.isEmpty, "\(summary.lines) \(diagnostics)")
         // Frames 30 to 149 of the clip: the group of frames 60 to 119 is whole.
         #expect(summary.copiedFrameCount == 60, "\(summary.lines)")
-        let run = try TestTools.run("ffmpeg", ["-v", "error", "-i", output.path, "-f", "null", "-"])
-        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr.prefix(600))")
-        let formats = try TestTools.outputString(
-            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pix_fmt", "-of", "csv=p=0", output.path])
-        let pixelFormats = formats.split(separator: "\n").map { $0.split(separator: ",").first.map(String.init) ?? "" }
-        #expect(pixelFormats.count == 4 * Self.fps && Set(pixelFormats) == ["yuv420p10le"], "\(Set(pixelFormats))")
-        let profile = try TestTools.outputString(
-            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=profile", "-of", "csv=p=0", output.path])
-        #expect(profile.contains("High 10"), "\(profile)")
+        try Self.expectTenBitStream(output, frames: 4 * Self.fps, profile: "High 10")
         let source = Set(try await Self.samples(clip, .video).map(\.1))
         #expect(try await Self.samples(output, .video).filter { source.contains($0.1) }.count == 60)
         let values = try Self.psnr(of: output, against: reference, log: folder.appendingPathComponent("psnr.log"))
@@ -618,6 +610,20 @@ struct SmartRenderTests {
         try #require(values.count == 4 * Self.fps && !encoded.isEmpty)
         let average = encoded.reduce(0, +) / Double(encoded.count)
         #expect(average >= 42 && (encoded.min() ?? 0) >= 38, "average \(average) dB, worst \(encoded.min() ?? 0) dB")
+    }
+
+    /// `video` decodes with no message, `frames` frames all in 10 bits (`yuv420p10le`), and
+    /// its stream names `profile`.
+    static func expectTenBitStream(_ video: URL, frames: Int, profile: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let run = try TestTools.run("ffmpeg", ["-v", "error", "-i", video.path, "-f", "null", "-"])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr.prefix(600))", sourceLocation: sourceLocation)
+        let formats = try TestTools.outputString(
+            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pix_fmt", "-of", "csv=p=0", video.path])
+        let pixelFormats = formats.split(separator: "\n").map { $0.split(separator: ",").first.map(String.init) ?? "" }
+        #expect(pixelFormats.count == frames && Set(pixelFormats) == ["yuv420p10le"], "\(Set(pixelFormats))", sourceLocation: sourceLocation)
+        let named = try TestTools.outputString(
+            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=profile", "-of", "csv=p=0", video.path])
+        #expect(named.contains(profile), "\(named)", sourceLocation: sourceLocation)
     }
 
     @Test func aFourTwoTwoSourceRendersEveryFrameSayingWhyOnce() async throws {
