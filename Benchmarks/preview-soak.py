@@ -32,6 +32,19 @@ def threads():
     return len(os.listdir(f"/proc/{pid}/task"))
 
 
+def thread_names():
+    """The threads' names (/proc/PID/task/TID/comm), counted: what a leak left running."""
+    names = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                name = f.read().strip()
+        except OSError:
+            continue
+        names[name] = names.get(name, 0) + 1
+    return names
+
+
 def open_files():
     """What each open descriptor is: a file's path, socket:[inode], pipe:[inode]."""
     names = []
@@ -131,6 +144,7 @@ first.close()
 time.sleep(1)
 base_threads, base_fds = threads(), descriptors()
 base_files = open_files()
+base_names = thread_names()
 
 import threading
 pages = [Page() for _ in range(4)]
@@ -154,8 +168,10 @@ if after_threads > base_threads or after_fds > base_fds:
     left = open_files()
     for name in base_files:
         if name in left: left.remove(name)
+    now_names = thread_names()
+    more = [f"{name} {count - base_names.get(name, 0)}" for name, count in sorted(now_names.items()) if count > base_names.get(name, 0)]
     failures.append(f"pages left {after_threads - base_threads} threads and {after_fds - base_fds} descriptors behind "
-                    f"(open now and not before: {', '.join(sorted(left)) or 'none'})")
+                    f"(open now and not before: {', '.join(sorted(left)) or 'none'}; threads more than before: {', '.join(more) or 'none'})")
 
 page = Page()
 frames = page.info["frameCount"]

@@ -167,6 +167,8 @@ public actor PreviewRenderer {
         running = nil
         let end = min(index + max(frames, 1), state.frameCount)
         var options = RenderEngine.Options(maximumRequestsInFlight: 2)
+        // The page shows this frame alone until it plays on.
+        options.firstFrameIsSeek = true
         options.timeRange = TimeRange(start: time(ofFrame: index), end: end < state.frameCount ? time(ofFrame: end) : state.range.end)
         let engine = RenderEngine(composition: state.composition, videoComposition: videoComposition, sources: state.sources, options: options)
         running = Running(iterator: try engine.frames(compositor: compositor).makeAsyncIterator(), next: index, end: end)

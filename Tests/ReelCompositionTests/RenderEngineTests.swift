@@ -342,6 +342,11 @@ private struct LoggingSource: VideoFrameSource {
         return VideoFrame(pixelBuffer: PixelBuffer(width: 64, height: 36, format: .bgra), timeRange: TimeRange(start: sourceTime, duration: t(0.25)))
     }
 
+    func seekFrame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> VideoFrame? {
+        log.append("\(name) seek")
+        return try await frame(at: sourceTime)
+    }
+
     func close() async { log.append("\(name) closed") }
 }
 
@@ -363,6 +368,24 @@ private struct LoggingSource: VideoFrameSource {
             frameDuration: t(0.25), renderSize: Size(width: 64, height: 36),
             instructions: [TestInstruction(timeRange: range(0, 4), requiredSourceTrackIDs: [track])])
         return (Composition(m), video, sources, log)
+    }
+
+    @Test("a render whose first frame is a seek asks its sources for that frame as a seek's, and for no other")
+    func theFirstFrameOfASeekingRenderIsAskedForAsASeeks() async throws {
+        for seeking in [true, false] {
+            let (c, v, sources, log) = try setup()
+            var options = RenderEngine.Options()
+            options.timeRange = range(1.5, 3.5)
+            options.firstFrameIsSeek = seeking
+            let frames = try await RenderEngine(composition: c, videoComposition: v, sources: sources, options: options)
+                .renderAll(compositor: RecordingCompositor())
+            #expect(frames.count == 8)
+            let asked = log.all.filter { !$0.hasSuffix("closed") }
+            // b from 0.5 s, then a from 5 s (a cut, not a seek), then c.
+            #expect(asked.filter { $0.hasSuffix("seek") } == (seeking ? ["b seek"] : []))
+            #expect(asked.filter { !$0.hasSuffix("seek") }.first == "b 0.5")
+            if seeking { #expect(asked.first == "b seek") }
+        }
     }
 
     @Test func aSourceIsClosedOnceItsLastSegmentIsAskedForAndNotBefore() async throws {

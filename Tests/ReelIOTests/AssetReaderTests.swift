@@ -350,6 +350,60 @@ struct AssetReaderTests {
         #expect(reader.demuxerOpenCount == 1)
     }
 
+    @Test("a seek that drains at its frame delivers the same frames, and decodes the pictures before it again to read on")
+    func seekDrainingAtItsFrame() async throws {
+        // IBBBP with B-pyramids, keyframes at frames 0 and 30: targets on P-frames, on
+        // B-frames that show before a P decoded ahead of them, on a keyframe, and the frames
+        // after each, which come after the decoder is sent the packets again.
+        let url = TestFiles.fixture("counter-320x240.mp4")
+        let whole = try await { () async throws -> [VideoFrame] in
+            let r = try await AssetReader.open(url: url)
+            let o = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .gray8))
+            try r.add(o)
+            try r.startReading()
+            return try await readAll(o).compactMap(\.videoFrame)
+        }()
+        try #require(whole.count == 60)
+        let frame = MediaTime(value: 512, timescale: 15360)
+        func open(draining: Bool, at target: Int) async throws -> (AssetReader, AssetReaderTrackOutput) {
+            let reader = try await AssetReader.open(url: url)
+            let at = frame * Int32(target) + MediaTime(value: 1, timescale: 15360)
+            reader.timeRange = TimeRange(start: .zero, end: frame * Int32(target + 6))
+            let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .gray8))
+            output.supportsRandomAccess = true
+            output.startSeekTime = at
+            output.startDrainsAtSeekFrame = draining
+            try reader.add(output)
+            try reader.startReading()
+            return (reader, output)
+        }
+        let (plainReader, plain) = try await open(draining: false, at: 20)
+        let (drainingReader, draining) = try await open(draining: true, at: 20)
+        for target in [20, 29, 30, 47, 1, 13, 57] {
+            let label = "seek to frame \(target)"
+            if target != 20 {
+                let at = frame * Int32(target) + MediaTime(value: 1, timescale: 15360)
+                let range = [TimeRange(start: .zero, end: frame * Int32(target + 6))]
+                try plain.reset(forReadingTimeRanges: range, seekingTo: at)
+                try draining.reset(forReadingTimeRanges: range, seekingTo: at, drainingAtSeekFrame: true)
+            }
+            let (plainBefore, drainingBefore) = (plain.droppedFrameCount, draining.droppedFrameCount)
+            let expected = Array(whole[target..<min(target + 6, 60)])
+            let drained = try await readAll(draining).compactMap(\.videoFrame)
+            let read = try await readAll(plain).compactMap(\.videoFrame)
+            #expect(drained.map(\.presentationTime) == expected.map(\.presentationTime), "\(label): the times")
+            #expect(read.map(\.presentationTime) == expected.map(\.presentationTime), "\(label): the times without draining")
+            for (got, want) in zip(drained, expected) {
+                #expect(got.pixelBuffer.hasSamePixels(as: want.pixelBuffer), "\(label): frame at \(want.presentationTime.seconds)")
+            }
+            // Drained: the pictures decoded to reach the frame, and the frame itself, are
+            // decoded again and dropped.
+            let (plainDropped, drainedDropped) = (plain.droppedFrameCount - plainBefore, draining.droppedFrameCount - drainingBefore)
+            #expect(drainedDropped > plainDropped, "\(label): \(drainedDropped) dropped draining, \(plainDropped) without")
+        }
+        #expect(plainReader.demuxerOpenCount == 1 && drainingReader.demuxerOpenCount == 1)
+    }
+
     @Test("a video track's keyframe times come from the container's index")
     func keyframeTimes() async throws {
         let reader = try await AssetReader.open(url: TestFiles.fixture("counter-320x240.mp4"))

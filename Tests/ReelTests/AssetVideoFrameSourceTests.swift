@@ -64,6 +64,39 @@ import Testing
         }
     }
 
+    @Test("a seek's frame, and the frames after it, are the frames a straight decode shows; the pictures before it are decoded again")
+    func aSeeksFrameAndTheFramesAfterItAreExact() async throws {
+        // As above, each frame in an order that jumps both ways, now asked for as a seek's
+        // (the decoder drained at it), then the two frames after it (read on, after the
+        // packets from the keyframe are decoded again).
+        for (name, step) in [("counter-320x240.mp4", 37), ("vfr.mp4", 17)] {
+            let url = TestFiles.fixture(name)
+            let reference = try await TestFrames.decodeAll(url)
+            let count = reference.count
+            var dropped: [Bool: Int] = [:]
+            var seeks = 0
+            for seeking in [false, true] {
+                let source = AssetVideoFrameSource(url: url, trackID: 1, options: .init(maximumCursors: 1))
+                for k in 0..<count {
+                    let i = (k * step) % count
+                    let t = reference[i].presentationTime
+                    let got = try #require(
+                        try await seeking ? source.seekFrame(at: t, acceptedFormats: nil) : source.frame(at: t), "\(name): no frame at \(t)")
+                    #expect(got.presentationTime == t && got.pixelBuffer.hasSamePixels(as: reference[i].pixelBuffer), "\(name): frame \(i)")
+                    for j in i + 1..<min(i + 3, count) {
+                        let after = try #require(try await source.frame(at: reference[j].presentationTime), "\(name): no frame \(j)")
+                        #expect(after.pixelBuffer.hasSamePixels(as: reference[j].pixelBuffer), "\(name): frame \(j) after a seek to \(i)")
+                    }
+                }
+                dropped[seeking] = await source.droppedPictureCount
+                seeks = await source.seekCount
+            }
+            // Each seek decodes its frame at least twice: as it is drained, and to read on.
+            let plain = try #require(dropped[false]), drained = try #require(dropped[true])
+            #expect(seeks > count / 2 && drained - plain >= seeks, "\(name): \(drained) pictures dropped for \(seeks) seeks' frames, \(plain) for plain frames")
+        }
+    }
+
     @Test func aJumpPastAKeyframeSeeksAndAJumpWithinAGroupReadsOn() async throws {
         // Keyframes at frames 0 and 30. From frame 5 to frame 35 is within the forward skip
         // (2 s), but decoding from the keyframe at 30 costs less than decoding 6...35.

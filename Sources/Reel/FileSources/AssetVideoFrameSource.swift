@@ -23,6 +23,10 @@ import ReelIO
 /// only that frame and the pictures it depends on, so the frame returned is exact. A new
 /// reader is opened only while fewer than ``Options/maximumCursors`` exist.
 ///
+/// A seek's frame (``seekFrame(at:acceptedFormats:)``) comes out of the decoder as soon as
+/// it is decoded, not after the pictures that follow it: the decoder is drained there,
+/// and decodes from the keyframe again to read on.
+///
 /// Each position keeps the last ``Options/recentFrames`` frames it passed, so a step back
 /// by a frame or two (a player's ←) is answered without a seek once it has read on from
 /// where it seeked.
@@ -83,6 +87,9 @@ public actor AssetVideoFrameSource: VideoFrameSource {
     public private(set) var readerOpenCount = 0
     /// How many seeks moved an open reader instead of opening one.
     public private(set) var seekCount = 0
+    /// How many pictures the open read positions decoded and dropped: to reach the frames
+    /// seeks asked for, and again to read on after a seek's frame.
+    package var droppedPictureCount: Int { cursors.reduce(0) { $0 + $1.droppedPictureCount } }
     /// When the track's keyframes show, from the file's index; nil until a reader opened it.
     private var keyframes: [MediaTime]?
 
@@ -104,12 +111,22 @@ public actor AssetVideoFrameSource: VideoFrameSource {
         return try await frame(at: sourceTime, format: format)
     }
 
-    private func frame(at sourceTime: MediaTime, format: PixelFormat) async throws(ReelError) -> VideoFrame? {
+    /// The frame for a seek, as ``frame(at:acceptedFormats:)`` gives it; when a read
+    /// position has to seek for it, its reader drains the decoder at it, so it comes out
+    /// without waiting for the pictures after it (FFmpeg's frame threads and the codec's
+    /// reordering hold a frame back for a few), and decodes from the keyframe again to read
+    /// on: the frame comes sooner, the ones after it later.
+    public func seekFrame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> VideoFrame? {
+        let format = acceptedFormats.flatMap { $0.contains(options.pixelFormat) ? nil : $0.first } ?? options.pixelFormat
+        return try await frame(at: sourceTime, format: format, seeking: true)
+    }
+
+    private func frame(at sourceTime: MediaTime, format: PixelFormat, seeking: Bool = false) async throws(ReelError) -> VideoFrame? {
         guard sourceTime.isNumeric else { return nil }
         // Calls are served one at a time: a cursor is never read by two callers at once.
         await gate.enter()
         defer { gate.leave() }
-        let cursor = try await pickCursor(for: sourceTime, format: format)
+        let cursor = try await pickCursor(for: sourceTime, format: format, drainingAtFrame: seeking)
         useCounter += 1
         cursor.lastUse = useCounter
         do {
@@ -141,8 +158,9 @@ public actor AssetVideoFrameSource: VideoFrameSource {
         cursors.removeAll()
     }
 
-    /// The cursor that reaches `time` by reading forward the least, or a new one.
-    private func pickCursor(for time: MediaTime, format: PixelFormat) async throws(ReelError) -> VideoCursor {
+    /// The cursor that reaches `time` by reading forward the least, or a new one (moved or
+    /// opened to read from `time`, draining its decoder at that frame when `drains`).
+    private func pickCursor(for time: MediaTime, format: PixelFormat, drainingAtFrame drains: Bool) async throws(ReelError) -> VideoCursor {
         var best: VideoCursor?
         for cursor in cursors where cursor.format == format && cursor.canReach(time, maximumSkip: options.maximumForwardSkip) {
             if best.map({ $0.position < cursor.position }) ?? true { best = cursor }
@@ -156,7 +174,7 @@ public actor AssetVideoFrameSource: VideoFrameSource {
         let ended = cursors.filter { $0.hasEnded && $0.format == format }.min(by: { $0.lastUse < $1.lastUse })
         if let movable = ended ?? (cursors.count >= options.maximumCursors && oldest?.format == format ? oldest : nil) {
             do {
-                try movable.move(to: time)
+                try movable.move(to: time, drainingAtFrame: drains)
                 seekCount += 1
                 return movable
             } catch {
@@ -172,7 +190,7 @@ public actor AssetVideoFrameSource: VideoFrameSource {
         // The file is opened and probed on a thread of its own, not on the actor.
         let cursor = try VideoCursor(
             reader: try await AssetReader.open(url: url), trackID: trackID, start: time,
-            format: format, options: options)
+            format: format, options: options, drainingAtFrame: drains)
         readerOpenCount += 1
         if keyframes == nil { keyframes = cursor.keyframes }
         cursors.append(cursor)
@@ -205,8 +223,12 @@ final class VideoCursor {
     /// Whether every frame of the track up to its end was taken: nothing is left to read.
     var hasEnded: Bool { ended && pending == nil }
 
-    /// A cursor reading track `trackID` of `reader` (opened, not started) from `start`.
-    init(reader: AssetReader, trackID: Int32, start: MediaTime, format: PixelFormat, options: AssetVideoFrameSource.Options) throws(ReelError) {
+    /// A cursor reading track `trackID` of `reader` (opened, not started) from `start`,
+    /// draining the decoder at that frame when `drains`.
+    init(
+        reader: AssetReader, trackID: Int32, start: MediaTime, format: PixelFormat, options: AssetVideoFrameSource.Options,
+        drainingAtFrame drains: Bool = false
+    ) throws(ReelError) {
         let url = reader.url
         guard let track = reader.track(withID: trackID) else {
             let known = reader.tracks.map { String($0.trackID) }.joined(separator: ", ")
@@ -226,6 +248,7 @@ final class VideoCursor {
         // duration) before its range: durations of variable-frame-rate files can be
         // shorter than the time a frame shows, so the cursor picks.
         output.startSeekTime = start
+        output.startDrainsAtSeekFrame = drains
         try reader.add(output)
         reader.timeRange = Self.readRange(from: start, preroll: options.seekPreroll)
         try reader.startReading()
@@ -242,6 +265,9 @@ final class VideoCursor {
 
     deinit { reader.cancelReading() }
 
+    /// How many pictures the cursor's reader decoded and dropped (``AssetReaderTrackOutput/droppedFrameCount``).
+    var droppedPictureCount: Int { output.droppedFrameCount }
+
     func close() { reader.cancelReading() }
 
     /// The range a read from `start` asks for: from `preroll` earlier, not before zero.
@@ -250,12 +276,13 @@ final class VideoCursor {
         return TimeRange(start: early > .zero ? early : .zero, duration: .positiveInfinity)
     }
 
-    /// Moves the cursor to read from `time`: the reader's output seeks its open file.
-    func move(to time: MediaTime) throws(ReelError) {
+    /// Moves the cursor to read from `time`: the reader's output seeks its open file (and
+    /// drains its decoder at that frame when `drains`).
+    func move(to time: MediaTime, drainingAtFrame drains: Bool = false) throws(ReelError) {
         // The seek goes to the keyframe before the time itself (decoding from one before the
         // early start would decode a whole group more), and the read delivers from the frame
         // showing at it.
-        try output.reset(forReadingTimeRanges: [Self.readRange(from: time, preroll: seekPreroll)], seekingTo: time)
+        try output.reset(forReadingTimeRanges: [Self.readRange(from: time, preroll: seekPreroll)], seekingTo: time, drainingAtSeekFrame: drains)
         start = time
         current = nil
         recent = []

@@ -29,6 +29,13 @@ public protocol VideoFrameSource: Sendable {
     /// hint, and the engine converts whatever is not accepted.
     func frame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> VideoFrame?
 
+    /// The same, for a seek: the frame is wanted before the frames after it, as a player
+    /// shows a seek's frame alone until it plays on (``RenderEngine/Options/firstFrameIsSeek``).
+    /// A source that has to seek for it may then give it sooner and the frames after it
+    /// later (a file-backed source drains its decoder at it). The default is
+    /// ``frame(at:acceptedFormats:)``.
+    func seekFrame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> VideoFrame?
+
     /// The latest time at or before `sourceTime` from which the source reaches a frame
     /// without decoding the pictures before it: the time the last keyframe up to
     /// `sourceTime` shows. Nil when the source does not know, or every frame is as quick to
@@ -51,6 +58,10 @@ extension VideoFrameSource {
     }
 
     public func randomAccessTime(atOrBefore sourceTime: MediaTime) async -> MediaTime? { nil }
+
+    public func seekFrame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> VideoFrame? {
+        try await frame(at: sourceTime, acceptedFormats: acceptedFormats)
+    }
 }
 
 /// Timed metadata of one source metadata track, asked for by source time.

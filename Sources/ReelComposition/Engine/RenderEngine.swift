@@ -27,6 +27,12 @@ public struct RenderEngine: Sendable {
         public var highQualityRendering: Bool
         /// Where warnings go (a request finished twice, a group dropped); standard error by default.
         public var diagnostics: @Sendable (RenderDiagnostic) -> Void
+        /// Whether the render's first frame is a seek's, shown alone before the render goes
+        /// on (a player's or a preview's): its source frames are asked for with
+        /// ``VideoFrameSource/seekFrame(at:acceptedFormats:)``, which a file-backed source
+        /// answers sooner, and the frames after them later. Off by default: a render that
+        /// plays through (an export) reads on from its first frame without a pause.
+        public var firstFrameIsSeek = false
 
         /// Options with the given settings; each has a default.
         public init(

@@ -384,7 +384,11 @@ actor RenderPipeline {
         guard let source = engine.sources.videoFrameSource(for: ref) else {
             throw ReelError(.invalidArgument, "no video frame source for \(ref), used by composition track \(id)", trackID: id, time: time)
         }
-        return try await source.frame(at: sourceTime, acceptedFormats: sourceFormats?.pixelFormatType)
+        let formats = sourceFormats?.pixelFormatType
+        if engine.options.firstFrameIsSeek, time == timeRange.start {
+            return try await source.seekFrame(at: sourceTime, acceptedFormats: formats)
+        }
+        return try await source.frame(at: sourceTime, acceptedFormats: formats)
     }
 
     private func metadata(track id: Int32, at time: MediaTime) async throws(ReelError) -> TimedMetadataSample? {

@@ -256,11 +256,11 @@ public final class AssetReader: Sendable {
             return taken
         }
         for (index, (output, queue)) in zip(outputs, queues).enumerated() {
-            let (randomAccess, seekTime) = output.state.withLock {
+            let (randomAccess, seekTime, drains) = output.state.withLock {
                 $0.queue = queue
                 $0.timeRange = range
                 $0.started = true
-                return ($0.supportsRandomAccess, $0.seekTime)
+                return ($0.supportsRandomAccess, $0.seekTime, $0.drainsAtSeekFrame)
             }
             // Cancelled while starting: the loops end at once.
             if !reading { queue.cancel(error: cancelledError) }
@@ -271,7 +271,7 @@ public final class AssetReader: Sendable {
             let loop = ReadLoop(
                 networkTimeout: networkTimeout, trackID: output.trackID, settings: output.settings, range: range,
                 file: file, demuxerOpens: demuxerOpens, dropped: output.dropped, frameTimes: output.frameTimes, seekTime: seekTime,
-                requests: randomAccess ? output.randomAccess : nil)
+                drainsAtSeekFrame: drains, requests: randomAccess ? output.randomAccess : nil)
             startDedicatedThread(named: "reel.reader.track\(output.trackID)") { [weak state] in
                 let failure = loop.run(from: given, into: queue)
                 // Status first, so a consumer that sees the end also sees `.completed`.
@@ -343,8 +343,10 @@ private struct ReadLoop: Sendable {
     let dropped: Lock<Int>
     /// Where the loop notes when the frames it delivers show (``FrameTimes``).
     let frameTimes: Lock<FrameTimes>
-    /// Where the first range's read seeks, when later than its start.
+    /// Where the first range's read seeks, when later than its start, and whether it
+    /// drains the decoder at the frame showing then.
     let seekTime: MediaTime?
+    let drainsAtSeekFrame: Bool
     /// A random-access output's requests: after each range the loop waits for the next
     /// one here instead of ending.
     let requests: Lock<RandomAccessRequests>?
@@ -381,7 +383,7 @@ private struct ReadLoop: Sendable {
     }
 
     private func read(with pipeline: TrackPipeline, from queue: BoundedQueue<AssetReaderSample>) -> ReelError? {
-        var failure = queue.isCancelled ? nil : pipeline.run(seekingTo: seekTime)
+        var failure = queue.isCancelled ? nil : pipeline.run(seekingTo: seekTime, drainingAtSeekFrame: drainsAtSeekFrame)
         guard let requests else { return failure }
         var current = queue
         while true {
@@ -389,7 +391,7 @@ private struct ReadLoop: Sendable {
             // queue): its consumer sees the end, then the loop waits for more or the end.
             if !current.isCancelled { current.finish(error: failure) }
             let next = requests.withLock(when: { $0.pending != nil || $0.isFinal }) {
-                r -> (ranges: [TimeRange], seekTime: MediaTime?, queue: BoundedQueue<AssetReaderSample>)? in
+                r -> (ranges: [TimeRange], seekTime: MediaTime?, drainsAtSeekFrame: Bool, queue: BoundedQueue<AssetReaderSample>)? in
                 defer { r.pending = nil }
                 return r.pending
             }
@@ -397,7 +399,8 @@ private struct ReadLoop: Sendable {
             current = next.queue
             failure = nil
             for (i, range) in next.ranges.enumerated() where failure == nil && !current.isCancelled {
-                failure = pipeline.run(timeRange: range, seekingTo: i == 0 ? next.seekTime : nil, into: current)
+                failure = pipeline.run(
+                    timeRange: range, seekingTo: i == 0 ? next.seekTime : nil, drainingAtSeekFrame: i == 0 && next.drainsAtSeekFrame, into: current)
             }
         }
     }

@@ -49,8 +49,10 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
         var attached = false
         var supportsRandomAccess = false
         var started = false
-        /// Where the first range's read seeks, when later than the range's start.
+        /// Where the first range's read seeks, when later than the range's start, and
+        /// whether it drains its decoder at the frame showing then.
         var seekTime: MediaTime?
+        var drainsAtSeekFrame = false
     }
     let state = Lock(State())
     /// What ``reset(forReadingTimeRanges:)`` and ``markConfigurationAsFinal()`` tell the
@@ -110,7 +112,15 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
     /// output then delivers from the frame showing at `seekTime` (found from the packets'
     /// time stamps, whatever their durations say), and decodes the frames before it only
     /// where other pictures refer to them.
-    package func reset(forReadingTimeRanges timeRanges: [TimeRange], seekingTo seekTime: MediaTime?) throws(ReelError) {
+    ///
+    /// With `drainingAtSeekFrame`, the frame showing at `seekTime` comes out as soon as it is
+    /// decoded, and the frames after it later: the decoder is drained at that frame, so
+    /// that neither FFmpeg's frame threads nor the codec's reordering hold it back for the
+    /// pictures after it, and the packets from the keyframe are decoded again to read on.
+    /// For a seek whose frame is shown alone first, as a player's or a preview's is.
+    package func reset(
+        forReadingTimeRanges timeRanges: [TimeRange], seekingTo seekTime: MediaTime?, drainingAtSeekFrame: Bool = false
+    ) throws(ReelError) {
         guard supportsRandomAccess else {
             throw ReelError(.invalidArgument, "reset needs supportsRandomAccess set before startReading()", trackID: trackID)
         }
@@ -138,7 +148,7 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
             guard old != nil else {
                 throw ReelError(.invalidArgument, "the output is not reading yet: add it to an AssetReader and call startReading()", trackID: trackID)
             }
-            requests.pending = (timeRanges, seekTime, queue)
+            requests.pending = (timeRanges, seekTime, drainingAtSeekFrame, queue)
             requests.resetCount += 1
             return old
         }
@@ -152,6 +162,14 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
     package var startSeekTime: MediaTime? {
         get { state.withLock { $0.seekTime } }
         set { state.withLock { if !$0.started { $0.seekTime = newValue } } }
+    }
+
+    /// Whether the read seeking to ``startSeekTime`` drains its decoder at the frame showing
+    /// then, as ``reset(forReadingTimeRanges:seekingTo:drainingAtSeekFrame:)`` does. Set it
+    /// before the reader starts.
+    package var startDrainsAtSeekFrame: Bool {
+        get { state.withLock { $0.drainsAtSeekFrame } }
+        set { state.withLock { if !$0.started { $0.drainsAtSeekFrame = newValue } } }
     }
 
     /// No more ranges will be asked for: the read loop ends once the current ranges are
@@ -267,7 +285,7 @@ struct FrameTimes {
 /// The ranges a random-access output was last asked to read, until its loop takes them,
 /// and whether more may come.
 struct RandomAccessRequests {
-    var pending: (ranges: [TimeRange], seekTime: MediaTime?, queue: BoundedQueue<AssetReaderSample>)?
+    var pending: (ranges: [TimeRange], seekTime: MediaTime?, drainsAtSeekFrame: Bool, queue: BoundedQueue<AssetReaderSample>)?
     var isFinal = false
     var resetCount = 0
 }

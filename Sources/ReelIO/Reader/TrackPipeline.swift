@@ -16,7 +16,9 @@ import ReelCore
 /// A video read that seeks to a time (a random-access output's seek) first reads the
 /// packets from the keyframe to the first one decoded after that time, so it knows the
 /// frame showing then: the frames before it are not converted or delivered, and those no
-/// other picture refers to are not decoded at all.
+/// other picture refers to are not decoded at all. When the seek drains at its frame
+/// (``run(seekingTo:drainingAtSeekFrame:)``), that frame comes out as soon as it is decoded,
+/// and the packets from the keyframe are decoded again to read on.
 final class TrackPipeline {
     let input: InputFormatContext
     let streamIndex: Int
@@ -49,6 +51,19 @@ final class TrackPipeline {
     /// the stream's time base). Frames before it are neither delivered nor, when no picture
     /// refers to them, decoded. Nil when the read delivers by the range's start instead.
     private var firstShown: Int64?
+    /// After a seek that drains at its frame: the presentation time stamp of that frame,
+    /// until its packet is sent, and the packets sent since the seek, kept to be sent again.
+    private var drainTarget: Int64?
+    private var sentSinceSeek: [Packet] = []
+    /// While the decoder is drained at a seek's frame: that frame's time stamp. The frames
+    /// after it that come out now are dropped; they come again, in order, after the packets
+    /// are sent again.
+    private var drainingThrough: Int64?
+    /// After a drain: the latest time stamp delivered. The frames up to it, decoded again to
+    /// read on, are not delivered twice (and, when no picture refers to them, not decoded).
+    private var deliveredThrough: Int64?
+    /// The time stamp of the last video frame delivered since the seek.
+    private var lastDelivered: Int64?
     /// How many frames after the one showing at a seek's time are timed from the packets
     /// read ahead: the ones a consumer asks for before the decoder has caught up.
     static let framesTimedAhead = 3
@@ -162,10 +177,10 @@ final class TrackPipeline {
     /// The loop: runs until the track or the range ends, the consumer cancels, or an
     /// error, which it returns. The caller then finishes the queue. `seekTime`, when later
     /// than the range's start, is where the read seeks, as for ``run(timeRange:seekingTo:into:)``.
-    func run(seekingTo seekTime: MediaTime? = nil) -> ReelError? {
+    func run(seekingTo seekTime: MediaTime? = nil, drainingAtSeekFrame drains: Bool = false) -> ReelError? {
         do throws(ReelError) {
             if let seekTime, seekTime.isNumeric, start.isNumeric, seekTime > start {
-                try seek(to: seekTime)
+                try seek(to: seekTime, drainingAtFrame: drains)
             } else {
                 try seekToStart()
             }
@@ -180,7 +195,17 @@ final class TrackPipeline {
     /// before `seekTime` when that is later (frames before it are then not wanted, though
     /// the range starts earlier), empties the decoder (`avcodec_flush_buffers`), then runs
     /// as ``run()`` does. What the last range left half-read is dropped.
-    func run(timeRange: TimeRange, seekingTo seekTime: MediaTime? = nil, into queue: BoundedQueue<AssetReaderSample>) -> ReelError? {
+    ///
+    /// With `drains`, a video read seeking to `seekTime` gives out the frame showing then as
+    /// soon as its packet is decoded: the decoder is drained there (FFmpeg's frame threads
+    /// and the codec's reordering would hold that frame back until the next few pictures
+    /// are decoded), emptied, and sent the packets from the keyframe again to read on. The
+    /// frame comes sooner, the frames after it later: for a seek whose frame is shown alone
+    /// first (a player's, a preview's), not for a read that plays on from it.
+    func run(
+        timeRange: TimeRange, seekingTo seekTime: MediaTime? = nil, drainingAtSeekFrame drains: Bool = false,
+        into queue: BoundedQueue<AssetReaderSample>
+    ) -> ReelError? {
         start = timeRange.start
         end = timeRange.end
         self.queue = queue
@@ -188,7 +213,7 @@ final class TrackPipeline {
         decoder?.flush()
         do throws(ReelError) {
             let target = seekTime.flatMap { $0.isNumeric && $0 > start ? $0 : nil } ?? start
-            try seek(to: target)
+            try seek(to: target, drainingAtFrame: drains && target != start)
         } catch {
             return error
         }
@@ -196,10 +221,15 @@ final class TrackPipeline {
     }
 
     /// Seeks the demuxer to the keyframe at or before `target`; for a video read seeking
-    /// past the range's start, then finds the frame showing at `target`.
-    private func seek(to target: MediaTime) throws(ReelError) {
+    /// past the range's start, then finds the frame showing at `target` (and, with `drains`,
+    /// drains the decoder once its packet is sent).
+    private func seek(to target: MediaTime, drainingAtFrame drains: Bool = false) throws(ReelError) {
         readAhead = []
         firstShown = nil
+        drainTarget = nil
+        sentSinceSeek = []
+        deliveredThrough = nil
+        lastDelivered = nil
         sentTimes = []
         lastSentOrder = .min
         sentEverything = false
@@ -211,6 +241,7 @@ final class TrackPipeline {
         untimedPacketStartsTrack = streamStart != reel_nopts_value() && ts <= streamStart
         try input.seek(streamIndex: Int32(streamIndex), timestamp: ts)
         if target.isNumeric, start.isNumeric, target > start { try findFirstShown(at: target) }
+        if drains { drainTarget = firstShown }
     }
 
     /// Reads this stream's packets from where the demuxer stands up to the first one decoded
@@ -316,15 +347,25 @@ final class TrackPipeline {
                 // give: a frame decoded ahead is never held here waiting for a place.
                 queue.waitForRoomBlocking()
                 let packet: Packet
+                // Whether the packet is kept to be sent again after a drain at a seek's frame.
+                var kept = false
                 if !readAhead.isEmpty {
                     packet = readAhead.removeFirst()
+                    if drainTarget != nil {
+                        sentSinceSeek.append(packet)
+                        kept = true
+                    }
                 } else {
+                    // The packets read ahead hold the seek's frame: past them, nothing to drain at.
+                    drainTarget = nil
+                    sentSinceSeek = []
                     guard try input.readPacket(into: read) else { break }
                     packet = read
                 }
-                defer { packet.unref() }
+                defer { if !kept { packet.unref() } }
                 if queue.isCancelled {
                     readAhead = []
+                    sentSinceSeek = []
                     return nil
                 }
                 guard packet.streamIndex == Int32(streamIndex) else { continue }
@@ -338,6 +379,17 @@ final class TrackPipeline {
                         noteSent(packet)
                     }
                     done = try decode(packet, with: decoder, into: frame)
+                    if !done, let target = drainTarget, packet.pts == target {
+                        drainTarget = nil
+                        let replay = sentSinceSeek
+                        sentSinceSeek = []
+                        // Not drained when the frame is out already (no threads, no reordering).
+                        if lastDelivered.map({ $0 < target }) ?? true {
+                            done = try drain(decoder, through: target, into: frame)
+                            deliveredThrough = lastDelivered
+                            readAhead = replay + readAhead
+                        }
+                    }
                 } else {
                     done = try passThrough(packet)
                 }
@@ -354,11 +406,24 @@ final class TrackPipeline {
         }
     }
 
+    /// Gives out the frames the decoder holds (`avcodec_send_packet` with no packet), the
+    /// seek's frame (`target`) among them and none after it, then empties the decoder for
+    /// the packets sent again; true once past the range's end or cancelled.
+    private func drain(_ decoder: Decoder, through target: Int64, into frame: Frame) throws(ReelError) -> Bool {
+        drainingThrough = target
+        defer { drainingThrough = nil }
+        let stopped = try decode(nil, with: decoder, into: frame)
+        decoder.flush()
+        return stopped
+    }
+
     /// Whether the packet's picture comes before the first frame delivered: before the frame
     /// showing at the seek time, or shown and gone before the range starts (by its time
-    /// stamp and duration); false when it has no time stamp.
+    /// stamp and duration), or delivered already before a drain; false when it has no time
+    /// stamp.
     private func isBeforeFirstDelivered(_ packet: Packet) -> Bool {
         guard packet.pts != reel_nopts_value() else { return false }
+        if let deliveredThrough, packet.pts <= deliveredThrough { return true }
         if let firstShown { return packet.pts < firstShown }
         guard start.isNumeric, start > .zero else { return false }
         let duration = packet.duration > 0 ? MediaTime(ffmpeg: packet.duration, timeBase: timeBase) : fallbackFrameDuration
@@ -440,7 +505,9 @@ final class TrackPipeline {
             let duration = frame.packetDuration > 0 ? MediaTime(ffmpeg: frame.packetDuration, timeBase: timeBase) : fallbackFrameDuration
             // After a seek to a time, delivered from the frame showing then.
             if let firstShown, frame.presentationTimestamp != reel_nopts_value() {
-                if frame.presentationTimestamp < firstShown {
+                // Draining at the seek's frame: the frames after it come again after it.
+                if let drainingThrough, frame.presentationTimestamp > drainingThrough { return true }
+                if frame.presentationTimestamp < firstShown || deliveredThrough.map({ frame.presentationTimestamp <= $0 }) ?? false {
                     dropped?.withLock { $0 += 1 }
                     return true
                 }
@@ -459,6 +526,7 @@ final class TrackPipeline {
                 captions = Data(bytes: side.pointee.data, count: Int(side.pointee.size))
             }
             noteNextFrame(after: frame)
+            lastDelivered = frame.presentationTimestamp
             let width = width ?? Int(frame.width), height = height ?? Int(frame.height)
             let buffer: PixelBuffer
             if width == Int(frame.width), height == Int(frame.height), let shown = frame.movedIntoPixelBuffer(as: format) {
