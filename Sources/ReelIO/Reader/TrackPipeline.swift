@@ -395,6 +395,7 @@ final class TrackPipeline {
                 }
             }
             readAhead = []
+            sentSinceSeek = []
             if !done, let decoder {
                 sentEverything = true
                 _ = try decode(nil, with: decoder, into: frame)
