@@ -157,7 +157,7 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
     }
 
     /// For the range the reader starts with: seek to the keyframe at or before `seekTime`
-    /// and deliver from the frame showing then, as ``reset(forReadingTimeRanges:seekingTo:)``
+    /// and deliver from the frame showing then, as ``reset(forReadingTimeRanges:seekingTo:drainingAtSeekFrame:)``
     /// does, when it is later than the range's start. Set it before the reader starts.
     package var startSeekTime: MediaTime? {
         get { state.withLock { $0.seekTime } }
@@ -184,7 +184,7 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
 
     /// When the frame after the one at `presentationTime` starts, when `presentationTime` is
     /// a recently delivered frame and the packets' time stamps told; nil otherwise. After a
-    /// seek to a time (``startSeekTime``, ``reset(forReadingTimeRanges:seekingTo:)``) the
+    /// seek to a time (``startSeekTime``, ``reset(forReadingTimeRanges:seekingTo:drainingAtSeekFrame:)``) the
     /// reader reads the packets up to a few frames past it before decoding; after that, the
     /// packets sent to the decoder tell. A consumer so knows how long a frame shows without
     /// holding the next one decoded.

@@ -176,7 +176,8 @@ final class TrackPipeline {
 
     /// The loop: runs until the track or the range ends, the consumer cancels, or an
     /// error, which it returns. The caller then finishes the queue. `seekTime`, when later
-    /// than the range's start, is where the read seeks, as for ``run(timeRange:seekingTo:into:)``.
+    /// than the range's start, is where the read seeks, and `drains` whether it drains there,
+    /// as for ``run(timeRange:seekingTo:drainingAtSeekFrame:into:)``.
     func run(seekingTo seekTime: MediaTime? = nil, drainingAtSeekFrame drains: Bool = false) -> ReelError? {
         do throws(ReelError) {
             if let seekTime, seekTime.isNumeric, start.isNumeric, seekTime > start {
