@@ -470,3 +470,67 @@ import Testing
         manual.finishAll { _ in SyntheticFrame.counter(5, width: 64, height: 36, format: .bgra) }
     }
 }
+
+/// The clip's sources, its video track noting the times asked for as a seek's frame.
+private struct SeekNotingSources: RenderSourceProvider {
+    let clip: InMemorySource
+    let seeks: Recorder<MediaTime>
+
+    func videoFrameSource(for reference: SourceTrackReference) -> (any VideoFrameSource)? {
+        clip.videoFrameSource(for: reference).map { SeekNotingSource(base: $0, seeks: seeks) }
+    }
+
+    func timedMetadataSource(for reference: SourceTrackReference) -> (any TimedMetadataSource)? {
+        clip.timedMetadataSource(for: reference)
+    }
+}
+
+private struct SeekNotingSource: VideoFrameSource {
+    let base: any VideoFrameSource
+    let seeks: Recorder<MediaTime>
+
+    func frame(at sourceTime: MediaTime) async throws(ReelError) -> VideoFrame? {
+        try await base.frame(at: sourceTime)
+    }
+
+    func seekFrame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> VideoFrame? {
+        seeks.append(sourceTime)
+        return try await base.frame(at: sourceTime, acceptedFormats: acceptedFormats)
+    }
+}
+
+@Suite struct PlayerSeekFrameTests {
+    @Test("a seek's frame is asked of the sources as a seek's; the first frame and the frames played are not")
+    func aSeeksFrameIsAskedForAsASeeks() async throws {
+        let clip = try PlaybackClip.source()
+        let composition = try PlaybackClip.composition(clip)
+        let seeks = Recorder<MediaTime>()
+        let item = PlayerItem(
+            composition: composition, videoComposition: PlaybackClip.videoComposition(composition, compositor: PlaybackCompositor()),
+            sources: SeekNotingSources(clip: clip, seeks: seeks))
+        let output = PlayerItemVideoOutput()
+        item.add(output)
+        let clock = ManualClock()
+        let player = Player(playerItem: item, clock: clock)
+        for await status in item.statusUpdates where status != .unknown { break }
+        try #require(item.status == .readyToPlay)
+        func frame(at time: MediaTime) async -> RenderedFrame? {
+            var changes = output.mediaDataChanges.makeAsyncIterator()
+            if let f = output.copyFrame(forItemTime: time) { return f }
+            while let f = await changes.next() {
+                if f.time <= time && time < f.time + f.duration { return f }
+            }
+            return nil
+        }
+        #expect(await frame(at: .zero)?.time == .zero)
+        #expect(seeks.all.isEmpty, "the item's first frame: \(seeks.all)")
+        #expect(await player.seek(to: tenths(12), toleranceBefore: .zero, toleranceAfter: .zero))
+        #expect(seeks.all == [tenths(12)])
+        player.play()
+        clock.advance(by: tenths(3))
+        #expect(await frame(at: tenths(15))?.time == tenths(15))
+        #expect(seeks.all == [tenths(12)], "frames played after the seek: \(seeks.all)")
+        #expect(await player.seek(to: tenths(4), toleranceBefore: .zero, toleranceAfter: .zero))
+        #expect(seeks.all == [tenths(12), tenths(4)])
+    }
+}

@@ -48,13 +48,18 @@ public final class FrameRenderer: Sendable {
     /// A new scale makes a new render context, announced to the compositor with
     /// `renderContextChanged` before the request. Cancelling the calling task stops waiting
     /// (throws `cancelled`) and asks the compositor to cancel what it holds.
-    public func frame(at time: MediaTime, renderScale: Double? = nil) async throws(ReelError) -> RenderedFrame {
+    ///
+    /// With `isSeek`, the frame is a seek's, shown alone before the frames after it are
+    /// asked for: its source frames are asked for with
+    /// ``VideoFrameSource/seekFrame(at:acceptedFormats:)``, which a file-backed source
+    /// answers sooner, and the frames after them later.
+    public func frame(at time: MediaTime, renderScale: Double? = nil, isSeek: Bool = false) async throws(ReelError) -> RenderedFrame {
         guard let range = try await frameTimeRange(containing: time) else {
             throw ReelError(.invalidArgument, "time \(time.secondsDescription) is outside the composition's range \(timeRange)", time: time)
         }
         _ = try await pipeline.prepareSingleFrames(renderScale: renderScale ?? engine.videoComposition.renderScale)
         if Task.isCancelled { throw Self.cancelled(at: range.start) }
-        let (slot, pending) = try await pipeline.startSingleFrame(at: range.start)
+        let (slot, pending) = try await pipeline.startSingleFrame(at: range.start, isSeek: isSeek)
         let cancelled = Self.cancelled(at: range.start)
         let result = await withTaskCancellationHandler {
             await slot.wait()

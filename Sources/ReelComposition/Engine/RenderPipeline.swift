@@ -21,6 +21,10 @@ actor RenderPipeline {
     /// When the composition's last segment of each source video track ends: once the render
     /// has asked for the frames before then, the source is closed (``VideoFrameSource/close()``).
     private var sourcesNeededUntil: [SourceTrackReference: MediaTime]
+    /// The output time whose source frames are asked for as a seek's
+    /// (``VideoFrameSource/seekFrame(at:acceptedFormats:)``): the first frame of a render
+    /// whose first frame is a seek's, or a single frame rendered for a seek.
+    private var seekTime: MediaTime?
 
     struct PendingFrame {
         var time: MediaTime
@@ -47,6 +51,7 @@ actor RenderPipeline {
             }
         }
         self.sourcesNeededUntil = until
+        self.seekTime = engine.options.firstFrameIsSeek ? timeRange.start : nil
     }
 
     private var videoComposition: VideoComposition { engine.videoComposition }
@@ -202,8 +207,9 @@ actor RenderPipeline {
 
     /// Starts the request for the output frame starting at `time` (a frame start on the
     /// render's timeline) and returns its slot and frame, without entering the render's
-    /// own sequence of times.
-    func startSingleFrame(at time: MediaTime) async throws(ReelError) -> (slot: RequestSlot, frame: PendingFrame) {
+    /// own sequence of times. With `isSeek`, its source frames are asked for as a seek's.
+    func startSingleFrame(at time: MediaTime, isSeek: Bool = false) async throws(ReelError) -> (slot: RequestSlot, frame: PendingFrame) {
+        if isSeek { seekTime = time }
         let end = try await outputEnd(after: time)
         return try await startFrame(at: time, end: end)
     }
@@ -385,7 +391,7 @@ actor RenderPipeline {
             throw ReelError(.invalidArgument, "no video frame source for \(ref), used by composition track \(id)", trackID: id, time: time)
         }
         let formats = sourceFormats?.pixelFormatType
-        if engine.options.firstFrameIsSeek, time == timeRange.start {
+        if time == seekTime {
             return try await source.seekFrame(at: sourceTime, acceptedFormats: formats)
         }
         return try await source.frame(at: sourceTime, acceptedFormats: formats)

@@ -22,6 +22,8 @@ final class FrameChase: Sendable {
         var time: MediaTime
         var generation: Int
         var scale: Double
+        /// A seek's frame, shown alone first (``FrameRenderer/frame(at:renderScale:isSeek:)``).
+        var isSeek = false
     }
 
     private struct Entry {
@@ -150,8 +152,8 @@ final class FrameChase: Sendable {
     /// Makes `time` the newest target and returns a ticket for its frame (see
     /// ``wait(_:)``): answered from the cache at once, with the frame once rendered, or with
     /// nil when a newer target replaced this one first. Synchronous, so targets keep the
-    /// order of the calls.
-    func enqueueTicket(_ time: MediaTime) -> Int {
+    /// order of the calls. `isSeek`: the frame is a seek's.
+    func enqueueTicket(_ time: MediaTime, isSeek: Bool = false) -> Int {
         let (id, dropped, start) = state.withLock { s -> (Int, [(Waiter, Outcome)], Bool) in
             let id = s.nextWaiterID
             s.nextWaiterID += 1
@@ -162,7 +164,7 @@ final class FrameChase: Sendable {
             // Waiters of the queued target it replaces are superseded.
             let replaced = s.queued.map { q in s.waiters.filter { $0.target.time == q.time && $0.target.generation == q.generation }.map(\.id) } ?? []
             let dropped = Self.answer(&s, replaced, nil)
-            let start = enqueue(&s, time)
+            let start = enqueue(&s, time, isSeek: isSeek)
             s.waiters.append((id, Target(time: time, generation: s.generation, scale: s.scale)))
             s.tickets[id] = .waiting(nil)
             return (id, dropped, start)
@@ -212,12 +214,12 @@ final class FrameChase: Sendable {
     /// Queues `time` as the newest target; true when no render loop runs (the caller starts one).
     /// A target already rendering (and not cancelled) is not queued again: it replaces the
     /// queued one, as being the newest.
-    private func enqueue(_ s: inout State, _ time: MediaTime) -> Bool {
+    private func enqueue(_ s: inout State, _ time: MediaTime, isSeek: Bool = false) -> Bool {
         if let flight = s.inFlight, !flight.cancelled, flight.target.time == time, flight.target.generation == s.generation, flight.target.scale == s.scale {
             s.queued = nil
             return false
         }
-        s.queued = Target(time: time, generation: s.generation, scale: s.scale)
+        s.queued = Target(time: time, generation: s.generation, scale: s.scale, isSeek: isSeek)
         guard !s.running, s.renderer != nil else { return false }
         s.running = true
         return true
@@ -229,7 +231,7 @@ final class FrameChase: Sendable {
             while let (target, renderer) = takeQueued() {
                 let task = Task { () -> Result<RenderedFrame, ReelError> in
                     do throws(ReelError) {
-                        return .success(try await renderer.frame(at: target.time, renderScale: target.scale))
+                        return .success(try await renderer.frame(at: target.time, renderScale: target.scale, isSeek: target.isSeek))
                     } catch {
                         return .failure(error)
                     }

@@ -282,7 +282,7 @@ public final class Player: Sendable {
         // The render in flight is cancelled (and with it the compositor's pending requests,
         // before the next request starts); the seek's frame is the newest target.
         item.chase.cancelInFlight()
-        let ticket = item.chase.enqueueTicket(item.frameTime(for: landing))
+        let ticket = item.chase.enqueueTicket(item.frameTime(for: landing), isSeek: true)
         Task {
             let result = await item.chase.wait(ticket)
             var ok = false
