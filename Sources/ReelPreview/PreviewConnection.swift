@@ -52,20 +52,21 @@ struct PreviewConnection {
                 while !target.isClosed {
                     if !target.hasPending, let next = ahead.nextToRender(frameCount: await server.renderer.frameCount) {
                         let generation = await server.renderer.generation
-                        if let made = try? await server.frameMessages(PreviewSeek(frame: next)) {
+                        if let made = try? await server.frameMessages(PreviewSeek(frame: next, isPlaying: true)) {
                             ahead.store(next, header: made.header, jpeg: made.jpeg, generation: generation)
                         } else {
                             ahead.reset()
                         }
                         continue
                     }
-                    guard let seek = await target.next() else { break }
+                    guard var seek = await target.next() else { break }
                     let generation = await server.renderer.generation
                     if seek.isExact {
                         if let ready = ahead.take(seek.frame, generation: generation) {
                             send.yield(.frame(header: ready.header, jpeg: ready.jpeg))
                             continue
                         }
+                        seek.isPlaying = ahead.isPlaying
                     } else {
                         // A scrub, not playing.
                         ahead.reset()
@@ -113,6 +114,9 @@ struct PreviewSeek: Sendable, Hashable {
     var frame: Int
     var toleranceBefore = 0
     var toleranceAfter = 0
+    /// Asked for by a page that plays on from it: its render reads on from it rather than
+    /// giving it first, as a seek's frame is given.
+    var isPlaying = false
 
     var isExact: Bool { toleranceBefore == 0 && toleranceAfter == 0 }
 }

@@ -39,6 +39,8 @@ public actor PreviewRenderer {
     private let cacheLimit: Int
     /// How many renders were started (one per jump), for tests and the benchmark.
     public private(set) var renderStarts = 0
+    /// How many of them started at a seek's frame (not while a page played).
+    public private(set) var seekRenderStarts = 0
     /// Held by the request being answered, and by a document update (see the type's comment).
     private let turn = AsyncGate()
 
@@ -83,26 +85,29 @@ public actor PreviewRenderer {
         state.range.start + state.videoComposition.frameDuration * Int32(clamping: index)
     }
 
-    /// Frame `index` (0 ..< ``frameCount``).
-    public func frame(_ index: Int) async throws(ReelError) -> PreviewFrame {
+    /// Frame `index` (0 ..< ``frameCount``). Unless `playing` (asked for by a page that
+    /// plays on from it), a render started for it is a seek's: its first frame comes as soon
+    /// as it is decoded, the frames after it later (`RenderEngine.Options.firstFrameIsSeek`).
+    public func frame(_ index: Int, playing: Bool = false) async throws(ReelError) -> PreviewFrame {
         // A kept frame is answered at once, without waiting for a turn.
         if let cached = cache[index] { return cached }
         await turn.enter()
         defer { turn.leave() }
-        return try await frame(index, alone: false)
+        return try await frame(index, alone: false, playing: playing)
     }
 
     /// Frame `index`; when a render starts for it and `alone`, the render is of that frame
     /// only (a scrub's frame: the next request is likely elsewhere, and frames rendered after
-    /// it would hold up the seek that comes with it).
-    private func frame(_ index: Int, alone: Bool) async throws(ReelError) -> PreviewFrame {
+    /// it would hold up the seek that comes with it). A render started while `playing` reads
+    /// on from its first frame.
+    private func frame(_ index: Int, alone: Bool, playing: Bool) async throws(ReelError) -> PreviewFrame {
         guard index >= 0, index < state.frameCount else {
             throw ReelError(.invalidArgument, "frame \(index) is outside 0...\(max(state.frameCount - 1, 0))")
         }
         if let cached = cache[index] { return cached }
         // A frame a little ahead of the running render is read on to; anything else starts anew.
         if running.map({ !(index >= $0.next && index <= $0.next + 8 && index < $0.end) }) ?? true {
-            try await start(at: index, frames: alone ? 1 : state.frameCount - index)
+            try await start(at: index, frames: alone ? 1 : state.frameCount - index, seeking: !playing)
         }
         while var run = running {
             let produced: RenderedFrame?
@@ -133,24 +138,25 @@ public actor PreviewRenderer {
     /// A frame from `index - toleranceBefore` to `index + toleranceAfter` (clipped to the
     /// document), the one quickest to show: where `SeekLanding` puts the seek (a keyframe of
     /// the sources in the window), unless a frame rendered already, or the running render's
-    /// next, is at least as near to `index`. With no tolerance, frame `index` itself.
-    public func frame(_ index: Int, toleranceBefore: Int, toleranceAfter: Int) async throws(ReelError) -> PreviewFrame {
+    /// next, is at least as near to `index`. With no tolerance, frame `index` itself;
+    /// `playing` as for ``frame(_:playing:)``.
+    public func frame(_ index: Int, toleranceBefore: Int, toleranceAfter: Int, playing: Bool = false) async throws(ReelError) -> PreviewFrame {
         if let cached = cache[index] { return cached }
         await turn.enter()
         defer { turn.leave() }
-        guard index >= 0, index < state.frameCount else { return try await frame(index, alone: false) }
+        guard index >= 0, index < state.frameCount else { return try await frame(index, alone: false, playing: playing) }
         if let cached = cache[index] { return cached }
         // Clipped before adding: a tolerance may be as large as a message can say.
         let low = index - min(max(0, toleranceBefore), index), high = index + min(max(0, toleranceAfter), state.frameCount - 1 - index)
-        guard low < high else { return try await frame(index, alone: false) }
+        guard low < high else { return try await frame(index, alone: false, playing: playing) }
         let frameDuration = state.videoComposition.frameDuration
         let landingTime = await SeekLanding.time(
             for: time(ofFrame: index), earliest: time(ofFrame: low), latest: time(ofFrame: high) + frameDuration,
             composition: state.composition, videoComposition: state.videoComposition, sources: state.sources)
         let landing = min(max(firstFrame(atOrAfter: landingTime), low), high)
         let ready = (Array(cache.keys) + (running.map { [$0.next] } ?? [])).filter { (low...high).contains($0) && abs($0 - index) <= abs(landing - index) }
-        if let nearest = ready.min(by: { abs($0 - index) < abs($1 - index) }) { return try await frame(nearest, alone: false) }
-        return try await frame(landing, alone: true)
+        if let nearest = ready.min(by: { abs($0 - index) < abs($1 - index) }) { return try await frame(nearest, alone: false, playing: playing) }
+        return try await frame(landing, alone: true, playing: playing)
     }
 
     /// The index of the first frame that starts at or after `time`.
@@ -160,19 +166,21 @@ public actor PreviewRenderer {
         return Int((offset - 1e-9).rounded(.up))
     }
 
-    /// Starts a render of `frames` frames from `index`.
-    private func start(at index: Int, frames: Int) async throws(ReelError) {
+    /// Starts a render of `frames` frames from `index`, whose first frame is a seek's when
+    /// `seeking`.
+    private func start(at index: Int, frames: Int, seeking: Bool) async throws(ReelError) {
         // The render before: stopped, its compositor requests cancelled (a player's seek).
         await running?.iterator.stop()
         running = nil
         let end = min(index + max(frames, 1), state.frameCount)
         var options = RenderEngine.Options(maximumRequestsInFlight: 2)
         // The page shows this frame alone until it plays on.
-        options.firstFrameIsSeek = true
+        options.firstFrameIsSeek = seeking
         options.timeRange = TimeRange(start: time(ofFrame: index), end: end < state.frameCount ? time(ofFrame: end) : state.range.end)
         let engine = RenderEngine(composition: state.composition, videoComposition: videoComposition, sources: state.sources, options: options)
         running = Running(iterator: try engine.frames(compositor: compositor).makeAsyncIterator(), next: index, end: end)
         renderStarts += 1
+        if seeking { seekRenderStarts += 1 }
     }
 
     private func remember(_ frame: PreviewFrame) {

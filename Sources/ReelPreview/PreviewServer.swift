@@ -134,7 +134,8 @@ public struct PreviewServer: Sendable {
 
     /// The header and JPEG of the frame `seek` lands on, as the page gets them.
     func frameMessages(_ seek: PreviewSeek) async throws(ReelError) -> (header: String, jpeg: Data) {
-        let frame = try await renderer.frame(seek.frame, toleranceBefore: seek.toleranceBefore, toleranceAfter: seek.toleranceAfter)
+        let frame = try await renderer.frame(
+            seek.frame, toleranceBefore: seek.toleranceBefore, toleranceAfter: seek.toleranceAfter, playing: seek.isPlaying)
         let buffer = frame.pixelBuffer
         let jpeg = try await onDedicatedThread(named: "reel.preview.jpeg") { () throws(ReelError) in
             try ImageEncoder.data(for: buffer, as: .jpeg(quality: Self.jpegQuality))

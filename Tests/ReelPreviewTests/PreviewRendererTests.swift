@@ -34,6 +34,29 @@ struct PreviewRendererTests {
         #expect(landed.metadata.map(\.trackID) == exact.metadata.map(\.trackID))
     }
 
+    @Test("a jump starts a render at a seek's frame, unless the page plays on from it")
+    func aJumpIsASeekUnlessPlaying() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let renderer = try await Self.renderer(in: folder)
+        let seeked = try await renderer.frame(40)
+        #expect(await renderer.renderStarts == 1)
+        #expect(await renderer.seekRenderStarts == 1)
+        // Read on from the running render: no start.
+        #expect(try await renderer.frame(41, playing: true).index == 41)
+        #expect(await renderer.renderStarts == 1)
+        // A jump while playing reads on from its frame; a jump while not, seeks.
+        #expect(try await renderer.frame(10, playing: true).index == 10)
+        #expect(await renderer.renderStarts == 2)
+        #expect(await renderer.seekRenderStarts == 1)
+        #expect(try await renderer.frame(55, toleranceBefore: 0, toleranceAfter: 0).index == 55)
+        #expect(await renderer.renderStarts == 3)
+        #expect(await renderer.seekRenderStarts == 2)
+        // The same picture either way.
+        let played = try await Self.renderer(in: folder).frame(40, playing: true)
+        #expect(try Self.png(seeked) == Self.png(played))
+    }
+
     @Test("pages asking at once each get their own frame: a jump by one neither cancels nor takes the frame another waits for")
     func pagesAskingAtOnce() async throws {
         let folder = try TestFiles.scratchFolder()
