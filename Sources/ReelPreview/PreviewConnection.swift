@@ -104,7 +104,8 @@ struct PreviewConnection {
             send.finish()
             group.cancelAll()
         }
-        await server.hub.unregister(id)
+        // The last page gone: no reader stays open for nobody.
+        if await server.hub.unregister(id) { await server.renderer.releaseSources() }
     }
 }
 
@@ -198,7 +199,11 @@ actor PreviewHub {
         return lastID
     }
 
-    func unregister(_ id: Int) { pages[id] = nil }
+    /// The page is gone; true when it was the last one.
+    func unregister(_ id: Int) -> Bool {
+        pages[id] = nil
+        return pages.isEmpty
+    }
 
     /// The document loaded again: each page gets its description and its frame, rendered anew.
     func documentChanged(info: String?) {

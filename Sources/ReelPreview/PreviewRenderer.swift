@@ -75,6 +75,18 @@ public actor PreviewRenderer {
         cacheOrder.removeAll()
     }
 
+    /// No page is left: the running render stops, and the video sources close their readers
+    /// and let go of their decoded frames (the next request opens them again). The frames
+    /// kept for steps back stay.
+    public func releaseSources() async {
+        await turn.enter()
+        defer { turn.leave() }
+        await running?.iterator.stop()
+        running = nil
+        let references = Set(state.composition.tracks(withMediaType: .video).flatMap { $0.segments.compactMap(\.sourceTrack) })
+        for reference in references { await state.sources.videoFrameSource(for: reference)?.close() }
+    }
+
     /// The frames of the document, and the size they are rendered at.
     public var frameCount: Int { state.frameCount }
     public var pixelSize: (width: Int, height: Int) { videoComposition.renderPixelSize }

@@ -57,6 +57,28 @@ struct PreviewRendererTests {
         #expect(try Self.png(seeked) == Self.png(played))
     }
 
+    @Test("with no page left the sources close their readers; the next frame opens them again and is the same picture")
+    func releasedSourcesOpenAgain() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await PreviewServerTests.server(path: PreviewServerTests.writeDashboard(in: folder))
+        let renderer = server.renderer
+        let state = try #require(await server.document.state)
+        let reference = try #require(state.composition.tracks(withMediaType: .video).first?.segments.first?.sourceTrack)
+        let source = try #require(state.sources.videoFrameSource(for: reference) as? AssetVideoFrameSource)
+        _ = try await renderer.frame(20)
+        let opened = await source.readerOpenCount
+        #expect(opened >= 1)
+        await renderer.releaseSources()
+        // The next frame would have read on from the running render: it starts anew, and
+        // the file is opened again.
+        let next = try await renderer.frame(21)
+        #expect(await renderer.renderStarts == 2)
+        #expect(await source.readerOpenCount == opened + 1)
+        let fresh = try await Self.renderer(in: folder).frame(21)
+        #expect(try Self.png(next) == Self.png(fresh))
+    }
+
     @Test("pages asking at once each get their own frame: a jump by one neither cancels nor takes the frame another waits for")
     func pagesAskingAtOnce() async throws {
         let folder = try TestFiles.scratchFolder()
