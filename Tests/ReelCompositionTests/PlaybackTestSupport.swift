@@ -122,15 +122,25 @@ struct PlaybackRig {
 
     var recording: PlaybackCompositor { compositor as! PlaybackCompositor }
 
-    func waitUntilReady() async throws {
-        for await status in item.statusUpdates where status != .unknown { break }
-        try #require(item.status == .readyToPlay)
-    }
+    func waitUntilReady() async throws { try await item.waitUntilReady() }
 
     /// Waits for the frame at `time` to be rendered (from the cache or a render).
-    func frame(at time: MediaTime) async -> RenderedFrame? {
-        var changes = output.mediaDataChanges.makeAsyncIterator()
-        if let f = output.copyFrame(forItemTime: time) { return f }
+    func frame(at time: MediaTime) async -> RenderedFrame? { await output.renderedFrame(at: time) }
+}
+
+extension PlayerItem {
+    /// Waits until the item has loaded, and requires it to be ready to play.
+    func waitUntilReady() async throws {
+        for await status in statusUpdates where status != .unknown { break }
+        try #require(status == .readyToPlay)
+    }
+}
+
+extension PlayerItemVideoOutput {
+    /// Waits for the frame at `time` to be rendered (from the cache or a render).
+    func renderedFrame(at time: MediaTime) async -> RenderedFrame? {
+        var changes = mediaDataChanges.makeAsyncIterator()
+        if let f = copyFrame(forItemTime: time) { return f }
         while let f = await changes.next() {
             if f.time <= time && time < f.time + f.duration { return f }
         }

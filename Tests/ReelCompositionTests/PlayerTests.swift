@@ -512,23 +512,14 @@ private struct SeekNotingSource: VideoFrameSource {
         item.add(output)
         let clock = ManualClock()
         let player = Player(playerItem: item, clock: clock)
-        for await status in item.statusUpdates where status != .unknown { break }
-        try #require(item.status == .readyToPlay)
-        func frame(at time: MediaTime) async -> RenderedFrame? {
-            var changes = output.mediaDataChanges.makeAsyncIterator()
-            if let f = output.copyFrame(forItemTime: time) { return f }
-            while let f = await changes.next() {
-                if f.time <= time && time < f.time + f.duration { return f }
-            }
-            return nil
-        }
-        #expect(await frame(at: .zero)?.time == .zero)
+        try await item.waitUntilReady()
+        #expect(await output.renderedFrame(at: .zero)?.time == .zero)
         #expect(seeks.all.isEmpty, "the item's first frame: \(seeks.all)")
         #expect(await player.seek(to: tenths(12), toleranceBefore: .zero, toleranceAfter: .zero))
         #expect(seeks.all == [tenths(12)])
         player.play()
         clock.advance(by: tenths(3))
-        #expect(await frame(at: tenths(15))?.time == tenths(15))
+        #expect(await output.renderedFrame(at: tenths(15))?.time == tenths(15))
         #expect(seeks.all == [tenths(12)], "frames played after the seek: \(seeks.all)")
         #expect(await player.seek(to: tenths(4), toleranceBefore: .zero, toleranceAfter: .zero))
         #expect(seeks.all == [tenths(12), tenths(4)])

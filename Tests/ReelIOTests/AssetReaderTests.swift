@@ -17,6 +17,15 @@ struct AssetReaderTests {
         return samples
     }
 
+    /// Every frame of track 1 of `url`, read straight through in gray.
+    func grayFrames(of url: URL) async throws -> [VideoFrame] {
+        let reader = try await AssetReader.open(url: url)
+        let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .gray8))
+        try reader.add(output)
+        try reader.startReading()
+        return try await readAll(output).compactMap(\.videoFrame)
+    }
+
     func videoTrackID(_ reader: AssetReader) throws -> Int32 {
         try #require(reader.tracks(withMediaType: .video).first).trackID
     }
@@ -306,13 +315,7 @@ struct AssetReaderTests {
         // Keyframes at frames 0 and 30, B-frames between (IBBBPBBBP...): the frames before a
         // target that no picture refers to are skipped, the others decoded and dropped.
         let url = TestFiles.fixture("counter-320x240.mp4")
-        let whole = try await { () async throws -> [VideoFrame] in
-            let r = try await AssetReader.open(url: url)
-            let o = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .gray8))
-            try r.add(o)
-            try r.startReading()
-            return try await readAll(o).compactMap(\.videoFrame)
-        }()
+        let whole = try await grayFrames(of: url)
         try #require(whole.count == 60)
         let frame = MediaTime(value: 512, timescale: 15360)
         func expectFrom(_ target: Int, _ frames: [VideoFrame], count: Int, _ label: String) {
@@ -356,13 +359,7 @@ struct AssetReaderTests {
         // B-frames that show before a P decoded ahead of them, on a keyframe, and the frames
         // after each, which come after the decoder is sent the packets again.
         let url = TestFiles.fixture("counter-320x240.mp4")
-        let whole = try await { () async throws -> [VideoFrame] in
-            let r = try await AssetReader.open(url: url)
-            let o = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .gray8))
-            try r.add(o)
-            try r.startReading()
-            return try await readAll(o).compactMap(\.videoFrame)
-        }()
+        let whole = try await grayFrames(of: url)
         try #require(whole.count == 60)
         let frame = MediaTime(value: 512, timescale: 15360)
         func open(draining: Bool, at target: Int) async throws -> (AssetReader, AssetReaderTrackOutput) {

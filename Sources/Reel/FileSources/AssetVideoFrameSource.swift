@@ -107,8 +107,7 @@ public actor AssetVideoFrameSource: VideoFrameSource {
     /// The frame in ``Options/pixelFormat`` when `acceptedFormats` holds it, else in the
     /// first accepted format, converted by the reader's scaler on its own thread.
     public func frame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> VideoFrame? {
-        let format = acceptedFormats.flatMap { $0.contains(options.pixelFormat) ? nil : $0.first } ?? options.pixelFormat
-        return try await frame(at: sourceTime, format: format)
+        try await frame(at: sourceTime, format: format(accepting: acceptedFormats))
     }
 
     /// The frame for a seek, as ``frame(at:acceptedFormats:)`` gives it; when a read
@@ -117,8 +116,13 @@ public actor AssetVideoFrameSource: VideoFrameSource {
     /// reordering hold a frame back for a few), and decodes from the keyframe again to read
     /// on: the frame comes sooner, the ones after it later.
     public func seekFrame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> VideoFrame? {
-        let format = acceptedFormats.flatMap { $0.contains(options.pixelFormat) ? nil : $0.first } ?? options.pixelFormat
-        return try await frame(at: sourceTime, format: format, seeking: true)
+        try await frame(at: sourceTime, format: format(accepting: acceptedFormats), seeking: true)
+    }
+
+    /// ``Options/pixelFormat`` when `acceptedFormats` holds it (or is nil), else the first
+    /// accepted format.
+    private func format(accepting acceptedFormats: [PixelFormat]?) -> PixelFormat {
+        acceptedFormats.flatMap { $0.contains(options.pixelFormat) ? nil : $0.first } ?? options.pixelFormat
     }
 
     private func frame(at sourceTime: MediaTime, format: PixelFormat, seeking: Bool = false) async throws(ReelError) -> VideoFrame? {
