@@ -388,6 +388,33 @@ private struct LoggingSource: VideoFrameSource {
         }
     }
 
+    @Test("a render whose first frame is a seek asks for no frame after it until the next is asked for")
+    func aSeekingRenderReadsOnOnlyWhenAsked() async throws {
+        for seeking in [false, true] {
+            let (c, v, sources, log) = try setup()
+            var options = RenderEngine.Options()
+            options.timeRange = range(1.5, 3.5)
+            options.firstFrameIsSeek = seeking
+            var frames = try RenderEngine(composition: c, videoComposition: v, sources: sources, options: options)
+                .frames(compositor: RecordingCompositor()).makeAsyncIterator()
+            _ = try #require(try await frames.next())
+            // Turns enough for a render working ahead to ask for the next frame's source (the
+            // render that does not seek shows that it does).
+            for _ in 0..<1000 where !log.all.contains("b 0.75") { await Task.yield() }
+            let before = log.all.filter { !$0.hasSuffix("closed") }
+            _ = try #require(try await frames.next())
+            let after = log.all.filter { !$0.hasSuffix("closed") }
+            if seeking {
+                #expect(before == ["b seek", "b 0.5"])
+                // Then the render works ahead again.
+                #expect(Array(after.prefix(3)) == ["b seek", "b 0.5", "b 0.75"])
+            } else {
+                #expect(before.contains("b 0.75"), "\(before)")
+            }
+            await frames.stop()
+        }
+    }
+
     @Test func aSourceIsClosedOnceItsLastSegmentIsAskedForAndNotBefore() async throws {
         let (c, v, sources, log) = try setup()
         let frames = try await RenderEngine(composition: c, videoComposition: v, sources: sources).renderAll(compositor: RecordingCompositor())

@@ -401,6 +401,57 @@ struct AssetReaderTests {
         #expect(plainReader.demuxerOpenCount == 1 && drainingReader.demuxerOpenCount == 1)
     }
 
+    @Test("after a drain at a seek's frame, the reader decodes from the keyframe again only once the next frame is asked for")
+    func drainReadsOnWhenAsked() async throws {
+        let url = TestFiles.fixture("counter-320x240.mp4")
+        let whole = try await grayFrames(of: url)
+        try #require(whole.count == 60)
+        let frame = MediaTime(value: 512, timescale: 15360)
+        let reader = try await AssetReader.open(url: url)
+        let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .gray8))
+        output.supportsRandomAccess = true
+        output.startSeekTime = frame * 27 + MediaTime(value: 1, timescale: 15360)
+        output.startDrainsAtSeekFrame = true
+        try reader.add(output)
+        try reader.startReading()
+        let seekFrame = try #require(try await output.next()?.videoFrame)
+        #expect(seekFrame.presentationTime == whole[27].presentationTime)
+        #expect(seekFrame.pixelBuffer.hasSamePixels(as: whole[27].pixelBuffer))
+        // Its loop stops once the seek's frame is out (polled, whatever the time it takes).
+        while !output.readLoopWaits { try await Task.sleep(for: .milliseconds(1)) }
+        let droppedBeforeAsking = output.droppedFrameCount
+        let next = try #require(try await output.next()?.videoFrame)
+        #expect(next.presentationTime == whole[28].presentationTime)
+        #expect(next.pixelBuffer.hasSamePixels(as: whole[28].pixelBuffer))
+        // The pictures up to the seek's frame were decoded again, and dropped, only now.
+        #expect(output.droppedFrameCount > droppedBeforeAsking, "dropped \(droppedBeforeAsking) before asking, \(output.droppedFrameCount) after")
+    }
+
+    @Test("a seek leaves the H.264 pictures no other refers to, before its frame, out of the decoder, and its frames stay exact")
+    func seekLeavesNonReferencePicturesOut() async throws {
+        // IBBBP with B-pyramids: of each three B-frames, the outer two are not references.
+        let url = TestFiles.fixture("counter-320x240.mp4")
+        let whole = try await grayFrames(of: url)
+        let frame = MediaTime(value: 512, timescale: 15360)
+        for draining in [false, true] {
+            let reader = try await AssetReader.open(url: url)
+            let before = reader.pictureLeftOutCount
+            let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .gray8))
+            output.supportsRandomAccess = true
+            output.startSeekTime = frame * 25 + MediaTime(value: 1, timescale: 15360)
+            output.startDrainsAtSeekFrame = draining
+            reader.timeRange = TimeRange(start: .zero, end: frame * 31)
+            try reader.add(output)
+            try reader.startReading()
+            let frames = try await readAll(output).compactMap(\.videoFrame)
+            #expect(frames.map(\.presentationTime) == whole[25..<31].map(\.presentationTime))
+            for (got, want) in zip(frames, whole[25..<31]) {
+                #expect(got.pixelBuffer.hasSamePixels(as: want.pixelBuffer), "frame at \(want.presentationTime.seconds), draining: \(draining)")
+            }
+            #expect(reader.pictureLeftOutCount - before >= 8, "left out: \(reader.pictureLeftOutCount - before), draining: \(draining)")
+        }
+    }
+
     @Test("a video track's keyframe times come from the container's index")
     func keyframeTimes() async throws {
         let reader = try await AssetReader.open(url: TestFiles.fixture("counter-320x240.mp4"))

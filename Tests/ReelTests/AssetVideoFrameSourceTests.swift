@@ -97,6 +97,43 @@ import Testing
         }
     }
 
+    @Test("a seek to a later frame of the group a drained seek stopped in seeks again, and a frame asked for after it reads on")
+    func aSeekPastADrainedSeeksFrameSeeksAgain() async throws {
+        let reference = try await TestFrames.decodeAll(counter)
+        let source = AssetVideoFrameSource(url: counter, trackID: 1, options: .init(maximumCursors: 1))
+        let first = try #require(try await source.seekFrame(at: reference[3].presentationTime, acceptedFormats: nil))
+        #expect(first.pixelBuffer.hasSamePixels(as: reference[3].pixelBuffer))
+        // Reading on from frame 3 would decode from the keyframe again, then on to 9 without
+        // a drain: a seek to 9 costs less.
+        let second = try #require(try await source.seekFrame(at: reference[9].presentationTime, acceptedFormats: nil))
+        #expect(second.pixelBuffer.hasSamePixels(as: reference[9].pixelBuffer))
+        #expect(await source.seekCount == 1)
+        let next = try #require(try await source.frame(at: reference[10].presentationTime))
+        #expect(next.pixelBuffer.hasSamePixels(as: reference[10].pixelBuffer))
+        #expect(await source.seekCount == 1)
+        #expect(await source.readerOpenCount == 1)
+    }
+
+    @Test("a wait for a frame that is cancelled leaves its reader open, and the next seek moves it")
+    func aCancelledWaitLeavesItsReaderForTheNextSeek() async throws {
+        let reference = try await TestFrames.decodeAll(counter)
+        let source = AssetVideoFrameSource(url: counter, trackID: 1)
+        _ = try #require(try await source.seekFrame(at: reference[3].presentationTime, acceptedFormats: nil))
+        // As a player's seek stops a render waiting for the frame after one it showed.
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await source.frame(at: reference[4].presentationTime)
+        }
+        await expectReelError(.cancelled) { try await cancelled.value }
+        let far = try #require(try await source.seekFrame(at: reference[40].presentationTime, acceptedFormats: nil))
+        #expect(far.pixelBuffer.hasSamePixels(as: reference[40].pixelBuffer))
+        #expect(await source.readerOpenCount == 1)
+        #expect(await source.seekCount == 1)
+        // Moved back, it reads on from there.
+        let back = try #require(try await source.frame(at: reference[4].presentationTime))
+        #expect(back.pixelBuffer.hasSamePixels(as: reference[4].pixelBuffer))
+    }
+
     @Test func aJumpPastAKeyframeSeeksAndAJumpWithinAGroupReadsOn() async throws {
         // Keyframes at frames 0 and 30. From frame 5 to frame 35 is within the forward skip
         // (2 s), but decoding from the keyframe at 30 costs less than decoding 6...35.

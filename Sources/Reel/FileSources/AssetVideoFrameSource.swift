@@ -25,7 +25,7 @@ import ReelIO
 ///
 /// A seek's frame (``seekFrame(at:acceptedFormats:)``) comes out of the decoder as soon as
 /// it is decoded, not after the pictures that follow it: the decoder is drained there,
-/// and decodes from the keyframe again to read on.
+/// and decodes from the keyframe again to read on once a frame after it is asked for.
 ///
 /// Each position keeps the last ``Options/recentFrames`` frames it passed, so a step back
 /// by a frame or two (a player's ←) is answered without a seek once it has read on from
@@ -114,7 +114,7 @@ public actor AssetVideoFrameSource: VideoFrameSource {
     /// position has to seek for it, its reader drains the decoder at it, so it comes out
     /// without waiting for the pictures after it (FFmpeg's frame threads and the codec's
     /// reordering hold a frame back for a few), and decodes from the keyframe again to read
-    /// on: the frame comes sooner, the ones after it later.
+    /// on when a frame after it is asked for: the frame comes sooner, the ones after it later.
     public func seekFrame(at sourceTime: MediaTime, acceptedFormats: [PixelFormat]?) async throws(ReelError) -> VideoFrame? {
         try await frame(at: sourceTime, format: format(accepting: acceptedFormats), seeking: true)
     }
@@ -136,8 +136,14 @@ public actor AssetVideoFrameSource: VideoFrameSource {
         do {
             return try await cursor.frame(at: sourceTime)
         } catch {
-            cursor.close()
-            cursors.removeAll { $0 === cursor }
+            if error.code == .cancelled, Task.isCancelled {
+                // The caller went (a player's seek stops the render reading on): the reader
+                // stops at its next packet and stays open, for the next seek to move.
+                cursor.interrupt()
+            } else {
+                cursor.close()
+                cursors.removeAll { $0 === cursor }
+            }
             throw error
         }
     }
@@ -166,7 +172,7 @@ public actor AssetVideoFrameSource: VideoFrameSource {
     /// opened to read from `time`, draining its decoder at that frame when `drains`).
     private func pickCursor(for time: MediaTime, format: PixelFormat, drainingAtFrame drains: Bool) async throws(ReelError) -> VideoCursor {
         var best: VideoCursor?
-        for cursor in cursors where cursor.format == format && cursor.canReach(time, maximumSkip: options.maximumForwardSkip) {
+        for cursor in cursors where cursor.format == format && cursor.canReach(time, maximumSkip: options.maximumForwardSkip, seeking: drains) {
             if best.map({ $0.position < cursor.position }) ?? true { best = cursor }
         }
         if let best { return best }
@@ -175,7 +181,7 @@ public actor AssetVideoFrameSource: VideoFrameSource {
         // demuxer and decoder reused, rather than a second one opening beside it and
         // keeping the first one's decoded frames alive for the rest of the render.
         let oldest = cursors.min(by: { $0.lastUse < $1.lastUse })
-        let ended = cursors.filter { $0.hasEnded && $0.format == format }.min(by: { $0.lastUse < $1.lastUse })
+        let ended = cursors.filter { ($0.hasEnded || $0.isInterrupted) && $0.format == format }.min(by: { $0.lastUse < $1.lastUse })
         if let movable = ended ?? (cursors.count >= options.maximumCursors && oldest?.format == format ? oldest : nil) {
             do {
                 try movable.move(to: time, drainingAtFrame: drains)
@@ -226,6 +232,13 @@ final class VideoCursor {
     var lastUse = 0
     /// Whether every frame of the track up to its end was taken: nothing is left to read.
     var hasEnded: Bool { ended && pending == nil }
+    /// Whether a wait for a frame was cancelled, which stops the reader: the cursor gives
+    /// nothing more until it moves.
+    private(set) var isInterrupted = false
+    /// Whether the reader drained its decoder at the frame it moved to and has not read on:
+    /// reading on then decodes from the keyframe again, which costs more than a seek to a
+    /// later frame of the same group.
+    private var drainedAtStart = false
 
     /// A cursor reading track `trackID` of `reader` (opened, not started) from `start`,
     /// draining the decoder at that frame when `drains`.
@@ -263,6 +276,7 @@ final class VideoCursor {
         self.seekPreroll = options.seekPreroll
         self.recentLimit = options.recentFrames
         self.keyframes = reader.keyframeTimes(trackID: trackID)
+        self.drainedAtStart = drains
         let timescale = track.formatDescription.timescale
         self.nominalDuration = timescale > 0 ? MediaTime(value: 1, timescale: 30).convertScale(timescale) : MediaTime(value: 1, timescale: 30)
     }
@@ -292,17 +306,31 @@ final class VideoCursor {
         recent = []
         pending = nil
         ended = false
+        isInterrupted = false
+        drainedAtStart = drains
+    }
+
+    /// Marks the cursor as stopped by a cancelled wait (its reader's queue is cancelled with
+    /// it): it keeps its open file and decoder, and reads again once moved.
+    func interrupt() {
+        isInterrupted = true
+        current = nil
+        recent = []
+        pending = nil
     }
 
     /// How far the cursor has read: the end of its current frame, or where it started.
     var position: MediaTime { current?.timeRange.start ?? start }
 
     /// Whether `time` is in a frame the cursor keeps, or after the current frame and
-    /// cheaper to read on to than to seek to (``readsOn(from:to:maximumSkip:)``).
-    func canReach(_ time: MediaTime, maximumSkip: MediaTime) -> Bool {
+    /// cheaper to read on to than to seek to (``readsOn(from:to:maximumSkip:)``); for a
+    /// seek (`seeking`), not past the frame a drained reader stopped at.
+    func canReach(_ time: MediaTime, maximumSkip: MediaTime, seeking: Bool = false) -> Bool {
+        if isInterrupted { return false }
         if let current {
             if current.timeRange.containsTime(time) { return true }
             if time < current.timeRange.start { return recent.contains { $0.timeRange.containsTime(time) } }
+            if seeking, drainedAtStart { return false }
             return readsOn(from: current.timeRange.end, to: time, maximumSkip: maximumSkip)
         }
         if let pending, time < pending.presentationTime { return !(time < start) }
@@ -353,6 +381,8 @@ final class VideoCursor {
                 return nil
             }
             let frame = try await complete(next)
+            // A frame after the first: the reader has read on.
+            if current != nil { drainedAtStart = false }
             if let current, recentLimit > 0 {
                 recent.append(current)
                 if recent.count > recentLimit { recent.removeFirst(recent.count - recentLimit) }

@@ -30,8 +30,11 @@ public struct RenderEngine: Sendable {
         /// Whether the render's first frame is a seek's, shown alone before the render goes
         /// on (a player's or a preview's): its source frames are asked for with
         /// ``VideoFrameSource/seekFrame(at:acceptedFormats:)``, which a file-backed source
-        /// answers sooner, and the frames after them later. Off by default: a render that
-        /// plays through (an export) reads on from its first frame without a pause.
+        /// answers sooner, and the frames after them later. The render starts the frames
+        /// after it only once the next one is asked for: a seek's source readers decode from
+        /// the keyframe again to read on, work that would slow a seek coming soon after. Off
+        /// by default: a render that plays through (an export) reads on from its first frame
+        /// without a pause.
         public var firstFrameIsSeek = false
 
         /// Options with the given settings; each has a default.

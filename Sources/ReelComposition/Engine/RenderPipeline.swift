@@ -76,8 +76,9 @@ actor RenderPipeline {
             // The requests after this one start while it is waited for, so a frame comes back
             // as soon as the compositor has it, not after the next frames' sources are read
             // (what a seek waits for); together with it, at most `maximumRequestsInFlight`.
+            // Not after a seek's frame: the render goes on once the next frame is asked for.
             let limit = options.maximumRequestsInFlight - 1
-            if limit > 0, nextTime != nil {
+            if limit > 0, nextTime != nil, frame.time != seekTime {
                 filling = Task { () -> Result<Void, ReelError> in
                     do throws(ReelError) {
                         try await self.fill(upTo: limit)

@@ -85,6 +85,14 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
         state.withLock(when: { $0.end != nil || $0.wantsAnItem(onDemand: onDemand) }) { _ in }
     }
 
+    /// Blocks the calling thread until a consumer waits for more items than are queued, or
+    /// the queue has ended: for a producer whose next item costs much and may never be asked
+    /// for.
+    @available(*, noasync, message: "blocks the thread")
+    package func waitForDemandBlocking() {
+        state.withLock(when: { $0.end != nil || $0.wantsAnItem(onDemand: true) }) { _ in }
+    }
+
     /// Whether a producer may make its next item now (``waitForRoomBlocking()`` would not
     /// wait), the queue not having ended.
     package var wantsAnItem: Bool {

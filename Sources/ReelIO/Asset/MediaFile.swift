@@ -34,6 +34,7 @@ final class MediaFile: Sendable {
     private let parsed = Lock<ParsedBoxes??>(nil)
     private let boxReads = Lock(0)
     private let decodedPictures = Lock(0)
+    private let picturesLeftOut = Lock(0)
 
     /// The MP4 box tree's tracks, movie timescale and movie-level items, parsed once.
     struct ParsedBoxes: Sendable {
@@ -95,6 +96,13 @@ final class MediaFile: Sendable {
 
     /// Counts one picture out of a decoder of this file.
     func countDecodedPicture() { decodedPictures.withLock { $0 += 1 } }
+
+    /// How many pictures the readers of this file did not send their decoders at all: H.264
+    /// pictures no other refers to, before a seek's frame (``H264NonReferencePicture``).
+    var pictureLeftOutCount: Int { picturesLeftOut.withLock { $0 } }
+
+    /// Counts one picture not sent to a decoder of this file.
+    func countPictureLeftOut() { picturesLeftOut.withLock { $0 += 1 } }
 
     // MARK: Demuxers
 

@@ -98,6 +98,10 @@ public final class AssetReader: Sendable {
     /// the process.
     package var decodedPictureCount: Int { file.decodedPictureCount }
 
+    /// How many pictures of the file its readers left out of their decoders, for any reader
+    /// or asset of the process: H.264 pictures no other refers to, before a seek's frame.
+    package var pictureLeftOutCount: Int { file.pictureLeftOutCount }
+
     /// When the keyframes of video track `trackID` show, in order, as the container's index
     /// lists them (an MP4 sample table's sync samples, Matroska's cues); empty when it lists
     /// none. For deciding between reading on and seeking: a keyframe may be missing, and
@@ -370,7 +374,7 @@ private struct ReadLoop: Sendable {
             }
             pipeline = try TrackPipeline(
                 input: input, trackID: trackID, settings: settings,
-                timeRange: range, queue: queue, file: file, dropped: dropped, frameTimes: frameTimes)
+                timeRange: range, queue: queue, file: file, dropped: dropped, frameTimes: frameTimes, seeks: requests != nil)
         } catch {
             return error
         }

@@ -116,8 +116,9 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
     /// With `drainingAtSeekFrame`, the frame showing at `seekTime` comes out as soon as it is
     /// decoded, and the frames after it later: the decoder is drained at that frame, so
     /// that neither FFmpeg's frame threads nor the codec's reordering hold it back for the
-    /// pictures after it, and the packets from the keyframe are decoded again to read on.
-    /// For a seek whose frame is shown alone first, as a player's or a preview's is.
+    /// pictures after it, and the packets from the keyframe are decoded again to read on,
+    /// once a frame after it is asked for (not before: the next request may be another
+    /// seek). For a seek whose frame is shown alone first, as a player's or a preview's is.
     package func reset(
         forReadingTimeRanges timeRanges: [TimeRange], seekingTo seekTime: MediaTime?, drainingAtSeekFrame: Bool = false
     ) throws(ReelError) {
@@ -193,6 +194,10 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
             notes.times.firstIndex(of: presentationTime).flatMap { $0 + 1 < notes.times.count ? notes.times[$0 + 1] : nil }
         }
     }
+
+    /// Whether the output's read loop waits, for room in the output or for a consumer to
+    /// ask for a frame (after a drain at a seek's frame): it decodes nothing meanwhile.
+    package var readLoopWaits: Bool { (state.withLock { $0.queue }?.waiterCount ?? 0) > 0 }
 
     /// How many times ``reset(forReadingTimeRanges:)`` moved the output.
     package var resetCount: Int { randomAccess.withLock { $0.resetCount } }

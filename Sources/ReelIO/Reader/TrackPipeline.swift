@@ -18,7 +18,8 @@ import ReelCore
 /// frame showing then: the frames before it are not converted or delivered, and those no
 /// other picture refers to are not decoded at all. When the seek drains at its frame
 /// (``run(seekingTo:drainingAtSeekFrame:)``), that frame comes out as soon as it is decoded,
-/// and the packets from the keyframe are decoded again to read on.
+/// and the packets from the keyframe are decoded again to read on once the consumer asks
+/// for a frame after it.
 final class TrackPipeline {
     let input: InputFormatContext
     let streamIndex: Int
@@ -64,6 +65,9 @@ final class TrackPipeline {
     private var deliveredThrough: Int64?
     /// The time stamp of the last video frame delivered since the seek.
     private var lastDelivered: Int64?
+    /// After a drain: the packets are sent again only once a consumer asks for a frame after
+    /// the seek's (the next request may well be another seek).
+    private var replayWaitsForDemand = false
     /// How many frames after the one showing at a seek's time are timed from the packets
     /// read ahead: the ones a consumer asks for before the decoder has caught up.
     static let framesTimedAhead = 3
@@ -84,14 +88,20 @@ final class TrackPipeline {
     private let frameTimes: Lock<FrameTimes>?
     /// The file read, which counts the pictures decoded.
     private let file: MediaFile
+    /// For an H.264 track: how its NAL units are framed (the length size of its `avcC`,
+    /// nil for start codes), to find the pictures no other refers to
+    /// (``H264NonReferencePicture``); nil for other codecs, whose decoder skips them.
+    private let h264Framing: H264Framing?
+    private enum H264Framing { case lengthPrefixed(Int), startCodes }
 
     /// A loop reading track `trackID` of `input`, which it uses alone until it is gone. Made
     /// on the output's own thread: it takes a metadata track's sample times from the file's
-    /// MP4 boxes (parsed once per file) and opens the decoder. ``check(_:track:path:)`` has already run.
+    /// MP4 boxes (parsed once per file) and opens the decoder, with a thread more when the
+    /// read `seeks` (``Decoder/seekingThreadCount``). ``check(_:track:path:)`` has already run.
     init(
         input: InputFormatContext, trackID: Int32, settings: AssetReaderTrackOutput.Settings, timeRange: TimeRange,
         queue: BoundedQueue<AssetReaderSample>, file: MediaFile, dropped: Lock<Int>? = nil,
-        frameTimes: Lock<FrameTimes>? = nil
+        frameTimes: Lock<FrameTimes>? = nil, seeks: Bool = false
     ) throws(ReelError) {
         guard let index = input.streamIndex(forTrackID: trackID) else {
             throw ReelError(.invalidArgument, "the file has no such track", path: input.path, trackID: trackID)
@@ -122,7 +132,19 @@ final class TrackPipeline {
                 fourCCString(stream.pointee.codecpar.pointee.codec_tag)
                 ?? String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id))
         }
-        try configure()
+        let parameters = stream.pointee.codecpar.pointee
+        if case .video = settings, parameters.codec_id == AV_CODEC_ID_H264 {
+            let extra = parameters.extradata.map { UnsafeBufferPointer(start: $0, count: Int(parameters.extradata_size)) }
+            // An `avcC` record starts with its version, 1; its fifth byte holds the length size.
+            if let extra, extra.count >= 7, extra[0] == 1 {
+                h264Framing = .lengthPrefixed(Int(extra[4] & 3) + 1)
+            } else {
+                h264Framing = .startCodes
+            }
+        } else {
+            h264Framing = nil
+        }
+        try configure(threadCount: seeks ? Decoder.seekingThreadCount : Decoder.defaultThreadCount)
         input.discardAllStreams(except: index)
     }
 
@@ -151,8 +173,9 @@ final class TrackPipeline {
         }
     }
 
-    /// Opens the decoder the settings need (``check(_:track:path:)`` has passed).
-    private func configure() throws(ReelError) {
+    /// Opens the decoder the settings need (``check(_:track:path:)`` has passed), with
+    /// `threadCount` threads.
+    private func configure(threadCount: Int32) throws(ReelError) {
         let stream = input.stream(streamIndex)
         switch settings {
         case .passthrough:
@@ -164,7 +187,7 @@ final class TrackPipeline {
             break
         }
         do {
-            let made = try Decoder(parameters: stream.pointee.codecpar, timeBase: timeBase)
+            let made = try Decoder(parameters: stream.pointee.codecpar, timeBase: timeBase, threadCount: threadCount)
             decoder = made
             if case .audioPCM = settings { resampler = try Resampler(decoder: made.pointer) }
         } catch {
@@ -200,9 +223,10 @@ final class TrackPipeline {
     /// With `drains`, a video read seeking to `seekTime` gives out the frame showing then as
     /// soon as its packet is decoded: the decoder is drained there (FFmpeg's frame threads
     /// and the codec's reordering would hold that frame back until the next few pictures
-    /// are decoded), emptied, and sent the packets from the keyframe again to read on. The
-    /// frame comes sooner, the frames after it later: for a seek whose frame is shown alone
-    /// first (a player's, a preview's), not for a read that plays on from it.
+    /// are decoded), emptied, and sent the packets from the keyframe again to read on, once
+    /// a consumer waits for a frame after it. The frame comes sooner, the frames after it
+    /// later: for a seek whose frame is shown alone first (a player's, a preview's), not for
+    /// a read that plays on from it.
     func run(
         timeRange: TimeRange, seekingTo seekTime: MediaTime? = nil, drainingAtSeekFrame drains: Bool = false,
         into queue: BoundedQueue<AssetReaderSample>
@@ -231,6 +255,7 @@ final class TrackPipeline {
         sentSinceSeek = []
         deliveredThrough = nil
         lastDelivered = nil
+        replayWaitsForDemand = false
         sentTimes = []
         lastSentOrder = .min
         sentEverything = false
@@ -347,6 +372,10 @@ final class TrackPipeline {
                 // The next packet is read only once the consumer has room for what it may
                 // give: a frame decoded ahead is never held here waiting for a place.
                 queue.waitForRoomBlocking()
+                if replayWaitsForDemand {
+                    queue.waitForDemandBlocking()
+                    replayWaitsForDemand = false
+                }
                 let packet: Packet
                 // Whether the packet is kept to be sent again after a drain at a seek's frame.
                 var kept = false
@@ -374,10 +403,15 @@ final class TrackPipeline {
                     if case .video = settings {
                         // A picture that will not be delivered is decoded only if others
                         // refer to it: after a seek, about half of the frames up to the one
-                        // asked for are B-frames nothing refers to.
+                        // asked for are B-frames nothing refers to. An H.264 one is not
+                        // sent at all; for other codecs, the decoder skips it.
                         let skip = isBeforeFirstDelivered(packet)
-                        if decoder.skipsNonReferenceFrames != skip { decoder.skipsNonReferenceFrames = skip }
                         noteSent(packet)
+                        if skip, isNonReferenceH264(packet) {
+                            file.countPictureLeftOut()
+                            continue
+                        }
+                        if decoder.skipsNonReferenceFrames != skip { decoder.skipsNonReferenceFrames = skip }
                     }
                     done = try decode(packet, with: decoder, into: frame)
                     if !done, let target = drainTarget, packet.pts == target {
@@ -389,6 +423,7 @@ final class TrackPipeline {
                             done = try drain(decoder, through: target, into: frame)
                             deliveredThrough = lastDelivered
                             readAhead = replay + readAhead
+                            replayWaitsForDemand = true
                         }
                     }
                 } else {
@@ -417,6 +452,17 @@ final class TrackPipeline {
         let stopped = try decode(nil, with: decoder, into: frame)
         decoder.flush()
         return stopped
+    }
+
+    /// Whether the packet is an H.264 picture no other picture refers to, which the decoder
+    /// is then not sent at all (``H264NonReferencePicture``).
+    private func isNonReferenceH264(_ packet: Packet) -> Bool {
+        guard let h264Framing, let data = packet.pointer.pointee.data, packet.pointer.pointee.size > 0 else { return false }
+        let bytes = UnsafeRawBufferPointer(start: data, count: Int(packet.pointer.pointee.size))
+        switch h264Framing {
+        case .lengthPrefixed(let size): return H264NonReferencePicture.holds(bytes, lengthSize: size)
+        case .startCodes: return H264NonReferencePicture.holds(bytes, lengthSize: nil)
+        }
     }
 
     /// Whether the packet's picture comes before the first frame delivered: before the frame
