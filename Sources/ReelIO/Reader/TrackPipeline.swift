@@ -88,8 +88,8 @@ final class TrackPipeline {
     private let frameTimes: Lock<FrameTimes>?
     /// The file read, which counts the pictures decoded.
     private let file: MediaFile
-    /// For an H.264 track: how its NAL units are framed (the length size of its `avcC`,
-    /// nil for start codes), to find the pictures no other refers to
+    /// For an H.264 track: how its NAL units are framed (prefixed by lengths of the size its
+    /// `avcC` gives, or after start codes), to find the pictures no other refers to
     /// (``H264NonReferencePicture``); nil for other codecs, whose decoder skips them.
     private let h264Framing: H264Framing?
     private enum H264Framing { case lengthPrefixed(Int), startCodes }
