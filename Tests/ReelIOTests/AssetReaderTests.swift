@@ -26,6 +26,22 @@ struct AssetReaderTests {
         return try await readAll(output).compactMap(\.videoFrame)
     }
 
+    /// A started reader of track 1 of `url` in gray, for random access, whose first range
+    /// (`range`, the whole file by default) seeks to `seekTime`, draining there when `draining`.
+    func seekingGrayReader(
+        _ url: URL, range: TimeRange? = nil, seekingTo seekTime: MediaTime, draining: Bool = false
+    ) async throws -> (AssetReader, AssetReaderTrackOutput) {
+        let reader = try await AssetReader.open(url: url)
+        if let range { reader.timeRange = range }
+        let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .gray8))
+        output.supportsRandomAccess = true
+        output.startSeekTime = seekTime
+        output.startDrainsAtSeekFrame = draining
+        try reader.add(output)
+        try reader.startReading()
+        return (reader, output)
+    }
+
     func videoTrackID(_ reader: AssetReader) throws -> Int32 {
         try #require(reader.tracks(withMediaType: .video).first).trackID
     }
@@ -323,13 +339,8 @@ struct AssetReaderTests {
             for (got, i) in zip(frames, target...) { #expect(got.pixelBuffer.hasSamePixels(as: whole[i].pixelBuffer), "\(label): frame \(i)") }
         }
         // The reader's first range: starts half a second early, seeks to frame 20's middle.
-        let reader = try await AssetReader.open(url: url)
-        reader.timeRange = TimeRange(start: frame * 5, end: frame * 23)
-        let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .gray8))
-        output.supportsRandomAccess = true
-        output.startSeekTime = frame * 20 + MediaTime(value: 100, timescale: 15360)
-        try reader.add(output)
-        try reader.startReading()
+        let (reader, output) = try await seekingGrayReader(
+            url, range: TimeRange(start: frame * 5, end: frame * 23), seekingTo: frame * 20 + MediaTime(value: 100, timescale: 15360))
         expectFrom(20, try await readAll(output).compactMap(\.videoFrame), count: 3, "the first range")
         // Fewer pictures dropped than the 20 before it: the B-frames nothing refers to were not decoded.
         let firstDropped = output.droppedFrameCount
@@ -363,16 +374,9 @@ struct AssetReaderTests {
         try #require(whole.count == 60)
         let frame = MediaTime(value: 512, timescale: 15360)
         func open(draining: Bool, at target: Int) async throws -> (AssetReader, AssetReaderTrackOutput) {
-            let reader = try await AssetReader.open(url: url)
-            let at = frame * Int32(target) + MediaTime(value: 1, timescale: 15360)
-            reader.timeRange = TimeRange(start: .zero, end: frame * Int32(target + 6))
-            let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .gray8))
-            output.supportsRandomAccess = true
-            output.startSeekTime = at
-            output.startDrainsAtSeekFrame = draining
-            try reader.add(output)
-            try reader.startReading()
-            return (reader, output)
+            try await seekingGrayReader(
+                url, range: TimeRange(start: .zero, end: frame * Int32(target + 6)),
+                seekingTo: frame * Int32(target) + MediaTime(value: 1, timescale: 15360), draining: draining)
         }
         let (plainReader, plain) = try await open(draining: false, at: 20)
         let (drainingReader, draining) = try await open(draining: true, at: 20)
@@ -407,13 +411,7 @@ struct AssetReaderTests {
         let whole = try await grayFrames(of: url)
         try #require(whole.count == 60)
         let frame = MediaTime(value: 512, timescale: 15360)
-        let reader = try await AssetReader.open(url: url)
-        let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .gray8))
-        output.supportsRandomAccess = true
-        output.startSeekTime = frame * 27 + MediaTime(value: 1, timescale: 15360)
-        output.startDrainsAtSeekFrame = true
-        try reader.add(output)
-        try reader.startReading()
+        let (_, output) = try await seekingGrayReader(url, seekingTo: frame * 27 + MediaTime(value: 1, timescale: 15360), draining: true)
         let seekFrame = try #require(try await output.next()?.videoFrame)
         #expect(seekFrame.presentationTime == whole[27].presentationTime)
         #expect(seekFrame.pixelBuffer.hasSamePixels(as: whole[27].pixelBuffer))
@@ -434,15 +432,9 @@ struct AssetReaderTests {
         let whole = try await grayFrames(of: url)
         let frame = MediaTime(value: 512, timescale: 15360)
         for draining in [false, true] {
-            let reader = try await AssetReader.open(url: url)
-            let before = reader.pictureLeftOutCount
-            let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .gray8))
-            output.supportsRandomAccess = true
-            output.startSeekTime = frame * 25 + MediaTime(value: 1, timescale: 15360)
-            output.startDrainsAtSeekFrame = draining
-            reader.timeRange = TimeRange(start: .zero, end: frame * 31)
-            try reader.add(output)
-            try reader.startReading()
+            let before = try await AssetReader.open(url: url).pictureLeftOutCount
+            let (reader, output) = try await seekingGrayReader(
+                url, range: TimeRange(start: .zero, end: frame * 31), seekingTo: frame * 25 + MediaTime(value: 1, timescale: 15360), draining: draining)
             let frames = try await readAll(output).compactMap(\.videoFrame)
             #expect(frames.map(\.presentationTime) == whole[25..<31].map(\.presentationTime))
             for (got, want) in zip(frames, whole[25..<31]) {
