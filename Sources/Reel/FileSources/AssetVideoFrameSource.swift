@@ -259,6 +259,8 @@ final class VideoCursor {
             settings: .video(pixelFormat: format, width: options.size?.width, height: options.size?.height),
             bufferCapacity: options.lookahead)
         output.supportsRandomAccess = true
+        // A player's or a preview's reads seek often; an export's read on (``Options/export``).
+        output.decodesForSeeks = options.recentFrames > 0
         // The read seeks to `start` and delivers from the frame showing then, found from
         // the packets' time stamps. The range starts a little early for files whose packets
         // carry no time stamps, where the reader drops frames that end (by their packet

@@ -260,11 +260,11 @@ public final class AssetReader: Sendable {
             return taken
         }
         for (index, (output, queue)) in zip(outputs, queues).enumerated() {
-            let (randomAccess, seekTime, drains) = output.state.withLock {
+            let (randomAccess, seekTime, drains, forSeeks) = output.state.withLock {
                 $0.queue = queue
                 $0.timeRange = range
                 $0.started = true
-                return ($0.supportsRandomAccess, $0.seekTime, $0.drainsAtSeekFrame)
+                return ($0.supportsRandomAccess, $0.seekTime, $0.drainsAtSeekFrame, $0.decodesForSeeks)
             }
             // Cancelled while starting: the loops end at once.
             if !reading { queue.cancel(error: cancelledError) }
@@ -275,7 +275,7 @@ public final class AssetReader: Sendable {
             let loop = ReadLoop(
                 networkTimeout: networkTimeout, trackID: output.trackID, settings: output.settings, range: range,
                 file: file, demuxerOpens: demuxerOpens, dropped: output.dropped, frameTimes: output.frameTimes, seekTime: seekTime,
-                drainsAtSeekFrame: drains, requests: randomAccess ? output.randomAccess : nil)
+                drainsAtSeekFrame: drains, decodesForSeeks: forSeeks, requests: randomAccess ? output.randomAccess : nil)
             startDedicatedThread(named: "reel.reader.track\(output.trackID)") { [weak state] in
                 let failure = loop.run(from: given, into: queue)
                 // Status first, so a consumer that sees the end also sees `.completed`.
@@ -351,6 +351,8 @@ private struct ReadLoop: Sendable {
     /// drains the decoder at the frame showing then.
     let seekTime: MediaTime?
     let drainsAtSeekFrame: Bool
+    /// Whether the decoder gets a thread more, for a reader that seeks often.
+    let decodesForSeeks: Bool
     /// A random-access output's requests: after each range the loop waits for the next
     /// one here instead of ending.
     let requests: Lock<RandomAccessRequests>?
@@ -374,7 +376,7 @@ private struct ReadLoop: Sendable {
             }
             pipeline = try TrackPipeline(
                 input: input, trackID: trackID, settings: settings,
-                timeRange: range, queue: queue, file: file, dropped: dropped, frameTimes: frameTimes, seeks: requests != nil)
+                timeRange: range, queue: queue, file: file, dropped: dropped, frameTimes: frameTimes, seeks: decodesForSeeks)
         } catch {
             return error
         }

@@ -53,6 +53,7 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
         /// whether it drains its decoder at the frame showing then.
         var seekTime: MediaTime?
         var drainsAtSeekFrame = false
+        var decodesForSeeks = false
     }
     let state = Lock(State())
     /// What ``reset(forReadingTimeRanges:)`` and ``markConfigurationAsFinal()`` tell the
@@ -171,6 +172,14 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
     package var startDrainsAtSeekFrame: Bool {
         get { state.withLock { $0.drainsAtSeekFrame } }
         set { state.withLock { if !$0.started { $0.drainsAtSeekFrame = newValue } } }
+    }
+
+    /// Whether the output serves a reader that seeks often (a player's, a preview's): its
+    /// decoder gets a thread more than the cores (`Decoder.seekingThreadCount`). Set it
+    /// before the reader starts.
+    package var decodesForSeeks: Bool {
+        get { state.withLock { $0.decodesForSeeks } }
+        set { state.withLock { if !$0.started { $0.decodesForSeeks = newValue } } }
     }
 
     /// No more ranges will be asked for: the read loop ends once the current ranges are
