@@ -444,6 +444,64 @@ struct AssetReaderTests {
         }
     }
 
+    @Test("a reader that seeks often hands on copies of the decoder's pictures, before and after a seek; one that reads on lends the pictures themselves")
+    func seekingReaderCopiesPictures() async throws {
+        let url = TestFiles.fixture("counter-320x240.mp4")
+        let frame = MediaTime(value: 512, timescale: 15360)
+        var frames: [Bool: [VideoFrame]] = [:]
+        for seeks in [false, true] {
+            let reader = try await AssetReader.open(url: url)
+            let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .yuv420p))
+            output.supportsRandomAccess = true
+            output.decodesForSeeks = seeks
+            try reader.add(output)
+            try reader.startReading()
+            var read: [VideoFrame] = []
+            for _ in 0..<3 { read.append(try #require(try await output.next()?.videoFrame)) }
+            try output.reset(
+                forReadingTimeRanges: [TimeRange(start: frame * 40, end: frame * 43)], seekingTo: frame * 40, drainingAtSeekFrame: true)
+            read += try await readAll(output).compactMap(\.videoFrame)
+            #expect(read.count == 6, "seeks: \(seeks)")
+            for got in read {
+                #expect(got.pixelBuffer.ownsItsMemory == seeks, "frame at \(got.presentationTime.seconds), seeks: \(seeks)")
+            }
+            frames[seeks] = read
+        }
+        for (copied, lent) in zip(frames[true] ?? [], frames[false] ?? []) {
+            #expect(copied.presentationTime == lent.presentationTime)
+            #expect(copied.pixelBuffer.hasSamePixels(as: lent.pixelBuffer), "frame at \(lent.presentationTime.seconds)")
+        }
+    }
+
+    @Test("a reader that seeks often starts its frame pool afresh at a seek, freeing the buffers the last read left idle; one that reads on keeps its pool")
+    func seekingReaderFreesItsPoolAtASeek() async throws {
+        let url = TestFiles.fixture("counter-320x240.mp4")
+        let frame = MediaTime(value: 512, timescale: 15360)
+        for seeks in [false, true] {
+            let reader = try await AssetReader.open(url: url)
+            // Gray: converted, so every frame is a pooled buffer of the reader's own.
+            let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .gray8))
+            output.supportsRandomAccess = true
+            output.decodesForSeeks = seeks
+            try reader.add(output)
+            try reader.startReading()
+            let before = try #require(try await output.next()?.videoFrame)
+            // Not held here: the test must not keep the pool alive.
+            try #require(before.pixelBuffer.pool != nil, "seeks: \(seeks)")
+            try output.reset(
+                forReadingTimeRanges: [TimeRange(start: frame * 40, end: frame * 43)], seekingTo: frame * 40, drainingAtSeekFrame: true)
+            let after = try await readAll(output).compactMap(\.videoFrame)
+            try #require(after.count == 3, "seeks: \(seeks)")
+            let second = try #require(after[0].pixelBuffer.pool, "seeks: \(seeks)")
+            if seeks {
+                // The first pool is gone: the frame still out frees its memory when let go.
+                #expect(before.pixelBuffer.pool == nil)
+            } else {
+                #expect(before.pixelBuffer.pool === second)
+            }
+        }
+    }
+
     @Test("a video track's keyframe times come from the container's index")
     func keyframeTimes() async throws {
         let reader = try await AssetReader.open(url: TestFiles.fixture("counter-320x240.mp4"))

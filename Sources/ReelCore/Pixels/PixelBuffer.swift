@@ -27,7 +27,13 @@ public final class PixelBuffer: @unchecked Sendable {
     /// What keeps the memory alive: a ``PixelStorage`` of the buffer's own, or another
     /// owner's object.
     private let owner: AnyObject
-    private weak var pool: PixelBufferPool?
+    /// The pool the memory goes back to when the buffer goes; nil once that pool is gone
+    /// (the memory is freed then).
+    package private(set) weak var pool: PixelBufferPool?
+
+    /// Whether the pixel memory is the buffer's own (a ``PixelStorage``, pooled or not),
+    /// rather than memory another owner keeps, such as a decoder's picture.
+    package var ownsItsMemory: Bool { owner is PixelStorage }
 
     /// A buffer of its own memory (not pooled), filled with zeros.
     public convenience init(width: Int, height: Int, format: PixelFormat) {

@@ -34,6 +34,17 @@ final class TrackPipeline {
     private var decoder: Decoder?
     private var scaler: Scaler?
     private var pool: PixelBufferPool?
+    /// Whether the read seeks often (a player's, a preview's). Such a read decodes with a
+    /// thread more (``Decoder/seekingThreadCount``); it hands on copies of the decoder's
+    /// pictures, not the pictures themselves; and it starts its own frame pool afresh at
+    /// each seek. FFmpeg's decoder keeps every picture buffer it ever needed at once until
+    /// it is closed, and a player holds the frames it was given for a varying while (the
+    /// recent frames kept for a step back, a render under way when a seek comes): lent to
+    /// the player, the decoder's pictures made the decoder's memory the most it ever was,
+    /// which grew over a long run of seeks. Copied, they leave the decoder only what it
+    /// holds itself, the same at every seek; the copy of a 1080p frame is a few hundred
+    /// microseconds.
+    private let seeks: Bool
     private var resampler: Resampler?
     private let fallbackFrameDuration: MediaTime
     /// For an MP4/QuickTime metadata track: each sample's place through the edit list.
@@ -110,6 +121,7 @@ final class TrackPipeline {
         self.streamIndex = index
         self.trackID = trackID
         self.kind = input.kind(ofStreamAt: index)
+        self.seeks = seeks
         self.settings = settings
         self.start = timeRange.start
         self.end = timeRange.end
@@ -249,6 +261,8 @@ final class TrackPipeline {
     /// past the range's start, then finds the frame showing at `target` (and, with `drains`,
     /// drains the decoder once its packet is sent).
     private func seek(to target: MediaTime, drainingAtFrame drains: Bool = false) throws(ReelError) {
+        // The pool's idle buffers are freed with it; frames still out are freed when let go.
+        if seeks { pool = nil }
         readAhead = []
         firstShown = nil
         drainTarget = nil
@@ -577,7 +591,7 @@ final class TrackPipeline {
             lastDelivered = frame.presentationTimestamp
             let width = width ?? Int(frame.width), height = height ?? Int(frame.height)
             let buffer: PixelBuffer
-            if width == Int(frame.width), height == Int(frame.height), let shown = frame.movedIntoPixelBuffer(as: format) {
+            if !seeks, width == Int(frame.width), height == Int(frame.height), let shown = frame.movedIntoPixelBuffer(as: format) {
                 // The decoder's own picture, no copy: what the ffmpeg CLI hands its encoder.
                 buffer = shown
             } else {
