@@ -175,8 +175,10 @@ public final class AssetReaderTrackOutput: AsyncSequence, Sendable {
     }
 
     /// Whether the output serves a reader that seeks often (a player's, a preview's): its
-    /// decoder gets a thread more than the cores (`Decoder.seekingThreadCount`). Set it
-    /// before the reader starts.
+    /// decoder gets a thread more than the cores (`Decoder.seekingThreadCount`), its
+    /// frames are copies of the decoder's pictures, never the pictures themselves, and its
+    /// frame pool starts afresh at each seek, so that its memory does not grow over a long
+    /// run of seeks (`TrackPipeline.seeks`). Set it before the reader starts.
     package var decodesForSeeks: Bool {
         get { state.withLock { $0.decodesForSeeks } }
         set { state.withLock { if !$0.started { $0.decodesForSeeks = newValue } } }
