@@ -42,6 +42,26 @@ struct AssetReaderTests {
         return (reader, output)
     }
 
+    /// A started reader of track 1 of `url` for random access, in `format`, decoding as a
+    /// player's reader does when `decodesForSeeks`.
+    func randomAccessReader(
+        _ url: URL, format: PixelFormat, decodesForSeeks: Bool
+    ) async throws -> (AssetReader, AssetReaderTrackOutput) {
+        let reader = try await AssetReader.open(url: url)
+        let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: format))
+        output.supportsRandomAccess = true
+        output.decodesForSeeks = decodesForSeeks
+        try reader.add(output)
+        try reader.startReading()
+        return (reader, output)
+    }
+
+    /// Resets `output` to frames 40 to 42 of the 30 fps counter fixture, draining at frame 40.
+    func seekToFrame40(_ output: AssetReaderTrackOutput) throws {
+        let frame = MediaTime(value: 512, timescale: 15360)
+        try output.reset(forReadingTimeRanges: [TimeRange(start: frame * 40, end: frame * 43)], seekingTo: frame * 40, drainingAtSeekFrame: true)
+    }
+
     func videoTrackID(_ reader: AssetReader) throws -> Int32 {
         try #require(reader.tracks(withMediaType: .video).first).trackID
     }
@@ -446,20 +466,12 @@ struct AssetReaderTests {
 
     @Test("a reader that seeks often hands on copies of the decoder's pictures, before and after a seek; one that reads on lends the pictures themselves")
     func seekingReaderCopiesPictures() async throws {
-        let url = TestFiles.fixture("counter-320x240.mp4")
-        let frame = MediaTime(value: 512, timescale: 15360)
         var frames: [Bool: [VideoFrame]] = [:]
         for seeks in [false, true] {
-            let reader = try await AssetReader.open(url: url)
-            let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .yuv420p))
-            output.supportsRandomAccess = true
-            output.decodesForSeeks = seeks
-            try reader.add(output)
-            try reader.startReading()
+            let (_, output) = try await randomAccessReader(TestFiles.fixture("counter-320x240.mp4"), format: .yuv420p, decodesForSeeks: seeks)
             var read: [VideoFrame] = []
             for _ in 0..<3 { read.append(try #require(try await output.next()?.videoFrame)) }
-            try output.reset(
-                forReadingTimeRanges: [TimeRange(start: frame * 40, end: frame * 43)], seekingTo: frame * 40, drainingAtSeekFrame: true)
+            try seekToFrame40(output)
             read += try await readAll(output).compactMap(\.videoFrame)
             #expect(read.count == 6, "seeks: \(seeks)")
             for got in read {
@@ -475,21 +487,13 @@ struct AssetReaderTests {
 
     @Test("a reader that seeks often starts its frame pool afresh at a seek, freeing the buffers the last read left idle; one that reads on keeps its pool")
     func seekingReaderFreesItsPoolAtASeek() async throws {
-        let url = TestFiles.fixture("counter-320x240.mp4")
-        let frame = MediaTime(value: 512, timescale: 15360)
         for seeks in [false, true] {
-            let reader = try await AssetReader.open(url: url)
             // Gray: converted, so every frame is a pooled buffer of the reader's own.
-            let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .gray8))
-            output.supportsRandomAccess = true
-            output.decodesForSeeks = seeks
-            try reader.add(output)
-            try reader.startReading()
+            let (_, output) = try await randomAccessReader(TestFiles.fixture("counter-320x240.mp4"), format: .gray8, decodesForSeeks: seeks)
             let before = try #require(try await output.next()?.videoFrame)
             // Not held here: the test must not keep the pool alive.
             try #require(before.pixelBuffer.pool != nil, "seeks: \(seeks)")
-            try output.reset(
-                forReadingTimeRanges: [TimeRange(start: frame * 40, end: frame * 43)], seekingTo: frame * 40, drainingAtSeekFrame: true)
+            try seekToFrame40(output)
             let after = try await readAll(output).compactMap(\.videoFrame)
             try #require(after.count == 3, "seeks: \(seeks)")
             let second = try #require(after[0].pixelBuffer.pool, "seeks: \(seeks)")
