@@ -85,6 +85,20 @@ import Testing
         #expect(held.isFinished)
     }
 
+    @Test func aCompositorKeepingItsContextIsFreedWithTheRender() async throws {
+        // The factory holds the compositor, and the compositor its render context: the
+        // context must not hold the factory in turn, or neither is ever freed.
+        weak var freed: ContextKeepingCompositor?
+        do {
+            let compositor = ContextKeepingCompositor()
+            freed = compositor
+            let engine = try Self.engine { PlaybackClip.videoComposition($0, compositor: compositor) }
+            #expect(try await engine.renderAll().count == 30)
+            #expect(compositor.context.withLock { $0?.videoComposition?.renderSize } == Size(width: 64, height: 36))
+        }
+        #expect(freed == nil)
+    }
+
     @Test func anInvalidVideoCompositionIsRefused() throws {
         let engine = try Self.engine { composition in
             var v = PlaybackClip.videoComposition(composition, compositor: nil).mutableCopy()
@@ -92,5 +106,20 @@ import Testing
             return VideoComposition(v)
         }
         expectReelError(.invalidComposition) { _ = try FrameRenderer(engine: engine) }
+    }
+}
+
+/// A compositor that keeps its render context, as most do, and fills each frame with black.
+private final class ContextKeepingCompositor: VideoCompositing {
+    let context = Lock<VideoCompositionRenderContext?>(nil)
+    var sourcePixelBufferAttributes: PixelBufferAttributes? { .bgra }
+    var requiredPixelBufferAttributesForRenderContext: PixelBufferAttributes { .bgra }
+
+    func renderContextChanged(_ newRenderContext: VideoCompositionRenderContext) { context.withLock { $0 = newRenderContext } }
+
+    func startRequest(_ request: AsynchronousVideoCompositionRequest) {
+        let out = request.renderContext.newPixelBuffer()
+        out.withUnsafeMutableBytes(plane: 0) { raw in for i in 0..<raw.count { raw[i] = 0 } }
+        request.finish(withComposedVideoFrame: out)
     }
 }

@@ -59,6 +59,18 @@ final class OtherClassFormCompositor: InitializableVideoCompositing {
         #expect(v.customVideoCompositor?() is ClassFormCompositor)
     }
 
+    @Test func aRenderContextKeepsTheClassButNotAFactoryClosure() {
+        let byClass = VideoComposition(classComposition())
+        let keptClass = VideoCompositionRenderContext(width: 64, height: 36, pixelFormat: .bgra, videoComposition: byClass).videoComposition
+        #expect(keptClass?.customVideoCompositorClass == ClassFormCompositor.self)
+        #expect(keptClass?.customVideoCompositor?() is ClassFormCompositor)
+        var byClosure = classComposition()
+        byClosure.customVideoCompositor = { OtherClassFormCompositor() }
+        let kept = VideoCompositionRenderContext(width: 64, height: 36, pixelFormat: .bgra, videoComposition: VideoComposition(byClosure)).videoComposition
+        #expect(kept?.customVideoCompositor == nil)
+        #expect(kept?.instructions.count == 1)
+    }
+
     @Test func theLastSettingWins() {
         var v = classComposition()
         v.customVideoCompositor = { OtherClassFormCompositor() }

@@ -14,7 +14,10 @@ public final class VideoCompositionRenderContext: Sendable {
     public let edgeWidths: EdgeWidths
     /// Whether to favour quality over speed (better resampling).
     public let highQualityRendering: Bool
-    /// The video composition being rendered, when there is one.
+    /// The video composition being rendered, when there is one. A compositor factory given
+    /// as a closure (``VideoComposition/customVideoCompositor``) is not kept in it: such a
+    /// closure often holds the compositor, which holds this context, and the two would never
+    /// be freed. One given as a type (``VideoComposition/customVideoCompositorClass``) is kept.
     public let videoComposition: VideoComposition?
     /// The format of the frames from ``newPixelBuffer()``.
     public let pixelFormat: PixelFormat
@@ -35,7 +38,12 @@ public final class VideoCompositionRenderContext: Sendable {
         self.pixelAspectRatio = pixelAspectRatio
         self.edgeWidths = edgeWidths
         self.highQualityRendering = highQualityRendering
-        self.videoComposition = videoComposition
+        self.videoComposition = videoComposition.map { v in
+            guard v.customVideoCompositorClass == nil else { return v }
+            var kept = v
+            kept.customVideoCompositor = nil
+            return kept
+        }
         self.pixelFormat = pixelFormat
         self.pixelBufferPool = PixelBufferPool(width: width, height: height, format: pixelFormat, maximumIdleCount: poolCapacity)
     }

@@ -152,11 +152,25 @@ public struct RenderedFrames: AsyncSequence, Sendable {
         let owner: Owner
 
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(ReelError) -> RenderedFrame? {
-            try await pipeline.next()
+            try await nextFrame()
         }
 
         public mutating func next() async throws(ReelError) -> RenderedFrame? {
-            try await pipeline.next()
+            try await nextFrame()
+        }
+
+        private func nextFrame() async throws(ReelError) -> RenderedFrame? {
+            do throws(ReelError) {
+                guard let frame = try await pipeline.next() else {
+                    owner.renderEnded()
+                    return nil
+                }
+                return frame
+            } catch {
+                // The pipeline stopped itself before throwing.
+                owner.renderEnded()
+                throw error
+            }
         }
 
         /// Ends the render before its end (a player's seek): returns once no request of
@@ -165,14 +179,20 @@ public struct RenderedFrames: AsyncSequence, Sendable {
         /// next render. `next()` then returns nil.
         public func stop() async {
             await pipeline.stop()
+            owner.renderEnded()
         }
     }
 
-    /// Tells the pipeline, when the iterator is dropped, that nobody waits for its frames.
+    /// Tells the pipeline, when the iterator is dropped before the render ended, that nobody
+    /// waits for its frames. A render that ended has nothing to tell: the pipeline, and the
+    /// compositor with it, are then freed with the iterator, not later by a task.
     final class Owner: Sendable {
         let pipeline: RenderPipeline
+        private let ended = Lock(false)
         init(pipeline: RenderPipeline) { self.pipeline = pipeline }
+        func renderEnded() { ended.withLock { $0 = true } }
         deinit {
+            guard !ended.withLock({ $0 }) else { return }
             let pipeline = pipeline
             Task { await pipeline.abandon() }
         }
