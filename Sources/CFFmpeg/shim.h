@@ -50,9 +50,13 @@ static inline unsigned int reel_mktag(char a, char b, char c, char d) { return M
 static inline int reel_set_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
 /// glibc: at most `count` heaps (arenas) shared by all threads. Returns mallopt's result.
 static inline int reel_set_arena_max(int count) { return mallopt(M_ARENA_MAX, count); }
+/// glibc: gives the free memory of every heap back to the system (`malloc_trim(0)`).
+/// Returns 1 when some was given back.
+static inline int reel_malloc_trim(void) { return malloc_trim(0); }
 #else
 static inline int reel_set_mmap_threshold(int bytes) { (void)bytes; return 0; }
 static inline int reel_set_arena_max(int count) { (void)count; return 0; }
+static inline int reel_malloc_trim(void) { return 0; }
 #endif
 
 #endif

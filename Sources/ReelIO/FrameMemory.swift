@@ -26,4 +26,15 @@ public enum FrameMemory {
         _ = reel_set_mmap_threshold(1 << 20)
         _ = reel_set_arena_max(Int32(clamping: max(2, ProcessInfo.processInfo.activeProcessorCount)))
     }
+
+    /// Gives the memory the C allocator's heaps keep free back to the system (glibc's
+    /// `malloc_trim`), for a process that goes on running after letting go of much: a
+    /// preview server whose last page closed. A heap hands back on its own only the free
+    /// memory at its top; what was freed below a block still in use stays with the process
+    /// until then. Returns whether any memory went back; false where the allocator is not
+    /// glibc's.
+    @discardableResult
+    public static func returnFreedMemory() -> Bool {
+        reel_malloc_trim() == 1
+    }
 }

@@ -76,7 +76,8 @@ public actor PreviewRenderer {
     }
 
     /// No page is left: the running render stops, and the video sources close their readers
-    /// and let go of their decoded frames (the next request opens them again). The frames
+    /// and let go of their decoded frames (the next request opens them again), and the
+    /// memory freed goes back to the system (``FrameMemory/returnFreedMemory()``). The frames
     /// kept for steps back stay.
     public func releaseSources() async {
         await turn.enter()
@@ -85,6 +86,8 @@ public actor PreviewRenderer {
         running = nil
         let references = Set(state.composition.tracks(withMediaType: .video).flatMap { $0.segments.compactMap(\.sourceTrack) })
         for reference in references { await state.sources.videoFrameSource(for: reference)?.close() }
+        // The readers' pools and decoders are gone: what the heaps kept of them goes back.
+        FrameMemory.returnFreedMemory()
     }
 
     /// The frames of the document, and the size they are rendered at.

@@ -217,6 +217,19 @@ import Testing
         #expect(await source.readerOpenCount == 2)
     }
 
+    @Test func closeReturnsOnceItsReadersStoppedAndGaveTheirDemuxersBack() async throws {
+        let (folder, url) = try TestFiles.copyOfFixture("counter-320x240.mp4")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = AssetVideoFrameSource(url: url, trackID: 1)
+        _ = try #require(try await source.frame(at: .ratio(10 * 512, 15360)))
+        await source.close()
+        // The reader's thread ended, its decoder freed and its demuxer back with the file,
+        // before close returned: the next reader of the file takes that demuxer instead of
+        // opening the file again.
+        let next = try await AssetReader.open(url: url)
+        #expect(next.fileOpenCount == 1)
+    }
+
     @Test func variableFrameRateFramesShowOverTheirOwnDurations() async throws {
         let vfr = TestFiles.fixture("vfr.mp4")
         let reference = try await TestFrames.decodeAll(vfr)

@@ -160,12 +160,15 @@ public actor AssetVideoFrameSource: VideoFrameSource {
     }
 
     /// Stops every reader and lets go of the frames they decoded; the next request opens the
-    /// file again. Waits for a request in progress.
+    /// file again. Waits for a request in progress, and for the readers' threads to end: on
+    /// return their decoders are freed and their demuxers back with the file for its next
+    /// reader.
     public func close() async {
         await gate.enter()
         defer { gate.leave() }
-        for cursor in cursors { cursor.close() }
+        let closing = cursors
         cursors.removeAll()
+        for cursor in closing { await cursor.closeAndWait() }
     }
 
     /// The cursor that reaches `time` by reading forward the least, or a new one (moved or
@@ -289,6 +292,9 @@ final class VideoCursor {
     var droppedPictureCount: Int { output.droppedFrameCount }
 
     func close() { reader.cancelReading() }
+
+    /// Stops the reader and waits for its thread to end (``AssetReader/cancelReadingAndWait()``).
+    func closeAndWait(isolation actor: isolated (any Actor)? = #isolation) async { await reader.cancelReadingAndWait() }
 
     /// The range a read from `start` asks for: from `preroll` earlier, not before zero.
     private static func readRange(from start: MediaTime, preroll: MediaTime) -> TimeRange {
