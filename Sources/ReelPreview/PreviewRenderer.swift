@@ -77,7 +77,7 @@ public actor PreviewRenderer {
 
     /// No page is left: the running render stops, and the video sources close their readers
     /// and let go of their decoded frames (the next request opens them again), and the
-    /// memory freed goes back to the system (``FrameMemory/returnFreedMemory()``). The frames
+    /// memory freed goes back to the system (`FrameMemory.returnFreedMemory()`). The frames
     /// kept for steps back stay.
     public func releaseSources() async {
         await turn.enter()
