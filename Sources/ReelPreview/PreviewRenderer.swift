@@ -62,11 +62,13 @@ public actor PreviewRenderer {
     }
 
     /// The document changed: later frames come from `state` (a new compositor, which gets
-    /// its render context before its first request).
+    /// its render context before its first request). The readers of the document as it was
+    /// stop now, not whenever their sources are last let go of.
     public func update(_ state: PreviewDocument.State) async {
         await turn.enter()
         defer { turn.leave() }
         await running?.iterator.stop()
+        await Self.closeVideoSources(of: self.state)
         self.state = state
         videoComposition = Self.scaled(state.videoComposition, by: scale)
         compositor = Self.makeCompositor(state.videoComposition)
@@ -84,8 +86,7 @@ public actor PreviewRenderer {
         defer { turn.leave() }
         await running?.iterator.stop()
         running = nil
-        let references = Set(state.composition.tracks(withMediaType: .video).flatMap { $0.segments.compactMap(\.sourceTrack) })
-        for reference in references { await state.sources.videoFrameSource(for: reference)?.close() }
+        await Self.closeVideoSources(of: state)
         // The readers' pools and decoders are gone: what the heaps kept of them goes back.
         FrameMemory.returnFreedMemory()
     }
@@ -201,6 +202,12 @@ public actor PreviewRenderer {
     private func remember(_ frame: PreviewFrame) {
         if cache.updateValue(frame, forKey: frame.index) == nil { cacheOrder.append(frame.index) }
         while cacheOrder.count > cacheLimit { cache[cacheOrder.removeFirst()] = nil }
+    }
+
+    /// Closes the video sources of `state`, their readers' threads ended on return.
+    private static func closeVideoSources(of state: PreviewDocument.State) async {
+        let references = Set(state.composition.tracks(withMediaType: .video).flatMap { $0.segments.compactMap(\.sourceTrack) })
+        for reference in references { await state.sources.videoFrameSource(for: reference)?.close() }
     }
 
     private static func scaled(_ video: VideoComposition, by scale: Double) -> VideoComposition {

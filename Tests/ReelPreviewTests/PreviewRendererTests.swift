@@ -79,6 +79,27 @@ struct PreviewRendererTests {
         #expect(try Self.png(next) == Self.png(fresh))
     }
 
+    @Test("a saved edit closes the readers of the document as it was; the new document's frames come from its own")
+    func anEditClosesTheOldReaders() async throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await PreviewServerTests.server(path: PreviewServerTests.writeDashboard(in: folder))
+        let renderer = server.renderer
+        let old = try #require(await server.document.state)
+        let reference = try #require(old.composition.tracks(withMediaType: .video).first?.segments.first?.sourceTrack)
+        let oldSource = try #require(old.sources.videoFrameSource(for: reference) as? AssetVideoFrameSource)
+        _ = try await renderer.frame(20)
+        #expect(await oldSource.openReaderCount == 1)
+        let new = try await server.document.load()
+        let newSource = try #require(new.sources.videoFrameSource(for: reference) as? AssetVideoFrameSource)
+        #expect(newSource !== oldSource)
+        await renderer.update(new)
+        #expect(await oldSource.openReaderCount == 0)
+        _ = try await renderer.frame(21)
+        #expect(await newSource.openReaderCount == 1)
+        #expect(await oldSource.openReaderCount == 0)
+    }
+
     @Test("pages asking at once each get their own frame: a jump by one neither cancels nor takes the frame another waits for")
     func pagesAskingAtOnce() async throws {
         let folder = try TestFiles.scratchFolder()

@@ -87,6 +87,8 @@ public actor AssetVideoFrameSource: VideoFrameSource {
     public private(set) var readerOpenCount = 0
     /// How many seeks moved an open reader instead of opening one.
     public private(set) var seekCount = 0
+    /// How many readers are open now (read positions kept); none once closed.
+    package var openReaderCount: Int { cursors.count }
     /// How many pictures the open read positions decoded and dropped: to reach the frames
     /// seeks asked for, and again to read on after a seek's frame.
     package var droppedPictureCount: Int { cursors.reduce(0) { $0 + $1.droppedPictureCount } }
