@@ -17,6 +17,12 @@ struct PreviewRendererTests {
 
     static func png(_ frame: PreviewFrame) throws -> Data { try ImageEncoder.data(for: frame.pixelBuffer, as: .png) }
 
+    /// The frame source of the first video segment of `state`.
+    static func videoSource(of state: PreviewDocument.State) throws -> AssetVideoFrameSource {
+        let reference = try #require(state.composition.tracks(withMediaType: .video).first?.segments.first?.sourceTrack)
+        return try #require(state.sources.videoFrameSource(for: reference) as? AssetVideoFrameSource)
+    }
+
     @Test("a tolerant seek lands on the keyframe in its window, the same picture an exact seek there gives")
     func landsOnTheKeyframe() async throws {
         let folder = try TestFiles.scratchFolder()
@@ -63,9 +69,7 @@ struct PreviewRendererTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await PreviewServerTests.server(path: PreviewServerTests.writeDashboard(in: folder))
         let renderer = server.renderer
-        let state = try #require(await server.document.state)
-        let reference = try #require(state.composition.tracks(withMediaType: .video).first?.segments.first?.sourceTrack)
-        let source = try #require(state.sources.videoFrameSource(for: reference) as? AssetVideoFrameSource)
+        let source = try Self.videoSource(of: try #require(await server.document.state))
         _ = try await renderer.frame(20)
         let opened = await source.readerOpenCount
         #expect(opened >= 1)
@@ -85,13 +89,11 @@ struct PreviewRendererTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await PreviewServerTests.server(path: PreviewServerTests.writeDashboard(in: folder))
         let renderer = server.renderer
-        let old = try #require(await server.document.state)
-        let reference = try #require(old.composition.tracks(withMediaType: .video).first?.segments.first?.sourceTrack)
-        let oldSource = try #require(old.sources.videoFrameSource(for: reference) as? AssetVideoFrameSource)
+        let oldSource = try Self.videoSource(of: try #require(await server.document.state))
         _ = try await renderer.frame(20)
         #expect(await oldSource.openReaderCount == 1)
         let new = try await server.document.load()
-        let newSource = try #require(new.sources.videoFrameSource(for: reference) as? AssetVideoFrameSource)
+        let newSource = try Self.videoSource(of: new)
         #expect(newSource !== oldSource)
         await renderer.update(new)
         #expect(await oldSource.openReaderCount == 0)
