@@ -17,23 +17,23 @@ struct AssetReaderTests {
         return samples
     }
 
-    /// Every frame of track 1 of `url`, read straight through in gray.
-    func grayFrames(of url: URL) async throws -> [VideoFrame] {
+    /// Every frame of track `trackID` of `url`, read straight through in gray.
+    func grayFrames(of url: URL, trackID: Int32 = 1) async throws -> [VideoFrame] {
         let reader = try await AssetReader.open(url: url)
-        let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .gray8))
+        let output = AssetReaderTrackOutput(trackID: trackID, settings: .video(pixelFormat: .gray8))
         try reader.add(output)
         try reader.startReading()
         return try await readAll(output).compactMap(\.videoFrame)
     }
 
-    /// A started reader of track 1 of `url` in gray, for random access, whose first range
-    /// (`range`, the whole file by default) seeks to `seekTime`, draining there when `draining`.
+    /// A started reader of track `trackID` of `url` in gray, for random access, whose first
+    /// range (`range`, the whole file by default) seeks to `seekTime`, draining there when `draining`.
     func seekingGrayReader(
-        _ url: URL, range: TimeRange? = nil, seekingTo seekTime: MediaTime, draining: Bool = false
+        _ url: URL, trackID: Int32 = 1, range: TimeRange? = nil, seekingTo seekTime: MediaTime, draining: Bool = false
     ) async throws -> (AssetReader, AssetReaderTrackOutput) {
         let reader = try await AssetReader.open(url: url)
         if let range { reader.timeRange = range }
-        let output = AssetReaderTrackOutput(trackID: 1, settings: .video(pixelFormat: .gray8))
+        let output = AssetReaderTrackOutput(trackID: trackID, settings: .video(pixelFormat: .gray8))
         output.supportsRandomAccess = true
         output.startSeekTime = seekTime
         output.startDrainsAtSeekFrame = draining
@@ -382,6 +382,30 @@ struct AssetReaderTests {
             if target == 29 || target == 47 { #expect(dropped > 0) }
         }
         #expect(reader.demuxerOpenCount == 1)
+    }
+
+    @Test("in MPEG-TS, which has no keyframe index, a seek landing between keyframes decodes from the keyframe before its time")
+    func seekBetweenKeyframesWithoutAnIndex() async throws {
+        // Keyframes at frames 0 and 40 (1.4667 and 2.8 s), B-frames between. A seek lands on
+        // whatever packet comes before its time; its frames must still be the straight decode's.
+        let url = TestFiles.fixture("counter-gop.ts")
+        let whole = try await grayFrames(of: url, trackID: 256)
+        try #require(whole.count == 60)
+        // In the first group (back to the file's start), on the second keyframe, just after
+        // it, and deep in the second group (back past it by a second or more).
+        for target in [5, 25, 39, 40, 41, 58] {
+            let at = whole[target].presentationTime + MediaTime(value: 1, timescale: 90000)
+            for draining in [false, true] {
+                let (reader, output) = try await seekingGrayReader(
+                    url, trackID: 256, range: TimeRange(start: at, end: whole[min(target + 2, 59)].presentationTime + MediaTime(value: 1, timescale: 90000)),
+                    seekingTo: at, draining: draining)
+                let frames = try await readAll(output).compactMap(\.videoFrame)
+                let label = "frame \(target)\(draining ? ", draining" : "")"
+                #expect(frames.map(\.presentationTime) == whole[target...min(target + 2, 59)].map(\.presentationTime), "\(label)")
+                for (got, i) in zip(frames, target...) { #expect(got.pixelBuffer.hasSamePixels(as: whole[i].pixelBuffer), "\(label): frame \(i)") }
+                reader.cancelReading()
+            }
+        }
     }
 
     @Test("a seek that drains at its frame delivers the same frames, and decodes the pictures before it again to read on")

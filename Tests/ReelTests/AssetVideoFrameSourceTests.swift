@@ -68,15 +68,17 @@ import Testing
     func aSeeksFrameAndTheFramesAfterItAreExact() async throws {
         // As above, each frame in an order that jumps both ways, now asked for as a seek's
         // (the decoder drained at it), then the two frames after it (read on, after the
-        // packets from the keyframe are decoded again).
-        for (name, step) in [("counter-320x240.mp4", 37), ("vfr.mp4", 17)] {
+        // packets from the keyframe are decoded again). MPEG-TS has no keyframe index, so its
+        // seeks land between keyframes: one group of pictures (counter.ts), a keyframe every
+        // 1.33 s with B-frames (counter-gop.ts).
+        for (name, trackID, step) in [("counter-320x240.mp4", 1, 37), ("vfr.mp4", 1, 17), ("counter.ts", 256, 7), ("counter-gop.ts", 256, 23)] as [(String, Int32, Int)] {
             let url = TestFiles.fixture(name)
             let reference = try await TestFrames.decodeAll(url)
             let count = reference.count
             var dropped: [Bool: Int] = [:]
             var seeks = 0
             for seeking in [false, true] {
-                let source = AssetVideoFrameSource(url: url, trackID: 1, options: .init(maximumCursors: 1))
+                let source = AssetVideoFrameSource(url: url, trackID: trackID, options: .init(maximumCursors: 1))
                 for k in 0..<count {
                     let i = (k * step) % count
                     let t = reference[i].presentationTime
@@ -92,8 +94,11 @@ import Testing
                 seeks = await source.seekCount
             }
             // Each seek decodes its frame at least twice: as it is drained, and to read on.
+            // Without a keyframe index (MPEG-TS) a jump forward of up to two seconds reads on
+            // (no keyframe is known to seek to), so mostly the jumps back are seeks there.
             let plain = try #require(dropped[false]), drained = try #require(dropped[true])
-            #expect(seeks > count / 2 && drained - plain >= seeks, "\(name): \(drained) pictures dropped for \(seeks) seeks' frames, \(plain) for plain frames")
+            let fewestSeeks = name.hasSuffix(".ts") ? count / 5 : count / 2
+            #expect(seeks > fewestSeeks && drained - plain >= seeks, "\(name): \(drained) pictures dropped for \(seeks) seeks' frames, \(plain) for plain frames")
         }
     }
 

@@ -256,9 +256,9 @@ final class TrackPipeline {
         return readToEnd()
     }
 
-    /// Seeks the demuxer to the keyframe at or before `target`; for a video read seeking
-    /// past the range's start, then finds the frame showing at `target` (and, with `drains`,
-    /// drains the decoder once its packet is sent).
+    /// Seeks the demuxer to the keyframe at or before `target`; for a video read, then finds
+    /// the frame showing at `target` (and, with `drains`, drains the decoder once its packet
+    /// is sent).
     private func seek(to target: MediaTime, drainingAtFrame drains: Bool = false) throws(ReelError) {
         // The pool's idle buffers are freed with it; frames still out are freed when let go.
         if seeks { pool = nil }
@@ -279,7 +279,7 @@ final class TrackPipeline {
         if streamStart != reel_nopts_value(), ts < streamStart { ts = streamStart }
         untimedPacketStartsTrack = streamStart != reel_nopts_value() && ts <= streamStart
         try input.seek(streamIndex: Int32(streamIndex), timestamp: ts)
-        if target.isNumeric, start.isNumeric, target > start { try findFirstShown(at: target) }
+        if target.isNumeric, start.isNumeric, !(target < start) { try findFirstShown(at: target) }
         if drains { drainTarget = firstShown }
     }
 
@@ -293,25 +293,35 @@ final class TrackPipeline {
     /// landed after `target` (a keyframe shown after it), seeks further back, a few times
     /// at most. Leaves ``firstShown`` nil when the packets do not tell (no time stamps), and
     /// the read then delivers by the range's start.
+    ///
+    /// A demuxer with no keyframe index (MPEG-TS, MPEG-PS) lands on whatever packet comes
+    /// before `target`, most often inside a group of pictures, whose pictures cannot be
+    /// decoded without the keyframe before them. Then the read starts at the last keyframe
+    /// shown at or before `target`, and where none was read, seeks back from `target` by
+    /// twice as far each time (``keyframeSearchSteps``).
     private func findFirstShown(at target: MediaTime) throws(ReelError) {
         guard case .video = settings, decoder != nil,
             let t = target.ffmpegTimestamp(in: timeBase, method: .roundTowardNegativeInfinity)
         else { return }
         let none = reel_nopts_value()
         let streamStart = input.stream(streamIndex).pointee.start_time
-        for attempt in 0..<4 {
+        var stepsBack = Self.keyframeSearchSteps(in: timeBase)[...]
+        /// Whether the last step back went to before the stream's start.
+        var seekedToStart = false
+        for attempt in 0..<(4 + stepsBack.count) {
             readAhead = []
-            var latest: Int64?
-            var earliest: Int64?
-            /// The earliest presentation times after `target`, ascending.
-            var following: [Int64] = []
+            var shown = ShownTimes(target: t)
             var timed = true
             /// The first and last decode times read, and whether the stream ended.
             var firstOrder: Int64?
             var lastOrder = Int64.min
             var ended = false
-            /// When the keyframe the demuxer landed on shows.
+            /// When the keyframe the demuxer landed on shows; whether it landed on one.
             var keyframeShows: Int64?
+            var landedOnKeyframe = true
+            /// Where a demuxer that landed between keyframes can start decoding: the last
+            /// keyframe shown at or before `target`, its place in ``readAhead``.
+            var lastKeyframe: Int?
             while true {
                 let packet = Packet()
                 guard try input.readPacket(into: packet) else {
@@ -330,37 +340,47 @@ final class TrackPipeline {
                 }
                 if firstOrder == nil {
                     firstOrder = order
+                    landedOnKeyframe = packet.isKeyframe
                     if packet.isKeyframe, pts != none { keyframeShows = pts }
                 }
+                if packet.isKeyframe, pts != none, pts <= t { lastKeyframe = readAhead.count - 1 }
                 lastOrder = max(lastOrder, order)
-                // Pictures an edit list cuts away are decoded but never shown.
-                if pts != none, packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD == 0 {
-                    if pts <= t, latest.map({ pts > $0 }) ?? true { latest = pts }
-                    if pts > t, !following.contains(pts) {
-                        following.insert(pts, at: following.firstIndex { pts < $0 } ?? following.count)
-                        if following.count > Self.framesTimedAhead { following.removeLast() }
-                    }
-                    if earliest.map({ pts < $0 }) ?? true { earliest = pts }
-                }
-                // Past `target`: stop once no later packet can show before those frames either.
+                shown.note(packet)
                 if queue.isCancelled { break }
-                if order > t, pts == none || (following.count == Self.framesTimedAhead && order >= following[following.count - 1]) { break }
+                // Between keyframes with none read by `target`: nothing here can be decoded.
+                if !landedOnKeyframe, lastKeyframe == nil, order > t, !stepsBack.isEmpty { break }
+                // Past `target`: stop once no later packet can show before those frames either.
+                if order > t, pts == none || shown.followsAfterDecodeTime(order) { break }
             }
-            guard timed, !queue.isCancelled else { return }
+            guard timed, !queue.isCancelled, let firstOrder else { return }
+            let atStreamStart = streamStart != none && firstOrder <= streamStart
+            if !landedOnKeyframe {
+                if let lastKeyframe {
+                    // Decode from that keyframe: what comes before it is not needed.
+                    readAhead.removeFirst(lastKeyframe)
+                    shown = ShownTimes(target: t)
+                    for packet in readAhead { shown.note(packet) }
+                } else if !seekedToStart, let step = stepsBack.popFirst() {
+                    // A step to before the stream's start goes a step further still: its
+                    // first decode time may come before its start (a presentation time) by
+                    // the reordering delay, and a time before it lands on the first packet.
+                    seekedToStart = streamStart != none && t - step < streamStart
+                    try input.seek(streamIndex: Int32(streamIndex), timestamp: seekedToStart ? streamStart - step : t - step)
+                    continue
+                }
+            }
             // The frame showing at `target` shows before the keyframe it is decoded after: a
             // leading picture of an open group of pictures (an HEVC RASL picture, a B-frame
             // before an open-GOP I-frame in H.264), which may refer to the group before and
             // which a decoder starting at this keyframe drops. Decode from the keyframe before.
-            if let latest, let keyframeShows, latest < keyframeShows, attempt < 3, let firstOrder,
-                streamStart == none || firstOrder > streamStart
-            {
+            if let latest = shown.latest, let keyframeShows, latest < keyframeShows, attempt < 3, !atStreamStart {
                 try input.seek(streamIndex: Int32(streamIndex), timestamp: min(firstOrder, keyframeShows) - 1)
                 continue
             }
-            if let latest {
+            if let latest = shown.latest {
                 firstShown = latest
                 // Those no later packet can come before (all of them at the stream's end).
-                let certain = following.prefix { ended || $0 <= lastOrder }
+                let certain = shown.following.prefix { ended || $0 <= lastOrder }
                 let times = ([latest] + certain).map { MediaTime(ffmpeg: $0, timeBase: timeBase) }
                 frameTimes?.withLock { $0 = FrameTimes(times: times) }
                 return
@@ -370,8 +390,48 @@ final class TrackPipeline {
             // MP4 demuxer picks the keyframe by its decode time, so a time between a
             // keyframe's decode and presentation times lands on it: seek to before that
             // keyframe's decode time, which lands on the one before.
-            guard let earliest, attempt < 3, streamStart == none || earliest > streamStart else { return }
-            try input.seek(streamIndex: Int32(streamIndex), timestamp: min(firstOrder ?? earliest, earliest) - 1)
+            guard let earliest = shown.earliest, attempt < 3, streamStart == none || earliest > streamStart else { return }
+            try input.seek(streamIndex: Int32(streamIndex), timestamp: min(firstOrder, earliest) - 1)
+        }
+    }
+
+    /// How far before a seek's time a demuxer that lands between keyframes is sent back
+    /// when no keyframe was read before that time: 1 s, then twice as far each time, up to
+    /// 32 s (a longer group of pictures is then decoded from where the last step landed,
+    /// as far as its pictures decode).
+    static func keyframeSearchSteps(in timeBase: AVRational) -> [Int64] {
+        guard timeBase.num > 0, timeBase.den > 0 else { return [] }
+        return [1, 2, 4, 8, 16, 32].map { av_rescale_q($0, AVRational(num: 1, den: 1), timeBase) }
+    }
+
+    /// The presentation times of the packets read after a seek, against the seek's time `target`
+    /// (in the stream's time base): pictures an edit list cuts away are decoded but never
+    /// shown, and are left out.
+    struct ShownTimes {
+        let target: Int64
+        /// The latest presentation time at or before `target`, and the earliest of all.
+        var latest: Int64?
+        var earliest: Int64?
+        /// The earliest presentation times after `target`, ascending, ``framesTimedAhead`` at most.
+        var following: [Int64] = []
+
+        init(target: Int64) { self.target = target }
+
+        mutating func note(_ packet: Packet) {
+            let pts = packet.pts
+            guard pts != reel_nopts_value(), packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD == 0 else { return }
+            if pts <= target, latest.map({ pts > $0 }) ?? true { latest = pts }
+            if pts > target, !following.contains(pts) {
+                following.insert(pts, at: following.firstIndex { pts < $0 } ?? following.count)
+                if following.count > TrackPipeline.framesTimedAhead { following.removeLast() }
+            }
+            if earliest.map({ pts < $0 }) ?? true { earliest = pts }
+        }
+
+        /// Whether the frames after `target` are all known once a packet decoded at `order`
+        /// has been read: none decoded later can show before them.
+        func followsAfterDecodeTime(_ order: Int64) -> Bool {
+            following.count == TrackPipeline.framesTimedAhead && order >= following[following.count - 1]
         }
     }
 
@@ -498,6 +558,9 @@ final class TrackPipeline {
         if streamStart != reel_nopts_value(), ts <= streamStart { return }
         untimedPacketStartsTrack = false
         try input.seek(streamIndex: Int32(streamIndex), timestamp: ts)
+        // A video read starts at the frame showing at the range's start, decoded from the
+        // keyframe before it (where a demuxer without a keyframe index landed on none).
+        try findFirstShown(at: start)
     }
 
     private func decodeError(_ error: FFmpegError) -> ReelError {
