@@ -71,7 +71,10 @@ import Testing
         // packets from the keyframe are decoded again). MPEG-TS has no keyframe index, so its
         // seeks land between keyframes: one group of pictures (counter.ts), a keyframe every
         // 1.33 s with B-frames (counter-gop.ts).
-        for (name, trackID, step) in [("counter-320x240.mp4", 1, 37), ("vfr.mp4", 1, 17), ("counter.ts", 256, 7), ("counter-gop.ts", 256, 23)] as [(String, Int32, Int)] {
+        let files: [(name: String, trackID: Int32, step: Int)] = [
+            ("counter-320x240.mp4", 1, 37), ("vfr.mp4", 1, 17), ("counter.ts", 256, 7), ("counter-gop.ts", 256, 23),
+        ]
+        for (name, trackID, step) in files {
             let url = TestFiles.fixture(name)
             let reference = try await TestFrames.decodeAll(url)
             let count = reference.count
@@ -98,7 +101,9 @@ import Testing
             // (no keyframe is known to seek to), so mostly the jumps back are seeks there.
             let plain = try #require(dropped[false]), drained = try #require(dropped[true])
             let fewestSeeks = name.hasSuffix(".ts") ? count / 5 : count / 2
-            #expect(seeks > fewestSeeks && drained - plain >= seeks, "\(name): \(drained) pictures dropped for \(seeks) seeks' frames, \(plain) for plain frames")
+            #expect(
+                seeks > fewestSeeks && drained - plain >= seeks,
+                "\(name): \(drained) pictures dropped for \(seeks) seeks' frames, \(plain) for plain frames")
         }
     }
 
