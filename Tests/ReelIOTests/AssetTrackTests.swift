@@ -164,4 +164,14 @@ struct AssetTrackTests {
         #expect(t[1].format == "klv" && t[1].codec == "klv")
         #expect(t[1].naturalTimeScale == 90000)
     }
+
+    @Test(
+        "the frames of an interlaced H.264 track coded as field pictures last a frame, not a field (av_guess_frame_rate, not r_frame_rate)",
+        .requires(.sharedMedia))
+    func fieldPicturesFrameDuration() async throws {
+        // 29.97 frames a second, each coded as two field pictures: FFmpeg's base rate is 59.94.
+        let t = try await Asset(url: TestFiles.sharedMedia("kwiver_aphill_short.ts")).load(.tracks)
+        let video = try #require(t.first { $0.mediaType == .video })
+        #expect(video.minFrameDuration == MediaTime(value: 1001, timescale: 30000))
+    }
 }

@@ -107,6 +107,31 @@ import Testing
         }
     }
 
+    @Test(
+        "an H.264 clip coded as field pictures (each field a packet of its own) gives each frame whole for the whole time it shows, after any seek",
+        .requires(.sharedMedia))
+    func fieldPicturesSeekToWholeFrames() async throws {
+        // Interlaced 29.97 fps MPEG-TS, keyframes at frames 0, 16 and 32: a field's packet
+        // shows half a frame after the one before, but no frame comes out at its time.
+        let url = TestFiles.sharedMedia("kwiver_aphill_short.ts")
+        let reference = try await TestFrames.decodeAll(url)
+        try #require(reference.count == 48)
+        let frame = MediaTime(value: 3003, timescale: 90000)
+        for seeking in [false, true] {
+            let source = AssetVideoFrameSource(url: url, trackID: 256, options: .init(maximumCursors: 1))
+            for k in 0..<48 {
+                let i = (k * 13) % 48
+                // In the second half of the frame, where its second field's time has passed.
+                let t = reference[i].presentationTime + MediaTime(value: 2400, timescale: 90000)
+                let got = try #require(
+                    try await seeking ? source.seekFrame(at: t, acceptedFormats: nil) : source.frame(at: t), "no frame at \(t)")
+                #expect(got.presentationTime == reference[i].presentationTime, "frame \(i)")
+                #expect(got.pixelBuffer.hasSamePixels(as: reference[i].pixelBuffer), "frame \(i)")
+                #expect(got.duration == frame, "frame \(i): \(got.duration)")
+            }
+        }
+    }
+
     @Test("a seek to a later frame of the group a drained seek stopped in seeks again, and a frame asked for after it reads on")
     func aSeekPastADrainedSeeksFrameSeeksAgain() async throws {
         let reference = try await TestFrames.decodeAll(counter)

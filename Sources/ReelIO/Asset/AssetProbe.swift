@@ -109,7 +109,7 @@ enum AssetProbe {
             naturalSize: naturalSize,
             preferredTransform: displayMatrix(st) ?? .identity,
             nominalFrameRate: isVideo ? Float(rate(st.pointee.avg_frame_rate) ?? rate(st.pointee.r_frame_rate) ?? 0) : 0,
-            minFrameDuration: isVideo ? minFrameDuration(st, family: family) : .invalid,
+            minFrameDuration: isVideo ? minFrameDuration(st, in: context, family: family) : .invalid,
             timeRange: timeRange,
             naturalTimeScale: timeBase.num == 1 ? timeBase.den : timeRange.duration.timescale,
             segments: [],
@@ -234,8 +234,13 @@ enum AssetProbe {
     }
 
     /// The shortest gap between shown samples in the MP4/MOV sample table when it has one;
-    /// otherwise one frame at the stream's base rate (`r_frame_rate`).
-    static func minFrameDuration(_ st: UnsafeMutablePointer<AVStream>, family: ContainerFamily) -> MediaTime {
+    /// otherwise one frame at the rate FFmpeg guesses the stream's frames come at
+    /// (`av_guess_frame_rate`, the ffmpeg CLI's output rate). Its base rate (`r_frame_rate`)
+    /// is the field rate of interlaced H.264 (59.94 for 1080i's 29.97 frames a second), on
+    /// which a render would show each frame twice.
+    static func minFrameDuration(
+        _ st: UnsafeMutablePointer<AVStream>, in context: InputFormatContext, family: ContainerFamily
+    ) -> MediaTime {
         let tb = st.pointee.time_base
         if family == .quickTime {
             let count = avformat_index_get_entries_count(st)
@@ -256,7 +261,7 @@ enum AssetProbe {
                 if smallest != .max { return MediaTime(ffmpeg: smallest, timeBase: tb) }
             }
         }
-        let r = st.pointee.r_frame_rate
+        let r = av_guess_frame_rate(context.pointer, st, nil)
         guard r.num > 0, r.den > 0 else { return .invalid }
         return MediaTime(value: Int64(r.den), timescale: r.num)
     }

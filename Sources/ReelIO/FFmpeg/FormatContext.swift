@@ -156,6 +156,16 @@ final class Packet {
     var duration: Int64 { pointer.pointee.duration }
     var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
 
+    /// For the second field of a frame coded as two field pictures, the first field's
+    /// presentation time, which is the frame's; nil for any other packet (``FieldPairing``).
+    var secondFieldOf: Int64?
+    /// Whether the packet is the first field of a frame coded as two field pictures.
+    var isFirstField = false
+
+    /// The presentation time of the frame the packet's picture is part of: the first
+    /// field's for a second field, else its own.
+    var framePTS: Int64 { secondFieldOf ?? pts }
+
     /// The packet's side data of `type` as UTF-8 text (WebVTT cue settings and
     /// identifiers); nil when it has none.
     func sideDataText(_ type: AVPacketSideDataType) -> String? {

@@ -103,6 +103,9 @@ final class TrackPipeline {
     /// (``H264NonReferencePicture``); nil for other codecs, whose decoder skips them.
     private let h264Framing: H264Framing?
     private enum H264Framing { case lengthPrefixed(Int), startCodes }
+    /// For a decoded H.264 track that may be coded as field pictures: which packets are
+    /// the second field of a frame (``FieldPairing``); nil otherwise.
+    private let fieldPairing: FieldPairing?
 
     /// A loop reading track `trackID` of `input`, which it uses alone until it is gone. Made
     /// on the output's own thread: it takes a metadata track's sample times from the file's
@@ -155,6 +158,7 @@ final class TrackPipeline {
         } else {
             h264Framing = nil
         }
+        if case .video = settings { fieldPairing = FieldPairing(stream) } else { fieldPairing = nil }
         try configure(threadCount: seeks ? Decoder.seekingThreadCount : Decoder.defaultThreadCount)
         input.discardAllStreams(except: index)
     }
@@ -263,6 +267,7 @@ final class TrackPipeline {
         // The pool's idle buffers are freed with it; frames still out are freed when let go.
         if seeks { pool = nil }
         readAhead = []
+        fieldPairing?.reset()
         firstShown = nil
         drainTarget = nil
         sentSinceSeek = []
@@ -310,6 +315,7 @@ final class TrackPipeline {
         var seekedToStart = false
         for attempt in 0..<(4 + stepsBack.count) {
             readAhead = []
+            fieldPairing?.reset()
             var shown = ShownTimes(target: t)
             var timed = true
             /// The first and last decode times read, and whether the stream ended.
@@ -332,6 +338,7 @@ final class TrackPipeline {
                     packet.unref()
                     continue
                 }
+                fieldPairing?.mark(packet)
                 readAhead.append(packet)
                 let pts = packet.pts, order = packet.dts != none ? packet.dts : packet.pts
                 guard order != none else {
@@ -419,7 +426,9 @@ final class TrackPipeline {
 
         mutating func note(_ packet: Packet) {
             let pts = packet.pts
-            guard pts != reel_nopts_value(), packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD == 0 else { return }
+            // A frame's second field shows as part of the frame, at the first field's time.
+            guard pts != reel_nopts_value(), packet.secondFieldOf == nil, packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD == 0
+            else { return }
             if pts <= target, latest.map({ pts > $0 }) ?? true { latest = pts }
             if pts > target, !following.contains(pts) {
                 following.insert(pts, at: following.firstIndex { pts < $0 } ?? following.count)
@@ -463,6 +472,7 @@ final class TrackPipeline {
                     drainTarget = nil
                     sentSinceSeek = []
                     guard try input.readPacket(into: read) else { break }
+                    if read.streamIndex == Int32(streamIndex) { fieldPairing?.mark(read) }
                     packet = read
                 }
                 defer { if !kept { packet.unref() } }
@@ -487,7 +497,8 @@ final class TrackPipeline {
                         if decoder.skipsNonReferenceFrames != skip { decoder.skipsNonReferenceFrames = skip }
                     }
                     done = try decode(packet, with: decoder, into: frame)
-                    if !done, let target = drainTarget, packet.pts == target {
+                    // The seek's frame is whole once its packet, or its second field's, is sent.
+                    if !done, let target = drainTarget, packet.framePTS == target, !packet.isFirstField {
                         drainTarget = nil
                         let replay = sentSinceSeek
                         sentSinceSeek = []
@@ -543,10 +554,12 @@ final class TrackPipeline {
     /// stamp and duration), or delivered already before a drain; false when it has no time
     /// stamp.
     private func isBeforeFirstDelivered(_ packet: Packet) -> Bool {
-        guard packet.pts != reel_nopts_value() else { return false }
-        if let deliveredThrough, packet.pts <= deliveredThrough { return true }
-        if let firstShown { return packet.pts < firstShown }
-        guard start.isNumeric, start > .zero else { return false }
+        let pts = packet.framePTS
+        guard pts != reel_nopts_value() else { return false }
+        if let deliveredThrough, pts <= deliveredThrough { return true }
+        if let firstShown { return pts < firstShown }
+        // A field's duration is half its frame's: not told from the packet alone.
+        guard start.isNumeric, start > .zero, !packet.isFirstField, packet.secondFieldOf == nil else { return false }
         let duration = packet.duration > 0 ? MediaTime(ffmpeg: packet.duration, timeBase: timeBase) : fallbackFrameDuration
         guard duration.isNumeric, duration > .zero else { return false }
         return !(MediaTime(ffmpeg: packet.pts, timeBase: timeBase) + duration > start)
@@ -626,7 +639,11 @@ final class TrackPipeline {
         switch settings {
         case .video(let format, let width, let height):
             file.countDecodedPicture()
-            let duration = frame.packetDuration > 0 ? MediaTime(ffmpeg: frame.packetDuration, timeBase: timeBase) : fallbackFrameDuration
+            var duration = frame.packetDuration > 0 ? MediaTime(ffmpeg: frame.packetDuration, timeBase: timeBase) : fallbackFrameDuration
+            // A frame coded as two fields lasts until its second field ends.
+            if let end = fieldPairing?.end(ofFrameAt: frame.presentationTimestamp), end > frame.presentationTimestamp {
+                duration = MediaTime(ffmpeg: end - frame.presentationTimestamp, timeBase: timeBase)
+            }
             // After a seek to a time, delivered from the frame showing then.
             if let firstShown, frame.presentationTimestamp != reel_nopts_value() {
                 // Draining at the seek's frame: the frames after it come again after it.
@@ -691,7 +708,7 @@ final class TrackPipeline {
         guard pts != none else { return }
         let order = packet.dts != none ? packet.dts : pts
         lastSentOrder = max(lastSentOrder, order)
-        guard packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD == 0 else { return }
+        guard packet.secondFieldOf == nil, packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD == 0 else { return }
         let at = sentTimes.lastIndex { $0 < pts }.map { $0 + 1 } ?? 0
         if at < sentTimes.count, sentTimes[at] == pts { return }
         sentTimes.insert(pts, at: at)
