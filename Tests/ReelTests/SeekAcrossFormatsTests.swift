@@ -7,7 +7,8 @@ import Testing
 /// CLI: a seek's frame must be the frame a straight decode shows at that time, pixel for
 /// pixel. MPEG-TS (and M2TS) has no keyframe index, so its seeks land between keyframes;
 /// open groups of pictures put pictures that refer to the group before just before a
-/// keyframe; the MPEG-2 file's clock starts at 11.4 s.
+/// keyframe; the MPEG-2 transport stream's clock starts at 11.4 s; the MPEG-2 program stream
+/// gives most I- and P-pictures no presentation time.
 @Suite struct SeekAcrossFormatsTests {
     struct Clip: Sendable, CustomTestStringConvertible {
         /// The file's name; its extension picks the container.
@@ -24,6 +25,7 @@ import Testing
             options: ["-c:v", "libx264", "-g", "75", "-keyint_min", "75", "-sc_threshold", "0", "-bf", "2", "-mpegts_m2ts_mode", "1"]),
         Clip(name: "hevc-open-gop.ts", options: ["-c:v", "libx265", "-x265-params", "log-level=none:keyint=24:open-gop=1:bframes=3"]),
         Clip(name: "mpeg2.ts", options: ["-c:v", "mpeg2video", "-g", "15", "-bf", "2", "-output_ts_offset", "10"]),
+        Clip(name: "mpeg2.mpg", options: ["-c:v", "mpeg2video", "-g", "15", "-bf", "2", "-f", "vob"]),
         Clip(name: "h264-open-gop.mkv", options: ["-c:v", "libx264", "-x264-params", "open-gop=1:keyint=30", "-bf", "3"]),
         Clip(name: "vp9.webm", options: ["-c:v", "libvpx-vp9", "-g", "30", "-deadline", "realtime"]),
     ]

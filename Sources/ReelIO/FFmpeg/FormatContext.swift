@@ -67,6 +67,12 @@ final class InputFormatContext {
                 .corruptData, "could not read the stream information", path: path,
                 underlying: ffFailure(infoCode, "avformat_find_stream_info"))
         }
+        // MPEG program streams leave the presentation time out of most I- and P-pictures'
+        // packets; FFmpeg fills it in from the packets after them (the next such picture's
+        // decode time) when asked to.
+        if let format = context.pointee.iformat, String(cString: format.pointee.name) == "mpeg" {
+            context.pointee.flags |= AVFMT_FLAG_GENPTS
+        }
         self.pointer = context
     }
 
