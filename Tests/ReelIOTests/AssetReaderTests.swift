@@ -392,15 +392,20 @@ struct AssetReaderTests {
         let whole = try await grayFrames(of: url, trackID: 256)
         try #require(whole.count == 60)
         // In the first group (back to the file's start), on the second keyframe, just after
-        // it, and deep in the second group (back past it by a second or more).
+        // it, and deep in the second group (back past it by a second or more). Each as the
+        // start of a range, as a seek within a range that starts at the file's start, and
+        // as such a seek draining at its frame.
+        let tick = MediaTime(value: 1, timescale: 90000)
         for target in [5, 25, 39, 40, 41, 58] {
-            let at = whole[target].presentationTime + MediaTime(value: 1, timescale: 90000)
-            for draining in [false, true] {
+            let at = whole[target].presentationTime + tick
+            let end = whole[min(target + 2, 59)].presentationTime + tick
+            let fileStart = whole[0].presentationTime
+            let ways = [(at, false, "a range from it"), (fileStart, false, "a seek"), (fileStart, true, "a drained seek")]
+            for (start, draining, how) in ways {
                 let (reader, output) = try await seekingGrayReader(
-                    url, trackID: 256, range: TimeRange(start: at, end: whole[min(target + 2, 59)].presentationTime + MediaTime(value: 1, timescale: 90000)),
-                    seekingTo: at, draining: draining)
+                    url, trackID: 256, range: TimeRange(start: start, end: end), seekingTo: at, draining: draining)
                 let frames = try await readAll(output).compactMap(\.videoFrame)
-                let label = "frame \(target)\(draining ? ", draining" : "")"
+                let label = "frame \(target), \(how)"
                 #expect(frames.map(\.presentationTime) == whole[target...min(target + 2, 59)].map(\.presentationTime), "\(label)")
                 for (got, i) in zip(frames, target...) { #expect(got.pixelBuffer.hasSamePixels(as: whole[i].pixelBuffer), "\(label): frame \(i)") }
                 reader.cancelReading()
